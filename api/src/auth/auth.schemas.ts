@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { emailSchema, nameSchema, passwordSchema } from '../users/user.schemas.ts';
+import { optionalText } from '../http/common.schemas.ts';
+
+export const loginSchema = z.object({
+  email: emailSchema,
+  password: z.string({ message: 'validation:password_required' }).min(1, { message: 'validation:password_required' }),
+  rememberMe: z.boolean().optional().default(false),
+});
+
+/** Lock and unlock: the password is required (SPEC.md section 5, lock form). */
+export const lockSchema = z.object({
+  password: z.string({ message: 'validation:password_required' }).min(1, { message: 'validation:password_required' }),
+});
+
+export const profileSchema = z.object({
+  name: nameSchema.optional(),
+  email: emailSchema.optional(),
+  phone: optionalText(32),
+  address: optionalText(500),
+});
+
+export const changePasswordSchema = z
+  .object({
+    current_password: z.string({ message: 'validation:current_password_required' }).min(1, { message: 'validation:current_password_required' }),
+    password: passwordSchema,
+    password_confirmation: z.string().optional(),
+  })
+  .superRefine((d, ctx) => {
+    if (d.password !== d.password_confirmation) {
+      ctx.addIssue({ code: 'custom', path: ['password_confirmation'], message: 'validation:password_mismatch' });
+    }
+  });
+

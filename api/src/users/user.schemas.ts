@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { STATUSES, optionalText, statusSchema } from '../http/common.schemas.ts';
+
+/**
+ * The user form payload of SPEC.md section 3, with the rules and exact messages of section 5.
+ * Shared by the API (422 errors map) and the console's user form.
+ */
+export const USER_TYPES = ['admin', 'dealer'] as const;
+export const PRICING_MODELS = ['cost', 'profit'] as const;
+
+// Lowercase, uppercase and "special" (anything not a letter or digit), as the specification says.
+const PASSWORD_CLASSES = /^(?=.*[a-z])(?=.*[A-Z])(?=.*[^A-Za-z0-9]).*$/;
+
+export const passwordSchema = z
+  .string({ message: 'validation:password_required' })
+  .min(1, { message: 'validation:password_required' })
+  .min(8, { message: 'validation:password_min' })
+  .max(255, { message: 'validation:password_max' })
+  .regex(PASSWORD_CLASSES, { message: 'validation:password_classes' });
+
+export const nameSchema = z
+  .string({ message: 'validation:name_required' })
+  .trim()
+  .min(1, { message: 'validation:name_required' })
+  .max(255, { message: 'validation:name_max' });
+
+export const emailSchema = z
+  .string({ message: 'validation:email_required' })
+  .trim()
+  .min(1, { message: 'validation:email_required' })
+  .max(191, { message: 'validation:email_max' })
+  .email({ message: 'validation:email_invalid' })
+  .transform((v) => v.toLowerCase());
+
+const brandColor = z.preprocess(
+  (v) => (v === '' || v == null ? undefined : v),
+  z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: 'validation:brand_color_invalid' }).optional(),
+);
+
+const roleId = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : v),
+  z.union([z.number().int().positive(), z.string().trim().min(1)], { message: 'validation:role_required' }).optional(),
+);
+
+const userFields = {
+  name: nameSchema,
+  email: emailSchema,
+  phone: optionalText(32),
+  address: optionalText(500),
+  dealer_code: optionalText(64),
+  status: statusSchema.optional(),
+  user_type: z.enum(USER_TYPES, { message: 'validation:user_type_invalid' }).optional(),
+  role_id: roleId,
+  brand_color: brandColor,
+  company_name: optionalText(255),
+  description: optionalText(2000),
+  website: optionalText(255),
+  contact_email: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+    z.string().trim().email({ message: 'validation:email_invalid' }).max(191).nullable().optional(),
+  ),
+  contact_phone: optionalText(32),
+  pricing_model: z.enum(PRICING_MODELS, { message: 'validation:pricing_model_invalid' }).optional(),
+};
+
+type UserPayloadShape = {
+  user_type?: string;
+  dealer_code?: string | null;
+  role_id?: unknown;
+  password?: string;
+  password_confirmation?: string;
+};
+
+/** Cross-field rules: the confirmation, the admin's role, the dealer's code. */
+function crossFieldRules(data: UserPayloadShape, ctx: z.RefinementCtx, mode: 'create' | 'update'): void {
+  if (data.password !== undefined && data.password !== '' && data.password !== data.password_confirmation) {
+    ctx.addIssue({ code: 'custom', path: ['password_confirmation'], message: 'validation:password_mismatch' });
+  }
+  if (mode === 'create') {
+    const type = data.user_type ?? 'admin';
+    if (type === 'admin' && (data.role_id === undefined || data.role_id === null)) {
+      ctx.addIssue({ code: 'custom', path: ['role_id'], message: 'validation:role_required' });
+    }
+    if (type === 'dealer' && !data.dealer_code) {
+      ctx.addIssue({ code: 'custom', path: ['dealer_code'], message: 'validation:dealer_code_required' });
+    }
+  } else if (data.user_type === 'dealer' && data.dealer_code === null) {
+    ctx.addIssue({ code: 'custom', path: ['dealer_code'], message: 'validation:dealer_code_required' });
+  }
+}
+
+export const createUserSchema = z
+  .object({
+    ...userFields,
+    password: passwordSchema,
+    password_confirmation: z.string().optional(),
+  })
+  .superRefine((d, ctx) => crossFieldRules(d, ctx, 'create'));
+
+/** On edit every field is optional and a blank password means "keep the current one". */
+export const updateUserSchema = z
+  .object({
+    name: nameSchema.optional(),
+    email: emailSchema.optional(),
+    phone: userFields.phone,
+    address: userFields.address,
+    dealer_code: userFields.dealer_code,
+    status: userFields.status,
+    user_type: userFields.user_type,
+    role_id: userFields.role_id,
+    brand_color: userFields.brand_color,
+    company_name: userFields.company_name,
+    description: userFields.description,
+    website: userFields.website,
+    contact_email: userFields.contact_email,
+    contact_phone: userFields.contact_phone,
+    pricing_model: userFields.pricing_model,
+    password: z.preprocess((v) => (v === '' || v === null ? undefined : v), passwordSchema.optional()),
+    password_confirmation: z.string().nullable().optional(),
+  })
+  .superRefine((d, ctx) => crossFieldRules(d as UserPayloadShape, ctx, 'update'));
+
+export const userStatusSchema = z.object({ status: statusSchema });
+
+export const bulkUserStatusSchema = z.object({
+  ids: z.array(z.union([z.string().min(1), z.number().int().positive()])).min(1, { message: 'validation:ids_required' }).max(500),
+  status: statusSchema,
+});
+
+export const userListFilterSchema = z.object({
+  user_type: z.enum(USER_TYPES).optional(),
+  status: z.enum(STATUSES).optional(),
+  role_id: z.string().optional(),
+  dealer_code: z.string().optional(),
+});
+
+export type CreateUserInput = z.infer<typeof createUserSchema>;
+export type UpdateUserInput = z.infer<typeof updateUserSchema>;

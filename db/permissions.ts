@@ -1,0 +1,102 @@
+/**
+ * The permission catalogue: every permission the product checks, grouped by the console area
+ * that shows it in the role form. Names come from SPEC.md section 6; the create/update/delete
+ * variants are ours (DESIGN.md section 4). Seeds insert these; the API and console check them
+ * by name, so renaming one is a migration, not an edit here.
+ */
+export const PERMISSION_GROUPS = {
+  dashboard: ['view dashboard'],
+  'internet providers': [
+    'view internet providers',
+    'create internet providers',
+    'update internet providers',
+    'delete internet providers',
+    'view internet categories',
+    'create internet categories',
+    'update internet categories',
+    'delete internet categories',
+    'view bundles',
+    'view bundles prices',
+    'create bundles',
+    'update bundles',
+    'delete bundles',
+  ],
+  'dealer catalogue': [
+    'view dealer providers',
+    'update dealer providers',
+    'view dealer categories',
+    'update dealer categories',
+    'view dealer bundles',
+    'update dealer bundles',
+  ],
+  banners: ['view banners', 'create banners', 'update banners', 'delete banners'],
+  wallets: ['view wallets', 'view own wallet', 'view wallet transactions', 'adjust wallets'],
+  recharges: ['view recharges', 'refund recharges'],
+  reports: ['view reports', 'view dealer profit report', 'export reports'],
+  users: [
+    'view users',
+    'view admins',
+    'view dealers',
+    'create users',
+    'update users',
+    'delete users',
+    'restore users',
+    'force delete users',
+    'change user status',
+    'assign user roles',
+  ],
+  roles: [
+    'view roles',
+    'create roles',
+    'update roles',
+    'delete roles',
+    'restore roles',
+    'force delete roles',
+    'assign permissions',
+  ],
+  settings: [
+    'manage settings',
+    'view mail settings',
+    'update mail settings',
+    'view company settings',
+    'update company settings',
+    'view contact settings',
+    'update contact settings',
+    'view areas',
+    'create areas',
+    'update areas',
+    'delete areas',
+    'view payment methods',
+    'create payment methods',
+    'update payment methods',
+    'delete payment methods',
+  ],
+  logs: ['view logs'],
+  trash: ['view trash items'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type PermissionGroup = keyof typeof PERMISSION_GROUPS;
+export type PermissionName = (typeof PERMISSION_GROUPS)[PermissionGroup][number];
+
+export const ALL_PERMISSIONS: PermissionName[] = Object.values(PERMISSION_GROUPS).flat();
+
+export const SUPER_ADMIN_ROLE = 'super-admin';
+export const DEALER_ROLE = 'dealer';
+export const GUARD_NAME = 'web';
+
+/** What a dealer may do in the console (DESIGN.md section 4); data is always scoped to itself. */
+export const DEALER_PERMISSIONS: PermissionName[] = [
+  'view dashboard',
+  'view own wallet',
+  'view wallet transactions',
+  'view recharges',
+  'view reports',
+  'view dealer profit report',
+  'view dealer providers',
+  'update dealer providers',
+  'view dealer categories',
+  'update dealer categories',
+  'view dealer bundles',
+  'update dealer bundles',
+  'view banners',
+];

@@ -1,0 +1,44 @@
+import { defineConfig } from 'vitest/config';
+
+// One config, three projects: the API suite (real SQLite, and MySQL/MariaDB when
+// TEST_DATABASES includes mysql), the console's component tests, and the browser end-to-end
+// suite. Tests run in Africa/Mogadishu (UTC+3) so that date bugs show.
+process.env.TZ = 'Africa/Mogadishu';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'api',
+          environment: 'node',
+          include: ['api/src/**/*.test.ts', 'tests/api/**/*.test.ts'],
+          setupFiles: ['tests/api/setup-env.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          pool: 'forks',
+          // Each file gets its own database (see tests/api/harness.ts); two workers fit 2 cores.
+          maxWorkers: 2,
+        },
+      },
+      {
+        test: {
+          name: 'admin',
+          environment: 'jsdom',
+          include: ['admin/src/**/*.test.{ts,tsx}'],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['tests/e2e/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
