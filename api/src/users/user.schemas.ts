@@ -42,12 +42,23 @@ const roleId = z.preprocess(
   z.union([z.number().int().positive(), z.string().trim().min(1)], { message: 'validation:role_required' }).optional(),
 );
 
+/** Trimmed; blank means none. It becomes part of the storefront URL, so only URL-safe characters. */
+const dealerCode = z.preprocess(
+  (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
+  z
+    .string()
+    .max(64, { message: 'validation:too_long' })
+    .regex(/^[A-Za-z0-9_-]+$/, { message: 'validation:dealer_code_invalid' })
+    .nullable()
+    .optional(),
+);
+
 const userFields = {
   name: nameSchema,
   email: emailSchema,
   phone: optionalText(32),
   address: optionalText(500),
-  dealer_code: optionalText(64),
+  dealer_code: dealerCode,
   status: statusSchema.optional(),
   user_type: z.enum(USER_TYPES, { message: 'validation:user_type_invalid' }).optional(),
   role_id: roleId,

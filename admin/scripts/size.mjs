@@ -1,0 +1,26 @@
+// Prints the gzip size of the console's initial JavaScript: the entry script of dist/index.html
+// plus the chunks it preloads. Lazy screens are not counted (they load on navigation).
+import { readFileSync, existsSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+if (!existsSync(join(dist, 'index.html'))) {
+  console.error('admin/dist is missing: run `npm run build -w admin` first.');
+  process.exit(1);
+}
+const html = readFileSync(join(dist, 'index.html'), 'utf8');
+const files = new Set();
+for (const m of html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g)) files.add(m[1]);
+for (const m of html.matchAll(/<link[^>]+rel="modulepreload"[^>]+href="([^"]+)"/g)) files.add(m[1]);
+let raw = 0;
+let gz = 0;
+for (const f of files) {
+  const buf = readFileSync(join(dist, f.replace(/^\//, '')));
+  const g = gzipSync(buf, { level: 9 }).length;
+  raw += buf.length;
+  gz += g;
+  console.log(`${f}  ${(buf.length / 1024).toFixed(1)} KB  gzip ${(g / 1024).toFixed(1)} KB`);
+}
+console.log(`Initial JS: ${(raw / 1024).toFixed(1)} KB minified, ${(gz / 1024).toFixed(1)} KB gzip (${files.size} files)`);

@@ -1,0 +1,108 @@
+import { useEffect, useMemo } from 'react';
+import { BrowserRouter, Navigate, Route } from 'react-router';
+import { QueryClient } from '@tanstack/react-query';
+import { Admin, CustomRoutes, localStorageStore, Notification, Resource } from 'react-admin';
+import { useI18nextProvider } from 'ra-i18n-i18next';
+import i18n, { i18nOptions, isRtl, LANGUAGES } from './i18n/i18n';
+import { dataProvider } from './providers/dataProvider';
+import { authProvider } from './providers/authProvider';
+import { ThemeConfigProvider, useThemeConfig } from './theme/themeConfig';
+import { DirectionCache } from './theme/DirectionCache';
+import { buildTheme } from './theme/themes';
+import { Layout } from './layout/Layout';
+import { useVisibleMenu } from './layout/useMenu';
+import { ROUTES } from './routes';
+import { RouteGuard } from './auth/RouteGuard';
+import LoginPage from './auth/LoginPage';
+import LockScreen from './auth/LockScreen';
+import { ErrorPage, NotFoundPage, UnauthorizedPage } from './auth/StatusPages';
+import { useBareLayout } from './layout/Layout';
+import { FullPageLoader } from './common/FullPageLoader';
+
+/** Default query client: one retry, no refetch on window focus (SPEC.md section 9). */
+const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
+const store = localStorageStore(undefined, 'console');
+const availableLocales = LANGUAGES.map((l) => ({ locale: l.locale, name: l.name }));
+
+const TopRightNotification = () => <Notification anchorOrigin={{ vertical: 'top', horizontal: 'right' }} />;
+
+function HomeRedirect() {
+  const { home } = useVisibleMenu();
+  return <Navigate to={home} replace />;
+}
+
+function CatchAll() {
+  useBareLayout();
+  return <NotFoundPage />;
+}
+
+function ConsoleAdmin() {
+  const i18nProvider = useI18nextProvider({ i18nextInstance: i18n, options: i18nOptions, availableLocales });
+  const { config, isDarkMode, update } = useThemeConfig();
+  const theme = useMemo(() => buildTheme(isDarkMode, config.rtlClass), [isDarkMode, config.rtlClass]);
+
+  // The language decides the direction: ae is right-to-left, en and so are not (SPEC.md section 4).
+  useEffect(() => {
+    if (!i18nProvider) return;
+    const apply = (lng: string) => {
+      update({ rtlClass: isRtl(lng) ? 'rtl' : 'ltr' });
+      document.documentElement.lang = lng === 'ae' ? 'ar' : lng;
+    };
+    apply(i18n.language);
+    i18n.on('languageChanged', apply);
+    return () => i18n.off('languageChanged', apply);
+  }, [i18nProvider, update]);
+
+  if (!i18nProvider) return <FullPageLoader />;
+  return (
+    <DirectionCache direction={config.rtlClass}>
+      <BrowserRouter>
+        <Admin
+          dataProvider={dataProvider}
+          authProvider={authProvider}
+          i18nProvider={i18nProvider}
+          queryClient={queryClient}
+          store={store}
+          theme={theme}
+          layout={Layout}
+          loginPage={false}
+          catchAll={CatchAll}
+          error={ErrorPage}
+          notification={TopRightNotification}
+          disableTelemetry
+        >
+          <Resource name="users" recordRepresentation="name" />
+          <Resource name="roles" recordRepresentation="name" />
+          <CustomRoutes noLayout>
+            <Route path="/auth/login" element={<LoginPage />} />
+            <Route path="/auth/admin/login" element={<LoginPage />} />
+            <Route path="/auth/lock-screen" element={<LockScreen />} />
+            <Route path="/unauthorized" element={<UnauthorizedPage />} />
+          </CustomRoutes>
+          <CustomRoutes>
+            <Route path="/" element={<HomeRedirect />} />
+            {ROUTES.map(({ path, permissions, screen: Screen, props }) => (
+              <Route
+                key={path}
+                path={path}
+                element={
+                  <RouteGuard permissions={permissions}>
+                    <Screen {...props} />
+                  </RouteGuard>
+                }
+              />
+            ))}
+          </CustomRoutes>
+        </Admin>
+      </BrowserRouter>
+    </DirectionCache>
+  );
+}
+
+export default function App() {
+  return (
+    <ThemeConfigProvider>
+      <ConsoleAdmin />
+    </ThemeConfigProvider>
+  );
+}

@@ -1,0 +1,45 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslate } from 'react-admin';
+import { authProvider, LOCK_PATH, LOGIN_PATH } from '../providers/authProvider';
+import { rehydrate } from '../providers/session';
+import { useSession } from '../providers/useSession';
+import { authRetry, LOCK_STALE_MS, ME_STALE_MS } from './retry';
+import { FullPageLoader } from '../common/FullPageLoader';
+
+/**
+ * The auth guard of SPEC.md section 4, around every signed-in route: initialise (rehydrate),
+ * load the user, check the lock; not signed in goes to /auth/login?redirect=<path and query>,
+ * locked goes to the lock screen. Route permissions are checked per route (RouteGuard).
+ */
+export function AuthGuard({ children }: { children: ReactNode }) {
+  const translate = useTranslate();
+  const location = useLocation();
+  const session = useSession();
+  const [initialized, setInitialized] = useState(false);
+  useEffect(() => {
+    rehydrate();
+    setInitialized(true);
+  }, []);
+
+  const enabled = initialized && session.isAuthenticated;
+  const me = useQuery({ queryKey: ['auth', 'me'], queryFn: () => authProvider.me(), staleTime: ME_STALE_MS, retry: authRetry, enabled });
+  const lock = useQuery({
+    queryKey: ['auth', 'check-lock'],
+    queryFn: () => authProvider.checkLock(),
+    staleTime: LOCK_STALE_MS,
+    retry: authRetry,
+    enabled,
+  });
+
+  if (!initialized) return <FullPageLoader text={translate('auth.initializing', { _: 'Initializing...' })} />;
+  if (!session.isAuthenticated) {
+    const redirect = encodeURIComponent(`${location.pathname}${location.search}`);
+    return <Navigate to={`${LOGIN_PATH}?redirect=${redirect}`} replace />;
+  }
+  if (session.isLocked) return <Navigate to={LOCK_PATH} replace />;
+  if (me.isPending) return <FullPageLoader text={translate('auth.loading_user', { _: 'Loading user data...' })} />;
+  if (lock.isPending) return <FullPageLoader text={translate('auth.checking_session', { _: 'Checking session status...' })} />;
+  return <>{children}</>;
+}

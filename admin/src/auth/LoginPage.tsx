@@ -1,0 +1,86 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNotify, useTranslate } from 'react-admin';
+import { Alert, Button, Checkbox, FormControlLabel, Stack, TextField } from '@mui/material';
+import { loginSchema } from '@api/auth/auth.schemas.ts';
+import { authProvider } from '../providers/authProvider';
+import { authErrorText } from '../providers/errors';
+import { muiRegister, sharedResolver } from '../common/zodForm';
+import { homePath } from '../layout/menu';
+import { MENU } from '../layout/menuItems';
+import { userPermissions } from '../permissions/permissions';
+import { AuthCard } from './AuthCard';
+import { PasswordField } from '../common/PasswordField';
+
+interface LoginValues {
+  email: string;
+  password: string;
+  rememberMe: boolean;
+}
+
+/** Only same-site paths are followed after sign-in (no open redirect). */
+export const safeRedirect = (value: string | null): string | null =>
+  value && value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/auth/') ? value : null;
+
+export default function LoginPage() {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+  const [error, setError] = useState<string | null>(null);
+  const { register, handleSubmit, formState } = useForm<LoginValues>({
+    resolver: sharedResolver(loginSchema),
+    defaultValues: { email: '', password: '', rememberMe: false },
+  });
+  const t = (key?: string) => (key ? translate(key, { _: key }) : undefined);
+
+  const onSubmit = handleSubmit(async (values) => {
+    setError(null);
+    try {
+      const user = await authProvider.login(values);
+      queryClient.removeQueries({ queryKey: ['auth'] });
+      notify(translate('auth.welcome_back', { name: user.name, _: `Welcome back, ${user.name}!` }), { type: 'success' });
+      navigate(safeRedirect(params.get('redirect')) ?? homePath(MENU, userPermissions(user)), { replace: true });
+    } catch (e) {
+      setError(authErrorText(e));
+    }
+  });
+
+  return (
+    <AuthCard title={translate('auth.sign_in_title')} subtitle={translate('auth.sign_in_subtitle')}>
+      <form onSubmit={onSubmit} noValidate>
+        <Stack spacing={2}>
+          {error && (
+            <Alert severity="error" role="alert">
+              {error}
+            </Alert>
+          )}
+          <TextField
+            label={translate('auth.email')}
+            type="email"
+            autoComplete="username"
+            autoFocus
+            fullWidth
+            {...muiRegister(register, 'email')}
+            error={!!formState.errors.email}
+            helperText={t(formState.errors.email?.message)}
+          />
+          <PasswordField
+            label={translate('auth.password')}
+            autoComplete="current-password"
+            {...muiRegister(register, 'password')}
+            error={!!formState.errors.password}
+            helperText={t(formState.errors.password?.message)}
+          />
+          <FormControlLabel control={<Checkbox {...muiRegister(register, 'rememberMe')} />} label={translate('auth.remember_me')} />
+          <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting}>
+            {formState.isSubmitting ? translate('auth.signing_in') : translate('auth.sign_in')}
+          </Button>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+}

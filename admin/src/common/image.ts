@@ -1,0 +1,8 @@
+/** Profile image resolution of SPEC.md section 3. */
+export const DEFAULT_USER_IMAGE = '/assets/images/default-user.svg';
+
+export function resolveImage(value: string | null | undefined, origin: string = window.location.origin): string {
+  if (!value) return `${origin}${DEFAULT_USER_IMAGE}`;
+  if (/^https?:\/\//i.test(value)) return value;
+  return new URL(value, origin).toString();
+}

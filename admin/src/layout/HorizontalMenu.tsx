@@ -1,0 +1,74 @@
+import { useRef, useState } from 'react';
+import { Link as RouterLink, useLocation } from 'react-router';
+import { Box, Button, ClickAwayListener, ListSubheader, MenuItem as MuiMenuItem, MenuList, Paper, Popper } from '@mui/material';
+import ExpandMore from '@mui/icons-material/ExpandMore';
+import { useTranslate } from 'react-admin';
+import { activeGroupKeys, isActivePath, type MenuItem } from './menu';
+import { useVisibleMenu } from './useMenu';
+
+/**
+ * Horizontal navigation (SPEC.md section 2): one button per top item, a dropdown for its
+ * children (one further nested level shown as a titled block), filtered by permissions, the
+ * active route highlighted, opened by click or hover, closed on outside click.
+ */
+export function HorizontalMenu() {
+  const { sections } = useVisibleMenu();
+  const items = sections.flatMap((s) => s.items);
+  return (
+    <Box component="nav" aria-label="main" sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, px: 2, py: 0.5, borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }}>
+      {items.map((item) => (
+        <TopItem key={item.key} item={item} />
+      ))}
+    </Box>
+  );
+}
+
+function TopItem({ item }: { item: MenuItem }) {
+  const translate = useTranslate();
+  const { pathname } = useLocation();
+  const [open, setOpen] = useState(false);
+  const anchor = useRef<HTMLButtonElement>(null);
+  const Icon = item.icon;
+  if (!item.children) {
+    const active = isActivePath(item.path!, pathname);
+    return (
+      <Button component={RouterLink} to={item.path!} startIcon={Icon ? <Icon /> : undefined} color={active ? 'primary' : 'inherit'} aria-current={active ? 'page' : undefined}>
+        {translate(item.label)}
+      </Button>
+    );
+  }
+  const active = activeGroupKeys([{ key: 'main', items: [item] }], pathname).length > 0;
+  const close = () => setOpen(false);
+  const renderChildren = (children: MenuItem[]): React.ReactNode[] =>
+    children.flatMap((c) =>
+      c.children
+        ? [<ListSubheader key={`${c.key}-h`}>{translate(c.label)}</ListSubheader>, ...renderChildren(c.children)]
+        : [
+            <MuiMenuItem key={c.key} component={RouterLink} to={c.path!} selected={isActivePath(c.path!, pathname)} onClick={close}>
+              {translate(c.label)}
+            </MuiMenuItem>,
+          ],
+    );
+  return (
+    <Box onMouseEnter={() => setOpen(true)} onMouseLeave={close}>
+      <Button
+        ref={anchor}
+        startIcon={Icon ? <Icon /> : undefined}
+        endIcon={<ExpandMore />}
+        color={active ? 'primary' : 'inherit'}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+      >
+        {translate(item.label)}
+      </Button>
+      <Popper open={open} anchorEl={anchor.current} placement="bottom-start" sx={{ zIndex: 1300 }}>
+        <ClickAwayListener onClickAway={close}>
+          <Paper elevation={4}>
+            <MenuList dense>{renderChildren(item.children)}</MenuList>
+          </Paper>
+        </ClickAwayListener>
+      </Popper>
+    </Box>
+  );
+}

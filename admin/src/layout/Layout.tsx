@@ -1,0 +1,72 @@
+import { createContext, Suspense, useContext, useLayoutEffect, useState, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
+import { Box, Container } from '@mui/material';
+import { AuthGuard } from '../auth/AuthGuard';
+import { ErrorPage } from '../auth/StatusPages';
+import { FullPageLoader } from '../common/FullPageLoader';
+import { useThemeConfig } from '../theme/themeConfig';
+import { TopBar } from './TopBar';
+import { Sidebar } from './Sidebar';
+import { HorizontalMenu } from './HorizontalMenu';
+import { Footer } from './Footer';
+import { ScrollToTop } from './ScrollToTop';
+import { Customizer } from './Customizer';
+import { ErrorBoundary } from './ErrorBoundary';
+import { animationSx } from './animations';
+
+/** A page inside the layout that wants the blank layout (the not-found page) says so here. */
+const BareContext = createContext<(bare: boolean) => void>(() => undefined);
+export function useBareLayout() {
+  const setBare = useContext(BareContext);
+  useLayoutEffect(() => {
+    setBare(true);
+    return () => setBare(false);
+  }, [setBare]);
+}
+
+/**
+ * The default layout of SPEC.md section 2 around every signed-in route: auth guard, top bar,
+ * sidebar (or horizontal menu), content with route animation and error page, footer,
+ * scroll-to-top and customizer.
+ */
+export function Layout({ children }: { children?: ReactNode }) {
+  const location = useLocation();
+  const { config } = useThemeConfig();
+  const [bare, setBare] = useState(false);
+  const content = (
+    <ErrorBoundary key={location.pathname} fallback={<ErrorPage />}>
+      <Suspense fallback={<FullPageLoader />}>{children}</Suspense>
+    </ErrorBoundary>
+  );
+
+  return (
+    <AuthGuard>
+      <BareContext.Provider value={setBare}>
+        {bare ? (
+          content
+        ) : (
+          <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
+            <Box sx={{ display: 'flex', flexDirection: 'column', flex: 1, ...(config.layout === 'boxed-layout' ? { maxWidth: 1400, width: '100%', mx: 'auto', boxShadow: 2 } : {}) }}>
+              <TopBar />
+              {config.menu === 'horizontal' && <HorizontalMenu />}
+              <Box sx={{ display: 'flex', flex: 1 }}>
+                <Sidebar mobileOnly={config.menu === 'horizontal'} />
+                <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
+                  <Container component="main" id="main-content" maxWidth={false} sx={{ py: 3, flex: 1 }}>
+                    <Box key={location.pathname} sx={animationSx(config.animation)}>
+                      {content}
+                    </Box>
+                  </Container>
+                  <Footer />
+                </Box>
+              </Box>
+            </Box>
+            <ScrollToTop />
+            <Customizer />
+          </Box>
+        )}
+      </BareContext.Provider>
+    </AuthGuard>
+  );
+}
+

@@ -1,0 +1,138 @@
+import { useEffect, useState } from 'react';
+import { Link as RouterLink, useLocation } from 'react-router';
+import { Box, Collapse, Drawer, List, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Tooltip, useMediaQuery } from '@mui/material';
+import ExpandLess from '@mui/icons-material/ExpandLess';
+import ExpandMore from '@mui/icons-material/ExpandMore';
+import CircleIcon from '@mui/icons-material/FiberManualRecord';
+import { useTranslate } from 'react-admin';
+import { activeGroupKeys, isActivePath, type MenuItem } from './menu';
+import { useVisibleMenu } from './useMenu';
+import { useThemeConfig } from '../theme/themeConfig';
+import { SIDEBAR_WIDTH } from '../theme/themes';
+
+export const MOBILE_QUERY = '(max-width:1023.95px)';
+const COLLAPSED_WIDTH = 72;
+
+/**
+ * The vertical sidebar of SPEC.md section 2: 260 px, section headings (hidden when empty),
+ * collapsible groups (300 ms) that open on their own around the current path, the active path
+ * highlighted, closed after navigation under 1024 px. 'collapsible-vertical' shrinks it to icons.
+ */
+export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
+  const translate = useTranslate();
+  const location = useLocation();
+  const { sections } = useVisibleMenu();
+  const { config, update } = useThemeConfig();
+  const mobile = useMediaQuery(MOBILE_QUERY);
+  const mini = !mobile && config.menu === 'collapsible-vertical' && !config.sidebar;
+  const [open, setOpen] = useState<Record<string, boolean>>({});
+
+  useEffect(() => {
+    const active = activeGroupKeys(sections, location.pathname);
+    if (active.length) setOpen((o) => ({ ...o, ...Object.fromEntries(active.map((k) => [k, true])) }));
+    if (mobile) update({ sidebar: false });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [location.pathname]);
+
+  const renderItem = (item: MenuItem, depth: number) => {
+    const label = translate(item.label);
+    const Icon = item.icon ?? CircleIcon;
+    const icon = (
+      <ListItemIcon sx={{ minWidth: 36, color: 'inherit' }}>
+        <Icon fontSize={depth ? 'inherit' : 'small'} />
+      </ListItemIcon>
+    );
+    if (item.children) {
+      const isOpen = !!open[item.key];
+      const childActive = activeGroupKeys([{ key: 'main', items: [item] }], location.pathname).length > 0;
+      return (
+        <Box key={item.key}>
+          <Tooltip title={mini ? label : ''} placement="right">
+            <ListItemButton
+              onClick={() => setOpen((o) => ({ ...o, [item.key]: !isOpen }))}
+              aria-expanded={isOpen}
+              sx={{ borderRadius: 1, mx: 1, color: childActive ? 'primary.main' : 'inherit' }}
+            >
+              {icon}
+              {!mini && <ListItemText primary={label} />}
+              {!mini && (isOpen ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />)}
+            </ListItemButton>
+          </Tooltip>
+          <Collapse in={isOpen} timeout={300} unmountOnExit>
+            <List disablePadding dense>
+              {item.children.map((c) => renderItem(c, depth + 1))}
+            </List>
+          </Collapse>
+        </Box>
+      );
+    }
+    const active = isActivePath(item.path!, location.pathname) && !hasMoreSpecificSibling(item.path!, location.pathname, sections);
+    return (
+      <Tooltip key={item.key} title={mini ? label : ''} placement="right">
+        <ListItemButton
+          component={RouterLink}
+          to={item.path!}
+          selected={active}
+          aria-current={active ? 'page' : undefined}
+          sx={{ borderRadius: 1, mx: 1, ps: depth ? 4.5 : 2, '&.Mui-selected': { color: 'primary.main', fontWeight: 600 } }}
+        >
+          {icon}
+          {!mini && <ListItemText primary={label} />}
+        </ListItemButton>
+      </Tooltip>
+    );
+  };
+
+  const semidark = config.semidark && !mobile;
+  const width = mini ? COLLAPSED_WIDTH : SIDEBAR_WIDTH;
+  const content = (
+    <Box component="nav" aria-label={translate('layout.main_menu')} sx={{ width, overflowX: 'hidden', py: 1 }}>
+      {sections.map((s) => (
+        <List
+          key={s.key}
+          dense
+          subheader={
+            s.title && !mini ? (
+              <ListSubheader component="div" sx={{ bgcolor: 'transparent', color: 'inherit', opacity: 0.75, textTransform: 'uppercase', fontSize: 12, lineHeight: '32px' }}>
+                {translate(s.title)}
+              </ListSubheader>
+            ) : undefined
+          }
+        >
+          {s.items.map((i) => renderItem(i, 0))}
+        </List>
+      ))}
+    </Box>
+  );
+
+  const paperSx = {
+    width,
+    boxSizing: 'border-box' as const,
+    top: 64,
+    height: 'calc(100% - 64px)',
+    transition: 'width 300ms',
+    ...(semidark ? { bgcolor: '#0e1726', color: '#e0e6ed' } : {}),
+  };
+  if (mobile) {
+    return (
+      <Drawer variant="temporary" open={config.sidebar} onClose={() => update({ sidebar: false })} slotProps={{ paper: { sx: { width: SIDEBAR_WIDTH } } }}>
+        {content}
+      </Drawer>
+    );
+  }
+  if (mobileOnly) return null;
+  const hidden = config.menu === 'vertical' && !config.sidebar;
+  return (
+    <Drawer variant="permanent" sx={{ width: hidden ? 0 : width, flexShrink: 0, transition: 'width 300ms', '& .MuiDrawer-paper': { ...paperSx, display: hidden ? 'none' : 'block' } }}>
+      {content}
+    </Drawer>
+  );
+}
+
+/** /reports and /reports/dealer-profit: only the most specific item is highlighted. */
+function hasMoreSpecificSibling(path: string, pathname: string, sections: ReturnType<typeof useVisibleMenu>['sections']): boolean {
+  const paths: string[] = [];
+  const visit = (items: MenuItem[]) => items.forEach((i) => (i.path && paths.push(i.path), i.children && visit(i.children)));
+  sections.forEach((s) => visit(s.items));
+  return paths.some((p) => p !== path && p.startsWith(`${path}/`) && isActivePath(p, pathname));
+}

@@ -1,0 +1,77 @@
+import type { ComponentType } from 'react';
+import { canSeeMenuItem, type Perms } from '../permissions/permissions';
+
+/**
+ * The sidebar and horizontal menu of SPEC.md section 2: sections with headings (the first has
+ * none), items with the permissions that show them (any of the list), groups with children.
+ * Labels are keys of the admin namespace. A later screen adds its item here and its route in
+ * routes.tsx.
+ */
+export type SectionKey = 'main' | 'management' | 'reports' | 'configuration' | 'system_monitoring';
+
+export interface MenuItem {
+  key: string;
+  label: string;
+  path?: string;
+  permissions?: readonly string[];
+  icon?: ComponentType;
+  children?: MenuItem[];
+}
+
+export interface MenuSection {
+  key: SectionKey;
+  /** Heading key; the first section has no heading. */
+  title?: string;
+  items: MenuItem[];
+}
+
+/** Keeps the items the user may see; groups without a visible child and empty sections go. */
+export function filterMenu(sections: readonly MenuSection[], perms: Perms): MenuSection[] {
+  const filterItems = (items: readonly MenuItem[]): MenuItem[] =>
+    items.flatMap((item) => {
+      if (!canSeeMenuItem(perms, item.permissions)) return [];
+      if (item.children) {
+        const children = filterItems(item.children);
+        return children.length ? [{ ...item, children }] : [];
+      }
+      return [item];
+    });
+  return sections.flatMap((s) => {
+    const items = filterItems(s.items);
+    return items.length ? [{ ...s, items }] : [];
+  });
+}
+
+export const DEFAULT_HOME = '/dashboard';
+
+/** The home page is the first visible menu path, else /dashboard (SPEC.md section 2). */
+export function homePath(sections: readonly MenuSection[], perms: Perms): string {
+  const first = (items: readonly MenuItem[]): string | undefined => {
+    for (const item of items) {
+      const p = item.path ?? (item.children ? first(item.children) : undefined);
+      if (p) return p;
+    }
+    return undefined;
+  };
+  for (const s of filterMenu(sections, perms)) {
+    const p = first(s.items);
+    if (p) return p;
+  }
+  return DEFAULT_HOME;
+}
+
+/** The group (by key) holding the current path, so that it opens on its own. */
+export function activeGroupKeys(sections: readonly MenuSection[], pathname: string): string[] {
+  const keys: string[] = [];
+  const visit = (items: readonly MenuItem[], parents: string[]) => {
+    for (const item of items) {
+      if (item.path && isActivePath(item.path, pathname)) keys.push(...parents);
+      if (item.children) visit(item.children, [...parents, item.key]);
+    }
+  };
+  sections.forEach((s) => visit(s.items, []));
+  return [...new Set(keys)];
+}
+
+export const isActivePath = (itemPath: string, pathname: string): boolean =>
+  pathname === itemPath || pathname.startsWith(`${itemPath}/`);

@@ -1,0 +1,101 @@
+import DashboardIcon from '@mui/icons-material/SpaceDashboardOutlined';
+import RouterIcon from '@mui/icons-material/RouterOutlined';
+import StorefrontIcon from '@mui/icons-material/StorefrontOutlined';
+import ViewCarouselIcon from '@mui/icons-material/ViewCarouselOutlined';
+import WalletIcon from '@mui/icons-material/AccountBalanceWalletOutlined';
+import BoltIcon from '@mui/icons-material/BoltOutlined';
+import PeopleIcon from '@mui/icons-material/PeopleAltOutlined';
+import AssessmentIcon from '@mui/icons-material/AssessmentOutlined';
+import SettingsIcon from '@mui/icons-material/SettingsOutlined';
+import HistoryIcon from '@mui/icons-material/HistoryOutlined';
+import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import type { MenuSection } from './menu';
+
+export const MENU: MenuSection[] = [
+  {
+    key: 'main',
+    items: [{ key: 'dashboard', label: 'menu.dashboard', path: '/dashboard', permissions: ['view dashboard'], icon: DashboardIcon }],
+  },
+  {
+    key: 'management',
+    title: 'menu.sections.management',
+    items: [
+      { key: 'internet-providers', label: 'menu.internet_providers', path: '/internet-providers', permissions: ['view internet providers'], icon: RouterIcon },
+      { key: 'dealer-providers', label: 'menu.dealer_providers', path: '/dealer-providers', permissions: ['view dealer providers'], icon: StorefrontIcon },
+      { key: 'banners', label: 'menu.banners', path: '/banners', permissions: ['view banners'], icon: ViewCarouselIcon },
+      {
+        key: 'wallets-group',
+        label: 'menu.wallets_group',
+        icon: WalletIcon,
+        children: [
+          { key: 'wallets', label: 'menu.wallets', path: '/wallets', permissions: ['view wallets'] },
+          { key: 'my-wallet', label: 'menu.my_wallet', path: '/my-wallet', permissions: ['view own wallet'] },
+          { key: 'wallet-transactions', label: 'menu.wallet_transactions', path: '/wallet-transactions', permissions: ['view wallet transactions'] },
+        ],
+      },
+      { key: 'recharges', label: 'menu.recharges', path: '/recharges', permissions: ['view recharges'], icon: BoltIcon },
+      {
+        key: 'users',
+        label: 'menu.users',
+        icon: PeopleIcon,
+        permissions: ['view users', 'view admins', 'view dealers'],
+        children: [
+          { key: 'admins', label: 'menu.admins', path: '/admin', permissions: ['view admins'] },
+          { key: 'dealers', label: 'menu.dealers', path: '/dealers', permissions: ['view dealers'] },
+        ],
+      },
+    ],
+  },
+  {
+    key: 'reports',
+    title: 'menu.sections.reports',
+    items: [
+      {
+        key: 'reports',
+        label: 'menu.reports',
+        icon: AssessmentIcon,
+        children: [
+          { key: 'sales-report', label: 'menu.sales_report', path: '/reports', permissions: ['view reports'] },
+          { key: 'dealer-profit', label: 'menu.dealer_profit_report', path: '/reports/dealer-profit', permissions: ['view dealer profit report'] },
+        ],
+      },
+    ],
+  },
+  {
+    key: 'configuration',
+    title: 'menu.sections.configuration',
+    items: [
+      {
+        key: 'settings',
+        label: 'menu.settings',
+        icon: SettingsIcon,
+        children: [
+          { key: 'settings-general', label: 'menu.settings_general', path: '/settings', permissions: ['manage settings'] },
+          { key: 'settings-company', label: 'menu.settings_company', path: '/settings/company', permissions: ['view company settings'] },
+          { key: 'settings-mail', label: 'menu.settings_mail', path: '/settings/mail', permissions: ['view mail settings'] },
+          { key: 'settings-roles', label: 'menu.roles', path: '/settings/roles', permissions: ['view roles'] },
+          { key: 'settings-areas', label: 'menu.settings_areas', path: '/settings/areas', permissions: ['view areas'] },
+          { key: 'settings-payment-methods', label: 'menu.settings_payment_methods', path: '/settings/payment-methods', permissions: ['view payment methods'] },
+          { key: 'settings-contacts', label: 'menu.settings_contacts', path: '/settings/contacts', permissions: ['view contact settings'] },
+        ],
+      },
+    ],
+  },
+  {
+    key: 'system_monitoring',
+    title: 'menu.sections.system_monitoring',
+    items: [
+      { key: 'logs', label: 'menu.logs', path: '/logs', permissions: ['view logs'], icon: HistoryIcon },
+      {
+        key: 'trash',
+        label: 'menu.trash',
+        icon: DeleteIcon,
+        permissions: ['view trash items'],
+        children: [
+          { key: 'trash-users', label: 'menu.trash_users', path: '/trash/users', permissions: ['view trash items'] },
+          { key: 'trash-roles', label: 'menu.trash_roles', path: '/trash/roles', permissions: ['view trash items'] },
+        ],
+      },
+    ],
+  },
+];

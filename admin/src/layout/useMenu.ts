@@ -1,0 +1,10 @@
+import { useMemo } from 'react';
+import { useSession } from '../providers/useSession';
+import { filterMenu, homePath } from './menu';
+import { MENU } from './menuItems';
+
+/** The menu as the signed-in user may see it, and the home page that follows from it. */
+export function useVisibleMenu() {
+  const { permissions } = useSession();
+  return useMemo(() => ({ sections: filterMenu(MENU, permissions), home: homePath(MENU, permissions) }), [permissions]);
+}

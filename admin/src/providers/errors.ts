@@ -1,0 +1,42 @@
+import i18n from '../i18n/i18n';
+
+/**
+ * The error catalogue of SPEC.md section 8: each situation and its exact English text. The
+ * texts are translated through the admin namespace (errors.*) with the English as default.
+ */
+export const ERROR_MESSAGES = {
+  timeout: 'Request timeout exceeded. Please try again.',
+  network: 'Network error. Please check your connection.',
+  login_failed: 'Authentication failed. Please check your credentials.',
+  session_expired: 'Your session has expired. Please login again.',
+  forbidden: 'You do not have permission to perform this action.',
+  not_found: 'The requested resource was not found.',
+  validation: 'Validation failed. Please check your inputs.',
+  server: 'Server error. Please try again later.',
+  unexpected: 'An unexpected error occurred.',
+  auth_generic: 'An error occurred. Please try again.',
+  form_generic: 'An unexpected error occurred. Please try again.',
+} as const;
+
+export type ErrorKind = keyof typeof ERROR_MESSAGES;
+
+export const errorText = (kind: ErrorKind): string =>
+  i18n.isInitialized ? i18n.t(`admin:errors.${kind}`, { defaultValue: ERROR_MESSAGES[kind] }) : ERROR_MESSAGES[kind];
+
+/** Chooses the catalogue message for an HTTP status (and the server's body where it counts). */
+export function messageForStatus(status: number, serverMessage: string | undefined, isLogin: boolean): string {
+  if (status === 401) return isLogin ? serverMessage || errorText('login_failed') : errorText('session_expired');
+  if (status === 403) return errorText('forbidden');
+  if (status === 404) return errorText('not_found');
+  if (status === 422) return serverMessage || errorText('validation');
+  if (status >= 500) return errorText('server');
+  return serverMessage || errorText('unexpected');
+}
+
+/** Auth error text order of SPEC.md section 8: message, else errors.auth[0], else the generic text. */
+export function authErrorText(error: unknown): string {
+  const e = error as { message?: string; body?: { message?: string; errors?: Record<string, string[] | string> } };
+  const fromBody = e?.body?.message;
+  const authErr = e?.body?.errors?.auth;
+  return fromBody || e?.message || (Array.isArray(authErr) ? authErr[0] : authErr) || errorText('auth_generic');
+}

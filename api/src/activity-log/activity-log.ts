@@ -1,0 +1,59 @@
+import type { Knex } from 'knex';
+import type { Request } from 'express';
+import { toDbTime } from '../database/time.ts';
+
+/**
+ * The append-only activity log (DESIGN.md section 5, Logs): every change and every auth event,
+ * written in the same transaction as the change it describes.
+ */
+export type ActivityAction =
+  | 'created'
+  | 'updated'
+  | 'deleted'
+  | 'restored'
+  | 'force_deleted'
+  | 'status_changed'
+  | 'permissions_assigned'
+  | 'logo_updated'
+  | 'logo_removed'
+  | 'login'
+  | 'login_failed'
+  | 'logout'
+  | 'locked'
+  | 'unlocked'
+  | 'unlock_failed'
+  | 'profile_updated'
+  | 'profile_picture_updated'
+  | 'password_changed';
+
+const SECRET_FIELDS = new Set(['password', 'password_confirmation', 'current_password', 'remember_token']);
+
+function scrub(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  return JSON.stringify(value, (k, v) => (SECRET_FIELDS.has(k) ? undefined : v));
+}
+
+export interface ActivityEntry {
+  action: ActivityAction;
+  subjectType?: string;
+  subjectId?: number | null;
+  description?: string;
+  before?: unknown;
+  after?: unknown;
+  actorId?: number | null;
+}
+
+export async function logActivity(db: Knex | Knex.Transaction, req: Request | null, entry: ActivityEntry): Promise<void> {
+  await db('activity_log').insert({
+    actor_id: entry.actorId !== undefined ? entry.actorId : (req?.auth?.user.id ?? null),
+    action: entry.action,
+    subject_type: entry.subjectType ?? null,
+    subject_id: entry.subjectId ?? null,
+    description: entry.description?.slice(0, 500) ?? null,
+    before: scrub(entry.before),
+    after: scrub(entry.after),
+    ip: req?.ip ?? null,
+    user_agent: req?.get('user-agent')?.slice(0, 500) ?? null,
+    created_at: toDbTime(),
+  });
+}

@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import pino from 'pino';
+import type { AppConfig } from './config.ts';
+import type { Database } from './database/connection.ts';
+import { OpenApiRegistry } from './openapi/registry.ts';
+import { docsRoutes } from './openapi/docs.routes.ts';
+import { healthRoutes } from './health/health.routes.ts';
+import { authRoutes } from './auth/auth.routes.ts';
+import { userRoutes } from './users/user.routes.ts';
+import { roleRoutes } from './roles/role.routes.ts';
+import { localDiskStorage, type FileStorage } from './uploads/storage.ts';
+import { apiNotFound, errorHandler } from './http/error-handler.ts';
+import { initServerI18n, pickLanguage, translator, LANGUAGES, LOCALES_DIR } from './i18n/server-i18n.ts';
+import { configureIds } from './http/ids.ts';
+import { configureTokens } from './auth/tokens.ts';
+import { PROJECT_ROOT } from '../../db/config.ts';
+import './http/request-context.ts';
+
+export interface AppDeps {
+  config: AppConfig;
+  db: Database;
+  storage?: FileStorage;
+  logger?: pino.Logger;
+}
+
+const ADMIN_DIST = path.join(PROJECT_ROOT, 'admin', 'dist');
+
+/** Builds the whole HTTP application: API, translations, uploads and the console. */
+export function createApp({ config, db, storage = localDiskStorage(path.join(config.dataDir, 'storage')), logger }: AppDeps): Express {
+  configureIds(config.appKey);
+  configureTokens(config.appKey);
+  initServerI18n();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('query parser', 'extended');
+
+  app.use(
+    pinoHttp({
+      logger: (logger ?? pino({ level: config.logLevel })) as pino.Logger<string>,
+      genReqId: (req, res) => {
+        const incoming = req.headers['x-request-id'];
+        const id = typeof incoming === 'string' && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      autoLogging: { ignore: (req) => req.url === '/api/v1/health' },
+    }),
+  );
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          // MUI/emotion inject style elements at run time.
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'blob:'],
+          connectSrc: ["'self'"],
+          workerSrc: ["'self'"],
+          manifestSrc: ["'self'"],
+          upgradeInsecureRequests: null,
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.use((req, _res, next) => {
+    req.lng = pickLanguage(req.query.lng, req.get('accept-language'));
+    req.t = translator(req.lng);
+    next();
+  });
+
+  const registry = new OpenApiRegistry();
+  const api = express.Router();
+  api.use(express.json({ limit: '1mb' }));
+  // Mounted paths: each ApiRouter carries its own prefix for the OpenAPI document.
+  const mount = (prefix: string, r: { router: express.Router }) => api.use(prefix, r.router);
+  api.use('/health', healthRoutes(registry, db.knex).router);
+  mount('/auth', authRoutes(registry, storage));
+  mount('/users', userRoutes(registry, storage));
+  mount('/roles', roleRoutes(registry));
+  api.use(docsRoutes(registry));
+  api.use(apiNotFound);
+  app.use('/api/v1', api);
+  app.use('/api', apiNotFound);
+
+  // Translations for the console and storefront: /locales/{lng}/{ns}.json.
+  app.get('/locales/:lng/:file', (req, res) => {
+    const lng = String(req.params.lng).toLowerCase().split(/[-_]/)[0];
+    const match = /^([a-z][a-z-]{0,31})\.json$/.exec(String(req.params.file));
+    const file = match && (LANGUAGES as readonly string[]).includes(lng) ? path.join(LOCALES_DIR, lng, `${match[1]}.json`) : null;
+    if (!file || !fs.existsSync(file)) return res.status(404).json({ success: false, message: 'Not found' });
+    res.setHeader('Cache-Control', config.env === 'production' ? 'public, max-age=3600' : 'no-cache');
+    res.sendFile(file);
+  });
+  // i18next's saveMissing target: accepted (and logged) in development only.
+  app.post('/locales/add/:lng/:ns', express.json({ limit: '64kb' }), (req, res) => {
+    if (config.env !== 'development') return res.status(404).json({ success: false, message: 'Not found' });
+    req.log.warn({ lng: req.params.lng, ns: req.params.ns, keys: Object.keys(req.body ?? {}) }, 'missing translation keys');
+    res.json({ success: true });
+  });
+
+  // Uploaded files: never executed or sniffed as anything else.
+  app.use(
+    '/storage',
+    express.static(storage.root, {
+      index: false,
+      dotfiles: 'deny',
+      maxAge: '7d',
+      setHeaders: (res) => {
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        res.setHeader('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'");
+        res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+      },
+    }),
+    (_req, res) => res.status(404).end(),
+  );
+
+  // The console: built assets, then index.html for its client-side routes.
+  if (fs.existsSync(path.join(ADMIN_DIST, 'index.html'))) {
+    app.use(express.static(ADMIN_DIST, { index: false, maxAge: '1y', immutable: true, setHeaders: (res, file) => {
+      if (!file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'no-cache');
+    } }));
+    app.get(/.*/, (req, res, next) => {
+      if (!req.accepts('html')) return next();
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(path.join(ADMIN_DIST, 'index.html'));
+    });
+  } else {
+    app.get('/', (_req, res) => {
+      res.type('text').send('The console is not built yet: run `npm run build` (or `npm start`, which builds it). The API is at /api/v1.');
+    });
+  }
+
+  app.use((_req, res) => res.status(404).type('text').send('Not found'));
+  app.use(errorHandler);
+  return app;
+}

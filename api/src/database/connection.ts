@@ -1,0 +1,28 @@
+import knexFactory, { type Knex } from 'knex';
+import { Model } from 'objection';
+import { knexConfig, type DatabaseClient } from '../../../db/config.ts';
+
+export interface Database {
+  knex: Knex;
+  client: DatabaseClient;
+}
+
+export function connectDatabase(env: NodeJS.ProcessEnv = process.env): Database {
+  const { clientName, ...config } = knexConfig(env);
+  const knex = knexFactory(config);
+  // Objection models use this connection unless a transaction is passed explicitly.
+  Model.knex(knex);
+  return { knex, client: clientName };
+}
+
+export async function migrateAndSeed(db: Database, opts: { seedDemo: boolean }): Promise<void> {
+  await db.knex.migrate.latest();
+  const previous = process.env.SEED_DEMO;
+  process.env.SEED_DEMO = opts.seedDemo ? 'true' : 'false';
+  try {
+    await db.knex.seed.run();
+  } finally {
+    if (previous === undefined) delete process.env.SEED_DEMO;
+    else process.env.SEED_DEMO = previous;
+  }
+}

@@ -1,0 +1,82 @@
+import type { QueryBuilder, Model } from 'objection';
+import { fieldError } from './errors.ts';
+import { decodeId } from './ids.ts';
+
+export const MAX_PER_PAGE = 100;
+export const DEFAULT_PER_PAGE = 15;
+
+export interface ListOptions<M extends Model> {
+  table: string;
+  sortable: string[];
+  defaultSort: { field: string; order: 'asc' | 'desc' };
+  /** Columns matched by `q` with LIKE. */
+  searchable: string[];
+  /** One entry per filterable query param. */
+  filters?: Record<string, (qb: QueryBuilder<M, M[]>, value: string) => void>;
+}
+
+export interface ListParams {
+  page: number;
+  perPage: number;
+  sort: string;
+  order: 'asc' | 'desc';
+  q: string;
+}
+
+function firstString(v: unknown): string | undefined {
+  if (Array.isArray(v)) return firstString(v[0]);
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
+}
+
+/** `page`, `per_page` (max 100), `sort`, `order`, `q` (DESIGN.md section 3). */
+export function parseListParams(query: Record<string, unknown>, opts: Pick<ListOptions<Model>, 'sortable' | 'defaultSort'>): ListParams {
+  const page = Math.max(1, Math.floor(Number(firstString(query.page)) || 1));
+  const perPage = Math.min(MAX_PER_PAGE, Math.max(1, Math.floor(Number(firstString(query.per_page)) || DEFAULT_PER_PAGE)));
+  const sort = firstString(query.sort) || opts.defaultSort.field;
+  if (!opts.sortable.includes(sort)) throw fieldError('sort', 'api:errors.sort_invalid', { fields: opts.sortable.join(', ') });
+  const orderRaw = (firstString(query.order) || opts.defaultSort.order).toLowerCase();
+  if (orderRaw !== 'asc' && orderRaw !== 'desc') throw fieldError('order', 'api:errors.order_invalid');
+  return { page, perPage, sort, order: orderRaw, q: (firstString(query.q) || '').trim().slice(0, 191) };
+}
+
+/** LIKE with the user's wildcards escaped, so "50%" finds "50%" and not everything. */
+export function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export function applySearch<M extends Model>(qb: QueryBuilder<M, M[]>, table: string, columns: string[], q: string): void {
+  if (!q) return;
+  const pattern = likePattern(q);
+  qb.where((w) => {
+    for (const col of columns) w.orWhereRaw(`LOWER(??) LIKE LOWER(?) ESCAPE '\\'`, [`${table}.${col}`, pattern]);
+  });
+}
+
+/** Filters from query params, plus `ids` (comma list or repeated), which react-admin's getMany uses. */
+export function applyFilters<M extends Model>(qb: QueryBuilder<M, M[]>, query: Record<string, unknown>, opts: ListOptions<M>): void {
+  const idsRaw = query.ids ?? query['ids[]'];
+  if (idsRaw !== undefined) {
+    const list = (Array.isArray(idsRaw) ? idsRaw : String(idsRaw).split(',')).map((v) => decodeId(String(v))).filter((v): v is number => v !== null);
+    qb.whereIn(`${opts.table}.id`, list.length ? list : [0]);
+  }
+  for (const [param, apply] of Object.entries(opts.filters ?? {})) {
+    const value = firstString(query[param]);
+    if (value !== undefined && value !== '') apply(qb, value);
+  }
+}
+
+export interface Page<T> {
+  data: T[];
+  meta: { current_page: number; per_page: number; total: number; last_page: number };
+}
+
+export async function paginate<M extends Model>(qb: QueryBuilder<M, M[]>, table: string, params: ListParams): Promise<{ results: M[]; meta: Page<M>['meta'] }> {
+  // A stable secondary order keeps pages from overlapping when sort values tie.
+  qb.orderBy(`${table}.${params.sort}`, params.order);
+  if (params.sort !== 'id') qb.orderBy(`${table}.id`, params.order);
+  const { results, total } = await qb.page(params.page - 1, params.perPage);
+  return {
+    results,
+    meta: { current_page: params.page, per_page: params.perPage, total, last_page: Math.max(1, Math.ceil(total / params.perPage)) },
+  };
+}

@@ -1,0 +1,129 @@
+import { z, type ZodType } from 'zod';
+
+/**
+ * Every route registers itself here with the zod schemas that validate it, and the OpenAPI
+ * document is generated from this list, so the document cannot drift from the validation.
+ */
+export interface OperationDoc {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  path: string; // express style, e.g. /users/:id
+  tag: string;
+  summary: string;
+  auth: 'public' | 'user' | 'user-while-locked';
+  permission?: string[];
+  body?: ZodType;
+  bodyIsArray?: boolean;
+  multipart?: { files: string[] };
+  query?: ZodType;
+  status: number;
+  list?: boolean;
+}
+
+export class OpenApiRegistry {
+  readonly operations: OperationDoc[] = [];
+
+  add(op: OperationDoc): void {
+    this.operations.push(op);
+  }
+
+  document(serverUrl = '/api/v1'): Record<string, unknown> {
+    const paths: Record<string, Record<string, unknown>> = {};
+    const toJson = (schema: ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
+    for (const op of this.operations) {
+      const path = op.path.replace(/:(\w+)/g, '{$1}');
+      const params = [...op.path.matchAll(/:(\w+)/g)].map((m) => ({
+        name: m[1],
+        in: 'path',
+        required: true,
+        description: 'Numeric id or h_id',
+        schema: { type: 'string' },
+      }));
+      const query: unknown[] = [];
+      if (op.list) {
+        query.push(
+          { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1 } },
+          { name: 'per_page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100 } },
+          { name: 'sort', in: 'query', schema: { type: 'string' } },
+          { name: 'order', in: 'query', schema: { type: 'string', enum: ['asc', 'desc'] } },
+          { name: 'q', in: 'query', schema: { type: 'string' } },
+        );
+      }
+      if (op.query) {
+        const js = toJson(op.query) as { properties?: Record<string, unknown> };
+        for (const [name, schema] of Object.entries(js.properties ?? {})) query.push({ name, in: 'query', schema });
+      }
+      const operation: Record<string, unknown> = {
+        tags: [op.tag],
+        summary: op.summary,
+        parameters: [...params, ...query],
+        responses: {
+          [String(op.status)]: { description: 'Success', content: { 'application/json': { schema: { $ref: op.list ? '#/components/schemas/PaginatedEnvelope' : '#/components/schemas/Envelope' } } } },
+          ...(op.body || op.multipart ? { 422: { $ref: '#/components/responses/ValidationError' } } : {}),
+          ...(op.auth !== 'public' ? { 401: { $ref: '#/components/responses/Unauthenticated' }, 423: { $ref: '#/components/responses/Locked' } } : {}),
+          ...(op.permission?.length ? { 403: { $ref: '#/components/responses/Forbidden' } } : {}),
+        },
+      };
+      if (op.auth !== 'public') operation.security = [{ bearer: [] }];
+      if (op.permission?.length) operation.description = `Requires permission: ${op.permission.join(', ')}`;
+      if (op.body || op.multipart) {
+        const content: Record<string, unknown> = {};
+        if (op.body) {
+          const schema = toJson(op.body);
+          content['application/json'] = { schema: op.bodyIsArray ? { type: 'array', items: schema } : schema };
+        }
+        if (op.multipart) {
+          const base = op.body ? (toJson(op.body) as { properties?: Record<string, unknown> }) : { properties: {} };
+          const files = Object.fromEntries(op.multipart.files.map((f) => [f, { type: 'string', format: 'binary' }]));
+          content['multipart/form-data'] = { schema: { type: 'object', properties: { ...(base.properties ?? {}), ...files } } };
+        }
+        operation.requestBody = { required: true, content };
+      }
+      (paths[path] ??= {})[op.method] = operation;
+    }
+    const errorSchema = {
+      type: 'object',
+      properties: {
+        success: { const: false },
+        message: { type: 'string' },
+        errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+      },
+      required: ['success', 'message'],
+    };
+    const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+    return {
+      openapi: '3.1.0',
+      info: {
+        title: 'Data bundle reseller API',
+        version: '1.0.0',
+        description:
+          'Back-office and storefront API. Paths taking {id} accept the numeric id or the h_id. Messages follow ?lng= or Accept-Language (en, ae, so).',
+      },
+      servers: [{ url: serverUrl }],
+      paths,
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        schemas: {
+          Envelope: { type: 'object', properties: { success: { const: true }, message: { type: 'string' }, data: {} }, required: ['success'] },
+          PaginatedEnvelope: {
+            type: 'object',
+            properties: {
+              success: { const: true },
+              data: { type: 'array', items: {} },
+              meta: {
+                type: 'object',
+                properties: { current_page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' }, last_page: { type: 'integer' } },
+              },
+            },
+          },
+          Error: errorSchema,
+        },
+        responses: {
+          ValidationError: errorResponse('Validation failed; errors maps each field to its messages'),
+          Unauthenticated: errorResponse('Missing, invalid, expired or revoked token'),
+          Forbidden: errorResponse('The caller lacks the permission'),
+          Locked: errorResponse('The session is locked; unlock it first'),
+        },
+      },
+    };
+  }
+}
