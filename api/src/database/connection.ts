@@ -1,6 +1,7 @@
 import knexFactory, { type Knex } from 'knex';
 import { Model } from 'objection';
 import { knexConfig, type DatabaseClient } from '../../../db/config.ts';
+import { migrationSource, runSeeds } from '../../../db/migration-source.ts';
 
 export interface Database {
   knex: Knex;
@@ -9,7 +10,7 @@ export interface Database {
 
 export function connectDatabase(env: NodeJS.ProcessEnv = process.env): Database {
   const { clientName, ...config } = knexConfig(env);
-  const knex = knexFactory(config);
+  const knex = knexFactory({ ...config, migrations: { tableName: 'knex_migrations', migrationSource } });
   // Objection models use this connection unless a transaction is passed explicitly.
   Model.knex(knex);
   return { knex, client: clientName };
@@ -20,7 +21,7 @@ export async function migrateAndSeed(db: Database, opts: { seedDemo: boolean }):
   const previous = process.env.SEED_DEMO;
   process.env.SEED_DEMO = opts.seedDemo ? 'true' : 'false';
   try {
-    await db.knex.seed.run();
+    await runSeeds(db.knex);
   } finally {
     if (previous === undefined) delete process.env.SEED_DEMO;
     else process.env.SEED_DEMO = previous;

@@ -69,7 +69,7 @@ export class ApiRouter {
     const permission = spec.permission === undefined ? [] : Array.isArray(spec.permission) ? spec.permission : [spec.permission];
     this.registry.add({
       method,
-      path: `${this.prefix}${path}`,
+      path: `${this.prefix}${path}`.replace(/(.)\/$/, '$1'),
       tag: this.tag,
       summary: spec.summary,
       auth,

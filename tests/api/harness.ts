@@ -1,0 +1,131 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import request from 'supertest';
+import type { Express } from 'express';
+import type { Knex } from 'knex';
+import knexFactory from 'knex';
+import { loadConfig } from '../../api/src/config.ts';
+import { connectDatabase, migrateAndSeed, type Database } from '../../api/src/database/connection.ts';
+import { createApp } from '../../api/src/app.ts';
+import { hashPassword } from '../../api/src/auth/passwords.ts';
+import { toDbTime } from '../../api/src/database/time.ts';
+
+/**
+ * One fresh database per test file, on the engine named by TEST_DATABASE: 'sqlite' (a file in
+ * a temp dir) or 'mysql' (a new database on TEST_MYSQL_URL, dropped afterwards). The app is
+ * the real one, over a real connection; supertest drives it in-process.
+ */
+export const TEST_DATABASE = (process.env.TEST_DATABASE || 'sqlite') as 'sqlite' | 'mysql';
+const MYSQL_URL = process.env.TEST_MYSQL_URL || 'mysql://root@127.0.0.1:3306/test';
+
+export const PASSWORD = 'Secret@1234';
+let passwordHash: Promise<string> | undefined;
+
+export interface Harness {
+  app: Express;
+  db: Database;
+  knex: Knex;
+  dataDir: string;
+  http: () => ReturnType<typeof request>;
+  close: () => Promise<void>;
+  /** A signed-in super admin (created once per file). */
+  adminToken: () => Promise<string>;
+  /** A new active admin with a new role holding exactly these permissions; returns its token. */
+  userWith: (permissions: string[], extra?: Partial<Record<string, unknown>>) => Promise<{ id: number; email: string; token: string; roleId: number }>;
+  insertUser: (fields: Record<string, unknown>, roleName?: string) => Promise<number>;
+  login: (email: string, password?: string) => Promise<string>;
+}
+
+export async function createHarness(): Promise<Harness> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'api-test-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, APP_KEY: crypto.randomBytes(32).toString('hex'), NODE_ENV: 'test', SEED_DEMO: 'false' };
+  let dropMysql: (() => Promise<void>) | undefined;
+  if (TEST_DATABASE === 'mysql') {
+    const name = `t_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
+    const u = new URL(MYSQL_URL);
+    const admin = knexFactory({ client: 'mysql2', connection: { host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) } });
+    await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    u.pathname = `/${name}`;
+    env.DATABASE_URL = u.toString();
+    dropMysql = async () => {
+      await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+      await admin.destroy();
+    };
+  } else {
+    delete env.DATABASE_URL;
+  }
+  const config = loadConfig(env);
+  const db = connectDatabase(env);
+  await migrateAndSeed(db, { seedDemo: false });
+  const app = createApp({ config, db });
+  passwordHash ??= hashPassword(PASSWORD);
+
+  const roleId = async (name: string) => (await db.knex('roles').where({ name }).first()).id as number;
+  const insertUser: Harness['insertUser'] = async (fields, roleName) => {
+    const now = toDbTime();
+    await db.knex('users').insert({
+      name: 'Test User',
+      password: await passwordHash,
+      user_type: 'admin',
+      status: 'active',
+      created_at: now,
+      updated_at: now,
+      ...fields,
+    });
+    const id = (await db.knex('users').where({ email: fields.email }).first()).id as number;
+    if (roleName) await db.knex('user_roles').insert({ user_id: id, role_id: await roleId(roleName) });
+    return id;
+  };
+  const login: Harness['login'] = async (email, password = PASSWORD) => {
+    const res = await request(app).post('/api/v1/auth/admin/login').send({ email, password });
+    if (res.status !== 200) throw new Error(`login failed for ${email}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.data.token as string;
+  };
+  let adminToken: Promise<string> | undefined;
+  let counter = 0;
+
+  return {
+    app,
+    db,
+    knex: db.knex,
+    dataDir,
+    http: () => request(app),
+    adminToken: () =>
+      (adminToken ??= (async () => {
+        await insertUser({ name: 'Root Admin', email: 'root@test.example' }, 'super-admin');
+        return login('root@test.example');
+      })()),
+    userWith: async (permissions, extra = {}) => {
+      counter += 1;
+      const now = toDbTime();
+      const roleName = `role-${counter}-${crypto.randomBytes(3).toString('hex')}`;
+      await db.knex('roles').insert({ name: roleName, guard_name: 'web', protected: false, created_at: now, updated_at: now });
+      const rid = await roleId(roleName);
+      if (permissions.length) {
+        const perms = await db.knex('permissions').whereIn('name', permissions).select('id');
+        if (perms.length !== permissions.length) throw new Error(`unknown permission in ${permissions.join(', ')}`);
+        await db.knex('role_permissions').insert(perms.map((p: { id: number }) => ({ role_id: rid, permission_id: p.id })));
+      }
+      const email = `user${counter}-${crypto.randomBytes(3).toString('hex')}@test.example`;
+      const id = await insertUser({ name: `User ${counter}`, email, ...extra });
+      await db.knex('user_roles').insert({ user_id: id, role_id: rid });
+      return { id, email, token: await login(email), roleId: rid };
+    },
+    insertUser,
+    login,
+    close: async () => {
+      await db.knex.destroy();
+      await dropMysql?.();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Bytes of real images, so uploads pass the magic-number check. */
+export const PNG_1PX = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+export const GIF_1PX = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
