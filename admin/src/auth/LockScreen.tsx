@@ -4,7 +4,7 @@ import { Navigate, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLogout, useTranslate } from 'react-admin';
 import { Alert, Avatar, Box, Button, Stack, Typography } from '@mui/material';
-import { lockSchema } from '@api/auth/auth.schemas.ts';
+import { lockSchema } from '../../../api/src/auth/auth.schemas.ts';
 import { authProvider, LOGIN_PATH } from '../providers/authProvider';
 import { authErrorText } from '../providers/errors';
 import { useSession } from '../providers/useSession';

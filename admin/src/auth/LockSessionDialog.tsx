@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
 import { useState } from 'react';
-import { lockSchema } from '@api/auth/auth.schemas.ts';
+import { lockSchema } from '../../../api/src/auth/auth.schemas.ts';
 import { authProvider, LOCK_PATH } from '../providers/authProvider';
 import { authErrorText } from '../providers/errors';
 import { muiRegister, sharedResolver } from '../common/zodForm';

@@ -4,7 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNotify, useTranslate } from 'react-admin';
 import { Alert, Button, Checkbox, FormControlLabel, Stack, TextField } from '@mui/material';
-import { loginSchema } from '@api/auth/auth.schemas.ts';
+import { loginSchema } from '../../../api/src/auth/auth.schemas.ts';
 import { authProvider } from '../providers/authProvider';
 import { authErrorText } from '../providers/errors';
 import { muiRegister, sharedResolver } from '../common/zodForm';

@@ -8,7 +8,7 @@ import PeopleIcon from '@mui/icons-material/PeopleAltOutlined';
 import AssessmentIcon from '@mui/icons-material/AssessmentOutlined';
 import SettingsIcon from '@mui/icons-material/SettingsOutlined';
 import HistoryIcon from '@mui/icons-material/HistoryOutlined';
-import DeleteIcon from '@mui/icons-material/DeleteOutline';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import type { MenuSection } from './menu';
 
 export const MENU: MenuSection[] = [

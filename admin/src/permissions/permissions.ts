@@ -41,6 +41,8 @@ const ACTION_VERBS: Record<string, string> = {
  */
 export function canAccessLocally(perms: Perms, params: { action: string; resource: string }): boolean {
   const { action, resource } = params;
+  // A full permission name ('change user status') is checked as it is.
+  if (action.includes(' ')) return hasPermission(perms, action);
   if (resource === 'users' && (action === 'list' || action === 'show')) {
     return hasAnyPermission(perms, ['view users', 'view admins', 'view dealers']);
   }

@@ -1,0 +1,57 @@
+import { useState } from 'react';
+import { BulkDeleteButton, Datagrid, DateField, DeleteButton, FunctionField, List, NumberField, SearchInput, TextField, useCanAccess, useTranslate } from 'react-admin';
+import { Button, Chip } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import LockIcon from '@mui/icons-material/LockOutlined';
+import { PageTitle } from '../common/PageTitle';
+import { RoleFormDialog } from './RoleFormDialog';
+import type { RoleRecord } from './types';
+
+/** /settings/roles: the role list; create, edit and permission assignment in the modal. */
+export default function RoleList() {
+  const translate = useTranslate();
+  const [dialog, setDialog] = useState<{ open: boolean; record: RoleRecord | null }>({ open: false, record: null });
+  const { canAccess: canCreate } = useCanAccess({ resource: 'roles', action: 'create' });
+  const { canAccess: canDelete } = useCanAccess({ resource: 'roles', action: 'delete' });
+  const title = translate('menu.roles');
+  return (
+    <>
+      <PageTitle
+        title={title}
+        actions={
+          canCreate && (
+            <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDialog({ open: true, record: null })}>
+              {translate('roles.new_title')}
+            </Button>
+          )
+        }
+      />
+      <List resource="roles" title={title} filters={[<SearchInput key="q" source="q" alwaysOn />]} sort={{ field: 'name', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false}>
+        <Datagrid
+          bulkActionButtons={canDelete ? <BulkDeleteButton mutationMode="pessimistic" /> : false}
+          isRowSelectable={(r) => !r.protected}
+          rowClick={(_id, _res, record) => {
+            setDialog({ open: true, record: record as RoleRecord });
+            return false;
+          }}
+        >
+          <FunctionField
+            source="name"
+            label="roles.fields.name"
+            render={(r: RoleRecord) => (
+              <>
+                {r.name} {r.protected && <Chip size="small" icon={<LockIcon />} label={translate('roles.protected')} sx={{ ms: 1 }} />}
+              </>
+            )}
+          />
+          <TextField source="description" label="roles.fields.description" emptyText="—" sortable={false} />
+          <FunctionField label="roles.fields.permissions" sortable={false} render={(r: RoleRecord) => r.permissions?.length ?? 0} />
+          <NumberField source="users_count" label="roles.fields.users_count" sortable={false} />
+          <DateField source="created_at" label="roles.fields.created_at" />
+          {canDelete && <FunctionField render={(r: RoleRecord) => (r.protected ? null : <DeleteButton mutationMode="pessimistic" />)} />}
+        </Datagrid>
+      </List>
+      <RoleFormDialog open={dialog.open} record={dialog.record} onClose={() => setDialog((d) => ({ ...d, open: false }))} />
+    </>
+  );
+}

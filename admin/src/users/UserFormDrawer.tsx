@@ -1,0 +1,372 @@
+import { useEffect, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { useQueryClient } from '@tanstack/react-query';
+import { useDataProvider, useNotify, useTranslate } from 'react-admin';
+import {
+  Alert,
+  AlertTitle,
+  Box,
+  Button,
+  Divider,
+  Drawer,
+  Grid,
+  IconButton,
+  InputAdornment,
+  MenuItem,
+  Stack,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import CloseIcon from '@mui/icons-material/Close';
+import KeyIcon from '@mui/icons-material/Key';
+import { createUserSchema, updateUserSchema, PRICING_MODELS } from '../../../api/src/users/user.schemas.ts';
+import { STATUSES } from '../../../api/src/http/common.schemas.ts';
+import type { ConsoleDataProvider } from '../providers/dataProvider';
+import { muiRegister, sharedResolver } from '../common/zodForm';
+import { PasswordField } from '../common/PasswordField';
+import { generatePassword } from './password';
+import { splitServerErrors } from './serverErrors';
+import { RolePicker } from './RolePicker';
+import { LogoUpload } from './LogoUpload';
+import type { UserRecord, UserType } from './types';
+
+export const SLIDE_OVER_WIDTH = 800;
+export const CLOSE_MS = 300;
+
+export interface UserFormValues {
+  name: string;
+  email: string;
+  password: string;
+  password_confirmation: string;
+  phone: string;
+  address: string;
+  dealer_code: string;
+  status: 'active' | 'inactive';
+  user_type: UserType;
+  role_id: number | null;
+  brand_color: string;
+  company_name: string;
+  description: string;
+  website: string;
+  contact_email: string;
+  contact_phone: string;
+  pricing_model: 'cost' | 'profit';
+}
+
+const FIELDS = Object.keys({
+  name: 1, email: 1, password: 1, password_confirmation: 1, phone: 1, address: 1, dealer_code: 1, status: 1, user_type: 1, role_id: 1,
+  brand_color: 1, company_name: 1, description: 1, website: 1, contact_email: 1, contact_phone: 1, pricing_model: 1,
+} satisfies Record<keyof UserFormValues, 1>) as (keyof UserFormValues)[];
+
+export function initialValues(userType: UserType, record?: UserRecord | null): UserFormValues {
+  const d = record?.dealer_details ?? null;
+  return {
+    name: record?.name ?? '',
+    email: record?.email ?? '',
+    password: '',
+    password_confirmation: '',
+    phone: record?.phone ?? '',
+    address: record?.address ?? '',
+    dealer_code: record?.dealer_code ?? '',
+    status: (record?.status as 'active' | 'inactive') ?? 'active',
+    user_type: (record?.user_type as UserType) ?? userType,
+    role_id: record?.roles?.[0]?.id ?? null,
+    brand_color: d?.brand_color ?? '#000000',
+    company_name: d?.company_name ?? '',
+    description: d?.description ?? '',
+    website: d?.website ?? '',
+    contact_email: d?.contact_email ?? '',
+    contact_phone: d?.contact_phone ?? '',
+    pricing_model: (d?.pricing_model as 'cost' | 'profit') ?? 'cost',
+  };
+}
+
+/** The payload the API gets: dealer fields only for dealers, the role only for admins, no blank password on edit. */
+export function toPayload(values: UserFormValues, isEdit: boolean): Record<string, unknown> {
+  const dealer = values.user_type === 'dealer';
+  const out: Record<string, unknown> = {
+    name: values.name,
+    email: values.email,
+    phone: values.phone,
+    address: values.address,
+    status: values.status,
+    user_type: values.user_type,
+  };
+  if (!isEdit || values.password) {
+    out.password = values.password;
+    out.password_confirmation = values.password_confirmation;
+  }
+  if (dealer) {
+    Object.assign(out, {
+      dealer_code: values.dealer_code,
+      brand_color: values.brand_color,
+      company_name: values.company_name,
+      description: values.description,
+      website: values.website,
+      contact_email: values.contact_email,
+      contact_phone: values.contact_phone,
+      pricing_model: values.pricing_model,
+    });
+  } else {
+    out.role_id = values.role_id;
+  }
+  return out;
+}
+
+/**
+ * The user form as an 800 px right-side slide-over (SPEC.md section 2): titles New Admin /
+ * New Dealer / New User / Edit <type>, Cancel and Save/Update ('Saving...'/'Updating...'),
+ * the shared zod rules, server errors on their fields, the logo area or the Error banner.
+ */
+export function UserFormDrawer({ open, userType, record, onClose }: { open: boolean; userType: UserType; record: UserRecord | null; onClose: () => void }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
+  const isEdit = !!record;
+  const [logo, setLogo] = useState<File | null>(null);
+  const [logoError, setLogoError] = useState<string | undefined>();
+  const [banner, setBanner] = useState<string | undefined>();
+  const form = useForm<UserFormValues>({
+    resolver: sharedResolver(isEdit ? updateUserSchema : createUserSchema),
+    defaultValues: initialValues(userType, record),
+  });
+  const { register, handleSubmit, control, formState, setValue, setError, reset, watch } = form;
+  const type = watch('user_type');
+
+  useEffect(() => {
+    if (open) {
+      reset(initialValues(userType, record));
+      setLogo(null);
+      setLogoError(undefined);
+      setBanner(undefined);
+    }
+  }, [open, record, userType, reset]);
+
+  const typeLabel = translate(`users.types.${type}`);
+  const title = isEdit ? translate('users.edit_title', { type: typeLabel }) : translate(`users.new_title.${type ?? 'user'}`, { _: translate('users.new_title.user') });
+  const err = (name: keyof UserFormValues) => {
+    const m = formState.errors[name]?.message;
+    return m ? translate(String(m), { _: String(m) }) : undefined;
+  };
+  const field = (name: keyof UserFormValues, extra: Record<string, unknown> = {}) => ({
+    ...muiRegister(form.register, name),
+    label: translate(`users.fields.${name}`),
+    error: !!formState.errors[name],
+    helperText: err(name),
+    fullWidth: true,
+    ...extra,
+  });
+
+  const onSubmit = handleSubmit(
+    async (values) => {
+      setBanner(undefined);
+      const isDealer = values.user_type === 'dealer';
+      if (!isEdit && isDealer && !logo) {
+        setLogoError('validation:dealer_logo_required');
+        return;
+      }
+      setLogoError(undefined);
+      try {
+        const payload = toPayload(values, isEdit);
+        if (isEdit) {
+          await dataProvider.update('users', { id: record!.id, data: payload, previousData: record! });
+          if (isDealer && logo) await dataProvider.uploadDealerLogo({ id: record!.h_id ?? record!.id, file: logo });
+        } else {
+          await dataProvider.create('users', { data: isDealer ? { ...payload, dealer_logo: logo } : payload });
+        }
+        notify(isEdit ? 'users.updated' : 'users.created', { type: 'success' });
+        await Promise.all([queryClient.invalidateQueries({ queryKey: ['users'] }), queryClient.invalidateQueries({ queryKey: ['roles'] })]);
+        onClose();
+      } catch (e) {
+        const split = splitServerErrors(e, FIELDS);
+        for (const [f, m] of Object.entries(split.fields)) setError(f as keyof UserFormValues, { type: 'server', message: m });
+        setLogoError(split.logo);
+        setBanner(split.banner);
+      }
+    },
+    () => {
+      if (!isEdit && type === 'dealer' && !logo) setLogoError('validation:dealer_logo_required');
+    },
+  );
+
+  const pending = formState.isSubmitting;
+  return (
+    <Drawer
+      anchor="right"
+      open={open}
+      onClose={() => !pending && onClose()}
+      transitionDuration={{ enter: 225, exit: CLOSE_MS }}
+      slotProps={{ paper: { sx: { width: { xs: '100%', md: SLIDE_OVER_WIDTH } }, role: 'dialog', 'aria-labelledby': 'user-form-title' } as object }}
+    >
+      <Box component="form" onSubmit={onSubmit} noValidate sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+        <Stack direction="row" alignItems="center" justifyContent="space-between" sx={{ px: 3, py: 2 }}>
+          <Typography id="user-form-title" variant="h6" component="h2">
+            {title}
+          </Typography>
+          <IconButton onClick={onClose} aria-label={translate('common.close')} disabled={pending}>
+            <CloseIcon />
+          </IconButton>
+        </Stack>
+        <Divider />
+        <Box sx={{ p: 3, overflowY: 'auto', flex: 1 }}>
+          {banner && (
+            <Alert severity="error" sx={{ mb: 2 }}>
+              <AlertTitle>{translate('common.error')}</AlertTitle>
+              {banner}
+            </Alert>
+          )}
+          <Grid container spacing={2}>
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <TextField {...field('name', { required: true, autoFocus: true })} />
+            </Grid>
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <TextField {...field('email', { required: true, type: 'email' })} />
+            </Grid>
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <PasswordField
+                {...field('password', { required: !isEdit, autoComplete: 'new-password' })}
+                helperText={err('password') ?? (isEdit ? translate('users.password_keep') : undefined)}
+              />
+            </Grid>
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <PasswordField {...field('password_confirmation', { required: !isEdit, autoComplete: 'new-password' })} />
+            </Grid>
+            <Grid size={12}>
+              <Button
+                size="small"
+                startIcon={<KeyIcon />}
+                onClick={() => {
+                  const p = generatePassword();
+                  setValue('password', p, { shouldDirty: true });
+                  setValue('password_confirmation', p, { shouldDirty: true });
+                  notify('users.password_generated', { type: 'info', messageArgs: { password: p } });
+                }}
+              >
+                {translate('users.generate_password')}
+              </Button>
+            </Grid>
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <TextField {...field('phone', { type: 'tel' })} />
+            </Grid>
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <Controller
+                control={control}
+                name="status"
+                render={({ field: f }) => (
+                  <TextField select label={translate('users.fields.status')} fullWidth value={f.value} onChange={f.onChange} error={!!formState.errors.status} helperText={err('status')}>
+                    {STATUSES.map((s) => (
+                      <MenuItem key={s} value={s}>
+                        {translate(`users.status.${s}`)}
+                      </MenuItem>
+                    ))}
+                  </TextField>
+                )}
+              />
+            </Grid>
+            <Grid size={12}>
+              <TextField {...field('address', { multiline: true, minRows: 2 })} />
+            </Grid>
+            {type !== 'dealer' && (
+              <Grid size={{ xs: 12, sm: 6 }}>
+                <Controller
+                  control={control}
+                  name="role_id"
+                  render={({ field: f }) => <RolePicker value={f.value} onChange={f.onChange} error={!!formState.errors.role_id} helperText={err('role_id')} />}
+                />
+              </Grid>
+            )}
+          </Grid>
+          {type === 'dealer' && (
+            <>
+              <Typography variant="subtitle1" fontWeight={600} sx={{ mt: 3, mb: 1 }}>
+                {translate('users.dealer_section')}
+              </Typography>
+              <Grid container spacing={2}>
+                <Grid size={{ xs: 12, sm: 6 }}>
+                  <TextField {...field('dealer_code', { required: true })} />
+                </Grid>
+                <Grid size={{ xs: 12, sm: 6 }}>
+                  <TextField {...field('company_name')} />
+                </Grid>
+                <Grid size={{ xs: 12, sm: 6 }}>
+                  <Controller
+                    control={control}
+                    name="brand_color"
+                    render={({ field: f }) => (
+                      <TextField
+                        label={translate('users.fields.brand_color')}
+                        fullWidth
+                        value={f.value}
+                        onChange={f.onChange}
+                        error={!!formState.errors.brand_color}
+                        helperText={err('brand_color')}
+                        slotProps={{
+                          input: {
+                            startAdornment: (
+                              <InputAdornment position="start">
+                                <input type="color" aria-label={translate('users.fields.brand_color')} value={f.value || '#000000'} onChange={f.onChange} style={{ width: 28, height: 28, border: 0, padding: 0, background: 'none' }} />
+                              </InputAdornment>
+                            ),
+                          },
+                        }}
+                      />
+                    )}
+                  />
+                </Grid>
+                <Grid size={{ xs: 12, sm: 6 }}>
+                  <Controller
+                    control={control}
+                    name="pricing_model"
+                    render={({ field: f }) => (
+                      <TextField select label={translate('users.fields.pricing_model')} fullWidth value={f.value} onChange={f.onChange} error={!!formState.errors.pricing_model} helperText={err('pricing_model') ?? translate(`users.pricing_help.${f.value}`)}>
+                        {PRICING_MODELS.map((m) => (
+                          <MenuItem key={m} value={m}>
+                            {translate(`users.pricing.${m}`)}
+                          </MenuItem>
+                        ))}
+                      </TextField>
+                    )}
+                  />
+                </Grid>
+                <Grid size={{ xs: 12, sm: 6 }}>
+                  <TextField {...field('website', { type: 'url' })} />
+                </Grid>
+                <Grid size={{ xs: 12, sm: 6 }}>
+                  <TextField {...field('contact_email', { type: 'email' })} />
+                </Grid>
+                <Grid size={{ xs: 12, sm: 6 }}>
+                  <TextField {...field('contact_phone', { type: 'tel' })} />
+                </Grid>
+                <Grid size={12}>
+                  <TextField {...field('description', { multiline: true, minRows: 2 })} />
+                </Grid>
+                <Grid size={12}>
+                  <LogoUpload
+                    file={logo}
+                    current={record?.dealer_details?.logo_path}
+                    onChange={(f) => {
+                      setLogo(f);
+                      if (f) setLogoError(undefined);
+                    }}
+                    error={logoError}
+                  />
+                </Grid>
+              </Grid>
+            </>
+          )}
+        </Box>
+        <Divider />
+        <Stack direction="row" spacing={1} justifyContent="flex-end" sx={{ px: 3, py: 2 }}>
+          <Button onClick={onClose} disabled={pending}>
+            {translate('common.cancel')}
+          </Button>
+          <Button type="submit" variant="contained" disabled={pending}>
+            {pending ? translate(isEdit ? 'common.updating' : 'common.saving') : translate(isEdit ? 'common.update' : 'common.save')}
+          </Button>
+        </Stack>
+      </Box>
+    </Drawer>
+  );
+}

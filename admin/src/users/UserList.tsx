@@ -1,0 +1,140 @@
+import { useState } from 'react';
+import {
+  BulkDeleteButton,
+  BulkUpdateButton,
+  Datagrid,
+  DateField,
+  DeleteButton,
+  FunctionField,
+  List,
+  SearchInput,
+  SelectInput,
+  TextField,
+  TopToolbar,
+  FilterButton,
+  ReferenceInput,
+  useTranslate,
+  useCanAccess,
+} from 'react-admin';
+import { Avatar, Button, Chip, Stack, Typography } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import CheckCircleIcon from '@mui/icons-material/CheckCircleOutlined';
+import BlockIcon from '@mui/icons-material/Block';
+import { PageTitle } from '../common/PageTitle';
+import { resolveImage } from '../common/image';
+import { UserFormDrawer } from './UserFormDrawer';
+import type { UserRecord, UserType } from './types';
+
+const statusChoices = [
+  { id: 'active', name: 'users.status.active' },
+  { id: 'inactive', name: 'users.status.inactive' },
+];
+
+function BulkActions() {
+  const { canAccess: canStatus } = useCanAccess({ resource: 'users', action: 'change user status' });
+  const { canAccess: canDelete } = useCanAccess({ resource: 'users', action: 'delete' });
+  return (
+    <>
+      {canStatus && <BulkUpdateButton data={{ status: 'active' }} label="users.bulk_activate" icon={<CheckCircleIcon />} mutationMode="pessimistic" />}
+      {canStatus && <BulkUpdateButton data={{ status: 'inactive' }} label="users.bulk_deactivate" icon={<BlockIcon />} mutationMode="pessimistic" />}
+      {canDelete && <BulkDeleteButton mutationMode="pessimistic" />}
+    </>
+  );
+}
+
+/**
+ * /admin and /dealers: one screen filtered by user type (SPEC.md section 2), with search,
+ * filters, sort, pagination, bulk status and bulk delete; create and edit in the slide-over.
+ */
+export default function UserList({ userType }: { userType: Exclude<UserType, 'user'> }) {
+  const translate = useTranslate();
+  const [drawer, setDrawer] = useState<{ open: boolean; record: UserRecord | null }>({ open: false, record: null });
+  const { canAccess: canCreate } = useCanAccess({ resource: 'users', action: 'create' });
+  const { canAccess: canEdit } = useCanAccess({ resource: 'users', action: 'edit' });
+  const { canAccess: canDelete } = useCanAccess({ resource: 'users', action: 'delete' });
+  const dealer = userType === 'dealer';
+  const title = translate(dealer ? 'menu.dealers' : 'menu.admins');
+
+  const filters = [
+    <SearchInput key="q" source="q" alwaysOn placeholder={translate('users.search_placeholder')} />,
+    <SelectInput key="status" source="status" label="users.fields.status" choices={statusChoices} />,
+    ...(dealer
+      ? []
+      : [
+          <ReferenceInput key="role_id" source="role_id" reference="roles" label="users.fields.role">
+            <SelectInput label="users.fields.role" optionText="name" />
+          </ReferenceInput>,
+        ]),
+  ];
+
+  return (
+    <>
+      <PageTitle
+        title={title}
+        actions={
+          canCreate && (
+            <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDrawer({ open: true, record: null })}>
+              {translate(`users.new_title.${userType}`)}
+            </Button>
+          )
+        }
+      />
+      <List
+        resource="users"
+        storeKey={`users.${userType}`}
+        filter={{ user_type: userType }}
+        filters={filters}
+        sort={{ field: 'created_at', order: 'DESC' }}
+        perPage={10}
+        title={title}
+        disableSyncWithLocation
+        actions={
+          <TopToolbar>
+            <FilterButton />
+          </TopToolbar>
+        }
+      >
+        <Datagrid
+          bulkActionButtons={<BulkActions />}
+          rowClick={(_id, _resource, record) => {
+            if (canEdit) setDrawer({ open: true, record: record as UserRecord });
+            return false;
+          }}
+        >
+          <FunctionField
+            source="name"
+            label="users.fields.name"
+            render={(r: UserRecord) => (
+              <Stack direction="row" spacing={1.5} alignItems="center">
+                <Avatar src={resolveImage(dealer ? (r.dealer_details?.logo_path ?? r.profile_image) : r.profile_image)} alt="" sx={{ width: 32, height: 32 }} />
+                <Typography variant="body2" fontWeight={600}>
+                  {r.name}
+                </Typography>
+              </Stack>
+            )}
+          />
+          <TextField source="email" label="users.fields.email" />
+          <TextField source="phone" label="users.fields.phone" emptyText="—" />
+          {dealer && <TextField source="dealer_code" label="users.fields.dealer_code" />}
+          {dealer && <TextField source="dealer_details.company_name" label="users.fields.company_name" sortable={false} emptyText="—" />}
+          {dealer && (
+            <FunctionField
+              label="users.fields.pricing_model"
+              sortable={false}
+              render={(r: UserRecord) => (r.dealer_details?.pricing_model ? translate(`users.pricing.${r.dealer_details.pricing_model}`) : '—')}
+            />
+          )}
+          {!dealer && <FunctionField label="users.fields.role" sortable={false} render={(r: UserRecord) => r.roles?.map((x) => x.name).join(', ') || '—'} />}
+          <FunctionField
+            source="status"
+            label="users.fields.status"
+            render={(r: UserRecord) => <Chip size="small" color={r.status === 'active' ? 'success' : 'default'} label={translate(`users.status.${r.status}`)} />}
+          />
+          <DateField source="created_at" label="users.fields.created_at" />
+          {canDelete && <DeleteButton mutationMode="pessimistic" />}
+        </Datagrid>
+      </List>
+      <UserFormDrawer open={drawer.open} userType={userType} record={drawer.record} onClose={() => setDrawer((d) => ({ ...d, open: false }))} />
+    </>
+  );
+}
