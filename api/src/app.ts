@@ -3,6 +3,7 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
+import { rateLimit } from 'express-rate-limit';
 import { pinoHttp } from 'pino-http';
 import pino from 'pino';
 import type { AppConfig } from './config.ts';
@@ -80,6 +81,20 @@ export function createApp({ config, db, storage = localDiskStorage(path.join(con
 
   const registry = new OpenApiRegistry();
   const api = express.Router();
+  // A broad per-address ceiling against floods; sign-in has its own, stricter throttle.
+  // The memory store is per process: behind a load balancer each instance counts its own.
+  api.use(
+    rateLimit({
+      windowMs: 60_000,
+      limit: Number(process.env.API_RATE_LIMIT_PER_MINUTE || 1200),
+      standardHeaders: 'draft-8',
+      legacyHeaders: false,
+      skip: (req) => req.path === '/health',
+      handler: (req, res) => {
+        res.status(429).json({ success: false, message: req.t('api:errors.rate_limited') });
+      },
+    }),
+  );
   api.use(express.json({ limit: '1mb' }));
   // Mounted paths: each ApiRouter carries its own prefix for the OpenAPI document.
   const mount = (prefix: string, r: { router: express.Router }) => api.use(prefix, r.router);
