@@ -22,6 +22,8 @@ export interface EndpointSpec {
   auth?: 'public' | 'user' | 'user-while-locked';
   /** Every listed permission is required. */
   permission?: string | string[];
+  /** At least one of these is required (finer rules then apply inside the handler). */
+  anyPermission?: string[];
   body?: ZodType;
   bodyIsArray?: boolean;
   query?: ZodType;
@@ -73,7 +75,7 @@ export class ApiRouter {
       tag: this.tag,
       summary: spec.summary,
       auth,
-      permission,
+      permission: spec.anyPermission ? [...permission, `one of: ${spec.anyPermission.join(' | ')}`] : permission,
       body: spec.body,
       bodyIsArray: spec.bodyIsArray,
       multipart: spec.files ? { files: spec.files } : undefined,
@@ -87,6 +89,7 @@ export class ApiRouter {
         await authenticateRequest(req);
         if (auth === 'user' && req.auth!.session.locked_at) throw locked();
         if (!hasAll(req.auth!.permissions, permission)) throw forbidden();
+        if (spec.anyPermission && !spec.anyPermission.some((p) => req.auth!.permissions.has(p))) throw forbidden();
       }
       next();
     };

@@ -65,8 +65,8 @@ export interface ResourceConfig<M extends SoftModel> {
     schema: ZodType;
     upload?: RequestHandler;
     files?: string[];
-    /** Route-level permissions; default [update]. Users decide finer rules inside run. */
-    permission?: string[];
+    /** Route-level rule: any of these; default [update]. Users decide finer rules inside run. */
+    anyPermission?: string[];
     run: (ctx: WriteContext, record: M, input: any) => Promise<void>;
   };
   /** Throws when the record may not be deleted (protected role, own account ...). */
@@ -250,7 +250,7 @@ export function resourceRoutes<M extends SoftModel>(registry: OpenApiRegistry, c
     return { data: await presentOne(req, record) };
   });
 
-  api.patch('/:id', { summary: `Update one of ${noun}`, permission: cfg.update.permission ?? P.update, upload: cfg.update.upload, files: cfg.update.files }, async (req) => {
+  api.patch('/:id', { summary: `Update one of ${noun}`, anyPermission: cfg.update.anyPermission ?? [P.update], upload: cfg.update.upload, files: cfg.update.files }, async (req) => {
     const input = parseOrThrow(cfg.update.schema, req.body);
     const record = await withTransaction(async (trx) => {
       const row = await find(req, String(req.params.id), 'active', trx);

@@ -254,7 +254,7 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     present: (records) => presentUsers(records),
     snapshot,
     create: { schema: createUserSchema, upload: imageUpload('dealer_logo'), files: ['dealer_logo'], run: create },
-    update: { schema: updateUserSchema, upload: imageUpload('dealer_logo'), files: ['dealer_logo'], permission: [], run: update },
+    update: { schema: updateUserSchema, upload: imageUpload('dealer_logo'), files: ['dealer_logo'], anyPermission: ['update users', 'change user status', 'assign user roles'], run: update },
     guardDelete: async (req, user) => {
       if (user.id === req.auth!.user.id) throw forbidden('api:users.cannot_delete_self');
       await assertCanManage(req, user);
