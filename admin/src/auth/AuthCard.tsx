@@ -11,7 +11,7 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
       </Box>
       <Card sx={{ width: '100%', maxWidth: 420 }} elevation={3}>
         <CardContent sx={{ p: 4 }}>
-          <Typography component="h1" variant="h5" fontWeight={700} gutterBottom>
+          <Typography component="h1" variant="h5" gutterBottom sx={{ fontWeight: 700 }}>
             {title}
           </Typography>
           {subtitle && (

@@ -44,9 +44,9 @@ export default function LockScreen() {
 
   return (
     <AuthCard title={translate('lock.screen_title')} subtitle={translate('lock.screen_subtitle')}>
-      <Stack alignItems="center" spacing={1} sx={{ mb: 3 }}>
+      <Stack spacing={1} sx={{ alignItems: "center", mb: 3 }}>
         <Avatar src={resolveImage(user.profile_image)} alt="" sx={{ width: 72, height: 72 }} />
-        <Typography fontWeight={600}>{user.name}</Typography>
+        <Typography sx={{ fontWeight: 600 }}>{user.name}</Typography>
         <Typography variant="body2" color="text.secondary">
           {user.email}
         </Typography>

@@ -13,11 +13,11 @@ function StatusPage({ code, title, text, actions }: { code: string; title: strin
   const { permissions } = useSession();
   return (
     <Box component="main" sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 3, bgcolor: 'background.default' }}>
-      <Stack spacing={2} alignItems="center" textAlign="center" sx={{ maxWidth: 520 }}>
-        <Typography variant="h2" component="p" fontWeight={800} color="primary" aria-hidden>
+      <Stack spacing={2} sx={{ alignItems: "center", textAlign: "center", maxWidth: 520 }}>
+        <Typography variant="h2" component="p" color="primary" aria-hidden sx={{ fontWeight: 800 }}>
           {code}
         </Typography>
-        <Typography variant="h4" component="h1" fontWeight={700}>
+        <Typography variant="h4" component="h1" sx={{ fontWeight: 700 }}>
           {title}
         </Typography>
         <Typography color="text.secondary">{text}</Typography>

@@ -51,7 +51,7 @@ export function Customizer() {
         </IconButton>
       </Tooltip>
       <Drawer anchor="right" open={open} onClose={() => setOpen(false)} slotProps={{ paper: { sx: { width: 320, p: 2 } } }}>
-        <Stack direction="row" alignItems="center" justifyContent="space-between">
+        <Stack direction="row" sx={{ alignItems: "center", justifyContent: "space-between" }}>
           <Typography variant="h6" component="h2">
             {translate('customizer.title')}
           </Typography>

@@ -74,7 +74,7 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
           to={item.path!}
           selected={active}
           aria-current={active ? 'page' : undefined}
-          sx={{ borderRadius: 1, mx: 1, ps: depth ? 4.5 : 2, '&.Mui-selected': { color: 'primary.main', fontWeight: 600 } }}
+          sx={{ borderRadius: 1, mx: 1, pl: depth ? 4.5 : 2, '&.Mui-selected': { color: 'primary.main', fontWeight: 600 } }}
         >
           {icon}
           {!mini && <ListItemText primary={label} />}

@@ -50,7 +50,7 @@ export function UserDropdown() {
           <Avatar src={image} alt="" />
           <Box sx={{ minWidth: 0 }}>
             <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-              <Typography fontWeight={600} noWrap>
+              <Typography noWrap sx={{ fontWeight: 600 }}>
                 {user?.name}
               </Typography>
               <Chip label={translate('user_menu.admin_badge')} size="small" color="success" sx={{ height: 20 }} />

@@ -128,7 +128,7 @@ export function RoleFormDialog({ open, record, onClose }: { open: boolean; recor
               <TextField {...muiRegister(register, 'description')} label={translate('roles.fields.description')} fullWidth multiline minRows={2} disabled={isProtected} error={!!formState.errors.description} helperText={err('description')} />
             </Grid>
           </Grid>
-          <Typography variant="subtitle1" fontWeight={600} sx={{ mt: 3, mb: 1 }}>
+          <Typography variant="subtitle1" sx={{ fontWeight: 600, mt: 3, mb: 1 }}>
             {translate('roles.fields.permissions')} ({selected.size})
           </Typography>
           {available.isError && <Alert severity="error">{(available.error as Error).message}</Alert>}
@@ -140,7 +140,7 @@ export function RoleFormDialog({ open, record, onClose }: { open: boolean; recor
                 <Grid key={group} size={{ xs: 12, sm: 6, md: 4 }}>
                   <Paper variant="outlined" sx={{ p: 1.5, height: '100%' }}>
                     <FormControlLabel
-                      label={<Typography fontWeight={600} textTransform="capitalize">{translate(`roles.groups.${group.replace(/ /g, '_')}`, { _: group })}</Typography>}
+                      label={<Typography sx={{ fontWeight: 600, textTransform: "capitalize" }}>{translate(`roles.groups.${group.replace(/ /g, '_')}`, { _: group })}</Typography>}
                       control={
                         <Checkbox
                           checked={count === names.length && names.length > 0}
@@ -155,7 +155,7 @@ export function RoleFormDialog({ open, record, onClose }: { open: boolean; recor
                         />
                       }
                     />
-                    <Stack sx={{ ps: 2 }}>
+                    <Stack sx={{ pl: 2 }}>
                       {perms.map((p) => (
                         <FormControlLabel
                           key={p.name}

@@ -40,7 +40,7 @@ export default function RoleList() {
             label="roles.fields.name"
             render={(r: RoleRecord) => (
               <>
-                {r.name} {r.protected && <Chip size="small" icon={<LockIcon />} label={translate('roles.protected')} sx={{ ms: 1 }} />}
+                {r.name} {r.protected && <Chip size="small" icon={<LockIcon />} label={translate('roles.protected')} sx={{ ml: 1 }} />}
               </>
             )}
           />

@@ -11,7 +11,7 @@ export function LogoUpload({ file, current, onChange, error }: { file: File | nu
   useEffect(() => () => void (file && preview && URL.revokeObjectURL(preview)), [file, preview]);
   return (
     <Box data-testid="logo-area" sx={{ border: 1, borderStyle: 'dashed', borderColor: error ? 'error.main' : 'divider', borderRadius: 2, p: 2 }}>
-      <Stack direction="row" spacing={2} alignItems="center">
+      <Stack direction="row" spacing={2} sx={{ alignItems: "center" }}>
         <Avatar variant="rounded" src={preview ?? undefined} alt="" sx={{ width: 64, height: 64 }} />
         <Box>
           <Button component="label" variant="outlined" startIcon={<UploadIcon />}>

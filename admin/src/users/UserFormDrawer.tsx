@@ -201,7 +201,7 @@ export function UserFormDrawer({ open, userType, record, onClose }: { open: bool
       slotProps={{ paper: { sx: { width: { xs: '100%', md: SLIDE_OVER_WIDTH } }, role: 'dialog', 'aria-labelledby': 'user-form-title' } as object }}
     >
       <Box component="form" onSubmit={onSubmit} noValidate sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
-        <Stack direction="row" alignItems="center" justifyContent="space-between" sx={{ px: 3, py: 2 }}>
+        <Stack direction="row" sx={{ alignItems: "center", justifyContent: "space-between", px: 3, py: 2 }}>
           <Typography id="user-form-title" variant="h6" component="h2">
             {title}
           </Typography>
@@ -280,7 +280,7 @@ export function UserFormDrawer({ open, userType, record, onClose }: { open: bool
           </Grid>
           {type === 'dealer' && (
             <>
-              <Typography variant="subtitle1" fontWeight={600} sx={{ mt: 3, mb: 1 }}>
+              <Typography variant="subtitle1" sx={{ fontWeight: 600, mt: 3, mb: 1 }}>
                 {translate('users.dealer_section')}
               </Typography>
               <Grid container spacing={2}>
@@ -358,7 +358,7 @@ export function UserFormDrawer({ open, userType, record, onClose }: { open: bool
           )}
         </Box>
         <Divider />
-        <Stack direction="row" spacing={1} justifyContent="flex-end" sx={{ px: 3, py: 2 }}>
+        <Stack direction="row" spacing={1} sx={{ justifyContent: "flex-end", px: 3, py: 2 }}>
           <Button onClick={onClose} disabled={pending}>
             {translate('common.cancel')}
           </Button>

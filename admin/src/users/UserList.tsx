@@ -105,9 +105,9 @@ export default function UserList({ userType }: { userType: Exclude<UserType, 'us
             source="name"
             label="users.fields.name"
             render={(r: UserRecord) => (
-              <Stack direction="row" spacing={1.5} alignItems="center">
+              <Stack direction="row" spacing={1.5} sx={{ alignItems: "center" }}>
                 <Avatar src={resolveImage(dealer ? (r.dealer_details?.logo_path ?? r.profile_image) : r.profile_image)} alt="" sx={{ width: 32, height: 32 }} />
-                <Typography variant="body2" fontWeight={600}>
+                <Typography variant="body2" sx={{ fontWeight: 600 }}>
                   {r.name}
                 </Typography>
               </Stack>
