@@ -7,12 +7,14 @@ import { lazy, type ComponentType } from 'react';
 export interface AppRoute {
   path: string;
   permissions?: readonly string[];
-  screen: ComponentType<Record<string, unknown>>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  screen: ComponentType<any>;
   props?: Record<string, unknown>;
 }
 
-const ComingSoon = lazy(() => import('./common/ComingSoon')) as ComponentType<Record<string, unknown>>;
-const screen = (load: () => Promise<{ default: ComponentType<never> }>) => lazy(load) as unknown as ComponentType<Record<string, unknown>>;
+const ComingSoon = lazy(() => import('./common/ComingSoon'));
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const screen = (load: () => Promise<{ default: ComponentType<any> }>) => lazy(load);
 const soon = (path: string, title: string, permissions?: readonly string[]): AppRoute => ({ path, permissions, screen: ComingSoon, props: { title } });
 
 const UserList = screen(() => import('./users/UserList'));

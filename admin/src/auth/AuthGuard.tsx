@@ -1,7 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { Navigate, useLocation, useTranslate } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslate } from 'react-admin';
 import { authProvider, LOCK_PATH, LOGIN_PATH } from '../providers/authProvider';
 import { rehydrate } from '../providers/session';
 import { useSession } from '../providers/useSession';

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Navigate, useNavigate } from 'react-router';
+import { Navigate, useNavigate, useLogout, useTranslate } from 'react-admin';
 import { useQueryClient } from '@tanstack/react-query';
-import { useLogout, useTranslate } from 'react-admin';
 import { Alert, Avatar, Box, Button, Stack, Typography } from '@mui/material';
 import { lockSchema } from '../../../api/src/auth/auth.schemas.ts';
 import { authProvider, LOGIN_PATH } from '../providers/authProvider';

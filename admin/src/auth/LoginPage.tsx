@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useNotify, useTranslate } from 'react-admin';
+import { useSearchParams } from '../common/useSearchParams';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNotify, useTranslate } from 'react-admin';
 import { Alert, Button, Checkbox, FormControlLabel, Stack, TextField } from '@mui/material';
 import { loginSchema } from '../../../api/src/auth/auth.schemas.ts';
 import { authProvider } from '../providers/authProvider';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Navigate } from 'react-router';
+import { Navigate } from 'react-admin';
 import { useSession } from '../providers/useSession';
 import { canOpenRoute } from '../permissions/permissions';
 

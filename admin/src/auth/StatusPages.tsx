@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
-import { useNavigate } from 'react-router';
-import { useTranslate } from 'react-admin';
+import { useNavigate, useTranslate } from 'react-admin';
 import { Box, Button, Stack, Typography } from '@mui/material';
 import { homePath } from '../layout/menu';
 import { MENU } from '../layout/menuItems';

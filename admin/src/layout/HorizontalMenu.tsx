@@ -1,8 +1,7 @@
 import { useRef, useState } from 'react';
-import { Link as RouterLink, useLocation } from 'react-router';
+import { LinkBase as RouterLink, useLocation, useTranslate } from 'react-admin';
 import { Box, Button, ClickAwayListener, ListSubheader, MenuItem as MuiMenuItem, MenuList, Paper, Popper } from '@mui/material';
 import ExpandMore from '@mui/icons-material/ExpandMore';
-import { useTranslate } from 'react-admin';
 import { activeGroupKeys, isActivePath, type MenuItem } from './menu';
 import { useVisibleMenu } from './useMenu';
 

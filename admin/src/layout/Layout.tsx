@@ -1,5 +1,5 @@
 import { createContext, Suspense, useContext, useLayoutEffect, useState, type ReactNode } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from 'react-admin';
 import { Box, Container } from '@mui/material';
 import { AuthGuard } from '../auth/AuthGuard';
 import { ErrorPage } from '../auth/StatusPages';

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useTranslate } from 'react-admin';
+import { useSearchParams } from '../common/useSearchParams';
 import { Box, IconButton, InputBase, Tooltip } from '@mui/material';
 import SearchIcon from '@mui/icons-material/Search';
-import { useTranslate } from 'react-admin';
 
 /**
  * Header search: Ctrl/Cmd+K focuses it; submitting goes to /search?q=<trimmed>; clearing the
@@ -57,8 +57,7 @@ export function SearchBox({ compact }: { compact: boolean }) {
             gap: 1,
             px: 1.5,
             borderRadius: 2,
-            bgcolor: 'action.hover',
-            ...(compact ? { position: 'absolute', top: '100%', insetInlineStart: 8, insetInlineEnd: 8, bgcolor: 'background.paper', boxShadow: 3, py: 0.5 } : { width: 320 }),
+            ...(compact ? { position: 'absolute', top: '100%', insetInlineStart: 8, insetInlineEnd: 8, bgcolor: 'background.paper', boxShadow: 3, py: 0.5 } : { width: 320, bgcolor: 'action.hover' }),
           }}
         >
           <SearchIcon fontSize="small" aria-hidden />

@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react';
-import { Link as RouterLink, useLocation } from 'react-router';
+import { LinkBase as RouterLink, useLocation, useTranslate } from 'react-admin';
 import { Box, Collapse, Drawer, List, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Tooltip, useMediaQuery } from '@mui/material';
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import CircleIcon from '@mui/icons-material/FiberManualRecord';
-import { useTranslate } from 'react-admin';
 import { activeGroupKeys, isActivePath, type MenuItem } from './menu';
 import { useVisibleMenu } from './useMenu';
 import { useThemeConfig } from '../theme/themeConfig';
@@ -115,7 +114,7 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
   };
   if (mobile) {
     return (
-      <Drawer variant="temporary" open={config.sidebar} onClose={() => update({ sidebar: false })} slotProps={{ paper: { sx: { width: SIDEBAR_WIDTH } } }}>
+      <Drawer variant="temporary" open={config.sidebar} onClose={() => update({ sidebar: false })} sx={{ zIndex: (t) => t.zIndex.modal }} slotProps={{ paper: { sx: { width: SIDEBAR_WIDTH } } }}>
         {content}
       </Drawer>
     );

@@ -1,7 +1,6 @@
-import { Link as RouterLink } from 'react-router';
+import { LinkBase as RouterLink, useTranslate } from 'react-admin';
 import { AppBar, Box, IconButton, Toolbar, Tooltip, Typography, useMediaQuery } from '@mui/material';
 import MenuIcon from '@mui/icons-material/Menu';
-import { useTranslate } from 'react-admin';
 import { SearchBox } from './SearchBox';
 import { LanguageSwitcher } from './LanguageSwitcher';
 import { ThemeSwitcher } from './ThemeSwitcher';

@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { LinkBase as RouterLink, useLogout, useNotify, useTranslate } from 'react-admin';
 import { Avatar, Box, Chip, Divider, IconButton, ListItemIcon, Menu, MenuItem, Tooltip, Typography } from '@mui/material';
 import PersonIcon from '@mui/icons-material/PersonOutlined';
 import LockIcon from '@mui/icons-material/LockOutlined';
 import LogoutIcon from '@mui/icons-material/Logout';
-import { useLogout, useNotify, useTranslate } from 'react-admin';
 import { useSession } from '../providers/useSession';
 import { resolveImage } from '../common/image';
 import { LockSessionDialog } from '../auth/LockSessionDialog';

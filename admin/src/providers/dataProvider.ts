@@ -76,7 +76,7 @@ export const dataProvider: ConsoleDataProvider = {
     const res = await apiFetch<Rec[]>(path, { query: listQuery(params) });
     const data = res.data ?? [];
     return {
-      data,
+      data: data as never[],
       total: res.meta?.total ?? data.length,
       pageInfo: res.meta ? { hasNextPage: res.meta.current_page < res.meta.last_page, hasPreviousPage: res.meta.current_page > 1 } : undefined,
     };
@@ -85,7 +85,7 @@ export const dataProvider: ConsoleDataProvider = {
   async getOne(resource, params) {
     const id = encodeURIComponent(String(params.id));
     const res = await apiFetch<Rec>(params.meta?.trashed ? `/${resource}/${id}/trashed` : `/${resource}/${id}`);
-    return { data: res.data };
+    return { data: res.data as never };
   },
 
   async getMany(resource, params) {
@@ -100,7 +100,7 @@ export const dataProvider: ConsoleDataProvider = {
 
   async create(resource, params) {
     const res = await apiFetch<Rec>(`/${resource}`, { method: 'POST', body: prepareBody(params.data as Record<string, unknown>) });
-    return { data: res.data };
+    return { data: res.data as never };
   },
 
   async update(resource, params) {
@@ -108,7 +108,7 @@ export const dataProvider: ConsoleDataProvider = {
       method: 'PATCH',
       body: prepareBody(params.data as Record<string, unknown>),
     });
-    return { data: res.data };
+    return { data: res.data as never };
   },
 
   async updateMany(resource, params) {

@@ -24,7 +24,7 @@ export interface SessionUser {
   profile_image?: string | null;
   roles?: { id: number; name: string }[];
   permissions?: { name: string }[];
-  dealer_details?: Record<string, unknown> | null;
+  dealer_details?: object | null;
   [key: string]: unknown;
 }
 

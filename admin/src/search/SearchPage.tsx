@@ -1,6 +1,6 @@
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { LinkBase as RouterLink, useDataProvider, useTranslate } from 'react-admin';
+import { useSearchParams } from '../common/useSearchParams';
 import { useQuery } from '@tanstack/react-query';
-import { useDataProvider, useTranslate } from 'react-admin';
 import { Alert, Card, CardContent, CardHeader, CircularProgress, List, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
 import type { ConsoleDataProvider } from '../providers/dataProvider';
 import { PageTitle } from '../common/PageTitle';

@@ -1,5 +1,4 @@
-import { Link as RouterLink } from 'react-router';
-import { Datagrid, DateField, FunctionField, List, SearchInput, TextField, useTranslate } from 'react-admin';
+import { LinkBase as RouterLink, Datagrid, DateField, FunctionField, List, SearchInput, TextField, useTranslate } from 'react-admin';
 import { Tab, Tabs } from '@mui/material';
 import { PageTitle } from '../common/PageTitle';
 import { TrashBulkActions, TrashRowActions } from './TrashActions';

@@ -18,7 +18,7 @@ export function LogoUpload({ file, current, onChange, error }: { file: File | nu
             {translate('users.fields.dealer_logo')}
             <input hidden type="file" accept="image/*" name="dealer_logo" onChange={(e) => onChange(e.target.files?.[0] ?? null)} />
           </Button>
-          <Typography variant="caption" display="block" color="text.secondary" sx={{ mt: 0.5 }}>
+          <Typography variant="caption" color="text.secondary" sx={{ display: "block", mt: 0.5 }}>
             {file ? file.name : translate('users.logo_hint')}
           </Typography>
         </Box>

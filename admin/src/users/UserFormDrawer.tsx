@@ -198,6 +198,7 @@ export function UserFormDrawer({ open, userType, record, onClose }: { open: bool
       open={open}
       onClose={() => !pending && onClose()}
       transitionDuration={{ enter: 225, exit: CLOSE_MS }}
+      sx={{ zIndex: (t) => t.zIndex.modal }}
       slotProps={{ paper: { sx: { width: { xs: '100%', md: SLIDE_OVER_WIDTH } }, role: 'dialog', 'aria-labelledby': 'user-form-title' } as object }}
     >
       <Box component="form" onSubmit={onSubmit} noValidate sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { activeGroupKeys, filterMenu, homePath } from './menu';
+import { MENU } from './menuItems';
+import { ALL_PERMISSIONS, DEALER_PERMISSIONS } from '../../../db/permissions.ts';
+
+const paths = (sections: ReturnType<typeof filterMenu>) =>
+  sections.flatMap((s) => s.items.flatMap((i) => (i.children ? i.children.map((c) => c.path) : [i.path])));
+
+describe('menu filtering (SPEC.md section 2)', () => {
+  it('a super admin sees every section and item', () => {
+    const visible = filterMenu(MENU, ALL_PERMISSIONS);
+    expect(visible.map((s) => s.key)).toEqual(['main', 'management', 'reports', 'configuration', 'system_monitoring']);
+    expect(paths(visible)).toContain('/settings/roles');
+  });
+
+  it('hides items without any of their permissions, empty groups and empty section headings', () => {
+    const visible = filterMenu(MENU, ['view roles', 'view admins']);
+    expect(visible.map((s) => s.key)).toEqual(['management', 'configuration']);
+    expect(paths(visible)).toEqual(['/admin', '/settings/roles']);
+  });
+
+  it('a dealer sees its own areas only', () => {
+    const p = paths(filterMenu(MENU, DEALER_PERMISSIONS));
+    expect(p).toEqual(['/dashboard', '/dealer-providers', '/banners', '/my-wallet', '/wallet-transactions', '/recharges', '/reports', '/reports/dealer-profit']);
+    expect(p).not.toContain('/admin');
+  });
+
+  it('the home page is the first visible menu path, else /dashboard', () => {
+    expect(homePath(MENU, ALL_PERMISSIONS)).toBe('/dashboard');
+    expect(homePath(MENU, ['view roles', 'view admins'])).toBe('/admin');
+    expect(homePath(MENU, ['view trash items'])).toBe('/trash/users');
+    expect(homePath(MENU, [])).toBe('/dashboard');
+    expect(homePath(MENU, null)).toBe('/dashboard');
+  });
+
+  it('opens the group holding the current path', () => {
+    expect(activeGroupKeys(MENU, '/settings/roles')).toEqual(['settings']);
+    expect(activeGroupKeys(MENU, '/dealers')).toEqual(['users']);
+    expect(activeGroupKeys(MENU, '/dashboard')).toEqual([]);
+  });
+});

@@ -1,0 +1,131 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { dataProvider } from './dataProvider';
+import { startSession, clearSession } from './session';
+import { mockFetch } from '../test/fetchMock';
+
+const list = (data: unknown[], total = data.length) => ({ status: 200, body: { success: true, data, meta: { current_page: 1, per_page: 10, total, last_page: 1 } } });
+const one = (data: unknown) => ({ status: 200, body: { success: true, data } });
+
+describe('dataProvider request shapes', () => {
+  beforeEach(() => startSession('tok-1', { id: 1, name: 'A', email: 'a@x.so' }, false));
+  afterEach(() => {
+    clearSession();
+    vi.unstubAllGlobals();
+    document.head.innerHTML = '';
+  });
+
+  it('getList sends page, per_page, sort, order, q and one param per filter, and reads meta.total', async () => {
+    const calls = mockFetch([list([{ id: 1 }], 42)]);
+    const res = await dataProvider.getList('users', {
+      pagination: { page: 2, perPage: 25 },
+      sort: { field: 'name', order: 'DESC' },
+      filter: { q: 'ali', user_type: 'dealer', status: 'active', role_id: '' },
+    });
+    const url = new URL(calls[0].url, 'http://x');
+    expect(url.pathname).toBe('/api/v1/users');
+    expect(Object.fromEntries(url.searchParams)).toEqual({ page: '2', per_page: '25', sort: 'name', order: 'desc', q: 'ali', user_type: 'dealer', status: 'active' });
+    expect(res).toMatchObject({ data: [{ id: 1 }], total: 42 });
+  });
+
+  it('caps per_page at 100 and lists the trash with meta.trashed', async () => {
+    const calls = mockFetch([list([])]);
+    await dataProvider.getList('roles', { pagination: { page: 1, perPage: 500 }, sort: { field: 'id', order: 'ASC' }, filter: {}, meta: { trashed: true } });
+    expect(calls[0].url).toBe('/api/v1/roles/trashed/list?page=1&per_page=100&sort=id&order=asc');
+  });
+
+  it('sends the bearer token, the AJAX marker, JSON and the CSRF token when present', async () => {
+    document.head.innerHTML = '<meta name="csrf-token" content="csrf-9">';
+    const calls = mockFetch([one({ id: 3 })]);
+    await dataProvider.getOne('users', { id: 3 });
+    expect(calls[0].url).toBe('/api/v1/users/3');
+    expect(calls[0].headers.get('Authorization')).toBe('Bearer tok-1');
+    expect(calls[0].headers.get('X-Requested-With')).toBe('XMLHttpRequest');
+    expect(calls[0].headers.get('Accept')).toBe('application/json');
+    expect(calls[0].headers.get('X-CSRF-TOKEN')).toBe('csrf-9');
+  });
+
+  it('getOne of a trashed record uses /{id}/trashed', async () => {
+    const calls = mockFetch([one({ id: 3 })]);
+    await dataProvider.getOne('users', { id: 3, meta: { trashed: true } });
+    expect(calls[0].url).toBe('/api/v1/users/3/trashed');
+  });
+
+  it('creates with JSON, or multipart when a file is present (new dealer with dealer_logo)', async () => {
+    const calls = mockFetch([one({ id: 5 }), one({ id: 6 })]);
+    await dataProvider.create('users', { data: { name: 'Ali', user_type: 'admin', role_id: 2 } });
+    expect(calls[0]).toMatchObject({ method: 'POST', url: '/api/v1/users', body: { name: 'Ali', user_type: 'admin', role_id: 2 } });
+    expect(calls[0].headers.get('Content-Type')).toBe('application/json');
+
+    const logo = new File(['png'], 'logo.png', { type: 'image/png' });
+    await dataProvider.create('users', { data: { name: 'Dealer', user_type: 'dealer', dealer_logo: logo, brand_color: '#000000' } });
+    const fd = calls[1].body as FormData;
+    expect(fd).toBeInstanceOf(FormData);
+    expect(fd.get('name')).toBe('Dealer');
+    expect((fd.get('dealer_logo') as File).name).toBe('logo.png');
+    // The browser sets the multipart boundary itself.
+    expect(calls[1].headers.get('Content-Type')).toBeNull();
+  });
+
+  it('updates with PATCH on the hashed id when the record is known', async () => {
+    const calls = mockFetch([one({ id: 7 })]);
+    await dataProvider.update('users', { id: 7, data: { status: 'inactive' }, previousData: { id: 7, h_id: 'xYz' } });
+    expect(calls[0]).toMatchObject({ method: 'PATCH', url: '/api/v1/users/xYz', body: { status: 'inactive' } });
+  });
+
+  it('changes the status of many users with PATCH /users/bulk/status', async () => {
+    const calls = mockFetch([one(null)]);
+    const res = await dataProvider.updateMany('users', { ids: [1, 2], data: { status: 'active' } });
+    expect(calls[0]).toMatchObject({ method: 'PATCH', url: '/api/v1/users/bulk/status', body: { ids: [1, 2], status: 'active' } });
+    expect(res.data).toEqual([1, 2]);
+  });
+
+  it('soft deletes one and many, restores and force deletes, single and bulk', async () => {
+    const calls = mockFetch([one({ id: 1 }), one(null), one({ id: 1 }), one(null), one({ id: 1 }), one(null)]);
+    await dataProvider.delete('users', { id: 1, previousData: { id: 1, h_id: 'h1' } });
+    await dataProvider.deleteMany('users', { ids: [1, 2] });
+    await dataProvider.restore('users', { id: 1, previousData: { id: 1, h_id: 'h1' } });
+    await dataProvider.restoreMany('users', { ids: [1, 2] });
+    await dataProvider.forceDelete('roles', { id: 4 });
+    await dataProvider.forceDeleteMany('roles', { ids: [4, 5] });
+    expect(calls.map((c) => `${c.method} ${c.url} ${c.body ? JSON.stringify(c.body) : ''}`.trim())).toEqual([
+      'DELETE /api/v1/users/h1',
+      'DELETE /api/v1/users/bulk/delete {"ids":[1,2]}',
+      'POST /api/v1/users/h1/restore',
+      'POST /api/v1/users/bulk/restore {"ids":[1,2]}',
+      'DELETE /api/v1/roles/4/force',
+      'DELETE /api/v1/roles/bulk/force-delete {"ids":[4,5]}',
+    ]);
+  });
+
+  it('searches, bulk creates, reads the permission catalogue and assigns permissions', async () => {
+    const calls = mockFetch([one([{ id: 1, name: 'ops' }]), one([{ id: 9 }]), one([{ id: 1, name: 'view users', group: 'users' }]), one({ id: 2 })]);
+    expect((await dataProvider.search('roles', { q: 'op' })).data).toEqual([{ id: 1, name: 'ops' }]);
+    await dataProvider.createMany('roles', { data: [{ name: 'a' }] });
+    await dataProvider.getAvailablePermissions();
+    await dataProvider.assignPermissions({ id: 2, permissions: ['view users'] });
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      'GET /api/v1/roles/search?q=op',
+      'POST /api/v1/roles/bulk',
+      'GET /api/v1/roles/permissions/available',
+      'POST /api/v1/roles/2/assign-permissions',
+    ]);
+    expect(calls[1].body).toEqual([{ name: 'a' }]);
+    expect(calls[3].body).toEqual({ permissions: ['view users'] });
+  });
+
+  it('uploads and removes a dealer logo (multipart field logo), also for the signed-in dealer', async () => {
+    const calls = mockFetch([one({}), one({}), one({})]);
+    const file = new File(['x'], 'l.png', { type: 'image/png' });
+    await dataProvider.uploadDealerLogo({ id: 'h9', file });
+    await dataProvider.deleteDealerLogo({ id: 'h9' });
+    await dataProvider.uploadDealerLogo({ id: 'me', file });
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['POST /api/v1/users/h9/dealer-logo', 'DELETE /api/v1/users/h9/dealer-logo', 'POST /api/v1/users/dealer/logo']);
+    expect(((calls[0].body as FormData).get('logo') as File).name).toBe('l.png');
+  });
+
+  it('getManyReference filters the list by the target', async () => {
+    const calls = mockFetch([list([])]);
+    await dataProvider.getManyReference('users', { target: 'role_id', id: 3, pagination: { page: 1, perPage: 10 }, sort: { field: 'id', order: 'ASC' }, filter: {} });
+    expect(calls[0].url).toContain('role_id=3');
+  });
+});

@@ -1,0 +1,57 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { AdminContext, memoryStore, testDataProvider } from 'react-admin';
+import { UserFormDrawer } from './UserFormDrawer';
+import { testI18nProvider } from '../test/i18n';
+import { clearSession, startSession } from '../providers/session';
+
+async function renderForm(userType: 'admin' | 'dealer', dataProvider = testDataProvider({ getList: async () => ({ data: [], total: 0 }) as never })) {
+  const i18nProvider = await testI18nProvider();
+  startSession('t', { id: 1, name: 'A', email: 'a@x.so', permissions: [{ name: 'create users' }] }, false);
+  return render(
+    <AdminContext dataProvider={dataProvider} i18nProvider={i18nProvider} store={memoryStore()}>
+      <UserFormDrawer open userType={userType} record={null} onClose={() => undefined} />
+    </AdminContext>,
+  );
+}
+
+describe('user slide-over form', () => {
+  afterEach(() => {
+    cleanup();
+    clearSession();
+    vi.restoreAllMocks();
+  });
+
+  it('titles New Dealer and shows the field messages and the logo message on Save', async () => {
+    await renderForm('dealer');
+    expect(await screen.findByRole('heading', { name: 'New Dealer' })).toBeTruthy();
+    expect(screen.getByText('JPG, PNG, GIF (Max 5MB)')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Name is required')).toBeTruthy();
+    expect(screen.getByText('Email is required')).toBeTruthy();
+    expect(screen.getByText('Password is required')).toBeTruthy();
+    expect(screen.getByText('Dealer code is required for dealer users')).toBeTruthy();
+    expect(screen.getByText('Dealer logo is required for new dealer accounts')).toBeTruthy();
+  });
+
+  it('puts server field errors on their fields and unknown ones in the Error banner', async () => {
+    const create = vi.fn().mockRejectedValue(
+      Object.assign(new Error('The given data was invalid.'), { status: 422, body: { message: 'The given data was invalid.', errors: { email: 'The email has already been taken.', odd: 'Something odd' } } }),
+    );
+    await renderForm('admin', testDataProvider({ create, getList: async () => ({ data: [{ id: 2, name: 'ops' }], total: 1 }) as never }));
+    expect(await screen.findByRole('heading', { name: 'New Admin' })).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: 'Ali' } });
+    fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'ali@x.so' } });
+    fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'Abcdef!1' } });
+    fireEvent.change(screen.getByLabelText(/^Confirm password/), { target: { value: 'Abcdef!1' } });
+    const role = screen.getByRole('combobox', { name: /Role/ });
+    fireEvent.mouseDown(role);
+    fireEvent.click(await screen.findByRole('option', { name: 'ops' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(create).toHaveBeenCalled());
+    expect(create.mock.calls[0][1].data).toMatchObject({ name: 'Ali', email: 'ali@x.so', role_id: 2, user_type: 'admin', status: 'active' });
+    expect(await screen.findByText('The email has already been taken.')).toBeTruthy();
+    expect(screen.getByText('Error')).toBeTruthy();
+    expect(screen.getByText('Something odd')).toBeTruthy();
+  });
+});

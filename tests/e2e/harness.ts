@@ -1,0 +1,115 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/**
+ * End-to-end harness: builds the console when admin/dist is missing or older than its sources,
+ * starts the real server (SQLite in a fresh temp dir, demo seed) on a free port, waits for
+ * /api/v1/health and drives Debian's Chromium through playwright-core.
+ */
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+export const ARTIFACTS = join(ROOT, 'test-results');
+export const ADMIN = { email: 'admin@example.com', password: 'Admin@12345' };
+export const DEALER = { email: 'dealer@example.com', password: 'Dealer@12345' };
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+export function ensureAdminBuild(): void {
+  const index = join(ROOT, 'admin', 'dist', 'index.html');
+  const sources = Math.max(newestMtime(join(ROOT, 'admin', 'src')), statSync(join(ROOT, 'admin', 'index.html')).mtimeMs);
+  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
+  execFileSync('npm', ['run', 'build', '--silent', '-w', 'admin'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+const freePort = () =>
+  new Promise<number>((res, rej) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => res(port));
+    });
+  });
+
+export interface Server {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startServer(): Promise<Server> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-data-'));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SEED_DEMO: 'true', NODE_ENV: 'test' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout?.on('data', (d) => (log += d));
+  child.stderr?.on('data', (d) => (log += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${log}`);
+    try {
+      const r = await fetch(`${url}/api/v1/health`);
+      if (r.status === 200) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`server did not become healthy:\n${log}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export async function newPage(browser: Browser, baseURL: string, locale = 'en-US'): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ baseURL, locale, viewport: { width: 1366, height: 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.setDefaultTimeout(15_000);
+  return { context, page, errors };
+}
+
+export async function signIn(page: Page, who = ADMIN, path = '/auth/login'): Promise<void> {
+  await page.goto(path);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password', { exact: true }).fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+export function artifactPath(name: string): string {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return join(ARTIFACTS, name);
+}
