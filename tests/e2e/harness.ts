@@ -98,7 +98,8 @@ export async function newPage(browser: Browser, baseURL: string, locale = 'en-US
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  page.setDefaultTimeout(15_000);
+  // Generous: the suite shares two cores with the API's own tests.
+  page.setDefaultTimeout(30_000);
   return { context, page, errors };
 }
 

@@ -9,7 +9,7 @@ export function Footer() {
       <Typography variant="body2">{translate('footer.copyright', { year: new Date().getFullYear() })}</Typography>
       <Typography variant="body2">
         {translate('footer.developed_by')}{' '}
-        <Link href="https://github.com/" target="_blank" rel="noopener noreferrer" color="primary.dark" underline="always">
+        <Link href="https://github.com/" target="_blank" rel="noopener noreferrer" color="primary" underline="always">
           {translate('footer.team')}
         </Link>
       </Typography>

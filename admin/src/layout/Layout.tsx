@@ -13,6 +13,7 @@ import { ScrollToTop } from './ScrollToTop';
 import { Customizer } from './Customizer';
 import { ErrorBoundary } from './ErrorBoundary';
 import { animationSx } from './animations';
+import { useRowCheckboxLabels } from './useRowCheckboxLabels';
 
 /** A page inside the layout that wants the blank layout (the not-found page) says so here. */
 const BareContext = createContext<(bare: boolean) => void>(() => undefined);
@@ -33,6 +34,7 @@ export function Layout({ children }: { children?: ReactNode }) {
   const location = useLocation();
   const { config } = useThemeConfig();
   const [bare, setBare] = useState(false);
+  useRowCheckboxLabels();
   const content = (
     <ErrorBoundary key={location.pathname} fallback={<ErrorPage />}>
       <Suspense fallback={<FullPageLoader />}>{children}</Suspense>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { LinkBase as RouterLink, useLocation, useTranslate } from 'react-admin';
-import { Box, Collapse, Drawer, List, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Tooltip, useMediaQuery } from '@mui/material';
+import { Box, Collapse, Drawer, List, ListItem, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Tooltip, useMediaQuery } from '@mui/material';
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import CircleIcon from '@mui/icons-material/FiberManualRecord';
@@ -45,7 +45,7 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
       const isOpen = !!open[item.key];
       const childActive = activeGroupKeys([{ key: 'main', items: [item] }], location.pathname).length > 0;
       return (
-        <Box key={item.key}>
+        <ListItem key={item.key} disablePadding sx={{ display: 'block' }}>
           <Tooltip title={mini ? label : ''} placement="right">
             <ListItemButton
               onClick={() => setOpen((o) => ({ ...o, [item.key]: !isOpen }))}
@@ -62,12 +62,13 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
               {item.children.map((c) => renderItem(c, depth + 1))}
             </List>
           </Collapse>
-        </Box>
+        </ListItem>
       );
     }
     const active = isActivePath(item.path!, location.pathname) && !hasMoreSpecificSibling(item.path!, location.pathname, sections);
     return (
-      <Tooltip key={item.key} title={mini ? label : ''} placement="right">
+      <ListItem key={item.key} disablePadding sx={{ display: 'block' }}>
+      <Tooltip title={mini ? label : ''} placement="right">
         <ListItemButton
           component={RouterLink}
           to={item.path!}
@@ -79,6 +80,7 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
           {!mini && <ListItemText primary={label} />}
         </ListItemButton>
       </Tooltip>
+      </ListItem>
     );
   };
 
@@ -92,7 +94,7 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
           dense
           subheader={
             s.title && !mini ? (
-              <ListSubheader component="div" sx={{ bgcolor: 'transparent', color: 'inherit', opacity: 0.75, textTransform: 'uppercase', fontSize: 12, lineHeight: '32px' }}>
+              <ListSubheader component="li" sx={{ bgcolor: 'transparent', color: 'inherit', opacity: 0.75, textTransform: 'uppercase', fontSize: 12, lineHeight: '32px' }}>
                 {translate(s.title)}
               </ListSubheader>
             ) : undefined

@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { ADMIN, artifactPath, ensureAdminBuild, launchBrowser, newPage, signIn, startServer, type Server } from './harness';
+
+// A 1x1 PNG, the dealer logo.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+let server: Server;
+let browser: Browser;
+
+beforeAll(async () => {
+  ensureAdminBuild();
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function api<T = unknown>(path: string, init: { method?: string; body?: unknown; token?: string } = {}): Promise<T> {
+  const res = await fetch(`${server.url}/api/v1${path}`, {
+    method: init.method ?? 'GET',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}) },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json.data as T;
+}
+
+const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first();
+
+describe('console in Chromium against the real server', () => {
+  it('sends a signed-out visitor to sign-in and back to the page asked for', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await page.goto('/dealers?from=mail');
+    await page.waitForURL(/\/auth\/login\?redirect=%2Fdealers%3Ffrom%3Dmail$/);
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('Password', { exact: true }).fill('wrong-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Invalid email or password.' }).waitFor()).resolves.toBeUndefined();
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/dealers\?from=mail$/);
+    await toast(page, 'Welcome back, Super Admin!').waitFor();
+    await page.getByRole('heading', { name: 'Dealers', level: 1 }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('locks the session with the password and unlocks it', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await signIn(page);
+    await page.waitForURL(/\/dashboard$/);
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: 'Lock Screen' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Lock Session' });
+    await dialog.getByText('Enter your password to lock').waitFor();
+    await dialog.getByRole('button', { name: 'Lock Session' }).click();
+    await dialog.getByText('Password is required').waitFor();
+    await dialog.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    await dialog.getByRole('button', { name: 'Lock Session' }).click();
+    await page.waitForURL(/\/auth\/lock-screen$/);
+    await toast(page, 'Session locked successfully').waitFor();
+
+    // The lock survives a reload and guards every signed-in route.
+    await page.goto('/admin');
+    await page.waitForURL(/\/auth\/lock-screen$/);
+    await page.getByLabel('Password', { exact: true }).fill('Wrong@12345');
+    await page.getByRole('button', { name: 'Unlock' }).click();
+    await page.getByRole('alert').waitFor();
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Unlock' }).click();
+    await page.waitForURL(/\/dashboard$/);
+    await page.goto('/admin');
+    await page.getByRole('heading', { name: 'Admins', level: 1 }).waitFor();
+
+    // Logout ends the session even from here.
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.waitForURL(/\/auth\/login/);
+    await toast(page, 'Logged out successfully').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('creates a dealer with a logo, sees it in the list, trashes and restores it', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await signIn(page, ADMIN, '/auth/login?redirect=%2Fdealers');
+    await page.waitForURL(/\/dealers$/);
+    await page.getByRole('button', { name: 'New Dealer' }).click();
+    const form = page.getByRole('dialog', { name: 'New Dealer' });
+    await form.getByLabel('Name', { exact: false }).first().fill('Hodan Telecom Shop');
+    await form.getByLabel(/^Email/).fill('hodan@shop.so');
+    await form.getByLabel(/^Password/).fill('Hodan@2026!');
+    await form.getByLabel(/^Confirm password/).fill('Hodan@2026!');
+    await form.getByLabel(/^Dealer code/).fill('HODAN');
+    await form.getByLabel(/^Company name/).fill('Hodan Telecom');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByText('Dealer logo is required for new dealer accounts').waitFor();
+    await form.locator('input[type=file][name=dealer_logo]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
+    await form.getByText('logo.png').waitFor();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await toast(page, 'User created successfully').waitFor();
+    await form.waitFor({ state: 'detached' });
+    const row = page.getByRole('row').filter({ hasText: 'hodan@shop.so' });
+    await row.waitFor();
+    await expect(row.getByText('HODAN', { exact: true }).isVisible()).resolves.toBe(true);
+    const logo = await row.locator('img').first().getAttribute('src');
+    expect(logo).toMatch(/\/storage\//);
+    const img = await fetch(new URL(logo!, server.url));
+    expect(img.status).toBe(200);
+
+    // Trash it (soft delete) ...
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await row.waitFor({ state: 'detached' });
+
+    // ... find it in the trash and restore it.
+    await page.getByRole('button', { name: 'Trash' }).click();
+    await page.getByRole('link', { name: 'Users' }).last().click();
+    await page.waitForURL(/\/trash\/users$/);
+    const trashed = page.getByRole('row').filter({ hasText: 'hodan@shop.so' });
+    await trashed.waitFor();
+    await trashed.getByRole('button', { name: /Restore/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await toast(page, 'Record restored').waitFor();
+    await trashed.waitFor({ state: 'detached' });
+    await page.goto('/dealers');
+    await page.getByRole('row').filter({ hasText: 'hodan@shop.so' }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('a user with a limited role sees only its menu entries and gets /unauthorized elsewhere', async () => {
+    const { token } = await api<{ token: string }>('/auth/admin/login', { method: 'POST', body: ADMIN });
+    const role = await api<{ id: number }>('/roles', { method: 'POST', token, body: { name: 'support', guard_name: 'web', permissions: ['view admins', 'view roles'] } });
+    await api('/users', {
+      method: 'POST',
+      token,
+      body: { name: 'Support Agent', email: 'support@example.com', password: 'Support@123', password_confirmation: 'Support@123', user_type: 'admin', role_id: role.id },
+    });
+
+    const { context, page, errors } = await newPage(browser, server.url);
+    await signIn(page, { email: 'support@example.com', password: 'Support@123' });
+    // The home page is the first menu entry this user may see.
+    await page.waitForURL(/\/admin$/);
+    const nav = page.getByRole('navigation', { name: 'Main menu' });
+    await nav.getByRole('link', { name: 'Admins' }).waitFor();
+    await nav.getByRole('button', { name: 'Settings' }).click();
+    await nav.getByRole('link', { name: 'Roles' }).waitFor();
+    const links = await nav.getByRole('link').allTextContents();
+    expect(links).toEqual(['Admins', 'Roles']);
+    const headings = await nav.locator('.MuiListSubheader-root').allTextContents();
+    expect(headings).toEqual(['Management', 'Configuration']);
+
+    await page.goto('/logs');
+    await page.waitForURL(/\/unauthorized$/);
+    await page.goto('/dealers');
+    await page.waitForURL(/\/unauthorized$/);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('switching to Arabic (ae) turns the page right-to-left', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await signIn(page, ADMIN, '/auth/login?redirect=%2Fadmin');
+    await page.waitForURL(/\/admin$/);
+    await page.getByRole('heading', { name: 'Admins', level: 1 }).waitFor();
+    await page.getByTestId('language-switcher').click();
+    await page.getByRole('menuitem', { name: 'العربية' }).click();
+    await page.getByRole('heading', { name: 'المسؤولون', level: 1 }).waitFor();
+    expect(await page.evaluate(() => [document.documentElement.dir, document.documentElement.lang])).toEqual(['rtl', 'ar']);
+    // The sidebar moved to the right-hand side.
+    const nav = page.getByRole('navigation', { name: 'القائمة الرئيسية' });
+    await nav.getByRole('link', { name: 'الموزعون' }).waitFor();
+    const box = await nav.boundingBox();
+    expect(box!.x).toBeGreaterThan(1366 / 2);
+    await page.screenshot({ path: artifactPath('console-rtl-ae.png'), fullPage: true });
+    // The choice is kept: a reload stays in Arabic, right-to-left.
+    await page.reload();
+    await page.getByRole('heading', { name: 'المسؤولون', level: 1 }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
