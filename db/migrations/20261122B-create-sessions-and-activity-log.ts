@@ -23,7 +23,11 @@ export async function up(knex: Knex): Promise<void> {
     t.bigIncrements('id');
     t.string('email', 191).notNullable();
     t.string('ip', 64).notNullable();
+    // Successful sign-ins are kept too: an address that signed in before is exempt from the
+    // account-wide back-off, so strangers cannot lock the real user out.
+    t.boolean('succeeded').notNullable().defaultTo(false);
     t.datetime('created_at', { precision: 3 }).notNullable();
+    t.index(['email', 'ip', 'succeeded']);
     t.index(['email', 'created_at']);
     t.index(['ip', 'created_at']);
   });

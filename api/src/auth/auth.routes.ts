@@ -6,7 +6,7 @@ import { changePasswordSchema, lockSchema, loginSchema, profileSchema } from './
 import { User } from '../users/user.model.ts';
 import { Session } from './session.model.ts';
 import { dummyVerify, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
-import { assertNotThrottled, clearFailures, recordFailure } from './login-throttle.ts';
+import { attemptSucceeded, beginAttempt } from './login-throttle.ts';
 import { signAccessToken } from './tokens.ts';
 import { addSeconds, toDbTime } from '../database/time.ts';
 import { withTransaction, isUniqueViolation } from '../database/transaction.ts';
@@ -35,11 +35,10 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
   const login = async (req: Request) => {
     const { email, password, rememberMe } = req.body as { email: string; password: string; rememberMe: boolean };
     const ip = req.ip ?? 'unknown';
-    await assertNotThrottled(email, ip);
+    const attempt = await beginAttempt(email, ip);
     const user = await User.query().findOne({ email }).whereNull('deleted_at');
     const valid = user ? await verifyPassword(user.password, password) : await dummyVerify(password);
     if (!user || !valid) {
-      await recordFailure(email, ip);
       await logActivity(User.knex(), req, {
         action: 'login_failed',
         subjectType: 'user',
@@ -53,7 +52,7 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
       await logActivity(User.knex(), req, { action: 'login_failed', subjectType: 'user', subjectId: user.id, actorId: user.id, description: 'Inactive account' });
       throw forbidden('api:auth.inactive');
     }
-    await clearFailures(email, ip);
+    await attemptSucceeded(attempt);
     const ttl = rememberMe ? SESSION_TTL_SECONDS.remembered : SESSION_TTL_SECONDS.normal;
     const now = new Date();
     const session = await withTransaction(async (trx) => {
@@ -100,23 +99,25 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
     data: { is_locked: Boolean(req.auth!.session.locked_at) },
   }));
 
-  /** Lock and unlock both prove the password; wrong passwords count toward the sign-in throttle. */
-  async function provePassword(req: Request, failureAction: 'unlock_failed' | null) {
+  /**
+   * Lock, unlock and change-password prove the password; wrong ones count toward the sign-in
+   * throttle, so a stolen token cannot be used to guess it.
+   */
+  async function provePassword(req: Request, password: string, field: string, message: string, failureAction: 'unlock_failed' | null) {
     const { user } = req.auth!;
-    const ip = req.ip ?? 'unknown';
-    await assertNotThrottled(user.email, ip);
+    const attempt = await beginAttempt(user.email, req.ip ?? 'unknown');
     const fresh = await User.query().findById(user.id);
-    if (!(await verifyPassword(fresh!.password, (req.body as { password: string }).password))) {
-      await recordFailure(user.email, ip);
+    if (!(await verifyPassword(fresh!.password, password))) {
       if (failureAction) await logActivity(User.knex(), req, { action: failureAction, subjectType: 'user', subjectId: user.id });
       // 422, not 401: a wrong password here must not end the session in the console.
-      throw fieldError('password', 'api:auth.password_incorrect');
+      throw fieldError(field, message);
     }
-    await clearFailures(user.email, ip);
+    await attemptSucceeded(attempt);
   }
+  const lockPassword = (req: Request) => (req.body as { password: string }).password;
 
   api.post('/lock', { summary: 'Lock this session (password required)', auth: 'user-while-locked', body: lockSchema }, async (req) => {
-    await provePassword(req, null);
+    await provePassword(req, lockPassword(req), 'password', 'api:auth.password_incorrect', null);
     await withTransaction(async (trx) => {
       await Session.query(trx).patch({ locked_at: toDbTime() } as Partial<Session>).where('id', req.auth!.session.id);
       await logActivity(trx, req, { action: 'locked', subjectType: 'user', subjectId: req.auth!.user.id });
@@ -125,7 +126,7 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
   });
 
   api.post('/unlock', { summary: 'Unlock this session (password required)', auth: 'user-while-locked', body: lockSchema }, async (req) => {
-    await provePassword(req, 'unlock_failed');
+    await provePassword(req, lockPassword(req), 'password', 'api:auth.password_incorrect', 'unlock_failed');
     await withTransaction(async (trx) => {
       await Session.query(trx).patch({ locked_at: null } as Partial<Session>).where('id', req.auth!.session.id);
       await logActivity(trx, req, { action: 'unlocked', subjectType: 'user', subjectId: req.auth!.user.id });
@@ -175,8 +176,7 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
   api.post('/change-password', { summary: 'Change own password; signs out every other session', body: changePasswordSchema }, async (req) => {
     const { user, session } = req.auth!;
     const { current_password, password } = req.body as { current_password: string; password: string };
-    const fresh = await User.query().findById(user.id);
-    if (!(await verifyPassword(fresh!.password, current_password))) throw fieldError('current_password', 'validation:current_password_wrong');
+    await provePassword(req, current_password, 'current_password', 'validation:current_password_wrong', null);
     const hash = await hashPassword(password);
     await withTransaction(async (trx) => {
       await User.query(trx).patch({ password: hash }).where('id', user.id);

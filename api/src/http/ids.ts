@@ -38,9 +38,14 @@ export function decodeId(value: string | number): number | null {
     const n = Number(s);
     return n > 0 ? n : null;
   }
-  if (!/^[A-Za-z]{1,64}$/.test(s)) return null;
-  const decoded = sqids.decode(s);
-  if (decoded.length !== 1) return null;
-  // Reject non-canonical spellings that happen to decode.
-  return encodeId(decoded[0]) === s ? decoded[0] : null;
+  // h_ids of real ids are short; longer strings decode to numbers beyond the safe range.
+  if (!/^[A-Za-z]{1,16}$/.test(s)) return null;
+  try {
+    const decoded = sqids.decode(s);
+    if (decoded.length !== 1 || !Number.isSafeInteger(decoded[0]) || decoded[0] < 1) return null;
+    // Reject non-canonical spellings that happen to decode.
+    return encodeId(decoded[0]) === s ? decoded[0] : null;
+  } catch {
+    return null;
+  }
 }

@@ -4,6 +4,7 @@ import { decodeId } from './ids.ts';
 
 export const MAX_PER_PAGE = 100;
 export const DEFAULT_PER_PAGE = 15;
+export const MAX_PAGE = 1_000_000;
 
 export interface ListOptions<M extends Model> {
   table: string;
@@ -30,7 +31,8 @@ function firstString(v: unknown): string | undefined {
 
 /** `page`, `per_page` (max 100), `sort`, `order`, `q` (DESIGN.md section 3). */
 export function parseListParams(query: Record<string, unknown>, opts: Pick<ListOptions<Model>, 'sortable' | 'defaultSort'>): ListParams {
-  const page = Math.max(1, Math.floor(Number(firstString(query.page)) || 1));
+  // Capped so that the offset stays a plain integer on every engine.
+  const page = Math.min(MAX_PAGE, Math.max(1, Math.floor(Number(firstString(query.page)) || 1)));
   const perPage = Math.min(MAX_PER_PAGE, Math.max(1, Math.floor(Number(firstString(query.per_page)) || DEFAULT_PER_PAGE)));
   const sort = firstString(query.sort) || opts.defaultSort.field;
   if (!opts.sortable.includes(sort)) throw fieldError('sort', 'api:errors.sort_invalid', { fields: opts.sortable.join(', ') });
@@ -39,16 +41,19 @@ export function parseListParams(query: Record<string, unknown>, opts: Pick<ListO
   return { page, perPage, sort, order: orderRaw, q: (firstString(query.q) || '').trim().slice(0, 191) };
 }
 
-/** LIKE with the user's wildcards escaped, so "50%" finds "50%" and not everything. */
+/**
+ * LIKE with the user's wildcards escaped, so "50%" finds "50%" and not everything. The escape
+ * character is '!', not a backslash: MySQL reads a backslash inside a literal as an escape itself.
+ */
 export function likePattern(q: string): string {
-  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${q.replace(/[!%_]/g, (c) => `!${c}`)}%`;
 }
 
 export function applySearch<M extends Model>(qb: QueryBuilder<M, M[]>, table: string, columns: string[], q: string): void {
   if (!q) return;
   const pattern = likePattern(q);
   qb.where((w) => {
-    for (const col of columns) w.orWhereRaw(`LOWER(??) LIKE LOWER(?) ESCAPE '\\'`, [`${table}.${col}`, pattern]);
+    for (const col of columns) w.orWhereRaw(`LOWER(??) LIKE LOWER(?) ESCAPE '!'`, [`${table}.${col}`, pattern]);
   });
 }
 

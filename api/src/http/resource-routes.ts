@@ -69,8 +69,10 @@ export interface ResourceConfig<M extends SoftModel> {
     anyPermission?: string[];
     run: (ctx: WriteContext, record: M, input: any) => Promise<void>;
   };
-  /** Throws when the record may not be deleted (protected role, own account ...). */
-  guardDelete?: (req: Request, record: M) => void | Promise<void>;
+  /** Throws when the record may not be deleted (protected role, own account ...). Query on ctx.trx. */
+  guardDelete?: (ctx: WriteContext, record: M) => void | Promise<void>;
+  /** Throws when the record may not be restored by this caller. Query on ctx.trx. */
+  guardRestore?: (ctx: WriteContext, record: M) => void | Promise<void>;
   afterSoftDelete?: (ctx: WriteContext, record: M) => Promise<void>;
   beforeForceDelete?: (ctx: WriteContext, record: M) => Promise<void>;
   /** After commit: remove files that belonged to the record. */
@@ -142,7 +144,7 @@ export function resourceRoutes<M extends SoftModel>(registry: OpenApiRegistry, c
     const ids = (req.body as { ids: (string | number)[] }).ids;
     const count = await withTransaction(async (trx) => {
       const rows = await findMany(req, ids, 'active', trx);
-      for (const row of rows) await cfg.guardDelete?.(req, row);
+      for (const row of rows) await cfg.guardDelete?.({ req, trx, bulk: true }, row);
       const now = toDbTime();
       for (const row of rows) {
         await Model.query(trx).patch({ deleted_at: now } as never).where('id', row.id);
@@ -158,6 +160,7 @@ export function resourceRoutes<M extends SoftModel>(registry: OpenApiRegistry, c
     const ids = (req.body as { ids: (string | number)[] }).ids;
     const count = await withTransaction(async (trx) => {
       const rows = await findMany(req, ids, 'trashed', trx);
+      for (const row of rows) await cfg.guardRestore?.({ req, trx, bulk: true }, row);
       for (const row of rows) {
         await Model.query(trx).patch({ deleted_at: null } as never).where('id', row.id);
         await logActivity(trx, req, { action: 'restored', subjectType: cfg.subjectType, subjectId: row.id });
@@ -169,7 +172,7 @@ export function resourceRoutes<M extends SoftModel>(registry: OpenApiRegistry, c
 
   const forceDelete = async (req: Request, rows: M[], trx: Knex.Transaction) => {
     for (const row of rows) {
-      await cfg.guardDelete?.(req, row);
+      await cfg.guardDelete?.({ req, trx, bulk: rows.length > 1 }, row);
       await cfg.beforeForceDelete?.({ req, trx, bulk: rows.length > 1 }, row);
       await Model.query(trx).deleteById(row.id);
       await logActivity(trx, req, { action: 'force_deleted', subjectType: cfg.subjectType, subjectId: row.id, before: cfg.snapshot(row) });
@@ -264,7 +267,7 @@ export function resourceRoutes<M extends SoftModel>(registry: OpenApiRegistry, c
   api.delete('/:id', { summary: `Move one of ${noun} to the trash`, permission: P.delete }, async (req) => {
     await withTransaction(async (trx) => {
       const row = await find(req, String(req.params.id), 'active', trx);
-      await cfg.guardDelete?.(req, row);
+      await cfg.guardDelete?.({ req, trx, bulk: false }, row);
       await Model.query(trx).patch({ deleted_at: toDbTime() } as never).where('id', row.id);
       await cfg.afterSoftDelete?.({ req, trx, bulk: false }, row);
       await logActivity(trx, req, { action: 'deleted', subjectType: cfg.subjectType, subjectId: row.id, before: cfg.snapshot(row) });
@@ -280,6 +283,7 @@ export function resourceRoutes<M extends SoftModel>(registry: OpenApiRegistry, c
   api.post('/:id/restore', { summary: `Restore one of ${noun} from the trash`, permission: P.restore }, async (req) => {
     const record = await withTransaction(async (trx) => {
       const row = await find(req, String(req.params.id), 'trashed', trx);
+      await cfg.guardRestore?.({ req, trx, bulk: false }, row);
       await Model.query(trx).patch({ deleted_at: null } as never).where('id', row.id);
       await logActivity(trx, req, { action: 'restored', subjectType: cfg.subjectType, subjectId: row.id });
       return row;

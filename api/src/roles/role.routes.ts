@@ -59,6 +59,19 @@ async function syncPermissions(trx: Knex.Transaction, roleId: number, permission
   if (permissionIds.length) await trx('role_permissions').insert(permissionIds.map((permission_id) => ({ role_id: roleId, permission_id })));
 }
 
+/**
+ * Replace a role's permissions (assign-permissions, or PATCH with `permissions`): needs
+ * 'assign permissions', and the caller must hold every permission it adds or removes, since
+ * removing one is a change to what others can do too. Logged as permissions_assigned.
+ */
+async function replacePermissions(req: Request, trx: Knex.Transaction, roleId: number, names: string[]) {
+  if (!req.auth!.permissions.has('assign permissions')) throw forbidden();
+  const before = (await Role.relatedQuery('permissions', trx).for(roleId)).map((p) => p.name);
+  await assertCanGrant(req, [...new Set([...before, ...names])].filter((n) => before.includes(n) !== names.includes(n)));
+  await syncPermissions(trx, roleId, await resolvePermissions(req, names, trx));
+  await logActivity(trx, req, { action: 'permissions_assigned', subjectType: 'role', subjectId: roleId, before: { permissions: before }, after: { permissions: names } });
+}
+
 async function assertNameFree(trx: Knex.Transaction, name: string, exceptId?: number) {
   const q = trx('roles').whereRaw('LOWER(name) = LOWER(?)', [name]).where('guard_name', 'web');
   if (exceptId) q.whereNot('id', exceptId);
@@ -111,6 +124,7 @@ export function roleRoutes(registry: OpenApiRegistry) {
       schema: roleSchema,
       run: async ({ req, trx }: WriteContext, input: RoleInput) => {
         await assertNameFree(trx, input.name);
+        if (input.permissions?.length && !req.auth!.permissions.has('assign permissions')) throw forbidden();
         const permissionIds = input.permissions ? await resolvePermissions(req, input.permissions, trx) : [];
         return uniqueName(async () => {
           const role = await Role.query(trx).insertAndFetch({ name: input.name, guard_name: 'web', description: input.description ?? null, protected: false } as Partial<Role>);
@@ -133,11 +147,11 @@ export function roleRoutes(registry: OpenApiRegistry) {
         await uniqueName(async () => {
           if (Object.keys(patch).length) await Role.query(trx).patch(patch).where('id', role.id);
         });
-        if (input.permissions) await syncPermissions(trx, role.id, await resolvePermissions(req, input.permissions, trx));
+        if (input.permissions) await replacePermissions(req, trx, role.id, input.permissions);
         await logActivity(trx, req, { action: 'updated', subjectType: 'role', subjectId: role.id, before: snapshot(role), after: { ...snapshot({ ...role, ...patch } as Role), ...(input.permissions ? { permissions: input.permissions } : {}) } });
       },
     },
-    guardDelete: (_req, role) => assertNotProtected(role),
+    guardDelete: (_ctx, role) => assertNotProtected(role),
     messages: {
       created: 'api:roles.created',
       updated: 'api:roles.updated',
@@ -158,11 +172,7 @@ export function roleRoutes(registry: OpenApiRegistry) {
         const names = (req.body as { permissions: string[] }).permissions;
         const role = await withTransaction(async (trx) => {
           const r = await find(req, String(req.params.id), 'active', trx);
-          const before = (await Role.relatedQuery('permissions', trx).for(r.id)).map((p) => p.name);
-          // Removing permissions one does not hold is a grant too: it changes what others can do.
-          await assertCanGrant(req, [...new Set([...before, ...names])].filter((n) => before.includes(n) !== names.includes(n)));
-          await syncPermissions(trx, r.id, await resolvePermissions(req, names, trx));
-          await logActivity(trx, req, { action: 'permissions_assigned', subjectType: 'role', subjectId: r.id, before: { permissions: before }, after: { permissions: names } });
+          await replacePermissions(req, trx, r.id, names);
           return r;
         });
         return { message: 'api:roles.permissions_assigned', data: await presentOne(req, role) };

@@ -30,7 +30,8 @@ export function imageUpload(field: string): RequestHandler {
         if (err.code === 'LIMIT_UNEXPECTED_FILE') return next(fieldError(err.field ?? field, 'validation:image_invalid'));
         return next(fieldError(field, 'validation:invalid_value'));
       }
-      next(err);
+      // Busboy's parse errors (no boundary, truncated body ...) are the client's doing.
+      next(new AppError(400, 'api:errors.multipart_invalid'));
     });
   };
 }

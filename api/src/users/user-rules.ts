@@ -36,9 +36,15 @@ export async function resolveAdminRole(req: Request, rawRoleId: unknown, trx: Kn
   return role;
 }
 
-export async function dealerRole(trx: Knex.Transaction): Promise<Role> {
-  const role = await Role.query(trx).findOne({ name: DEALER_ROLE, guard_name: 'web' });
+/**
+ * The dealer role, for a user becoming a dealer. Making a dealer hands out that role's
+ * permissions, so the caller must hold them too (else a 'create users' holder could make a
+ * dealer account and sign in with rights it lacks).
+ */
+export async function grantableDealerRole(req: Request, trx: Knex.Transaction): Promise<Role> {
+  const role = await Role.query(trx).findOne({ name: DEALER_ROLE, guard_name: 'web' }).withGraphFetched('permissions');
   if (!role) throw new Error('The dealer role is missing: run the seeds');
+  await assertCanGrant(req, (role.permissions ?? []).map((p) => p.name));
   return role;
 }
 

@@ -10,11 +10,11 @@ import { hashPassword } from '../auth/passwords.ts';
 import { fieldError, forbidden, AppError } from '../http/errors.ts';
 import { decodeId } from '../http/ids.ts';
 import { toDbTime } from '../database/time.ts';
-import { withTransaction, isUniqueViolation } from '../database/transaction.ts';
+import { withTransaction, isUniqueViolation, violatedColumns } from '../database/transaction.ts';
 import { logActivity } from '../activity-log/activity-log.ts';
 import { checkedImage, imageUpload } from '../uploads/image-upload.ts';
 import type { FileStorage } from '../uploads/storage.ts';
-import { assertCanManage, assertNotLastSuperAdmin, dealerRole, resolveAdminRole } from './user-rules.ts';
+import { assertCanManage, assertNotLastSuperAdmin, grantableDealerRole, resolveAdminRole } from './user-rules.ts';
 import { hasAll } from '../auth/access.ts';
 import { z } from 'zod';
 
@@ -73,8 +73,7 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     } catch (err) {
       // Two requests racing past the checks above still get a 422, not a 500.
       if (isUniqueViolation(err)) {
-        const text = String((err as Error).message);
-        throw text.includes('dealer_code') ? fieldError('dealer_code', 'validation:dealer_code_taken') : fieldError('email', 'validation:email_taken');
+        throw violatedColumns(err).includes('dealer_code') ? fieldError('dealer_code', 'validation:dealer_code_taken') : fieldError('email', 'validation:email_taken');
       }
       throw err;
     }
@@ -90,9 +89,10 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     const type = input.user_type ?? 'admin';
     await assertEmailFree(trx, input.email);
     let roleId: number;
+    // Dealer codes are unique whatever the case (they name storefront URLs), for any user type.
+    if (input.dealer_code) await assertDealerCodeFree(trx, input.dealer_code);
     if (type === 'dealer') {
-      await assertDealerCodeFree(trx, input.dealer_code!);
-      roleId = (await dealerRole(trx)).id;
+      roleId = (await grantableDealerRole(req, trx)).id;
     } else {
       roleId = (await resolveAdminRole(req, input.role_id, trx)).id;
     }
@@ -160,14 +160,16 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     const newType = input.user_type ?? user.user_type;
     const newCode = patch.dealer_code !== undefined ? patch.dealer_code : user.dealer_code;
     if (newType === 'dealer' && !newCode) throw fieldError('dealer_code', 'validation:dealer_code_required');
-    if (patch.dealer_code && patch.dealer_code !== user.dealer_code) await assertDealerCodeFree(trx, patch.dealer_code, user.id);
+    if (newCode && (newCode !== user.dealer_code || changes.type)) await assertDealerCodeFree(trx, newCode, user.id);
+    // One's own password changes through /auth/change-password, which asks for the current one.
+    if (input.password && user.id === caller.user.id) throw forbidden('api:users.use_change_password');
     if (input.password) patch.password = await hashPassword(input.password);
     if (changes.type) patch.user_type = newType;
 
     if (changes.status && input.status === 'inactive') await assertNotLastSuperAdmin(trx, [user.id]);
     if (changes.type || changes.role) {
       if (newType === 'dealer') {
-        await setRoles(trx, user.id, [(await dealerRole(trx)).id]);
+        await setRoles(trx, user.id, [(await grantableDealerRole(req, trx)).id]);
       } else {
         if (input.role_id === undefined) throw fieldError('role_id', 'validation:role_required');
         const role = await resolveAdminRole(req, input.role_id, trx);
@@ -255,12 +257,16 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     snapshot,
     create: { schema: createUserSchema, upload: imageUpload('dealer_logo'), files: ['dealer_logo'], run: create },
     update: { schema: updateUserSchema, upload: imageUpload('dealer_logo'), files: ['dealer_logo'], anyPermission: ['update users', 'change user status', 'assign user roles'], run: update },
-    guardDelete: async (req, user) => {
+    // On the delete's own transaction: SQLite has one connection, and a query outside the
+    // transaction would wait for it forever.
+    guardDelete: async ({ req, trx }, user) => {
       if (user.id === req.auth!.user.id) throw forbidden('api:users.cannot_delete_self');
-      await assertCanManage(req, user);
-      await assertNotLastSuperAdmin(User.knex(), [user.id]);
+      await assertCanManage(req, user, trx);
+      await assertNotLastSuperAdmin(trx, [user.id]);
     },
     afterSoftDelete: async ({ trx }, user) => revokeSessions(trx, [user.id]),
+    // Restoring brings rights back: only for users within the caller's own.
+    guardRestore: async ({ req, trx }, user) => assertCanManage(req, user, trx),
     beforeForceDelete: async ({ trx }, user) => {
       // Kept for afterForceDelete, which removes the files once the rows are gone.
       user.dealer_details = (await DealerDetails.query(trx).findOne({ user_id: user.id })) ?? null;
