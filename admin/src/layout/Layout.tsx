@@ -1,12 +1,12 @@
 import { createContext, Suspense, useContext, useLayoutEffect, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-admin';
-import { Box, Container } from '@mui/material';
+import { Box, Container, useMediaQuery } from '@mui/material';
 import { AuthGuard } from '../auth/AuthGuard';
 import { ErrorPage } from '../auth/StatusPages';
 import { FullPageLoader } from '../common/FullPageLoader';
 import { useThemeConfig } from '../theme/themeConfig';
 import { TopBar } from './TopBar';
-import { Sidebar } from './Sidebar';
+import { MOBILE_QUERY, Sidebar } from './Sidebar';
 import { HorizontalMenu } from './HorizontalMenu';
 import { Footer } from './Footer';
 import { ScrollToTop } from './ScrollToTop';
@@ -34,6 +34,7 @@ export function Layout({ children }: { children?: ReactNode }) {
   const location = useLocation();
   const { config } = useThemeConfig();
   const [bare, setBare] = useState(false);
+  const mobile = useMediaQuery(MOBILE_QUERY);
   useRowCheckboxLabels();
   const content = (
     <ErrorBoundary key={location.pathname} fallback={<ErrorPage />}>
@@ -50,7 +51,7 @@ export function Layout({ children }: { children?: ReactNode }) {
           <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
             <Box sx={{ display: 'flex', flexDirection: 'column', flex: 1, ...(config.layout === 'boxed-layout' ? { maxWidth: 1400, width: '100%', mx: 'auto', boxShadow: 2 } : {}) }}>
               <TopBar />
-              {config.menu === 'horizontal' && <HorizontalMenu />}
+              {config.menu === 'horizontal' && !mobile && <HorizontalMenu />}
               <Box sx={{ display: 'flex', flex: 1 }}>
                 <Sidebar mobileOnly={config.menu === 'horizontal'} />
                 <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>

@@ -21,7 +21,7 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
   const translate = useTranslate();
   const location = useLocation();
   const { sections } = useVisibleMenu();
-  const { config, update } = useThemeConfig();
+  const { config, mobileOpen, setMobileOpen } = useThemeConfig();
   const mobile = useMediaQuery(MOBILE_QUERY);
   const mini = !mobile && config.menu === 'collapsible-vertical' && !config.sidebar;
   const [open, setOpen] = useState<Record<string, boolean>>({});
@@ -29,7 +29,7 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
   useEffect(() => {
     const active = activeGroupKeys(sections, location.pathname);
     if (active.length) setOpen((o) => ({ ...o, ...Object.fromEntries(active.map((k) => [k, true])) }));
-    if (mobile) update({ sidebar: false });
+    setMobileOpen(false);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [location.pathname]);
 
@@ -116,7 +116,7 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
   };
   if (mobile) {
     return (
-      <Drawer variant="temporary" open={config.sidebar} onClose={() => update({ sidebar: false })} sx={{ zIndex: (t) => t.zIndex.modal }} slotProps={{ paper: { sx: { width: SIDEBAR_WIDTH } } }}>
+      <Drawer variant="temporary" open={mobileOpen} onClose={() => setMobileOpen(false)} sx={{ zIndex: (t) => t.zIndex.modal }} slotProps={{ paper: { sx: { width: SIDEBAR_WIDTH } } }}>
         {content}
       </Drawer>
     );

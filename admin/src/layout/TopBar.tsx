@@ -12,7 +12,7 @@ import { MOBILE_QUERY } from './Sidebar';
 /** The top bar of SPEC.md section 2. */
 export function TopBar() {
   const translate = useTranslate();
-  const { config, update } = useThemeConfig();
+  const { config, update, mobileOpen, setMobileOpen } = useThemeConfig();
   const { home } = useVisibleMenu();
   const mobile = useMediaQuery(MOBILE_QUERY);
   const small = useMediaQuery('(max-width:767.95px)');
@@ -30,7 +30,7 @@ export function TopBar() {
       <Toolbar sx={{ gap: 1, position: 'relative' }}>
         {showToggle && (
           <Tooltip title={translate('topbar.toggle_sidebar')}>
-            <IconButton edge="start" color="inherit" aria-label={translate('topbar.toggle_sidebar')} onClick={() => update({ sidebar: !config.sidebar })}>
+            <IconButton edge="start" color="inherit" aria-label={translate('topbar.toggle_sidebar')} onClick={() => (mobile ? setMobileOpen(!mobileOpen) : update({ sidebar: !config.sidebar }))}>
               <MenuIcon />
             </IconButton>
           </Tooltip>

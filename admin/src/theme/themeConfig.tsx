@@ -63,6 +63,9 @@ export const nextThemeMode = (mode: ThemeMode): ThemeMode => (mode === 'light' ?
 interface Ctx {
   config: ThemeConfig;
   isDarkMode: boolean;
+  /** The mobile sidebar drawer: closed on every load, not kept. */
+  mobileOpen: boolean;
+  setMobileOpen: (open: boolean) => void;
   update: (patch: Partial<ThemeConfig>) => void;
   reset: () => void;
 }
@@ -73,6 +76,7 @@ const systemDark = () => typeof window !== 'undefined' && !!window.matchMedia?.(
 export function ThemeConfigProvider({ children }: { children: ReactNode }) {
   const [config, setConfig] = useState<ThemeConfig>(loadThemeConfig);
   const [osDark, setOsDark] = useState(systemDark);
+  const [mobileOpen, setMobileOpen] = useState(false);
 
   useEffect(() => {
     const mq = window.matchMedia?.('(prefers-color-scheme: dark)');
@@ -90,7 +94,7 @@ export function ThemeConfigProvider({ children }: { children: ReactNode }) {
   const update = useCallback((patch: Partial<ThemeConfig>) => setConfig((c) => ({ ...c, ...patch })), []);
   const reset = useCallback(() => setConfig((c) => ({ ...DEFAULT_THEME_CONFIG, rtlClass: c.rtlClass })), []);
   const isDarkMode = config.theme === 'dark' || (config.theme === 'system' && osDark);
-  const value = useMemo(() => ({ config, isDarkMode, update, reset }), [config, isDarkMode, update, reset]);
+  const value = useMemo(() => ({ config, isDarkMode, update, reset, mobileOpen, setMobileOpen }), [config, isDarkMode, update, reset, mobileOpen]);
   return <ThemeConfigContext.Provider value={value}>{children}</ThemeConfigContext.Provider>;
 }
 
