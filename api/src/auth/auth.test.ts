@@ -249,3 +249,41 @@ describe('own profile', () => {
     expect(stored.password).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
   });
 });
+
+describe('throttling under concurrency and against lock-outs', () => {
+  it('lets no more than 5 parallel wrong guesses through for one account and address', async () => {
+    await h.insertUser({ email: 'parallel@test.example' }, 'super-admin');
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => h.http().post('/api/v1/auth/admin/login').send({ email: 'parallel@test.example', password: `Guess@${i}zz` })),
+    );
+    expect(results.filter((r) => r.status === 401).length).toBeLessThanOrEqual(5);
+    expect(results.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(7);
+  });
+
+  it('does not let failures from other addresses lock out an address that signed in before', async () => {
+    await h.insertUser({ email: 'victim@test.example' }, 'super-admin');
+    expect(await h.login('victim@test.example')).toBeTruthy(); // this address is now known
+    const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
+    await h.knex('login_attempts').insert(
+      Array.from({ length: 25 }, (_, i) => ({ email: 'victim@test.example', ip: `198.51.100.${i}`, succeeded: false, created_at: now })),
+    );
+    expect((await h.http().post('/api/v1/auth/admin/login').send({ email: 'victim@test.example', password: PASSWORD })).status).toBe(200);
+    // A new address for that account meets the short account-wide back-off instead.
+    await h.knex('login_attempts').where({ email: 'victim@test.example', succeeded: true }).delete();
+    const stranger = await h.http().post('/api/v1/auth/admin/login').send({ email: 'victim@test.example', password: PASSWORD });
+    expect(stranger.status).toBe(429);
+    expect(Number(stranger.headers['retry-after'])).toBeLessThanOrEqual(60);
+  });
+
+  it('counts wrong current passwords on change-password toward the throttle', async () => {
+    await h.insertUser({ email: 'stolen@test.example' }, 'super-admin');
+    const t = await h.login('stolen@test.example');
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await h.http().post('/api/v1/auth/change-password').set(auth(t)).send({ current_password: `Guess@${i}zz`, password: 'Newpass@123', password_confirmation: 'Newpass@123' });
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, 5)).toEqual([422, 422, 422, 422, 422]);
+    expect(statuses[5]).toBe(429);
+  });
+});

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, TEST_DATABASE, type Harness } from '../../../tests/api/harness.ts';
+import { decodeId, encodeId } from './ids.ts';
+import { likePattern } from './list-query.ts';
+
+let h: Harness;
+let token: string;
+beforeAll(async () => {
+  h = await createHarness();
+  token = await h.adminToken();
+});
+afterAll(() => h.close());
+
+const auth = () => ({ Authorization: `Bearer ${token}` });
+
+describe(`generic list and id handling on ${TEST_DATABASE}`, () => {
+  it('decodes h_ids and plain ids, and refuses anything else without throwing', () => {
+    expect(decodeId(encodeId(42))).toBe(42);
+    expect(decodeId('42')).toBe(42);
+    for (const bad of ['0', '-1', 'A'.repeat(40), 'abc!', '', '1e3', encodeId(42) + 'x']) expect(decodeId(bad)).toBeNull();
+  });
+
+  it('answers 404, never 500, for ids that cannot exist', async () => {
+    for (const id of ['AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '999999999', 'zz%20zz', encodeId(987654)]) {
+      const res = await h.http().get(`/api/v1/roles/${id}`).set(auth());
+      expect(res.status, id).toBe(404);
+      expect(res.body).toEqual({ success: false, message: 'The requested resource was not found.' });
+    }
+  });
+
+  it('searches with q literally: % and _ are not wildcards, on both engines', async () => {
+    for (const name of ['Sales 100%', 'Sales 1000', 'Field_Agent', 'FieldXAgent']) {
+      expect((await h.http().post('/api/v1/roles').set(auth()).send({ name })).status).toBe(201);
+    }
+    const pct = await h.http().get('/api/v1/roles').query({ q: '100%' }).set(auth());
+    expect(pct.status).toBe(200);
+    expect(pct.body.data.map((r: { name: string }) => r.name)).toEqual(['Sales 100%']);
+    const underscore = await h.http().get('/api/v1/roles/search').query({ q: 'd_a' }).set(auth());
+    expect(underscore.body.data.map((r: { name: string }) => r.name)).toEqual(['Field_Agent']);
+    const caseless = await h.http().get('/api/v1/roles').query({ q: 'SALES' }).set(auth());
+    expect(caseless.body.meta.total).toBe(2);
+    expect(likePattern('a!b')).toBe('%a!!b%');
+  });
+
+  it('pages with meta, caps per_page at 100 and huge page numbers, and refuses unknown sort fields', async () => {
+    const res = await h.http().get('/api/v1/roles').query({ per_page: 2, page: 2, sort: 'name', order: 'asc' }).set(auth());
+    expect(res.status).toBe(200);
+    expect(res.body.meta).toMatchObject({ current_page: 2, per_page: 2 });
+    expect(res.body.meta.last_page).toBe(Math.ceil(res.body.meta.total / 2));
+    expect((await h.http().get('/api/v1/roles').query({ per_page: 1000 }).set(auth())).body.meta.per_page).toBe(100);
+    const huge = await h.http().get('/api/v1/roles').query({ page: '1e19' }).set(auth());
+    expect(huge.status).toBe(200);
+    expect(huge.body.data).toEqual([]);
+    const badSort = await h.http().get('/api/v1/roles').query({ sort: 'password' }).set(auth());
+    expect(badSort.status).toBe(422);
+    expect(badSort.body.errors.sort[0]).toMatch(/^Sorting is possible by: /);
+    const arrays = await h.http().get('/api/v1/roles?sort[]=name&page[]=1&q[a]=b').set(auth());
+    expect(arrays.status).toBe(200);
+  });
+
+  it('answers a malformed multipart body with 400, not 500', async () => {
+    const res = await h.http().post('/api/v1/users').set(auth()).set('content-type', 'multipart/form-data; boundary=xyz').send('--xyz\r\nContent-Disposition: form-data; name="name"\r\n\r\nTrunc');
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('The upload could not be read. Please send it again as a form with the file.');
+    const noBoundary = await h.http().post('/api/v1/users').set(auth()).set('content-type', 'multipart/form-data').send('xx');
+    expect(noBoundary.status).toBe(400);
+  });
+
+  it('turns a unique-key race into 422s, never 500s', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => h.http().post('/api/v1/roles').set(auth()).send({ name: 'Race Role' })),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 422)).toHaveLength(4);
+    for (const r of results.filter((x) => x.status === 422)) expect(r.body.errors.name).toEqual(['The name has already been taken.']);
+  });
+});
