@@ -318,6 +318,40 @@ describe('nobody raises their own rights', () => {
     await h.knex('users').where({ id: above }).delete();
   });
 
+  it('cannot restore a user who holds more rights', async () => {
+    const above = await h.insertUser({ name: 'Trashed Root', email: 'troot@test.example', deleted_at: '2026-01-01 00:00:00.000' }, 'super-admin');
+    const restorer = await h.userWith(['view users', 'restore users', 'view trash items']);
+    const one = await h.http().post(`/api/v1/users/${above}/restore`).set(bearer(restorer.token));
+    expect(one.status).toBe(403);
+    expect(one.body).toEqual(TARGET_ABOVE);
+    const bulk = await h.http().post('/api/v1/users/bulk/restore').set(bearer(restorer.token)).send({ ids: [above] });
+    expect(bulk.status).toBe(403);
+    expect(bulk.body).toEqual(TARGET_ABOVE);
+    expect((await h.knex('users').where({ id: above }).first()).deleted_at).not.toBeNull();
+    const byRoot = await h.http().post(`/api/v1/users/${above}/restore`).set(bearer(admin));
+    expect(byRoot.status).toBe(200);
+    await h.knex('users').where({ id: above }).delete();
+  });
+
+  it('cannot make a dealer (which gets the dealer role) without holding the dealer role\'s permissions', async () => {
+    const dealer = { name: 'New Dealer', email: 'nd@test.example', password: 'Made@Pass1', password_confirmation: 'Made@Pass1', user_type: 'dealer', dealer_code: 'ND1' };
+    const res = await h.http().post('/api/v1/users').set(bearer(manager.token)).field(dealer).attach('dealer_logo', PNG_1PX, 'logo.png');
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual(GRANT_ABOVE);
+    expect(await h.knex('users').where({ email: 'nd@test.example' }).first()).toBeUndefined();
+    const turn = await h.http().patch(`/api/v1/users/${targetId}`).set(bearer(manager.token)).send({ user_type: 'dealer', dealer_code: 'TURNED' });
+    expect(turn.status).toBe(403);
+    expect(turn.body).toEqual(GRANT_ABOVE);
+    expect((await h.knex('users').where({ id: targetId }).first()).user_type).toBe('admin');
+  });
+
+  it('changes its own password only through the profile, not through PATCH /users', async () => {
+    const res = await h.http().patch(`/api/v1/users/${manager.id}`).set(bearer(manager.token)).send({ password: 'Other@Pass1', password_confirmation: 'Other@Pass1' });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ success: false, message: 'Change your own password on your profile, with your current password.' });
+    expect((await h.http().get('/api/v1/auth/me').set(bearer(manager.token))).status).toBe(200);
+  });
+
   it('protects the last super admin: it cannot deactivate, demote or delete itself', async () => {
     for (const body of [{ status: 'inactive' }, { role_id: viewerRoleId }]) {
       const res = await h.http().patch(`/api/v1/users/${rootId}`).set(bearer(admin)).send(body);

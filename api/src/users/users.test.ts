@@ -304,6 +304,16 @@ describe('POST /users (admin, JSON)', () => {
     await h.knex('users').where({ id: trashedId }).delete();
   });
 
+  it('refuses a dealer code already taken (any case), whatever the new user\'s type', async () => {
+    const res = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ email: 'code@test.example', dealer_code: 'carol1' }));
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ success: false, message: VALIDATION, errors: { dealer_code: ['The dealer code has already been taken.'] } });
+    const dealer = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ email: 'code@test.example', user_type: 'dealer', dealer_code: 'Dave2', role_id: undefined }));
+    expect(dealer.status).toBe(422);
+    expect(dealer.body.errors).toEqual({ dealer_code: ['The dealer code has already been taken.'] });
+    expect(await h.knex('users').where({ email: 'code@test.example' }).first()).toBeUndefined();
+  });
+
   it('translates messages by ?lng= and by Accept-Language', async () => {
     const so = await h.http().post('/api/v1/users?lng=so').set(bearer(admin)).send({ email: 'bad' });
     expect(so.status).toBe(422);
