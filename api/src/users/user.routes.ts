@@ -138,17 +138,21 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     const { req, trx } = ctx;
     const caller = req.auth!;
     const held = caller.permissions;
+    // The console's edit form sends status, type and role every time: only real changes count.
+    const currentRoleIds: number[] = (await trx('user_roles').where('user_id', user.id).select('role_id')).map((r: { role_id: number }) => r.role_id);
     const changes = {
       status: input.status !== undefined && input.status !== user.status,
       type: input.user_type !== undefined && input.user_type !== user.user_type,
-      role: input.role_id !== undefined,
+      role: input.role_id !== undefined && !(currentRoleIds.length === 1 && currentRoleIds[0] === decodeId(input.role_id as string | number)),
     };
     const touchesProfile = [...USER_FIELDS, ...DEALER_FIELDS, 'password'].some((f) => (input as Record<string, unknown>)[f] !== undefined) || Boolean(req.file);
     // PATCH with status only needs "change user status"; anything else needs "update users".
     if (touchesProfile && !held.has('update users')) throw forbidden();
     if (changes.status && !held.has('change user status')) throw forbidden();
     if ((changes.type || changes.role) && !held.has('assign user roles')) throw forbidden();
-    if (!touchesProfile && !changes.status && !changes.type && !changes.role && !hasAll(held, ['update users'])) throw forbidden();
+    // A request that changes nothing still needs the permission its fields belong to.
+    const noOp = !touchesProfile && !changes.status && !changes.type && !changes.role;
+    if (noOp && !hasAll(held, [input.status !== undefined ? 'change user status' : 'update users'])) throw forbidden();
     if (user.id === caller.user.id && (changes.status || changes.type || changes.role)) throw forbidden('api:users.cannot_change_own_access');
     await assertCanManage(req, user, trx);
 
@@ -173,7 +177,7 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       } else {
         if (input.role_id === undefined) throw fieldError('role_id', 'validation:role_required');
         const role = await resolveAdminRole(req, input.role_id, trx);
-        if (!(user.roles ?? []).some((r) => r.id === role.id)) await assertNotLastSuperAdmin(trx, [user.id]);
+        if (!currentRoleIds.includes(role.id)) await assertNotLastSuperAdmin(trx, [user.id]);
         await setRoles(trx, user.id, [role.id]);
       }
     }

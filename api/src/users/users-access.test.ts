@@ -318,6 +318,48 @@ describe('nobody raises their own rights', () => {
     await h.knex('users').where({ id: above }).delete();
   });
 
+  it('may save its own record unchanged in status, type and role (the console\'s edit form sends them all)', async () => {
+    const res = await h
+      .http()
+      .patch(`/api/v1/users/${rootId}`)
+      .set(bearer(admin))
+      .send({ name: 'Root Admin', phone: '252600000000', status: 'active', user_type: 'admin', role_id: superRoleId });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ phone: '252600000000', status: 'active', roles: [{ id: superRoleId, name: 'super-admin' }] });
+    const own = await h
+      .http()
+      .patch(`/api/v1/users/${manager.id}`)
+      .set(bearer(manager.token))
+      .send({ name: 'Manager', status: 'active', user_type: 'admin', role_id: manager.roleId });
+    expect(own.status).toBe(200);
+    const other = await h.http().patch(`/api/v1/users/${manager.id}`).set(bearer(manager.token)).send({ name: 'Manager', role_id: viewerRoleId });
+    expect(other.status).toBe(403);
+    expect(other.body).toEqual(OWN_ACCESS);
+  });
+
+  it('an "update users" holder may edit an admin when the form resends its unchanged role', async () => {
+    const editable = await h.insertUser({ name: 'Editable', email: 'editable@test.example' }, 'viewer');
+    const updater = await h.userWith(['view users', 'update users']);
+    const res = await h.http().patch(`/api/v1/users/${editable}`).set(bearer(updater.token)).send({ name: 'Edited', status: 'active', user_type: 'admin', role_id: viewerRoleId });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ name: 'Edited', roles: [{ id: viewerRoleId, name: 'viewer' }] });
+    const change = await h.http().patch(`/api/v1/users/${editable}`).set(bearer(updater.token)).send({ name: 'Edited', role_id: deleterRoleId });
+    expect(change.status).toBe(403);
+    expect(change.body).toEqual(FORBIDDEN);
+  });
+
+  it('a "change user status" holder may send the status the user already has', async () => {
+    const plain = await h.insertUser({ name: 'Plain', email: 'plain@test.example', status: 'inactive' });
+    const statusOnly = await h.userWith(['change user status']);
+    const res = await h.http().patch(`/api/v1/users/${plain}`).set(bearer(statusOnly.token)).send({ status: 'inactive' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.status).toBe('inactive');
+    const noPerm = await h.userWith(['update users']);
+    const refused = await h.http().patch(`/api/v1/users/${plain}`).set(bearer(noPerm.token)).send({ status: 'inactive' });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual(FORBIDDEN);
+  });
+
   it('cannot restore a user who holds more rights', async () => {
     const above = await h.insertUser({ name: 'Trashed Root', email: 'troot@test.example', deleted_at: '2026-01-01 00:00:00.000' }, 'super-admin');
     const restorer = await h.userWith(['view users', 'restore users', 'view trash items']);
