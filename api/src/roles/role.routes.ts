@@ -82,6 +82,11 @@ function assertNotProtected(role: Role) {
   if (role.protected) throw forbidden(PROTECTED_MESSAGE);
 }
 
+/** Trashing or restoring a role takes its permissions from, or gives them back to, its users. */
+async function assertCanGrantRole(req: Request, trx: Knex.Transaction, roleId: number) {
+  await assertCanGrant(req, (await Role.relatedQuery('permissions', trx).for(roleId)).map((p) => p.name));
+}
+
 /**
  * Roles (Spatie-like, guard 'web'). Protected roles (super-admin, dealer) cannot be edited or
  * deleted, but their permissions can still be assigned (SPEC.md section 6).
@@ -151,7 +156,11 @@ export function roleRoutes(registry: OpenApiRegistry) {
         await logActivity(trx, req, { action: 'updated', subjectType: 'role', subjectId: role.id, before: snapshot(role), after: { ...snapshot({ ...role, ...patch } as Role), ...(input.permissions ? { permissions: input.permissions } : {}) } });
       },
     },
-    guardDelete: (_ctx, role) => assertNotProtected(role),
+    guardDelete: async ({ req, trx }, role) => {
+      assertNotProtected(role);
+      await assertCanGrantRole(req, trx, role.id);
+    },
+    guardRestore: ({ req, trx }, role) => assertCanGrantRole(req, trx, role.id),
     messages: {
       created: 'api:roles.created',
       updated: 'api:roles.updated',

@@ -390,6 +390,41 @@ describe('soft delete, trash, restore and force delete', () => {
   });
 });
 
+describe('deleting or restoring a role changes what its users can do', () => {
+  it('needs the caller to hold the role\'s permissions (trash, restore, force delete, bulk)', async () => {
+    const GRANT_ABOVE = { success: false, message: 'You cannot give rights that you do not hold yourself.' };
+    const strong = await createRole('strong', ['view users', 'force delete users']);
+    const weak = await createRole('weak', ['view roles']);
+    const caller = await h.userWith(['view roles', 'delete roles', 'restore roles', 'force delete roles', 'view trash items']);
+    for (const [method, path, body] of [
+      ['delete', `/api/v1/roles/${strong}`, undefined],
+      ['delete', `/api/v1/roles/${strong}/force`, undefined],
+      ['delete', '/api/v1/roles/bulk/delete', { ids: [weak, strong] }],
+      ['delete', '/api/v1/roles/bulk/force-delete', { ids: [weak, strong] }],
+    ] as const) {
+      const req = h.http()[method](path).set(bearer(caller.token));
+      const res = body ? await req.send(body) : await req;
+      expect(res.status, path).toBe(403);
+      expect(res.body, path).toEqual(GRANT_ABOVE);
+    }
+    expect(await h.knex('roles').whereIn('id', [strong, weak]).whereNull('deleted_at')).toHaveLength(2);
+
+    expect((await h.http().delete(`/api/v1/roles/${strong}`).set(bearer(admin))).status).toBe(200);
+    const restore = await h.http().post(`/api/v1/roles/${strong}/restore`).set(bearer(caller.token));
+    expect(restore.status).toBe(403);
+    expect(restore.body).toEqual(GRANT_ABOVE);
+    const bulkRestore = await h.http().post('/api/v1/roles/bulk/restore').set(bearer(caller.token)).send({ ids: [strong] });
+    expect(bulkRestore.status).toBe(403);
+    expect((await h.knex('roles').where({ id: strong }).first()).deleted_at).not.toBeNull();
+
+    // Within the caller's rights, all of it works.
+    expect((await h.http().delete(`/api/v1/roles/${weak}`).set(bearer(caller.token))).status).toBe(200);
+    expect((await h.http().post(`/api/v1/roles/${weak}/restore`).set(bearer(caller.token))).status).toBe(200);
+    expect((await h.http().delete(`/api/v1/roles/${weak}/force`).set(bearer(caller.token))).status).toBe(200);
+    expect(await h.knex('roles').where({ id: weak }).first()).toBeUndefined();
+  });
+});
+
 describe('bulk forms', () => {
   it('POST /roles/bulk creates all, or none with errors keyed by index', async () => {
     const bad = await h.http().post('/api/v1/roles/bulk').set(bearer(admin)).send([{ name: 'bulk-a' }, { name: '' }, { name: 'bulk-c', guard_name: '' }]);

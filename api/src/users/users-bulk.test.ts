@@ -127,6 +127,38 @@ describe('soft delete, trash, restore and force delete of one user', () => {
   });
 });
 
+describe('force delete keeps financial records', () => {
+  it('answers 409 for a dealer whose wallet has transactions, alone or in a bulk, and deletes nothing', async () => {
+    const dealer = await h.insertUser({ name: 'Ledger Dealer', email: 'ledger@test.example', user_type: 'dealer', dealer_code: 'LEDGER' }, 'dealer');
+    const other = await plainUser();
+    const now = new Date().toISOString().slice(0, 23).replace('T', ' ');
+    await h.knex('wallets').insert({ dealer_id: dealer, balance: 500, currency: 'USD', created_at: now, updated_at: now });
+    const wallet = await h.knex('wallets').where({ dealer_id: dealer }).first();
+    await h.knex('wallet_transactions').insert({ wallet_id: wallet.id, type: 'credit', kind: 'top_up', amount: 500, balance_before: 0, balance_after: 500, created_at: now });
+    const message = 'This dealer has wallet transactions or recharges and cannot be deleted permanently. Move it to the trash instead.';
+    const one = await h.http().delete(`/api/v1/users/${dealer}/force`).set(bearer(admin));
+    expect(one.status).toBe(409);
+    expect(one.body).toEqual({ success: false, message });
+    const bulk = await h.http().delete('/api/v1/users/bulk/force-delete').set(bearer(admin)).send({ ids: [other, dealer] });
+    expect(bulk.status).toBe(409);
+    expect(bulk.body).toEqual({ success: false, message });
+    expect(await h.knex('users').whereIn('id', [dealer, other])).toHaveLength(2);
+    expect(await h.knex('wallets').where({ dealer_id: dealer })).toHaveLength(1);
+    // The trash is still open to it.
+    const trash = await h.http().delete(`/api/v1/users/${dealer}`).set(bearer(admin));
+    expect(trash.status).toBe(200);
+  });
+
+  it('records the actor\'s address and user agent in the activity log', async () => {
+    const id = await plainUser();
+    const res = await h.http().delete(`/api/v1/users/${id}`).set(bearer(admin)).set('User-Agent', 'users-bulk-test/1.0');
+    expect(res.status).toBe(200);
+    const [log] = await activity(id, 'deleted');
+    expect(log).toMatchObject({ actor_id: rootId, user_agent: 'users-bulk-test/1.0' });
+    expect(log.ip).toMatch(/127\.0\.0\.1|::1/);
+  });
+});
+
 describe('PATCH /users/bulk/status', () => {
   it('sets the status of several users, logs each change and signs deactivated users out', async () => {
     const a = await plainUser();
