@@ -163,6 +163,23 @@ describe('POST /users: a new dealer as multipart', () => {
   });
 });
 
+describe('POST /users: an admin as multipart', () => {
+  it('creates the admin from form fields (role_id as text) and ignores a logo, storing no file', async () => {
+    const roleId = (await h.http().post('/api/v1/roles').set(bearer(admin)).send({ name: 'staff', permissions: ['view users'] })).body.data.id;
+    const before = logoFiles();
+    const res = await h
+      .http()
+      .post('/api/v1/users')
+      .set(bearer(admin))
+      .field({ name: 'Form Admin', email: 'form.admin@test.example', password: DEALER_PASSWORD, password_confirmation: DEALER_PASSWORD, user_type: 'admin', role_id: String(roleId), status: 'inactive' })
+      .attach('dealer_logo', PNG_1PX, 'logo.png');
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ user_type: 'admin', status: 'inactive', roles: [{ id: roleId, name: 'staff' }], dealer_details: null });
+    expect(logoFiles()).toEqual(before);
+    expect(await h.knex('wallets').where({ dealer_id: res.body.data.id }).first()).toBeUndefined();
+  });
+});
+
 describe('PATCH /users/{id} of a dealer (multipart)', () => {
   it('replaces the logo and the dealer details, and removes the old file', async () => {
     const old = (await h.knex('dealer_details').where({ user_id: shop.id }).first()).logo_path as string;

@@ -144,6 +144,25 @@ describe('GET /users (list)', () => {
   });
 });
 
+describe('roles in the trash', () => {
+  it('a user whose only role is in the trash shows no role and no permissions, and signs in without rights', async () => {
+    const roleId = await createRole('temporary', ['view users']);
+    const id = await h.insertUser({ name: 'Temp', email: 'temp@test.example' }, 'temporary');
+    const token = await h.login('temp@test.example');
+    expect((await h.http().get('/api/v1/users').set(bearer(token))).status).toBe(200);
+    expect((await h.http().delete(`/api/v1/roles/${roleId}`).set(bearer(admin))).status).toBe(200);
+    const res = await h.http().get(`/api/v1/users/${id}`).set(bearer(admin));
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ roles: [], permissions: [] });
+    const denied = await h.http().get('/api/v1/users').set(bearer(token));
+    expect(denied.status).toBe(403);
+    const role = await h.http().get(`/api/v1/roles/${roleId}/trashed`).set(bearer(admin));
+    expect(role.body.data.users_count).toBe(1);
+    await h.knex('users').where({ id }).delete();
+    await h.knex('roles').where({ id: roleId }).delete();
+  });
+});
+
 describe('GET /users/{id}', () => {
   it('shows a user by numeric id and by h_id', async () => {
     const byId = await h.http().get(`/api/v1/users/${ids.alice}`).set(bearer(admin));
