@@ -163,6 +163,21 @@ describe('POST /users: a new dealer as multipart', () => {
   });
 });
 
+describe('a dealer\'s logo file follows the dealer', () => {
+  it('stays while the dealer is in the trash and goes when it is deleted permanently', async () => {
+    const res = await dealerForm({ email: 'gone.dealer@test.example', dealer_code: 'GONE' }).attach('dealer_logo', PNG_1PX, 'logo.png');
+    expect(res.status).toBe(201);
+    const { id, dealer_details } = res.body.data;
+    expect((await h.http().delete(`/api/v1/users/${id}`).set(bearer(admin))).status).toBe(200);
+    expect((await h.http().get(dealer_details.logo_path)).status).toBe(200);
+    const force = await h.http().delete(`/api/v1/users/${id}/force`).set(bearer(admin));
+    expect(force.status).toBe(200);
+    expect((await h.http().get(dealer_details.logo_path)).status).toBe(404);
+    expect(await h.knex('dealer_details').where({ user_id: id }).first()).toBeUndefined();
+    expect(await h.knex('wallets').where({ dealer_id: id }).first()).toBeUndefined();
+  });
+});
+
 describe('POST /users: an admin as multipart', () => {
   it('creates the admin from form fields (role_id as text) and ignores a logo, storing no file', async () => {
     const roleId = (await h.http().post('/api/v1/roles').set(bearer(admin)).send({ name: 'staff', permissions: ['view users'] })).body.data.id;
