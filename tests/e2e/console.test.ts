@@ -163,6 +163,55 @@ describe('console in Chromium against the real server', () => {
     await context.close();
   });
 
+  it('a 401 on any call ends the session and goes to sign-in with the expiry message', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await signIn(page);
+    await page.waitForURL(/\/dashboard$/);
+    // Once the guard has loaded the user and checked the lock, the page shows.
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    // The server revokes the session (as a logout elsewhere or an expiry would).
+    const token = (await context.cookies()).find((c) => c.name === 'auth_token')!.value;
+    await api('/auth/logout', { method: 'POST', token: decodeURIComponent(token) });
+    await page.getByRole('navigation', { name: 'Main menu' }).getByRole('button', { name: 'Users' }).click();
+    await page.getByRole('link', { name: 'Admins' }).click();
+    await page.waitForURL(/\/auth\/login/);
+    await toast(page, 'Your session has expired. Please login again.').waitFor();
+    expect(await page.evaluate(() => [localStorage.getItem('auth_user'), document.cookie.includes('auth_token=')])).toEqual([null, false]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('header search: Ctrl+K focuses it, Enter goes to /search?q=', async () => {
+    const { context, page } = await newPage(browser, server.url);
+    await signIn(page);
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    await page.keyboard.press('Control+k');
+    const box = page.getByRole('searchbox', { name: 'Search' });
+    await page.waitForFunction(() => document.activeElement?.getAttribute('type') === 'search');
+    await box.fill('  demo  ');
+    await box.press('Enter');
+    await page.waitForURL(/\/search\?q=demo$/);
+    await page.getByRole('heading', { name: 'Results for "demo"' }).waitFor();
+    await page.getByText('dealer@example.com').waitFor();
+    await box.fill('');
+    await page.waitForURL(/\/search$/);
+    await context.close();
+  });
+
+  it('a dealer signs in to its own menu and home page', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await signIn(page, { email: 'dealer@example.com', password: 'Dealer@12345' });
+    await page.waitForURL(/\/dashboard$/);
+    const nav = page.getByRole('navigation', { name: 'Main menu' });
+    await nav.getByRole('link', { name: 'Dashboard' }).waitFor();
+    await expect(nav.getByRole('button', { name: 'Users' }).count()).resolves.toBe(0);
+    await expect(nav.getByRole('button', { name: 'Trash' }).count()).resolves.toBe(0);
+    await page.goto('/admin');
+    await page.waitForURL(/\/unauthorized$/);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('switching to Arabic (ae) turns the page right-to-left', async () => {
     const { context, page, errors } = await newPage(browser, server.url);
     await signIn(page, ADMIN, '/auth/login?redirect=%2Fadmin');

@@ -65,6 +65,8 @@ describe('session and authProvider (SPEC.md sections 4 and 9)', () => {
     expect(isLocked()).toBe(true);
     await expect(authProvider.checkError({ status: 403 })).resolves.toBeUndefined();
     await expect(authProvider.checkError({ status: 401 })).rejects.toMatchObject({ redirectTo: '/auth/login', message: 'Your session has expired. Please login again.' });
+    // react-admin then logs out, which clears the session.
+    await authProvider.logout({});
     expect(getToken()).toBeNull();
   });
 

@@ -71,7 +71,8 @@ export const authProvider: ConsoleAuthProvider = {
   async checkError(error) {
     const status = (error as { status?: number })?.status;
     if (status === 401) {
-      clearSession();
+      // react-admin shows the message while the session still exists, then logs out
+      // (logout() clears the session), so it is not cleared here.
       throw { redirectTo: LOGIN_PATH, message: errorText('session_expired') };
     }
     if (status === 423) {

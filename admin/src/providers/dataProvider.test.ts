@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dataProvider } from './dataProvider';
-import { startSession, clearSession } from './session';
+import { clearSession, getToken, startSession } from './session';
 import { mockFetch } from '../test/fetchMock';
 
 const list = (data: unknown[], total = data.length) => ({ status: 200, body: { success: true, data, meta: { current_page: 1, per_page: 10, total, last_page: 1 } } });
@@ -12,6 +12,12 @@ describe('dataProvider request shapes', () => {
     clearSession();
     vi.unstubAllGlobals();
     document.head.innerHTML = '';
+  });
+
+  it('leaves a 401 to react-admin (checkError shows the message, then logs out)', async () => {
+    mockFetch([{ status: 401, body: { success: false, message: 'Unauthenticated.' } }]);
+    await expect(dataProvider.getOne('users', { id: 1 })).rejects.toMatchObject({ status: 401, message: 'Your session has expired. Please login again.' });
+    expect(getToken()).toBe('tok-1');
   });
 
   it('getList sends page, per_page, sort, order, q and one param per filter, and reads meta.total', async () => {

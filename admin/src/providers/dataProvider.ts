@@ -1,5 +1,8 @@
 import type { DataProvider, GetListParams, Identifier, RaRecord } from 'react-admin';
-import { apiFetch, type Query } from './http';
+import { apiFetch as rawFetch, type Query, type RequestOptions } from './http';
+
+/** Every dataProvider call reaches react-admin's checkError, which handles a 401 (see http.ts). */
+const apiFetch = <T>(path: string, opts: RequestOptions = {}) => rawFetch<T>(path, { ...opts, on401: 'checkError' });
 
 /**
  * The console's dataProvider for the /api/v1 generic resource pattern (SPEC.md section 7).

@@ -15,6 +15,13 @@ export interface RequestOptions {
   body?: unknown;
   /** The login call: its 401 passes the server's message on and does not end the session. */
   isLogin?: boolean;
+  /**
+   * Who ends the session on a 401. 'here' (default): this function clears it at once, for
+   * calls made outside react-admin. 'checkError': the dataProvider's calls go through
+   * react-admin, whose checkError shows the expiry message and logs out (which clears it);
+   * clearing here first would make react-admin skip that message.
+   */
+  on401?: 'here' | 'checkError';
   timeoutMs?: number;
 }
 
@@ -97,7 +104,7 @@ export async function apiFetch<T = unknown>(path: string, opts: RequestOptions =
   if (response.ok) return json as ApiEnvelope<T>;
 
   const status = response.status;
-  if (status === 401 && !opts.isLogin) clearSession();
+  if (status === 401 && !opts.isLogin && opts.on401 !== 'checkError') clearSession();
   if (status === 423) setLocked(true);
   const allErrors = json.errors && typeof json.errors === 'object' ? json.errors : undefined;
   const errors = allErrors
