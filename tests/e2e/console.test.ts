@@ -133,6 +133,68 @@ describe('console in Chromium against the real server', () => {
     await context.close();
   });
 
+  it('edits a user in the slide-over and changes status in bulk', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await signIn(page, ADMIN, '/auth/login?redirect=%2Fdealers');
+    await page.waitForURL(/\/dealers$/);
+    await page.getByRole('row').filter({ hasText: 'dealer@example.com' }).getByText('Demo Dealer').click();
+    const form = page.getByRole('dialog', { name: 'Edit Dealer' });
+    await form.getByLabel(/^Company name/).fill('Demo Telecom Mogadishu');
+    await form.getByRole('button', { name: 'Update' }).click();
+    await toast(page, 'User updated successfully').waitFor();
+    await form.waitFor({ state: 'detached' });
+    const row = page.getByRole('row').filter({ hasText: 'dealer@example.com' });
+    await row.getByText('Demo Telecom Mogadishu').waitFor();
+
+    await row.getByRole('checkbox', { name: 'Select this row' }).check();
+    await page.getByRole('button', { name: 'Deactivate' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await row.getByText('Inactive').waitFor();
+    await row.getByRole('checkbox', { name: 'Select this row' }).check();
+    await page.getByRole('button', { name: 'Activate', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await row.getByText('Active', { exact: true }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('creates a role with permissions by group, sees the protected-role warning, trashes the role', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await signIn(page, ADMIN, '/auth/login?redirect=%2Fsettings%2Froles');
+    await page.waitForURL(/\/settings\/roles$/);
+    await page.getByRole('button', { name: 'New Role' }).click();
+    const modal = page.getByRole('dialog', { name: 'New Role' });
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await modal.getByText('Name is required').waitFor();
+    await modal.getByLabel(/^Name/).fill('auditor');
+    await modal.getByRole('checkbox', { name: 'Select all logs permissions' }).check();
+    await modal.getByRole('checkbox', { name: 'view trash items' }).check();
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await toast(page, 'Role created successfully').waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'auditor' });
+    await row.waitFor();
+    await expect(row.getByRole('cell').nth(3).textContent()).resolves.toBe('2');
+
+    await page.getByRole('row').filter({ hasText: 'super-admin' }).getByText('super-admin').click();
+    const edit = page.getByRole('dialog', { name: 'Edit Role' });
+    await edit.getByText('This is a system-protected role and cannot be modified. You can only view its details and manage permissions.').waitFor();
+    await expect(edit.getByLabel(/^Name/).isDisabled()).resolves.toBe(true);
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await edit.waitFor({ state: 'detached' });
+
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await row.waitFor({ state: 'detached' });
+    await page.goto('/trash/roles');
+    const trashed = page.getByRole('row').filter({ hasText: 'auditor' });
+    await trashed.getByRole('button', { name: /Delete permanently/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await toast(page, 'Record deleted permanently').waitFor();
+    await trashed.waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('a user with a limited role sees only its menu entries and gets /unauthorized elsewhere', async () => {
     const { token } = await api<{ token: string }>('/auth/admin/login', { method: 'POST', body: ADMIN });
     const role = await api<{ id: number }>('/roles', { method: 'POST', token, body: { name: 'support', guard_name: 'web', permissions: ['view admins', 'view roles'] } });
