@@ -94,6 +94,8 @@ export class ApiRouter {
       next();
     };
     const run: RequestHandler = async (req, res) => {
+      // Query filters are checked (a bad value is a 422, not an empty list) but left in place.
+      if (spec.query) parseOrThrow(spec.query, req.query);
       if (spec.body && !spec.bodyIsArray) req.body = parseOrThrow(spec.body, req.body);
       const result = await handler(req, res);
       if (res.headersSent) return;

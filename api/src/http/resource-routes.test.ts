@@ -75,4 +75,22 @@ describe(`generic list and id handling on ${TEST_DATABASE}`, () => {
     expect(statuses.filter((s) => s === 422)).toHaveLength(4);
     for (const r of results.filter((x) => x.status === 422)) expect(r.body.errors.name).toEqual(['The name has already been taken.']);
   });
+
+  it('refuses a filter value that cannot match with 422 on that filter', async () => {
+    const res = await h.http().get('/api/v1/users').query({ user_type: 'bogus' }).set(auth());
+    expect(res.status).toBe(422);
+    expect(res.body.errors.user_type).toEqual(['Invalid value']);
+    expect((await h.http().get('/api/v1/users').query({ user_type: 'admin', status: 'active' }).set(auth())).status).toBe(200);
+  });
+
+  it('words bulk messages for one record and for several', async () => {
+    const a = await h.http().post('/api/v1/roles').set(auth()).send({ name: 'Plural A' });
+    const b = await h.http().post('/api/v1/roles').set(auth()).send({ name: 'Plural B' });
+    const one = await h.http().delete('/api/v1/roles/bulk/delete').set(auth()).send({ ids: [a.body.data.id] });
+    expect(one.body).toMatchObject({ message: '1 role moved to the trash', data: { affected: 1 } });
+    const two = await h.http().post('/api/v1/roles/bulk/restore').set(auth()).send({ ids: [a.body.data.h_id, b.body.data.id] });
+    expect(two.status).toBe(404); // b is not in the trash: all or nothing
+    const restored = await h.http().post('/api/v1/roles/bulk/restore').set(auth()).send({ ids: [a.body.data.h_id] });
+    expect(restored.body.message).toBe('1 role restored successfully');
+  });
 });

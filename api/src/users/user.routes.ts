@@ -250,7 +250,7 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       status: z.enum(STATUSES).optional(),
       role_id: z.string().optional(),
       dealer_code: z.string().optional(),
-      ids: z.string().optional(),
+      ids: z.union([z.string(), z.array(z.string())]).optional(),
     }),
     graph: '[roles, dealer_details]',
     // A dealer only ever sees itself, whatever permissions its role was given.
