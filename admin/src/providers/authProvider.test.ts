@@ -66,7 +66,10 @@ describe('session and authProvider (SPEC.md sections 4 and 9)', () => {
     await expect(authProvider.checkError({ status: 403 })).resolves.toBeUndefined();
     await expect(authProvider.checkError({ status: 401 })).rejects.toMatchObject({ redirectTo: '/auth/login', message: 'Your session has expired. Please login again.' });
     // react-admin then logs out, which clears the session.
+    mockFetch([{ status: 401, body: { success: false, message: 'Unauthenticated.' } }]);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     await authProvider.logout({});
+    warn.mockRestore();
     expect(getToken()).toBeNull();
   });
 
