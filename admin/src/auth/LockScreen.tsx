@@ -1,7 +1,7 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Navigate, useNavigate, useLogout, useTranslate } from 'react-admin';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Avatar, Box, Button, Stack, Typography } from '@mui/material';
 import { lockSchema } from '../../../api/src/auth/auth.schemas.ts';
 import { authProvider, LOGIN_PATH } from '../providers/authProvider';
@@ -13,6 +13,7 @@ import { PasswordField } from '../common/PasswordField';
 import { homePath } from '../layout/menu';
 import { MENU } from '../layout/menuItems';
 import { AuthCard } from './AuthCard';
+import { authRetry, LOCK_STALE_MS } from './retry';
 
 /** /auth/lock-screen: the locked user unlocks with the password (blank layout). */
 export default function LockScreen() {
@@ -27,6 +28,17 @@ export default function LockScreen() {
     mode: 'onChange',
     defaultValues: { password: '' },
   });
+  // The server's answer decides: a session it does not hold as locked goes back in.
+  const lock = useQuery({
+    queryKey: ['auth', 'check-lock'],
+    queryFn: () => authProvider.checkLock(),
+    staleTime: LOCK_STALE_MS,
+    retry: authRetry,
+    enabled: isAuthenticated,
+  });
+  useEffect(() => {
+    if (lock.data === false) navigate(homePath(MENU, permissions), { replace: true });
+  }, [lock.data, navigate, permissions]);
   if (!isAuthenticated || !user) return <Navigate to={LOGIN_PATH} replace />;
 
   const onSubmit = handleSubmit(async ({ password }) => {

@@ -15,7 +15,6 @@ import {
   MenuItem,
   Stack,
   TextField,
-  Tooltip,
   Typography,
 } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
@@ -132,7 +131,7 @@ export function UserFormDrawer({ open, userType, record, onClose }: { open: bool
     resolver: sharedResolver(isEdit ? updateUserSchema : createUserSchema),
     defaultValues: initialValues(userType, record),
   });
-  const { register, handleSubmit, control, formState, setValue, setError, reset, watch } = form;
+  const { handleSubmit, control, formState, setValue, setError, reset, watch } = form;
   const type = watch('user_type');
 
   useEffect(() => {
@@ -170,6 +169,9 @@ export function UserFormDrawer({ open, userType, record, onClose }: { open: bool
       setLogoError(undefined);
       try {
         const payload = toPayload(values, isEdit);
+        // An unchanged role is not sent: changing a role needs "assign user roles", and nobody
+        // may change their own.
+        if (isEdit && payload.role_id === (record!.roles?.[0]?.id ?? null)) delete payload.role_id;
         if (isEdit) {
           await dataProvider.update('users', { id: record!.id, data: payload, previousData: record! });
           if (isDealer && logo) await dataProvider.uploadDealerLogo({ id: record!.h_id ?? record!.id, file: logo });
