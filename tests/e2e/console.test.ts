@@ -195,6 +195,25 @@ describe('console in Chromium against the real server', () => {
     await context.close();
   });
 
+  it('edits the own profile and uploads a profile picture', async () => {
+    const { context, page, errors } = await newPage(browser, server.url);
+    await signIn(page, { email: 'dealer@example.com', password: 'Dealer@12345' });
+    await page.waitForURL(/\/dashboard$/);
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: 'Profile' }).click();
+    await page.waitForURL(/\/auth\/profile$/);
+    await page.getByLabel(/^Phone/).fill('+252615550000');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await toast(page, 'Profile updated successfully').waitFor();
+    await page.locator('input[type=file][accept="image/*"]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG });
+    // The avatar everywhere switches to the uploaded file (its toast queues behind the first).
+    await page.waitForFunction(() => document.querySelector('[data-testid=user-menu] img')?.getAttribute('src')?.includes('/storage/'));
+    await page.reload();
+    await expect(page.getByLabel(/^Phone/).inputValue()).resolves.toBe('+252615550000');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('a user with a limited role sees only its menu entries and gets /unauthorized elsewhere', async () => {
     const { token } = await api<{ token: string }>('/auth/admin/login', { method: 'POST', body: ADMIN });
     const role = await api<{ id: number }>('/roles', { method: 'POST', token, body: { name: 'support', guard_name: 'web', permissions: ['view admins', 'view roles'] } });

@@ -11,10 +11,11 @@ import { useVisibleMenu } from './useMenu';
  * active route highlighted, opened by click or hover, closed on outside click.
  */
 export function HorizontalMenu() {
+  const translate = useTranslate();
   const { sections } = useVisibleMenu();
   const items = sections.flatMap((s) => s.items);
   return (
-    <Box component="nav" aria-label="main" sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, px: 2, py: 0.5, borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }}>
+    <Box component="nav" aria-label={translate('layout.main_menu')} sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, px: 2, py: 0.5, borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }}>
       {items.map((item) => (
         <TopItem key={item.key} item={item} />
       ))}

@@ -8,6 +8,8 @@ import SearchIcon from '@mui/icons-material/Search';
  * Header search: Ctrl/Cmd+K focuses it; submitting goes to /search?q=<trimmed>; clearing the
  * box while on /search returns to /search. On small screens it hides behind a toggle.
  */
+const IS_MAC = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+
 export function SearchBox({ compact }: { compact: boolean }) {
   const translate = useTranslate();
   const navigate = useNavigate();
@@ -73,7 +75,7 @@ export function SearchBox({ compact }: { compact: boolean }) {
             sx={{ flex: 1, color: 'text.primary' }}
           />
           <Box component="kbd" sx={{ fontSize: 11, color: 'text.secondary', display: compact ? 'none' : 'block' }}>
-            Ctrl K
+            {IS_MAC ? '⌘K' : 'Ctrl K'}
           </Box>
         </Box>
       )}

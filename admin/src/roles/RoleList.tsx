@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { BulkDeleteButton, Datagrid, DateField, DeleteButton, FunctionField, List, NumberField, SearchInput, TextField, useCanAccess, useTranslate } from 'react-admin';
+import { BulkDeleteButton, Datagrid, DeleteButton, FunctionField, List, NumberField, SearchInput, TextField, useCanAccess, useTranslate } from 'react-admin';
 import { Button, Chip } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import LockIcon from '@mui/icons-material/LockOutlined';
 import { PageTitle } from '../common/PageTitle';
+import { LocaleDateField } from '../common/LocaleDateField';
 import { RoleFormDialog } from './RoleFormDialog';
 import type { RoleRecord } from './types';
 
@@ -47,7 +48,7 @@ export default function RoleList() {
           <TextField source="description" label="roles.fields.description" emptyText="—" sortable={false} />
           <FunctionField label="roles.fields.permissions" sortable={false} render={(r: RoleRecord) => r.permissions?.length ?? 0} />
           <NumberField source="users_count" label="roles.fields.users_count" sortable={false} />
-          <DateField source="created_at" label="roles.fields.created_at" />
+          <LocaleDateField source="created_at" label="roles.fields.created_at" />
           {canDelete && <FunctionField render={(r: RoleRecord) => (r.protected ? null : <DeleteButton mutationMode="pessimistic" />)} />}
         </Datagrid>
       </List>

@@ -1,6 +1,7 @@
-import { LinkBase as RouterLink, Datagrid, DateField, FunctionField, List, SearchInput, TextField, useTranslate } from 'react-admin';
+import { LinkBase as RouterLink, Datagrid, FunctionField, List, SearchInput, TextField, useTranslate } from 'react-admin';
 import { Tab, Tabs } from '@mui/material';
 import { PageTitle } from '../common/PageTitle';
+import { LocaleDateField } from '../common/LocaleDateField';
 import { TrashBulkActions, TrashRowActions } from './TrashActions';
 
 /** /trash, /trash/users and /trash/roles: soft-deleted records with restore and force delete. */
@@ -31,7 +32,7 @@ export default function TrashPage({ resource }: { resource: 'users' | 'roles' })
           {resource === 'users' && (
             <FunctionField label="users.fields.user_type" sortable={false} render={(r: { user_type?: string }) => (r.user_type ? translate(`users.types.${r.user_type}`) : '—')} />
           )}
-          <DateField source="deleted_at" label="trash.deleted_at" showTime />
+          <LocaleDateField source="deleted_at" label="trash.deleted_at" showTime />
           <TrashRowActions resource={resource} />
         </Datagrid>
       </List>

@@ -3,7 +3,6 @@ import {
   BulkDeleteButton,
   BulkUpdateButton,
   Datagrid,
-  DateField,
   DeleteButton,
   FunctionField,
   List,
@@ -21,6 +20,7 @@ import AddIcon from '@mui/icons-material/Add';
 import CheckCircleIcon from '@mui/icons-material/CheckCircleOutlined';
 import BlockIcon from '@mui/icons-material/Block';
 import { PageTitle } from '../common/PageTitle';
+import { LocaleDateField } from '../common/LocaleDateField';
 import { resolveImage } from '../common/image';
 import { UserFormDrawer } from './UserFormDrawer';
 import type { UserRecord, UserType } from './types';
@@ -114,7 +114,7 @@ export default function UserList({ userType }: { userType: Exclude<UserType, 'us
             )}
           />
           <TextField source="email" label="users.fields.email" />
-          <TextField source="phone" label="users.fields.phone" emptyText="—" />
+          <TextField source="phone" label="users.fields.phone" emptyText="—" sortable={false} />
           {dealer && <TextField source="dealer_code" label="users.fields.dealer_code" />}
           {dealer && <TextField source="dealer_details.company_name" label="users.fields.company_name" sortable={false} emptyText="—" />}
           {dealer && (
@@ -130,7 +130,7 @@ export default function UserList({ userType }: { userType: Exclude<UserType, 'us
             label="users.fields.status"
             render={(r: UserRecord) => <Chip size="small" color={r.status === 'active' ? 'success' : 'default'} label={translate(`users.status.${r.status}`)} />}
           />
-          <DateField source="created_at" label="users.fields.created_at" />
+          <LocaleDateField source="created_at" label="users.fields.created_at" />
           {canDelete && <DeleteButton mutationMode="pessimistic" />}
         </Datagrid>
       </List>
