@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { BrowserRouter, Navigate, Route } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
-import { Admin, CustomRoutes, localStorageStore, Notification, Resource } from 'react-admin';
+import { Admin, CustomRoutes, localStorageStore, Notification } from 'react-admin';
 import { useI18nextProvider } from 'ra-i18n-i18next';
 import i18n, { i18nOptions, isRtl, LANGUAGES } from './i18n/i18n';
 import { dataProvider } from './providers/dataProvider';
@@ -71,8 +71,6 @@ function ConsoleAdmin() {
           notification={TopRightNotification}
           disableTelemetry
         >
-          <Resource name="users" recordRepresentation="name" />
-          <Resource name="roles" recordRepresentation="name" />
           <CustomRoutes noLayout>
             <Route path="/auth/login" element={<LoginPage />} />
             <Route path="/auth/admin/login" element={<LoginPage />} />

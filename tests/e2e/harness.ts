@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { onTestFailed } from 'vitest';
 
 /**
  * End-to-end harness: builds the console when admin/dist is missing or older than its sources,
@@ -98,6 +99,11 @@ export async function newPage(browser: Browser, baseURL: string, locale = 'en-US
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
+  // A failing test leaves a screenshot of the page as it was, under test-results/.
+  onTestFailed(async ({ task }) => {
+    const name = task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80);
+    await page.screenshot({ path: artifactPath(`failed-${name}.png`), fullPage: true }).catch(() => undefined);
+  });
   // Generous: the suite shares two cores with the API's own tests.
   page.setDefaultTimeout(30_000);
   return { context, page, errors };

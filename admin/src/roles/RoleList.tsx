@@ -49,7 +49,7 @@ export default function RoleList() {
           <FunctionField label="roles.fields.permissions" sortable={false} render={(r: RoleRecord) => r.permissions?.length ?? 0} />
           <NumberField source="users_count" label="roles.fields.users_count" sortable={false} />
           <LocaleDateField source="created_at" label="roles.fields.created_at" />
-          {canDelete && <FunctionField render={(r: RoleRecord) => (r.protected ? null : <DeleteButton mutationMode="pessimistic" />)} />}
+          {canDelete && <FunctionField render={(r: RoleRecord) => (r.protected ? null : <DeleteButton mutationMode="pessimistic" redirect={false} />)} />}
         </Datagrid>
       </List>
       <RoleFormDialog open={dialog.open} record={dialog.record} onClose={() => setDialog((d) => ({ ...d, open: false }))} />

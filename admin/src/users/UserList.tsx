@@ -131,7 +131,7 @@ export default function UserList({ userType }: { userType: Exclude<UserType, 'us
             render={(r: UserRecord) => <Chip size="small" color={r.status === 'active' ? 'success' : 'default'} label={translate(`users.status.${r.status}`)} />}
           />
           <LocaleDateField source="created_at" label="users.fields.created_at" />
-          {canDelete && <DeleteButton mutationMode="pessimistic" />}
+          {canDelete && <DeleteButton mutationMode="pessimistic" redirect={false} />}
         </Datagrid>
       </List>
       <UserFormDrawer open={drawer.open} userType={userType} record={drawer.record} onClose={() => setDrawer((d) => ({ ...d, open: false }))} />
