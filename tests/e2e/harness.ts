@@ -100,10 +100,15 @@ export async function newPage(browser: Browser, baseURL: string, locale = 'en-US
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   // A failing test leaves a screenshot of the page as it was, under test-results/.
-  onTestFailed(async ({ task }) => {
-    const name = task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80);
-    await page.screenshot({ path: artifactPath(`failed-${name}.png`), fullPage: true }).catch(() => undefined);
-  });
+  // (Outside a test, e.g. from a script, there is no test to hook.)
+  try {
+    onTestFailed(async ({ task }) => {
+      const name = task.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80);
+      await page.screenshot({ path: artifactPath(`failed-${name}.png`), fullPage: true }).catch(() => undefined);
+    });
+  } catch {
+    /* not inside a test */
+  }
   // Generous: the suite shares two cores with the API's own tests.
   page.setDefaultTimeout(30_000);
   return { context, page, errors };

@@ -41,6 +41,8 @@ export const i18nOptions = {
     lookupCookie: 'i18next',
     lookupLocalStorage: 'i18nextLng',
     caches: ['localStorage'],
+    // A browser set to Arabic ('ar', 'ar-SO') gets the product's Arabic, which is called 'ae'.
+    convertDetectedLanguage: (lng: string) => (lng.split('-')[0] === 'ar' ? 'ae' : lng),
   },
   backend: {
     loadPath: '/locales/{{lng}}/{{ns}}.json',

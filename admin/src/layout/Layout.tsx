@@ -55,7 +55,7 @@ export function Layout({ children }: { children?: ReactNode }) {
               <Box sx={{ display: 'flex', flex: 1 }}>
                 <Sidebar mobileOnly={config.menu === 'horizontal'} />
                 <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
-                  <Container component="main" id="main-content" maxWidth={false} sx={{ py: 3, flex: 1 }}>
+                  <Container component="main" id="main-content" maxWidth={false} sx={{ py: 3, flex: 1, overflowX: 'auto' }}>
                     <Box key={location.pathname} sx={animationSx(config.animation)}>
                       {content}
                     </Box>

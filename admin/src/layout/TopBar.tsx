@@ -27,7 +27,7 @@ export function TopBar() {
       elevation={floating ? 4 : 1}
       sx={{ zIndex: (t) => t.zIndex.drawer + 1, ...(floating ? { top: 8, mx: 1, width: 'auto', borderRadius: 2 } : {}) }}
     >
-      <Toolbar sx={{ gap: 1, position: 'relative' }}>
+      <Toolbar sx={{ gap: { xs: 0.5, sm: 1 }, position: 'relative', px: { xs: 1, sm: 2 } }}>
         {showToggle && (
           <Tooltip title={translate('topbar.toggle_sidebar')}>
             <IconButton edge="start" color="inherit" aria-label={translate('topbar.toggle_sidebar')} onClick={() => (mobile ? setMobileOpen(!mobileOpen) : update({ sidebar: !config.sidebar }))}>
@@ -39,7 +39,8 @@ export function TopBar() {
           component={RouterLink}
           to={home}
           variant="h6"
-          sx={{ fontWeight: 800, color: 'primary.main', textDecoration: 'none', whiteSpace: 'nowrap', mr: 2 }}
+          noWrap
+          sx={{ fontWeight: 800, color: 'primary.main', textDecoration: 'none', mr: 2, minWidth: 0, flexShrink: 1 }}
           aria-label={translate('topbar.home')}
         >
           {translate('app.name')}
