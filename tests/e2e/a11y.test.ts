@@ -1,20 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
-import { ensureAdminBuild, launchBrowser, newPage, signIn, startServer, type Server } from './harness';
+import { newPage, signIn, useServerAndBrowser } from './harness';
 
-let server: Server;
-let browser: Browser;
-
-beforeAll(async () => {
-  ensureAdminBuild();
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = useServerAndBrowser();
 
 /** Serious and critical axe-core violations, as "rule: target" lines for a readable failure. */
 async function seriousViolations(page: Page): Promise<string[]> {
@@ -26,7 +15,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 
 describe('accessibility (axe-core): no serious or critical violations', () => {
   it('on the sign-in page', async () => {
-    const { context, page } = await newPage(browser, server.url);
+    const { context, page } = await newPage(env.browser, env.server.url);
     await page.goto('/auth/login');
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
@@ -34,7 +23,7 @@ describe('accessibility (axe-core): no serious or critical violations', () => {
   });
 
   it('on the dashboard shell and the user list, light and dark', async () => {
-    const { context, page } = await newPage(browser, server.url);
+    const { context, page } = await newPage(env.browser, env.server.url);
     await signIn(page);
     await page.waitForURL(/\/dashboard$/);
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();

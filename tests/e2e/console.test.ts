@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { ADMIN, artifactPath, ensureAdminBuild, launchBrowser, newPage, signIn, startServer, type Server } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { ADMIN, artifactPath, newPage, signIn, useServerAndBrowser } from './harness';
 
 // A 1x1 PNG, the dealer logo.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
-let server: Server;
-let browser: Browser;
-
-beforeAll(async () => {
-  ensureAdminBuild();
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = useServerAndBrowser();
 
 async function api<T = unknown>(path: string, init: { method?: string; body?: unknown; token?: string } = {}): Promise<T> {
-  const res = await fetch(`${server.url}/api/v1${path}`, {
+  const res = await fetch(`${env.server.url}/api/v1${path}`, {
     method: init.method ?? 'GET',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}) },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -33,7 +22,7 @@ const toast = (page: Page, text: string) => page.getByText(text, { exact: true }
 
 describe('console in Chromium against the real server', () => {
   it('sends a signed-out visitor to sign-in and back to the page asked for', async () => {
-    const { context, page, errors } = await newPage(browser, server.url);
+    const { context, page, errors } = await newPage(env.browser, env.server.url);
     await page.goto('/dealers?from=mail');
     await page.waitForURL(/\/auth\/login\?redirect=%2Fdealers%3Ffrom%3Dmail$/);
     await page.getByLabel('Email').fill(ADMIN.email);
@@ -50,7 +39,7 @@ describe('console in Chromium against the real server', () => {
   });
 
   it('locks the session with the password and unlocks it', async () => {
-    const { context, page, errors } = await newPage(browser, server.url);
+    const { context, page, errors } = await newPage(env.browser, env.server.url);
     await signIn(page);
     await page.waitForURL(/\/dashboard$/);
     await page.getByTestId('user-menu').click();
@@ -86,7 +75,7 @@ describe('console in Chromium against the real server', () => {
   });
 
   it('creates a dealer with a logo, sees it in the list, trashes and restores it', async () => {
-    const { context, page, errors } = await newPage(browser, server.url);
+    const { context, page, errors } = await newPage(env.browser, env.server.url);
     await signIn(page, ADMIN, '/auth/login?redirect=%2Fdealers');
     await page.waitForURL(/\/dealers$/);
     await page.getByRole('button', { name: 'New Dealer' }).click();
@@ -109,7 +98,7 @@ describe('console in Chromium against the real server', () => {
     await expect(row.getByText('HODAN', { exact: true }).isVisible()).resolves.toBe(true);
     const logo = await row.locator('img').first().getAttribute('src');
     expect(logo).toMatch(/\/storage\//);
-    const img = await fetch(new URL(logo!, server.url));
+    const img = await fetch(new URL(logo!, env.server.url));
     expect(img.status).toBe(200);
 
     // Trash it (soft delete) ...
@@ -134,7 +123,7 @@ describe('console in Chromium against the real server', () => {
   });
 
   it('edits a user in the slide-over and changes status in bulk', async () => {
-    const { context, page, errors } = await newPage(browser, server.url);
+    const { context, page, errors } = await newPage(env.browser, env.server.url);
     await signIn(page, ADMIN, '/auth/login?redirect=%2Fdealers');
     await page.waitForURL(/\/dealers$/);
     await page.getByRole('row').filter({ hasText: 'dealer@example.com' }).getByText('Demo Dealer').click();
@@ -159,7 +148,7 @@ describe('console in Chromium against the real server', () => {
   });
 
   it('creates a role with permissions by group, sees the protected-role warning, trashes the role', async () => {
-    const { context, page, errors } = await newPage(browser, server.url);
+    const { context, page, errors } = await newPage(env.browser, env.server.url);
     await signIn(page, ADMIN, '/auth/login?redirect=%2Fsettings%2Froles');
     await page.waitForURL(/\/settings\/roles$/);
     await page.getByRole('button', { name: 'New Role' }).click();
@@ -196,7 +185,7 @@ describe('console in Chromium against the real server', () => {
   });
 
   it('edits the own profile and uploads a profile picture', async () => {
-    const { context, page, errors } = await newPage(browser, server.url);
+    const { context, page, errors } = await newPage(env.browser, env.server.url);
     await signIn(page, { email: 'dealer@example.com', password: 'Dealer@12345' });
     await page.waitForURL(/\/dashboard$/);
     await page.getByTestId('user-menu').click();
@@ -223,7 +212,7 @@ describe('console in Chromium against the real server', () => {
       body: { name: 'Support Agent', email: 'support@example.com', password: 'Support@123', password_confirmation: 'Support@123', user_type: 'admin', role_id: role.id },
     });
 
-    const { context, page, errors } = await newPage(browser, server.url);
+    const { context, page, errors } = await newPage(env.browser, env.server.url);
     await signIn(page, { email: 'support@example.com', password: 'Support@123' });
     // The home page is the first menu entry this user may see.
     await page.waitForURL(/\/admin$/);
@@ -245,7 +234,7 @@ describe('console in Chromium against the real server', () => {
   });
 
   it('a 401 on any call ends the session and goes to sign-in with the expiry message', async () => {
-    const { context, page, errors } = await newPage(browser, server.url);
+    const { context, page, errors } = await newPage(env.browser, env.server.url);
     await signIn(page);
     await page.waitForURL(/\/dashboard$/);
     // Once the guard has loaded the user and checked the lock, the page shows.
@@ -263,7 +252,7 @@ describe('console in Chromium against the real server', () => {
   });
 
   it('header search: Ctrl+K focuses it, Enter goes to /search?q=', async () => {
-    const { context, page } = await newPage(browser, server.url);
+    const { context, page } = await newPage(env.browser, env.server.url);
     await signIn(page);
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     await page.keyboard.press('Control+k');
@@ -280,7 +269,7 @@ describe('console in Chromium against the real server', () => {
   });
 
   it('a dealer signs in to its own menu and home page', async () => {
-    const { context, page, errors } = await newPage(browser, server.url);
+    const { context, page, errors } = await newPage(env.browser, env.server.url);
     await signIn(page, { email: 'dealer@example.com', password: 'Dealer@12345' });
     await page.waitForURL(/\/dashboard$/);
     const nav = page.getByRole('navigation', { name: 'Main menu' });
@@ -294,7 +283,7 @@ describe('console in Chromium against the real server', () => {
   });
 
   it('switching to Arabic (ae) turns the page right-to-left', async () => {
-    const { context, page, errors } = await newPage(browser, server.url);
+    const { context, page, errors } = await newPage(env.browser, env.server.url);
     await signIn(page, ADMIN, '/auth/login?redirect=%2Fadmin');
     await page.waitForURL(/\/admin$/);
     await page.getByRole('heading', { name: 'Admins', level: 1 }).waitFor();

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { onTestFailed } from 'vitest';
+import { afterAll, beforeAll, onTestFailed } from 'vitest';
 
 /**
  * End-to-end harness: builds the console when admin/dist is missing or older than its sources,
@@ -124,4 +124,21 @@ export async function signIn(page: Page, who = ADMIN, path = '/auth/login'): Pro
 export function artifactPath(name: string): string {
   mkdirSync(ARTIFACTS, { recursive: true });
   return join(ARTIFACTS, name);
+}
+
+/**
+ * One server and one browser for a test file: built console, fresh database, demo seed.
+ * Read them from the returned object inside tests (they exist once beforeAll has run).
+ */
+export function useServerAndBrowser(): { server: Server; browser: Browser } {
+  const env = {} as { server: Server; browser: Browser };
+  beforeAll(async () => {
+    ensureAdminBuild();
+    [env.server, env.browser] = await Promise.all([startServer(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+  });
+  return env;
 }

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNotify, useTranslate } from 'react-admin';
-import { Alert, AlertTitle, Avatar, Box, Button, Card, CardContent, CardHeader, Chip, Grid, Stack, TextField, Typography } from '@mui/material';
+import { Avatar, Box, Button, Card, CardContent, CardHeader, Chip, Grid, Stack, TextField, Typography } from '@mui/material';
 import PhotoCameraIcon from '@mui/icons-material/PhotoCameraOutlined';
 import { profileSchema, changePasswordSchema } from '../../../api/src/auth/auth.schemas.ts';
 import { authProvider } from '../providers/authProvider';
 import { useSession } from '../providers/useSession';
 import { resolveImage } from '../common/image';
 import { muiRegister, sharedResolver } from '../common/zodForm';
+import { ErrorBanner } from '../common/FormParts';
 import { PasswordField } from '../common/PasswordField';
 import { PageTitle } from '../common/PageTitle';
 import { splitServerErrors } from '../users/serverErrors';
@@ -126,12 +127,7 @@ function DetailsCard() {
     <Card component="form" onSubmit={onSubmit} noValidate>
       <CardHeader title={translate('profile.details')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
       <CardContent>
-        {banner && (
-          <Alert severity="error" sx={{ mb: 2 }}>
-            <AlertTitle>{translate('common.error')}</AlertTitle>
-            {banner}
-          </Alert>
-        )}
+        <ErrorBanner message={banner} />
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, sm: 6 }}>
             <TextField {...f('name', { required: true })} />
@@ -189,12 +185,7 @@ function PasswordCard() {
     <Card component="form" onSubmit={onSubmit} noValidate>
       <CardHeader title={translate('profile.change_password')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
       <CardContent>
-        {banner && (
-          <Alert severity="error" sx={{ mb: 2 }}>
-            <AlertTitle>{translate('common.error')}</AlertTitle>
-            {banner}
-          </Alert>
-        )}
+        <ErrorBanner message={banner} />
         <Grid container spacing={2}>
           <Grid size={12}>
             <PasswordField {...f('current_password')} />

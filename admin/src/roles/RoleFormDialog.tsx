@@ -2,26 +2,11 @@ import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDataProvider, useNotify, useTranslate } from 'react-admin';
-import {
-  Alert,
-  AlertTitle,
-  Box,
-  Button,
-  Checkbox,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  Grid,
-  Paper,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Grid, Paper, Stack, TextField, Typography } from '@mui/material';
 import { roleSchema } from '../../../api/src/roles/role.schemas.ts';
 import type { ConsoleDataProvider } from '../providers/dataProvider';
 import { muiRegister, sharedResolver } from '../common/zodForm';
+import { ErrorBanner, SaveCancelButtons } from '../common/FormParts';
 import { splitServerErrors } from '../users/serverErrors';
 import { useSession } from '../providers/useSession';
 import { hasPermission } from '../permissions/permissions';
@@ -111,12 +96,7 @@ export function RoleFormDialog({ open, record, onClose }: { open: boolean; recor
               {translate('roles.protected_warning')}
             </Alert>
           )}
-          {banner && (
-            <Alert severity="error" sx={{ mb: 2 }}>
-              <AlertTitle>{translate('common.error')}</AlertTitle>
-              {banner}
-            </Alert>
-          )}
+          <ErrorBanner message={banner} />
           <Grid container spacing={2}>
             <Grid size={{ xs: 12, sm: 6 }}>
               <TextField {...muiRegister(register, 'name')} label={translate('roles.fields.name')} required fullWidth disabled={isProtected} error={!!formState.errors.name} helperText={err('name')} autoFocus={!isProtected} />
@@ -172,12 +152,7 @@ export function RoleFormDialog({ open, record, onClose }: { open: boolean; recor
           <Box sx={{ height: 4 }} />
         </DialogContent>
         <DialogActions sx={{ px: 3, py: 2 }}>
-          <Button onClick={onClose} disabled={pending}>
-            {translate('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={pending}>
-            {pending ? translate(isEdit ? 'common.updating' : 'common.saving') : translate(isEdit ? 'common.update' : 'common.save')}
-          </Button>
+          <SaveCancelButtons isEdit={isEdit} pending={pending} onCancel={onClose} />
         </DialogActions>
       </form>
     </Dialog>

@@ -2,27 +2,14 @@ import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useDataProvider, useNotify, useTranslate } from 'react-admin';
-import {
-  Alert,
-  AlertTitle,
-  Box,
-  Button,
-  Divider,
-  Drawer,
-  Grid,
-  IconButton,
-  InputAdornment,
-  MenuItem,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Box, Button, Divider, Drawer, Grid, IconButton, InputAdornment, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import KeyIcon from '@mui/icons-material/Key';
 import { createUserSchema, updateUserSchema, PRICING_MODELS } from '../../../api/src/users/user.schemas.ts';
 import { STATUSES } from '../../../api/src/http/common.schemas.ts';
 import type { ConsoleDataProvider } from '../providers/dataProvider';
 import { muiRegister, sharedResolver } from '../common/zodForm';
+import { ErrorBanner, SaveCancelButtons } from '../common/FormParts';
 import { PasswordField } from '../common/PasswordField';
 import { generatePassword } from './password';
 import { splitServerErrors } from './serverErrors';
@@ -214,12 +201,7 @@ export function UserFormDrawer({ open, userType, record, onClose }: { open: bool
         </Stack>
         <Divider />
         <Box sx={{ p: 3, overflowY: 'auto', flex: 1 }}>
-          {banner && (
-            <Alert severity="error" sx={{ mb: 2 }}>
-              <AlertTitle>{translate('common.error')}</AlertTitle>
-              {banner}
-            </Alert>
-          )}
+          <ErrorBanner message={banner} />
           <Grid container spacing={2}>
             <Grid size={{ xs: 12, sm: 6 }}>
               <TextField {...field('name', { required: true, autoFocus: true })} />
@@ -362,12 +344,7 @@ export function UserFormDrawer({ open, userType, record, onClose }: { open: bool
         </Box>
         <Divider />
         <Stack direction="row" spacing={1} sx={{ justifyContent: "flex-end", px: 3, py: 2 }}>
-          <Button onClick={onClose} disabled={pending}>
-            {translate('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={pending}>
-            {pending ? translate(isEdit ? 'common.updating' : 'common.saving') : translate(isEdit ? 'common.update' : 'common.save')}
-          </Button>
+          <SaveCancelButtons isEdit={isEdit} pending={pending} onCancel={onClose} />
         </Stack>
       </Box>
     </Drawer>

@@ -1,0 +1,29 @@
+import { Alert, AlertTitle, Button } from '@mui/material';
+import { useTranslate } from 'react-admin';
+
+/** The general "Error" banner of a form (SPEC.md section 8): shown when there is a message. */
+export function ErrorBanner({ message }: { message?: string }) {
+  const translate = useTranslate();
+  if (!message) return null;
+  return (
+    <Alert severity="error" sx={{ mb: 2 }}>
+      <AlertTitle>{translate('common.error')}</AlertTitle>
+      {message}
+    </Alert>
+  );
+}
+
+/** Cancel and Save / Update, with 'Saving...' / 'Updating...' while pending (SPEC.md section 2). */
+export function SaveCancelButtons({ isEdit, pending, onCancel }: { isEdit: boolean; pending: boolean; onCancel: () => void }) {
+  const translate = useTranslate();
+  return (
+    <>
+      <Button onClick={onCancel} disabled={pending}>
+        {translate('common.cancel')}
+      </Button>
+      <Button type="submit" variant="contained" disabled={pending}>
+        {pending ? translate(isEdit ? 'common.updating' : 'common.saving') : translate(isEdit ? 'common.update' : 'common.save')}
+      </Button>
+    </>
+  );
+}
