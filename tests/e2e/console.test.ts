@@ -282,6 +282,28 @@ describe('console in Chromium against the real server', () => {
     await context.close();
   });
 
+  it('the customizer switches to the horizontal menu and dark theme, and keeps them', async () => {
+    const { context, page, errors } = await newPage(env.browser, env.server.url);
+    await signIn(page);
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Open customizer' }).click();
+    await page.getByRole('button', { name: 'Horizontal' }).click();
+    await page.getByRole('button', { name: 'Dark' }).click();
+    await page.keyboard.press('Escape');
+    const nav = page.getByRole('navigation', { name: 'Main menu' });
+    await nav.getByRole('button', { name: 'Users' }).hover();
+    await page.getByRole('menuitem', { name: 'Dealers' }).click();
+    await page.waitForURL(/\/dealers$/);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Dealers', level: 1 }).waitFor();
+    await expect(page.locator('[data-testid=theme-switcher]').getAttribute('data-mode')).resolves.toBe('dark');
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).not.toBe('rgb(250, 250, 250)');
+    await expect(page.getByRole('navigation', { name: 'Main menu' }).getByRole('button', { name: 'Users' }).isVisible()).resolves.toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('switching to Arabic (ae) turns the page right-to-left', async () => {
     const { context, page, errors } = await newPage(env.browser, env.server.url);
     await signIn(page, ADMIN, '/auth/login?redirect=%2Fadmin');
