@@ -184,7 +184,7 @@ describe('console in Chromium against the real server', () => {
     await context.close();
   });
 
-  it('edits the own profile and uploads a profile picture', async () => {
+  it('edits the own profile, uploads a profile picture and the dealer logo', async () => {
     const { context, page, errors } = await newPage(env.browser, env.server.url);
     await signIn(page, { email: 'dealer@example.com', password: 'Dealer@12345' });
     await page.waitForURL(/\/dashboard$/);
@@ -194,9 +194,15 @@ describe('console in Chromium against the real server', () => {
     await page.getByLabel(/^Phone/).fill('+252615550000');
     await page.getByRole('button', { name: 'Update' }).click();
     await toast(page, 'Profile updated successfully').waitFor();
-    await page.locator('input[type=file][accept="image/*"]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG });
+    await page.locator('input[type=file][name=profile_image]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PNG });
     // The avatar everywhere switches to the uploaded file (its toast queues behind the first).
     await page.waitForFunction(() => document.querySelector('[data-testid=user-menu] img')?.getAttribute('src')?.includes('/storage/'));
+    // The dealer's own logo: upload, then remove.
+    const logoArea = page.getByTestId('logo-area');
+    await logoArea.locator('input[type=file]').setInputFiles({ name: 'brand.png', mimeType: 'image/png', buffer: PNG });
+    await logoArea.locator('img[src*="/storage/"]').waitFor();
+    await logoArea.getByRole('button', { name: 'Remove logo' }).click();
+    await logoArea.locator('img').waitFor({ state: 'detached' });
     await page.reload();
     await expect(page.getByLabel(/^Phone/).inputValue()).resolves.toBe('+252615550000');
     expect(errors).toEqual([]);

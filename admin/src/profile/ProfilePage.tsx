@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNotify, useTranslate } from 'react-admin';
+import { useDataProvider, useNotify, useTranslate } from 'react-admin';
 import { Avatar, Box, Button, Card, CardContent, CardHeader, Chip, Grid, Stack, TextField, Typography } from '@mui/material';
 import PhotoCameraIcon from '@mui/icons-material/PhotoCameraOutlined';
 import { profileSchema, changePasswordSchema } from '../../../api/src/auth/auth.schemas.ts';
@@ -12,6 +12,8 @@ import { ErrorBanner } from '../common/FormParts';
 import { PasswordField } from '../common/PasswordField';
 import { PageTitle } from '../common/PageTitle';
 import { splitServerErrors } from '../users/serverErrors';
+import { LogoUpload } from '../users/LogoUpload';
+import type { ConsoleDataProvider } from '../providers/dataProvider';
 
 interface ProfileValues {
   name: string;
@@ -39,6 +41,7 @@ export default function ProfilePage() {
         <Grid size={{ xs: 12, md: 8 }}>
           <Stack spacing={3}>
             {user && <DetailsCard key={String(user.updated_at ?? user.id)} />}
+            {user?.user_type === 'dealer' && <DealerLogoCard />}
             <PasswordCard />
           </Stack>
         </Grid>
@@ -83,7 +86,7 @@ function PictureCard() {
           </Stack>
           <Button component="label" variant="outlined" startIcon={<PhotoCameraIcon />} disabled={busy}>
             {busy ? translate('common.saving') : translate('profile.change_picture')}
-            <input hidden type="file" accept="image/*" onChange={(e) => upload(e.target.files?.[0])} />
+            <input hidden type="file" accept="image/*" name="profile_image" onChange={(e) => upload(e.target.files?.[0])} />
           </Button>
           <Typography variant="caption" color="text.secondary">
             {translate('users.logo_hint')}
@@ -202,6 +205,46 @@ function PasswordCard() {
             {formState.isSubmitting ? translate('common.updating') : translate('profile.change_password')}
           </Button>
         </Box>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** A signed-in dealer's own logo (POST / DELETE /users/dealer/logo). */
+function DealerLogoCard() {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
+  const { user } = useSession();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const current = (user?.dealer_details as { logo_path?: string | null } | null | undefined)?.logo_path ?? null;
+  const run = async (call: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await call();
+      // The stored user carries dealer_details: read it again.
+      await authProvider.me();
+      notify('profile.logo_updated', { type: 'success' });
+    } catch (e) {
+      setError((e as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card>
+      <CardHeader title={translate('users.fields.dealer_logo')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
+      <CardContent>
+        <LogoUpload
+          file={null}
+          current={current}
+          busy={busy}
+          error={error}
+          onChange={(file) => file && run(() => dataProvider.uploadDealerLogo({ id: 'me', file }))}
+          onRemove={() => run(() => dataProvider.deleteDealerLogo({ id: 'me' }))}
+        />
       </CardContent>
     </Card>
   );

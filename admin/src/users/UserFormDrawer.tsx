@@ -112,6 +112,8 @@ export function UserFormDrawer({ open, userType, record, onClose }: { open: bool
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const isEdit = !!record;
   const [logo, setLogo] = useState<File | null>(null);
+  const [savedLogo, setSavedLogo] = useState<string | null>(null);
+  const [removingLogo, setRemovingLogo] = useState(false);
   const [logoError, setLogoError] = useState<string | undefined>();
   const [banner, setBanner] = useState<string | undefined>();
   const form = useForm<UserFormValues>({
@@ -125,6 +127,7 @@ export function UserFormDrawer({ open, userType, record, onClose }: { open: bool
     if (open) {
       reset(initialValues(userType, record));
       setLogo(null);
+      setSavedLogo(record?.dealer_details?.logo_path ?? null);
       setLogoError(undefined);
       setBanner(undefined);
     }
@@ -330,7 +333,24 @@ export function UserFormDrawer({ open, userType, record, onClose }: { open: bool
                 <Grid size={12}>
                   <LogoUpload
                     file={logo}
-                    current={record?.dealer_details?.logo_path}
+                    current={savedLogo}
+                    busy={removingLogo}
+                    onRemove={
+                      isEdit
+                        ? async () => {
+                            setRemovingLogo(true);
+                            try {
+                              await dataProvider.deleteDealerLogo({ id: record!.h_id ?? record!.id });
+                              setSavedLogo(null);
+                              await queryClient.invalidateQueries({ queryKey: ['users'] });
+                            } catch (e) {
+                              setLogoError((e as Error).message);
+                            } finally {
+                              setRemovingLogo(false);
+                            }
+                          }
+                        : undefined
+                    }
                     onChange={(f) => {
                       setLogo(f);
                       if (f) setLogoError(undefined);
