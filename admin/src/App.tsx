@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
 import { Admin, CustomRoutes, localStorageStore, Notification } from 'react-admin';
@@ -13,8 +13,6 @@ import { Layout } from './layout/Layout';
 import { useVisibleMenu } from './layout/useMenu';
 import { ROUTES } from './routes';
 import { RouteGuard } from './auth/RouteGuard';
-import LoginPage from './auth/LoginPage';
-import LockScreen from './auth/LockScreen';
 import { ErrorPage, NotFoundPage, UnauthorizedPage } from './auth/StatusPages';
 import { useBareLayout } from './layout/Layout';
 import { FullPageLoader } from './common/FullPageLoader';
@@ -23,6 +21,11 @@ import { FullPageLoader } from './common/FullPageLoader';
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
 const store = localStorageStore(undefined, 'console');
 const availableLocales = LANGUAGES.map((l) => ({ locale: l.locale, name: l.name }));
+
+// The blank-layout pages load on their own, with the form library and the shared schemas.
+const LoginPage = lazy(() => import('./auth/LoginPage'));
+const LockScreen = lazy(() => import('./auth/LockScreen'));
+const blank = (page: ReactNode) => <Suspense fallback={<FullPageLoader />}>{page}</Suspense>;
 
 const TopRightNotification = () => <Notification anchorOrigin={{ vertical: 'top', horizontal: 'right' }} />;
 
@@ -72,9 +75,9 @@ function ConsoleAdmin() {
           disableTelemetry
         >
           <CustomRoutes noLayout>
-            <Route path="/auth/login" element={<LoginPage />} />
-            <Route path="/auth/admin/login" element={<LoginPage />} />
-            <Route path="/auth/lock-screen" element={<LockScreen />} />
+            <Route path="/auth/login" element={blank(<LoginPage />)} />
+            <Route path="/auth/admin/login" element={blank(<LoginPage />)} />
+            <Route path="/auth/lock-screen" element={blank(<LockScreen />)} />
             <Route path="/unauthorized" element={<UnauthorizedPage />} />
           </CustomRoutes>
           <CustomRoutes>

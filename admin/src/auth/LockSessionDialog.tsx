@@ -13,7 +13,7 @@ import { PasswordField } from '../common/PasswordField';
  * The Lock Session modal of SPEC.md section 2: password validated on every change; it cannot be
  * closed while the lock is pending; a failed lock is logged and the modal stays open.
  */
-export function LockSessionDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+export default function LockSessionDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const translate = useTranslate();
   const notify = useNotify();
   const navigate = useNavigate();

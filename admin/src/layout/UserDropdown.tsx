@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { LinkBase as RouterLink, useLogout, useNotify, useTranslate } from 'react-admin';
 import { Avatar, Box, Chip, Divider, IconButton, ListItemIcon, Menu, MenuItem, Tooltip, Typography } from '@mui/material';
 import PersonIcon from '@mui/icons-material/PersonOutlined';
@@ -6,7 +6,8 @@ import LockIcon from '@mui/icons-material/LockOutlined';
 import LogoutIcon from '@mui/icons-material/Logout';
 import { useSession } from '../providers/useSession';
 import { resolveImage } from '../common/image';
-import { LockSessionDialog } from '../auth/LockSessionDialog';
+// Loaded when first opened: it brings the form library and the shared schemas.
+const LockSessionDialog = lazy(() => import('../auth/LockSessionDialog'));
 
 /** The user dropdown of SPEC.md section 2 (230 px): image, name, Admin badge, email, links. */
 export function UserDropdown() {
@@ -85,7 +86,11 @@ export function UserDropdown() {
           {loggingOut ? translate('user_menu.logging_out') : translate('user_menu.logout')}
         </MenuItem>
       </Menu>
-      <LockSessionDialog open={lockOpen} onClose={() => setLockOpen(false)} />
+      {lockOpen && (
+        <Suspense fallback={null}>
+          <LockSessionDialog open onClose={() => setLockOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }
