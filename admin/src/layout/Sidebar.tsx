@@ -25,6 +25,9 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
   const mobile = useMediaQuery(MOBILE_QUERY);
   const mini = !mobile && config.menu === 'collapsible-vertical' && !config.sidebar;
   const [open, setOpen] = useState<Record<string, boolean>>({});
+  const semidark = config.semidark && !mobile;
+  // On the semi-dark sidebar the theme's primary colour is too dark to read: a light blue instead.
+  const activeColor = semidark ? '#93c5fd' : 'primary.main';
 
   useEffect(() => {
     const active = activeGroupKeys(sections, location.pathname);
@@ -50,7 +53,7 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
             <ListItemButton
               onClick={() => setOpen((o) => ({ ...o, [item.key]: !isOpen }))}
               aria-expanded={isOpen}
-              sx={{ borderRadius: 1, mx: 1, color: childActive ? 'primary.main' : 'inherit' }}
+              sx={{ borderRadius: 1, mx: 1, color: childActive ? activeColor : 'inherit' }}
             >
               {icon}
               {!mini && <ListItemText primary={label} />}
@@ -74,7 +77,7 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
           to={item.path!}
           selected={active}
           aria-current={active ? 'page' : undefined}
-          sx={{ borderRadius: 1, mx: 1, pl: depth ? 4.5 : 2, '&.Mui-selected': { color: 'primary.main', fontWeight: 600 } }}
+          sx={{ borderRadius: 1, mx: 1, pl: depth ? 4.5 : 2, '&.Mui-selected': { color: activeColor, fontWeight: 600 } }}
         >
           {icon}
           {!mini && <ListItemText primary={label} />}
@@ -84,7 +87,6 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
     );
   };
 
-  const semidark = config.semidark && !mobile;
   const width = mini ? COLLAPSED_WIDTH : SIDEBAR_WIDTH;
   const content = (
     <Box component="nav" aria-label={translate('layout.main_menu')} sx={{ width, overflowX: 'hidden', py: 1 }}>
