@@ -41,7 +41,7 @@ export function RolePicker({ value, onChange, error, helperText }: { value: numb
       getOptionLabel={(o) => o.name}
       isOptionEqualToValue={(a, b) => a.id === b.id}
       filterOptions={(x) => x}
-      onInputChange={(_, v, reason) => setInput(reason === 'input' ? v : '')}
+      onInputChange={(_, v, reason) => (reason === 'input' || reason === 'clear') && setInput(reason === 'input' ? v : '')}
       onChange={(_, v) => onChange(v ? v.id : null)}
       renderInput={(params) => <TextField {...params} label={translate('users.fields.role')} required error={error} helperText={helperText} />}
     />
