@@ -18,6 +18,8 @@ type SoftModel = BaseModel & { deleted_at?: string | null };
 
 export interface ResourcePermissions {
   view: string;
+  /** Reading needs any one of these instead of `view` (the resource's scope narrows the rows). */
+  viewAny?: string[];
   create: string;
   update: string;
   delete: string;
@@ -95,6 +97,7 @@ export function resourceRoutes<M extends SoftModel>(registry: OpenApiRegistry, c
   const api = new ApiRouter(registry, cfg.path, cfg.tag);
   const table = cfg.list.table;
   const P = cfg.permissions;
+  const read = P.viewAny ?? [P.view];
   const Model = cfg.model as unknown as ModelClass<M> & { query: (db?: Knex) => QueryBuilder<M, M[]> };
 
   const baseQuery = (req: Request, state: 'active' | 'trashed' | 'any', db?: Knex | Knex.Transaction) => {
@@ -137,8 +140,8 @@ export function resourceRoutes<M extends SoftModel>(registry: OpenApiRegistry, c
 
   const noun = cfg.tag.toLowerCase();
   // Literal paths first.
-  api.get('/trashed/list', { summary: `List ${noun} in the trash`, permission: [P.view, P.viewTrashed], list: true, query: cfg.filterQuery }, listHandler('trashed'));
-  api.get('/search', { summary: `Search ${noun} by q`, permission: P.view, list: true, query: cfg.filterQuery }, listHandler('active'));
+  api.get('/trashed/list', { summary: `List ${noun} in the trash`, permission: P.viewTrashed, anyPermission: read, list: true, query: cfg.filterQuery }, listHandler('trashed'));
+  api.get('/search', { summary: `Search ${noun} by q`, anyPermission: read, list: true, query: cfg.filterQuery }, listHandler('active'));
 
   api.delete('/bulk/delete', { summary: `Move several ${noun} to the trash`, permission: P.delete, body: idListSchema }, async (req) => {
     const ids = (req.body as { ids: (string | number)[] }).ids;
@@ -234,7 +237,7 @@ export function resourceRoutes<M extends SoftModel>(registry: OpenApiRegistry, c
   cfg.extraRoutes?.(api, helpers);
 
   // Routes with :id.
-  api.get('/', { summary: `List ${noun}`, permission: P.view, list: true, query: cfg.filterQuery }, listHandler('active'));
+  api.get('/', { summary: `List ${noun}`, anyPermission: read, list: true, query: cfg.filterQuery }, listHandler('active'));
 
   api.post('/', { summary: `Create one of ${noun}`, permission: P.create, body: cfg.create.upload ? undefined : cfg.create.schema, upload: cfg.create.upload, files: cfg.create.files, status: 201 }, async (req) => {
     const input = parseOrThrow(cfg.create.schema, req.body);
@@ -243,12 +246,12 @@ export function resourceRoutes<M extends SoftModel>(registry: OpenApiRegistry, c
   });
   if (cfg.create.upload) registry.operations[registry.operations.length - 1].body = cfg.create.schema;
 
-  api.get('/:id', { summary: `Show one of ${noun}`, permission: P.view }, async (req) => {
+  api.get('/:id', { summary: `Show one of ${noun}`, anyPermission: read }, async (req) => {
     const record = await find(req, String(req.params.id), 'active');
     return { data: await presentOne(req, record) };
   });
 
-  api.get('/:id/trashed', { summary: `Show one of ${noun} in the trash`, permission: [P.view, P.viewTrashed] }, async (req) => {
+  api.get('/:id/trashed', { summary: `Show one of ${noun} in the trash`, permission: P.viewTrashed, anyPermission: read }, async (req) => {
     const record = await find(req, String(req.params.id), 'trashed');
     return { data: await presentOne(req, record) };
   });

@@ -226,6 +226,9 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     model: User,
     permissions: {
       view: 'view users',
+      // /admin needs 'view admins' and /dealers 'view dealers' (SPEC.md section 2): either
+      // opens the list, narrowed to that user type by the scope below.
+      viewAny: ['view users', 'view admins', 'view dealers'],
       create: 'create users',
       update: 'update users',
       delete: 'delete users',
@@ -235,7 +238,7 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     },
     list: {
       table: 'users',
-      sortable: ['id', 'name', 'email', 'status', 'user_type', 'dealer_code', 'created_at', 'updated_at', 'last_login_at', 'deleted_at'],
+      sortable: ['id', 'name', 'email', 'phone', 'status', 'user_type', 'dealer_code', 'created_at', 'updated_at', 'last_login_at', 'deleted_at'],
       defaultSort: { field: 'created_at', order: 'desc' },
       searchable: ['name', 'email', 'phone', 'dealer_code'],
       filters: {
@@ -253,9 +256,20 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       ids: z.union([z.string(), z.array(z.string())]).optional(),
     }),
     graph: '[roles, dealer_details]',
-    // A dealer only ever sees itself, whatever permissions its role was given.
+    // A dealer only ever sees itself, whatever permissions its role was given. Without
+    // 'view users', 'view admins' and 'view dealers' each open their own user type.
     scope: (qb, req) => {
-      if (req.auth?.user.user_type === 'dealer') qb.where('users.id', req.auth.user.id);
+      const auth = req.auth;
+      if (!auth) return;
+      if (auth.user.user_type === 'dealer') {
+        qb.where('users.id', auth.user.id);
+        return;
+      }
+      const types = [auth.permissions.has('view admins') && 'admin', auth.permissions.has('view dealers') && 'dealer'].filter(Boolean) as string[];
+      // Write routes are opened by their own permission; holders of no view permission at all
+      // reached one of those, and the type narrowing is for readers.
+      if (auth.permissions.has('view users') || types.length === 0) return;
+      qb.whereIn('users.user_type', types);
     },
     present: (records) => presentUsers(records),
     snapshot,

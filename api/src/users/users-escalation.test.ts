@@ -83,3 +83,28 @@ describe('privilege escalation', () => {
     expect(second.body.errors.dealer_code).toEqual(['The dealer code has already been taken.']);
   });
 });
+
+describe('view admins and view dealers', () => {
+  it('each opens the user list narrowed to its own user type', async () => {
+    const admin = await h.adminToken();
+    const dealerId = await h.insertUser({ name: 'Shop', email: 'shop@test.example', user_type: 'dealer', dealer_code: 'SHOPV' }, 'dealer');
+    const dealersOnly = await h.userWith(['view dealers']);
+    const list = await h.http().get('/api/v1/users').set(auth(dealersOnly.token));
+    expect(list.status).toBe(200);
+    expect(list.body.data.length).toBeGreaterThan(0);
+    expect(list.body.data.every((u: { user_type: string }) => u.user_type === 'dealer')).toBe(true);
+    expect((await h.http().get(`/api/v1/users/${dealerId}`).set(auth(dealersOnly.token))).status).toBe(200);
+    expect((await h.http().get(`/api/v1/users/${dealersOnly.id}`).set(auth(dealersOnly.token))).status).toBe(404);
+
+    const adminsOnly = await h.userWith(['view admins']);
+    const admins = await h.http().get('/api/v1/users').query({ user_type: 'admin' }).set(auth(adminsOnly.token));
+    expect(admins.status).toBe(200);
+    expect(admins.body.data.every((u: { user_type: string }) => u.user_type === 'admin')).toBe(true);
+    const askDealers = await h.http().get('/api/v1/users').query({ user_type: 'dealer' }).set(auth(adminsOnly.token));
+    expect(askDealers.body.data).toEqual([]);
+    expect((await h.http().get('/api/v1/users').set(auth((await h.userWith(['view roles'])).token))).status).toBe(403);
+    // Writing still needs the write permissions.
+    expect((await h.http().delete(`/api/v1/users/${dealerId}`).set(auth(dealersOnly.token))).status).toBe(403);
+    expect((await h.http().get('/api/v1/users').query({ sort: 'phone' }).set(auth(admin))).status).toBe(200);
+  });
+});

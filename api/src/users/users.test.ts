@@ -78,7 +78,7 @@ describe('GET /users (list)', () => {
     expect(res.body).toEqual({
       success: false,
       message: VALIDATION,
-      errors: { sort: ['Sorting is possible by: id, name, email, status, user_type, dealer_code, created_at, updated_at, last_login_at, deleted_at'] },
+      errors: { sort: ['Sorting is possible by: id, name, email, phone, status, user_type, dealer_code, created_at, updated_at, last_login_at, deleted_at'] },
     });
     const order = await h.http().get('/api/v1/users?sort=name&order=sideways').set(bearer(admin));
     expect(order.status).toBe(422);
