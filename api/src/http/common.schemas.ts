@@ -22,6 +22,3 @@ export const idListSchema = z.object({
     .min(1, { message: 'validation:ids_required' })
     .max(500, { message: 'validation:ids_too_many' }),
 });
-
-/** Booleans arrive as real booleans from JSON and as strings from multipart forms. */
-export const formBoolean = z.preprocess((v) => (v === 'true' || v === '1' || v === 'on' ? true : v === 'false' || v === '0' || v === '' ? false : v), z.boolean());

@@ -16,7 +16,6 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message = 'api:errors.bad_request') => new AppError(400, message);
 export const unauthorized = (message = 'api:errors.unauthenticated') => new AppError(401, message);
 export const forbidden = (message = 'api:errors.forbidden') => new AppError(403, message);
 export const notFound = (message = 'api:errors.not_found') => new AppError(404, message);

@@ -67,5 +67,3 @@ export async function assertNotLastSuperAdmin(trx: Knex | Knex.Transaction, user
     .first();
   if (wouldRemoveOne && Number(remaining?.n ?? 0) === 0) throw forbidden('api:users.last_super_admin');
 }
-
-export const DEALER_CODE_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

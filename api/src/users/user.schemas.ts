@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { STATUSES, optionalText, statusSchema } from '../http/common.schemas.ts';
+import { optionalText, statusSchema } from '../http/common.schemas.ts';
 
 /**
  * The user form payload of SPEC.md section 3, with the rules and exact messages of section 5.
@@ -131,19 +131,12 @@ export const updateUserSchema = z
   })
   .superRefine((d, ctx) => crossFieldRules(d as UserPayloadShape, ctx, 'update'));
 
-export const userStatusSchema = z.object({ status: statusSchema });
 
 export const bulkUserStatusSchema = z.object({
   ids: z.array(z.union([z.string().min(1), z.number().int().positive()])).min(1, { message: 'validation:ids_required' }).max(500),
   status: statusSchema,
 });
 
-export const userListFilterSchema = z.object({
-  user_type: z.enum(USER_TYPES).optional(),
-  status: z.enum(STATUSES).optional(),
-  role_id: z.string().optional(),
-  dealer_code: z.string().optional(),
-});
 
 export type CreateUserInput = z.infer<typeof createUserSchema>;
 export type UpdateUserInput = z.infer<typeof updateUserSchema>;
