@@ -41,20 +41,21 @@ function CatchAll() {
 
 function ConsoleAdmin() {
   const i18nProvider = useI18nextProvider({ i18nextInstance: i18n, options: i18nOptions, availableLocales });
-  const { config, isDarkMode, update } = useThemeConfig();
+  const { config, isDarkMode, followLanguage } = useThemeConfig();
   const theme = useMemo(() => buildTheme(isDarkMode, config.rtlClass), [isDarkMode, config.rtlClass]);
 
   // The language decides the direction: ae is right-to-left, en and so are not (SPEC.md section 4).
+  // A direction picked in the customizer stays until the language changes.
   useEffect(() => {
     if (!i18nProvider) return;
     const apply = (lng: string) => {
-      update({ rtlClass: isRtl(lng) ? 'rtl' : 'ltr' });
+      followLanguage(lng, isRtl(lng) ? 'rtl' : 'ltr');
       document.documentElement.lang = lng === 'ae' ? 'ar' : lng;
     };
     apply(i18n.language);
     i18n.on('languageChanged', apply);
     return () => i18n.off('languageChanged', apply);
-  }, [i18nProvider, update]);
+  }, [i18nProvider, followLanguage]);
 
   if (!i18nProvider) return <FullPageLoader />;
   return (

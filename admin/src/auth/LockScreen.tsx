@@ -5,7 +5,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Avatar, Box, Button, Stack, Typography } from '@mui/material';
 import { lockSchema } from '../../../api/src/auth/auth.schemas.ts';
 import { authProvider, LOGIN_PATH } from '../providers/authProvider';
-import { authErrorText } from '../providers/errors';
+import { authErrorText, serverFieldError } from '../providers/errors';
 import { useSession } from '../providers/useSession';
 import { muiRegister, sharedResolver } from '../common/zodForm';
 import { resolveImage } from '../common/image';
@@ -23,7 +23,7 @@ export default function LockScreen() {
   const queryClient = useQueryClient();
   const { user, isAuthenticated, permissions } = useSession();
   const [error, setError] = useState<string | null>(null);
-  const { register, handleSubmit, formState } = useForm<{ password: string }>({
+  const { register, handleSubmit, formState, setError: setFieldError } = useForm<{ password: string }>({
     resolver: sharedResolver(lockSchema),
     mode: 'onChange',
     defaultValues: { password: '' },
@@ -48,7 +48,10 @@ export default function LockScreen() {
       queryClient.setQueryData(['auth', 'check-lock'], false);
       navigate(homePath(MENU, permissions), { replace: true });
     } catch (e) {
-      setError(authErrorText(e));
+      // A wrong password comes back as a 422 on the password field: show it there.
+      const onField = serverFieldError(e, 'password');
+      if (onField) setFieldError('password', { type: 'server', message: onField });
+      else setError(authErrorText(e));
     }
   });
   const err = formState.errors.password?.message;

@@ -5,7 +5,7 @@ import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typog
 import { useState } from 'react';
 import { lockSchema } from '../../../api/src/auth/auth.schemas.ts';
 import { authProvider, LOCK_PATH } from '../providers/authProvider';
-import { authErrorText } from '../providers/errors';
+import { authErrorText, serverFieldError } from '../providers/errors';
 import { muiRegister, sharedResolver } from '../common/zodForm';
 import { PasswordField } from '../common/PasswordField';
 
@@ -19,7 +19,7 @@ export default function LockSessionDialog({ open, onClose }: { open: boolean; on
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
-  const { register, handleSubmit, formState, reset } = useForm<{ password: string }>({
+  const { register, handleSubmit, formState, setError: setFieldError, reset } = useForm<{ password: string }>({
     resolver: sharedResolver(lockSchema),
     mode: 'onChange',
     defaultValues: { password: '' },
@@ -43,7 +43,10 @@ export default function LockSessionDialog({ open, onClose }: { open: boolean; on
       navigate(LOCK_PATH);
     } catch (e) {
       console.error('Lock failed', e);
-      setError(authErrorText(e));
+      // A wrong password comes back as a 422 on the password field: show it there.
+      const onField = serverFieldError(e, 'password');
+      if (onField) setFieldError('password', { type: 'server', message: onField });
+      else setError(authErrorText(e));
     }
   });
   const err = formState.errors.password?.message;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { useNavigate, useNotify, useTranslate } from 'react-admin';
 import { useSearchParams } from '../common/useSearchParams';
 import { useQueryClient } from '@tanstack/react-query';
@@ -31,7 +31,7 @@ export default function LoginPage() {
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const [error, setError] = useState<string | null>(null);
-  const { register, handleSubmit, formState } = useForm<LoginValues>({
+  const { register, control, handleSubmit, formState } = useForm<LoginValues>({
     resolver: sharedResolver(loginSchema),
     defaultValues: { email: '', password: '', rememberMe: false },
   });
@@ -75,7 +75,17 @@ export default function LoginPage() {
             error={!!formState.errors.password}
             helperText={t(formState.errors.password?.message)}
           />
-          <FormControlLabel control={<Checkbox {...muiRegister(register, 'rememberMe')} />} label={translate('auth.remember_me')} />
+          {/* A controlled checkbox: register() on MUI's Checkbox does not report its checked state. */}
+          <Controller
+            name="rememberMe"
+            control={control}
+            render={({ field }) => (
+              <FormControlLabel
+                control={<Checkbox checked={Boolean(field.value)} onChange={(_e, checked) => field.onChange(checked)} onBlur={field.onBlur} name={field.name} />}
+                label={translate('auth.remember_me')}
+              />
+            )}
+          />
           <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting}>
             {formState.isSubmitting ? translate('auth.signing_in') : translate('auth.sign_in')}
           </Button>

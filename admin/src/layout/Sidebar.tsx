@@ -111,8 +111,11 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
   const paperSx = {
     width,
     boxSizing: 'border-box' as const,
+    // Sticky in the layout's flow rather than fixed to the window, so a boxed layout keeps
+    // the sidebar inside its box.
+    position: 'sticky' as const,
     top: 64,
-    height: 'calc(100% - 64px)',
+    height: 'calc(100vh - 64px)',
     transition: 'width 300ms',
     ...(semidark ? { bgcolor: '#0e1726', color: '#e0e6ed' } : {}),
   };

@@ -33,6 +33,8 @@ export interface ThemeConfig {
   semidark: boolean;
   /** Sidebar open (desktop) / shown (mobile). */
   sidebar: boolean;
+  /** The language the direction was last set from: a new language resets it, a reload does not. */
+  locale: string;
 }
 
 export const DEFAULT_THEME_CONFIG: ThemeConfig = {
@@ -44,6 +46,7 @@ export const DEFAULT_THEME_CONFIG: ThemeConfig = {
   animation: '',
   semidark: false,
   sidebar: true,
+  locale: 'en',
 };
 
 export const THEME_CONFIG_KEY = 'theme_config';
@@ -67,6 +70,8 @@ interface Ctx {
   mobileOpen: boolean;
   setMobileOpen: (open: boolean) => void;
   update: (patch: Partial<ThemeConfig>) => void;
+  /** Follow a language: its direction applies when the language differs from the stored one. */
+  followLanguage: (lng: string, direction: Direction) => void;
   reset: () => void;
 }
 const ThemeConfigContext = createContext<Ctx | null>(null);
@@ -92,9 +97,16 @@ export function ThemeConfigProvider({ children }: { children: ReactNode }) {
   }, [config]);
 
   const update = useCallback((patch: Partial<ThemeConfig>) => setConfig((c) => ({ ...c, ...patch })), []);
-  const reset = useCallback(() => setConfig((c) => ({ ...DEFAULT_THEME_CONFIG, rtlClass: c.rtlClass })), []);
+  const followLanguage = useCallback(
+    (lng: string, direction: Direction) => setConfig((c) => (c.locale === lng ? c : { ...c, locale: lng, rtlClass: direction })),
+    [],
+  );
+  const reset = useCallback(() => setConfig((c) => ({ ...DEFAULT_THEME_CONFIG, rtlClass: c.rtlClass, locale: c.locale })), []);
   const isDarkMode = config.theme === 'dark' || (config.theme === 'system' && osDark);
-  const value = useMemo(() => ({ config, isDarkMode, update, reset, mobileOpen, setMobileOpen }), [config, isDarkMode, update, reset, mobileOpen]);
+  const value = useMemo(
+    () => ({ config, isDarkMode, update, followLanguage, reset, mobileOpen, setMobileOpen }),
+    [config, isDarkMode, update, followLanguage, reset, mobileOpen],
+  );
   return <ThemeConfigContext.Provider value={value}>{children}</ThemeConfigContext.Provider>;
 }
 

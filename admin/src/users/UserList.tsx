@@ -114,7 +114,8 @@ export default function UserList({ userType }: { userType: Exclude<UserType, 'us
             )}
           />
           <TextField source="email" label="users.fields.email" />
-          <TextField source="phone" label="users.fields.phone" emptyText="—" sortable={false} />
+          {/* Phone numbers read left to right in Arabic too ("+252..." not "252...+"). */}
+          <FunctionField source="phone" label="users.fields.phone" render={(record: { phone?: string | null }) => (record.phone ? <bdi dir="ltr">{record.phone}</bdi> : '—')} />
           {dealer && <TextField source="dealer_code" label="users.fields.dealer_code" />}
           {dealer && <TextField source="dealer_details.company_name" label="users.fields.company_name" sortable={false} emptyText="—" />}
           {dealer && (
