@@ -5,7 +5,11 @@ import { optionalText } from '../http/common.schemas.ts';
 export const loginSchema = z.object({
   email: emailSchema,
   password: z.string({ message: 'validation:password_required' }).min(1, { message: 'validation:password_required' }),
-  rememberMe: z.boolean().optional().default(false),
+  // JSON sends a boolean; a plain HTML form or a script may send "true"/"1".
+  rememberMe: z.preprocess(
+    (v) => (v === 'true' || v === '1' || v === 1 || v === 'on' ? true : v === 'false' || v === '0' || v === 0 || v === '' || v === null ? false : v),
+    z.boolean({ message: 'validation:invalid_value' }).optional().default(false),
+  ),
 });
 
 /** Lock and unlock: the password is required (SPEC.md section 5, lock form). */

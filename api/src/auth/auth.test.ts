@@ -36,6 +36,8 @@ describe('sign-in', () => {
       return p.exp - p.iat;
     };
     expect(ttl(short.body.data.token)).toBe(24 * 3600);
+    const asText = await h.http().post('/api/v1/auth/login').send({ email: 'remember@test.example', password: PASSWORD, rememberMe: 'true' });
+    expect(ttl(asText.body.data.token)).toBe(30 * 24 * 3600);
     expect(ttl(long.body.data.token)).toBe(30 * 24 * 3600);
     const hoursLeft = (Date.parse(long.body.data.expires_at) - Date.now()) / 3600_000;
     expect(hoursLeft).toBeGreaterThan(30 * 24 - 1);
