@@ -21,6 +21,12 @@ export const TEST_DATABASE = (process.env.TEST_DATABASE || 'sqlite') as 'sqlite'
 const MYSQL_URL = process.env.TEST_MYSQL_URL || 'mysql://root@127.0.0.1:3306/test';
 
 export const PASSWORD = 'Secret@1234';
+
+/** Shared request header and the catalogue messages most assertions compare against. */
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+export const VALIDATION = 'Validation failed. Please check your inputs.';
+export const FORBIDDEN = { success: false, message: 'You do not have permission to perform this action.' };
+export const NOT_FOUND = { success: false, message: 'The requested resource was not found.' };
 let passwordHash: Promise<string> | undefined;
 
 export interface Harness {
@@ -36,6 +42,8 @@ export interface Harness {
   userWith: (permissions: string[], extra?: Partial<Record<string, unknown>>) => Promise<{ id: number; email: string; token: string; roleId: number }>;
   insertUser: (fields: Record<string, unknown>, roleName?: string) => Promise<number>;
   login: (email: string, password?: string) => Promise<string>;
+  /** A role made through the API by the super admin; returns its id. */
+  createRole: (name: string, permissions?: string[]) => Promise<number>;
 }
 
 export async function createHarness(): Promise<Harness> {
@@ -83,7 +91,12 @@ export async function createHarness(): Promise<Harness> {
     if (res.status !== 200) throw new Error(`login failed for ${email}: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.data.token as string;
   };
-  let adminToken: Promise<string> | undefined;
+  let adminTokenPromise: Promise<string> | undefined;
+  const adminToken = () =>
+    (adminTokenPromise ??= (async () => {
+      await insertUser({ name: 'Root Admin', email: 'root@test.example' }, 'super-admin');
+      return login('root@test.example');
+    })());
   let counter = 0;
 
   return {
@@ -92,11 +105,7 @@ export async function createHarness(): Promise<Harness> {
     knex: db.knex,
     dataDir,
     http: () => request(app),
-    adminToken: () =>
-      (adminToken ??= (async () => {
-        await insertUser({ name: 'Root Admin', email: 'root@test.example' }, 'super-admin');
-        return login('root@test.example');
-      })()),
+    adminToken,
     userWith: async (permissions, extra = {}) => {
       counter += 1;
       const now = toDbTime();
@@ -115,6 +124,12 @@ export async function createHarness(): Promise<Harness> {
     },
     insertUser,
     login,
+    createRole: async (name, permissions = []) => {
+      const token = await adminToken();
+      const res = await request(app).post('/api/v1/roles').set(bearer(token)).send({ name, permissions });
+      if (res.status !== 201) throw new Error(`role ${name} not created: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.data.id as number;
+    },
     close: async () => {
       await db.knex.destroy();
       await dropMysql?.();

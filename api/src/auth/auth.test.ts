@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import jwt from 'jsonwebtoken';
-import { createHarness, PASSWORD, PNG_1PX, type Harness } from '../../../tests/api/harness.ts';
+import { createHarness, PASSWORD, PNG_1PX, type Harness, bearer } from '../../../tests/api/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -8,7 +8,6 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 describe('sign-in', () => {
   it('signs in active staff on both paths and returns the user and a token', async () => {
@@ -99,13 +98,13 @@ describe('tokens and sessions', () => {
 
   it('answers 401 without a token, with a bad token, an alg:none token or an expired one', async () => {
     expect((await h.http().get('/api/v1/auth/me')).status).toBe(401);
-    expect((await h.http().get('/api/v1/auth/me').set(auth('garbage'))).status).toBe(401);
+    expect((await h.http().get('/api/v1/auth/me').set(bearer('garbage'))).status).toBe(401);
     const [header, payload] = token.split('.');
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
-    expect((await h.http().get('/api/v1/auth/me').set(auth(none))).status).toBe(401);
+    expect((await h.http().get('/api/v1/auth/me').set(bearer(none))).status).toBe(401);
     const forged = jwt.sign(jwt.decode(token) as object, 'not-the-key', { algorithm: 'HS256' });
-    expect((await h.http().get('/api/v1/auth/me').set(auth(forged))).status).toBe(401);
-    const res = await h.http().get('/api/v1/users').set(auth(`${header}.${payload}.AAAA`));
+    expect((await h.http().get('/api/v1/auth/me').set(bearer(forged))).status).toBe(401);
+    const res = await h.http().get('/api/v1/users').set(bearer(`${header}.${payload}.AAAA`));
     expect(res.status).toBe(401);
     expect(res.body.message).toBe('Your session has expired. Please login again.');
   });
@@ -114,11 +113,11 @@ describe('tokens and sessions', () => {
     const t = await h.login('session@test.example');
     const { sid } = jwt.decode(t) as { sid: string };
     await h.knex('sessions').where({ id: sid }).update({ expires_at: '2020-01-01 00:00:00.000' });
-    expect((await h.http().get('/api/v1/auth/me').set(auth(t))).status).toBe(401);
+    expect((await h.http().get('/api/v1/auth/me').set(bearer(t))).status).toBe(401);
   });
 
   it('GET /auth/me returns the signed-in user', async () => {
-    const res = await h.http().get('/api/v1/auth/me').set(auth(token));
+    const res = await h.http().get('/api/v1/auth/me').set(bearer(token));
     expect(res.status).toBe(200);
     expect(res.body.data.user).toMatchObject({ name: 'Session User', email: 'session@test.example', status: 'active' });
     expect(res.body.data.user.h_id).toMatch(/^[A-Za-z]{8,}$/);
@@ -126,11 +125,11 @@ describe('tokens and sessions', () => {
 
   it('logout revokes the session at once', async () => {
     const t = await h.login('session@test.example');
-    const out = await h.http().post('/api/v1/auth/logout').set(auth(t));
+    const out = await h.http().post('/api/v1/auth/logout').set(bearer(t));
     expect(out.status).toBe(200);
     expect(out.body.message).toBe('Logged out successfully');
-    expect((await h.http().get('/api/v1/auth/me').set(auth(t))).status).toBe(401);
-    expect((await h.http().get('/api/v1/auth/me').set(auth(token))).status).toBe(200);
+    expect((await h.http().get('/api/v1/auth/me').set(bearer(t))).status).toBe(401);
+    expect((await h.http().get('/api/v1/auth/me').set(bearer(token))).status).toBe(200);
     expect(await h.knex('activity_log').where({ action: 'logout' }).first()).toBeTruthy();
   });
 });
@@ -143,45 +142,45 @@ describe('lock and unlock', () => {
   });
 
   it('requires the password to lock, and a wrong one is a 422 that keeps the session', async () => {
-    const empty = await h.http().post('/api/v1/auth/lock').set(auth(token)).send({});
+    const empty = await h.http().post('/api/v1/auth/lock').set(bearer(token)).send({});
     expect(empty.status).toBe(422);
     expect(empty.body.errors.password).toEqual(['Password is required']);
-    const wrong = await h.http().post('/api/v1/auth/lock').set(auth(token)).send({ password: 'Wrong@123' });
+    const wrong = await h.http().post('/api/v1/auth/lock').set(bearer(token)).send({ password: 'Wrong@123' });
     expect(wrong.status).toBe(422);
     expect(wrong.body.errors.password).toEqual(['The password is incorrect.']);
-    expect((await h.http().get('/api/v1/auth/check-lock').set(auth(token))).body.data.is_locked).toBe(false);
+    expect((await h.http().get('/api/v1/auth/check-lock').set(bearer(token))).body.data.is_locked).toBe(false);
   });
 
   it('a locked session gets 423 everywhere but check-lock, unlock, logout and me', async () => {
-    const lock = await h.http().post('/api/v1/auth/lock').set(auth(token)).send({ password: PASSWORD });
+    const lock = await h.http().post('/api/v1/auth/lock').set(bearer(token)).send({ password: PASSWORD });
     expect(lock.status).toBe(200);
     expect(lock.body).toMatchObject({ message: 'Session locked successfully', data: { is_locked: true } });
-    expect((await h.http().get('/api/v1/auth/check-lock').set(auth(token))).body).toEqual({ success: true, data: { is_locked: true } });
-    expect((await h.http().get('/api/v1/auth/me').set(auth(token))).status).toBe(200);
+    expect((await h.http().get('/api/v1/auth/check-lock').set(bearer(token))).body).toEqual({ success: true, data: { is_locked: true } });
+    expect((await h.http().get('/api/v1/auth/me').set(bearer(token))).status).toBe(200);
     for (const [method, path] of [
       ['get', '/api/v1/users'],
       ['get', '/api/v1/roles'],
       ['put', '/api/v1/auth/profile'],
       ['post', '/api/v1/auth/change-password'],
     ] as const) {
-      const res = await h.http()[method](path).set(auth(token)).send({});
+      const res = await h.http()[method](path).set(bearer(token)).send({});
       expect(res.status, `${method} ${path}`).toBe(423);
       expect(res.body.message).toBe('Your session is locked. Unlock it with your password to continue.');
     }
-    const wrong = await h.http().post('/api/v1/auth/unlock').set(auth(token)).send({ password: 'Wrong@123' });
+    const wrong = await h.http().post('/api/v1/auth/unlock').set(bearer(token)).send({ password: 'Wrong@123' });
     expect(wrong.status).toBe(422);
     expect(await h.knex('activity_log').where({ action: 'unlock_failed' }).first()).toBeTruthy();
-    const unlock = await h.http().post('/api/v1/auth/unlock').set(auth(token)).send({ password: PASSWORD });
+    const unlock = await h.http().post('/api/v1/auth/unlock').set(bearer(token)).send({ password: PASSWORD });
     expect(unlock.body).toMatchObject({ message: 'Session unlocked successfully', data: { is_locked: false } });
-    expect((await h.http().get('/api/v1/users').set(auth(token))).status).toBe(200);
+    expect((await h.http().get('/api/v1/users').set(bearer(token))).status).toBe(200);
     expect(await h.knex('activity_log').whereIn('action', ['locked', 'unlocked']).count({ n: '*' }).first()).toMatchObject({ n: 2 });
   });
 
   it('the lock belongs to one session: another sign-in of the same user is not locked', async () => {
     const other = await h.login('locker@test.example');
-    await h.http().post('/api/v1/auth/lock').set(auth(token)).send({ password: PASSWORD });
-    expect((await h.http().get('/api/v1/users').set(auth(other))).status).toBe(200);
-    const out = await h.http().post('/api/v1/auth/logout').set(auth(token));
+    await h.http().post('/api/v1/auth/lock').set(bearer(token)).send({ password: PASSWORD });
+    expect((await h.http().get('/api/v1/users').set(bearer(other))).status).toBe(200);
+    const out = await h.http().post('/api/v1/auth/logout').set(bearer(token));
     expect(out.status).toBe(200);
   });
 });
@@ -195,21 +194,21 @@ describe('own profile', () => {
   });
 
   it('updates name, phone and address, and refuses a taken email or a blank name', async () => {
-    const ok = await h.http().put('/api/v1/auth/profile').set(auth(token)).send({ name: 'Hodan Ali', phone: '+252615551234', address: 'Mogadishu' });
+    const ok = await h.http().put('/api/v1/auth/profile').set(bearer(token)).send({ name: 'Hodan Ali', phone: '+252615551234', address: 'Mogadishu' });
     expect(ok.status).toBe(200);
     expect(ok.body.message).toBe('Profile updated successfully');
     expect(ok.body.data.user).toMatchObject({ name: 'Hodan Ali', phone: '+252615551234', address: 'Mogadishu' });
-    const taken = await h.http().put('/api/v1/auth/profile').set(auth(token)).send({ email: 'taken@test.example' });
+    const taken = await h.http().put('/api/v1/auth/profile').set(bearer(token)).send({ email: 'taken@test.example' });
     expect(taken.status).toBe(422);
     expect(taken.body.errors.email).toEqual(['The email has already been taken.']);
-    const blank = await h.http().put('/api/v1/auth/profile').set(auth(token)).send({ name: '  ' });
+    const blank = await h.http().put('/api/v1/auth/profile').set(bearer(token)).send({ name: '  ' });
     expect(blank.body.errors.name).toEqual(['Name is required']);
     const log = await h.knex('activity_log').where({ action: 'profile_updated' }).first();
     expect(JSON.parse(log.after)).toMatchObject({ name: 'Hodan Ali' });
   });
 
   it('uploads a profile picture checked by its bytes and serves it safely', async () => {
-    const res = await h.http().post('/api/v1/auth/profile-picture').set(auth(token)).attach('profile_image', PNG_1PX, { filename: 'me.png', contentType: 'image/png' });
+    const res = await h.http().post('/api/v1/auth/profile-picture').set(bearer(token)).attach('profile_image', PNG_1PX, { filename: 'me.png', contentType: 'image/png' });
     expect(res.status).toBe(200);
     const url: string = res.body.data.user.profile_image;
     expect(url).toMatch(/^\/storage\/avatars\/[0-9a-f]{32}\.png$/);
@@ -218,34 +217,34 @@ describe('own profile', () => {
     expect(file.headers['content-type']).toBe('image/png');
     expect(file.headers['x-content-type-options']).toBe('nosniff');
 
-    const fake = await h.http().post('/api/v1/auth/profile-picture').set(auth(token)).attach('profile_image', Buffer.from('<script>alert(1)</script>'), { filename: 'evil.png', contentType: 'image/png' });
+    const fake = await h.http().post('/api/v1/auth/profile-picture').set(bearer(token)).attach('profile_image', Buffer.from('<script>alert(1)</script>'), { filename: 'evil.png', contentType: 'image/png' });
     expect(fake.status).toBe(422);
     expect(fake.body.errors.profile_image).toEqual(['The file must be an image (JPG, PNG, GIF or WEBP).']);
 
     const big = Buffer.concat([PNG_1PX, Buffer.alloc(5 * 1024 * 1024 + 10)]);
-    const tooBig = await h.http().post('/api/v1/auth/profile-picture').set(auth(token)).attach('profile_image', big, { filename: 'big.png', contentType: 'image/png' });
+    const tooBig = await h.http().post('/api/v1/auth/profile-picture').set(bearer(token)).attach('profile_image', big, { filename: 'big.png', contentType: 'image/png' });
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.message).toBe('The file may not be greater than 5 MB (5120 KB).');
 
-    const none = await h.http().post('/api/v1/auth/profile-picture').set(auth(token)).field('x', '1');
+    const none = await h.http().post('/api/v1/auth/profile-picture').set(bearer(token)).field('x', '1');
     expect(none.status).toBe(422);
     expect(none.body.errors.profile_image).toEqual(['An image file is required.']);
   });
 
   it('changes the password with the current one and signs out the other sessions', async () => {
     const other = await h.login('profile@test.example');
-    const wrong = await h.http().post('/api/v1/auth/change-password').set(auth(token)).send({ current_password: 'Bad@12345', password: 'Newpass@123', password_confirmation: 'Newpass@123' });
+    const wrong = await h.http().post('/api/v1/auth/change-password').set(bearer(token)).send({ current_password: 'Bad@12345', password: 'Newpass@123', password_confirmation: 'Newpass@123' });
     expect(wrong.status).toBe(422);
     expect(wrong.body.errors.current_password).toEqual(['The current password is incorrect.']);
-    const weak = await h.http().post('/api/v1/auth/change-password').set(auth(token)).send({ current_password: PASSWORD, password: 'short', password_confirmation: 'other' });
+    const weak = await h.http().post('/api/v1/auth/change-password').set(bearer(token)).send({ current_password: PASSWORD, password: 'short', password_confirmation: 'other' });
     expect(weak.body.errors).toEqual({
       password: ['Password must be at least 8 characters', 'Password must contain at least one lowercase letter, one uppercase letter, and one special character'],
       password_confirmation: ['Passwords do not match'],
     });
-    const ok = await h.http().post('/api/v1/auth/change-password').set(auth(token)).send({ current_password: PASSWORD, password: 'Newpass@123', password_confirmation: 'Newpass@123' });
+    const ok = await h.http().post('/api/v1/auth/change-password').set(bearer(token)).send({ current_password: PASSWORD, password: 'Newpass@123', password_confirmation: 'Newpass@123' });
     expect(ok.status).toBe(200);
-    expect((await h.http().get('/api/v1/auth/me').set(auth(other))).status).toBe(401);
-    expect((await h.http().get('/api/v1/auth/me').set(auth(token))).status).toBe(200);
+    expect((await h.http().get('/api/v1/auth/me').set(bearer(other))).status).toBe(401);
+    expect((await h.http().get('/api/v1/auth/me').set(bearer(token))).status).toBe(200);
     expect(await h.login('profile@test.example', 'Newpass@123')).toBeTruthy();
     const stored = await h.knex('users').where({ email: 'profile@test.example' }).first();
     expect(stored.password).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
@@ -282,7 +281,7 @@ describe('throttling under concurrency and against lock-outs', () => {
     const t = await h.login('stolen@test.example');
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const res = await h.http().post('/api/v1/auth/change-password').set(auth(t)).send({ current_password: `Guess@${i}zz`, password: 'Newpass@123', password_confirmation: 'Newpass@123' });
+      const res = await h.http().post('/api/v1/auth/change-password').set(bearer(t)).send({ current_password: `Guess@${i}zz`, password: 'Newpass@123', password_confirmation: 'Newpass@123' });
       statuses.push(res.status);
     }
     expect(statuses.slice(0, 5)).toEqual([422, 422, 422, 422, 422]);

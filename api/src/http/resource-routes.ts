@@ -239,12 +239,11 @@ export function resourceRoutes<M extends SoftModel>(registry: OpenApiRegistry, c
   // Routes with :id.
   api.get('/', { summary: `List ${noun}`, anyPermission: read, list: true, query: cfg.filterQuery }, listHandler('active'));
 
-  api.post('/', { summary: `Create one of ${noun}`, permission: P.create, body: cfg.create.upload ? undefined : cfg.create.schema, upload: cfg.create.upload, files: cfg.create.files, status: 201 }, async (req) => {
-    const input = parseOrThrow(cfg.create.schema, req.body);
-    const record = await withTransaction((trx) => cfg.create.run({ req, trx, bulk: false }, input));
+  api.post('/', { summary: `Create one of ${noun}`, permission: P.create, body: cfg.create.schema, upload: cfg.create.upload, files: cfg.create.files, status: 201 }, async (req) => {
+    // req.body is already parsed by the schema (after the upload middleware, for multipart).
+    const record = await withTransaction((trx) => cfg.create.run({ req, trx, bulk: false }, req.body));
     return { status: 201, message: cfg.messages.created, data: await presentOne(req, record) };
   });
-  if (cfg.create.upload) registry.operations[registry.operations.length - 1].body = cfg.create.schema;
 
   api.get('/:id', { summary: `Show one of ${noun}`, anyPermission: read }, async (req) => {
     const record = await find(req, String(req.params.id), 'active');
@@ -256,16 +255,14 @@ export function resourceRoutes<M extends SoftModel>(registry: OpenApiRegistry, c
     return { data: await presentOne(req, record) };
   });
 
-  api.patch('/:id', { summary: `Update one of ${noun}`, anyPermission: cfg.update.anyPermission ?? [P.update], upload: cfg.update.upload, files: cfg.update.files }, async (req) => {
-    const input = parseOrThrow(cfg.update.schema, req.body);
+  api.patch('/:id', { summary: `Update one of ${noun}`, anyPermission: cfg.update.anyPermission ?? [P.update], body: cfg.update.schema, upload: cfg.update.upload, files: cfg.update.files }, async (req) => {
     const record = await withTransaction(async (trx) => {
       const row = await find(req, String(req.params.id), 'active', trx);
-      await cfg.update.run({ req, trx, bulk: false }, row, input);
+      await cfg.update.run({ req, trx, bulk: false }, row, req.body);
       return row;
     });
     return { message: cfg.messages.updated, data: await presentOne(req, record) };
   });
-  registry.operations[registry.operations.length - 1].body = cfg.update.schema;
 
   api.delete('/:id', { summary: `Move one of ${noun} to the trash`, permission: P.delete }, async (req) => {
     await withTransaction(async (trx) => {

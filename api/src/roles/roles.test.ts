@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, PASSWORD, type Harness } from '../../../tests/api/harness.ts';
+import { createHarness, PASSWORD, type Harness, bearer, VALIDATION, FORBIDDEN, NOT_FOUND } from '../../../tests/api/harness.ts';
 import { ALL_PERMISSIONS, DEALER_PERMISSIONS, PERMISSION_GROUPS } from '../../../db/permissions.ts';
 
 /**
@@ -11,10 +11,6 @@ let admin: string;
 let rootId: number;
 let superId: number;
 let dealerId: number;
-const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
-const VALIDATION = 'Validation failed. Please check your inputs.';
-const FORBIDDEN = { success: false, message: 'You do not have permission to perform this action.' };
-const NOT_FOUND = { success: false, message: 'The requested resource was not found.' };
 const PROTECTED = {
   success: false,
   message: 'This is a system-protected role and cannot be modified. You can only view its details and manage permissions.',
@@ -22,11 +18,6 @@ const PROTECTED = {
 
 const activity = (subjectId: number, action: string) => h.knex('activity_log').where({ subject_type: 'role', subject_id: subjectId, action });
 
-async function createRole(name: string, permissions: string[] = []): Promise<number> {
-  const res = await h.http().post('/api/v1/roles').set(bearer(admin)).send({ name, permissions });
-  expect(res.status).toBe(201);
-  return res.body.data.id as number;
-}
 
 beforeAll(async () => {
   h = await createHarness();
@@ -54,8 +45,8 @@ describe('list, show and search', () => {
   });
 
   it('pages, sorts, filters protected and refuses an unknown sort', async () => {
-    await createRole('alpha');
-    await createRole('beta');
+    await h.createRole('alpha');
+    await h.createRole('beta');
     const page = await h.http().get('/api/v1/roles?per_page=1&page=2&sort=name&order=desc').set(bearer(admin));
     expect(page.status).toBe(200);
     expect(page.body.meta).toEqual({ current_page: 2, per_page: 1, total: 4, last_page: 4 });
@@ -153,7 +144,7 @@ describe('POST /roles (create) and validation', () => {
     expect(dup.body).toEqual({ success: false, message: VALIDATION, errors: { name: ['The name has already been taken.'] } });
     const sys = await h.http().post('/api/v1/roles').set(bearer(admin)).send({ name: 'super-admin' });
     expect(sys.status).toBe(422);
-    const trashed = await createRole('trashed-one');
+    const trashed = await h.createRole('trashed-one');
     expect((await h.http().delete(`/api/v1/roles/${trashed}`).set(bearer(admin))).status).toBe(200);
     const again = await h.http().post('/api/v1/roles').set(bearer(admin)).send({ name: 'trashed-one' });
     expect(again.status).toBe(422);
@@ -189,7 +180,7 @@ describe('POST /roles (create) and validation', () => {
 
 describe('PATCH /roles/{id}', () => {
   it('updates name, description and permissions, and logs before and after', async () => {
-    const id = await createRole('editable', ['view users']);
+    const id = await h.createRole('editable', ['view users']);
     const res = await h.http().patch(`/api/v1/roles/${id}`).set(bearer(admin)).send({ name: 'edited', description: 'Now edited', permissions: ['view roles'] });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('Role updated successfully');
@@ -203,7 +194,7 @@ describe('PATCH /roles/{id}', () => {
   });
 
   it('needs "assign permissions" to change permissions through PATCH, and logs the assignment', async () => {
-    const id = await createRole('patched-perms', ['view users']);
+    const id = await h.createRole('patched-perms', ['view users']);
     const updater = await h.userWith(['view roles', 'update roles', 'view users']);
     const refused = await h.http().patch(`/api/v1/roles/${id}`).set(bearer(updater.token)).send({ description: 'x', permissions: [] });
     expect(refused.status).toBe(403);
@@ -221,7 +212,7 @@ describe('PATCH /roles/{id}', () => {
   });
 
   it('validates like create', async () => {
-    const id = await createRole('validated');
+    const id = await h.createRole('validated');
     const blank = await h.http().patch(`/api/v1/roles/${id}`).set(bearer(admin)).send({ name: '' });
     expect(blank.status).toBe(422);
     expect(blank.body.errors).toEqual({ name: ['Name is required'] });
@@ -302,7 +293,7 @@ describe('POST /roles/{id}/assign-permissions', () => {
   });
 
   it('refuses unknown names and a missing list with 422', async () => {
-    const id = await createRole('assignable', ['view users']);
+    const id = await h.createRole('assignable', ['view users']);
     const unknown = await h.http().post(`/api/v1/roles/${id}/assign-permissions`).set(bearer(admin)).send({ permissions: ['view users', 'no such', 'also none'] });
     expect(unknown.status).toBe(422);
     expect(unknown.body).toEqual({ success: false, message: VALIDATION, errors: { permissions: ['Unknown permission: no such, also none'] } });
@@ -316,7 +307,7 @@ describe('POST /roles/{id}/assign-permissions', () => {
   });
 
   it('needs "assign permissions", and cannot grant or remove what the caller lacks', async () => {
-    const id = await createRole('target-role', ['delete users']);
+    const id = await h.createRole('target-role', ['delete users']);
     const viewer = await h.userWith(['view roles', 'update roles']);
     const noPerm = await h.http().post(`/api/v1/roles/${id}/assign-permissions`).set(bearer(viewer.token)).send({ permissions: [] });
     expect(noPerm.status).toBe(403);
@@ -393,8 +384,8 @@ describe('soft delete, trash, restore and force delete', () => {
 describe('deleting or restoring a role changes what its users can do', () => {
   it('needs the caller to hold the role\'s permissions (trash, restore, force delete, bulk)', async () => {
     const GRANT_ABOVE = { success: false, message: 'You cannot give rights that you do not hold yourself.' };
-    const strong = await createRole('strong', ['view users', 'force delete users']);
-    const weak = await createRole('weak', ['view roles']);
+    const strong = await h.createRole('strong', ['view users', 'force delete users']);
+    const weak = await h.createRole('weak', ['view roles']);
     const caller = await h.userWith(['view roles', 'delete roles', 'restore roles', 'force delete roles', 'view trash items']);
     for (const [method, path, body] of [
       ['delete', `/api/v1/roles/${strong}`, undefined],
@@ -510,7 +501,7 @@ describe('authentication, permissions and the session lock on every /roles route
   };
 
   beforeAll(async () => {
-    rid = await createRole('guarded', ['view users']);
+    rid = await h.createRole('guarded', ['view users']);
   });
 
   it('answers 401 without a token', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, PASSWORD, PNG_1PX, type Harness } from '../../../tests/api/harness.ts';
+import { createHarness, PASSWORD, PNG_1PX, type Harness, bearer, FORBIDDEN } from '../../../tests/api/harness.ts';
 import { ALL_PERMISSIONS, DEALER_PERMISSIONS } from '../../../db/permissions.ts';
 
 /**
@@ -11,8 +11,6 @@ let admin: string;
 let rootId: number;
 let targetId: number;
 let dealerRoleId: number;
-const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
-const FORBIDDEN = { success: false, message: 'You do not have permission to perform this action.' };
 const OWN_ACCESS = { success: false, message: 'You cannot change your own status, type or role.' };
 const GRANT_ABOVE = { success: false, message: 'You cannot give rights that you do not hold yourself.' };
 const TARGET_ABOVE = { success: false, message: 'You cannot change a user who holds rights that you do not hold.' };

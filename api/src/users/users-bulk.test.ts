@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, PASSWORD, type Harness } from '../../../tests/api/harness.ts';
+import { createHarness, PASSWORD, type Harness, bearer, VALIDATION, NOT_FOUND } from '../../../tests/api/harness.ts';
 
 /**
  * Users: soft delete, the trash (list, show), restore, force delete, and every bulk form
@@ -9,9 +9,6 @@ let h: Harness;
 let admin: string;
 let rootId: number;
 let editorRoleId: number;
-const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
-const VALIDATION = 'Validation failed. Please check your inputs.';
-const NOT_FOUND = { success: false, message: 'The requested resource was not found.' };
 let seq = 0;
 
 /** A plain admin with the editor role, inserted directly (no password hashing per user). */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, GIF_1PX, PNG_1PX, type Harness } from '../../../tests/api/harness.ts';
+import { createHarness, GIF_1PX, PNG_1PX, type Harness, bearer, VALIDATION } from '../../../tests/api/harness.ts';
 
 /**
  * Dealers: created as multipart with a logo (dealer role, dealer details, wallet), upload
@@ -12,8 +12,6 @@ let h: Harness;
 let admin: string;
 let rootId: number;
 let dealerRoleId: number;
-const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
-const VALIDATION = 'Validation failed. Please check your inputs.';
 const DEALER_PASSWORD = 'Dealer@Pass1';
 const NOT_IMAGE = 'The file must be an image (JPG, PNG, GIF or WEBP).';
 const TOO_LARGE = 'The file may not be greater than 5 MB (5120 KB).';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, PASSWORD, type Harness } from '../../../tests/api/harness.ts';
+import { createHarness, PASSWORD, type Harness, bearer, VALIDATION } from '../../../tests/api/harness.ts';
 
 /**
  * Users through the real HTTP API: list (pagination, sort, filters, search, ids), show, create
@@ -8,24 +8,17 @@ import { createHarness, PASSWORD, type Harness } from '../../../tests/api/harnes
  */
 let h: Harness;
 let admin: string;
-const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
-const VALIDATION = 'Validation failed. Please check your inputs.';
 const NEW_PASSWORD = 'Fresh@Pass99';
 
 let editorRoleId: number;
 let dealerRoleId: number;
 const ids: Record<string, number> = {};
 
-async function createRole(name: string, permissions: string[] = []): Promise<number> {
-  const res = await h.http().post('/api/v1/roles').set(bearer(admin)).send({ name, permissions });
-  expect(res.status).toBe(201);
-  return res.body.data.id as number;
-}
 
 beforeAll(async () => {
   h = await createHarness();
   admin = await h.adminToken();
-  editorRoleId = await createRole('editor', ['view users']);
+  editorRoleId = await h.createRole('editor', ['view users']);
   dealerRoleId = (await h.knex('roles').where({ name: 'dealer' }).first()).id;
   ids.alice = await h.insertUser({ name: 'Alice Admin', email: 'alice@test.example', phone: '252611000001' }, 'editor');
   ids.bob = await h.insertUser({ name: 'Bob Admin', email: 'bob@test.example', status: 'inactive' }, 'editor');
@@ -146,7 +139,7 @@ describe('GET /users (list)', () => {
 
 describe('roles in the trash', () => {
   it('a user whose only role is in the trash shows no role and no permissions, and signs in without rights', async () => {
-    const roleId = await createRole('temporary', ['view users']);
+    const roleId = await h.createRole('temporary', ['view users']);
     const id = await h.insertUser({ name: 'Temp', email: 'temp@test.example' }, 'temporary');
     const token = await h.login('temp@test.example');
     expect((await h.http().get('/api/v1/users').set(bearer(token))).status).toBe(200);
@@ -394,7 +387,7 @@ describe('PATCH /users/{id}', () => {
   });
 
   it('changes the role, and refuses the dealer role for an admin', async () => {
-    const other = await createRole('auditor', ['view roles']);
+    const other = await h.createRole('auditor', ['view roles']);
     const res = await h.http().patch(`/api/v1/users/${ids.somali}`).set(bearer(admin)).send({ role_id: other });
     expect(res.status).toBe(200);
     expect(res.body.data.roles).toEqual([{ id: other, name: 'auditor' }]);
