@@ -25,11 +25,16 @@ export const migrationSource: Knex.MigrationSource<string> = {
   },
 };
 
+export interface SeedOptions {
+  /** Demo users; when absent the seed reads SEED_DEMO / NODE_ENV as under the knex CLI. */
+  seedDemo?: boolean;
+}
+
 /** Seeds in file-name order, run the same way (knex CLI: `seed:run` reads the same folder). */
-export async function runSeeds(knex: Knex): Promise<void> {
+export async function runSeeds(knex: Knex, opts: SeedOptions = {}): Promise<void> {
   const files = fs.readdirSync(path.join(here, 'seeds')).filter((f) => f.endsWith('.ts')).sort();
   for (const file of files) {
-    const mod = (await import(pathToFileURL(path.join(here, 'seeds', file)).href)) as { seed: (k: Knex) => Promise<void> };
-    await mod.seed(knex);
+    const mod = (await import(pathToFileURL(path.join(here, 'seeds', file)).href)) as { seed: (k: Knex, o: SeedOptions) => Promise<void> };
+    await mod.seed(knex, opts);
   }
 }

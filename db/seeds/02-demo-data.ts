@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { DEALER_ROLE, SUPER_ADMIN_ROLE } from '../permissions.ts';
 import { hashPassword } from '../../api/src/auth/passwords.ts';
+import type { SeedOptions } from '../migration-source.ts';
 
 const now = () => new Date().toISOString().replace('T', ' ').replace('Z', '');
 
@@ -12,8 +13,9 @@ export const DEMO_DEALER = { email: 'dealer@example.com', password: 'Dealer@1234
  * (production makes its first admin with `npm run user:create-admin`). Existing users are
  * left as they are, so restarting never resets a changed password.
  */
-export async function seed(knex: Knex): Promise<void> {
-  const wanted = process.env.SEED_DEMO ? process.env.SEED_DEMO !== 'false' : process.env.NODE_ENV !== 'production';
+export async function seed(knex: Knex, opts: SeedOptions = {}): Promise<void> {
+  // The app passes its decision; the knex CLI passes nothing, so the environment decides.
+  const wanted = opts.seedDemo ?? (process.env.SEED_DEMO ? process.env.SEED_DEMO !== 'false' : process.env.NODE_ENV !== 'production');
   if (!wanted) return;
   const role = async (name: string) => (await knex('roles').where({ name, guard_name: 'web' }).first()).id as number;
 

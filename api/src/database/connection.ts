@@ -18,12 +18,5 @@ export function connectDatabase(env: NodeJS.ProcessEnv = process.env): Database 
 
 export async function migrateAndSeed(db: Database, opts: { seedDemo: boolean }): Promise<void> {
   await db.knex.migrate.latest();
-  const previous = process.env.SEED_DEMO;
-  process.env.SEED_DEMO = opts.seedDemo ? 'true' : 'false';
-  try {
-    await runSeeds(db.knex);
-  } finally {
-    if (previous === undefined) delete process.env.SEED_DEMO;
-    else process.env.SEED_DEMO = previous;
-  }
+  await runSeeds(db.knex, { seedDemo: opts.seedDemo });
 }
