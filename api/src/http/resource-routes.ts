@@ -88,7 +88,7 @@ export interface ResourceHelpers<M extends SoftModel> {
   find: (req: Request, id: string, state: 'active' | 'trashed' | 'any', db?: Knex | Knex.Transaction) => Promise<M>;
   findMany: (req: Request, ids: (string | number)[], state: 'active' | 'trashed' | 'any', db?: Knex | Knex.Transaction) => Promise<M[]>;
   presentOne: (req: Request, record: M) => Promise<unknown>;
-  reload: (req: Request, id: number) => Promise<M>;
+  reload: (id: number) => Promise<M>;
 }
 
 const MAX_BULK_CREATE = 100;
@@ -118,14 +118,15 @@ export function resourceRoutes<M extends SoftModel>(registry: OpenApiRegistry, c
     return rows;
   };
   const find: ResourceHelpers<M>['find'] = async (req, rawId, state, db) => (await findMany(req, [rawId], state, db))[0];
-  const reload = async (req: Request, id: number) => {
+  /** The record as stored now, with its relations (after a write, for the answer). */
+  const reload = async (id: number) => {
     const qb = Model.query().findById(id) as unknown as QueryBuilder<M, M>;
     if (cfg.graph) qb.withGraphFetched(cfg.graph);
     const row = await qb;
     if (!row) throw notFound();
     return row;
   };
-  const presentOne = async (req: Request, record: M) => (await cfg.present([await reload(req, record.id)], req))[0];
+  const presentOne = async (req: Request, record: M) => (await cfg.present([await reload(record.id)], req))[0];
   const helpers: ResourceHelpers<M> = { find, findMany, presentOne, reload };
 
   const listHandler = (state: 'active' | 'trashed') => async (req: Request) => {
@@ -230,7 +231,7 @@ export function resourceRoutes<M extends SoftModel>(registry: OpenApiRegistry, c
       }
       return out;
     });
-    const reloaded = await Promise.all(created.map((r) => reload(req, r.id)));
+    const reloaded = await Promise.all(created.map((r) => reload(r.id)));
     return { message: cfg.messages.bulkCreated, messageVars: { count: created.length }, data: await cfg.present(reloaded, req) };
   });
 
