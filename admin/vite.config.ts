@@ -4,8 +4,8 @@ import react from '@vitejs/plugin-react';
 const api = 'http://localhost:3000';
 
 // The API process serves admin/dist at / (with SPA fallback), so the base stays '/'.
-// The shared zod schemas (api/src/**/*.schemas.ts) and the permission catalogue
-// (db/permissions.ts) are imported by relative path, never copied.
+// The shared schemas, permission catalogue and resource registry come from the
+// @app/contracts workspace package (contracts/), bundled from its TypeScript source.
 export default defineConfig({
   base: '/',
   plugins: [react()],

@@ -1,12 +1,11 @@
 import type { Knex } from 'knex';
-import { ALL_PERMISSIONS, DEALER_PERMISSIONS, DEALER_ROLE, GUARD_NAME, PERMISSION_GROUPS, SUPER_ADMIN_ROLE } from '../permissions.ts';
+import { ALL_PERMISSIONS, DEALER_PERMISSIONS, DEALER_ROLE, GUARD_NAME, PERMISSION_GROUPS, SUPER_ADMIN_ROLE } from '@app/contracts';
 
 const now = () => new Date().toISOString().replace('T', ' ').replace('Z', '');
 
 /**
  * Every permission of the catalogue and the two protected roles. Idempotent: it runs on every
- * start, adds what is missing and gives super-admin every permission. The dealer role gets its
- * defaults only when it is first created, so an admin's later changes to it are kept.
+ * start, adds what is missing and gives super-admin every permission.
  */
 export async function seed(knex: Knex): Promise<void> {
   const existing = new Set((await knex('permissions').select('name')).map((r: { name: string }) => r.name));
@@ -14,6 +13,7 @@ export async function seed(knex: Knex): Promise<void> {
     names.filter((name) => !existing.has(name)).map((name) => ({ name, guard_name: GUARD_NAME, group, created_at: now(), updated_at: now() })),
   );
   if (rows.length) await knex('permissions').insert(rows);
+  const added = new Set(rows.map((r) => r.name));
 
   const ensureRole = async (name: string, description: string) => {
     const found = await knex('roles').where({ name, guard_name: GUARD_NAME }).first();
@@ -35,5 +35,8 @@ export async function seed(knex: Knex): Promise<void> {
     if (missing.length) await knex('role_permissions').insert(missing.map((permission_id) => ({ role_id: roleId, permission_id })));
   };
   await grant(superAdmin.id, await ids(ALL_PERMISSIONS));
-  if (dealer.created) await grant(dealer.id, await ids(DEALER_PERMISSIONS));
+  // The dealer role gets its defaults when it is created, and later only dealer permissions that
+  // are new to the catalogue: an admin's own changes to the role are kept.
+  const dealerDefaults = dealer.created ? DEALER_PERMISSIONS : DEALER_PERMISSIONS.filter((p) => added.has(p));
+  if (dealerDefaults.length) await grant(dealer.id, await ids(dealerDefaults));
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { DEALER_ROLE, SUPER_ADMIN_ROLE } from '../permissions.ts';
+import { DEALER_ROLE, SUPER_ADMIN_ROLE } from '@app/contracts';
 import { hashPassword } from '../../api/src/auth/passwords.ts';
 import type { SeedOptions } from '../migration-source.ts';
 

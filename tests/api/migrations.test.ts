@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, TEST_DATABASE, type Harness } from './harness.ts';
-import { ALL_PERMISSIONS } from '../../db/permissions.ts';
+import { ALL_PERMISSIONS } from '@app/contracts';
 import { runSeeds } from '../../db/migration-source.ts';
 
 const TABLES = [

@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { Navigate, useNavigate, useLogout, useTranslate } from 'react-admin';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Avatar, Box, Button, Stack, Typography } from '@mui/material';
-import { lockSchema } from '../../../api/src/auth/auth.schemas.ts';
+import { lockSchema } from '@app/contracts';
 import { authProvider, LOGIN_PATH } from '../providers/authProvider';
 import { authErrorText, serverFieldError } from '../providers/errors';
 import { useSession } from '../providers/useSession';

@@ -3,7 +3,7 @@ import { useNavigate, useNotify, useTranslate } from 'react-admin';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
 import { useState } from 'react';
-import { lockSchema } from '../../../api/src/auth/auth.schemas.ts';
+import { lockSchema } from '@app/contracts';
 import { authProvider, LOCK_PATH } from '../providers/authProvider';
 import { authErrorText, serverFieldError } from '../providers/errors';
 import { muiRegister, sharedResolver } from '../common/zodForm';

@@ -4,7 +4,7 @@ import { useNavigate, useNotify, useTranslate } from 'react-admin';
 import { useSearchParams } from '../common/useSearchParams';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, FormControlLabel, Stack, TextField } from '@mui/material';
-import { loginSchema } from '../../../api/src/auth/auth.schemas.ts';
+import { loginSchema } from '@app/contracts';
 import { authProvider } from '../providers/authProvider';
 import { authErrorText } from '../providers/errors';
 import { muiRegister, sharedResolver } from '../common/zodForm';

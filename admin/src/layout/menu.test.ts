@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { activeGroupKeys, filterMenu, homePath } from './menu';
 import { MENU } from './menuItems';
-import { ALL_PERMISSIONS, DEALER_PERMISSIONS } from '../../../db/permissions.ts';
+import { ALL_PERMISSIONS, DEALER_PERMISSIONS } from '@app/contracts';
 
 const paths = (sections: ReturnType<typeof filterMenu>) =>
   sections.flatMap((s) => s.items.flatMap((i) => (i.children ? i.children.map((c) => c.path) : [i.path])));

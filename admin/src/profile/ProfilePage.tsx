@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { useDataProvider, useNotify, useTranslate } from 'react-admin';
 import { Avatar, Box, Button, Card, CardContent, CardHeader, Chip, Grid, Stack, TextField, Typography } from '@mui/material';
 import PhotoCameraIcon from '@mui/icons-material/PhotoCameraOutlined';
-import { profileSchema, changePasswordSchema } from '../../../api/src/auth/auth.schemas.ts';
+import { profileSchema, changePasswordSchema } from '@app/contracts';
 import { authProvider } from '../providers/authProvider';
 import { useSession } from '../providers/useSession';
 import { resolveImage } from '../common/image';

@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDataProvider, useNotify, useTranslate } from 'react-admin';
 import { Alert, Box, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Grid, Paper, Stack, TextField, Typography } from '@mui/material';
-import { roleSchema } from '../../../api/src/roles/role.schemas.ts';
+import { roleSchema } from '@app/contracts';
 import type { ConsoleDataProvider } from '../providers/dataProvider';
 import { muiRegister, sharedResolver } from '../common/zodForm';
 import { ErrorBanner, SaveCancelButtons } from '../common/FormParts';

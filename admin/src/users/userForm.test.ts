@@ -3,9 +3,9 @@ import { generatePassword } from './password';
 import { splitServerErrors } from './serverErrors';
 import { initialValues, toPayload } from './UserFormDrawer';
 import { pickableRoles } from './RolePicker';
-import { createUserSchema } from '../../../api/src/users/user.schemas.ts';
-import { roleSchema } from '../../../api/src/roles/role.schemas.ts';
-import { lockSchema } from '../../../api/src/auth/auth.schemas.ts';
+import { createUserSchema } from '@app/contracts';
+import { roleSchema } from '@app/contracts';
+import { lockSchema } from '@app/contracts';
 import { sharedResolver } from '../common/zodForm';
 import { testI18nProvider } from '../test/i18n';
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { Model } from 'objection';
-import { ALL_PERMISSIONS, SUPER_ADMIN_ROLE } from '../../../db/permissions.ts';
+import { ALL_PERMISSIONS, SUPER_ADMIN_ROLE } from '@app/contracts';
 
 /**
  * A user's effective permissions: the union over its roles that are not in the trash.

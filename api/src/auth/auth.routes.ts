@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Request } from 'express';
 import { ApiRouter } from '../http/api-router.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
-import { changePasswordSchema, lockSchema, loginSchema, profileSchema } from './auth.schemas.ts';
+import { changePasswordSchema, lockSchema, loginSchema, profileSchema } from '@app/contracts';
 import { User } from '../users/user.model.ts';
 import { Session } from './session.model.ts';
 import { dummyVerify, hashPassword, needsRehash, verifyPassword } from './passwords.ts';

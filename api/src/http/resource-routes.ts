@@ -9,7 +9,7 @@ import { applyFilters, applySearch, paginate, parseListParams, type ListOptions 
 import { decodeId } from './ids.ts';
 import { AppError, conflict, notFound, validationFailed, type FieldErrors } from './errors.ts';
 import { parseOrThrow } from './validate.ts';
-import { idListSchema } from './common.schemas.ts';
+import { idListSchema } from '@app/contracts';
 import { withTransaction, isForeignKeyViolation } from '../database/transaction.ts';
 import { toDbTime } from '../database/time.ts';
 import { logActivity } from '../activity-log/activity-log.ts';

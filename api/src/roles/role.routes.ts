@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { resourceRoutes, type WriteContext } from '../http/resource-routes.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { Permission, Role } from './role.model.ts';
-import { assignPermissionsSchema, roleSchema, updateRoleSchema, type RoleInput } from './role.schemas.ts';
+import { assignPermissionsSchema, roleSchema, updateRoleSchema, type RoleInput } from '@app/contracts';
 import { fieldError, forbidden } from '../http/errors.ts';
 import { isUniqueViolation, withTransaction } from '../database/transaction.ts';
 import { logActivity } from '../activity-log/activity-log.ts';

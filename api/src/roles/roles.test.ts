@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, PASSWORD, type Harness, bearer, VALIDATION, FORBIDDEN, NOT_FOUND } from '../../../tests/api/harness.ts';
-import { ALL_PERMISSIONS, DEALER_PERMISSIONS, PERMISSION_GROUPS } from '../../../db/permissions.ts';
+import { ALL_PERMISSIONS, DEALER_PERMISSIONS, PERMISSION_GROUPS } from '@app/contracts';
 
 /**
  * Roles through the real HTTP API: the whole generic pattern, validation, protected roles,

@@ -6,10 +6,10 @@
 import { parseArgs } from 'node:util';
 import readline from 'node:readline';
 import { connectDatabase, migrateAndSeed } from '../database/connection.ts';
-import { createUserSchema } from './user.schemas.ts';
+import { createUserSchema } from '@app/contracts';
 import { hashPassword } from '../auth/passwords.ts';
 import { toDbTime } from '../database/time.ts';
-import { SUPER_ADMIN_ROLE } from '../../../db/permissions.ts';
+import { SUPER_ADMIN_ROLE } from '@app/contracts';
 import { initServerI18n, translator, translateMessage } from '../i18n/server-i18n.ts';
 
 function askHidden(question: string): Promise<string> {

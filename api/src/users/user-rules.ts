@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Request } from 'express';
-import { DEALER_ROLE, SUPER_ADMIN_ROLE } from '../../../db/permissions.ts';
+import { DEALER_ROLE, SUPER_ADMIN_ROLE } from '@app/contracts';
 import { Role } from '../roles/role.model.ts';
 import { decodeId } from '../http/ids.ts';
 import { fieldError, forbidden } from '../http/errors.ts';

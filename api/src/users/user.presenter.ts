@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { Model } from 'objection';
-import { SUPER_ADMIN_ROLE } from '../../../db/permissions.ts';
+import { SUPER_ADMIN_ROLE } from '@app/contracts';
 import type { User } from './user.model.ts';
 import { encodeId } from '../http/ids.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, PASSWORD, PNG_1PX, type Harness, bearer, FORBIDDEN } from '../../../tests/api/harness.ts';
-import { ALL_PERMISSIONS, DEALER_PERMISSIONS } from '../../../db/permissions.ts';
+import { ALL_PERMISSIONS, DEALER_PERMISSIONS } from '@app/contracts';
 
 /**
  * Who may do what on /users: 401 without a token, 403 without the permission, 423 while the

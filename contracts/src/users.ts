@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalText, statusSchema } from '../http/common.schemas.ts';
+import { optionalText, statusSchema } from './common.ts';
 
 /**
  * The user form payload of SPEC.md section 3, with the rules and exact messages of section 5.

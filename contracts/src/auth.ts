@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { emailSchema, nameSchema, passwordSchema } from '../users/user.schemas.ts';
-import { optionalText } from '../http/common.schemas.ts';
+import { emailSchema, nameSchema, passwordSchema } from './users.ts';
+import { optionalText } from './common.ts';
 
 export const loginSchema = z.object({
   email: emailSchema,

@@ -1,7 +1,7 @@
 /**
  * The permission catalogue: every permission the product checks, grouped by the console area
  * that shows it in the role form. Names come from SPEC.md section 6; the create/update/delete
- * variants are ours (DESIGN.md section 4). Seeds insert these; the API and console check them
+ * variants are ours (DESIGN.md section 4; docs/decisions.md). Seeds insert these; the API and console check them
  * by name, so renaming one is a migration, not an edit here.
  */
 export const PERMISSION_GROUPS = {
@@ -11,15 +11,21 @@ export const PERMISSION_GROUPS = {
     'create internet providers',
     'update internet providers',
     'delete internet providers',
+    'restore internet providers',
+    'force delete internet providers',
     'view internet categories',
     'create internet categories',
     'update internet categories',
     'delete internet categories',
+    'restore internet categories',
+    'force delete internet categories',
     'view bundles',
     'view bundles prices',
     'create bundles',
     'update bundles',
     'delete bundles',
+    'restore bundles',
+    'force delete bundles',
   ],
   'dealer catalogue': [
     'view dealer providers',
@@ -29,7 +35,7 @@ export const PERMISSION_GROUPS = {
     'view dealer bundles',
     'update dealer bundles',
   ],
-  banners: ['view banners', 'create banners', 'update banners', 'delete banners'],
+  banners: ['view banners', 'create banners', 'update banners', 'delete banners', 'restore banners', 'force delete banners'],
   wallets: ['view wallets', 'view own wallet', 'view wallet transactions', 'adjust wallets'],
   recharges: ['view recharges', 'refund recharges'],
   reports: ['view reports', 'view dealer profit report', 'export reports'],
@@ -66,10 +72,14 @@ export const PERMISSION_GROUPS = {
     'create areas',
     'update areas',
     'delete areas',
+    'restore areas',
+    'force delete areas',
     'view payment methods',
     'create payment methods',
     'update payment methods',
     'delete payment methods',
+    'restore payment methods',
+    'force delete payment methods',
   ],
   logs: ['view logs'],
   trash: ['view trash items'],
@@ -98,5 +108,11 @@ export const DEALER_PERMISSIONS: PermissionName[] = [
   'update dealer categories',
   'view dealer bundles',
   'update dealer bundles',
+  // Dealers manage their own storefront banners (the API forces dealer_id to themselves).
   'view banners',
+  'create banners',
+  'update banners',
+  'delete banners',
+  'restore banners',
+  'force delete banners',
 ];

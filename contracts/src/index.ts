@@ -1,0 +1,12 @@
+/**
+ * @app/contracts: what the API, the console and the storefront share on purpose. Only zod is
+ * imported anywhere in this package, so the console and storefront bundles can take it whole.
+ */
+export * from './common.ts';
+export * from './permissions.ts';
+export * from './users.ts';
+export * from './roles.ts';
+export * from './auth.ts';
+export * from './money.ts';
+export * from './resources.ts';
+export * from './responses.ts';

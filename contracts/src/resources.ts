@@ -1,0 +1,179 @@
+/**
+ * The resource registry: each managed resource declared once. The API's generic routes, the
+ * OpenAPI document, the route-permission test, and the console's resources, routes, menu,
+ * canAccess mapping, trash tabs and global-search groups all read these declarations
+ * (docs/architecture.md, "Adding a resource").
+ */
+
+/** What the generic routes can offer; a resource opts in to the ones it has. */
+export const OPERATIONS = [
+  'list',
+  'show',
+  'create',
+  'update',
+  'delete',
+  'trashList',
+  'trashShow',
+  'restore',
+  'forceDelete',
+  'search',
+  'bulkCreate',
+  'bulkDelete',
+  'bulkRestore',
+  'bulkForceDelete',
+] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+/** The full soft-delete lifecycle of SPEC.md section 7. */
+export const SOFT_DELETE_LIFECYCLE: readonly Operation[] = OPERATIONS;
+/** A ledger or a settings group: read and write, nothing goes to a trash. */
+export const PLAIN_CRUD: readonly Operation[] = ['list', 'show', 'create', 'update', 'delete', 'search'];
+
+/** "Any signed-in user": stated explicitly; a route with no permission at all is refused at startup. */
+export const SIGNED_IN = '(signed in)' as const;
+
+export interface ResourcePermissions {
+  /** Reading needs any one of these (the API's scope narrows the rows). */
+  view: readonly string[];
+  create?: string;
+  update?: string;
+  delete?: string;
+  restore?: string;
+  forceDelete?: string;
+  /** Reading the trash needs this as well as a `view` permission. */
+  trash?: string;
+}
+
+export interface ResourceDefinition {
+  /** react-admin resource name and the API endpoint below /api/v1 (`/${name}`). */
+  name: string;
+  /** Where the console lists it (may differ from the endpoint: roles live under /settings/roles). */
+  consolePath: string;
+  /** Translation key of its plural label (menu, trash tab, search group). */
+  labelKey: string;
+  /** Key of the console's icon map. */
+  icon: string;
+  /** Field that names a record in references, breadcrumbs and search results. */
+  recordRepresentation: string;
+  /** Message keys are `${messagePrefix}.created`, `.updated`, `.bulk_deleted` ... in locales/{lng}/api.json. */
+  messagePrefix: string;
+  /** Activity log subject type. */
+  subjectType: string;
+  operations: readonly Operation[];
+  permissions: ResourcePermissions;
+  /** Columns `q` searches (list, /search, the global search). */
+  searchable: readonly string[];
+  /** Shown as a group of the header's global search. */
+  globalSearch?: boolean;
+  /** Dealer-owned rows: dealers read and write only rows with this column = their id, forced on writes. */
+  ownerColumn?: string;
+  /** With ownerColumn: null means "every dealer" (global rows that only admins manage). */
+  ownerOptional?: boolean;
+  /** Has an active/inactive status that lists can toggle. */
+  statusToggle?: boolean;
+  /** Uploaded image fields (multipart), stored through FileStorage, removed with the record. */
+  imageFields?: readonly string[];
+}
+
+const P = (noun: string, extra: Partial<ResourcePermissions> = {}): ResourcePermissions => ({
+  view: [`view ${noun}`],
+  create: `create ${noun}`,
+  update: `update ${noun}`,
+  delete: `delete ${noun}`,
+  restore: `restore ${noun}`,
+  forceDelete: `force delete ${noun}`,
+  trash: 'view trash items',
+  ...extra,
+});
+
+export const RESOURCES = {
+  users: {
+    name: 'users',
+    consolePath: '/admin',
+    labelKey: 'menu.users',
+    icon: 'people',
+    recordRepresentation: 'name',
+    messagePrefix: 'api:users',
+    subjectType: 'user',
+    operations: SOFT_DELETE_LIFECYCLE,
+    // /admin needs 'view admins' and /dealers 'view dealers' (SPEC.md section 2): either opens
+    // the list, narrowed to that user type.
+    permissions: P('users', { view: ['view users', 'view admins', 'view dealers'] }),
+    searchable: ['name', 'email', 'phone', 'dealer_code'],
+    globalSearch: true,
+    statusToggle: true,
+    imageFields: ['dealer_logo'],
+  },
+  roles: {
+    name: 'roles',
+    consolePath: '/settings/roles',
+    labelKey: 'menu.roles',
+    icon: 'security',
+    recordRepresentation: 'name',
+    messagePrefix: 'api:roles',
+    subjectType: 'role',
+    operations: SOFT_DELETE_LIFECYCLE,
+    permissions: P('roles'),
+    searchable: ['name', 'description'],
+    globalSearch: true,
+  },
+  banners: {
+    name: 'banners',
+    consolePath: '/banners',
+    labelKey: 'menu.banners',
+    icon: 'banners',
+    recordRepresentation: 'title',
+    messagePrefix: 'api:banners',
+    subjectType: 'banner',
+    operations: SOFT_DELETE_LIFECYCLE,
+    permissions: P('banners'),
+    searchable: ['title', 'link_url'],
+    ownerColumn: 'dealer_id',
+    ownerOptional: true,
+    statusToggle: true,
+    imageFields: ['image'],
+  },
+} as const satisfies Record<string, ResourceDefinition>;
+
+export type ResourceName = keyof typeof RESOURCES;
+export const RESOURCE_LIST: readonly ResourceDefinition[] = Object.values(RESOURCES);
+
+export const hasOperation = (def: ResourceDefinition, op: Operation): boolean => def.operations.includes(op);
+
+/** Resources whose trash the console shows as tabs of /trash. */
+export const TRASHABLE_RESOURCES: readonly ResourceDefinition[] = RESOURCE_LIST.filter((r) => r.operations.includes('trashList'));
+
+/**
+ * The permission an operation needs, as the route table and the console's canAccess read it:
+ * `all` must all be held, then at least one of `any`.
+ */
+export function operationPermissions(def: ResourceDefinition, op: Operation): { all: string[]; any: string[] } {
+  const p = def.permissions;
+  const need = (name: string | undefined) => {
+    if (!name) throw new Error(`Resource ${def.name} offers ${op} but declares no permission for it`);
+    return name;
+  };
+  switch (op) {
+    case 'list':
+    case 'show':
+    case 'search':
+      return { all: [], any: [...p.view] };
+    case 'trashList':
+    case 'trashShow':
+      return { all: [need(p.trash)], any: [...p.view] };
+    case 'create':
+    case 'bulkCreate':
+      return { all: [need(p.create)], any: [] };
+    case 'update':
+      return { all: [need(p.update)], any: [] };
+    case 'delete':
+    case 'bulkDelete':
+      return { all: [need(p.delete)], any: [] };
+    case 'restore':
+    case 'bulkRestore':
+      return { all: [need(p.restore)], any: [] };
+    case 'forceDelete':
+    case 'bulkForceDelete':
+      return { all: [need(p.forceDelete)], any: [] };
+  }
+}
