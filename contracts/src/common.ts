@@ -22,3 +22,34 @@ export const idListSchema = z.object({
     .min(1, { message: 'validation:ids_required' })
     .max(500, { message: 'validation:ids_too_many' }),
 });
+
+/** Optional http(s) URL: other schemes (javascript:, data:, file:) are refused. Blank means none. */
+export const httpUrlSchema = (max = 500) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
+    z
+      .string()
+      .max(max, { message: 'validation:too_long' })
+      .refine((v) => {
+        try {
+          const u = new URL(v);
+          return (u.protocol === 'http:' || u.protocol === 'https:') && Boolean(u.hostname);
+        } catch {
+          return false;
+        }
+      }, { message: 'validation:url_invalid' })
+      .nullable()
+      .optional(),
+  );
+
+/** A record reference from a form or JSON: numeric id or h_id; blank means none. */
+export const recordRefSchema = z.preprocess(
+  (v) => (v === '' || v === 'null' ? null : v),
+  z.union([z.number().int().positive(), z.string().trim().min(1).max(64)], { message: 'validation:invalid_value' }).nullable().optional(),
+);
+
+/** Sort position; multipart forms send it as text. */
+export const sortOrderSchema = z.preprocess(
+  (v) => (v === '' || v === null || v === undefined ? undefined : typeof v === 'string' ? Number(v) : v),
+  z.number({ message: 'validation:sort_order_invalid' }).int({ message: 'validation:sort_order_invalid' }).min(0, { message: 'validation:sort_order_invalid' }).max(1_000_000, { message: 'validation:sort_order_invalid' }).optional(),
+);

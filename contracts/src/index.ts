@@ -8,5 +8,6 @@ export * from './users.ts';
 export * from './roles.ts';
 export * from './auth.ts';
 export * from './money.ts';
+export * from './banners.ts';
 export * from './resources.ts';
 export * from './responses.ts';
