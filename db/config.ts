@@ -61,13 +61,17 @@ export function knexConfig(env: NodeJS.ProcessEnv = process.env): Knex.Config & 
     client: 'better-sqlite3',
     connection: { filename },
     useNullAsDefault: true,
+    // One connection: a query waiting this long for it is a bug or an overload, answered 503.
+    acquireConnectionTimeout: 10_000,
     pool: {
       min: 1,
       max: 1,
       afterCreate(conn: any, done: (err: Error | null, conn: unknown) => void) {
         conn.pragma('journal_mode = WAL');
         conn.pragma('foreign_keys = ON');
-        conn.pragma('busy_timeout = 5000');
+        // better-sqlite3 waits synchronously: a long busy timeout would freeze the event loop.
+        // Busy is retried asynchronously by the unit of work, then answered 503.
+        conn.pragma('busy_timeout = 200');
         conn.pragma('synchronous = NORMAL');
         done(null, conn);
       },

@@ -14,6 +14,7 @@ import { healthRoutes } from './health/health.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { userRoutes } from './users/user.routes.ts';
 import { roleRoutes } from './roles/role.routes.ts';
+import { bannerRoutes } from './banners/banner.routes.ts';
 import { localDiskStorage, type FileStorage } from './uploads/storage.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
 import { initServerI18n, pickLanguage, translator, LANGUAGES, LOCALES_DIR } from './i18n/server-i18n.ts';
@@ -101,7 +102,8 @@ export function createApp({ config, db, storage = localDiskStorage(path.join(con
   api.use('/health', healthRoutes(registry, db.knex).router);
   mount('/auth', authRoutes(registry, storage));
   mount('/users', userRoutes(registry, storage));
-  mount('/roles', roleRoutes(registry));
+  mount('/roles', roleRoutes(registry, storage));
+  mount('/banners', bannerRoutes(registry, storage));
   api.use(docsRoutes(registry));
   api.use(apiNotFound);
   app.use('/api/v1', api);

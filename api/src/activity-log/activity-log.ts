@@ -7,6 +7,7 @@ import { toDbTime } from '../database/time.ts';
  * written in the same transaction as the change it describes.
  */
 export type ActivityAction =
+  | 'email_changed'
   | 'created'
   | 'updated'
   | 'deleted'
@@ -54,6 +55,22 @@ export async function logActivity(db: Knex | Knex.Transaction, req: Request | nu
     after: scrub(entry.after),
     ip: req?.ip ?? null,
     user_agent: req?.get('user-agent')?.slice(0, 500) ?? null,
+    created_at: toDbTime(),
+  });
+}
+
+/** The same entry written by a service: actor, address and agent come from its context. */
+export async function recordActivity(ctx: { db: Knex | Knex.Transaction; actor: { id: number | null }; ip: string | null; userAgent: string | null }, entry: ActivityEntry): Promise<void> {
+  await ctx.db('activity_log').insert({
+    actor_id: entry.actorId !== undefined ? entry.actorId : ctx.actor.id,
+    action: entry.action,
+    subject_type: entry.subjectType ?? null,
+    subject_id: entry.subjectId ?? null,
+    description: entry.description?.slice(0, 500) ?? null,
+    before: scrub(entry.before),
+    after: scrub(entry.after),
+    ip: ctx.ip,
+    user_agent: ctx.userAgent,
     created_at: toDbTime(),
   });
 }

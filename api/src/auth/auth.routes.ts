@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { ApiRouter } from '../http/api-router.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { changePasswordSchema, lockSchema, loginSchema, profileSchema } from '@app/contracts';
+import { SIGNED_IN, sessionResponseSchema, meResponseSchema, lockStateSchema, profileResponseSchema } from '@app/contracts';
 import { User } from '../users/user.model.ts';
 import { Session } from './session.model.ts';
 import { dummyVerify, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
@@ -79,10 +80,10 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
     };
   };
 
-  api.post('/admin/login', { summary: 'Sign in (staff: admins and dealers)', auth: 'public', body: loginSchema }, login);
-  api.post('/login', { summary: 'Sign in (same as /auth/admin/login)', auth: 'public', body: loginSchema }, login);
+  api.post('/admin/login', { summary: 'Sign in (staff: admins and dealers)', auth: 'public', body: loginSchema, response: sessionResponseSchema }, login);
+  api.post('/login', { summary: 'Sign in (same as /auth/admin/login)', auth: 'public', body: loginSchema, response: sessionResponseSchema }, login);
 
-  api.post('/logout', { summary: 'Sign out: revokes this session', auth: 'user-while-locked' }, async (req) => {
+  api.post('/logout', { summary: 'Sign out: revokes this session', auth: 'user-while-locked', permission: SIGNED_IN, response: null }, async (req) => {
     const { session, user } = req.auth!;
     await withTransaction(async (trx) => {
       await Session.query(trx).patch({ revoked_at: toDbTime() } as Partial<Session>).where('id', session.id);
@@ -91,11 +92,11 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
     return { message: 'api:auth.logged_out' };
   });
 
-  api.get('/me', { summary: 'The signed-in user', auth: 'user-while-locked' }, async (req) => ({
+  api.get('/me', { summary: 'The signed-in user', auth: 'user-while-locked', permission: SIGNED_IN, response: meResponseSchema }, async (req) => ({
     data: { user: await currentUserJson(req.auth!.user.id), is_locked: Boolean(req.auth!.session.locked_at) },
   }));
 
-  api.get('/check-lock', { summary: 'Whether this session is locked', auth: 'user-while-locked' }, async (req) => ({
+  api.get('/check-lock', { summary: 'Whether this session is locked', auth: 'user-while-locked', permission: SIGNED_IN, response: lockStateSchema }, async (req) => ({
     data: { is_locked: Boolean(req.auth!.session.locked_at) },
   }));
 
@@ -116,7 +117,7 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
   }
   const lockPassword = (req: Request) => (req.body as { password: string }).password;
 
-  api.post('/lock', { summary: 'Lock this session (password required)', auth: 'user-while-locked', body: lockSchema }, async (req) => {
+  api.post('/lock', { summary: 'Lock this session (password required)', auth: 'user-while-locked', permission: SIGNED_IN, body: lockSchema, response: lockStateSchema }, async (req) => {
     await provePassword(req, lockPassword(req), 'password', 'api:auth.password_incorrect', null);
     await withTransaction(async (trx) => {
       await Session.query(trx).patch({ locked_at: toDbTime() } as Partial<Session>).where('id', req.auth!.session.id);
@@ -125,7 +126,7 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
     return { message: 'api:auth.locked', data: { is_locked: true } };
   });
 
-  api.post('/unlock', { summary: 'Unlock this session (password required)', auth: 'user-while-locked', body: lockSchema }, async (req) => {
+  api.post('/unlock', { summary: 'Unlock this session (password required)', auth: 'user-while-locked', permission: SIGNED_IN, body: lockSchema, response: lockStateSchema }, async (req) => {
     await provePassword(req, lockPassword(req), 'password', 'api:auth.password_incorrect', 'unlock_failed');
     await withTransaction(async (trx) => {
       await Session.query(trx).patch({ locked_at: null } as Partial<Session>).where('id', req.auth!.session.id);
@@ -134,7 +135,7 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
     return { message: 'api:auth.unlocked', data: { is_locked: false } };
   });
 
-  api.put('/profile', { summary: 'Update own name, email, phone, address', body: profileSchema }, async (req) => {
+  api.put('/profile', { summary: 'Update own name, email, phone, address', permission: SIGNED_IN, body: profileSchema, response: profileResponseSchema }, async (req) => {
     const { user } = req.auth!;
     const input = req.body as { name?: string; email?: string; phone?: string | null; address?: string | null };
     const patch: Partial<User> = {};
@@ -158,7 +159,7 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
 
   api.post(
     '/profile-picture',
-    { summary: 'Upload own profile picture (multipart field profile_image)', upload: imageUpload('profile_image'), files: ['profile_image'] },
+    { summary: 'Upload own profile picture (multipart field profile_image)', permission: SIGNED_IN, upload: imageUpload('profile_image'), files: ['profile_image'], response: profileResponseSchema },
     async (req) => {
       const { user } = req.auth!;
       const image = await checkedImage(req, 'profile_image');
@@ -173,7 +174,7 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
     },
   );
 
-  api.post('/change-password', { summary: 'Change own password; signs out every other session', body: changePasswordSchema }, async (req) => {
+  api.post('/change-password', { summary: 'Change own password; signs out every other session', permission: SIGNED_IN, body: changePasswordSchema, response: null }, async (req) => {
     const { user, session } = req.auth!;
     const { current_password, password } = req.body as { current_password: string; password: string };
     await provePassword(req, current_password, 'current_password', 'validation:current_password_wrong', null);

@@ -1,6 +1,7 @@
 import { Model, type Pojo, type QueryContext } from 'objection';
 import { fromDbTime, toDbTime } from './time.ts';
 import { encodeId } from '../http/ids.ts';
+import { currentTransaction } from './unit-of-work.ts';
 
 /**
  * Shared model behaviour: timestamps written as UTC strings, read back as ISO 8601, booleans
@@ -12,6 +13,16 @@ export class BaseModel extends Model {
   updated_at?: string;
 
   static timestamps = true;
+
+  /**
+   * Inside a unit of work, a query built without an explicit transaction still runs on it
+   * (Objection asks the model class for its knex): a forgotten `trx` cannot deadlock SQLite's
+   * one-connection pool or read outside the transaction.
+   */
+  static override knex(...args: unknown[]): any {
+    if (args.length) return (Model.knex as (...a: unknown[]) => unknown).apply(this, args);
+    return currentTransaction() ?? (Model.knex as () => unknown).call(this);
+  }
   static dateColumns: string[] = ['created_at', 'updated_at', 'deleted_at'];
   static booleanColumns: string[] = [];
 

@@ -2,6 +2,7 @@ import knexFactory, { type Knex } from 'knex';
 import { Model } from 'objection';
 import { knexConfig, type DatabaseClient } from '../../../db/config.ts';
 import { migrationSource, runSeeds } from '../../../db/migration-source.ts';
+import { setRootKnex } from './unit-of-work.ts';
 
 export interface Database {
   knex: Knex;
@@ -13,6 +14,7 @@ export function connectDatabase(env: NodeJS.ProcessEnv = process.env): Database 
   const knex = knexFactory({ ...config, migrations: { tableName: 'knex_migrations', migrationSource } });
   // Objection models use this connection unless a transaction is passed explicitly.
   Model.knex(knex);
+  setRootKnex(knex);
   return { knex, client: clientName };
 }
 

@@ -1,11 +1,12 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { ZodType } from 'zod';
+import { SIGNED_IN } from '@app/contracts';
 import { authenticateRequest } from '../auth/authenticate.ts';
-import { hasAll } from '../auth/access.ts';
-import { forbidden, locked } from './errors.ts';
+import { forbidden, locked, validationFailed, AppError, type FieldErrors } from './errors.ts';
 import { parseOrThrow } from './validate.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { translateMessage } from '../i18n/server-i18n.ts';
+import { contextFromRequest, holds, type ServiceContext } from '../platform/context.ts';
 
 /** What a handler returns; the envelope `{success, message, data, meta}` is added here, once. */
 export interface Result {
@@ -20,9 +21,12 @@ export interface EndpointSpec {
   summary: string;
   /** public: no token; user: signed in and unlocked; user-while-locked: signed in, lock ignored. */
   auth?: 'public' | 'user' | 'user-while-locked';
-  /** Every listed permission is required. */
+  /**
+   * Every listed permission is required. Signed-in routes must declare one (or anyPermission):
+   * SIGNED_IN says "any signed-in user" explicitly; a route with neither is refused at startup.
+   */
   permission?: string | string[];
-  /** At least one of these is required (finer rules then apply inside the handler). */
+  /** At least one of these is required (finer rules then apply inside the service). */
   anyPermission?: string[];
   body?: ZodType;
   bodyIsArray?: boolean;
@@ -30,16 +34,28 @@ export interface EndpointSpec {
   /** A multer middleware; runs after the permission check so strangers cannot upload. */
   upload?: RequestHandler;
   files?: string[];
+  /**
+   * More field errors (e.g. a required file), answered together with the body's when the body is
+   * invalid; with a valid body the handler reports them itself, with its own checks.
+   */
+  check?: (req: Request) => FieldErrors;
+  /** Schema of `data` in the answer (of each item for lists); null: the answer has no data. */
+  response: ZodType | null;
   status?: number;
   list?: boolean;
 }
 
-type Handler = (req: Request, res: Response) => Promise<Result | void>;
+type Handler = (req: Request, ctx: ServiceContext, res: Response) => Promise<Result | void>;
+
+function fieldErrorsOf(err: unknown): FieldErrors {
+  if (err instanceof AppError && err.status === 422 && err.errors) return err.errors;
+  throw err;
+}
 
 /**
  * A thin wrapper over an express Router: each route is one line with its whole chain
  * (auth -> lock -> permission -> upload -> validation -> handler), declared with the zod
- * schemas that also feed the OpenAPI document.
+ * schemas that also feed the OpenAPI document. Handlers get the request's service context.
  */
 export class ApiRouter {
   readonly router = express.Router();
@@ -69,26 +85,35 @@ export class ApiRouter {
   private add(method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string, spec: EndpointSpec, handler: Handler) {
     const auth = spec.auth ?? 'user';
     const permission = spec.permission === undefined ? [] : Array.isArray(spec.permission) ? spec.permission : [spec.permission];
+    const fullPath = `${this.prefix}${path}`.replace(/(.)\/$/, '$1');
+    if (auth !== 'public' && permission.length === 0 && !spec.anyPermission?.length) {
+      throw new Error(`${method.toUpperCase()} ${fullPath} declares no permission: name one, or SIGNED_IN for any signed-in user`);
+    }
+    const required = permission.filter((p) => p !== SIGNED_IN);
     this.registry.add({
       method,
-      path: `${this.prefix}${path}`.replace(/(.)\/$/, '$1'),
+      path: fullPath,
       tag: this.tag,
       summary: spec.summary,
       auth,
-      permission: spec.anyPermission ? [...permission, `one of: ${spec.anyPermission.join(' | ')}`] : permission,
+      permission: spec.anyPermission ? [...required, `one of: ${spec.anyPermission.join(' | ')}`] : required,
       body: spec.body,
       bodyIsArray: spec.bodyIsArray,
       multipart: spec.files ? { files: spec.files } : undefined,
       query: spec.query,
+      response: spec.response,
       status: spec.status ?? 200,
       list: spec.list,
     });
 
-    const guard: RequestHandler = async (req, _res, next) => {
+    const guard: RequestHandler = async (req, res, next) => {
       if (auth !== 'public') {
         await authenticateRequest(req);
+        // Signed-in answers are personal: never kept by a browser or a shared cache.
+        res.setHeader('Cache-Control', 'no-store');
         if (auth === 'user' && req.auth!.session.locked_at) throw locked();
-        if (!hasAll(req.auth!.permissions, permission)) throw forbidden();
+        const actor = { kind: 'user' as const, id: req.auth!.user.id, permissions: req.auth!.permissions };
+        if (!required.every((p) => holds(actor as never, p))) throw forbidden();
         if (spec.anyPermission && !spec.anyPermission.some((p) => req.auth!.permissions.has(p))) throw forbidden();
       }
       next();
@@ -96,8 +121,20 @@ export class ApiRouter {
     const run: RequestHandler = async (req, res) => {
       // Query filters are checked (a bad value is a 422, not an empty list) but left in place.
       if (spec.query) parseOrThrow(spec.query, req.query);
-      if (spec.body && !spec.bodyIsArray) req.body = parseOrThrow(spec.body, req.body);
-      const result = await handler(req, res);
+      // Every problem of the request in one 422: the body's fields and the route's own checks.
+      let errors: FieldErrors = {};
+      if (spec.body && !spec.bodyIsArray) {
+        try {
+          req.body = parseOrThrow(spec.body, req.body);
+        } catch (err) {
+          errors = { ...fieldErrorsOf(err) };
+        }
+      }
+      if (Object.keys(errors).length) {
+        for (const [field, messages] of Object.entries(spec.check?.(req) ?? {})) errors[field] = [...(errors[field] ?? []), ...messages];
+        throw validationFailed(errors);
+      }
+      const result = await handler(req, contextFromRequest(req), res);
       if (res.headersSent) return;
       const r = result ?? {};
       res.status(r.status ?? spec.status ?? 200).json({

@@ -15,6 +15,8 @@ export interface OperationDoc {
   bodyIsArray?: boolean;
   multipart?: { files: string[] };
   query?: ZodType;
+  /** Schema of `data` (of each item for lists); null when the answer carries no data. */
+  response: ZodType | null;
   status: number;
   list?: boolean;
 }
@@ -29,6 +31,21 @@ export class OpenApiRegistry {
   document(serverUrl = '/api/v1'): Record<string, unknown> {
     const paths: Record<string, Record<string, unknown>> = {};
     const toJson = (schema: ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
+    const outJson = (schema: ZodType) => {
+      const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+      return rest;
+    };
+    // Every answer is described whole: the envelope with its `data` (and `meta` for lists).
+    const envelope = (op: OperationDoc) => {
+      const data = op.response === null ? { type: 'null' } : outJson(op.response);
+      const properties: Record<string, unknown> = {
+        success: { const: true },
+        message: { type: 'string' },
+        data: op.list ? { type: 'array', items: data } : data,
+      };
+      if (op.list) properties.meta = { $ref: '#/components/schemas/ListMeta' };
+      return { type: 'object', properties, required: op.list ? ['success', 'data', 'meta'] : ['success', 'data'] };
+    };
     for (const op of this.operations) {
       const path = op.path.replace(/:(\w+)/g, '{$1}');
       const params = [...op.path.matchAll(/:(\w+)/g)].map((m) => ({
@@ -53,11 +70,12 @@ export class OpenApiRegistry {
         for (const [name, schema] of Object.entries(js.properties ?? {})) query.push({ name, in: 'query', schema });
       }
       const operation: Record<string, unknown> = {
+        operationId: `${op.method}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
         tags: [op.tag],
         summary: op.summary,
         parameters: [...params, ...query],
         responses: {
-          [String(op.status)]: { description: 'Success', content: { 'application/json': { schema: { $ref: op.list ? '#/components/schemas/PaginatedEnvelope' : '#/components/schemas/Envelope' } } } },
+          [String(op.status)]: { description: 'Success', content: { 'application/json': { schema: envelope(op) } } },
           ...(op.body || op.multipart ? { 422: { $ref: '#/components/responses/ValidationError' } } : {}),
           ...(op.auth !== 'public' ? { 401: { $ref: '#/components/responses/Unauthenticated' }, 423: { $ref: '#/components/responses/Locked' } } : {}),
           ...(op.permission?.length ? { 403: { $ref: '#/components/responses/Forbidden' } } : {}),
@@ -103,17 +121,10 @@ export class OpenApiRegistry {
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
         schemas: {
-          Envelope: { type: 'object', properties: { success: { const: true }, message: { type: 'string' }, data: {} }, required: ['success'] },
-          PaginatedEnvelope: {
+          ListMeta: {
             type: 'object',
-            properties: {
-              success: { const: true },
-              data: { type: 'array', items: {} },
-              meta: {
-                type: 'object',
-                properties: { current_page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' }, last_page: { type: 'integer' } },
-              },
-            },
+            properties: { current_page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' }, last_page: { type: 'integer' } },
+            required: ['current_page', 'per_page', 'total', 'last_page'],
           },
           Error: errorSchema,
         },

@@ -17,10 +17,17 @@ const IMAGE_TYPES = new Map([
  * SVG is refused on purpose (it can carry script).
  */
 export function imageUpload(field: string): RequestHandler {
-  const parser = multer({
+  return imagesUpload([field]);
+}
+
+/** The same for a form with several image fields (one file each). */
+export function imagesUpload(fields: string[]): RequestHandler {
+  const field = fields[0];
+  const m = multer({
     storage: multer.memoryStorage(),
-    limits: { fileSize: MAX_IMAGE_BYTES, files: 1, fields: 50, fieldSize: 64 * 1024 },
-  }).single(field);
+    limits: { fileSize: MAX_IMAGE_BYTES, files: fields.length, fields: 50, fieldSize: 64 * 1024 },
+  });
+  const parser = fields.length === 1 ? m.single(field) : m.fields(fields.map((name) => ({ name, maxCount: 1 })));
   return (req: Request, res: Response, next: NextFunction) => {
     if (!req.is('multipart/form-data')) return next();
     parser(req, res, (err: unknown) => {
@@ -38,8 +45,9 @@ export function imageUpload(field: string): RequestHandler {
 
 /** The uploaded image of req.file after its bytes are checked, or null when none was sent. */
 export async function checkedImage(req: Request, field: string): Promise<{ bytes: Buffer; extension: string } | null> {
-  const file = req.file;
-  if (!file || file.fieldname !== field) return null;
+  const many = req.files as Record<string, Express.Multer.File[]> | undefined;
+  const file = req.file?.fieldname === field ? req.file : many && !Array.isArray(many) ? many[field]?.[0] : undefined;
+  if (!file) return null;
   const detected = await fileTypeFromBuffer(file.buffer);
   const extension = detected ? IMAGE_TYPES.get(detected.mime) : undefined;
   if (!extension) throw fieldError(field, 'validation:image_invalid');

@@ -1,69 +1,71 @@
 import type { Knex } from 'knex';
-import type { Request } from 'express';
 import { DEALER_ROLE, SUPER_ADMIN_ROLE } from '@app/contracts';
 import { Role } from '../roles/role.model.ts';
 import { decodeId } from '../http/ids.ts';
 import { fieldError, forbidden } from '../http/errors.ts';
-import { loadPermissions } from '../auth/access.ts';
+import { effectivePermissionsOf } from '../roles/effective-permissions.ts';
+import type { Actor } from '../platform/context.ts';
 import type { User } from './user.model.ts';
 
+type Db = Knex | Knex.Transaction;
+
 /**
- * Rules that keep anyone from raising rights: a caller may only hand out, or act on, rights it
- * holds itself. Super admins hold everything, so the rules never stop them.
+ * Rules that keep anyone from raising rights: an actor may only hand out, or act on, rights it
+ * holds itself. Super admins and the system hold everything, so the rules never stop them.
  */
-export async function assertCanGrant(req: Request, permissionNames: string[]): Promise<void> {
-  const { permissions, isSuperAdmin } = req.auth!;
-  if (isSuperAdmin) return;
-  if (permissionNames.some((p) => !permissions.has(p))) throw forbidden('api:users.grant_above_own');
+export function assertCanGrant(actor: Actor, permissionNames: readonly string[]): void {
+  if (actor.isSuperAdmin) return;
+  if (permissionNames.some((p) => !actor.permissions.has(p))) throw forbidden('api:users.grant_above_own');
 }
 
-/** The caller may change or delete only users whose rights are within its own. */
-export async function assertCanManage(req: Request, target: User, db?: Knex): Promise<void> {
-  if (req.auth!.isSuperAdmin) return;
-  const targetAccess = await loadPermissions(target.id, db);
+/** The actor may change or delete only users whose rights are within its own. */
+export async function assertCanManage(db: Db, actor: Actor, target: User): Promise<void> {
+  if (actor.isSuperAdmin) return;
+  const targetAccess = await effectivePermissionsOf(db, target.id);
   if (targetAccess.isSuperAdmin) throw forbidden('api:users.target_above_own');
-  await assertCanGrant(req, [...targetAccess.permissions]);
+  assertCanGrant(actor, [...targetAccess.permissions]);
 }
 
-/** Resolve role_id of the user form: it must exist, be out of the trash, and not be the dealer role. */
-export async function resolveAdminRole(req: Request, rawRoleId: unknown, trx: Knex.Transaction): Promise<Role> {
+/** role_id of the user form: it must exist, be out of the trash, and not be the dealer role. */
+export async function resolveAdminRole(db: Db, actor: Actor, rawRoleId: unknown): Promise<Role> {
   const id = decodeId(rawRoleId as string | number);
-  const role = id ? await Role.query(trx).findById(id).whereNull('deleted_at').withGraphFetched('permissions') : undefined;
+  const role = id ? await Role.query(db).findById(id).whereNull('deleted_at').withGraphFetched('permissions') : undefined;
   if (!role) throw fieldError('role_id', 'validation:role_not_found');
   if (role.name === DEALER_ROLE) throw fieldError('role_id', 'validation:role_dealer_not_assignable');
-  if (role.name === SUPER_ADMIN_ROLE && !req.auth!.isSuperAdmin) throw forbidden('api:users.grant_above_own');
-  await assertCanGrant(req, (role.permissions ?? []).map((p) => p.name));
+  if (role.name === SUPER_ADMIN_ROLE && !actor.isSuperAdmin) throw forbidden('api:users.grant_above_own');
+  assertCanGrant(actor, (role.permissions ?? []).map((p) => p.name));
   return role;
 }
 
 /**
  * The dealer role, for a user becoming a dealer. Making a dealer hands out that role's
- * permissions, so the caller must hold them too (else a 'create users' holder could make a
+ * permissions, so the actor must hold them too (else a 'create users' holder could make a
  * dealer account and sign in with rights it lacks).
  */
-export async function grantableDealerRole(req: Request, trx: Knex.Transaction): Promise<Role> {
-  const role = await Role.query(trx).findOne({ name: DEALER_ROLE, guard_name: 'web' }).withGraphFetched('permissions');
+export async function grantableDealerRole(db: Db, actor: Actor): Promise<Role> {
+  const role = await Role.query(db).findOne({ name: DEALER_ROLE, guard_name: 'web' }).withGraphFetched('permissions');
   if (!role) throw new Error('The dealer role is missing: run the seeds');
-  await assertCanGrant(req, (role.permissions ?? []).map((p) => p.name));
+  assertCanGrant(actor, (role.permissions ?? []).map((p) => p.name));
   return role;
 }
 
-/** The last active super admin cannot be deactivated, trashed or deleted: nobody could undo it. */
-export async function assertNotLastSuperAdmin(trx: Knex | Knex.Transaction, userIds: number[]): Promise<void> {
-  const remaining = await trx('users')
+/**
+ * The last active super admin cannot be deactivated, trashed, deleted or re-roled: nobody
+ * could undo it. The active super admins' rows are locked while counted (FOR UPDATE on
+ * MySQL/MariaDB), so two admins removing each other at once are serialised: the second one
+ * counts after the first committed and is refused (STYLE.md: lock what you count).
+ */
+export async function assertNotLastSuperAdmin(db: Db, userIds: number[]): Promise<void> {
+  const supers: { id: number }[] = await db('users')
     .join('user_roles', 'user_roles.user_id', 'users.id')
     .join('roles', 'roles.id', 'user_roles.role_id')
     .where('roles.name', SUPER_ADMIN_ROLE)
     .whereNull('roles.deleted_at')
     .whereNull('users.deleted_at')
     .where('users.status', 'active')
-    .whereNotIn('users.id', userIds)
-    .count({ n: '*' })
-    .first();
-  const wouldRemoveOne = await trx('user_roles')
-    .join('roles', 'roles.id', 'user_roles.role_id')
-    .where('roles.name', SUPER_ADMIN_ROLE)
-    .whereIn('user_roles.user_id', userIds)
-    .first();
-  if (wouldRemoveOne && Number(remaining?.n ?? 0) === 0) throw forbidden('api:users.last_super_admin');
+    .orderBy('users.id')
+    .forUpdate()
+    .select('users.id');
+  const affected = supers.filter((s) => userIds.includes(s.id));
+  if (affected.length && supers.length - affected.length === 0) throw forbidden('api:users.last_super_admin');
 }

@@ -1,61 +1,17 @@
 import type { Knex } from 'knex';
-import { Model } from 'objection';
-import { SUPER_ADMIN_ROLE } from '@app/contracts';
+import type { UserResponse } from '@app/contracts';
+import { db as currentDb } from '../database/unit-of-work.ts';
+import { effectivePermissions } from '../roles/effective-permissions.ts';
 import type { User } from './user.model.ts';
 import { encodeId } from '../http/ids.ts';
 
-/** The user JSON of SPEC.md section 3. The password hash never leaves this module's input. */
-export interface UserJson {
-  id: number;
-  h_id: string;
-  name: string;
-  email: string;
-  phone: string | null;
-  address: string | null;
-  dealer_code: string | null;
-  status: string;
-  user_type: string;
-  roles: { id: number; name: string }[];
-  permissions: { name: string }[];
-  profile_image: string | null;
-  dealer_details: Record<string, unknown> | null;
-  created_at: string | null;
-  updated_at: string | null;
-  deleted_at: string | null;
-  email_verified_at: string | null;
-  last_login_at: string | null;
-}
+/** The user JSON of SPEC.md section 3 (contracts/src/responses.ts). The password hash never leaves this module's input. */
+export type UserJson = UserResponse;
 
-/** Effective permission names of many users in two queries (lists must not query per row). */
-export async function permissionsOfUsers(userIds: number[], db: Knex = Model.knex()): Promise<Map<number, string[]>> {
-  const result = new Map<number, string[]>(userIds.map((id) => [id, []]));
-  if (!userIds.length) return result;
-  const supers = new Set<number>(
-    (
-      await db('user_roles')
-        .join('roles', 'roles.id', 'user_roles.role_id')
-        .whereIn('user_roles.user_id', userIds)
-        .where('roles.name', SUPER_ADMIN_ROLE)
-        .whereNull('roles.deleted_at')
-        .select('user_roles.user_id')
-    ).map((r: { user_id: number }) => r.user_id),
-  );
-  const all: string[] = supers.size ? (await db('permissions').orderBy('id').select('name')).map((p: { name: string }) => p.name) : [];
-  const rows: { user_id: number; name: string }[] = await db('user_roles')
-    .join('roles', 'roles.id', 'user_roles.role_id')
-    .join('role_permissions', 'role_permissions.role_id', 'roles.id')
-    .join('permissions', 'permissions.id', 'role_permissions.permission_id')
-    .whereIn('user_roles.user_id', userIds)
-    .whereNull('roles.deleted_at')
-    .distinct('user_roles.user_id', 'permissions.name', 'permissions.id')
-    .orderBy('permissions.id');
-  for (const id of userIds) if (supers.has(id)) result.set(id, [...all]);
-  for (const row of rows) {
-    if (supers.has(row.user_id)) continue;
-    const list = result.get(row.user_id)!;
-    if (!list.includes(row.name)) list.push(row.name);
-  }
-  return result;
+/** Effective permission names of many users (roles/effective-permissions.ts decides them). */
+export async function permissionsOfUsers(userIds: number[], db: Knex | Knex.Transaction = currentDb()): Promise<Map<number, string[]>> {
+  const all = await effectivePermissions(db, userIds);
+  return new Map([...all].map(([id, e]) => [id, [...e.permissions]]));
 }
 
 export function presentUser(user: User, permissions: string[]): UserJson {
@@ -93,7 +49,7 @@ export function presentUser(user: User, permissions: string[]): UserJson {
   };
 }
 
-export async function presentUsers(users: User[]): Promise<UserJson[]> {
-  const perms = await permissionsOfUsers(users.map((u) => u.id));
+export async function presentUsers(users: User[], db: Knex | Knex.Transaction = currentDb()): Promise<UserJson[]> {
+  const perms = await permissionsOfUsers(users.map((u) => u.id), db);
   return users.map((u) => presentUser(u, perms.get(u.id) ?? []));
 }

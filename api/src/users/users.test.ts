@@ -279,12 +279,12 @@ describe('POST /users (admin, JSON)', () => {
     expect(missing.body.errors).toEqual({ password_confirmation: ['Passwords do not match'] });
   });
 
-  it('requires a non-blank dealer code and a logo for dealers', async () => {
+  it('requires a non-blank dealer code and a logo for dealers, both reported in one answer', async () => {
     const dealer = { name: 'D', email: 'dealer.x@test.example', password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD, user_type: 'dealer' };
     for (const dealer_code of [undefined, '', '   ']) {
       const res = await h.http().post('/api/v1/users').set(bearer(admin)).send({ ...dealer, dealer_code });
       expect(res.status).toBe(422);
-      expect(res.body.errors).toEqual({ dealer_code: ['Dealer code is required for dealer users'] });
+      expect(res.body.errors).toEqual({ dealer_code: ['Dealer code is required for dealer users'], dealer_logo: ['Dealer logo is required for new dealer accounts'] });
     }
     const noLogo = await h.http().post('/api/v1/users').set(bearer(admin)).send({ ...dealer, dealer_code: 'NOLOGO' });
     expect(noLogo.status).toBe(422);
@@ -298,7 +298,7 @@ describe('POST /users (admin, JSON)', () => {
     expect(res.body.errors).toEqual({ status: ['Status must be active or inactive'], user_type: ['User type must be admin or dealer'] });
     const code = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ user_type: 'dealer', dealer_code: 'has space/slash', role_id: undefined }));
     expect(code.status).toBe(422);
-    expect(code.body.errors).toEqual({ dealer_code: ['Dealer code may contain only letters, digits, dashes and underscores.'] });
+    expect(code.body.errors).toEqual({ dealer_code: ['Dealer code may contain only letters, digits, dashes and underscores.'], dealer_logo: ['Dealer logo is required for new dealer accounts'] });
     const long = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ name: 'n'.repeat(256) }));
     expect(long.body.errors).toEqual({ name: ['Name may not be greater than 255 characters'] });
   });
@@ -322,7 +322,7 @@ describe('POST /users (admin, JSON)', () => {
     expect(res.body).toEqual({ success: false, message: VALIDATION, errors: { dealer_code: ['The dealer code has already been taken.'] } });
     const dealer = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ email: 'code@test.example', user_type: 'dealer', dealer_code: 'Dave2', role_id: undefined }));
     expect(dealer.status).toBe(422);
-    expect(dealer.body.errors).toEqual({ dealer_code: ['The dealer code has already been taken.'] });
+    expect(dealer.body.errors).toEqual({ dealer_code: ['The dealer code has already been taken.'], dealer_logo: ['Dealer logo is required for new dealer accounts'] });
     expect(await h.knex('users').where({ email: 'code@test.example' }).first()).toBeUndefined();
   });
 
