@@ -25,16 +25,15 @@ export const migrationSource: Knex.MigrationSource<string> = {
   },
 };
 
-export interface SeedOptions {
-  /** Demo users; when absent the seed reads SEED_DEMO / NODE_ENV as under the knex CLI. */
-  seedDemo?: boolean;
-}
-
-/** Seeds in file-name order, run the same way (knex CLI: `seed:run` reads the same folder). */
-export async function runSeeds(knex: Knex, opts: SeedOptions = {}): Promise<void> {
+/**
+ * Seeds in file-name order, run the same way as the knex CLI's `seed:run` (same folder). They
+ * hold only reference data (permissions, protected roles); demo users are made by the API's
+ * own services (api/src/demo), so db never imports API code.
+ */
+export async function runSeeds(knex: Knex): Promise<void> {
   const files = fs.readdirSync(path.join(here, 'seeds')).filter((f) => f.endsWith('.ts')).sort();
   for (const file of files) {
-    const mod = (await import(pathToFileURL(path.join(here, 'seeds', file)).href)) as { seed: (k: Knex, o: SeedOptions) => Promise<void> };
-    await mod.seed(knex, opts);
+    const mod = (await import(pathToFileURL(path.join(here, 'seeds', file)).href)) as { seed: (k: Knex) => Promise<void> };
+    await mod.seed(knex);
   }
 }

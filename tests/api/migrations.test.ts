@@ -24,7 +24,7 @@ describe(`migrations and seeds on ${TEST_DATABASE}`, () => {
   });
 
   it('seed every permission and the two protected roles, idempotently', async () => {
-    await runSeeds(h.knex, { seedDemo: false }); // a second run (start-up runs them every time) adds nothing
+    await runSeeds(h.knex); // a second run (start-up runs them every time) adds nothing
     const names = (await h.knex('permissions').select('name')).map((p: { name: string }) => p.name);
     expect(names.sort()).toEqual([...ALL_PERMISSIONS].sort());
     const roles = await h.knex('roles').orderBy('name').select('name', 'guard_name', 'protected');

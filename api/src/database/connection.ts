@@ -18,7 +18,12 @@ export function connectDatabase(env: NodeJS.ProcessEnv = process.env): Database 
   return { knex, client: clientName };
 }
 
+/** Migrations, the catalogue seeds of db/seeds (permissions, protected roles) and, if asked, the demo data. */
 export async function migrateAndSeed(db: Database, opts: { seedDemo: boolean }): Promise<void> {
   await db.knex.migrate.latest();
-  await runSeeds(db.knex, { seedDemo: opts.seedDemo });
+  await runSeeds(db.knex);
+  if (opts.seedDemo) {
+    const { seedDemoData } = await import('../demo/demo-data.ts');
+    await seedDemoData(db.knex);
+  }
 }

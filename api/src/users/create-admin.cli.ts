@@ -7,8 +7,10 @@ import { parseArgs } from 'node:util';
 import readline from 'node:readline';
 import { connectDatabase, migrateAndSeed } from '../database/connection.ts';
 import { createUserSchema } from '@app/contracts';
-import { hashPassword } from '../auth/passwords.ts';
-import { toDbTime } from '../database/time.ts';
+import { createUser, prepareUserInput } from './user.service.ts';
+import { systemContext, transact } from '../platform/context.ts';
+import { configureIds } from '../http/ids.ts';
+import { loadConfig } from '../config.ts';
 import { SUPER_ADMIN_ROLE } from '@app/contracts';
 import { initServerI18n, translator, translateMessage } from '../i18n/server-i18n.ts';
 
@@ -35,6 +37,7 @@ async function main() {
   }
   const password = process.env.ADMIN_PASSWORD ?? (await askHidden('Password: '));
   initServerI18n();
+  configureIds(loadConfig().appKey);
   const t = translator('en');
   const parsed = createUserSchema.safeParse({ name: values.name, email: values.email, password, password_confirmation: password, user_type: 'admin', role_id: 1 });
   if (!parsed.success) {
@@ -44,20 +47,16 @@ async function main() {
   const db = connectDatabase();
   try {
     await migrateAndSeed(db, { seedDemo: false });
-    if (await db.knex('users').where('email', parsed.data.email).first()) {
-      console.error(`email: ${translateMessage(t, 'validation:email_taken')}`);
-      process.exitCode = 2;
-      return;
-    }
-    await db.knex.transaction(async (trx) => {
-      const now = toDbTime();
-      await trx('users').insert({ name: parsed.data.name, email: parsed.data.email, password: await hashPassword(password), user_type: 'admin', status: 'active', email_verified_at: now, created_at: now, updated_at: now });
-      const user = await trx('users').where('email', parsed.data.email).first();
-      const role = await trx('roles').where({ name: SUPER_ADMIN_ROLE, guard_name: 'web' }).first();
-      await trx('user_roles').insert({ user_id: user.id, role_id: role.id });
-      await trx('activity_log').insert({ action: 'created', subject_type: 'user', subject_id: user.id, description: 'Super admin created from the command line', created_at: now });
-    });
+    // The same user service as the console, acting as the system (which may grant super-admin).
+    const ctx = systemContext({ db: db.knex });
+    const input = await prepareUserInput({ ...parsed.data, user_type: 'admin' as const });
+    await transact(ctx, (tctx) => createUser(tctx, { ...input, role_name: SUPER_ADMIN_ROLE }, { verified: true }));
     console.log(`Super admin ${parsed.data.email} created.`);
+  } catch (err) {
+    const fields = (err as { errors?: Record<string, string[]> }).errors;
+    if (!fields) throw err;
+    for (const [field, messages] of Object.entries(fields)) for (const m of messages) console.error(`${field}: ${translateMessage(t, m)}`);
+    process.exitCode = 2;
   } finally {
     await db.knex.destroy();
   }

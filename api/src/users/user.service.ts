@@ -21,9 +21,11 @@ export const USER_FIELDS = ['name', 'email', 'phone', 'address', 'dealer_code'] 
 export type PreparedCreate = Omit<CreateUserInput, 'password' | 'password_confirmation'> & { password_hash: string };
 export type PreparedUpdate = Omit<UpdateUserInput, 'password' | 'password_confirmation'> & { password_hash?: string };
 
-export async function prepareUserInput<T extends { password?: string; password_confirmation?: unknown }>(input: T): Promise<Omit<T, 'password' | 'password_confirmation'> & { password_hash?: string }> {
+type Prepared<T> = Omit<T, 'password' | 'password_confirmation'> & (T extends { password: string } ? { password_hash: string } : { password_hash?: string });
+
+export async function prepareUserInput<T extends { password?: string; password_confirmation?: unknown }>(input: T): Promise<Prepared<T>> {
   const { password, password_confirmation: _c, ...rest } = input;
-  return { ...rest, ...(password ? { password_hash: await hashPassword(password) } : {}) };
+  return { ...rest, ...(password ? { password_hash: await hashPassword(password) } : {}) } as Prepared<T>;
 }
 
 export function userSnapshot(u: User): Record<string, unknown> {
