@@ -125,7 +125,8 @@ export const RESOURCES = {
     recordRepresentation: 'title',
     messagePrefix: 'api:banners',
     subjectType: 'banner',
-    operations: SOFT_DELETE_LIFECYCLE,
+    // No bulk create: every banner needs its image, which a JSON array cannot carry.
+    operations: SOFT_DELETE_LIFECYCLE.filter((op) => op !== 'bulkCreate'),
     permissions: P('banners'),
     searchable: ['title', 'link_url'],
     ownerColumn: 'dealer_id',

@@ -12,7 +12,7 @@ import { Banner } from './banner.model.ts';
  * registry entry and resourceRoutes; this file is what is particular to banners.
  */
 export function bannerRoutes(registry: OpenApiRegistry, storage: FileStorage) {
-  return resourceRoutes<Banner>(registry, storage, {
+  return resourceRoutes<Banner, typeof bannerResponseSchema>(registry, storage, {
     def: RESOURCES.banners,
     model: Banner,
     schemas: {

@@ -6,7 +6,8 @@ import { forbidden, locked, validationFailed, AppError, type FieldErrors } from 
 import { parseOrThrow } from './validate.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { translateMessage } from '../i18n/server-i18n.ts';
-import { contextFromRequest, holds, type ServiceContext } from '../platform/context.ts';
+import { contextFromRequest, type ServiceContext } from '../platform/context.ts';
+import { hasAll } from '../auth/access.ts';
 
 /** What a handler returns; the envelope `{success, message, data, meta}` is added here, once. */
 export interface Result {
@@ -112,8 +113,7 @@ export class ApiRouter {
         // Signed-in answers are personal: never kept by a browser or a shared cache.
         res.setHeader('Cache-Control', 'no-store');
         if (auth === 'user' && req.auth!.session.locked_at) throw locked();
-        const actor = { kind: 'user' as const, id: req.auth!.user.id, permissions: req.auth!.permissions };
-        if (!required.every((p) => holds(actor as never, p))) throw forbidden();
+        if (!hasAll(req.auth!.permissions, required)) throw forbidden();
         if (spec.anyPermission && !spec.anyPermission.some((p) => req.auth!.permissions.has(p))) throw forbidden();
       }
       next();

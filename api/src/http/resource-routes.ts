@@ -47,17 +47,17 @@ export interface ImageField {
  * section 7 that it opts in to, their order, permissions, dealer scoping, images, activity log,
  * messages, the envelope and the OpenAPI entries) comes from resourceRoutes below.
  */
-export interface ResourceModule<M extends SoftModel> {
+export interface ResourceModule<M extends SoftModel, R extends ZodType = ZodType> {
   def: ResourceDefinition;
   model: ModelClass<M>;
   schemas: { create?: ZodType; update?: ZodType; filters?: ZodType };
-  /** Schema of one presented record. */
-  response: ZodType;
+  /** Schema of one presented record: present() is typed by it, and the OpenAPI document shows it. */
+  response: R;
   list: Omit<ListOptions<M>, 'table' | 'searchable'>;
   graph?: string;
   /** Narrows reads and writes beyond the owner column (users: a dealer sees only itself). */
   scope?: (qb: QueryBuilder<M, M[]>, ctx: ServiceContext) => void;
-  present: (records: M[], ctx: ServiceContext) => Promise<unknown[]>;
+  present: (records: M[], ctx: ServiceContext) => Promise<z.input<R>[]>;
   /** A plain snapshot for the activity log's before/after. */
   snapshot: (record: M) => Record<string, unknown>;
   images?: Record<string, ImageField>;
@@ -90,7 +90,7 @@ export interface ResourceHelpers<M extends SoftModel> {
 
 const MAX_BULK_CREATE = 100;
 
-export function resourceRoutes<M extends SoftModel>(registry: OpenApiRegistry, storage: FileStorage, mod: ResourceModule<M>): ApiRouter {
+export function resourceRoutes<M extends SoftModel, R extends ZodType>(registry: OpenApiRegistry, storage: FileStorage, mod: ResourceModule<M, R>): ApiRouter {
   const { def } = mod;
   const api = new ApiRouter(registry, `/${def.name}`, def.name.charAt(0).toUpperCase() + def.name.slice(1).replace(/-/g, ' '));
   const Model = mod.model as unknown as ModelClass<M> & { tableName: string; query: (db?: Knex) => QueryBuilder<M, M[]> };

@@ -39,7 +39,7 @@ async function present(roles: Role[], db: Knex | Knex.Transaction) {
 
 /** /roles: the generic pattern from the registry; the rules are in role.service.ts. */
 export function roleRoutes(registry: OpenApiRegistry, storage: FileStorage) {
-  return resourceRoutes<Role>(registry, storage, {
+  return resourceRoutes<Role, typeof roleResponseSchema>(registry, storage, {
     def: RESOURCES.roles,
     model: Role,
     schemas: { create: roleSchema, update: updateRoleSchema, filters: filterQuery({ protected: z.enum(['true', 'false', '1', '0']).optional() }) },

@@ -35,7 +35,7 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     return url;
   };
 
-  return resourceRoutes<User>(registry, storage, {
+  return resourceRoutes<User, typeof userResponseSchema>(registry, storage, {
     def: RESOURCES.users,
     model: User,
     schemas: {
