@@ -12,7 +12,7 @@ export default defineConfig({
         test: {
           name: 'api',
           environment: 'node',
-          include: ['api/src/**/*.test.ts', 'tests/api/**/*.test.ts'],
+          include: ['api/src/**/*.test.ts', 'tests/api/**/*.test.ts', 'contracts/src/**/*.test.ts'],
           setupFiles: ['tests/api/setup-env.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -1,11 +1,10 @@
 import type { Knex } from 'knex';
 import type { Request } from 'express';
 import type { TFunction } from 'i18next';
-import { ALL_PERMISSIONS, SIGNED_IN } from '@app/contracts';
+import { ALL_PERMISSIONS } from '@app/contracts';
 import type { User } from '../users/user.model.ts';
 import { translator, type Language } from '../i18n/server-i18n.ts';
 import { rootKnex, unitOfWork } from '../database/unit-of-work.ts';
-import { forbidden } from '../http/errors.ts';
 
 /**
  * Who is acting. Services decide with this, never with Express's `req`, so the console's
@@ -60,19 +59,6 @@ export function contextFromRequest(req: Request): ServiceContext {
 }
 
 export const isDealer = (actor: Actor): boolean => actor.userType === 'dealer';
-
-export function holds(actor: Actor, permission: string): boolean {
-  return permission === SIGNED_IN ? actor.kind === 'system' || actor.id !== null : actor.permissions.has(permission);
-}
-
-export function holdsAll(actor: Actor, permissions: readonly string[]): boolean {
-  return permissions.every((p) => holds(actor, p));
-}
-
-/** Throws 403 unless the actor holds the permission. */
-export function requirePermission(actor: Actor, permission: string): void {
-  if (!holds(actor, permission)) throw forbidden();
-}
 
 /** Run `work` as one unit of work: its context's `db` is the transaction (see unit-of-work.ts). */
 export function transact<T>(ctx: ServiceContext, work: (ctx: ServiceContext) => Promise<T>): Promise<T> {
