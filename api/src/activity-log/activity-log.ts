@@ -44,22 +44,12 @@ export interface ActivityEntry {
   actorId?: number | null;
 }
 
+/** For request handlers that have no service context (auth); services use recordActivity. */
 export async function logActivity(db: Knex | Knex.Transaction, req: Request | null, entry: ActivityEntry): Promise<void> {
-  await db('activity_log').insert({
-    actor_id: entry.actorId !== undefined ? entry.actorId : (req?.auth?.user.id ?? null),
-    action: entry.action,
-    subject_type: entry.subjectType ?? null,
-    subject_id: entry.subjectId ?? null,
-    description: entry.description?.slice(0, 500) ?? null,
-    before: scrub(entry.before),
-    after: scrub(entry.after),
-    ip: req?.ip ?? null,
-    user_agent: req?.get('user-agent')?.slice(0, 500) ?? null,
-    created_at: toDbTime(),
-  });
+  await recordActivity({ db, actor: { id: req?.auth?.user.id ?? null }, ip: req?.ip ?? null, userAgent: req?.get('user-agent')?.slice(0, 500) ?? null }, entry);
 }
 
-/** The same entry written by a service: actor, address and agent come from its context. */
+/** An entry written by a service: actor, address and agent come from its context. */
 export async function recordActivity(ctx: { db: Knex | Knex.Transaction; actor: { id: number | null }; ip: string | null; userAgent: string | null }, entry: ActivityEntry): Promise<void> {
   await ctx.db('activity_log').insert({
     actor_id: entry.actorId !== undefined ? entry.actorId : ctx.actor.id,
