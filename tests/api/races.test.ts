@@ -1,0 +1,206 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, bearer, PASSWORD, PNG_1PX, GIF_1PX, TEST_DATABASE, type Harness } from './harness.ts';
+import { unitOfWork } from '../../api/src/database/unit-of-work.ts';
+import { assertNotLastSuperAdmin } from '../../api/src/users/user-rules.ts';
+
+/**
+ * What two people (or processes) can do at once, done at once: requests fired together with
+ * Promise.all against the real app on SQLite and MariaDB. Each case ends with no 5xx and its
+ * invariant intact.
+ */
+let h: Harness;
+let root: string;
+
+beforeAll(async () => {
+  h = await createHarness();
+  root = await h.adminToken();
+});
+afterAll(() => h.close());
+
+const no5xx = (responses: { status: number; body: unknown }[]) =>
+  expect(responses.filter((r) => r.status >= 500).map((r) => `${r.status} ${JSON.stringify(r.body)}`)).toEqual([]);
+
+async function superAdmin(name: string) {
+  const email = `${name}@test.example`;
+  const id = await h.insertUser({ name, email }, 'super-admin');
+  return { id, token: await h.login(email) };
+}
+
+const activeSuperAdmins = async () =>
+  Number(
+    (
+      await h.knex('users')
+        .join('user_roles', 'user_roles.user_id', 'users.id')
+        .join('roles', 'roles.id', 'user_roles.role_id')
+        .where({ 'roles.name': 'super-admin', 'users.status': 'active' })
+        .whereNull('users.deleted_at')
+        .count({ n: '*' })
+        .first()
+    )?.n ?? 0,
+  );
+
+describe('the last active super admin, when two remove each other at the same moment', () => {
+  it.each(['deactivate', 'trash'] as const)('%s: one of them always remains', async (how) => {
+    // Only these two are super admins: the harness's root becomes a plain admin first.
+    const rootId = (await h.knex('users').where({ email: 'root@test.example' }).first()).id;
+    for (let round = 0; round < 3; round++) {
+      const a = await superAdmin(`sa-${how}-${round}-a`);
+      const b = await superAdmin(`sa-${how}-${round}-b`);
+      await h.knex('users').whereNot('id', a.id).whereNot('id', b.id).whereIn('id', h.knex('user_roles').join('roles', 'roles.id', 'user_roles.role_id').where('roles.name', 'super-admin').select('user_id')).update({ status: 'inactive' });
+      expect(await activeSuperAdmins()).toBe(2);
+      const act = (actor: { token: string }, target: { id: number }) =>
+        how === 'deactivate'
+          ? h.http().patch(`/api/v1/users/${target.id}`).set(bearer(actor.token)).send({ status: 'inactive' })
+          : h.http().delete(`/api/v1/users/${target.id}`).set(bearer(actor.token));
+      const results = await Promise.all([act(a, b), act(b, a)]);
+      no5xx(results);
+      expect(await activeSuperAdmins()).toBeGreaterThanOrEqual(1);
+      const refused = results.filter((r) => r.status === 403);
+      // Both may not win; a refusal names the rule (a revoked session is a 401 for the one removed first).
+      for (const r of refused) expect(r.body.message).toBe('The last active super admin cannot be deactivated, deleted or given another role.');
+      expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    }
+    await h.knex('users').where('id', rootId).update({ status: 'active' });
+  });
+});
+
+describe.runIf(TEST_DATABASE === 'mysql')('the last-super-admin rule inside two overlapping transactions (MariaDB)', () => {
+  it('lets exactly one of two crossed deactivations commit, whatever the timing', async () => {
+    const a = await superAdmin('overlap-a');
+    const b = await superAdmin('overlap-b');
+    await h.knex('users').whereNotIn('id', [a.id, b.id]).update({ status: 'inactive' });
+    // Both transactions hold their target's row before either counts: the worst interleaving.
+    let arrived = 0;
+    let release!: () => void;
+    const bothLocked = new Promise<void>((r) => (release = r));
+    const deactivate = (target: number) =>
+      unitOfWork(async (trx) => {
+        await trx('users').where('id', target).forUpdate().first('id');
+        if (++arrived === 2) release();
+        await bothLocked;
+        await assertNotLastSuperAdmin(trx, [target]);
+        await trx('users').where('id', target).update({ status: 'inactive' });
+      });
+    const outcomes = await Promise.allSettled([deactivate(b.id), deactivate(a.id)]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const refused = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+    expect((refused.reason as { status?: number }).status).toBe(403);
+    expect(await activeSuperAdmins()).toBe(1);
+    await h.knex('users').update({ status: 'active' });
+  });
+});
+
+describe('20 simultaneous permission assignments on one role', () => {
+  it('never fails with a 5xx and ends with exactly one of the requested sets', async () => {
+    const catalogue: string[] = await h.knex('permissions').orderBy('id').pluck('name');
+    const roleId = await h.createRole('contested');
+    const sets = Array.from({ length: 20 }, (_, i) => catalogue.filter((_p, j) => (j + i) % 3 === 0).slice(0, 5 + i));
+    const results = await Promise.all(sets.map((permissions) => h.http().post(`/api/v1/roles/${roleId}/assign-permissions`).set(bearer(root)).send({ permissions })));
+    no5xx(results);
+    expect(results.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
+    const final: string[] = await h.knex('role_permissions').join('permissions', 'permissions.id', 'role_permissions.permission_id').where('role_id', roleId).orderBy('permissions.id').pluck('permissions.name');
+    expect(sets.map((s) => JSON.stringify([...s].sort())).includes(JSON.stringify([...final].sort()))).toBe(true);
+  });
+});
+
+describe('parallel logo uploads to one dealer', () => {
+  const logos = () => {
+    const dir = path.join(h.dataDir, 'storage', 'logos');
+    return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  };
+
+  it('leave exactly one file on disk: the one the database names', async () => {
+    const create = h.http().post('/api/v1/users').set(bearer(root));
+    for (const [k, v] of Object.entries({ name: 'Racer', email: 'racer@test.example', password: PASSWORD, password_confirmation: PASSWORD, user_type: 'dealer', dealer_code: 'RACER' })) create.field(k, v);
+    const dealer = await create.attach('dealer_logo', PNG_1PX, 'a.png');
+    expect(dealer.status).toBe(201);
+    const id = dealer.body.data.id as number;
+    const before = new Set(logos());
+
+    const uploads = [
+      ...Array.from({ length: 6 }, (_, i) => h.http().post(`/api/v1/users/${id}/dealer-logo`).set(bearer(root)).attach('logo', i % 2 ? PNG_1PX : GIF_1PX, `l${i}.png`)),
+      ...Array.from({ length: 3 }, () => h.http().patch(`/api/v1/users/${id}`).set(bearer(root)).field('company_name', 'Racing Co').attach('dealer_logo', PNG_1PX, 'p.png')),
+    ];
+    const results = await Promise.all(uploads);
+    no5xx(results);
+    expect(results.filter((r) => r.status === 200).length).toBeGreaterThan(0);
+
+    const stored = (await h.knex('dealer_details').where('user_id', id).first()).logo_path as string;
+    const own = logos().filter((f) => !before.has(f) || stored.endsWith(f));
+    expect(own).toEqual([path.basename(stored)]);
+    expect(fs.existsSync(path.join(h.dataDir, stored.replace('/storage/', 'storage/')))).toBe(true);
+  });
+
+  it('a write that fails validation leaves no file behind', async () => {
+    const before = logos().length;
+    const bad = h.http().post('/api/v1/users').set(bearer(root));
+    for (const [k, v] of Object.entries({ name: 'Bad', email: 'not-an-email', password: PASSWORD, password_confirmation: PASSWORD, user_type: 'dealer', dealer_code: 'BADONE' })) bad.field(k, v);
+    expect((await bad.attach('dealer_logo', PNG_1PX, 'x.png')).status).toBe(422);
+    const taken = h.http().post('/api/v1/users').set(bearer(root));
+    for (const [k, v] of Object.entries({ name: 'Taken', email: 'racer@test.example', password: PASSWORD, password_confirmation: PASSWORD, user_type: 'dealer', dealer_code: 'OTHER1' })) taken.field(k, v);
+    expect((await taken.attach('dealer_logo', PNG_1PX, 'x.png')).status).toBe(422);
+    expect(logos().length).toBe(before);
+  });
+});
+
+describe('unique-key races report the right field', () => {
+  const dealerJson = (i: number, over: Record<string, unknown>) => ({ name: `U${i}`, password: PASSWORD, password_confirmation: PASSWORD, user_type: 'admin', role_id: 1, ...over });
+
+  it('the same email ten times at once: one 201, the rest 422 on email', async () => {
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => h.http().post('/api/v1/users').set(bearer(root)).send(dealerJson(i, { email: 'same@test.example', dealer_code: `CODE${i}` }))));
+    no5xx(results);
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 201)) expect(r.body.errors).toEqual({ email: ['The email has already been taken.'] });
+  });
+
+  it('the same dealer code ten times at once: one 201, the rest 422 on dealer_code', async () => {
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => h.http().post('/api/v1/users').set(bearer(root)).send(dealerJson(i, { email: `code${i}@test.example`, dealer_code: 'SAMECODE' }))));
+    no5xx(results);
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 201)) expect(r.body.errors).toEqual({ dealer_code: ['The dealer code has already been taken.'] });
+  });
+
+  it('the same role name ten times at once: one 201, the rest 422 on name', async () => {
+    const results = await Promise.all(Array.from({ length: 10 }, () => h.http().post('/api/v1/roles').set(bearer(root)).send({ name: 'Twin Role' })));
+    no5xx(results);
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 201)) expect(r.body.errors).toEqual({ name: ['The name has already been taken.'] });
+  });
+});
+
+describe('bulk create of 100 users', () => {
+  it('hashes before its transaction: a list asked meanwhile answers first', async () => {
+    const items = Array.from({ length: 100 }, (_, i) => ({ name: `Bulk ${i}`, email: `bulk${i}@test.example`, password: PASSWORD, password_confirmation: PASSWORD, user_type: 'admin', role_id: 1 }));
+    const order: string[] = [];
+    const bulk = h.http().post('/api/v1/users/bulk').set(bearer(root)).send(items).then((r) => (order.push('bulk'), r));
+    // Asked once the bulk is under way (its hashing takes seconds).
+    await new Promise((r) => setTimeout(r, 200));
+    const list = await h.http().get('/api/v1/roles').set(bearer(root)).then((r) => (order.push('list'), r));
+    const done = await bulk;
+    expect(list.status).toBe(200);
+    expect(done.status).toBe(201);
+    expect(done.body.data).toHaveLength(100);
+    expect(order).toEqual(['list', 'bulk']);
+  }, 120_000);
+});
+
+describe('ten edits of one banner at once', () => {
+  it('end with one of the titles sent, no 5xx, and a log row per effective change', async () => {
+    const made = await h.http().post('/api/v1/banners').set(bearer(root)).field('title', 'Start').attach('image', PNG_1PX, 'b.png');
+    expect(made.status).toBe(201);
+    const id = made.body.data.id as number;
+    const titles = Array.from({ length: 10 }, (_, i) => `Title ${i}`);
+    const results = await Promise.all(titles.map((title) => h.http().patch(`/api/v1/banners/${id}`).set(bearer(root)).send({ title })));
+    no5xx(results);
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const final = (await h.knex('banners').where('id', id).first()).title;
+    expect(titles).toContain(final);
+    const log = await h.knex('activity_log').where({ subject_type: 'banner', subject_id: id, action: 'updated' }).orderBy('id');
+    expect(log).toHaveLength(10);
+    // Serialised: each change's "before" is the previous change's "after".
+    for (let i = 1; i < log.length; i++) expect(JSON.parse(log[i].before).title).toBe(JSON.parse(log[i - 1].after).title);
+    expect(JSON.parse(log[log.length - 1].after).title).toBe(final);
+  });
+});
