@@ -20,6 +20,7 @@ import { apiNotFound, errorHandler } from './http/error-handler.ts';
 import { initServerI18n, pickLanguage, translator, LANGUAGES, LOCALES_DIR } from './i18n/server-i18n.ts';
 import { configureIds } from './http/ids.ts';
 import { configureTokens } from './auth/tokens.ts';
+import { installPasswordPolicy } from './auth/common-passwords.ts';
 import { PROJECT_ROOT } from '../../db/config.ts';
 import './http/request-context.ts';
 
@@ -37,6 +38,7 @@ export function createApp({ config, db, storage = localDiskStorage(path.join(con
   configureIds(config.appKey);
   configureTokens(config.appKey);
   initServerI18n();
+  installPasswordPolicy();
 
   const app = express();
   app.disable('x-powered-by');

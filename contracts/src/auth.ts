@@ -17,11 +17,13 @@ export const lockSchema = z.object({
   password: z.string({ message: 'validation:password_required' }).min(1, { message: 'validation:password_required' }),
 });
 
+/** A new sign-in email needs `current_password` (checked by the API, which knows the current email). */
 export const profileSchema = z.object({
   name: nameSchema.optional(),
   email: emailSchema.optional(),
   phone: optionalText(32),
   address: optionalText(500),
+  current_password: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().max(255).optional()),
 });
 
 export const changePasswordSchema = z

@@ -9,6 +9,29 @@ import { z } from 'zod';
 export const STATUSES = ['active', 'inactive'] as const;
 export const statusSchema = z.enum(STATUSES, { message: 'validation:status_invalid' });
 
+/**
+ * Format and control characters: zero-width spaces and joiners, word joiner, BOM, bidi
+ * embeddings/overrides/isolates, NUL and the other C0/C1 controls. A name holding one can look
+ * like another (`super\u200B-admin` vs `super-admin`) or reorder what is shown around it.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
+
+/**
+ * A name people read (user names, role names): trimmed, NFKC-normalised (so full-width and
+ * compatibility look-alikes become their plain form), and free of invisible characters.
+ */
+export const displayNameSchema = (messages: { required: string; max: string }, max = 255) =>
+  z
+    .string({ message: messages.required })
+    .transform((v) => v.normalize('NFKC').trim())
+    .pipe(
+      z
+        .string()
+        .min(1, { message: messages.required })
+        .max(max, { message: messages.max })
+        .refine((v) => !INVISIBLE.test(v), { message: 'validation:name_invisible_chars' }),
+    );
+
 /** A blank string from a form means "not given". */
 export const optionalText = (max: number, tooLong = 'validation:too_long') =>
   z.preprocess(

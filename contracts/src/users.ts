@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalText, statusSchema } from './common.ts';
+import { displayNameSchema, httpUrlSchema, optionalText, statusSchema } from './common.ts';
 
 /**
  * The user form payload of SPEC.md section 3, with the rules and exact messages of section 5.
@@ -8,21 +8,36 @@ import { optionalText, statusSchema } from './common.ts';
 export const USER_TYPES = ['admin', 'dealer'] as const;
 export const PRICING_MODELS = ['cost', 'profit'] as const;
 
-// Lowercase, uppercase and "special" (anything not a letter or digit), as the specification says.
-const PASSWORD_CLASSES = /^(?=.*[a-z])(?=.*[A-Z])(?=.*[^A-Za-z0-9]).*$/;
+// Lowercase, uppercase and "special" (anything not a letter or digit), as the specification
+// says; whitespace and control/format characters are not special (OWASP ASVS 5.0, V6).
+const PASSWORD_CLASSES = /^(?=.*[a-z])(?=.*[A-Z])(?=.*[^A-Za-z0-9\s\p{Cc}\p{Cf}]).*$/su;
+
+/**
+ * The list of the most common passwords lives on the server (too large for the console): the
+ * API installs it at start (api/src/auth/common-passwords.ts). Without one, nothing is refused
+ * for being common, so the console's form simply leaves that check to the server.
+ */
+let isCommonPassword: (password: string) => boolean = () => false;
+export function configurePasswordPolicy(policy: { isCommon: (password: string) => boolean }): void {
+  isCommonPassword = policy.isCommon;
+}
 
 export const passwordSchema = z
   .string({ message: 'validation:password_required' })
   .min(1, { message: 'validation:password_required' })
   .min(8, { message: 'validation:password_min' })
   .max(255, { message: 'validation:password_max' })
-  .regex(PASSWORD_CLASSES, { message: 'validation:password_classes' });
+  .regex(PASSWORD_CLASSES, { message: 'validation:password_classes' })
+  // Said only of a password that passes the rules above: a short one needs no third message.
+  .refine((v) => v.length < 8 || !PASSWORD_CLASSES.test(v) || !isCommonPassword(v), { message: 'validation:password_common' });
 
-export const nameSchema = z
-  .string({ message: 'validation:name_required' })
-  .trim()
-  .min(1, { message: 'validation:name_required' })
-  .max(255, { message: 'validation:name_max' });
+/** True when the password holds the email's local part (3+ characters), whatever the case. */
+export function passwordContainsEmailName(password: string, email: string | undefined | null): boolean {
+  const local = (email ?? '').split('@')[0]?.toLowerCase() ?? '';
+  return local.length >= 3 && password.toLowerCase().includes(local);
+}
+
+export const nameSchema = displayNameSchema({ required: 'validation:name_required', max: 'validation:name_max' });
 
 export const emailSchema = z
   .string({ message: 'validation:email_required' })
@@ -65,7 +80,7 @@ const userFields = {
   brand_color: brandColor,
   company_name: optionalText(255),
   description: optionalText(2000),
-  website: optionalText(255),
+  website: httpUrlSchema(255),
   contact_email: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
     z.string().trim().email({ message: 'validation:email_invalid' }).max(191).nullable().optional(),
@@ -76,6 +91,7 @@ const userFields = {
 
 type UserPayloadShape = {
   user_type?: string;
+  email?: string;
   dealer_code?: string | null;
   role_id?: unknown;
   password?: string;
@@ -86,6 +102,9 @@ type UserPayloadShape = {
 function crossFieldRules(data: UserPayloadShape, ctx: z.RefinementCtx, mode: 'create' | 'update'): void {
   if (data.password !== undefined && data.password !== '' && data.password !== data.password_confirmation) {
     ctx.addIssue({ code: 'custom', path: ['password_confirmation'], message: 'validation:password_mismatch' });
+  }
+  if (data.password && passwordContainsEmailName(data.password, data.email)) {
+    ctx.addIssue({ code: 'custom', path: ['password'], message: 'validation:password_contains_email' });
   }
   if (mode === 'create') {
     const type = data.user_type ?? 'admin';

@@ -11,6 +11,7 @@ import { createUser, prepareUserInput } from './user.service.ts';
 import { systemContext, transact } from '../platform/context.ts';
 import { configureIds } from '../http/ids.ts';
 import { loadConfig } from '../config.ts';
+import { installPasswordPolicy } from '../auth/common-passwords.ts';
 import { SUPER_ADMIN_ROLE } from '@app/contracts';
 import { initServerI18n, translator, translateMessage } from '../i18n/server-i18n.ts';
 
@@ -37,6 +38,7 @@ async function main() {
   }
   const password = process.env.ADMIN_PASSWORD ?? (await askHidden('Password: '));
   initServerI18n();
+  installPasswordPolicy();
   configureIds(loadConfig().appKey);
   const t = translator('en');
   const parsed = createUserSchema.safeParse({ name: values.name, email: values.email, password, password_confirmation: password, user_type: 'admin', role_id: 1 });

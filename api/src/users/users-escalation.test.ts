@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const newPassword = 'Evil@12345';
+const newPassword = 'Unrelated@Pass77';
 
 describe('privilege escalation', () => {
   it('a "create users" holder cannot make a dealer, whose role holds rights it lacks', async () => {
