@@ -1,7 +1,8 @@
 import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
-import { Admin, CustomRoutes, localStorageStore, Notification } from 'react-admin';
+import { Admin, CustomRoutes, localStorageStore, Notification, Resource } from 'react-admin';
+import { RESOURCE_LIST } from '@app/contracts';
 import { useI18nextProvider } from 'ra-i18n-i18next';
 import i18n, { i18nOptions, isRtl, LANGUAGES } from './i18n/i18n';
 import { dataProvider } from './providers/dataProvider';
@@ -11,7 +12,8 @@ import { DirectionCache } from './theme/DirectionCache';
 import { buildTheme } from './theme/themes';
 import { Layout } from './layout/Layout';
 import { useVisibleMenu } from './layout/useMenu';
-import { ROUTES } from './routes';
+import { ROUTES, RESOURCE_SCREENS } from './routes';
+import { RecordRedirect } from './resources/RecordRedirect';
 import { RouteGuard } from './auth/RouteGuard';
 import { ErrorPage, NotFoundPage, UnauthorizedPage } from './auth/StatusPages';
 import { useBareLayout } from './layout/Layout';
@@ -75,6 +77,21 @@ function ConsoleAdmin() {
           notification={TopRightNotification}
           disableTelemetry
         >
+          {/* Every registry resource is a react-admin Resource, so references, record links and
+              breadcrumbs work; a resource shown under another path (users at /admin and /dealers,
+              roles at /settings/roles) forwards react-admin's record URL there. */}
+          {RESOURCE_LIST.map((def) => {
+            const List = RESOURCE_SCREENS[def.name];
+            return (
+              <Resource
+                key={def.name}
+                name={def.name}
+                recordRepresentation={def.recordRepresentation}
+                list={List ? <RouteGuard anyOf={def.permissions.view}><List /></RouteGuard> : undefined}
+                edit={List ? undefined : <RecordRedirect resource={def.name} />}
+              />
+            );
+          })}
           <CustomRoutes noLayout>
             <Route path="/auth/login" element={blank(<LoginPage />)} />
             <Route path="/auth/admin/login" element={blank(<LoginPage />)} />
@@ -83,12 +100,12 @@ function ConsoleAdmin() {
           </CustomRoutes>
           <CustomRoutes>
             <Route path="/" element={<HomeRedirect />} />
-            {ROUTES.map(({ path, permissions, screen: Screen, props }) => (
+            {ROUTES.map(({ path, permissions, anyOf, screen: Screen, props }) => (
               <Route
                 key={path}
                 path={path}
                 element={
-                  <RouteGuard permissions={permissions}>
+                  <RouteGuard permissions={permissions} anyOf={anyOf}>
                     <Screen {...props} />
                   </RouteGuard>
                 }

@@ -1,7 +1,6 @@
 import DashboardIcon from '@mui/icons-material/SpaceDashboardOutlined';
 import RouterIcon from '@mui/icons-material/RouterOutlined';
 import StorefrontIcon from '@mui/icons-material/StorefrontOutlined';
-import ViewCarouselIcon from '@mui/icons-material/ViewCarouselOutlined';
 import WalletIcon from '@mui/icons-material/AccountBalanceWalletOutlined';
 import BoltIcon from '@mui/icons-material/BoltOutlined';
 import PeopleIcon from '@mui/icons-material/PeopleAltOutlined';
@@ -10,6 +9,7 @@ import SettingsIcon from '@mui/icons-material/SettingsOutlined';
 import HistoryIcon from '@mui/icons-material/HistoryOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import type { MenuSection } from './menu';
+import { menuItemOf, TRASH_TABS } from '../resources/registry';
 
 export const MENU: MenuSection[] = [
   {
@@ -22,7 +22,7 @@ export const MENU: MenuSection[] = [
     items: [
       { key: 'internet-providers', label: 'menu.internet_providers', path: '/internet-providers', permissions: ['view internet providers'], icon: RouterIcon },
       { key: 'dealer-providers', label: 'menu.dealer_providers', path: '/dealer-providers', permissions: ['view dealer providers'], icon: StorefrontIcon },
-      { key: 'banners', label: 'menu.banners', path: '/banners', permissions: ['view banners'], icon: ViewCarouselIcon },
+      menuItemOf('banners'),
       {
         key: 'wallets-group',
         label: 'menu.wallets_group',
@@ -73,7 +73,7 @@ export const MENU: MenuSection[] = [
           { key: 'settings-general', label: 'menu.settings_general', path: '/settings', permissions: ['manage settings'] },
           { key: 'settings-company', label: 'menu.settings_company', path: '/settings/company', permissions: ['view company settings'] },
           { key: 'settings-mail', label: 'menu.settings_mail', path: '/settings/mail', permissions: ['view mail settings'] },
-          { key: 'settings-roles', label: 'menu.roles', path: '/settings/roles', permissions: ['view roles'] },
+          { ...menuItemOf('roles'), icon: undefined },
           { key: 'settings-areas', label: 'menu.settings_areas', path: '/settings/areas', permissions: ['view areas'] },
           { key: 'settings-payment-methods', label: 'menu.settings_payment_methods', path: '/settings/payment-methods', permissions: ['view payment methods'] },
           { key: 'settings-contacts', label: 'menu.settings_contacts', path: '/settings/contacts', permissions: ['view contact settings'] },
@@ -91,10 +91,8 @@ export const MENU: MenuSection[] = [
         label: 'menu.trash',
         icon: DeleteIcon,
         permissions: ['view trash items'],
-        children: [
-          { key: 'trash-users', label: 'menu.trash_users', path: '/trash/users', permissions: ['view trash items'] },
-          { key: 'trash-roles', label: 'menu.trash_roles', path: '/trash/roles', permissions: ['view trash items'] },
-        ],
+        // One tab per resource that has a trash (the registry decides).
+        children: TRASH_TABS.map((tab) => ({ key: `trash-${tab.resource}`, label: tab.label, path: tab.path, permissions: ['view trash items'] })),
       },
     ],
   },

@@ -1,5 +1,6 @@
 import type { SessionUser } from '../providers/session';
 import { permissionNames } from '../providers/session';
+import { canAccessFromRegistry } from '../resources/registry';
 
 /**
  * Permission checks by name (SPEC.md section 6): one, any of a list, all of a list.
@@ -25,27 +26,10 @@ export const canSeeMenuItem = (perms: Perms, required: readonly string[] | undef
 
 export const userPermissions = (user: SessionUser | null | undefined): string[] | null => permissionNames(user);
 
-const ACTION_VERBS: Record<string, string> = {
-  list: 'view',
-  show: 'view',
-  create: 'create',
-  edit: 'update',
-  delete: 'delete',
-  restore: 'restore',
-  force_delete: 'force delete',
-};
-
 /**
  * react-admin's canAccess answered locally from the permissions loaded at sign-in
- * (REACT-ADMIN.md): "<verb> <resource>", and for the user list any of the three views.
+ * (REACT-ADMIN.md), by the resource registry: see resources/registry.ts.
  */
 export function canAccessLocally(perms: Perms, params: { action: string; resource: string }): boolean {
-  const { action, resource } = params;
-  // A full permission name ('change user status') is checked as it is.
-  if (action.includes(' ')) return hasPermission(perms, action);
-  if (resource === 'users' && (action === 'list' || action === 'show')) {
-    return hasAnyPermission(perms, ['view users', 'view admins', 'view dealers']);
-  }
-  const verb = ACTION_VERBS[action] ?? action;
-  return hasPermission(perms, `${verb} ${resource}`);
+  return canAccessFromRegistry(perms, params);
 }

@@ -1,17 +1,20 @@
-import { useState } from 'react';
-import { BulkDeleteButton, Datagrid, DeleteButton, FunctionField, List, NumberField, SearchInput, TextField, useCanAccess, useTranslate } from 'react-admin';
+import { BulkDeleteButton, Datagrid, DeleteButton, FunctionField, List, NumberField, SearchInput, SimpleList, TextField, useCanAccess, useTranslate } from 'react-admin';
 import { Button, Chip } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import LockIcon from '@mui/icons-material/LockOutlined';
 import { PageTitle } from '../common/PageTitle';
 import { LocaleDateField } from '../common/LocaleDateField';
 import { RoleFormDialog } from './RoleFormDialog';
+import { useRecordRoute } from '../common/useRecordRoute';
+import { useIsPhone } from '../common/useIsPhone';
 import type { RoleRecord } from './types';
 
 /** /settings/roles: the role list; create, edit and permission assignment in the modal. */
 export default function RoleList() {
   const translate = useTranslate();
-  const [dialog, setDialog] = useState<{ open: boolean; record: RoleRecord | null }>({ open: false, record: null });
+  // /settings/roles/create and /settings/roles/{id} open the modal; a reload keeps it open.
+  const dialog = useRecordRoute<RoleRecord>('/settings/roles', 'roles');
+  const phone = useIsPhone();
   const { canAccess: canCreate } = useCanAccess({ resource: 'roles', action: 'create' });
   const { canAccess: canDelete } = useCanAccess({ resource: 'roles', action: 'delete' });
   const title = translate('menu.roles');
@@ -21,20 +24,25 @@ export default function RoleList() {
         title={title}
         actions={
           canCreate && (
-            <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDialog({ open: true, record: null })}>
+            <Button variant="contained" startIcon={<AddIcon />} onClick={dialog.openCreate}>
               {translate('roles.new_title')}
             </Button>
           )
         }
       />
       <List resource="roles" title={title} filters={[<SearchInput key="q" source="q" alwaysOn />]} sort={{ field: 'name', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false}>
+        {phone ? (
+          <SimpleList
+            primaryText={(r: RoleRecord) => r.name}
+            secondaryText={(r: RoleRecord) => r.description ?? ''}
+            tertiaryText={(r: RoleRecord) => String(r.users_count ?? 0)}
+            rowClick={(id) => `/settings/roles/${id}`}
+          />
+        ) : (
         <Datagrid
           bulkActionButtons={canDelete ? <BulkDeleteButton mutationMode="pessimistic" /> : false}
           isRowSelectable={(r) => !r.protected}
-          rowClick={(_id, _res, record) => {
-            setDialog({ open: true, record: record as RoleRecord });
-            return false;
-          }}
+          rowClick={(id) => `/settings/roles/${id}`}
         >
           <FunctionField
             source="name"
@@ -51,8 +59,9 @@ export default function RoleList() {
           <LocaleDateField source="created_at" label="roles.fields.created_at" />
           {canDelete && <FunctionField render={(r: RoleRecord) => (r.protected ? null : <DeleteButton mutationMode="pessimistic" redirect={false} />)} />}
         </Datagrid>
+        )}
       </List>
-      <RoleFormDialog open={dialog.open} record={dialog.record} onClose={() => setDialog((d) => ({ ...d, open: false }))} />
+      <RoleFormDialog open={dialog.open} record={dialog.record} onClose={dialog.close} />
     </>
   );
 }

@@ -5,25 +5,25 @@ import { Alert, Card, CardContent, CardHeader, CircularProgress, List, ListItemB
 import type { ConsoleDataProvider } from '../providers/dataProvider';
 import { PageTitle } from '../common/PageTitle';
 import { useSession } from '../providers/useSession';
-import { hasAnyPermission, hasPermission } from '../permissions/permissions';
+import { hasAnyPermission } from '../permissions/permissions';
+import { RESOURCE_LIST } from '@app/contracts';
+import { recordPath } from '../resources/registry';
 
 interface Hit {
   id: number;
-  name: string;
-  email?: string;
-  user_type?: string;
+  [field: string]: unknown;
 }
 
-/** /search?q=: the header search over the areas this user may see (users and roles for now). */
+/** The global-search groups: registry resources marked globalSearch, each shown to those who may read it. */
+const GROUPS = RESOURCE_LIST.filter((r) => r.globalSearch);
+
+/** /search?q=: the header search over the areas this user may see; each result opens its record. */
 export default function SearchPage() {
   const translate = useTranslate();
   const [params] = useSearchParams();
   const q = (params.get('q') ?? '').trim();
   const { permissions } = useSession();
-  const areas = [
-    hasAnyPermission(permissions, ['view users', 'view admins', 'view dealers']) && ({ resource: 'users', title: 'menu.users' } as const),
-    hasPermission(permissions, 'view roles') && ({ resource: 'roles', title: 'menu.roles' } as const),
-  ].filter(Boolean) as { resource: 'users' | 'roles'; title: string }[];
+  const areas = GROUPS.filter((def) => hasAnyPermission(permissions, def.permissions.view)).map((def) => ({ resource: def.name, title: def.labelKey, field: def.recordRepresentation }));
 
   return (
     <>
@@ -33,7 +33,7 @@ export default function SearchPage() {
       ) : (
         <Stack spacing={2}>
           {areas.map((a) => (
-            <SearchArea key={a.resource} resource={a.resource} title={translate(a.title)} q={q} />
+            <SearchArea key={a.resource} resource={a.resource} field={a.field} title={translate(a.title)} q={q} />
           ))}
         </Stack>
       )}
@@ -41,11 +41,10 @@ export default function SearchPage() {
   );
 }
 
-function SearchArea({ resource, title, q }: { resource: 'users' | 'roles'; title: string; q: string }) {
+function SearchArea({ resource, field, title, q }: { resource: string; field: string; title: string; q: string }) {
   const translate = useTranslate();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const result = useQuery({ queryKey: [resource, 'search', q], queryFn: () => dataProvider.search(resource, { q }).then((r) => r.data as unknown as Hit[]) });
-  const link = (h: Hit) => (resource === 'roles' ? '/settings/roles' : h.user_type === 'dealer' ? '/dealers' : '/admin');
   return (
     <Card>
       <CardHeader title={title} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
@@ -55,8 +54,8 @@ function SearchArea({ resource, title, q }: { resource: 'users' | 'roles'; title
         {result.data && result.data.length === 0 && <Typography color="text.secondary">{translate('search.none')}</Typography>}
         <List dense>
           {result.data?.map((h) => (
-            <ListItemButton key={h.id} component={RouterLink} to={link(h)}>
-              <ListItemText primary={h.name} secondary={h.email} />
+            <ListItemButton key={h.id} component={RouterLink} to={recordPath(resource, h as { id: number; user_type?: string })}>
+              <ListItemText primary={String(h[field] ?? '')} secondary={typeof h.email === 'string' ? h.email : undefined} />
             </ListItemButton>
           ))}
         </List>

@@ -32,19 +32,19 @@ function useTrashMutation(resource: string) {
 
 export function TrashRowActions({ resource }: { resource: string }) {
   const translate = useTranslate();
-  const record = useRecordContext<{ id: Identifier; h_id?: string; name?: string }>();
+  const record = useRecordContext<{ id: Identifier; h_id?: string; name?: string; title?: string }>();
   const [confirm, setConfirm] = useState<Action | null>(null);
   const mutation = useTrashMutation(resource);
   if (!record) return null;
   return (
     <span onClick={(e) => e.stopPropagation()}>
       <Tooltip title={translate('trash.restore')}>
-        <IconButton aria-label={`${translate('trash.restore')} ${record.name ?? ''}`} color="primary" onClick={() => setConfirm('restore')}>
+        <IconButton aria-label={`${translate('trash.restore')} ${record.name ?? record.title ?? ''}`} color="primary" onClick={() => setConfirm('restore')}>
           <RestoreIcon />
         </IconButton>
       </Tooltip>
       <Tooltip title={translate('trash.force_delete')}>
-        <IconButton aria-label={`${translate('trash.force_delete')} ${record.name ?? ''}`} color="error" onClick={() => setConfirm('force_delete')}>
+        <IconButton aria-label={`${translate('trash.force_delete')} ${record.name ?? record.title ?? ''}`} color="error" onClick={() => setConfirm('force_delete')}>
           <DeleteForeverIcon />
         </IconButton>
       </Tooltip>
@@ -53,7 +53,7 @@ export function TrashRowActions({ resource }: { resource: string }) {
         loading={mutation.isPending}
         title={confirm === 'restore' ? 'trash.confirm_restore_title' : 'trash.confirm_delete_title'}
         content={confirm === 'restore' ? 'trash.confirm_restore' : 'trash.confirm_delete'}
-        translateOptions={{ name: record.name ?? String(record.id), smart_count: 1 }}
+        translateOptions={{ name: record.name ?? record.title ?? String(record.id), smart_count: 1 }}
         onConfirm={() => mutation.mutate({ action: confirm!, ids: [record.id], record }, { onSettled: () => setConfirm(null) })}
         onClose={() => setConfirm(null)}
       />

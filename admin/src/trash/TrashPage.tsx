@@ -1,18 +1,23 @@
-import { LinkBase as RouterLink, Datagrid, FunctionField, List, SearchInput, TextField, useTranslate } from 'react-admin';
+import { LinkBase as RouterLink, Datagrid, FunctionField, List, SearchInput, SimpleList, TextField, useTranslate } from 'react-admin';
 import { Tab, Tabs } from '@mui/material';
 import { PageTitle } from '../common/PageTitle';
 import { LocaleDateField } from '../common/LocaleDateField';
+import { useIsPhone } from '../common/useIsPhone';
+import { resourceDef, TRASH_TABS } from '../resources/registry';
 import { TrashBulkActions, TrashRowActions } from './TrashActions';
 
-/** /trash, /trash/users and /trash/roles: soft-deleted records with restore and force delete. */
-export default function TrashPage({ resource }: { resource: 'users' | 'roles' }) {
+/** /trash and /trash/{resource}: soft-deleted records with restore and force delete, one tab per resource with a trash. */
+export default function TrashPage({ resource }: { resource: string }) {
   const translate = useTranslate();
+  const phone = useIsPhone();
+  const name = resourceDef(resource)?.recordRepresentation ?? 'name';
   return (
     <>
       <PageTitle title={translate('menu.trash')} />
-      <Tabs value={resource} sx={{ mb: 2 }} aria-label={translate('menu.trash')}>
-        <Tab value="users" label={translate('menu.trash_users')} component={RouterLink} to="/trash/users" />
-        <Tab value="roles" label={translate('menu.trash_roles')} component={RouterLink} to="/trash/roles" />
+      <Tabs value={resource} sx={{ mb: 2 }} aria-label={translate('menu.trash')} variant="scrollable">
+        {TRASH_TABS.map((tab) => (
+          <Tab key={tab.resource} value={tab.resource} label={translate(tab.label)} component={RouterLink} to={tab.path} />
+        ))}
       </Tabs>
       <List
         key={resource}
@@ -26,15 +31,19 @@ export default function TrashPage({ resource }: { resource: 'users' | 'roles' })
         title={translate('menu.trash')}
         empty={false}
       >
-        <Datagrid bulkActionButtons={<TrashBulkActions resource={resource} />} rowClick={false}>
-          <TextField source="name" label="users.fields.name" />
-          {resource === 'users' && <TextField source="email" label="users.fields.email" />}
-          {resource === 'users' && (
-            <FunctionField label="users.fields.user_type" sortable={false} render={(r: { user_type?: string }) => (r.user_type ? translate(`users.types.${r.user_type}`) : '—')} />
-          )}
-          <LocaleDateField source="deleted_at" label="trash.deleted_at" showTime />
-          <TrashRowActions resource={resource} />
-        </Datagrid>
+        {phone ? (
+          <SimpleList primaryText={(r) => String(r[name] ?? '')} secondaryText={(r) => (r.email as string) ?? ''} tertiaryText={(r) => new Date(r.deleted_at).toLocaleDateString()} rowClick={false} />
+        ) : (
+          <Datagrid bulkActionButtons={<TrashBulkActions resource={resource} />} rowClick={false}>
+            <TextField source={name} label={`${resource}.fields.${name}`} />
+            {resource === 'users' && <TextField source="email" label="users.fields.email" />}
+            {resource === 'users' && (
+              <FunctionField label="users.fields.user_type" sortable={false} render={(r: { user_type?: string }) => (r.user_type ? translate(`users.types.${r.user_type}`) : '—')} />
+            )}
+            <LocaleDateField source="deleted_at" label="trash.deleted_at" showTime />
+            <TrashRowActions resource={resource} />
+          </Datagrid>
+        )}
       </List>
     </>
   );

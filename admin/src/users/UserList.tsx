@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import {
   BulkDeleteButton,
   BulkUpdateButton,
@@ -11,6 +10,7 @@ import {
   TextField,
   TopToolbar,
   FilterButton,
+  SimpleList,
   ReferenceInput,
   useTranslate,
   useCanAccess,
@@ -23,6 +23,8 @@ import { PageTitle } from '../common/PageTitle';
 import { LocaleDateField } from '../common/LocaleDateField';
 import { resolveImage } from '../common/image';
 import { UserFormDrawer } from './UserFormDrawer';
+import { useRecordRoute } from '../common/useRecordRoute';
+import { useIsPhone } from '../common/useIsPhone';
 import type { UserRecord, UserType } from './types';
 
 const statusChoices = [
@@ -48,7 +50,10 @@ function BulkActions() {
  */
 export default function UserList({ userType }: { userType: Exclude<UserType, 'user'> }) {
   const translate = useTranslate();
-  const [drawer, setDrawer] = useState<{ open: boolean; record: UserRecord | null }>({ open: false, record: null });
+  const base = userType === 'dealer' ? '/dealers' : '/admin';
+  // /dealers/create and /dealers/{id} open the slide-over; a reload keeps it open.
+  const drawer = useRecordRoute<UserRecord>(base, 'users');
+  const phone = useIsPhone();
   const { canAccess: canCreate } = useCanAccess({ resource: 'users', action: 'create' });
   const { canAccess: canEdit } = useCanAccess({ resource: 'users', action: 'edit' });
   const { canAccess: canDelete } = useCanAccess({ resource: 'users', action: 'delete' });
@@ -73,7 +78,7 @@ export default function UserList({ userType }: { userType: Exclude<UserType, 'us
         title={title}
         actions={
           canCreate && (
-            <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDrawer({ open: true, record: null })}>
+            <Button variant="contained" startIcon={<AddIcon />} onClick={drawer.openCreate}>
               {translate(`users.new_title.${userType}`)}
             </Button>
           )
@@ -94,12 +99,18 @@ export default function UserList({ userType }: { userType: Exclude<UserType, 'us
           </TopToolbar>
         }
       >
+        {phone ? (
+          <SimpleList
+            primaryText={(r: UserRecord) => r.name}
+            secondaryText={(r: UserRecord) => r.email}
+            tertiaryText={(r: UserRecord) => translate(`users.status.${r.status}`)}
+            leftAvatar={(r: UserRecord) => <Avatar src={resolveImage(dealer ? (r.dealer_details?.logo_path ?? r.profile_image) : r.profile_image)} alt="" />}
+            rowClick={(id) => (canEdit ? `${base}/${id}` : false)}
+          />
+        ) : (
         <Datagrid
           bulkActionButtons={<BulkActions />}
-          rowClick={(_id, _resource, record) => {
-            if (canEdit) setDrawer({ open: true, record: record as UserRecord });
-            return false;
-          }}
+          rowClick={(id) => (canEdit ? `${base}/${id}` : false)}
         >
           <FunctionField
             source="name"
@@ -134,8 +145,9 @@ export default function UserList({ userType }: { userType: Exclude<UserType, 'us
           <LocaleDateField source="created_at" label="users.fields.created_at" />
           {canDelete && <DeleteButton mutationMode="pessimistic" redirect={false} />}
         </Datagrid>
+        )}
       </List>
-      <UserFormDrawer open={drawer.open} userType={userType} record={drawer.record} onClose={() => setDrawer((d) => ({ ...d, open: false }))} />
+      <UserFormDrawer open={drawer.open} userType={userType} record={drawer.record} onClose={drawer.close} />
     </>
   );
 }

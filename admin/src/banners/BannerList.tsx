@@ -1,0 +1,67 @@
+import { AutocompleteInput, BulkDeleteButton, Datagrid, DeleteButton, FunctionField, ImageField, ImageInput, List, NumberField, NumberInput, ReferenceInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, required, useCanAccess, useTranslate } from 'react-admin';
+import { Button } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import { bannerSchema, updateBannerSchema, type BannerResponse } from '@app/contracts';
+import { PageTitle } from '../common/PageTitle';
+import { LocaleDateField } from '../common/LocaleDateField';
+import { resolveImage } from '../common/image';
+import { useIsPhone } from '../common/useIsPhone';
+import { useRecordRoute } from '../common/useRecordRoute';
+import { useSession } from '../providers/useSession';
+import { RecordFormDrawer } from '../resources/RecordFormDrawer';
+import { StatusToggle } from '../resources/StatusToggle';
+
+const STATUS = [{ id: 'active', name: 'users.status.active' }, { id: 'inactive', name: 'users.status.inactive' }];
+const thumb = (r: BannerResponse) => <img src={resolveImage(r.image)} alt="" width={96} height={40} style={{ objectFit: 'cover', borderRadius: 4 }} loading="lazy" />;
+// An unchanged image stays a URL string: only a new file is sent.
+const keepNewImageOnly = (d: Record<string, unknown>) => (typeof d.image === 'string' || d.image == null ? { ...d, image: undefined } : d);
+
+/** /banners: storefront banners (a dealer's own, or global for admins), with their form at /banners/create and /banners/{id}. */
+export default function BannerList() {
+  const translate = useTranslate();
+  const route = useRecordRoute<BannerResponse>('/banners', 'banners');
+  const phone = useIsPhone();
+  const dealer = useSession().user?.user_type === 'dealer';
+  const { canAccess: canCreate } = useCanAccess({ resource: 'banners', action: 'create' });
+  const { canAccess: canDelete } = useCanAccess({ resource: 'banners', action: 'delete' });
+  const dealerName = (r: BannerResponse) => r.dealer?.name ?? translate('banners.all_storefronts');
+  const filters = [
+    <SearchInput key="q" source="q" alwaysOn />,
+    <SelectInput key="status" source="status" label="banners.fields.status" choices={STATUS} />,
+  ];
+  return (
+    <>
+      <PageTitle title={translate('menu.banners')} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('banners.new_title')}</Button>} />
+      <List resource="banners" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.banners')}>
+        {phone ? (
+          <SimpleList primaryText={(r: BannerResponse) => r.title} secondaryText={dealerName} tertiaryText={(r: BannerResponse) => translate(`users.status.${r.status}`)} leftAvatar={thumb} rowClick={(id) => `/banners/${id}`} />
+        ) : (
+          <Datagrid rowClick={(id) => `/banners/${id}`} bulkActionButtons={canDelete ? <BulkDeleteButton mutationMode="pessimistic" /> : false}>
+            <FunctionField label="banners.fields.image" render={thumb} />
+            <TextField source="title" label="banners.fields.title" />
+            <TextField source="link_url" label="banners.fields.link_url" emptyText="—" sortable={false} />
+            {!dealer && <FunctionField label="banners.fields.dealer" render={dealerName} />}
+            <NumberField source="sort_order" label="banners.fields.sort_order" />
+            <FunctionField source="status" label="banners.fields.status" render={() => <StatusToggle />} />
+            <LocaleDateField source="updated_at" label="banners.fields.updated_at" />
+            {canDelete && <DeleteButton mutationMode="pessimistic" redirect={false} />}
+          </Datagrid>
+        )}
+      </List>
+      <RecordFormDrawer resource="banners" route={route} schemas={{ create: bannerSchema, update: updateBannerSchema }} titles={{ create: 'banners.new_title', edit: 'banners.edit_title' }} transform={keepNewImageOnly}>
+        <TextInput source="title" label="banners.fields.title" fullWidth />
+        <ImageInput source="image" label="banners.fields.image" accept={{ 'image/*': ['.jpg', '.jpeg', '.png', '.gif', '.webp'] }} helperText="users.logo_hint" validate={route.mode === 'create' ? required() : undefined} format={(v) => (typeof v === 'string' ? { src: resolveImage(v) } : v)}>
+          <ImageField source="src" title="title" />
+        </ImageInput>
+        <TextInput source="link_url" label="banners.fields.link_url" fullWidth type="url" />
+        <NumberInput source="sort_order" label="banners.fields.sort_order" min={0} />
+        <SelectInput source="status" label="banners.fields.status" choices={STATUS} defaultValue="active" />
+        {!dealer && (
+          <ReferenceInput source="dealer_id" reference="users" filter={{ user_type: 'dealer' }}>
+            <AutocompleteInput label="banners.fields.dealer" optionText="name" helperText="banners.dealer_help" />
+          </ReferenceInput>
+        )}
+      </RecordFormDrawer>
+    </>
+  );
+}

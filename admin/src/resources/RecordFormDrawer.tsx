@@ -1,0 +1,77 @@
+import type { ReactNode } from 'react';
+import { CreateBase, EditBase, SaveButton, SimpleForm, Toolbar, useNotify, useTranslate, type RaRecord } from 'react-admin';
+import { Box, Button, Drawer, IconButton, Stack, Typography } from '@mui/material';
+import CloseIcon from '@mui/icons-material/Close';
+import type { z } from 'zod';
+import { sharedResolver } from '../common/zodForm';
+import type { useRecordRoute } from '../common/useRecordRoute';
+
+const WIDTH = 800;
+
+/**
+ * The slide-over form of a registry resource, on react-admin's CreateBase / EditBase: the shared
+ * zod schema validates in the browser, and the API's 422 field errors land on their inputs by
+ * react-admin's server-side validation, with no per-form code. Opened by the record's URL.
+ */
+export function RecordFormDrawer({
+  resource,
+  route,
+  schemas,
+  titles,
+  transform,
+  children,
+}: {
+  resource: string;
+  route: ReturnType<typeof useRecordRoute<RaRecord>>;
+  schemas: { create: z.ZodType; update: z.ZodType };
+  titles: { create: string; edit: string };
+  transform?: (data: Record<string, unknown>) => Record<string, unknown>;
+  children: ReactNode;
+}) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const done = (message: string) => () => {
+    notify(message, { type: 'success', messageArgs: { smart_count: 1 } });
+    route.close();
+  };
+  const form = (schema: z.ZodType, isEdit: boolean) => (
+    <SimpleForm resolver={sharedResolver(schema)} toolbar={<FormToolbar isEdit={isEdit} onCancel={route.close} />}>
+      {children}
+    </SimpleForm>
+  );
+  const title = route.mode === 'create' ? titles.create : titles.edit;
+  return (
+    <Drawer anchor="right" open={route.open} onClose={route.close} slotProps={{ paper: { sx: { width: { xs: '100%', md: WIDTH } } } }} transitionDuration={{ exit: 300 }}>
+      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', px: 3, pt: 2 }}>
+        <Typography variant="h6" component="h2" id={`${resource}-form-title`}>
+          {translate(title)}
+        </Typography>
+        <IconButton aria-label={translate('common.close')} onClick={route.close}>
+          <CloseIcon />
+        </IconButton>
+      </Stack>
+      <Box role="region" aria-labelledby={`${resource}-form-title`}>
+        {route.mode === 'create' && (
+          <CreateBase resource={resource} redirect={false} transform={transform} mutationOptions={{ onSuccess: done('ra.notification.created') }}>
+            {form(schemas.create, false)}
+          </CreateBase>
+        )}
+        {route.record && route.mode !== 'create' && (
+          <EditBase resource={resource} id={route.record.id} redirect={false} mutationMode="pessimistic" transform={transform} mutationOptions={{ onSuccess: done('ra.notification.updated') }}>
+            {form(schemas.update, true)}
+          </EditBase>
+        )}
+      </Box>
+    </Drawer>
+  );
+}
+
+function FormToolbar({ isEdit, onCancel }: { isEdit: boolean; onCancel: () => void }) {
+  const translate = useTranslate();
+  return (
+    <Toolbar sx={{ gap: 1, justifyContent: 'flex-end' }}>
+      <Button onClick={onCancel}>{translate('common.cancel')}</Button>
+      <SaveButton label={isEdit ? 'common.update' : 'common.save'} icon={<></>} />
+    </Toolbar>
+  );
+}

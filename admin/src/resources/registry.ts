@@ -1,0 +1,57 @@
+import type { ComponentType } from 'react';
+import PeopleIcon from '@mui/icons-material/PeopleAltOutlined';
+import SecurityIcon from '@mui/icons-material/SecurityOutlined';
+import ViewCarouselIcon from '@mui/icons-material/ViewCarouselOutlined';
+import { RESOURCES, RESOURCE_LIST, TRASHABLE_RESOURCES, operationPermissions, type Operation, type ResourceDefinition } from '@app/contracts';
+import type { Perms } from '../permissions/permissions';
+
+/**
+ * The console's reading of the resource registry (contracts/src/resources.ts): icons by key,
+ * the console URL of a record, the menu item and trash tab of a resource, and canAccess.
+ */
+export const ICONS: Record<string, ComponentType> = { people: PeopleIcon, security: SecurityIcon, banners: ViewCarouselIcon };
+
+export const resourceDef = (name: string): ResourceDefinition | undefined => RESOURCE_LIST.find((r) => r.name === name);
+
+/** Where a record opens in the console: users by their type (/admin or /dealers), others under their console path. */
+export function recordPath(resource: string, record: { id: number | string; user_type?: string }): string {
+  if (resource === 'users') return `${record.user_type === 'dealer' ? '/dealers' : '/admin'}/${record.id}`;
+  return `${resourceDef(resource)?.consolePath ?? `/${resource}`}/${record.id}`;
+}
+
+/** A sidebar item for a registry resource: label, icon, path and permissions come from the registry. */
+export function menuItemOf(name: keyof typeof RESOURCES) {
+  const def: ResourceDefinition = RESOURCES[name];
+  return { key: def.name, label: def.labelKey, path: def.consolePath, permissions: def.permissions.view, icon: ICONS[def.icon] };
+}
+
+/** The trash tabs: every resource that has a trash. */
+export const TRASH_TABS = TRASHABLE_RESOURCES.map((def) => ({ resource: def.name, path: `/trash/${def.name}`, label: def.labelKey }));
+
+const ACTIONS: Record<string, Operation> = {
+  list: 'list',
+  show: 'show',
+  create: 'create',
+  edit: 'update',
+  delete: 'delete',
+  restore: 'restore',
+  force_delete: 'forceDelete',
+  trash: 'trashList',
+};
+
+const held = (perms: Perms, need: { all: string[]; any: string[] }) =>
+  !!perms && need.all.every((p) => perms.includes(p)) && (need.any.length === 0 || need.any.some((p) => perms.includes(p)));
+
+/**
+ * react-admin's canAccess answered from the registry: an action of a registry resource needs
+ * what the API's route for it needs. A full permission name ('change user status') is checked
+ * as it is. Resources not in the registry yet fall back to "<verb> <resource>".
+ */
+export function canAccessFromRegistry(perms: Perms, { action, resource }: { action: string; resource: string }): boolean {
+  if (action.includes(' ')) return !!perms && perms.includes(action);
+  const def = resourceDef(resource);
+  const op = ACTIONS[action];
+  if (def && op) return def.operations.includes(op) && held(perms, operationPermissions(def, op));
+  const verb = action === 'list' || action === 'show' ? 'view' : action === 'edit' ? 'update' : action.replace('_', ' ');
+  return !!perms && perms.includes(`${verb} ${resource}`);
+}
