@@ -91,8 +91,8 @@ describe('console in Chromium against the real server', () => {
     const form = page.getByRole('dialog', { name: 'New Dealer' });
     await form.getByLabel('Name', { exact: false }).first().fill('Hodan Telecom Shop');
     await form.getByLabel(/^Email/).fill('hodan@shop.so');
-    await form.getByLabel(/^Password/).fill('Hodan@2026!');
-    await form.getByLabel(/^Confirm password/).fill('Hodan@2026!');
+    await form.getByLabel(/^Password/).fill('Shop@Pass2026!');
+    await form.getByLabel(/^Confirm password/).fill('Shop@Pass2026!');
     await form.getByLabel(/^Dealer code/).fill('HODAN');
     await form.getByLabel(/^Company name/).fill('Hodan Telecom');
     await form.getByRole('button', { name: 'Save' }).click();
@@ -224,11 +224,11 @@ describe('console in Chromium against the real server', () => {
     await api('/users', {
       method: 'POST',
       token,
-      body: { name: 'Support Agent', email: 'support@example.com', password: 'Support@123', password_confirmation: 'Support@123', user_type: 'admin', role_id: role.id },
+      body: { name: 'Support Agent', email: 'support@example.com', password: 'Agent@Pass123', password_confirmation: 'Agent@Pass123', user_type: 'admin', role_id: role.id },
     });
 
     const { context, page, errors } = await newPage(env.browser, env.server.url);
-    await signIn(page, { email: 'support@example.com', password: 'Support@123' });
+    await signIn(page, { email: 'support@example.com', password: 'Agent@Pass123' });
     // The home page is the first menu entry this user may see.
     await page.waitForURL(/\/admin$/);
     const nav = page.getByRole('navigation', { name: 'Main menu' });
