@@ -1,20 +1,36 @@
 /**
- * `npm run bench`: starts the real server on a fresh SQLite file with the demo data and
- * measures, with autocannon on loopback, the health check, sign-in (argon2id bound) and a
- * paginated user list. Prints requests/s and latency percentiles; the README records them.
+ * `npm run bench`: starts the real server with the demo data on each database named in
+ * BENCH_DATABASES (default "sqlite,mysql": a fresh SQLite file, and a fresh database on the
+ * MariaDB/MySQL server of BENCH_MYSQL_URL, dropped afterwards) and measures with autocannon on
+ * loopback: the health check, a paginated user list and the current user (signed in), and
+ * sign-in (argon2id bound). Prints one table; the README records it.
  */
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import knexFactory from 'knex';
 
 const PORT = Number(process.env.BENCH_PORT || 3999);
 const base = `http://127.0.0.1:${PORT}`;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+const DURATION = Number(process.env.BENCH_SECONDS || 10);
+const MYSQL_URL = process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306/test';
+const databases = (process.env.BENCH_DATABASES || 'sqlite,mysql').split(',').map((s) => s.trim()).filter(Boolean);
+
+interface Row {
+  database: string;
+  call: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+const rows: Row[] = [];
 
 async function waitForHealth() {
-  for (let i = 0; i < 120; i++) {
+  for (let i = 0; i < 240; i++) {
     try {
       if ((await fetch(`${base}/api/v1/health`)).ok) return;
     } catch {
@@ -25,40 +41,72 @@ async function waitForHealth() {
   throw new Error('server did not start');
 }
 
-function run(title: string, opts: autocannon.Options) {
+function measure(database: string, call: string, opts: autocannon.Options) {
   return new Promise<void>((resolve, reject) => {
-    autocannon({ duration: 10, connections: 20, ...opts }, (err, r) => {
+    autocannon({ duration: DURATION, connections: 20, ...opts }, (err, r) => {
       if (err) return reject(err);
-      console.log(`${title.padEnd(34)} ${String(Math.round(r.requests.average)).padStart(6)} req/s   p50 ${r.latency.p50} ms   p99 ${r.latency.p99} ms   non-2xx ${r.non2xx}`);
+      rows.push({ database, call, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx });
+      console.error(`  ${database} ${call}: ${Math.round(r.requests.average)} req/s`);
       resolve();
     });
   });
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
-  env: { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, SEED_DEMO: 'true', LOG_LEVEL: 'warn', API_RATE_LIMIT_PER_MINUTE: '100000000' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-try {
-  await waitForHealth();
-  const login = await fetch(`${base}/api/v1/auth/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'admin@example.com', password: 'Admin@12345' }),
-  });
-  const token = ((await login.json()) as { data: { token: string } }).data.token;
-  console.log(`Node ${process.version}, ${os.cpus().length} cores, SQLite, 20 connections, 10 s each\n`);
-  await run('GET /api/v1/health', { url: `${base}/api/v1/health` });
-  await run('GET /api/v1/users?per_page=15 (auth)', { url: `${base}/api/v1/users?per_page=15`, headers: { authorization: `Bearer ${token}` } });
-  await run('GET /api/v1/auth/me (auth)', { url: `${base}/api/v1/auth/me`, headers: { authorization: `Bearer ${token}` } });
-  await run('POST /api/v1/auth/admin/login', {
-    url: `${base}/api/v1/auth/admin/login`,
-    method: 'POST',
-    connections: 4,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'admin@example.com', password: 'Admin@12345' }),
-  });
-} finally {
-  server.kill('SIGTERM');
-  fs.rmSync(dataDir, { recursive: true, force: true });
+/** A fresh database for one run, and how to drop it. */
+async function prepare(database: string): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+  const removeDir = async () => fs.rmSync(dataDir, { recursive: true, force: true });
+  if (database === 'sqlite') return { env: { DATA_DIR: dataDir, DATABASE_URL: '' }, cleanup: removeDir };
+  const name = `bench_${crypto.randomBytes(4).toString('hex')}`;
+  const u = new URL(MYSQL_URL);
+  const admin = knexFactory({ client: 'mysql2', connection: { host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) } });
+  await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  u.pathname = `/${name}`;
+  return {
+    env: { DATA_DIR: dataDir, DATABASE_URL: u.toString() },
+    cleanup: async () => {
+      await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+      await admin.destroy();
+      await removeDir();
+    },
+  };
 }
+
+async function bench(database: string) {
+  const { env, cleanup } = await prepare(database);
+  const server = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
+    env: { ...process.env, ...env, PORT: String(PORT), SEED_DEMO: 'true', LOG_LEVEL: 'warn', API_RATE_LIMIT_PER_MINUTE: '100000000' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise((r) => server.once('exit', r));
+  try {
+    await waitForHealth();
+    const login = await fetch(`${base}/api/v1/auth/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@example.com', password: 'Admin@12345' }),
+    });
+    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const auth = { authorization: `Bearer ${token}` };
+    await measure(database, 'GET /api/v1/health', { url: `${base}/api/v1/health` });
+    await measure(database, 'GET /api/v1/users?per_page=15 (signed in)', { url: `${base}/api/v1/users?per_page=15`, headers: auth });
+    await measure(database, 'GET /api/v1/auth/me (signed in)', { url: `${base}/api/v1/auth/me`, headers: auth });
+    await measure(database, 'POST /api/v1/auth/admin/login (4 connections)', {
+      url: `${base}/api/v1/auth/admin/login`,
+      method: 'POST',
+      connections: 4,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@example.com', password: 'Admin@12345' }),
+    });
+  } finally {
+    server.kill('SIGTERM');
+    await exited;
+    await cleanup();
+  }
+}
+
+for (const database of databases) await bench(database);
+console.log(`\nNode ${process.version}, ${os.cpus().length} cores, ${DURATION} s per call, 20 connections unless stated\n`);
+console.log('| database | call | req/s | p50 | p99 | non-2xx |');
+console.log('|---|---|---|---|---|---|');
+for (const r of rows) console.log(`| ${r.database} | ${r.call} | ${r.rps} | ${r.p50} ms | ${r.p99} ms | ${r.non2xx} |`);
