@@ -19,7 +19,7 @@ import { ErrorPage, NotFoundPage, UnauthorizedPage } from './auth/StatusPages';
 import { useBareLayout } from './layout/Layout';
 import { FullPageLoader } from './common/FullPageLoader';
 
-/** Default query client: one retry, no refetch on window focus (SPEC.md section 9). */
+/** Default query client: one retry, no refetch on window focus (docs/product.md section 9). */
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
 const store = localStorageStore(undefined, 'console');
 const availableLocales = LANGUAGES.map((l) => ({ locale: l.locale, name: l.name }));
@@ -46,7 +46,7 @@ function ConsoleAdmin() {
   const { config, isDarkMode, followLanguage } = useThemeConfig();
   const theme = useMemo(() => buildTheme(isDarkMode, config.rtlClass), [isDarkMode, config.rtlClass]);
 
-  // The language decides the direction: ae is right-to-left, en and so are not (SPEC.md section 4).
+  // The language decides the direction: ae is right-to-left, en and so are not (docs/product.md section 4).
   // A direction picked in the customizer stays until the language changes.
   useEffect(() => {
     if (!i18nProvider) return;

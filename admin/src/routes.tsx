@@ -2,7 +2,7 @@ import { lazy, type ComponentType } from 'react';
 import { TRASH_TABS } from './resources/registry';
 
 /**
- * Signed-in routes of SPEC.md section 2 with the permissions they need (all of them).
+ * Signed-in routes of docs/product.md section 2 with the permissions they need (all of them).
  * Screens load lazily. A later screen replaces its `soon(...)` line with its own folder's import.
  */
 export interface AppRoute {

@@ -12,7 +12,7 @@ export const loginSchema = z.object({
   ),
 });
 
-/** Lock and unlock: the password is required (SPEC.md section 5, lock form). */
+/** Lock and unlock: the password is required (docs/product.md section 5, lock form). */
 export const lockSchema = z.object({
   password: z.string({ message: 'validation:password_required' }).min(1, { message: 'validation:password_required' }),
 });

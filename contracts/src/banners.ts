@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { httpUrlSchema, recordRefSchema, sortOrderSchema, statusSchema } from './common.ts';
 
 /**
- * A storefront banner (DESIGN.md section 5): title, image, link, sort, status, optional dealer.
+ * A storefront banner (docs/data-model.md): title, image, link, sort, status, optional dealer.
  * The image is the multipart file field `image` (required on create). Dealers manage only their
  * own banners: the API forces dealer_id to the signed-in dealer; an admin leaves it empty for a
  * banner on every storefront.

@@ -1,7 +1,7 @@
 /**
  * The permission catalogue: every permission the product checks, grouped by the console area
- * that shows it in the role form. Names come from SPEC.md section 6; the create/update/delete
- * variants are ours (DESIGN.md section 4; docs/decisions.md). Seeds insert these; the API and console check them
+ * that shows it in the role form. Names come from docs/product.md section 6; the create/update/delete
+ * variants are ours (docs/decisions.md (Access); docs/decisions.md). Seeds insert these; the API and console check them
  * by name, so renaming one is a migration, not an edit here.
  */
 export const PERMISSION_GROUPS = {
@@ -94,7 +94,7 @@ export const SUPER_ADMIN_ROLE = 'super-admin';
 export const DEALER_ROLE = 'dealer';
 export const GUARD_NAME = 'web';
 
-/** What a dealer may do in the console (DESIGN.md section 4); data is always scoped to itself. */
+/** What a dealer may do in the console (docs/decisions.md (Access)); data is always scoped to itself. */
 export const DEALER_PERMISSIONS: PermissionName[] = [
   'view dashboard',
   'view own wallet',

@@ -24,7 +24,7 @@ export const OPERATIONS = [
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
-/** The full soft-delete lifecycle of SPEC.md section 7. */
+/** The full soft-delete lifecycle of docs/product.md section 7. */
 export const SOFT_DELETE_LIFECYCLE: readonly Operation[] = OPERATIONS;
 /** A ledger or a settings group: read and write, nothing goes to a trash. */
 export const PLAIN_CRUD: readonly Operation[] = ['list', 'show', 'create', 'update', 'delete', 'search'];
@@ -96,7 +96,7 @@ export const RESOURCES = {
     messagePrefix: 'api:users',
     subjectType: 'user',
     operations: SOFT_DELETE_LIFECYCLE,
-    // /admin needs 'view admins' and /dealers 'view dealers' (SPEC.md section 2): either opens
+    // /admin needs 'view admins' and /dealers 'view dealers' (docs/product.md section 2): either opens
     // the list, narrowed to that user type.
     permissions: P('users', { view: ['view users', 'view admins', 'view dealers'] }),
     searchable: ['name', 'email', 'phone', 'dealer_code'],

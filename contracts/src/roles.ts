@@ -7,7 +7,7 @@ const permissionNames = z
   .array(z.string().min(1).max(191), { message: 'validation:permissions_required' })
   .max(MAX_PERMISSIONS_PER_REQUEST, { message: 'validation:permissions_too_many' });
 
-/** The role form of SPEC.md section 5. guard_name is always 'web'; anything else is refused. */
+/** The role form of docs/product.md section 5. guard_name is always 'web'; anything else is refused. */
 export const roleSchema = z.object({
   name: displayNameSchema({ required: 'validation:name_required', max: 'validation:name_max' }),
   guard_name: z

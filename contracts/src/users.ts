@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { displayNameSchema, httpUrlSchema, optionalText, statusSchema } from './common.ts';
 
 /**
- * The user form payload of SPEC.md section 3, with the rules and exact messages of section 5.
+ * The user form payload of docs/product.md section 3, with the rules and exact messages of section 5.
  * Shared by the API (422 errors map) and the console's user form.
  */
 export const USER_TYPES = ['admin', 'dealer'] as const;

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { foreignId, softDeletes, status, timestamps } from '../schema-helpers.ts';
 
-// Users, their dealer branding, and Spatie-style roles and permissions (DESIGN.md section 4).
+// Users, their dealer branding, and Spatie-style roles and permissions (docs/decisions.md (Access)).
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('users', (t) => {
     t.increments('id');

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { foreignId, money, softDeletes, status, timestamps } from '../schema-helpers.ts';
 
 // Operators, their categories and bundles, and each dealer's selection of them with its prices
-// (DESIGN.md section 5). Prices are integer minor units.
+// (docs/data-model.md). Prices are integer minor units.
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('providers', (t) => {
     t.increments('id');

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { foreignId, money, softDeletes, status, timestamps } from '../schema-helpers.ts';
 
 // Money: one wallet per dealer with an append-only ledger, payment methods, and recharges
-// (customer purchases) with their bundle snapshot and idempotency key (DESIGN.md section 5).
+// (customer purchases) with their bundle snapshot and idempotency key (docs/data-model.md).
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('wallets', (t) => {
     t.increments('id');

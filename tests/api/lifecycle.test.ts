@@ -4,7 +4,7 @@ import { createHarness, bearer, type Harness } from './harness.ts';
 import { fixtureOf, REGISTRY_RESOURCES } from './resource-fixtures.ts';
 
 /**
- * One contract for the generic lifecycle of SPEC.md section 7, run by every registry resource
+ * One contract for the generic lifecycle of docs/product.md section 7, run by every registry resource
  * with its own fixture: list, show (id and h_id), create, update, search, trash, show trashed,
  * restore, force delete and the bulk forms, each with its envelope, message and log row.
  */

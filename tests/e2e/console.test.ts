@@ -66,7 +66,7 @@ describe('console in Chromium against the real server', () => {
     await page.waitForURL(/\/auth\/lock-screen$/);
     await page.getByLabel('Password', { exact: true }).fill('Wrong@12345');
     await page.getByRole('button', { name: 'Unlock' }).click();
-    // The server's 422 message shows on the password field (SPEC.md section 8).
+    // The server's 422 message shows on the password field (docs/product.md section 8).
     await page.getByText('The password is incorrect.').waitFor();
     await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
     await page.getByRole('button', { name: 'Unlock' }).click();

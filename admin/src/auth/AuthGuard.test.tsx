@@ -42,7 +42,7 @@ async function renderAt(path: string, permissions?: string[]) {
 const user = { id: 1, name: 'A', email: 'a@x.so', permissions: [{ name: 'view admins' }] };
 const ok = (data: unknown) => ({ status: 200, body: { success: true, data } });
 
-describe('auth guard (SPEC.md section 4)', () => {
+describe('auth guard (docs/product.md section 4)', () => {
   afterEach(() => {
     cleanup();
     clearSession();

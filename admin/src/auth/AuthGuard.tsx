@@ -8,7 +8,7 @@ import { authRetry, LOCK_STALE_MS, ME_STALE_MS } from './retry';
 import { FullPageLoader } from '../common/FullPageLoader';
 
 /**
- * The auth guard of SPEC.md section 4, around every signed-in route: initialise (rehydrate),
+ * The auth guard of docs/product.md section 4, around every signed-in route: initialise (rehydrate),
  * load the user, check the lock; not signed in goes to /auth/login?redirect=<path and query>,
  * locked goes to the lock screen. Route permissions are checked per route (RouteGuard).
  */

@@ -10,7 +10,7 @@ import { muiRegister, sharedResolver } from '../common/zodForm';
 import { PasswordField } from '../common/PasswordField';
 
 /**
- * The Lock Session modal of SPEC.md section 2: password validated on every change; it cannot be
+ * The Lock Session modal of docs/product.md section 2: password validated on every change; it cannot be
  * closed while the lock is pending; a failed lock is logged and the modal stays open.
  */
 export default function LockSessionDialog({ open, onClose }: { open: boolean; onClose: () => void }) {

@@ -1,4 +1,4 @@
-/** Retry rule of SPEC.md section 9 for the current-user and lock-check queries. */
+/** Retry rule of docs/product.md section 9 for the current-user and lock-check queries. */
 export const authRetry = (failureCount: number, error: unknown): boolean => {
   const status = (error as { status?: number })?.status;
   if (status === 401 || status === 403) return false;

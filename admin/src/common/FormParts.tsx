@@ -1,7 +1,7 @@
 import { Alert, AlertTitle, Button } from '@mui/material';
 import { useTranslate } from 'react-admin';
 
-/** The general "Error" banner of a form (SPEC.md section 8): shown when there is a message. */
+/** The general "Error" banner of a form (docs/product.md section 8): shown when there is a message. */
 export function ErrorBanner({ message }: { message?: string }) {
   const translate = useTranslate();
   if (!message) return null;
@@ -13,7 +13,7 @@ export function ErrorBanner({ message }: { message?: string }) {
   );
 }
 
-/** Cancel and Save / Update, with 'Saving...' / 'Updating...' while pending (SPEC.md section 2). */
+/** Cancel and Save / Update, with 'Saving...' / 'Updating...' while pending (docs/product.md section 2). */
 export function SaveCancelButtons({ isEdit, pending, onCancel }: { isEdit: boolean; pending: boolean; onCancel: () => void }) {
   const translate = useTranslate();
   return (

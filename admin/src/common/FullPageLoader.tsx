@@ -1,6 +1,6 @@
 import { Box, CircularProgress, Fade, Typography } from '@mui/material';
 
-/** Full-page loader with a text; fades in over 200 ms (SPEC.md section 9). */
+/** Full-page loader with a text; fades in over 200 ms (docs/product.md section 9). */
 export function FullPageLoader({ text }: { text?: string }) {
   return (
     <Fade in timeout={200}>

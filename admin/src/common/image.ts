@@ -1,4 +1,4 @@
-/** Profile image resolution of SPEC.md section 3. */
+/** Profile image resolution of docs/product.md section 3. */
 export const DEFAULT_USER_IMAGE = '/assets/images/default-user.svg';
 
 export function resolveImage(value: string | null | undefined, origin: string = window.location.origin): string {

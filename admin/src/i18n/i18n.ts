@@ -4,7 +4,7 @@ import LanguageDetector from 'i18next-browser-languagedetector';
 
 /**
  * The console's i18next instance, left uninitialised: ra-i18n-i18next initialises it with
- * i18nOptions below (REACT-ADMIN.md). Translations come over HTTP from the API's
+ * i18nOptions below (admin/README.md). Translations come over HTTP from the API's
  * /locales/{lng}/{ns}.json; only the base language part is loaded ("ae-SO" loads "ae").
  */
 export const LANGUAGES = [

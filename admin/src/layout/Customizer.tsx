@@ -32,7 +32,7 @@ const CHOICES: [Choice<'theme'>, Choice<'menu'>, Choice<'layout'>, Choice<'rtlCl
   { key: 'navbar', title: 'customizer.navbar_type', values: ['navbar-sticky', 'navbar-floating', 'navbar-static'] },
 ];
 
-/** The customizer panel of SPEC.md section 2; every choice is kept (theme_config). */
+/** The customizer panel of docs/product.md section 2; every choice is kept (theme_config). */
 export function Customizer() {
   const translate = useTranslate();
   const { config, update, reset } = useThemeConfig();

@@ -14,7 +14,7 @@ function Where() {
   return <div data-testid="where">{useLocation().pathname}</div>;
 }
 
-describe('route error page (SPEC.md section 2)', () => {
+describe('route error page (docs/product.md section 2)', () => {
   afterEach(() => {
     cleanup();
     vi.restoreAllMocks();

@@ -1,7 +1,7 @@
 import { Box, Link, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 
-/** A copyright line and a developed-by link (SPEC.md section 2). */
+/** A copyright line and a developed-by link (docs/product.md section 2). */
 export function Footer() {
   const translate = useTranslate();
   return (

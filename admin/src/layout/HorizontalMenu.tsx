@@ -6,7 +6,7 @@ import { activeGroupKeys, isActivePath, type MenuItem } from './menu';
 import { useVisibleMenu } from './useMenu';
 
 /**
- * Horizontal navigation (SPEC.md section 2): one button per top item, a dropdown for its
+ * Horizontal navigation (docs/product.md section 2): one button per top item, a dropdown for its
  * children (one further nested level shown as a titled block), filtered by permissions, the
  * active route highlighted, opened by click or hover, closed on outside click.
  */

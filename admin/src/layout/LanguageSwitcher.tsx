@@ -4,7 +4,7 @@ import TranslateIcon from '@mui/icons-material/Translate';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { LANGUAGES } from '../i18n/i18n';
 
-/** Icon-only language switcher; its dropdown is at most 400 px high (SPEC.md section 2). */
+/** Icon-only language switcher; its dropdown is at most 400 px high (docs/product.md section 2). */
 export function LanguageSwitcher() {
   const translate = useTranslate();
   const [locale, setLocale] = useLocaleState();

@@ -26,7 +26,7 @@ export function useBareLayout() {
 }
 
 /**
- * The default layout of SPEC.md section 2 around every signed-in route: auth guard, top bar,
+ * The default layout of docs/product.md section 2 around every signed-in route: auth guard, top bar,
  * sidebar (or horizontal menu), content with route animation and error page, footer,
  * scroll-to-top and customizer.
  */

@@ -5,7 +5,7 @@ import { useTranslate } from 'react-admin';
 
 export const SCROLL_THRESHOLD = 50;
 
-/** Appears after 50 px of scrolling (SPEC.md section 2). */
+/** Appears after 50 px of scrolling (docs/product.md section 2). */
 export function ScrollToTop() {
   const translate = useTranslate();
   const [shown, setShown] = useState(false);

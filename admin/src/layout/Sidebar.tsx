@@ -13,7 +13,7 @@ export const MOBILE_QUERY = '(max-width:1023.95px)';
 const COLLAPSED_WIDTH = 72;
 
 /**
- * The vertical sidebar of SPEC.md section 2: 260 px, section headings (hidden when empty),
+ * The vertical sidebar of docs/product.md section 2: 260 px, section headings (hidden when empty),
  * collapsible groups (300 ms) that open on their own around the current path, the active path
  * highlighted, closed after navigation under 1024 px. 'collapsible-vertical' shrinks it to icons.
  */

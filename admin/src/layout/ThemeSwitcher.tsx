@@ -5,7 +5,7 @@ import SystemIcon from '@mui/icons-material/SettingsBrightnessOutlined';
 import { useTranslate } from 'react-admin';
 import { nextThemeMode, useThemeConfig } from '../theme/themeConfig';
 
-/** Cycles light, dark, system, then light (SPEC.md section 2). */
+/** Cycles light, dark, system, then light (docs/product.md section 2). */
 export function ThemeSwitcher() {
   const translate = useTranslate();
   const { config, update } = useThemeConfig();

@@ -9,7 +9,7 @@ import { useThemeConfig } from '../theme/themeConfig';
 import { useVisibleMenu } from './useMenu';
 import { MOBILE_QUERY } from './Sidebar';
 
-/** The top bar of SPEC.md section 2. */
+/** The top bar of docs/product.md section 2. */
 export function TopBar() {
   const translate = useTranslate();
   const { config, update, mobileOpen, setMobileOpen } = useThemeConfig();

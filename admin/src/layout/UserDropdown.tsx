@@ -9,7 +9,7 @@ import { resolveImage } from '../common/image';
 // Loaded when first opened: it brings the form library and the shared schemas.
 const LockSessionDialog = lazy(() => import('../auth/LockSessionDialog'));
 
-/** The user dropdown of SPEC.md section 2 (230 px): image, name, Admin badge, email, links. */
+/** The user dropdown of docs/product.md section 2 (230 px): image, name, Admin badge, email, links. */
 export function UserDropdown() {
   const translate = useTranslate();
   const notify = useNotify();

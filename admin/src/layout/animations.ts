@@ -3,7 +3,7 @@ import type { Animation } from '../theme/themeConfig';
 
 const frames = (from: string) => keyframes`from { opacity: 0; transform: ${from}; } to { opacity: 1; transform: none; }`;
 
-/** Route change animations of the customizer (SPEC.md section 2). */
+/** Route change animations of the customizer (docs/product.md section 2). */
 const ANIMATION_FRAMES: Record<Exclude<Animation, ''>, ReturnType<typeof keyframes>> = {
   animate__fadeIn: frames('none'),
   animate__fadeInDown: frames('translate3d(0, -20px, 0)'),

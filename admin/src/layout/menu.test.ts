@@ -6,7 +6,7 @@ import { ALL_PERMISSIONS, DEALER_PERMISSIONS } from '@app/contracts';
 const paths = (sections: ReturnType<typeof filterMenu>) =>
   sections.flatMap((s) => s.items.flatMap((i) => (i.children ? i.children.map((c) => c.path) : [i.path])));
 
-describe('menu filtering (SPEC.md section 2)', () => {
+describe('menu filtering (docs/product.md section 2)', () => {
   it('a super admin sees every section and item', () => {
     const visible = filterMenu(MENU, ALL_PERMISSIONS);
     expect(visible.map((s) => s.key)).toEqual(['main', 'management', 'reports', 'configuration', 'system_monitoring']);

@@ -2,7 +2,7 @@ import type { ComponentType } from 'react';
 import { canSeeMenuItem, type Perms } from '../permissions/permissions';
 
 /**
- * The sidebar and horizontal menu of SPEC.md section 2: sections with headings (the first has
+ * The sidebar and horizontal menu of docs/product.md section 2: sections with headings (the first has
  * none), items with the permissions that show them (any of the list), groups with children.
  * Labels are keys of the admin namespace. A later screen adds its item here and its route in
  * routes.tsx.
@@ -44,7 +44,7 @@ export function filterMenu(sections: readonly MenuSection[], perms: Perms): Menu
 
 export const DEFAULT_HOME = '/dashboard';
 
-/** The home page is the first visible menu path, else /dashboard (SPEC.md section 2). */
+/** The home page is the first visible menu path, else /dashboard (docs/product.md section 2). */
 export function homePath(sections: readonly MenuSection[], perms: Perms): string {
   const first = (items: readonly MenuItem[]): string | undefined => {
     for (const item of items) {

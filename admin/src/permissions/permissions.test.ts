@@ -3,7 +3,7 @@ import { canAccessLocally, canOpenRoute, canSeeMenuItem, hasAllPermissions, hasA
 
 const perms = ['view users', 'view admins', 'create users'];
 
-describe('permission checks by name (SPEC.md section 6)', () => {
+describe('permission checks by name (docs/product.md section 6)', () => {
   it('one', () => {
     expect(hasPermission(perms, 'view users')).toBe(true);
     expect(hasPermission(perms, 'view roles')).toBe(false);

@@ -3,7 +3,7 @@ import { permissionNames } from '../providers/session';
 import { canAccessFromRegistry } from '../resources/registry';
 
 /**
- * Permission checks by name (SPEC.md section 6): one, any of a list, all of a list.
+ * Permission checks by name (docs/product.md section 6): one, any of a list, all of a list.
  * With no user or no permissions list every check is false.
  */
 export type Perms = readonly string[] | null | undefined;
@@ -28,7 +28,7 @@ export const userPermissions = (user: SessionUser | null | undefined): string[] 
 
 /**
  * react-admin's canAccess answered locally from the permissions loaded at sign-in
- * (REACT-ADMIN.md), by the resource registry: see resources/registry.ts.
+ * (admin/README.md), by the resource registry: see resources/registry.ts.
  */
 export function canAccessLocally(perms: Perms, params: { action: string; resource: string }): boolean {
   return canAccessFromRegistry(perms, params);

@@ -7,7 +7,7 @@ import { authErrorText } from './errors';
 
 const user = { id: 1, name: 'Super Admin', email: 'admin@example.com', permissions: [{ name: 'view users' }] };
 
-describe('session and authProvider (SPEC.md sections 4 and 9)', () => {
+describe('session and authProvider (docs/product.md sections 4 and 9)', () => {
   afterEach(() => {
     clearSession();
     vi.unstubAllGlobals();
@@ -115,7 +115,7 @@ describe('session and authProvider (SPEC.md sections 4 and 9)', () => {
   });
 });
 
-describe('image resolution (SPEC.md section 3)', () => {
+describe('image resolution (docs/product.md section 3)', () => {
   beforeEach(() => undefined);
   it('falls back, keeps absolute URLs and resolves the rest against the origin', async () => {
     const { resolveImage } = await import('../common/image');

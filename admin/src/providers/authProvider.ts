@@ -25,9 +25,9 @@ export interface LoginParams {
 }
 
 /**
- * Session rules of SPEC.md sections 4 and 9 on react-admin's authProvider contract.
+ * Session rules of docs/product.md sections 4 and 9 on react-admin's authProvider contract.
  * A locked session is not a failed checkAuth: that would make react-admin log out and wipe its
- * caches (REACT-ADMIN.md); the auth guard and checkError send it to the lock screen instead.
+ * caches (admin/README.md); the auth guard and checkError send it to the lock screen instead.
  */
 export interface ConsoleAuthProvider extends AuthProvider {
   login(params: LoginParams): Promise<SessionUser>;
@@ -52,7 +52,7 @@ export const authProvider: ConsoleAuthProvider = {
   },
 
   async logout() {
-    // Logout always ends the local session, even when the call fails (SPEC.md section 4).
+    // Logout always ends the local session, even when the call fails (docs/product.md section 4).
     if (getToken()) {
       try {
         await apiFetch('/auth/logout', { method: 'POST' });

@@ -5,7 +5,7 @@ import { apiFetch as rawFetch, type Query, type RequestOptions } from './http';
 const apiFetch = <T>(path: string, opts: RequestOptions = {}) => rawFetch<T>(path, { ...opts, on401: 'checkError' });
 
 /**
- * The console's dataProvider for the /api/v1 generic resource pattern (SPEC.md section 7).
+ * The console's dataProvider for the /api/v1 generic resource pattern (docs/product.md section 7).
  * Method names follow react-admin (ra-data-simple-rest), the wire format is this API's:
  * page/per_page/sort/order/q plus one query parameter per filter, PATCH for updates, the bulk
  * endpoints for many records, and extra methods for trash, restore, force delete and search.
@@ -14,7 +14,7 @@ const apiFetch = <T>(path: string, opts: RequestOptions = {}) => rawFetch<T>(pat
 
 type Rec = RaRecord & { h_id?: string };
 
-/** Update paths use the hashed id when the record is known (SPEC.md section 3). */
+/** Update paths use the hashed id when the record is known (docs/product.md section 3). */
 const pathId = (id: Identifier, previous?: Partial<Rec>): string => encodeURIComponent(String(previous?.h_id ?? id));
 
 function toFormData(data: Record<string, unknown>): FormData {

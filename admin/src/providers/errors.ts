@@ -1,7 +1,7 @@
 import i18n from '../i18n/i18n';
 
 /**
- * The error catalogue of SPEC.md section 8: each situation and its exact English text. The
+ * The error catalogue of docs/product.md section 8: each situation and its exact English text. The
  * texts are translated through the admin namespace (errors.*) with the English as default.
  */
 export const ERROR_MESSAGES = {
@@ -33,14 +33,14 @@ export function messageForStatus(status: number, serverMessage: string | undefin
   return serverMessage || errorText('unexpected');
 }
 
-/** The server's first message for one field of a 422 (SPEC.md section 8: shown on that field). */
+/** The server's first message for one field of a 422 (docs/product.md section 8: shown on that field). */
 export function serverFieldError(error: unknown, field: string): string | undefined {
   const e = error as { status?: number; body?: { errors?: Record<string, string[] | string> } };
   const messages = e?.body?.errors?.[field];
   return Array.isArray(messages) ? messages[0] : messages;
 }
 
-/** Auth error text order of SPEC.md section 8: message, else errors.auth[0], else the generic text. */
+/** Auth error text order of docs/product.md section 8: message, else errors.auth[0], else the generic text. */
 export function authErrorText(error: unknown): string {
   const e = error as { message?: string; body?: { message?: string; errors?: Record<string, string[] | string> } };
   const fromBody = e?.body?.message;

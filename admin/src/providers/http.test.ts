@@ -14,7 +14,7 @@ async function errorOf(p: Promise<unknown>) {
   throw new Error('expected a rejection');
 }
 
-describe('error catalogue (SPEC.md section 8)', () => {
+describe('error catalogue (docs/product.md section 8)', () => {
   beforeEach(() => startSession('tok', { id: 1, name: 'A', email: 'a@x.so' }, false));
   afterEach(() => {
     clearSession();

@@ -68,7 +68,7 @@ export function requestHeaders(isForm: boolean): Headers {
 }
 
 /**
- * One call to the API with the headers of SPEC.md section 7, a 30 s timeout and the error
+ * One call to the API with the headers of docs/product.md section 7, a 30 s timeout and the error
  * catalogue of section 8. Resolves with the JSON envelope; rejects with react-admin's HttpError
  * (status 0 for timeouts and network failures) whose body keeps the server's field errors.
  */

@@ -1,5 +1,5 @@
 /**
- * Client session storage of SPEC.md sections 3, 4 and 9:
+ * Client session storage of docs/product.md sections 3, 4 and 9:
  * - token in the cookie `auth_token` (1 day, 30 days with remember me),
  * - user in local storage `auth_user` (expires after 30 days when remembered, else no expiry),
  * - the lock flag in local storage `lock_status`.
@@ -92,7 +92,7 @@ export function setLocked(locked: boolean): void {
 }
 
 /**
- * Rehydration rule of SPEC.md section 4: a session needs both the token and the stored user;
+ * Rehydration rule of docs/product.md section 4: a session needs both the token and the stored user;
  * with only one of them the other is cleared too. Returns the usable session or null.
  */
 export function rehydrate(): { token: string; user: SessionUser } | null {

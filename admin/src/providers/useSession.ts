@@ -25,5 +25,5 @@ function snapshot(): SessionState {
   return state;
 }
 
-/** The client auth state (SPEC.md section 3), re-rendering on sign-in, sign-out, 401 and lock. */
+/** The client auth state (docs/product.md section 3), re-rendering on sign-in, sign-out, 401 and lock. */
 export const useSession = (): SessionState => useSyncExternalStore(onSessionChange, snapshot, snapshot);

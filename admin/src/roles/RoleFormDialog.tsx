@@ -19,7 +19,7 @@ interface RoleFormValues {
 }
 
 /**
- * The centred role modal 'New Role' / 'Edit Role' (SPEC.md section 2). A protected role shows
+ * The centred role modal 'New Role' / 'Edit Role' (docs/product.md section 2). A protected role shows
  * the system warning with its fields disabled; its permissions can still be assigned. The
  * permission list comes from the server, grouped by area, with select-all per group.
  */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render } from '@testing-library/react';
 import { DEFAULT_THEME_CONFIG, loadThemeConfig, nextThemeMode, THEME_CONFIG_KEY, ThemeConfigProvider, useThemeConfig } from './themeConfig';
 
-describe('theme config (SPEC.md sections 2 and 3)', () => {
+describe('theme config (docs/product.md sections 2 and 3)', () => {
   afterEach(() => {
     cleanup();
     localStorage.clear();

@@ -1,8 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 
 /**
- * Theme config of SPEC.md section 3, set by the top bar and the customizer panel. Kept in its
- * own local storage key because react-admin wipes its store on logout (REACT-ADMIN.md).
+ * Theme config of docs/product.md section 3, set by the top bar and the customizer panel. Kept in its
+ * own local storage key because react-admin wipes its store on logout (admin/README.md).
  */
 export type ThemeMode = 'light' | 'dark' | 'system';
 export type MenuMode = 'vertical' | 'horizontal' | 'collapsible-vertical';
@@ -60,7 +60,7 @@ export function loadThemeConfig(): ThemeConfig {
   }
 }
 
-/** Light, dark, system, then light again (SPEC.md section 2). */
+/** Light, dark, system, then light again (docs/product.md section 2). */
 export const nextThemeMode = (mode: ThemeMode): ThemeMode => (mode === 'light' ? 'dark' : mode === 'dark' ? 'system' : 'light');
 
 interface Ctx {

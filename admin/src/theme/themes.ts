@@ -3,7 +3,7 @@ import type { Direction } from './themeConfig';
 
 export const SIDEBAR_WIDTH = 260;
 
-/** react-admin's default themes with the direction and the sidebar width of SPEC.md section 2. */
+/** react-admin's default themes with the direction and the sidebar width of docs/product.md section 2. */
 export function buildTheme(dark: boolean, direction: Direction): RaThemeOptions {
   const base = dark ? defaultDarkTheme : defaultLightTheme;
   return {

@@ -4,7 +4,7 @@ import { AdminContext, memoryStore, testDataProvider } from 'react-admin';
 import { RolePicker } from './RolePicker';
 import { testI18nProvider } from '../test/i18n';
 
-describe('role picker (SPEC.md section 5)', () => {
+describe('role picker (docs/product.md section 5)', () => {
   afterEach(cleanup);
 
   it('searches the server only from 2 characters and never offers the dealer role', async () => {

@@ -12,7 +12,7 @@ interface RoleOption {
 
 export const ROLE_SEARCH_MIN = 2;
 export const ALL_ROLES_STALE_MS = 5 * 60 * 1000;
-/** The admin role picker never offers the dealer role (SPEC.md section 5). */
+/** The admin role picker never offers the dealer role (docs/product.md section 5). */
 export const pickableRoles = (roles: RoleOption[]): RoleOption[] => roles.filter((r) => r.name !== DEALER_ROLE);
 
 /**

@@ -101,7 +101,7 @@ export function toPayload(values: UserFormValues, isEdit: boolean): Record<strin
 }
 
 /**
- * The user form as an 800 px right-side slide-over (SPEC.md section 2): titles New Admin /
+ * The user form as an 800 px right-side slide-over (docs/product.md section 2): titles New Admin /
  * New Dealer / New User / Edit <type>, Cancel and Save/Update ('Saving...'/'Updating...'),
  * the shared zod rules, server errors on their fields, the logo area or the Error banner.
  */

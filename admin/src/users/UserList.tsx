@@ -45,7 +45,7 @@ function BulkActions() {
 }
 
 /**
- * /admin and /dealers: one screen filtered by user type (SPEC.md section 2), with search,
+ * /admin and /dealers: one screen filtered by user type (docs/product.md section 2), with search,
  * filters, sort, pagination, bulk status and bulk delete; create and edit in the slide-over.
  */
 export default function UserList({ userType }: { userType: Exclude<UserType, 'user'> }) {

@@ -2,7 +2,7 @@ import type { ApiErrorBody } from '../providers/http';
 import { errorText } from '../providers/errors';
 
 /**
- * Splits a failed save per SPEC.md section 8: the first message of each known field goes on
+ * Splits a failed save per docs/product.md section 8: the first message of each known field goes on
  * that field, dealer_logo to the logo area, anything else to the general "Error" banner.
  */
 export function splitServerErrors(

@@ -15,7 +15,7 @@ async function messages(schema: Parameters<typeof sharedResolver>[0], values: Re
   return Object.fromEntries(Object.entries(result.errors).map(([k, v]) => [k, i18n.translate(String((v as { message: string }).message))]));
 }
 
-describe('user form (SPEC.md section 5)', () => {
+describe('user form (docs/product.md section 5)', () => {
   it('shows the exact messages from the shared schema, translated', async () => {
     expect(await messages(createUserSchema, { ...initialValues('admin'), password: 'short', password_confirmation: 'other' })).toEqual({
       name: 'Name is required',

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { toDbTime } from '../database/time.ts';
 
 /**
- * The append-only activity log (DESIGN.md section 5, Logs): every change and every auth event,
+ * The append-only activity log (docs/data-model.md, Logs): every change and every auth event,
  * written in the same transaction as the change it describes.
  */
 export type ActivityAction =

@@ -1,7 +1,7 @@
 import { UniqueViolationError, ForeignKeyViolationError } from 'objection';
 
 /**
- * What a database error means, on both engines, in one place (STYLE.md: dialect differences
+ * What a database error means, on both engines, in one place (docs/architecture.md (database traps): dialect differences
  * live in helpers). Objection wraps driver errors and keeps the original as nativeError.
  */
 interface DriverError {

@@ -29,7 +29,7 @@ function firstString(v: unknown): string | undefined {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 }
 
-/** `page`, `per_page` (max 100), `sort`, `order`, `q` (DESIGN.md section 3). */
+/** `page`, `per_page` (max 100), `sort`, `order`, `q` (docs/api-conventions.md). */
 export function parseListParams(query: Record<string, unknown>, opts: Pick<ListOptions<Model>, 'sortable' | 'defaultSort'>): ListParams {
   // Capped so that the offset stays a plain integer on every engine.
   const page = Math.min(MAX_PAGE, Math.max(1, Math.floor(Number(firstString(query.page)) || 1)));

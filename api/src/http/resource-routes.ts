@@ -43,7 +43,7 @@ export interface ImageField {
 
 /**
  * A resource's API side: its registry declaration (contracts/src/resources.ts) plus model,
- * schemas, presenter and the rules that are its own. Everything else (the routes of SPEC.md
+ * schemas, presenter and the rules that are its own. Everything else (the routes of docs/product.md
  * section 7 that it opts in to, their order, permissions, dealer scoping, images, activity log,
  * messages, the envelope and the OpenAPI entries) comes from resourceRoutes below.
  */
@@ -237,7 +237,7 @@ export function resourceRoutes<M extends SoftModel, R extends ZodType>(registry:
   const ids = (req: Request) => (req.body as { ids: (string | number)[] }).ids;
   const affected = z.object({ affected: z.number().int() });
 
-  // Literal paths first (STYLE.md: /trashed/list, /bulk/..., /search must come before /:id).
+  // Literal paths first (docs/architecture.md (database traps): /trashed/list, /bulk/..., /search must come before /:id).
   if (has('trashList')) api.get('/trashed/list', { summary: `List ${noun} in the trash`, ...perms('trashList'), list: true, query: mod.schemas.filters, response: mod.response }, listHandler('trashed'));
   if (has('search')) api.get('/search', { summary: `Search ${noun} by q`, ...perms('search'), list: true, query: mod.schemas.filters, response: mod.response }, listHandler('active'));
 

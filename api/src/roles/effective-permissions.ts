@@ -14,20 +14,23 @@ export interface EffectivePermissions {
 export async function effectivePermissions(db: Knex | Knex.Transaction, userIds: number[]): Promise<Map<number, EffectivePermissions>> {
   const result = new Map<number, EffectivePermissions>(userIds.map((id) => [id, { permissions: new Set<string>(), isSuperAdmin: false }]));
   if (!userIds.length) return result;
-  const rows: { user_id: number; role: string; permission: string | null; permission_id: number | null }[] = await db('user_roles')
+  const roles: { user_id: number; role_id: number; name: string }[] = await db('user_roles')
     .join('roles', 'roles.id', 'user_roles.role_id')
-    .leftJoin('role_permissions', 'role_permissions.role_id', 'roles.id')
-    .leftJoin('permissions', 'permissions.id', 'role_permissions.permission_id')
     .whereIn('user_roles.user_id', userIds)
     .whereNull('roles.deleted_at')
-    .orderBy('permissions.id')
-    .select('user_roles.user_id', 'roles.name as role', 'permissions.name as permission', 'permissions.id as permission_id');
-  for (const row of rows) {
-    const entry = result.get(row.user_id)!;
-    if (row.role === SUPER_ADMIN_ROLE) entry.isSuperAdmin = true;
-    if (row.permission) entry.permissions.add(row.permission);
+    .select('user_roles.user_id', 'user_roles.role_id', 'roles.name');
+  for (const r of roles) if (r.name === SUPER_ADMIN_ROLE) result.get(r.user_id)!.isSuperAdmin = true;
+  // A super admin's roles need no join: it holds everything.
+  const others = roles.filter((r) => !result.get(r.user_id)!.isSuperAdmin);
+  if (others.length) {
+    const rows: { role_id: number; name: string }[] = await db('role_permissions')
+      .join('permissions', 'permissions.id', 'role_permissions.permission_id')
+      .whereIn('role_permissions.role_id', [...new Set(others.map((r) => r.role_id))])
+      .orderBy('permissions.id')
+      .select('role_permissions.role_id', 'permissions.name');
+    for (const p of rows) for (const r of others) if (p.role_id === r.role_id) result.get(r.user_id)!.permissions.add(p.name);
   }
-  if ([...result.values()].some((e) => e.isSuperAdmin)) {
+  if (roles.some((r) => result.get(r.user_id)!.isSuperAdmin)) {
     const all: string[] = (await db('permissions').orderBy('id').select('name')).map((p: { name: string }) => p.name);
     const every = [...new Set([...all, ...ALL_PERMISSIONS])];
     for (const entry of result.values()) if (entry.isSuperAdmin) entry.permissions = new Set(every);

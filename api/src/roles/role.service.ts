@@ -7,7 +7,7 @@ import type { ServiceContext } from '../platform/context.ts';
 
 /**
  * Roles (Spatie-like, guard 'web'). Protected roles (super-admin, dealer) cannot be edited or
- * deleted, but their permissions can still be assigned (SPEC.md section 6). Call inside a unit
+ * deleted, but their permissions can still be assigned (docs/product.md section 6). Call inside a unit
  * of work.
  */
 export function roleSnapshot(r: Role): Record<string, unknown> {

@@ -3,7 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { fileTypeFromBuffer } from 'file-type';
 import { AppError, fieldError } from '../http/errors.ts';
 
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024; // 5120 KB (SPEC.md section 9)
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024; // 5120 KB (docs/product.md section 9)
 const IMAGE_TYPES = new Map([
   ['image/jpeg', 'jpg'],
   ['image/png', 'png'],

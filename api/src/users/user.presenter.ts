@@ -5,7 +5,7 @@ import { effectivePermissions } from '../roles/effective-permissions.ts';
 import type { User } from './user.model.ts';
 import { encodeId } from '../http/ids.ts';
 
-/** The user JSON of SPEC.md section 3 (contracts/src/responses.ts). The password hash never leaves this module's input. */
+/** The user JSON of docs/product.md section 3 (contracts/src/responses.ts). The password hash never leaves this module's input. */
 export type UserJson = UserResponse;
 
 /** Effective permission names of many users (roles/effective-permissions.ts decides them). */

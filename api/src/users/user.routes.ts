@@ -16,7 +16,7 @@ import { isDealer, transact, type ServiceContext } from '../platform/context.ts'
 import type { Request } from 'express';
 
 /**
- * /users: admins and dealers (SPEC.md sections 3, 5, 7). The generic pattern from the registry
+ * /users: admins and dealers (docs/product.md sections 3, 5, 7). The generic pattern from the registry
  * plus bulk status and dealer logos; the rules are in user.service.ts.
  */
 export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {

@@ -10,7 +10,7 @@ import type { ServiceContext } from '../platform/context.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 
 /**
- * Users: admins and dealers (SPEC.md sections 3, 5). Every rule lives here and takes a service
+ * Users: admins and dealers (docs/product.md sections 3, 5). Every rule lives here and takes a service
  * context, so the console's routes, the admin CLI and the seeds create and change users the
  * same way. Call these inside a unit of work (ctx.db is its transaction).
  */
@@ -59,7 +59,7 @@ async function assertDealerCodeFree(ctx: ServiceContext, code: string, exceptId?
   if (await q.first('id')) throw fieldError('dealer_code', 'validation:dealer_code_taken');
 }
 
-/** A dealer's wallet exists from the day the dealer does (balance 0, DESIGN.md section 5). */
+/** A dealer's wallet exists from the day the dealer does (balance 0, docs/data-model.md). */
 async function ensureWallet(ctx: ServiceContext, dealerId: number): Promise<void> {
   if (await ctx.db('wallets').where('dealer_id', dealerId).first('id')) return;
   const now = toDbTime();

@@ -3,7 +3,7 @@ import { createHarness, PASSWORD, type Harness, bearer, VALIDATION } from '../..
 
 /**
  * Users through the real HTTP API: list (pagination, sort, filters, search, ids), show, create
- * as JSON with every validation message of SPEC.md section 5, translations, and update
+ * as JSON with every validation message of docs/product.md section 5, translations, and update
  * (fields, status only, password and deactivation revoking sessions).
  */
 let h: Harness;
