@@ -1,21 +1,8 @@
-export interface PermissionRecord {
-  id: number;
-  name: string;
-  group?: string;
-}
+import type { PermissionResponse, RoleResponse } from '@app/contracts';
 
-export interface RoleRecord {
-  id: number;
-  h_id?: string;
-  name: string;
-  guard_name: string;
-  description?: string | null;
-  protected: boolean;
-  permissions?: PermissionRecord[];
-  users_count?: number;
-  created_at?: string;
-  deleted_at?: string | null;
-}
+/** The API's answers, typed once by the shared response schemas (contracts/src/responses.ts). */
+export type PermissionRecord = PermissionResponse;
+export type RoleRecord = RoleResponse;
 
 /** Permissions grouped by area (the server's group label), groups and names sorted. */
 export function groupPermissions(list: readonly PermissionRecord[]): [string, PermissionRecord[]][] {

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import type { Request } from 'express';
 import { toDbTime } from '../database/time.ts';
 
 /**
@@ -42,11 +41,6 @@ export interface ActivityEntry {
   before?: unknown;
   after?: unknown;
   actorId?: number | null;
-}
-
-/** For request handlers that have no service context (auth); services use recordActivity. */
-export async function logActivity(db: Knex | Knex.Transaction, req: Request | null, entry: ActivityEntry): Promise<void> {
-  await recordActivity({ db, actor: { id: req?.auth?.user.id ?? null }, ip: req?.ip ?? null, userAgent: req?.get('user-agent')?.slice(0, 500) ?? null }, entry);
 }
 
 /** An entry written by a service: actor, address and agent come from its context. */

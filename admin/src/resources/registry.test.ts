@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { DEALER_PERMISSIONS, RESOURCES } from '@app/contracts';
+import { canAccessFromRegistry, menuItemOf, recordPath, TRASH_TABS } from './registry';
+
+describe('the console reads the resource registry', () => {
+  it('answers canAccess with the permission the API route needs', () => {
+    const viewer = ['view dealers'];
+    expect(canAccessFromRegistry(viewer, { resource: 'users', action: 'list' })).toBe(true);
+    expect(canAccessFromRegistry(viewer, { resource: 'users', action: 'edit' })).toBe(false);
+    // The trash needs "view trash items" as well as a view permission.
+    expect(canAccessFromRegistry(['view trash items'], { resource: 'roles', action: 'trash' })).toBe(false);
+    expect(canAccessFromRegistry(['view trash items', 'view roles'], { resource: 'roles', action: 'trash' })).toBe(true);
+    expect(canAccessFromRegistry(DEALER_PERMISSIONS, { resource: 'banners', action: 'create' })).toBe(true);
+    expect(canAccessFromRegistry(DEALER_PERMISSIONS, { resource: 'roles', action: 'list' })).toBe(false);
+    expect(canAccessFromRegistry(null, { resource: 'banners', action: 'list' })).toBe(false);
+    // An operation the resource does not offer is never allowed (banners have no bulk create).
+    expect(RESOURCES.banners.operations).not.toContain('bulkCreate');
+    expect(canAccessFromRegistry(['change user status'], { resource: 'users', action: 'change user status' })).toBe(true);
+  });
+
+  it('links a record to where the console shows it', () => {
+    expect(recordPath('users', { id: 5, user_type: 'dealer' })).toBe('/dealers/5');
+    expect(recordPath('users', { id: 6, user_type: 'admin' })).toBe('/admin/6');
+    expect(recordPath('roles', { id: 7 })).toBe('/settings/roles/7');
+    expect(recordPath('banners', { id: 8 })).toBe('/banners/8');
+  });
+
+  it('builds menu items and trash tabs from the declarations', () => {
+    expect(menuItemOf('banners')).toMatchObject({ key: 'banners', label: 'menu.banners', path: '/banners', permissions: ['view banners'] });
+    expect(TRASH_TABS.map((t) => t.path)).toEqual(['/trash/users', '/trash/roles', '/trash/banners']);
+  });
+});
