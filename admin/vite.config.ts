@@ -5,7 +5,9 @@ const api = 'http://localhost:3000';
 
 // The API process serves admin/dist at / (with SPA fallback), so the base stays '/'.
 // The shared schemas, permission catalogue and resource registry come from the
-// @app/contracts workspace package (contracts/), bundled from its TypeScript source.
+// @app/contracts workspace package (contracts/), bundled from its TypeScript source. Screens on
+// the initial path import its zod-free parts (@app/contracts/resources, /permissions), so zod
+// and the schemas load with the forms that need them.
 export default defineConfig({
   base: '/',
   plugins: [react()],

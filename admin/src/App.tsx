@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
 import { Admin, CustomRoutes, localStorageStore, Notification, Resource } from 'react-admin';
-import { RESOURCE_LIST } from '@app/contracts';
+import { RESOURCE_LIST } from '@app/contracts/resources';
 import { useI18nextProvider } from 'ra-i18n-i18next';
 import i18n, { i18nOptions, isRtl, LANGUAGES } from './i18n/i18n';
 import { dataProvider } from './providers/dataProvider';

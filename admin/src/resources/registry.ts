@@ -2,7 +2,7 @@ import type { ComponentType } from 'react';
 import PeopleIcon from '@mui/icons-material/PeopleAltOutlined';
 import SecurityIcon from '@mui/icons-material/SecurityOutlined';
 import ViewCarouselIcon from '@mui/icons-material/ViewCarouselOutlined';
-import { RESOURCES, RESOURCE_LIST, TRASHABLE_RESOURCES, operationPermissions, type Operation, type ResourceDefinition } from '@app/contracts';
+import { RESOURCES, RESOURCE_LIST, TRASHABLE_RESOURCES, operationPermissions, type Operation, type ResourceDefinition } from '@app/contracts/resources';
 import type { Perms } from '../permissions/permissions';
 
 /**

@@ -6,7 +6,7 @@ import type { ConsoleDataProvider } from '../providers/dataProvider';
 import { PageTitle } from '../common/PageTitle';
 import { useSession } from '../providers/useSession';
 import { hasAnyPermission } from '../permissions/permissions';
-import { RESOURCE_LIST } from '@app/contracts';
+import { RESOURCE_LIST } from '@app/contracts/resources';
 import { recordPath } from '../resources/registry';
 
 interface Hit {

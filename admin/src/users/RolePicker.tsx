@@ -3,7 +3,7 @@ import { Autocomplete, TextField } from '@mui/material';
 import { useDataProvider, useGetList, useTranslate } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
 import type { ConsoleDataProvider } from '../providers/dataProvider';
-import { DEALER_ROLE } from '@app/contracts';
+import { DEALER_ROLE } from '@app/contracts/permissions';
 
 interface RoleOption {
   id: number;
