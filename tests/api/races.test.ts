@@ -133,6 +133,20 @@ describe('parallel logo uploads to one dealer', () => {
     expect(fs.existsSync(path.join(h.dataDir, stored.replace('/storage/', 'storage/')))).toBe(true);
   });
 
+  it('parallel profile-picture uploads leave exactly one avatar: the one the database names', async () => {
+    const me = await h.userWith([]);
+    const avatars = () => {
+      const dir = path.join(h.dataDir, 'storage', 'avatars');
+      return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+    };
+    const before = new Set(avatars());
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => h.http().post('/api/v1/auth/profile-picture').set(bearer(me.token)).attach('profile_image', i % 2 ? PNG_1PX : GIF_1PX, `a${i}.png`)));
+    no5xx(results);
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const stored = (await h.knex('users').where('id', me.id).first()).profile_image as string;
+    expect(avatars().filter((f) => !before.has(f))).toEqual([path.basename(stored)]);
+  });
+
   it('a write that fails validation leaves no file behind', async () => {
     const before = logos().length;
     const bad = h.http().post('/api/v1/users').set(bearer(root));

@@ -66,6 +66,18 @@ describe('names that could pass for others', () => {
   });
 });
 
+describe('renaming a role', () => {
+  it('needs the permissions the role holds, as deleting it does', async () => {
+    const roleId = await h.createRole('Finance', ['view logs', 'view reports']);
+    const editor = await h.userWith(['view roles', 'update roles', 'view reports']);
+    const renamed = await h.http().patch(`/api/v1/roles/${roleId}`).set(bearer(editor.token)).send({ name: 'Finance team' });
+    expect(renamed.status).toBe(403);
+    expect(renamed.body.message).toBe('You cannot give rights that you do not hold yourself.');
+    const holder = await h.userWith(['view roles', 'update roles', 'view reports', 'view logs']);
+    expect((await h.http().patch(`/api/v1/roles/${roleId}`).set(bearer(holder.token)).send({ name: 'Finance team' })).status).toBe(200);
+  });
+});
+
 describe('URLs and arrays', () => {
   it('accepts only http and https for a dealer website', async () => {
     for (const website of ['javascript:alert(1)', 'data:text/html,hi', 'ftp://files.example.so', 'not a url']) {
