@@ -73,6 +73,32 @@ describe('records have URLs', () => {
   });
 });
 
+describe('forms on react-admin\'s CreateBase / EditBase', () => {
+  it('a server field error lands on its field, and a protected role\'s permissions can still be assigned', async () => {
+    const { context, page, errors } = await newPage(env.browser, env.server.url);
+    await signIn(page, ADMIN, '/auth/login?redirect=%2Fsettings%2Froles%2Fcreate');
+    const modal = page.getByRole('dialog', { name: 'New Role' });
+    await modal.getByLabel(/^Name/).fill('Dealer');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    // The API's 422 (the name is taken, in any case) shows on the name field.
+    await modal.getByText('The name has already been taken.').waitFor();
+    await modal.getByRole('button', { name: 'Cancel' }).click();
+    await page.waitForURL(/\/settings\/roles$/);
+
+    const row = page.getByRole('row').filter({ hasText: /^dealer/ });
+    const before = Number(await row.getByRole('cell').nth(3).textContent());
+    await row.getByRole('cell').nth(1).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Role' });
+    await edit.getByRole('checkbox', { name: 'view logs' }).check();
+    await edit.getByRole('button', { name: 'Update' }).click();
+    await toast(page, 'Role updated successfully').waitFor();
+    await edit.waitFor({ state: 'detached' });
+    await expect.poll(async () => Number(await row.getByRole('cell').nth(3).textContent())).toBe(before + 1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('banners, the registry example', () => {
   it('creates one with an image, edits its title, trashes it and restores it from the trash', async () => {
     const { context, page, errors } = await newPage(env.browser, env.server.url);

@@ -107,6 +107,12 @@ export const dataProvider: ConsoleDataProvider = {
   },
 
   async update(resource, params) {
+    // A change of a role's permissions alone is an assignment (protected roles accept only that).
+    const keys = Object.keys(params.data ?? {});
+    if (resource === 'roles' && keys.length === 0) return { data: (params.previousData ?? { id: params.id }) as never };
+    if (resource === 'roles' && keys.length === 1 && keys[0] === 'permissions') {
+      return dataProvider.assignPermissions({ id: (params.previousData as Rec | undefined)?.h_id ?? params.id, permissions: (params.data as { permissions: string[] }).permissions }) as never;
+    }
     const res = await apiFetch<Rec>(`/${resource}/${pathId(params.id, params.previousData)}`, {
       method: 'PATCH',
       body: prepareBody(params.data as Record<string, unknown>),
