@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Controller, useFormContext, useFormState, type Resolver } from 'react-hook-form';
 import { useQueryClient } from '@tanstack/react-query';
-import { useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { CreateBase, EditBase, Form, useDataProvider, useNotify, useSaveContext, useTranslate } from 'react-admin';
 import { Box, Button, Divider, Drawer, Grid, IconButton, InputAdornment, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import KeyIcon from '@mui/icons-material/Key';
@@ -106,37 +106,122 @@ export function toPayload(values: UserFormValues, isEdit: boolean): Record<strin
  * the shared zod rules, server errors on their fields, the logo area or the Error banner.
  */
 export function UserFormDrawer({ open, userType, record, onClose }: { open: boolean; userType: UserType; record: UserRecord | null; onClose: () => void }) {
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const isEdit = !!record;
+  const [logo, setLogo] = useState<File | null>(null);
+  const [logoError, setLogoError] = useState<string | undefined>();
+  const [banner, setBanner] = useState<string | undefined>();
+  // The chosen file, for the resolver and transform below (both run outside React's render).
+  const logoRef = useRef<File | null>(null);
+  logoRef.current = logo;
+
+  useEffect(() => {
+    if (open) {
+      setLogo(null);
+      setLogoError(undefined);
+      setBanner(undefined);
+    }
+  }, [open, record]);
+
+  const resolver = useMemo(() => {
+    const shared = sharedResolver<UserFormValues>(isEdit ? updateUserSchema : createUserSchema);
+    // A new dealer needs a logo: said on Save with the other messages, before any call.
+    return (async (values, context, options) => {
+      const result = await shared(values, context, options);
+      if (isEdit || values.user_type !== 'dealer' || logoRef.current) return result;
+      return { values: {}, errors: { ...result.errors, dealer_logo: { type: 'required', message: 'validation:dealer_logo_required' } } };
+    }) as Resolver<UserFormValues>;
+  }, [isEdit]);
+
+  // What the API gets: dealer fields only for dealers, the role only when it changes, the logo as multipart.
+  const transform = (values: UserFormValues) => {
+    const payload = toPayload(values, isEdit);
+    // An unchanged role is not sent: changing a role needs "assign user roles", and nobody may change their own.
+    if (isEdit && payload.role_id === (record!.roles?.[0]?.id ?? null)) delete payload.role_id;
+    if (values.user_type === 'dealer' && logoRef.current) payload.dealer_logo = logoRef.current;
+    return payload;
+  };
+  const mutationOptions = {
+    onSuccess: async () => {
+      notify(isEdit ? 'users.updated' : 'users.created', { type: 'success' });
+      await queryClient.invalidateQueries({ queryKey: ['roles'] });
+      onClose();
+    },
+    // Field errors are put on their fields by react-admin; the logo's goes to the logo area and
+    // anything else to the Error banner (docs/product.md section 8).
+    onError: (e: unknown) => {
+      const split = splitServerErrors(e, FIELDS);
+      setLogoError(split.logo);
+      setBanner(split.banner);
+    },
+  };
+  const values = initialValues(userType, record);
+  const form = (
+    <Form resolver={resolver} defaultValues={values} record={record ? { ...values, id: record.id } : undefined} noValidate>
+      <UserFormBody userType={userType} record={record} onClose={onClose} logo={logo} setLogo={setLogo} logoError={logoError} setLogoError={setLogoError} banner={banner} />
+    </Form>
+  );
+  return (
+    <Drawer
+      anchor="right"
+      open={open}
+      onClose={onClose}
+      transitionDuration={{ enter: 225, exit: CLOSE_MS }}
+      sx={{ zIndex: (t) => t.zIndex.modal }}
+      slotProps={{ paper: { sx: { width: { xs: '100%', md: SLIDE_OVER_WIDTH }, '& > form': { height: '100%' } }, role: 'dialog', 'aria-labelledby': 'user-form-title' } as object }}
+    >
+      {open && !isEdit && (
+        <CreateBase resource="users" redirect={false} transform={transform} mutationOptions={mutationOptions}>
+          {form}
+        </CreateBase>
+      )}
+      {open && isEdit && (
+        <EditBase resource="users" id={record.id} redirect={false} mutationMode="pessimistic" transform={transform} mutationOptions={mutationOptions}>
+          {form}
+        </EditBase>
+      )}
+    </Drawer>
+  );
+}
+
+/** The fields of the slide-over, inside react-admin's Form. */
+function UserFormBody({
+  userType,
+  record,
+  onClose,
+  logo,
+  setLogo,
+  logoError,
+  setLogoError,
+  banner,
+}: {
+  userType: UserType;
+  record: UserRecord | null;
+  onClose: () => void;
+  logo: File | null;
+  setLogo: (f: File | null) => void;
+  logoError?: string;
+  setLogoError: (m: string | undefined) => void;
+  banner?: string;
+}) {
   const translate = useTranslate();
   const notify = useNotify();
   const queryClient = useQueryClient();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const isEdit = !!record;
-  const [logo, setLogo] = useState<File | null>(null);
-  const [savedLogo, setSavedLogo] = useState<string | null>(null);
+  const [savedLogo, setSavedLogo] = useState<string | null>(record?.dealer_details?.logo_path ?? null);
   const [removingLogo, setRemovingLogo] = useState(false);
-  const [logoError, setLogoError] = useState<string | undefined>();
-  const [banner, setBanner] = useState<string | undefined>();
-  const form = useForm<UserFormValues>({
-    resolver: sharedResolver(isEdit ? updateUserSchema : createUserSchema),
-    defaultValues: initialValues(userType, record),
-  });
-  const { handleSubmit, control, formState, setValue, setError, reset, watch } = form;
-  const type = watch('user_type');
-
-  useEffect(() => {
-    if (open) {
-      reset(initialValues(userType, record));
-      setLogo(null);
-      setSavedLogo(record?.dealer_details?.logo_path ?? null);
-      setLogoError(undefined);
-      setBanner(undefined);
-    }
-  }, [open, record, userType, reset]);
+  const form = useFormContext<UserFormValues>();
+  const { control, setValue, watch } = form;
+  const formState = useFormState<UserFormValues>();
+  const { saving } = useSaveContext();
+  const type = watch('user_type') ?? userType;
 
   const typeLabel = translate(`users.types.${type}`);
   const title = isEdit ? translate('users.edit_title', { type: typeLabel }) : translate(`users.new_title.${type ?? 'user'}`, { _: translate('users.new_title.user') });
-  const err = (name: keyof UserFormValues) => {
-    const m = formState.errors[name]?.message;
+  const err = (name: keyof UserFormValues | 'dealer_logo') => {
+    const m = (formState.errors as Record<string, { message?: unknown } | undefined>)[name]?.message;
     return m ? translate(String(m), { _: String(m) }) : undefined;
   };
   const field = (name: keyof UserFormValues, extra: Record<string, unknown> = {}) => ({
@@ -148,52 +233,9 @@ export function UserFormDrawer({ open, userType, record, onClose }: { open: bool
     ...extra,
   });
 
-  const onSubmit = handleSubmit(
-    async (values) => {
-      setBanner(undefined);
-      const isDealer = values.user_type === 'dealer';
-      if (!isEdit && isDealer && !logo) {
-        setLogoError('validation:dealer_logo_required');
-        return;
-      }
-      setLogoError(undefined);
-      try {
-        const payload = toPayload(values, isEdit);
-        // An unchanged role is not sent: changing a role needs "assign user roles", and nobody
-        // may change their own.
-        if (isEdit && payload.role_id === (record!.roles?.[0]?.id ?? null)) delete payload.role_id;
-        if (isEdit) {
-          await dataProvider.update('users', { id: record!.id, data: payload, previousData: record! });
-          if (isDealer && logo) await dataProvider.uploadDealerLogo({ id: record!.h_id ?? record!.id, file: logo });
-        } else {
-          await dataProvider.create('users', { data: isDealer ? { ...payload, dealer_logo: logo } : payload });
-        }
-        notify(isEdit ? 'users.updated' : 'users.created', { type: 'success' });
-        await Promise.all([queryClient.invalidateQueries({ queryKey: ['users'] }), queryClient.invalidateQueries({ queryKey: ['roles'] })]);
-        onClose();
-      } catch (e) {
-        const split = splitServerErrors(e, FIELDS);
-        for (const [f, m] of Object.entries(split.fields)) setError(f as keyof UserFormValues, { type: 'server', message: m });
-        setLogoError(split.logo);
-        setBanner(split.banner);
-      }
-    },
-    () => {
-      if (!isEdit && type === 'dealer' && !logo) setLogoError('validation:dealer_logo_required');
-    },
-  );
-
-  const pending = formState.isSubmitting;
+  const pending = !!saving;
   return (
-    <Drawer
-      anchor="right"
-      open={open}
-      onClose={() => !pending && onClose()}
-      transitionDuration={{ enter: 225, exit: CLOSE_MS }}
-      sx={{ zIndex: (t) => t.zIndex.modal }}
-      slotProps={{ paper: { sx: { width: { xs: '100%', md: SLIDE_OVER_WIDTH } }, role: 'dialog', 'aria-labelledby': 'user-form-title' } as object }}
-    >
-      <Box component="form" onSubmit={onSubmit} noValidate sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+    <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
         <Stack direction="row" sx={{ alignItems: "center", justifyContent: "space-between", px: 3, py: 2 }}>
           <Typography id="user-form-title" variant="h6" component="h2">
             {title}
@@ -353,9 +395,12 @@ export function UserFormDrawer({ open, userType, record, onClose }: { open: bool
                     }
                     onChange={(f) => {
                       setLogo(f);
-                      if (f) setLogoError(undefined);
+                      if (f) {
+                        setLogoError(undefined);
+                        form.clearErrors('dealer_logo' as keyof UserFormValues);
+                      }
                     }}
-                    error={logoError}
+                    error={err('dealer_logo') ?? logoError}
                   />
                 </Grid>
               </Grid>
@@ -366,7 +411,6 @@ export function UserFormDrawer({ open, userType, record, onClose }: { open: bool
         <Stack direction="row" spacing={1} sx={{ justifyContent: "flex-end", px: 3, py: 2 }}>
           <SaveCancelButtons isEdit={isEdit} pending={pending} onCancel={onClose} />
         </Stack>
-      </Box>
-    </Drawer>
+    </Box>
   );
 }
