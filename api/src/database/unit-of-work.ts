@@ -68,7 +68,13 @@ export async function unitOfWork<T>(work: (trx: Knex.Transaction) => Promise<T>,
   if (open) {
     const state = storage.getStore();
     if (state?.trx === open) return work(open);
-    return storage.run({ trx: open, afterCommit: [], afterRollback: [] }, () => work(open));
+    // A transaction opened elsewhere (knex.transaction directly): its hooks follow its outcome.
+    const joined: UnitState = { trx: open, afterCommit: [], afterRollback: [] };
+    open.executionPromise.then(
+      () => runHooks(joined.afterCommit),
+      () => runHooks(joined.afterRollback),
+    );
+    return storage.run(joined, () => work(open));
   }
   const knex = base ?? rootKnex();
   for (let attempt = 1; ; attempt++) {
