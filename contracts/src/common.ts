@@ -71,6 +71,13 @@ export const recordRefSchema = z.preprocess(
   z.union([z.number().int().positive(), z.string().trim().min(1).max(64)], { message: 'validation:invalid_value' }).nullable().optional(),
 );
 
+/** A required record reference (numeric id or h_id), with its own "choose one" message. */
+export const requiredRefSchema = (message: string) =>
+  z.preprocess(
+    (v) => (v === '' || v === null || v === 'null' ? undefined : v),
+    z.union([z.number().int().positive(), z.string().trim().min(1).max(64)], { message }),
+  );
+
 /** Sort position; multipart forms send it as text. */
 export const sortOrderSchema = z.preprocess(
   (v) => (v === '' || v === null || v === undefined ? undefined : typeof v === 'string' ? Number(v) : v),

@@ -9,5 +9,6 @@ export * from './roles.ts';
 export * from './auth.ts';
 export * from './money.ts';
 export * from './banners.ts';
+export * from './catalogue.ts';
 export * from './resources.ts';
 export * from './responses.ts';

@@ -38,3 +38,15 @@ export const amountSchema = z
 
 /** How an amount leaves the API. */
 export const amountOutSchema = z.string().regex(/^-?\d+\.\d{2}$/).describe('Amount with two decimals, e.g. "12.50"');
+
+/** A price: like an amount, but zero is allowed (a free bundle, a zero cost). */
+export const priceSchema = z
+  .union([z.string(), z.number()], { message: 'validation:price_invalid' })
+  .transform((v, ctx) => {
+    const minor = toMinor(v);
+    if (minor === null || minor < 0 || !Number.isSafeInteger(minor)) {
+      ctx.addIssue({ code: 'custom', message: 'validation:price_invalid' });
+      return z.NEVER;
+    }
+    return minor;
+  });

@@ -91,3 +91,55 @@ export const affectedSchema = z.object({ affected: z.number().int() });
 export const lockStateSchema = z.object({ is_locked: z.boolean() });
 export const meResponseSchema = z.object({ user: userResponseSchema, is_locked: z.boolean() });
 export const profileResponseSchema = z.object({ user: userResponseSchema });
+
+const ref = z.object({ id: z.number().int(), h_id: z.string(), name: z.string() });
+
+export const providerResponseSchema = z.object({
+  ...recordIds,
+  name: z.string(),
+  code: z.string(),
+  logo: z.string().nullable().describe('URL path under /storage, or null'),
+  phone_prefixes: z.array(z.string()),
+  adapter_key: z.string(),
+  status: z.enum(STATUSES),
+  sort_order: z.number().int(),
+  categories_count: z.number().int(),
+  created_at: isoTime.nullable(),
+  updated_at: isoTime.nullable(),
+  deleted_at: isoTime.nullable(),
+});
+export type ProviderResponse = z.infer<typeof providerResponseSchema>;
+
+export const categoryResponseSchema = z.object({
+  ...recordIds,
+  provider_id: z.number().int(),
+  provider: ref.nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  status: z.enum(STATUSES),
+  sort_order: z.number().int(),
+  bundles_count: z.number().int(),
+  created_at: isoTime.nullable(),
+  updated_at: isoTime.nullable(),
+  deleted_at: isoTime.nullable(),
+});
+export type CategoryResponse = z.infer<typeof categoryResponseSchema>;
+
+export const bundleResponseSchema = z.object({
+  ...recordIds,
+  category_id: z.number().int(),
+  category: ref.nullable(),
+  provider: ref.nullable(),
+  name: z.string(),
+  data_volume_mb: z.number().int().nullable().describe('null: unlimited'),
+  validity_days: z.number().int(),
+  cost_price: z.string().optional().describe('Only for holders of "view bundles prices"'),
+  selling_price: z.string(),
+  operator_product_code: z.string().nullable(),
+  status: z.enum(STATUSES),
+  sort_order: z.number().int(),
+  created_at: isoTime.nullable(),
+  updated_at: isoTime.nullable(),
+  deleted_at: isoTime.nullable(),
+});
+export type BundleResponse = z.infer<typeof bundleResponseSchema>;

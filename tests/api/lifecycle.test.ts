@@ -22,7 +22,7 @@ const api = (def: ResourceDefinition, path = '') => `/api/v1/${def.name}${path}`
 describe.each(REGISTRY_RESOURCES.map((def) => [def.name, def] as const))('%s: the generic lifecycle', (_name, def) => {
   const fx = () => fixtureOf(def);
   const create = async () => {
-    const res = await fx().create(h.http().post(api(def)).set(bearer(token)), null);
+    const res = await fx().create(h.http().post(api(def)).set(bearer(token)), null, h);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toMatchObject({ success: true, message: expect.any(String), data: { id: expect.any(Number), h_id: expect.any(String) } });
     return res.body.data as { id: number; h_id: string } & Record<string, unknown>;
@@ -90,10 +90,10 @@ describe.each(REGISTRY_RESOURCES.map((def) => [def.name, def] as const))('%s: th
   it('bulk create makes all items or none, with errors keyed by index', async () => {
     const item = fx().bulkItem;
     if (!hasOperation(def, 'bulkCreate') || !item) return;
-    const bad = await h.http().post(api(def, '/bulk')).set(bearer(token)).send([item(), {}]);
+    const bad = await h.http().post(api(def, '/bulk')).set(bearer(token)).send([await item(h), {}]);
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.errors).every((k) => k.startsWith('1.'))).toBe(true);
-    const ok = await h.http().post(api(def, '/bulk')).set(bearer(token)).send([item(), item()]);
+    const ok = await h.http().post(api(def, '/bulk')).set(bearer(token)).send([await item(h), await item(h)]);
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     expect(ok.body.data).toHaveLength(2);
   });

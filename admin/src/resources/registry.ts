@@ -2,6 +2,9 @@ import type { ComponentType } from 'react';
 import PeopleIcon from '@mui/icons-material/PeopleAltOutlined';
 import SecurityIcon from '@mui/icons-material/SecurityOutlined';
 import ViewCarouselIcon from '@mui/icons-material/ViewCarouselOutlined';
+import RouterIcon from '@mui/icons-material/RouterOutlined';
+import CategoryIcon from '@mui/icons-material/CategoryOutlined';
+import DataUsageIcon from '@mui/icons-material/DataUsageOutlined';
 import { RESOURCES, RESOURCE_LIST, TRASHABLE_RESOURCES, operationPermissions, type Operation, type ResourceDefinition } from '@app/contracts/resources';
 import type { Perms } from '../permissions/permissions';
 
@@ -9,7 +12,7 @@ import type { Perms } from '../permissions/permissions';
  * The console's reading of the resource registry (contracts/src/resources.ts): icons by key,
  * the console URL of a record, the menu item and trash tab of a resource, and canAccess.
  */
-export const ICONS: Record<string, ComponentType> = { people: PeopleIcon, security: SecurityIcon, banners: ViewCarouselIcon };
+export const ICONS: Record<string, ComponentType> = { people: PeopleIcon, security: SecurityIcon, banners: ViewCarouselIcon, providers: RouterIcon, categories: CategoryIcon, bundles: DataUsageIcon };
 
 export const resourceDef = (name: string): ResourceDefinition | undefined => RESOURCE_LIST.find((r) => r.name === name);
 

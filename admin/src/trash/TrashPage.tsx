@@ -35,7 +35,7 @@ export default function TrashPage({ resource }: { resource: string }) {
           <SimpleList primaryText={(r) => String(r[name] ?? '')} secondaryText={(r) => (r.email as string) ?? ''} tertiaryText={(r) => new Date(r.deleted_at).toLocaleDateString()} rowClick={false} />
         ) : (
           <Datagrid bulkActionButtons={<TrashBulkActions resource={resource} />} rowClick={false}>
-            <TextField source={name} label={`${resource}.fields.${name}`} />
+            <TextField source={name} label={name === 'title' ? 'banners.fields.title' : 'users.fields.name'} />
             {resource === 'users' && <TextField source="email" label="users.fields.email" />}
             {resource === 'users' && (
               <FunctionField label="users.fields.user_type" sortable={false} render={(r: { user_type?: string }) => (r.user_type ? translate(`users.types.${r.user_type}`) : '—')} />

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { bundleResponseSchema, bundleSchema, updateBundleSchema, formatMinor, RESOURCES, STATUSES } from '@app/contracts';
+import { resourceRoutes, filterQuery } from '../http/resource-routes.ts';
+import type { OpenApiRegistry } from '../openapi/registry.ts';
+import type { FileStorage } from '../uploads/storage.ts';
+import { decodeId, encodeId } from '../http/ids.ts';
+import { fieldError } from '../http/errors.ts';
+import { Bundle, Category } from './catalogue.models.ts';
+
+/**
+ * /bundles: what a category sells, with cost and default selling price in minor units (answered
+ * as "12.50"). The cost is shown only to holders of 'view bundles prices', on every answer.
+ */
+export function bundleRoutes(registry: OpenApiRegistry, storage: FileStorage) {
+  return resourceRoutes<Bundle, typeof bundleResponseSchema>(registry, storage, {
+    def: RESOURCES.bundles,
+    model: Bundle,
+    schemas: { create: bundleSchema, update: updateBundleSchema, filters: filterQuery({ status: z.enum(STATUSES).optional(), category_id: z.string().optional(), provider_id: z.string().optional() }) },
+    response: bundleResponseSchema,
+    list: {
+      sortable: ['id', 'name', 'sort_order', 'status', 'validity_days', 'data_volume_mb', 'selling_price', 'created_at', 'updated_at', 'deleted_at'],
+      defaultSort: { field: 'sort_order', order: 'asc' },
+      filters: {
+        status: (qb, v) => void qb.where('bundles.status', v),
+        category_id: (qb, v) => void qb.where('bundles.category_id', decodeId(v) ?? 0),
+        provider_id: (qb, v) => void qb.whereIn('bundles.category_id', Category.query().select('categories.id').where('categories.provider_id', decodeId(v) ?? 0)),
+      },
+    },
+    graph: 'category.provider',
+    create: async (ctx, input) => {
+      const id = decodeId(input.category_id as string | number);
+      const category = id ? await ctx.db('categories').where({ id }).whereNull('deleted_at').first('id') : undefined;
+      if (!category) throw fieldError('category_id', 'validation:category_not_found');
+      return Bundle.query(ctx.db).insertAndFetch({ ...input, category_id: category.id } as Partial<Bundle>);
+    },
+    update: async (ctx, bundle, input) => {
+      // A new selling price is checked against the cost it will sit beside (stored or sent).
+      const cost = input.cost_price ?? bundle.cost_price;
+      const price = input.selling_price ?? bundle.selling_price;
+      if (price < cost) throw fieldError('selling_price', 'validation:selling_below_cost');
+      if (Object.keys(input).length) await Bundle.query(ctx.db).patch(input as Partial<Bundle>).where('id', bundle.id);
+    },
+    snapshot: (b) => ({ category_id: b.category_id, name: b.name, data_volume_mb: b.data_volume_mb, validity_days: b.validity_days, cost_price: b.cost_price, selling_price: b.selling_price, operator_product_code: b.operator_product_code, status: b.status, sort_order: b.sort_order }),
+    present: async (bundles, ctx) => {
+      const seesCost = ctx.actor.permissions.has('view bundles prices');
+      return bundles.map((b) => {
+        const provider = b.category?.provider;
+        return {
+          id: b.id,
+          h_id: encodeId(b.id),
+          category_id: b.category_id,
+          category: b.category ? { id: b.category.id, h_id: encodeId(b.category.id), name: b.category.name } : null,
+          provider: provider ? { id: provider.id, h_id: encodeId(provider.id), name: provider.name } : null,
+          name: b.name,
+          data_volume_mb: b.data_volume_mb ?? null,
+          validity_days: b.validity_days,
+          ...(seesCost ? { cost_price: formatMinor(b.cost_price) } : {}),
+          selling_price: formatMinor(b.selling_price),
+          operator_product_code: b.operator_product_code ?? null,
+          status: b.status,
+          sort_order: b.sort_order,
+          created_at: b.created_at ?? null,
+          updated_at: b.updated_at ?? null,
+          deleted_at: b.deleted_at ?? null,
+        };
+      });
+    },
+  });
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { displayNameSchema, optionalText, requiredRefSchema, sortOrderSchema, statusSchema } from './common.ts';
+import { priceSchema } from './money.ts';
+
+/**
+ * The catalogue (docs/data-model.md, Catalogue): operators with their number prefixes, their
+ * categories, and bundles with cost and default selling price in minor units.
+ */
+const name = displayNameSchema({ required: 'validation:name_required', max: 'validation:name_max' }, 191);
+
+/** Operator code: short, URL-safe, unique. */
+const providerCode = z
+  .string({ message: 'validation:code_required' })
+  .trim()
+  .min(1, { message: 'validation:code_required' })
+  .max(64, { message: 'validation:too_long' })
+  .regex(/^[A-Za-z0-9_-]+$/, { message: 'validation:code_invalid' });
+
+/**
+ * Number prefixes after the country code (Hormuud 61 and 77 ...): 1 to 4 digits each, at most 20.
+ * Forms may send a comma list or JSON text.
+ */
+export const phonePrefixesSchema = z.preprocess(
+  (v) => {
+    if (typeof v !== 'string') return v;
+    const t = v.trim();
+    if (t.startsWith('[')) {
+      try {
+        return JSON.parse(t);
+      } catch {
+        return v;
+      }
+    }
+    return t === '' ? [] : t.split(',').map((s) => s.trim());
+  },
+  z
+    .array(z.string().regex(/^\d{1,4}$/, { message: 'validation:prefix_invalid' }), { message: 'validation:prefix_invalid' })
+    .max(20, { message: 'validation:prefixes_too_many' })
+    .transform((list) => [...new Set(list)]),
+);
+
+export const PROVIDER_ADAPTERS = ['sandbox'] as const;
+
+export const providerSchema = z.object({
+  name,
+  code: providerCode,
+  phone_prefixes: phonePrefixesSchema.optional(),
+  adapter_key: z.enum(PROVIDER_ADAPTERS, { message: 'validation:invalid_value' }).optional(),
+  status: statusSchema.optional(),
+  sort_order: sortOrderSchema,
+});
+export const updateProviderSchema = providerSchema.partial();
+
+export const categorySchema = z.object({
+  provider_id: requiredRefSchema('validation:provider_required'),
+  name,
+  description: optionalText(500),
+  status: statusSchema.optional(),
+  sort_order: sortOrderSchema,
+});
+export const updateCategorySchema = categorySchema.omit({ provider_id: true }).partial();
+
+const bundleFields = {
+  category_id: requiredRefSchema('validation:category_required'),
+  name,
+  /** Megabytes; empty means unlimited. */
+  data_volume_mb: z.preprocess(
+    (v) => (v === '' || v === null ? null : typeof v === 'string' ? Number(v) : v),
+    z.number({ message: 'validation:volume_invalid' }).int({ message: 'validation:volume_invalid' }).min(1, { message: 'validation:volume_invalid' }).max(10_000_000, { message: 'validation:volume_invalid' }).nullable().optional(),
+  ),
+  validity_days: z.preprocess(
+    (v) => (typeof v === 'string' && v !== '' ? Number(v) : v),
+    z.number({ message: 'validation:validity_invalid' }).int({ message: 'validation:validity_invalid' }).min(1, { message: 'validation:validity_invalid' }).max(366, { message: 'validation:validity_invalid' }),
+  ),
+  cost_price: priceSchema,
+  selling_price: priceSchema,
+  operator_product_code: optionalText(64),
+  status: statusSchema.optional(),
+  sort_order: sortOrderSchema,
+};
+
+/** The default selling price never undercuts the cost. */
+const notBelowCost = (d: { cost_price?: number; selling_price?: number }, ctx: z.RefinementCtx) => {
+  if (d.cost_price !== undefined && d.selling_price !== undefined && d.selling_price < d.cost_price) {
+    ctx.addIssue({ code: 'custom', path: ['selling_price'], message: 'validation:selling_below_cost' });
+  }
+};
+export const bundleSchema = z.object(bundleFields).superRefine(notBelowCost);
+export const updateBundleSchema = z.object(bundleFields).omit({ category_id: true }).partial().superRefine(notBelowCost);
