@@ -4,8 +4,8 @@ import { resourceRoutes, filterQuery } from '../http/resource-routes.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { decodeId, encodeId } from '../http/ids.ts';
-import { fieldError } from '../http/errors.ts';
 import { Bundle, Category } from './catalogue.models.ts';
+import { createBundle, updateBundle } from './catalogue.service.ts';
 
 /**
  * /bundles: what a category sells, with cost and default selling price in minor units (answered
@@ -27,19 +27,8 @@ export function bundleRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       },
     },
     graph: 'category.provider',
-    create: async (ctx, input) => {
-      const id = decodeId(input.category_id as string | number);
-      const category = id ? await ctx.db('categories').where({ id }).whereNull('deleted_at').first('id') : undefined;
-      if (!category) throw fieldError('category_id', 'validation:category_not_found');
-      return Bundle.query(ctx.db).insertAndFetch({ ...input, category_id: category.id } as Partial<Bundle>);
-    },
-    update: async (ctx, bundle, input) => {
-      // A new selling price is checked against the cost it will sit beside (stored or sent).
-      const cost = input.cost_price ?? bundle.cost_price;
-      const price = input.selling_price ?? bundle.selling_price;
-      if (price < cost) throw fieldError('selling_price', 'validation:selling_below_cost');
-      if (Object.keys(input).length) await Bundle.query(ctx.db).patch(input as Partial<Bundle>).where('id', bundle.id);
-    },
+    create: createBundle,
+    update: updateBundle,
     snapshot: (b) => ({ category_id: b.category_id, name: b.name, data_volume_mb: b.data_volume_mb, validity_days: b.validity_days, cost_price: b.cost_price, selling_price: b.selling_price, operator_product_code: b.operator_product_code, status: b.status, sort_order: b.sort_order }),
     present: async (bundles, ctx) => {
       const seesCost = ctx.actor.permissions.has('view bundles prices');

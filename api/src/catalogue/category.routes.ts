@@ -4,8 +4,8 @@ import { resourceRoutes, filterQuery } from '../http/resource-routes.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { decodeId, encodeId } from '../http/ids.ts';
-import { fieldError } from '../http/errors.ts';
 import { Category, childCounts } from './catalogue.models.ts';
+import { createCategory } from './catalogue.service.ts';
 
 /** /internet-categories: an operator's categories (daily, weekly, monthly ...), filtered by provider_id. */
 export function categoryRoutes(registry: OpenApiRegistry, storage: FileStorage) {
@@ -23,12 +23,7 @@ export function categoryRoutes(registry: OpenApiRegistry, storage: FileStorage) 
       },
     },
     graph: 'provider',
-    create: async (ctx, input) => {
-      const id = decodeId(input.provider_id as string | number);
-      const provider = id ? await ctx.db('providers').where({ id }).whereNull('deleted_at').first('id') : undefined;
-      if (!provider) throw fieldError('provider_id', 'validation:provider_not_found');
-      return Category.query(ctx.db).insertAndFetch({ ...input, provider_id: provider.id } as Partial<Category>);
-    },
+    create: createCategory,
     snapshot: (c) => ({ provider_id: c.provider_id, name: c.name, description: c.description, status: c.status, sort_order: c.sort_order }),
     present: async (categories, ctx) => {
       const counts = await childCounts(ctx.db, 'bundles', 'category_id', categories.map((c) => c.id));

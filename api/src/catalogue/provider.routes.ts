@@ -5,8 +5,8 @@ import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { encodeId } from '../http/ids.ts';
 import { childCounts, Provider } from './catalogue.models.ts';
+import { createProvider, providerColumns } from './catalogue.service.ts';
 
-const columns = (input: Record<string, unknown>) => ({ ...input, ...(input.phone_prefixes ? { phone_prefixes: JSON.stringify(input.phone_prefixes) } : {}) });
 const prefixes = (p: Provider): string[] => (p.phone_prefixes ? (JSON.parse(p.phone_prefixes) as string[]) : []);
 
 /** /internet-providers: operators, their logos and the number prefixes that check a customer's phone. */
@@ -23,8 +23,8 @@ export function providerRoutes(registry: OpenApiRegistry, storage: FileStorage) 
     },
     images: { logo: { folder: 'providers', column: 'logo_path' } },
     uniqueFields: { providers_code_unique: ['code', 'validation:code_taken'] },
-    create: async (ctx, input) => Provider.query(ctx.db).insertAndFetch(columns(input) as Partial<Provider>),
-    update: async (ctx, row, input) => void (Object.keys(input).length && (await Provider.query(ctx.db).patch(columns(input) as Partial<Provider>).where('id', row.id))),
+    create: createProvider,
+    update: async (ctx, row, input) => void (Object.keys(input).length && (await Provider.query(ctx.db).patch(providerColumns(input) as Partial<Provider>).where('id', row.id))),
     snapshot: (p) => ({ name: p.name, code: p.code, logo_path: p.logo_path, status: p.status, sort_order: p.sort_order, phone_prefixes: prefixes(p), adapter_key: p.adapter_key }),
     present: async (providers, ctx) => {
       const counts = await childCounts(ctx.db, 'categories', 'provider_id', providers.map((p) => p.id));

@@ -24,6 +24,8 @@ export async function migrateAndSeed(db: Database, opts: { seedDemo: boolean }):
   await runSeeds(db.knex);
   if (opts.seedDemo) {
     const { seedDemoData } = await import('../demo/demo-data.ts');
+    const { seedDemoCatalogue } = await import('../demo/demo-catalogue.ts');
     await seedDemoData(db.knex);
+    await seedDemoCatalogue(db.knex);
   }
 }

@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, bearer, type Harness } from '../../../tests/api/harness.ts';
+import { seedDemoData, DEMO_DEALER } from './demo-data.ts';
+import { seedDemoCatalogue } from './demo-catalogue.ts';
+
+/** The demo data a new user sees first, made by the same services as the console, and idempotent. */
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(() => h.close());
+
+describe('demo data', () => {
+  it('makes the demo sign-ins and a Somali catalogue once, through the services', async () => {
+    for (let run = 0; run < 2; run++) {
+      await seedDemoData(h.knex);
+      await seedDemoCatalogue(h.knex);
+    }
+    const dealer = await h.knex('users').where({ email: DEMO_DEALER.email }).first();
+    expect(dealer).toMatchObject({ user_type: 'dealer', dealer_code: 'DEMO' });
+    expect(await h.knex('wallets').where({ dealer_id: dealer.id })).toHaveLength(1);
+    expect(await h.knex('dealer_details').where({ user_id: dealer.id }).first()).toMatchObject({ pricing_model: 'cost', company_name: 'Demo Telecom Dealer' });
+    const providers = await h.knex('providers').orderBy('sort_order').pluck('code');
+    expect(providers).toEqual(['HORMUUD', 'SOMTEL', 'GOLIS', 'TELESOM']);
+    const token = await h.login('admin@example.com', 'Admin@12345');
+    const hormuud = (await h.http().get('/api/v1/internet-providers?q=HORMUUD').set(bearer(token))).body.data[0];
+    expect(hormuud.phone_prefixes).toEqual(['61', '77']);
+    const bundles = await h.http().get(`/api/v1/bundles?provider_id=${hormuud.id}&per_page=100`).set(bearer(token));
+    expect(bundles.body.meta.total).toBe(8);
+    expect(bundles.body.data.find((b: { name: string }) => b.name === '1 GB Daily')).toMatchObject({ cost_price: '0.40', selling_price: '0.50', data_volume_mb: 1024, validity_days: 1 });
+    expect(bundles.body.data.find((b: { name: string }) => b.name === 'Unlimited 30 days').data_volume_mb).toBeNull();
+  });
+});
