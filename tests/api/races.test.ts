@@ -184,21 +184,7 @@ describe('unique-key races report the right field', () => {
   });
 });
 
-describe('bulk create of 100 users', () => {
-  it('hashes before its transaction: a list asked meanwhile answers first', async () => {
-    const items = Array.from({ length: 100 }, (_, i) => ({ name: `Bulk ${i}`, email: `bulk${i}@test.example`, password: PASSWORD, password_confirmation: PASSWORD, user_type: 'admin', role_id: 1 }));
-    const order: string[] = [];
-    const bulk = h.http().post('/api/v1/users/bulk').set(bearer(root)).send(items).then((r) => (order.push('bulk'), r));
-    // Asked once the bulk is under way (its hashing takes seconds).
-    await new Promise((r) => setTimeout(r, 200));
-    const list = await h.http().get('/api/v1/roles').set(bearer(root)).then((r) => (order.push('list'), r));
-    const done = await bulk;
-    expect(list.status).toBe(200);
-    expect(done.status).toBe(201);
-    expect(done.body.data).toHaveLength(100);
-    expect(order).toEqual(['list', 'bulk']);
-  }, 120_000);
-});
+// Bulk create hashing outside its transaction: tests/api/concurrency.test.ts (signalled, no sleep).
 
 describe('ten edits of one banner at once', () => {
   it('end with one of the titles sent, no 5xx, and a log row per effective change', async () => {

@@ -173,7 +173,10 @@ export function resourceRoutes<M extends SoftModel, R extends ZodType>(registry:
       return;
     }
     const id = decodeId(input[owner] as string | number);
-    const dealer = id ? await ctx.db('users').where({ id, user_type: 'dealer' }).whereNull('deleted_at').first('id') : undefined;
+    // Share-locked until the write commits (MySQL; SQLite serialises writers): a dealer trashed or
+    // deleted at the same moment is either seen gone here (422) or waits for this row, never a
+    // foreign-key failure (500) at the insert below.
+    const dealer = id ? await ctx.db('users').where({ id, user_type: 'dealer' }).whereNull('deleted_at').forShare().first('id') : undefined;
     if (!dealer) throw fieldError(owner, 'validation:dealer_not_found');
     input[owner] = dealer.id;
   };

@@ -96,7 +96,10 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       }
       if (await ctx.db('recharges').where('dealer_id', user.id).first('id')) throw new AppError(409, 'api:users.has_financial_records');
       const logo = (await DealerDetails.query(ctx.db).findOne({ user_id: user.id }))?.logo_path;
-      for (const file of [user.profile_image, logo]) if (file) onCommit(() => storage.remove(file));
+      // The dealer's banners (trashed ones too) go with it by ON DELETE CASCADE: their images must go
+      // as well. Read locked (MySQL), so an image replaced by an edit that commits first is the one removed.
+      const bannerImages: string[] = await ctx.db('banners').where('dealer_id', user.id).forUpdate().pluck('image_path');
+      for (const file of [user.profile_image, logo, ...bannerImages]) if (file) onCommit(() => storage.remove(file));
     },
     extraRoutes: (api, { findMany, find, presentOne }) => {
       api.patch('/bulk/status', { summary: 'Set the status of several users', permission: 'change user status', body: bulkUserStatusSchema, response: z.object({ affected: z.number().int() }) }, async (req, ctx) => {
