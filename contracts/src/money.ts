@@ -36,9 +36,6 @@ export const amountSchema = z
     return minor;
   });
 
-/** How an amount leaves the API. */
-export const amountOutSchema = z.string().regex(/^-?\d+\.\d{2}$/).describe('Amount with two decimals, e.g. "12.50"');
-
 /** A price: like an amount, but zero is allowed (a free bundle, a zero cost). */
 export const priceSchema = z
   .union([z.string(), z.number()], { message: 'validation:price_invalid' })

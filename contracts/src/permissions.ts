@@ -109,10 +109,5 @@ export const DEALER_PERMISSIONS: PermissionName[] = [
   'view dealer bundles',
   'update dealer bundles',
   // Dealers manage their own storefront banners (the API forces dealer_id to themselves).
-  'view banners',
-  'create banners',
-  'update banners',
-  'delete banners',
-  'restore banners',
-  'force delete banners',
+  ...PERMISSION_GROUPS.banners,
 ];

@@ -26,8 +26,6 @@ export type Operation = (typeof OPERATIONS)[number];
 
 /** The full soft-delete lifecycle of docs/product.md section 7. */
 export const SOFT_DELETE_LIFECYCLE: readonly Operation[] = OPERATIONS;
-/** A ledger or a settings group: read and write, nothing goes to a trash. */
-export const PLAIN_CRUD: readonly Operation[] = ['list', 'show', 'create', 'update', 'delete', 'search'];
 
 /** "Any signed-in user": stated explicitly; a route with no permission at all is refused at startup. */
 export const SIGNED_IN = '(signed in)' as const;

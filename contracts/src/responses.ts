@@ -8,6 +8,7 @@ import { PRICING_MODELS, USER_TYPES } from './users.ts';
  */
 const isoTime = z.string().describe('ISO 8601 UTC, e.g. 2026-11-22T10:00:00.000Z');
 const recordIds = { id: z.number().int().positive(), h_id: z.string().describe('Hashed id; accepted wherever {id} is') };
+const recordTimes = { created_at: isoTime.nullable(), updated_at: isoTime.nullable(), deleted_at: isoTime.nullable() };
 
 export const listMetaSchema = z.object({
   current_page: z.number().int(),
@@ -40,9 +41,7 @@ export const userResponseSchema = z.object({
   permissions: z.array(z.object({ name: z.string() })),
   profile_image: z.string().nullable(),
   dealer_details: dealerDetailsSchema.nullable(),
-  created_at: isoTime.nullable(),
-  updated_at: isoTime.nullable(),
-  deleted_at: isoTime.nullable(),
+  ...recordTimes,
   email_verified_at: isoTime.nullable(),
   last_login_at: isoTime.nullable(),
 });
@@ -59,9 +58,7 @@ export const roleResponseSchema = z.object({
   protected: z.boolean(),
   permissions: z.array(permissionResponseSchema),
   users_count: z.number().int(),
-  created_at: isoTime.nullable(),
-  updated_at: isoTime.nullable(),
-  deleted_at: isoTime.nullable(),
+  ...recordTimes,
 });
 export type RoleResponse = z.infer<typeof roleResponseSchema>;
 
@@ -74,9 +71,7 @@ export const bannerResponseSchema = z.object({
   status: z.enum(STATUSES),
   dealer_id: z.number().int().nullable().describe('null: shown on every storefront'),
   dealer: z.object({ id: z.number().int(), h_id: z.string(), name: z.string(), dealer_code: z.string().nullable() }).nullable(),
-  created_at: isoTime.nullable(),
-  updated_at: isoTime.nullable(),
-  deleted_at: isoTime.nullable(),
+  ...recordTimes,
 });
 export type BannerResponse = z.infer<typeof bannerResponseSchema>;
 
@@ -104,9 +99,7 @@ export const providerResponseSchema = z.object({
   status: z.enum(STATUSES),
   sort_order: z.number().int(),
   categories_count: z.number().int(),
-  created_at: isoTime.nullable(),
-  updated_at: isoTime.nullable(),
-  deleted_at: isoTime.nullable(),
+  ...recordTimes,
 });
 export type ProviderResponse = z.infer<typeof providerResponseSchema>;
 
@@ -119,9 +112,7 @@ export const categoryResponseSchema = z.object({
   status: z.enum(STATUSES),
   sort_order: z.number().int(),
   bundles_count: z.number().int(),
-  created_at: isoTime.nullable(),
-  updated_at: isoTime.nullable(),
-  deleted_at: isoTime.nullable(),
+  ...recordTimes,
 });
 export type CategoryResponse = z.infer<typeof categoryResponseSchema>;
 
@@ -138,8 +129,6 @@ export const bundleResponseSchema = z.object({
   operator_product_code: z.string().nullable(),
   status: z.enum(STATUSES),
   sort_order: z.number().int(),
-  created_at: isoTime.nullable(),
-  updated_at: isoTime.nullable(),
-  deleted_at: isoTime.nullable(),
+  ...recordTimes,
 });
 export type BundleResponse = z.infer<typeof bundleResponseSchema>;

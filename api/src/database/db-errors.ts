@@ -42,17 +42,12 @@ const UNAVAILABLE = new Set([
   'ER_CON_COUNT_ERROR',
   'ER_SERVER_SHUTDOWN',
   'ER_QUERY_INTERRUPTED',
-  'SQLITE_BUSY',
-  'SQLITE_BUSY_SNAPSHOT',
-  'SQLITE_LOCKED',
-  'ER_LOCK_DEADLOCK',
-  'ER_LOCK_WAIT_TIMEOUT',
 ]);
 
 /** The database cannot serve now (down, restarting, pool exhausted, busy): a 503, not a 500. */
 export function isDatabaseUnavailable(err: unknown): boolean {
   const code = codeOf(err);
-  if (code && UNAVAILABLE.has(code)) return true;
+  if (isLockConflict(err) || (code && UNAVAILABLE.has(code))) return true;
   const name = (err as DriverError)?.name;
   return name === 'KnexTimeoutError' || native(err).name === 'KnexTimeoutError' || (err as DriverError)?.name === 'ConnectionError';
 }

@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import type { ModelClass, QueryBuilder } from 'objection';
 import { z, type ZodType } from 'zod';
-import { idListSchema, operationPermissions, hasOperation, type Operation, type ResourceDefinition } from '@app/contracts';
+import { affectedSchema, idListSchema, operationPermissions, hasOperation, type Operation, type ResourceDefinition } from '@app/contracts';
 import { ApiRouter, type EndpointSpec } from './api-router.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { BaseModel } from '../database/base.model.ts';
@@ -238,7 +238,7 @@ export function resourceRoutes<M extends SoftModel, R extends ZodType>(registry:
 
   const noun = def.name.replace(/-/g, ' ');
   const ids = (req: Request) => (req.body as { ids: (string | number)[] }).ids;
-  const affected = z.object({ affected: z.number().int() });
+  const affected = affectedSchema;
 
   // Literal paths first (docs/architecture.md (database traps): /trashed/list, /bulk/..., /search must come before /:id).
   if (has('trashList')) api.get('/trashed/list', { summary: `List ${noun} in the trash`, ...perms('trashList'), list: true, query: mod.schemas.filters, response: mod.response }, listHandler('trashed'));

@@ -1,4 +1,5 @@
 import { z, type ZodType } from 'zod';
+import { listMetaSchema } from '@app/contracts';
 
 /**
  * Every route registers itself here with the zod schemas that validate it, and the OpenAPI
@@ -121,11 +122,7 @@ export class OpenApiRegistry {
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
         schemas: {
-          ListMeta: {
-            type: 'object',
-            properties: { current_page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' }, last_page: { type: 'integer' } },
-            required: ['current_page', 'per_page', 'total', 'last_page'],
-          },
+          ListMeta: outJson(listMetaSchema),
           Error: errorSchema,
         },
         responses: {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bulkUserStatusSchema, createUserSchema, updateUserSchema, userResponseSchema, RESOURCES, STATUSES, USER_TYPES, SIGNED_IN } from '@app/contracts';
+import { affectedSchema, bulkUserStatusSchema, createUserSchema, updateUserSchema, userResponseSchema, RESOURCES, STATUSES, USER_TYPES, SIGNED_IN } from '@app/contracts';
 import { resourceRoutes, filterQuery, type WriteContext } from '../http/resource-routes.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { DealerDetails, User } from './user.model.ts';
@@ -102,7 +102,7 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       for (const file of [user.profile_image, logo, ...bannerImages]) if (file) onCommit(() => storage.remove(file));
     },
     extraRoutes: (api, { findMany, find, presentOne }) => {
-      api.patch('/bulk/status', { summary: 'Set the status of several users', permission: 'change user status', body: bulkUserStatusSchema, response: z.object({ affected: z.number().int() }) }, async (req, ctx) => {
+      api.patch('/bulk/status', { summary: 'Set the status of several users', permission: 'change user status', body: bulkUserStatusSchema, response: affectedSchema }, async (req, ctx) => {
         const { ids, status } = req.body as { ids: (string | number)[]; status: 'active' | 'inactive' };
         const count = await transact(ctx, async (tctx) => {
           const users = await findMany(tctx, ids, 'active', { lock: true });
