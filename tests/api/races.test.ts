@@ -204,3 +204,29 @@ describe('ten edits of one banner at once', () => {
     expect(JSON.parse(log[log.length - 1].after).title).toBe(final);
   });
 });
+
+describe('the catalogue at once', () => {
+  it('ten operators with one code: one 201, the rest 422 on code', async () => {
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => h.http().post('/api/v1/internet-providers').set(bearer(root)).send({ name: `Twin ${i}`, code: 'TWINCODE' })));
+    no5xx(results);
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 201)) expect(r.body.errors).toEqual({ code: ['The code has already been taken.'] });
+  });
+
+  it('price and cost changes of one bundle at once never leave it selling below cost', async () => {
+    const provider = await h.http().post('/api/v1/internet-providers').set(bearer(root)).send({ name: 'Race Op', code: 'RACEOP' });
+    const category = await h.http().post('/api/v1/internet-categories').set(bearer(root)).send({ provider_id: provider.body.data.id, name: 'Daily' });
+    const bundle = await h.http().post('/api/v1/bundles').set(bearer(root)).send({ category_id: category.body.data.id, name: '1 GB', validity_days: 1, cost_price: '1.00', selling_price: '1.50' });
+    const id = bundle.body.data.id as number;
+    // Each change alone is valid against the stored row; together some pairs would undercut.
+    const changes = [
+      ...Array.from({ length: 5 }, (_, i) => ({ cost_price: `${1.2 + i * 0.05}` })),
+      ...Array.from({ length: 5 }, (_, i) => ({ selling_price: `${1.1 + i * 0.05}` })),
+    ];
+    const results = await Promise.all(changes.map((body) => h.http().patch(`/api/v1/bundles/${id}`).set(bearer(root)).send(body)));
+    no5xx(results);
+    for (const r of results) expect([200, 422]).toContain(r.status);
+    const row = await h.knex('bundles').where('id', id).first();
+    expect(Number(row.selling_price)).toBeGreaterThanOrEqual(Number(row.cost_price));
+  });
+});
