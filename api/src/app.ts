@@ -18,6 +18,13 @@ import { bannerRoutes } from './banners/banner.routes.ts';
 import { providerRoutes } from './catalogue/provider.routes.ts';
 import { categoryRoutes } from './catalogue/category.routes.ts';
 import { bundleRoutes } from './catalogue/bundle.routes.ts';
+import { dealerCatalogueRoutes } from './dealer-catalogue/dealer-catalogue.routes.ts';
+import { paymentMethodRoutes } from './settings/payment-method.routes.ts';
+import { contactRoutes } from './settings/contact.routes.ts';
+import { areaRoutes } from './settings/area.routes.ts';
+import { settingsRoutes } from './settings/settings.routes.ts';
+import { clientRoutes } from './storefront/client.routes.ts';
+import { configureSecrets } from './settings/secret-box.ts';
 import { localDiskStorage, type FileStorage } from './uploads/storage.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
 import { initServerI18n, pickLanguage, translator, LANGUAGES, LOCALES_DIR } from './i18n/server-i18n.ts';
@@ -40,6 +47,7 @@ const ADMIN_DIST = path.join(PROJECT_ROOT, 'admin', 'dist');
 export function createApp({ config, db, storage = localDiskStorage(path.join(config.dataDir, 'storage')), logger }: AppDeps): Express {
   configureIds(config.appKey);
   configureTokens(config.appKey);
+  configureSecrets(config.appKey);
   initServerI18n();
   installPasswordPolicy();
 
@@ -112,6 +120,15 @@ export function createApp({ config, db, storage = localDiskStorage(path.join(con
   mount('/internet-providers', providerRoutes(registry, storage));
   mount('/internet-categories', categoryRoutes(registry, storage));
   mount('/bundles', bundleRoutes(registry, storage));
+  const [dealerProviders, dealerCategories, dealerBundles] = dealerCatalogueRoutes(registry);
+  mount('/dealer-providers', dealerProviders);
+  mount('/dealer-categories', dealerCategories);
+  mount('/dealer-bundles', dealerBundles);
+  mount('/payment-methods', paymentMethodRoutes(registry, storage));
+  mount('/contacts', contactRoutes(registry, storage));
+  mount('/areas', areaRoutes(registry, storage));
+  mount('/settings', settingsRoutes(registry, storage));
+  mount('/client', clientRoutes(registry));
   api.use(docsRoutes(registry));
   api.use(apiNotFound);
   app.use('/api/v1', api);

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { displayNameSchema, optionalText, requiredRefSchema, sortOrderSchema, statusSchema } from './common.ts';
+import { displayNameSchema, optionalText, recordRefSchema, requiredRefSchema, sortOrderSchema, statusSchema } from './common.ts';
 import { priceSchema } from './money.ts';
 
 /**
  * The catalogue (docs/data-model.md, Catalogue): operators with their number prefixes, their
  * categories, and bundles with cost and default selling price in minor units.
  */
-const name = displayNameSchema({ required: 'validation:name_required', max: 'validation:name_max' }, 191);
+const name = displayNameSchema({ required: 'validation:name_required', max: 'validation:name_max_191' }, 191);
 
 /** Operator code: short, URL-safe, unique. */
 const providerCode = z
@@ -87,3 +87,39 @@ const notBelowCost = (d: { cost_price?: number; selling_price?: number }, ctx: z
 };
 export const bundleSchema = z.object(bundleFields).superRefine(notBelowCost);
 export const updateBundleSchema = z.object(bundleFields).omit({ category_id: true }).partial().superRefine(notBelowCost);
+
+/**
+ * The dealer catalogue (docs/data-model.md, Dealer catalogue): what a dealer offers on its
+ * storefront. An admin names the dealer (`dealer_id`); a dealer is always itself.
+ */
+export const dealerSelectionSchema = z.object({
+  dealer_id: recordRefSchema,
+  status: statusSchema,
+});
+
+const nullablePrice = z.preprocess((v) => (v === '' ? null : v), priceSchema.nullable().optional());
+/** Either a selling price (null: the bundle's default) or a profit over the cost; never both. */
+export const dealerBundleSchema = z
+  .object({
+    dealer_id: recordRefSchema,
+    status: statusSchema.optional(),
+    selling_price: nullablePrice,
+    profit: priceSchema.optional(),
+  })
+  .superRefine((d, ctx) => {
+    if (d.selling_price !== undefined && d.profit !== undefined) ctx.addIssue({ code: 'custom', path: ['profit'], message: 'validation:price_or_profit' });
+    if (d.status === undefined && d.selling_price === undefined && d.profit === undefined) ctx.addIssue({ code: 'custom', path: ['status'], message: 'validation:nothing_to_change' });
+  });
+
+/** Bulk actions over one category's bundles (or one operator's, or all): turn on/off, or price at cost + profit. */
+export const dealerBundlesBulkSchema = z
+  .object({
+    dealer_id: recordRefSchema,
+    category_id: recordRefSchema,
+    provider_id: recordRefSchema,
+    status: statusSchema.optional(),
+    profit: priceSchema.optional(),
+  })
+  .superRefine((d, ctx) => {
+    if (d.status === undefined && d.profit === undefined) ctx.addIssue({ code: 'custom', path: ['profit'], message: 'validation:nothing_to_change' });
+  });

@@ -10,5 +10,6 @@ export * from './auth.ts';
 export * from './money.ts';
 export * from './banners.ts';
 export * from './catalogue.ts';
+export * from './settings.ts';
 export * from './resources.ts';
 export * from './responses.ts';

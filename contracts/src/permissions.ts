@@ -108,6 +108,18 @@ export const DEALER_PERMISSIONS: PermissionName[] = [
   'update dealer categories',
   'view dealer bundles',
   'update dealer bundles',
-  // Dealers manage their own storefront banners (the API forces dealer_id to themselves).
+  // A dealer pays (cost model) or earns over (profit model) the cost price: it must see it.
+  'view bundles prices',
+  // Dealers manage their own storefront banners, payment methods and contacts (the API forces
+  // dealer_id to themselves); /settings shows them only those two children.
   ...PERMISSION_GROUPS.banners,
+  'manage settings',
+  'view payment methods',
+  'create payment methods',
+  'update payment methods',
+  'delete payment methods',
+  'restore payment methods',
+  'force delete payment methods',
+  'view contact settings',
+  'update contact settings',
 ];

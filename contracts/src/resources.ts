@@ -173,6 +173,59 @@ export const RESOURCES = {
     searchable: ['name', 'operator_product_code'],
     statusToggle: true,
   },
+  'payment-methods': {
+    name: 'payment-methods',
+    consolePath: '/settings/payment-methods',
+    labelKey: 'menu.payment_methods',
+    icon: 'payments',
+    recordRepresentation: 'name',
+    messagePrefix: 'api:payment_methods',
+    subjectType: 'payment_method',
+    operations: SOFT_DELETE_LIFECYCLE,
+    permissions: P('payment methods'),
+    searchable: ['name', 'account_number'],
+    ownerColumn: 'dealer_id',
+    ownerOptional: true,
+    statusToggle: true,
+    imageFields: ['logo'],
+  },
+  contacts: {
+    name: 'contacts',
+    consolePath: '/settings/contacts',
+    labelKey: 'menu.contacts',
+    icon: 'contacts',
+    recordRepresentation: 'value',
+    messagePrefix: 'api:contacts',
+    subjectType: 'contact',
+    operations: SOFT_DELETE_LIFECYCLE,
+    // docs/product.md names 'view contact settings'; every change needs 'update contact settings'.
+    permissions: {
+      view: ['view contact settings'],
+      create: 'update contact settings',
+      update: 'update contact settings',
+      delete: 'update contact settings',
+      restore: 'update contact settings',
+      forceDelete: 'update contact settings',
+      trash: 'view trash items',
+    },
+    searchable: ['label', 'value'],
+    ownerColumn: 'dealer_id',
+    ownerOptional: true,
+    statusToggle: true,
+  },
+  areas: {
+    name: 'areas',
+    consolePath: '/settings/areas',
+    labelKey: 'menu.areas',
+    icon: 'areas',
+    recordRepresentation: 'name',
+    messagePrefix: 'api:areas',
+    subjectType: 'area',
+    operations: SOFT_DELETE_LIFECYCLE,
+    permissions: P('areas'),
+    searchable: ['name', 'code'],
+    statusToggle: true,
+  },
 } as const satisfies Record<string, ResourceDefinition>;
 
 export type ResourceName = keyof typeof RESOURCES;
@@ -217,3 +270,20 @@ export function operationPermissions(def: ResourceDefinition, op: Operation): { 
       return { all: [need(p.forceDelete)], any: [] };
   }
 }
+
+/**
+ * The dealer catalogue (docs/data-model.md, Dealer catalogue): not records with a lifecycle but
+ * each dealer's switch and price over the company's operators, categories and bundles. Their
+ * own routes (api/src/dealer-catalogue) and screens (admin/src/dealer-catalogue) read these.
+ */
+export interface SelectionDefinition {
+  name: string;
+  labelKey: string;
+  view: string;
+  update: string;
+}
+export const DEALER_CATALOGUE = {
+  providers: { name: 'dealer-providers', labelKey: 'menu.dealer_providers', view: 'view dealer providers', update: 'update dealer providers' },
+  categories: { name: 'dealer-categories', labelKey: 'menu.dealer_categories', view: 'view dealer categories', update: 'update dealer categories' },
+  bundles: { name: 'dealer-bundles', labelKey: 'menu.dealer_bundles', view: 'view dealer bundles', update: 'update dealer bundles' },
+} as const satisfies Record<string, SelectionDefinition>;

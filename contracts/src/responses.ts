@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { STATUSES } from './common.ts';
 import { PRICING_MODELS, USER_TYPES } from './users.ts';
+import { AREA_TYPES, CONTACT_TYPES, MAIL_SECURITY, PAYMENT_METHOD_TYPES } from './settings.ts';
 
 /**
  * Response bodies. The API's presenters are typed by these (z.infer), the OpenAPI document
@@ -132,3 +133,161 @@ export const bundleResponseSchema = z.object({
   ...recordTimes,
 });
 export type BundleResponse = z.infer<typeof bundleResponseSchema>;
+
+const dealerRef = z.object({ id: z.number().int(), h_id: z.string(), name: z.string(), dealer_code: z.string().nullable() });
+
+export const paymentMethodResponseSchema = z.object({
+  ...recordIds,
+  name: z.string(),
+  type: z.enum(PAYMENT_METHOD_TYPES),
+  account_number: z.string().nullable(),
+  instructions: z.string().nullable(),
+  logo: z.string().nullable().describe('URL path under /storage, or null'),
+  status: z.enum(STATUSES),
+  sort_order: z.number().int(),
+  dealer_id: z.number().int().nullable().describe("null: the company's own method"),
+  dealer: dealerRef.nullable(),
+  ...recordTimes,
+});
+export type PaymentMethodResponse = z.infer<typeof paymentMethodResponseSchema>;
+
+export const contactResponseSchema = z.object({
+  ...recordIds,
+  type: z.enum(CONTACT_TYPES),
+  label: z.string().nullable(),
+  value: z.string(),
+  status: z.enum(STATUSES),
+  sort_order: z.number().int(),
+  dealer_id: z.number().int().nullable().describe("null: the company's own contact"),
+  dealer: dealerRef.nullable(),
+  ...recordTimes,
+});
+export type ContactResponse = z.infer<typeof contactResponseSchema>;
+
+export const areaResponseSchema = z.object({
+  ...recordIds,
+  name: z.string(),
+  code: z.string().nullable(),
+  type: z.enum(AREA_TYPES),
+  parent_id: z.number().int().nullable(),
+  parent: ref.nullable(),
+  children_count: z.number().int(),
+  status: z.enum(STATUSES),
+  ...recordTimes,
+});
+export type AreaResponse = z.infer<typeof areaResponseSchema>;
+
+export const companySettingsResponseSchema = z.object({
+  company_name: z.string(),
+  logo: z.string().nullable(),
+  address: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  currency: z.string(),
+  timezone: z.string(),
+  footer_text: z.string().nullable(),
+});
+export type CompanySettingsResponse = z.infer<typeof companySettingsResponseSchema>;
+
+export const mailSettingsResponseSchema = z.object({
+  host: z.string().nullable(),
+  port: z.number().int().nullable(),
+  security: z.enum(MAIL_SECURITY),
+  username: z.string().nullable(),
+  password_set: z.boolean().describe('The password itself is never answered'),
+  from_address: z.string().nullable(),
+  from_name: z.string().nullable(),
+  configured: z.boolean(),
+});
+export type MailSettingsResponse = z.infer<typeof mailSettingsResponseSchema>;
+
+/** One row of a dealer's catalogue: the company's item, whether the dealer offers it, and the dealer's order. */
+const dealerSelection = {
+  id: z.number().int().describe("The operator's, category's or bundle's own id"),
+  h_id: z.string(),
+  dealer_id: z.number().int(),
+  name: z.string(),
+  available: z.boolean().describe('Active in the company catalogue (an inactive item never reaches a storefront)'),
+  enabled: z.boolean().describe('Offered by this dealer'),
+  status: z.enum(STATUSES).describe("The dealer's switch: active = enabled"),
+  sort_order: z.number().int(),
+};
+
+export const dealerProviderResponseSchema = z.object({
+  ...dealerSelection,
+  code: z.string(),
+  logo: z.string().nullable(),
+  categories_count: z.number().int(),
+  enabled_categories_count: z.number().int(),
+});
+export type DealerProviderResponse = z.infer<typeof dealerProviderResponseSchema>;
+
+export const dealerCategoryResponseSchema = z.object({
+  ...dealerSelection,
+  provider_id: z.number().int(),
+  provider: ref,
+  description: z.string().nullable(),
+  bundles_count: z.number().int(),
+  enabled_bundles_count: z.number().int(),
+});
+export type DealerCategoryResponse = z.infer<typeof dealerCategoryResponseSchema>;
+
+export const dealerBundleResponseSchema = z.object({
+  ...dealerSelection,
+  category_id: z.number().int(),
+  category: ref,
+  provider: ref,
+  data_volume_mb: z.number().int().nullable(),
+  validity_days: z.number().int(),
+  selling_price: z.string().describe("What this dealer's customers pay: its own price, else the default"),
+  custom_price: z.string().nullable().describe("The dealer's own price; null: the default selling price"),
+  default_selling_price: z.string(),
+  cost_price: z.string().optional().describe('Only for holders of "view bundles prices"'),
+  profit: z.string().optional().describe('selling_price - cost_price; only with "view bundles prices"'),
+  below_cost: z.boolean().describe('The price is below the current cost: the storefront does not offer it until it is raised'),
+});
+export type DealerBundleResponse = z.infer<typeof dealerBundleResponseSchema>;
+
+/** What a storefront may know of its dealer: public fields only (no email of the account, no pricing model, no wallet). */
+export const storefrontDealerSchema = z.object({
+  dealer: z.object({
+    code: z.string(),
+    name: z.string(),
+    company_name: z.string().nullable(),
+    logo: z.string().nullable(),
+    brand_color: z.string(),
+    description: z.string().nullable(),
+    website: z.string().nullable(),
+    contacts: z.array(z.object({ type: z.enum(CONTACT_TYPES), label: z.string().nullable(), value: z.string() })),
+    currency: z.string(),
+  }),
+  banners: z.array(z.object({ id: z.number().int(), title: z.string(), image: z.string(), link_url: z.string().nullable() })),
+});
+export type StorefrontDealer = z.infer<typeof storefrontDealerSchema>;
+
+export const storefrontBundleSchema = z.object({
+  id: z.number().int(),
+  h_id: z.string(),
+  name: z.string(),
+  data_volume_mb: z.number().int().nullable(),
+  validity_days: z.number().int(),
+  price: z.string().describe("The dealer's selling price"),
+});
+export const storefrontProvidersSchema = z.object({
+  currency: z.string(),
+  providers: z.array(
+    z.object({
+      id: z.number().int(),
+      h_id: z.string(),
+      name: z.string(),
+      code: z.string(),
+      logo: z.string().nullable(),
+      phone_prefixes: z.array(z.string()),
+      categories: z.array(z.object({ id: z.number().int(), h_id: z.string(), name: z.string(), description: z.string().nullable(), bundles: z.array(storefrontBundleSchema) })),
+    }),
+  ),
+});
+export type StorefrontProviders = z.infer<typeof storefrontProvidersSchema>;
+
+export const storefrontContactSchema = z.object({ id: z.number().int(), type: z.enum(CONTACT_TYPES), label: z.string().nullable(), value: z.string() });
+export const storefrontPaymentMethodSchema = z.object({ id: z.number().int(), h_id: z.string(), name: z.string(), type: z.enum(PAYMENT_METHOD_TYPES), account_number: z.string().nullable(), instructions: z.string().nullable(), logo: z.string().nullable() });

@@ -83,7 +83,7 @@ const userFields = {
   website: httpUrlSchema(255),
   contact_email: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
-    z.string().trim().email({ message: 'validation:email_invalid' }).max(191).nullable().optional(),
+    z.string().trim().email({ message: 'validation:email_invalid' }).max(191, { message: 'validation:email_max' }).nullable().optional(),
   ),
   contact_phone: optionalText(32),
   pricing_model: z.enum(PRICING_MODELS, { message: 'validation:pricing_model_invalid' }).optional(),

@@ -72,6 +72,21 @@ export const RESOURCE_FIXTURES: Record<string, ResourceFixture> = {
     create: (req, ownerId) => multipart(req, { title: `Banner ${unique()}`, link_url: 'https://example.so/offer', sort_order: 1, dealer_id: ownerId ?? undefined }, { image: PNG_1PX }),
     update: { body: { title: 'Changed title' }, field: 'title', value: 'Changed title' },
   },
+  'payment-methods': {
+    create: (req, ownerId) => multipart(req, { name: `EVC Plus ${unique()}`, type: 'evc_plus', account_number: '615123456', instructions: 'Dial *712#', dealer_id: ownerId ?? undefined }, { logo: PNG_1PX }),
+    update: { body: { account_number: '617000000' }, field: 'account_number', value: '617000000' },
+    bulkItem: () => ({ name: `Zaad ${unique()}`, type: 'zaad', account_number: '634000000' }),
+  },
+  contacts: {
+    create: (req, ownerId) => req.send({ type: 'whatsapp', label: `Sales ${unique()}`, value: '+252 61 5123456', ...(ownerId ? { dealer_id: ownerId } : {}) }),
+    update: { body: { label: 'Support' }, field: 'label', value: 'Support' },
+    bulkItem: () => ({ type: 'email', label: `Mail ${unique()}`, value: `help-${unique()}@example.so` }),
+  },
+  areas: {
+    create: (req) => req.send({ name: `Hodan ${unique()}`, code: `A${unique()}`, type: 'district' }),
+    update: { body: { name: 'Wadajir' }, field: 'name', value: 'Wadajir' },
+    bulkItem: () => ({ name: `Banaadir ${unique()}`, type: 'region' }),
+  },
 };
 
 export function fixtureOf(def: ResourceDefinition): ResourceFixture {

@@ -2,3 +2,5 @@
 process.env.TZ = 'Africa/Mogadishu';
 process.env.NODE_ENV = 'test';
 process.env.LOG_LEVEL ??= 'silent';
+// The per-address ceiling (1200/min) would cut the route matrix short: every test comes from 127.0.0.1.
+process.env.API_RATE_LIMIT_PER_MINUTE ??= '1000000';

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import { toDbTime } from '../database/time.ts';
+import { onCommit } from '../database/unit-of-work.ts';
+import { storefrontCache } from '../storefront/storefront-cache.ts';
 
 /**
  * The append-only activity log (docs/data-model.md, Logs): every change and every auth event,
@@ -24,7 +26,9 @@ export type ActivityAction =
   | 'unlock_failed'
   | 'profile_updated'
   | 'profile_picture_updated'
-  | 'password_changed';
+  | 'password_changed'
+  | 'mail_tested'
+  | 'catalogue_changed';
 
 const SECRET_FIELDS = new Set(['password', 'password_confirmation', 'current_password', 'remember_token']);
 
@@ -44,6 +48,9 @@ export interface ActivityEntry {
 }
 
 /** An entry written by a service: actor, address and agent come from its context. */
+/** Sign-in events change nothing a storefront shows; every other logged change may. */
+const SESSION_ACTIONS = new Set<ActivityAction>(['login', 'login_failed', 'logout', 'locked', 'unlocked', 'unlock_failed', 'mail_tested']);
+
 export async function recordActivity(ctx: { db: Knex | Knex.Transaction; actor: { id: number | null }; ip: string | null; userAgent: string | null }, entry: ActivityEntry): Promise<void> {
   await ctx.db('activity_log').insert({
     actor_id: entry.actorId !== undefined ? entry.actorId : ctx.actor.id,
@@ -57,4 +64,7 @@ export async function recordActivity(ctx: { db: Knex | Knex.Transaction; actor: 
     user_agent: ctx.userAgent,
     created_at: toDbTime(),
   });
+  // Every change is logged here, so this is the one place that knows the storefront's cached
+  // answers may be stale: they are dropped once the change is committed.
+  if (!SESSION_ACTIONS.has(entry.action)) onCommit(() => storefrontCache.clear());
 }

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { paymentMethodResponseSchema, paymentMethodSchema, updatePaymentMethodSchema, PAYMENT_METHOD_TYPES, RESOURCES, STATUSES } from '@app/contracts';
+import { resourceRoutes, filterQuery } from '../http/resource-routes.ts';
+import type { OpenApiRegistry } from '../openapi/registry.ts';
+import type { FileStorage } from '../uploads/storage.ts';
+import { decodeId, encodeId } from '../http/ids.ts';
+import { fieldError } from '../http/errors.ts';
+import { dealerRef, PaymentMethod } from './settings.models.ts';
+import { activePaymentMethods, presentPaymentMethods } from './payment-methods.ts';
+
+/**
+ * /payment-methods: how customers pay (EVC Plus, Zaad, Sahal, eDahab, bank, cash), the company's
+ * own (no dealer) or a dealer's. Dealers manage only their own (registry owner column).
+ * GET /payment-methods/list: the active ones the caller may use, for pickers.
+ */
+export function paymentMethodRoutes(registry: OpenApiRegistry, storage: FileStorage) {
+  return resourceRoutes<PaymentMethod, typeof paymentMethodResponseSchema>(registry, storage, {
+    def: RESOURCES['payment-methods'],
+    model: PaymentMethod,
+    schemas: {
+      create: paymentMethodSchema,
+      update: updatePaymentMethodSchema,
+      filters: filterQuery({ status: z.enum(STATUSES).optional(), type: z.enum(PAYMENT_METHOD_TYPES).optional(), dealer_id: z.string().optional() }),
+    },
+    response: paymentMethodResponseSchema,
+    list: {
+      sortable: ['id', 'name', 'type', 'sort_order', 'status', 'created_at', 'updated_at', 'deleted_at'],
+      defaultSort: { field: 'sort_order', order: 'asc' },
+      filters: {
+        status: (qb, v) => void qb.where('payment_methods.status', v),
+        type: (qb, v) => void qb.where('payment_methods.type', v),
+        dealer_id: (qb, v) => void (v === 'global' ? qb.whereNull('payment_methods.dealer_id') : qb.where('payment_methods.dealer_id', decodeId(v) ?? 0)),
+      },
+    },
+    graph: 'dealer',
+    images: { logo: { folder: 'payment-methods', column: 'logo_path' } },
+    update: async (ctx, row, input) => {
+      // The number stays required when the type changes away from cash.
+      const type = input.type ?? row.type;
+      const account = 'account_number' in input ? input.account_number : row.account_number;
+      if (type !== 'cash' && !account) throw fieldError('account_number', 'validation:account_number_required');
+      if (Object.keys(input).length) await PaymentMethod.query(ctx.db).patch(input).where('id', row.id);
+    },
+    snapshot: (m) => ({ name: m.name, type: m.type, account_number: m.account_number, instructions: m.instructions, logo_path: m.logo_path, status: m.status, sort_order: m.sort_order, dealer_id: m.dealer_id }),
+    present: async (methods) => presentPaymentMethods(methods).map((m, i) => ({ ...m, dealer: dealerRef(methods[i].dealer, encodeId) })),
+    extraRoutes: (api) => {
+      api.get(
+        '/list',
+        { summary: 'Active payment methods the caller may use (its own and the company ones)', anyPermission: [...RESOURCES['payment-methods'].permissions.view], response: z.array(paymentMethodResponseSchema.omit({ dealer: true })) },
+        async (req, ctx) => {
+          // A dealer gets its own and the company's; an admin the company's, or a named dealer's too.
+          const asked = typeof req.query.dealer_id === 'string' ? decodeId(req.query.dealer_id) : null;
+          const dealerId = ctx.actor.userType === 'dealer' ? ctx.actor.id : asked;
+          return { data: presentPaymentMethods(await activePaymentMethods(ctx.db, dealerId)) };
+        },
+      );
+    },
+  });
+}

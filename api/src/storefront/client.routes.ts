@@ -1,0 +1,55 @@
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import { storefrontContactSchema, storefrontDealerSchema, storefrontPaymentMethodSchema, storefrontProvidersSchema } from '@app/contracts';
+import { ApiRouter } from '../http/api-router.ts';
+import type { OpenApiRegistry } from '../openapi/registry.ts';
+import { fieldError } from '../http/errors.ts';
+import type { ServiceContext } from '../platform/context.ts';
+import { storefrontCache } from './storefront-cache.ts';
+import { findStorefrontDealer, storefrontContacts, storefrontDealer, storefrontPaymentMethods, storefrontProviders } from './storefront.service.ts';
+
+/**
+ * The dealer code of a storefront request: the `dealer_code` header (underscore, as the storefront
+ * sends it), else `X-Dealer-Code`, else the `dealer_code` query parameter (docs/api-conventions.md).
+ */
+export function dealerCodeOf(req: Request): string {
+  const raw = req.get('dealer_code') ?? req.get('x-dealer-code') ?? (typeof req.query.dealer_code === 'string' ? req.query.dealer_code : undefined);
+  const code = raw?.trim() ?? '';
+  if (!code) throw fieldError('dealer_code', 'validation:dealer_code_header_required');
+  if (code.length > 64 || !/^[A-Za-z0-9_-]+$/.test(code)) throw fieldError('dealer_code', 'validation:dealer_code_invalid');
+  return code;
+}
+
+/**
+ * Sends a cached answer: every storefront visit asks for these, so they are served from the
+ * in-process cache with an ETag (a repeat visit gets 304 and no body). `no-cache` makes browsers
+ * ask again each time, so a price change shows on the next read.
+ */
+function sendCached(req: Request, res: Response, answer: { body: string; etag: string }) {
+  res.setHeader('ETag', answer.etag);
+  res.setHeader('Cache-Control', 'public, no-cache');
+  res.setHeader('Vary', 'dealer_code, X-Dealer-Code');
+  if (req.get('if-none-match') === answer.etag) {
+    res.status(304).end();
+    return;
+  }
+  res.status(200).type('application/json').send(answer.body);
+}
+
+const dealerCodeQuery = z.object({ dealer_code: z.string().optional().describe('Also accepted as the dealer_code or X-Dealer-Code header') });
+
+/** GET /client/dealer, /client/dealer/providers, /client/contacts, /client/payment-methods: public, cached. */
+export function clientRoutes(registry: OpenApiRegistry) {
+  const api = new ApiRouter(registry, '/client', 'Storefront');
+  const cached = (name: string, load: (ctx: ServiceContext, code: string) => Promise<unknown>) => async (req: Request, ctx: ServiceContext, res: Response) => {
+    const code = dealerCodeOf(req);
+    const answer = await storefrontCache.get(`${name}:${code}`, async () => ({ success: true, data: await load(ctx, code) }));
+    sendCached(req, res, answer);
+  };
+
+  api.get('/dealer', { summary: "The dealer's public profile, contacts and banners", auth: 'public', query: dealerCodeQuery, response: storefrontDealerSchema }, cached('dealer', async (ctx, code) => storefrontDealer(ctx.db, await findStorefrontDealer(ctx.db, code))));
+  api.get('/dealer/providers', { summary: "The dealer's operators, categories and bundles at its prices", auth: 'public', query: dealerCodeQuery, response: storefrontProvidersSchema }, cached('providers', async (ctx, code) => storefrontProviders(ctx.db, (await findStorefrontDealer(ctx.db, code)).id)));
+  api.get('/contacts', { summary: "The storefront's contacts (the dealer's, then the company's)", auth: 'public', query: dealerCodeQuery, response: z.array(storefrontContactSchema) }, cached('contacts', async (ctx, code) => storefrontContacts(ctx.db, (await findStorefrontDealer(ctx.db, code)).id)));
+  api.get('/payment-methods', { summary: 'How customers of this storefront pay (by the dealer’s pricing model)', auth: 'public', query: dealerCodeQuery, response: z.array(storefrontPaymentMethodSchema) }, cached('payment-methods', async (ctx, code) => storefrontPaymentMethods(ctx.db, await findStorefrontDealer(ctx.db, code))));
+  return api;
+}

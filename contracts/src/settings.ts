@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { displayNameSchema, optionalText, recordRefSchema, sortOrderSchema, statusSchema } from './common.ts';
+
+/**
+ * Settings (docs/data-model.md, Settings): payment methods, storefront contacts and areas are
+ * records with the generic lifecycle; company and mail are one group of keys each.
+ */
+const name = displayNameSchema({ required: 'validation:name_required', max: 'validation:name_max_191' }, 191);
+
+/** Mobile money wallets of the Somali market, then bank and cash. */
+export const PAYMENT_METHOD_TYPES = ['evc_plus', 'zaad', 'sahal', 'edahab', 'bank', 'cash'] as const;
+export type PaymentMethodType = (typeof PAYMENT_METHOD_TYPES)[number];
+
+/** A wallet or merchant number (digits, spaces, + and -) or a bank account (letters too). */
+const accountNumber = z.preprocess(
+  (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
+  z.string().max(64, { message: 'validation:too_long' }).regex(/^[A-Za-z0-9 +\-/.]+$/, { message: 'validation:account_number_invalid' }).nullable().optional(),
+);
+
+const paymentMethodFields = {
+  name,
+  type: z.enum(PAYMENT_METHOD_TYPES, { message: 'validation:payment_type_invalid' }),
+  account_number: accountNumber,
+  instructions: optionalText(2000),
+  status: statusSchema.optional(),
+  sort_order: sortOrderSchema,
+  dealer_id: recordRefSchema,
+};
+/** Every type but cash needs the number the customer pays to. */
+const accountNeeded = (d: { type?: string; account_number?: string | null }, ctx: z.RefinementCtx) => {
+  if (d.type && d.type !== 'cash' && !d.account_number) ctx.addIssue({ code: 'custom', path: ['account_number'], message: 'validation:account_number_required' });
+};
+export const paymentMethodSchema = z.object(paymentMethodFields).superRefine(accountNeeded);
+export const updatePaymentMethodSchema = z.object(paymentMethodFields).partial();
+
+export const CONTACT_TYPES = ['phone', 'whatsapp', 'email', 'address'] as const;
+export type ContactType = (typeof CONTACT_TYPES)[number];
+
+const PHONE = /^\+?[0-9][0-9 ()-]{4,22}[0-9]$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const contactFields = {
+  type: z.enum(CONTACT_TYPES, { message: 'validation:contact_type_invalid' }),
+  label: optionalText(191),
+  value: z
+    .string({ message: 'validation:contact_value_required' })
+    .trim()
+    .min(1, { message: 'validation:contact_value_required' })
+    .max(500, { message: 'validation:too_long' }),
+  status: statusSchema.optional(),
+  sort_order: sortOrderSchema,
+  dealer_id: recordRefSchema,
+};
+/** The value must fit its type: a phone number for phone and WhatsApp, an address for email. */
+const valueFitsType = (d: { type?: string; value?: string }, ctx: z.RefinementCtx) => {
+  if (!d.type || d.value === undefined) return;
+  if ((d.type === 'phone' || d.type === 'whatsapp') && !PHONE.test(d.value)) ctx.addIssue({ code: 'custom', path: ['value'], message: 'validation:contact_phone_invalid' });
+  if (d.type === 'email' && !EMAIL.test(d.value)) ctx.addIssue({ code: 'custom', path: ['value'], message: 'validation:email_invalid' });
+};
+export const contactSchema = z.object(contactFields).superRefine(valueFitsType);
+export const updateContactSchema = z.object(contactFields).partial().superRefine(valueFitsType);
+
+export const AREA_TYPES = ['region', 'city', 'district'] as const;
+const areaFields = {
+  name,
+  code: z.preprocess(
+    (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim().toUpperCase()) : v),
+    z.string().max(32, { message: 'validation:too_long' }).regex(/^[A-Z0-9_-]+$/, { message: 'validation:code_invalid' }).nullable().optional(),
+  ),
+  type: z.enum(AREA_TYPES, { message: 'validation:area_type_invalid' }).optional(),
+  parent_id: recordRefSchema,
+  status: statusSchema.optional(),
+};
+export const areaSchema = z.object(areaFields);
+export const updateAreaSchema = areaSchema.partial();
+
+/** ISO 4217 code; the storefront and console format amounts with it. */
+export const CURRENCIES = ['USD', 'SOS', 'SLSH', 'KES', 'ETB', 'DJF', 'EUR', 'GBP', 'AED'] as const;
+
+const isTimeZone = (tz: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+export const companySettingsSchema = z.object({
+  company_name: displayNameSchema({ required: 'validation:company_name_required', max: 'validation:name_max_191' }, 191),
+  address: optionalText(500),
+  phone: z.preprocess(
+    (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
+    z.string().regex(PHONE, { message: 'validation:contact_phone_invalid' }).nullable().optional(),
+  ),
+  email: z.preprocess(
+    (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
+    z.string().max(191, { message: 'validation:email_max' }).regex(EMAIL, { message: 'validation:email_invalid' }).nullable().optional(),
+  ),
+  currency: z.enum(CURRENCIES, { message: 'validation:currency_invalid' }),
+  timezone: z.string({ message: 'validation:timezone_invalid' }).trim().min(1, { message: 'validation:timezone_invalid' }).max(64, { message: 'validation:timezone_invalid' }).refine(isTimeZone, { message: 'validation:timezone_invalid' }),
+  footer_text: optionalText(500),
+});
+export type CompanySettingsInput = z.infer<typeof companySettingsSchema>;
+
+export const MAIL_SECURITY = ['none', 'starttls', 'tls'] as const;
+export const mailSettingsSchema = z.object({
+  host: z.string({ message: 'validation:mail_host_required' }).trim().min(1, { message: 'validation:mail_host_required' }).max(191, { message: 'validation:too_long' }).regex(/^[A-Za-z0-9.-]+$|^\[[0-9a-fA-F:]+\]$/, { message: 'validation:mail_host_invalid' }),
+  port: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+    z.number({ message: 'validation:mail_port_invalid' }).int({ message: 'validation:mail_port_invalid' }).min(1, { message: 'validation:mail_port_invalid' }).max(65535, { message: 'validation:mail_port_invalid' }),
+  ),
+  security: z.enum(MAIL_SECURITY, { message: 'validation:mail_security_invalid' }),
+  username: optionalText(191),
+  /** Blank or absent keeps the stored password; `clear_password: true` removes it. Never answered back. */
+  password: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().max(500, { message: 'validation:too_long' }).optional()),
+  clear_password: z.boolean().optional(),
+  from_address: z.string({ message: 'validation:mail_from_required' }).trim().min(1, { message: 'validation:mail_from_required' }).max(191, { message: 'validation:email_max' }).regex(EMAIL, { message: 'validation:email_invalid' }),
+  from_name: optionalText(191),
+});
+export type MailSettingsInput = z.infer<typeof mailSettingsSchema>;
+
+export const testMailSchema = z.object({
+  to: z.string({ message: 'validation:email_required' }).trim().min(1, { message: 'validation:email_required' }).max(191, { message: 'validation:email_max' }).regex(EMAIL, { message: 'validation:email_invalid' }),
+});
