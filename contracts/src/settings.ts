@@ -38,6 +38,8 @@ export type ContactType = (typeof CONTACT_TYPES)[number];
 
 const PHONE = /^\+?[0-9][0-9 ()-]{4,22}[0-9]$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Blank is reported once, as "required", not also as a bad address. */
+const emailOrBlank = (v: string) => v === '' || EMAIL.test(v);
 const contactFields = {
   type: z.enum(CONTACT_TYPES, { message: 'validation:contact_type_invalid' }),
   label: optionalText(191),
@@ -104,7 +106,7 @@ export type CompanySettingsInput = z.infer<typeof companySettingsSchema>;
 
 export const MAIL_SECURITY = ['none', 'starttls', 'tls'] as const;
 export const mailSettingsSchema = z.object({
-  host: z.string({ message: 'validation:mail_host_required' }).trim().min(1, { message: 'validation:mail_host_required' }).max(191, { message: 'validation:too_long' }).regex(/^[A-Za-z0-9.-]+$|^\[[0-9a-fA-F:]+\]$/, { message: 'validation:mail_host_invalid' }),
+  host: z.string({ message: 'validation:mail_host_required' }).trim().min(1, { message: 'validation:mail_host_required' }).max(191, { message: 'validation:too_long' }).refine((v) => v === '' || /^[A-Za-z0-9.-]+$|^\[[0-9a-fA-F:]+\]$/.test(v), { message: 'validation:mail_host_invalid' }),
   port: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
     z.number({ message: 'validation:mail_port_invalid' }).int({ message: 'validation:mail_port_invalid' }).min(1, { message: 'validation:mail_port_invalid' }).max(65535, { message: 'validation:mail_port_invalid' }),
@@ -114,11 +116,11 @@ export const mailSettingsSchema = z.object({
   /** Blank or absent keeps the stored password; `clear_password: true` removes it. Never answered back. */
   password: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().max(500, { message: 'validation:too_long' }).optional()),
   clear_password: z.boolean().optional(),
-  from_address: z.string({ message: 'validation:mail_from_required' }).trim().min(1, { message: 'validation:mail_from_required' }).max(191, { message: 'validation:email_max' }).regex(EMAIL, { message: 'validation:email_invalid' }),
+  from_address: z.string({ message: 'validation:mail_from_required' }).trim().min(1, { message: 'validation:mail_from_required' }).max(191, { message: 'validation:email_max' }).refine(emailOrBlank, { message: 'validation:email_invalid' }),
   from_name: optionalText(191),
 });
 export type MailSettingsInput = z.infer<typeof mailSettingsSchema>;
 
 export const testMailSchema = z.object({
-  to: z.string({ message: 'validation:email_required' }).trim().min(1, { message: 'validation:email_required' }).max(191, { message: 'validation:email_max' }).regex(EMAIL, { message: 'validation:email_invalid' }),
+  to: z.string({ message: 'validation:email_required' }).trim().min(1, { message: 'validation:email_required' }).max(191, { message: 'validation:email_max' }).refine(emailOrBlank, { message: 'validation:email_invalid' }),
 });
