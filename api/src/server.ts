@@ -53,7 +53,7 @@ async function main() {
   const logger = pino({ level: config.logLevel === 'silent' ? 'info' : config.logLevel });
   const db = connectDatabase();
   await waitForDatabase(db, logger, Number(process.env.DB_CONNECT_TIMEOUT_SECONDS || 60));
-  await migrateAndSeed(db, { seedDemo: config.seedDemo });
+  await migrateAndSeed(db, { seedDemo: config.seedDemo, dataDir: config.dataDir });
   const app = createApp({ config, db, logger });
   const server = app.listen(config.port, () => {
     const url = `http://localhost:${config.port}`;

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { Model } from 'objection';
 import { knexConfig, type DatabaseClient } from '../../../db/config.ts';
@@ -19,7 +20,7 @@ export function connectDatabase(env: NodeJS.ProcessEnv = process.env): Database 
 }
 
 /** Migrations, the catalogue seeds of db/seeds (permissions, protected roles) and, if asked, the demo data. */
-export async function migrateAndSeed(db: Database, opts: { seedDemo: boolean }): Promise<void> {
+export async function migrateAndSeed(db: Database, opts: { seedDemo: boolean; dataDir?: string }): Promise<void> {
   await db.knex.migrate.latest();
   await runSeeds(db.knex);
   if (opts.seedDemo) {
@@ -27,5 +28,10 @@ export async function migrateAndSeed(db: Database, opts: { seedDemo: boolean }):
     const { seedDemoCatalogue } = await import('../demo/demo-catalogue.ts');
     await seedDemoData(db.knex);
     await seedDemoCatalogue(db.knex);
+    if (opts.dataDir) {
+      const { seedDemoStorefront } = await import('../demo/demo-storefront.ts');
+      const { localDiskStorage } = await import('../uploads/storage.ts');
+      await seedDemoStorefront(db.knex, localDiskStorage(path.join(opts.dataDir, 'storage')));
+    }
   }
 }

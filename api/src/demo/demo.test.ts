@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, bearer, type Harness } from '../../../tests/api/harness.ts';
 import { seedDemoData, DEMO_DEALER } from './demo-data.ts';
 import { seedDemoCatalogue } from './demo-catalogue.ts';
+import { seedDemoStorefront } from './demo-storefront.ts';
+import { localDiskStorage } from '../uploads/storage.ts';
+import path from 'node:path';
 
 /** The demo data a new user sees first, made by the same services as the console, and idempotent. */
 let h: Harness;
@@ -15,6 +18,7 @@ describe('demo data', () => {
     for (let run = 0; run < 2; run++) {
       await seedDemoData(h.knex);
       await seedDemoCatalogue(h.knex);
+      await seedDemoStorefront(h.knex, localDiskStorage(path.join(h.dataDir, 'storage')));
     }
     const dealer = await h.knex('users').where({ email: DEMO_DEALER.email }).first();
     expect(dealer).toMatchObject({ user_type: 'dealer', dealer_code: 'DEMO' });
@@ -29,5 +33,23 @@ describe('demo data', () => {
     expect(bundles.body.meta.total).toBe(8);
     expect(bundles.body.data.find((b: { name: string }) => b.name === '1 GB Daily')).toMatchObject({ cost_price: '0.40', selling_price: '0.50', data_volume_mb: 1024, validity_days: 1 });
     expect(bundles.body.data.find((b: { name: string }) => b.name === 'Unlimited 30 days').data_volume_mb).toBeNull();
+  });
+
+  it('opens a working DEMO storefront: three operators, prices over cost, banners, payment methods and contacts', async () => {
+    const shop = await h.http().get('/api/v1/client/dealer/providers').set('dealer_code', 'DEMO');
+    expect(shop.body.data.providers.map((p: { code: string }) => p.code)).toEqual(['HORMUUD', 'SOMTEL', 'GOLIS']);
+    const hormuud = shop.body.data.providers[0];
+    expect(hormuud.categories.map((c: { name: string }) => c.name)).toEqual(['Daily', 'Weekly', 'Monthly', 'Unlimited']);
+    const prices = Object.fromEntries(hormuud.categories.flatMap((c: { bundles: { name: string; price: string }[] }) => c.bundles.map((b) => [b.name, b.price])));
+    expect(prices).toMatchObject({ '1 GB Daily': '0.50', '10 GB Monthly': '5.75', 'Unlimited 30 days': '25.10' });
+    const profile = await h.http().get('/api/v1/client/dealer').set('dealer_code', 'DEMO');
+    expect(profile.body.data.banners).toHaveLength(3);
+    const banner = await h.http().get(profile.body.data.banners[0].image);
+    expect(banner.status).toBe(200);
+    expect(banner.headers['content-type']).toBe('image/png');
+    expect(profile.body.data.dealer.contacts.map((c: { type: string }) => c.type)).toEqual(['whatsapp', 'phone', 'email', 'address', 'email']);
+    const pay = await h.http().get('/api/v1/client/payment-methods').set('dealer_code', 'DEMO');
+    expect(pay.body.data.map((m: { type: string }) => m.type)).toEqual(['evc_plus', 'edahab']);
+    expect((await h.knex('areas').where({ type: 'region' })).length).toBe(4);
   });
 });
