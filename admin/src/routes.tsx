@@ -26,6 +26,7 @@ const TrashPage = screen(() => import('./trash/TrashPage'));
 /** List screens of registry resources shown at their own path (/banners): react-admin Resources. */
 export const RESOURCE_SCREENS: Record<string, ComponentType | undefined> = {
   banners: screen(() => import('./banners/BannerList')),
+  'internet-providers': screen(() => import('./catalogue/ProviderList')),
 };
 
 export const ROUTES: AppRoute[] = [
@@ -33,25 +34,25 @@ export const ROUTES: AppRoute[] = [
   // `/*`: every record has a URL (/admin/create, /dealers/12) that opens its form over the list.
   { path: '/admin/*', permissions: ['view admins'], screen: UserList, props: { userType: 'admin' } },
   { path: '/dealers/*', permissions: ['view dealers'], screen: UserList, props: { userType: 'dealer' } },
-  soon('/internet-providers', 'menu.internet_providers', ['view internet providers']),
-  soon('/internet-providers/:id/categories', 'menu.internet_categories', ['view internet categories']),
-  soon('/internet-providers/:id/categories/:categoryId/bundles', 'menu.bundles', ['view bundles']),
-  soon('/dealer-providers', 'menu.dealer_providers', ['view dealer providers']),
-  soon('/dealer-providers/:id/categories', 'menu.dealer_categories', ['view dealer categories']),
-  soon('/dealer-providers/:id/categories/:categoryId/bundles', 'menu.dealer_bundles', ['view dealer bundles']),
+  // /internet-providers itself is the react-admin Resource (RESOURCE_SCREENS); its children nest under it.
+  { path: '/internet-providers/:id/categories/*', permissions: ['view internet categories'], screen: screen(() => import('./catalogue/CategoryList')) },
+  { path: '/internet-providers/:id/categories/:categoryId/bundles/*', permissions: ['view bundles'], screen: screen(() => import('./catalogue/BundleList')) },
+  { path: '/dealer-providers', permissions: ['view dealer providers'], screen: screen(() => import('./dealer-catalogue/DealerProviderList')) },
+  { path: '/dealer-providers/:id/categories', permissions: ['view dealer categories'], screen: screen(() => import('./dealer-catalogue/DealerCategoryList')) },
+  { path: '/dealer-providers/:id/categories/:categoryId/bundles', permissions: ['view dealer bundles'], screen: screen(() => import('./dealer-catalogue/DealerBundleList')) },
   soon('/wallets', 'menu.wallets'),
   soon('/wallet-transactions', 'menu.wallet_transactions', ['view wallet transactions']),
   soon('/my-wallet', 'menu.my_wallet', ['view own wallet']),
   soon('/recharges', 'menu.recharges', ['view recharges']),
   soon('/reports', 'menu.reports', ['view reports']),
   soon('/reports/dealer-profit', 'menu.dealer_profit_report', ['view dealer profit report']),
-  soon('/settings', 'menu.settings', ['manage settings']),
-  soon('/settings/mail', 'menu.settings_mail', ['view mail settings']),
+  { path: '/settings', permissions: ['manage settings'], screen: screen(() => import('./settings/SettingsHub')) },
+  { path: '/settings/mail', permissions: ['view mail settings'], screen: screen(() => import('./settings/MailSettingsPage')) },
   { path: '/settings/roles/*', permissions: ['view roles'], screen: screen(() => import('./roles/RoleList')) },
-  soon('/settings/areas', 'menu.settings_areas', ['view areas']),
-  soon('/settings/payment-methods', 'menu.settings_payment_methods', ['view payment methods']),
-  soon('/settings/company', 'menu.settings_company', ['view company settings']),
-  soon('/settings/contacts', 'menu.settings_contacts', ['view contact settings']),
+  { path: '/settings/areas/*', permissions: ['view areas'], screen: screen(() => import('./settings/AreaList')) },
+  { path: '/settings/payment-methods/*', permissions: ['view payment methods'], screen: screen(() => import('./settings/PaymentMethodList')) },
+  { path: '/settings/company', permissions: ['view company settings'], screen: screen(() => import('./settings/CompanySettingsPage')) },
+  { path: '/settings/contacts/*', permissions: ['view contact settings'], screen: screen(() => import('./settings/ContactList')) },
   soon('/logs', 'menu.logs', ['view logs']),
   { path: '/trash', permissions: ['view trash items'], screen: TrashPage, props: { resource: TRASH_TABS[0].resource } },
   ...TRASH_TABS.map((tab) => ({ path: tab.path, permissions: ['view trash items'], screen: TrashPage, props: { resource: tab.resource } })),

@@ -176,7 +176,7 @@ export const RESOURCES = {
   'payment-methods': {
     name: 'payment-methods',
     consolePath: '/settings/payment-methods',
-    labelKey: 'menu.payment_methods',
+    labelKey: 'menu.settings_payment_methods',
     icon: 'payments',
     recordRepresentation: 'name',
     messagePrefix: 'api:payment_methods',
@@ -192,7 +192,7 @@ export const RESOURCES = {
   contacts: {
     name: 'contacts',
     consolePath: '/settings/contacts',
-    labelKey: 'menu.contacts',
+    labelKey: 'menu.settings_contacts',
     icon: 'contacts',
     recordRepresentation: 'value',
     messagePrefix: 'api:contacts',
@@ -216,7 +216,7 @@ export const RESOURCES = {
   areas: {
     name: 'areas',
     consolePath: '/settings/areas',
-    labelKey: 'menu.areas',
+    labelKey: 'menu.settings_areas',
     icon: 'areas',
     recordRepresentation: 'name',
     messagePrefix: 'api:areas',

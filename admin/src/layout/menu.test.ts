@@ -21,8 +21,9 @@ describe('menu filtering (docs/product.md section 2)', () => {
 
   it('a dealer sees its own areas only', () => {
     const p = paths(filterMenu(MENU, DEALER_PERMISSIONS));
-    expect(p).toEqual(['/dashboard', '/dealer-providers', '/banners', '/my-wallet', '/wallet-transactions', '/recharges', '/reports', '/reports/dealer-profit']);
+    expect(p).toEqual(['/dashboard', '/dealer-providers', '/banners', '/my-wallet', '/wallet-transactions', '/recharges', '/reports', '/reports/dealer-profit', '/settings', '/settings/payment-methods', '/settings/contacts']);
     expect(p).not.toContain('/admin');
+    expect(p).not.toContain('/settings/company');
   });
 
   it('the home page is the first visible menu path, else /dashboard', () => {

@@ -71,6 +71,8 @@ export interface ConsoleDataProvider extends DataProvider {
   assignPermissions(params: { id: Identifier; permissions: string[] }): Promise<{ data: Rec }>;
   uploadDealerLogo(params: { id: Identifier | 'me'; file: File }): Promise<{ data: Rec }>;
   deleteDealerLogo(params: { id: Identifier | 'me' }): Promise<{ data: Rec }>;
+  /** POST /dealer-bundles/bulk: turn on/off or price at cost + profit all bundles of a category (or operator). */
+  dealerBundlesBulk(body: Record<string, unknown>): Promise<{ data: { affected: number }; message?: string }>;
 }
 
 export const dataProvider: ConsoleDataProvider = {
@@ -87,7 +89,8 @@ export const dataProvider: ConsoleDataProvider = {
 
   async getOne(resource, params) {
     const id = encodeURIComponent(String(params.id));
-    const res = await apiFetch<Rec>(params.meta?.trashed ? `/${resource}/${id}/trashed` : `/${resource}/${id}`);
+    // meta.query: extra parameters of the call (the dealer catalogue's dealer_id for admins).
+    const res = await apiFetch<Rec>(params.meta?.trashed ? `/${resource}/${id}/trashed` : `/${resource}/${id}`, { query: params.meta?.query });
     return { data: res.data as never };
   },
 
@@ -190,6 +193,11 @@ export const dataProvider: ConsoleDataProvider = {
     const path = params.id === 'me' ? '/users/dealer/logo' : `/users/${encodeURIComponent(String(params.id))}/dealer-logo`;
     const res = await apiFetch<Rec>(path, { method: 'POST', body: fd });
     return { data: res.data };
+  },
+
+  async dealerBundlesBulk(body) {
+    const res = await apiFetch<{ affected: number }>('/dealer-bundles/bulk', { method: 'POST', body });
+    return { data: res.data ?? { affected: 0 }, message: res.message };
   },
 
   async deleteDealerLogo(params) {

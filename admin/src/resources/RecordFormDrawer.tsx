@@ -19,6 +19,7 @@ export function RecordFormDrawer({
   schemas,
   titles,
   transform,
+  defaultValues,
   children,
 }: {
   resource: string;
@@ -26,6 +27,8 @@ export function RecordFormDrawer({
   schemas: { create: z.ZodType; update: z.ZodType };
   titles: { create: string; edit: string };
   transform?: (data: Record<string, unknown>) => Record<string, unknown>;
+  /** Values a new record starts with (e.g. the operator a new category belongs to). */
+  defaultValues?: Record<string, unknown>;
   children: ReactNode;
 }) {
   const translate = useTranslate();
@@ -35,7 +38,7 @@ export function RecordFormDrawer({
     route.close();
   };
   const form = (schema: z.ZodType, isEdit: boolean) => (
-    <SimpleForm resolver={sharedResolver(schema)} toolbar={<FormToolbar isEdit={isEdit} onCancel={route.close} />}>
+    <SimpleForm resolver={sharedResolver(schema)} defaultValues={isEdit ? undefined : defaultValues} toolbar={<FormToolbar isEdit={isEdit} onCancel={route.close} />}>
       {children}
     </SimpleForm>
   );

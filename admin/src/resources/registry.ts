@@ -5,6 +5,9 @@ import ViewCarouselIcon from '@mui/icons-material/ViewCarouselOutlined';
 import RouterIcon from '@mui/icons-material/RouterOutlined';
 import CategoryIcon from '@mui/icons-material/CategoryOutlined';
 import DataUsageIcon from '@mui/icons-material/DataUsageOutlined';
+import PaymentsIcon from '@mui/icons-material/PaymentsOutlined';
+import ContactsIcon from '@mui/icons-material/ContactPhoneOutlined';
+import PlaceIcon from '@mui/icons-material/PlaceOutlined';
 import { RESOURCES, RESOURCE_LIST, TRASHABLE_RESOURCES, operationPermissions, type Operation, type ResourceDefinition } from '@app/contracts/resources';
 import type { Perms } from '../permissions/permissions';
 
@@ -12,13 +15,16 @@ import type { Perms } from '../permissions/permissions';
  * The console's reading of the resource registry (contracts/src/resources.ts): icons by key,
  * the console URL of a record, the menu item and trash tab of a resource, and canAccess.
  */
-export const ICONS: Record<string, ComponentType> = { people: PeopleIcon, security: SecurityIcon, banners: ViewCarouselIcon, providers: RouterIcon, categories: CategoryIcon, bundles: DataUsageIcon };
+export const ICONS: Record<string, ComponentType> = { people: PeopleIcon, security: SecurityIcon, banners: ViewCarouselIcon, providers: RouterIcon, categories: CategoryIcon, bundles: DataUsageIcon, payments: PaymentsIcon, contacts: ContactsIcon, areas: PlaceIcon };
 
 export const resourceDef = (name: string): ResourceDefinition | undefined => RESOURCE_LIST.find((r) => r.name === name);
 
 /** Where a record opens in the console: users by their type (/admin or /dealers), others under their console path. */
-export function recordPath(resource: string, record: { id: number | string; user_type?: string }): string {
+export function recordPath(resource: string, record: { id: number | string; user_type?: string; provider_id?: number; category_id?: number; provider?: { id: number } | null }): string {
   if (resource === 'users') return `${record.user_type === 'dealer' ? '/dealers' : '/admin'}/${record.id}`;
+  // Categories and bundles open under their operator (and category).
+  if (resource === 'internet-categories') return `/internet-providers/${record.provider_id}/categories/${record.id}`;
+  if (resource === 'bundles') return `/internet-providers/${record.provider?.id}/categories/${record.category_id}/bundles/${record.id}`;
   return `${resourceDef(resource)?.consolePath ?? `/${resource}`}/${record.id}`;
 }
 

@@ -1,0 +1,76 @@
+import { BulkDeleteButton, Datagrid, DeleteButton, FunctionField, List, NumberInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, useCanAccess, useGetOne, useTranslate, usePermissions } from 'react-admin';
+import { Button } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import { useParams } from 'react-router';
+import { bundleSchema, updateBundleSchema, type BundleResponse, type CategoryResponse, type ProviderResponse } from '@app/contracts';
+import { PageTitle } from '../common/PageTitle';
+import { useIsPhone } from '../common/useIsPhone';
+import { useRecordRoute } from '../common/useRecordRoute';
+import { RecordFormDrawer } from '../resources/RecordFormDrawer';
+import { StatusToggle } from '../resources/StatusToggle';
+import { SortArrows } from '../resources/SortArrows';
+import { Breadcrumbs } from '../resources/Breadcrumbs';
+import { STATUS_CHOICES, volumeLabel } from './parts';
+
+// Blank volume means unlimited (null); the shared schema turns text into numbers.
+const emptyIsNull = (v: unknown) => (v === '' || v === undefined ? null : v);
+
+/** /internet-providers/{id}/categories/{categoryId}/bundles: a category's bundles and their prices. */
+export default function BundleList() {
+  const translate = useTranslate();
+  const { id: providerId, categoryId } = useParams() as { id: string; categoryId: string };
+  const base = `/internet-providers/${providerId}/categories/${categoryId}/bundles`;
+  const route = useRecordRoute<BundleResponse>(base, 'bundles');
+  const phone = useIsPhone();
+  const { permissions } = usePermissions<string[]>();
+  const seesCost = !!permissions?.includes('view bundles prices');
+  const { data: provider } = useGetOne<ProviderResponse>('internet-providers', { id: providerId as never });
+  const { data: category } = useGetOne<CategoryResponse>('internet-categories', { id: categoryId as never });
+  const { canAccess: canCreate } = useCanAccess({ resource: 'bundles', action: 'create' });
+  const { canAccess: canEdit } = useCanAccess({ resource: 'bundles', action: 'edit' });
+  const { canAccess: canDelete } = useCanAccess({ resource: 'bundles', action: 'delete' });
+  const { canAccess: canSeeProviders } = useCanAccess({ resource: 'internet-providers', action: 'list' });
+  const title = category ? translate('catalogue.bundle.title_of', { name: `${provider?.name ?? ''} · ${category.name}` }) : translate('menu.bundles');
+  const filters = [<SearchInput key="q" source="q" alwaysOn />, <SelectInput key="status" source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} />];
+  const volume = (r: BundleResponse) => volumeLabel(r.data_volume_mb, translate);
+  return (
+    <>
+      <Breadcrumbs
+        items={[
+          { label: 'menu.internet_providers', to: canSeeProviders ? '/internet-providers' : undefined },
+          { label: provider?.name ?? '…', to: `/internet-providers/${providerId}/categories` },
+          { label: category?.name ?? '…' },
+          { label: 'menu.bundles' },
+        ]}
+      />
+      <PageTitle title={title} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('catalogue.bundle.new_title')}</Button>} />
+      <List resource="bundles" filter={{ category_id: categoryId }} filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={title} storeKey={`bundles.${categoryId}`}>
+        {phone ? (
+          <SimpleList primaryText={(r: BundleResponse) => r.name} secondaryText={(r: BundleResponse) => `${volume(r)} · ${translate('catalogue.days', { smart_count: r.validity_days })}`} tertiaryText={(r: BundleResponse) => r.selling_price} rowClick={(id) => `${base}/${id}`} />
+        ) : (
+          <Datagrid rowClick={(id) => (canEdit ? `${base}/${id}` : false)} bulkActionButtons={canDelete ? <BulkDeleteButton mutationMode="pessimistic" /> : false}>
+            <TextField source="name" label="catalogue.fields.name" />
+            <FunctionField source="data_volume_mb" label="catalogue.fields.data_volume" render={volume} />
+            <FunctionField source="validity_days" label="catalogue.fields.validity" render={(r: BundleResponse) => translate('catalogue.days', { smart_count: r.validity_days })} />
+            {seesCost && <TextField source="cost_price" label="catalogue.fields.cost_price" sortable={false} />}
+            <TextField source="selling_price" label="catalogue.fields.selling_price" />
+            <TextField source="operator_product_code" label="catalogue.fields.operator_product_code" emptyText="—" sortable={false} />
+            <FunctionField source="sort_order" label="catalogue.fields.sort_order" render={() => <SortArrows resource="bundles" disabled={!canEdit} />} />
+            <FunctionField source="status" label="catalogue.fields.status" render={() => <StatusToggle />} />
+            {canDelete && <DeleteButton mutationMode="pessimistic" redirect={false} />}
+          </Datagrid>
+        )}
+      </List>
+      <RecordFormDrawer resource="bundles" route={route} schemas={{ create: bundleSchema, update: updateBundleSchema }} titles={{ create: 'catalogue.bundle.new_title', edit: 'catalogue.bundle.edit_title' }} defaultValues={{ category_id: Number(categoryId) || categoryId, validity_days: 1 }}>
+        <TextInput source="name" label="catalogue.fields.name" fullWidth />
+        <NumberInput source="data_volume_mb" label="catalogue.fields.data_volume_mb" helperText="catalogue.bundle.volume_help" min={1} parse={emptyIsNull} />
+        <NumberInput source="validity_days" label="catalogue.fields.validity_days" min={1} max={366} />
+        {seesCost && <TextInput source="cost_price" label="catalogue.fields.cost_price" slotProps={{ htmlInput: { inputMode: 'decimal' } }} helperText="catalogue.bundle.price_help" />}
+        <TextInput source="selling_price" label="catalogue.fields.selling_price" slotProps={{ htmlInput: { inputMode: 'decimal' } }} helperText="catalogue.bundle.price_help" />
+        <TextInput source="operator_product_code" label="catalogue.fields.operator_product_code" />
+        <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
+        <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
+      </RecordFormDrawer>
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+import { BulkDeleteButton, Datagrid, DeleteButton, FunctionField, ImageField, ImageInput, List, NumberInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, useCanAccess, useTranslate } from 'react-admin';
+import { Button, Chip, IconButton, Stack } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import { useNavigate } from 'react-router';
+import { providerSchema, updateProviderSchema, type ProviderResponse } from '@app/contracts';
+import { PageTitle } from '../common/PageTitle';
+import { useIsPhone } from '../common/useIsPhone';
+import { resolveImage } from '../common/image';
+import { useRecordRoute } from '../common/useRecordRoute';
+import { RecordFormDrawer } from '../resources/RecordFormDrawer';
+import { StatusToggle } from '../resources/StatusToggle';
+import { SortArrows } from '../resources/SortArrows';
+import { Breadcrumbs } from '../resources/Breadcrumbs';
+import { STATUS_CHOICES, Logo, keepNewFileOnly } from './parts';
+
+const BASE = '/internet-providers';
+
+/** /internet-providers: operators with their logos and number prefixes; a row opens its categories. */
+export default function ProviderList() {
+  const translate = useTranslate();
+  const navigate = useNavigate();
+  const route = useRecordRoute<ProviderResponse>(BASE, 'internet-providers');
+  const phone = useIsPhone();
+  const { canAccess: canCreate } = useCanAccess({ resource: 'internet-providers', action: 'create' });
+  const { canAccess: canEdit } = useCanAccess({ resource: 'internet-providers', action: 'edit' });
+  const { canAccess: canDelete } = useCanAccess({ resource: 'internet-providers', action: 'delete' });
+  const open = (id: unknown) => `${BASE}/${id}/categories`;
+  const filters = [<SearchInput key="q" source="q" alwaysOn />, <SelectInput key="status" source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} />];
+  return (
+    <>
+      <Breadcrumbs items={[{ label: 'menu.internet_providers' }]} />
+      <PageTitle title={translate('menu.internet_providers')} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('catalogue.provider.new_title')}</Button>} />
+      <List resource="internet-providers" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.internet_providers')}>
+        {phone ? (
+          <SimpleList primaryText={(r: ProviderResponse) => r.name} secondaryText={(r: ProviderResponse) => r.phone_prefixes.join(', ')} tertiaryText={(r: ProviderResponse) => translate(`users.status.${r.status}`)} leftAvatar={(r: ProviderResponse) => <Logo src={r.logo} />} linkType={false} rowClick={(id) => open(id)} />
+        ) : (
+          <Datagrid rowClick={(id) => open(id)} bulkActionButtons={canDelete ? <BulkDeleteButton mutationMode="pessimistic" /> : false}>
+            <FunctionField label="catalogue.fields.logo" render={(r: ProviderResponse) => <Logo src={r.logo} />} />
+            <TextField source="name" label="catalogue.fields.name" />
+            <TextField source="code" label="catalogue.fields.code" />
+            <FunctionField label="catalogue.fields.phone_prefixes" render={(r: ProviderResponse) => <Stack direction="row" sx={{ gap: 0.5, flexWrap: 'wrap' }}>{r.phone_prefixes.map((p) => <Chip key={p} size="small" label={p} />)}</Stack>} />
+            <FunctionField label="catalogue.fields.categories" render={(r: ProviderResponse) => <Button size="small" onClick={(e) => { e.stopPropagation(); navigate(open(r.id)); }}>{translate('catalogue.categories_count', { smart_count: r.categories_count })}</Button>} />
+            <FunctionField source="sort_order" label="catalogue.fields.sort_order" render={() => <SortArrows resource="internet-providers" disabled={!canEdit} />} />
+            <FunctionField source="status" label="catalogue.fields.status" render={() => <StatusToggle />} />
+            {canEdit && <FunctionField label="" render={(r: ProviderResponse) => <IconButton aria-label={translate('catalogue.edit_named', { name: r.name })} onClick={(e) => { e.stopPropagation(); route.openEdit(r); }}><EditIcon fontSize="small" /></IconButton>} />}
+            {canDelete && <DeleteButton mutationMode="pessimistic" redirect={false} />}
+          </Datagrid>
+        )}
+      </List>
+      <RecordFormDrawer resource="internet-providers" route={route} schemas={{ create: providerSchema, update: updateProviderSchema }} titles={{ create: 'catalogue.provider.new_title', edit: 'catalogue.provider.edit_title' }} transform={keepNewFileOnly('logo')}>
+        <TextInput source="name" label="catalogue.fields.name" fullWidth />
+        <TextInput source="code" label="catalogue.fields.code" helperText="catalogue.provider.code_help" />
+        <TextInput source="phone_prefixes" label="catalogue.fields.phone_prefixes" helperText="catalogue.provider.prefixes_help" format={(v) => (Array.isArray(v) ? v.join(', ') : (v ?? ''))} fullWidth />
+        <ImageInput source="logo" label="catalogue.fields.logo" accept={{ 'image/*': ['.jpg', '.jpeg', '.png', '.gif', '.webp'] }} helperText="users.logo_hint" format={(v) => (typeof v === 'string' ? { src: resolveImage(v) } : v)}>
+          <ImageField source="src" title="title" />
+        </ImageInput>
+        <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
+        <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
+      </RecordFormDrawer>
+    </>
+  );
+}

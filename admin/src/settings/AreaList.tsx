@@ -1,0 +1,55 @@
+import { AutocompleteInput, BulkDeleteButton, Datagrid, DeleteButton, FunctionField, List, ReferenceInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, useCanAccess, useTranslate } from 'react-admin';
+import { Button } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import { areaSchema, updateAreaSchema, AREA_TYPES, type AreaResponse } from '@app/contracts';
+import { PageTitle } from '../common/PageTitle';
+import { useIsPhone } from '../common/useIsPhone';
+import { useRecordRoute } from '../common/useRecordRoute';
+import { RecordFormDrawer } from '../resources/RecordFormDrawer';
+import { StatusToggle } from '../resources/StatusToggle';
+import { Breadcrumbs } from '../resources/Breadcrumbs';
+import { STATUS_CHOICES } from '../catalogue/parts';
+
+const BASE = '/settings/areas';
+const TYPE_CHOICES = AREA_TYPES.map((t) => ({ id: t, name: `settings.area_types.${t}` }));
+
+/** /settings/areas: regions, cities and districts as a tree (each names its parent). */
+export default function AreaList() {
+  const translate = useTranslate();
+  const route = useRecordRoute<AreaResponse>(BASE, 'areas');
+  const phone = useIsPhone();
+  const { canAccess: canCreate } = useCanAccess({ resource: 'areas', action: 'create' });
+  const { canAccess: canEdit } = useCanAccess({ resource: 'areas', action: 'edit' });
+  const { canAccess: canDelete } = useCanAccess({ resource: 'areas', action: 'delete' });
+  const filters = [<SearchInput key="q" source="q" alwaysOn />, <SelectInput key="type" source="type" label="settings.fields.type" choices={TYPE_CHOICES} />, <SelectInput key="status" source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} />];
+  return (
+    <>
+      <Breadcrumbs items={[{ label: 'menu.settings', to: '/settings' }, { label: 'menu.settings_areas' }]} />
+      <PageTitle title={translate('menu.settings_areas')} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.area.new_title')}</Button>} />
+      <List resource="areas" filters={filters} sort={{ field: 'name', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.settings_areas')}>
+        {phone ? (
+          <SimpleList primaryText={(r: AreaResponse) => r.name} secondaryText={(r: AreaResponse) => [translate(`settings.area_types.${r.type}`), r.parent?.name].filter(Boolean).join(' · ')} tertiaryText={(r: AreaResponse) => r.code ?? ''} rowClick={(id) => `${BASE}/${id}`} />
+        ) : (
+          <Datagrid rowClick={(id) => (canEdit ? `${BASE}/${id}` : false)} bulkActionButtons={canDelete ? <BulkDeleteButton mutationMode="pessimistic" /> : false}>
+            <TextField source="name" label="catalogue.fields.name" />
+            <TextField source="code" label="catalogue.fields.code" emptyText="—" />
+            <FunctionField source="type" label="settings.fields.type" render={(r: AreaResponse) => translate(`settings.area_types.${r.type}`)} />
+            <FunctionField label="settings.fields.parent" render={(r: AreaResponse) => r.parent?.name ?? '—'} />
+            <FunctionField label="settings.fields.children" render={(r: AreaResponse) => r.children_count} />
+            <FunctionField source="status" label="catalogue.fields.status" render={() => <StatusToggle />} />
+            {canDelete && <DeleteButton mutationMode="pessimistic" redirect={false} />}
+          </Datagrid>
+        )}
+      </List>
+      <RecordFormDrawer resource="areas" route={route} schemas={{ create: areaSchema, update: updateAreaSchema }} titles={{ create: 'settings.area.new_title', edit: 'settings.area.edit_title' }} defaultValues={{ type: 'city' }}>
+        <TextInput source="name" label="catalogue.fields.name" fullWidth />
+        <TextInput source="code" label="catalogue.fields.code" helperText="settings.area.code_help" />
+        <SelectInput source="type" label="settings.fields.type" choices={TYPE_CHOICES} />
+        <ReferenceInput source="parent_id" reference="areas">
+          <AutocompleteInput label="settings.fields.parent" optionText="name" helperText="settings.area.parent_help" />
+        </ReferenceInput>
+        <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
+      </RecordFormDrawer>
+    </>
+  );
+}

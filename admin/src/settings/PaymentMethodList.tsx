@@ -1,0 +1,72 @@
+import { AutocompleteInput, BulkDeleteButton, Datagrid, DeleteButton, FunctionField, ImageField, ImageInput, List, NumberInput, ReferenceInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, useCanAccess, useTranslate } from 'react-admin';
+import { Button } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import { paymentMethodSchema, updatePaymentMethodSchema, PAYMENT_METHOD_TYPES, type PaymentMethodResponse } from '@app/contracts';
+import { PageTitle } from '../common/PageTitle';
+import { resolveImage } from '../common/image';
+import { useIsPhone } from '../common/useIsPhone';
+import { useRecordRoute } from '../common/useRecordRoute';
+import { useSession } from '../providers/useSession';
+import { RecordFormDrawer } from '../resources/RecordFormDrawer';
+import { StatusToggle } from '../resources/StatusToggle';
+import { SortArrows } from '../resources/SortArrows';
+import { Breadcrumbs } from '../resources/Breadcrumbs';
+import { Logo, STATUS_CHOICES, keepNewFileOnly } from '../catalogue/parts';
+
+const BASE = '/settings/payment-methods';
+export const PAYMENT_TYPE_CHOICES = PAYMENT_METHOD_TYPES.map((t) => ({ id: t, name: `settings.payment_types.${t}` }));
+
+/** /settings/payment-methods: how customers pay (the company's, or a dealer's own). */
+export default function PaymentMethodList() {
+  const translate = useTranslate();
+  const route = useRecordRoute<PaymentMethodResponse>(BASE, 'payment-methods');
+  const phone = useIsPhone();
+  const dealer = useSession().user?.user_type === 'dealer';
+  const { canAccess: canCreate } = useCanAccess({ resource: 'payment-methods', action: 'create' });
+  const { canAccess: canEdit } = useCanAccess({ resource: 'payment-methods', action: 'edit' });
+  const { canAccess: canDelete } = useCanAccess({ resource: 'payment-methods', action: 'delete' });
+  const owner = (r: PaymentMethodResponse) => r.dealer?.name ?? translate('settings.company_wide');
+  const filters = [
+    <SearchInput key="q" source="q" alwaysOn />,
+    <SelectInput key="type" source="type" label="settings.fields.type" choices={PAYMENT_TYPE_CHOICES} />,
+    <SelectInput key="status" source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} />,
+  ];
+  return (
+    <>
+      <Breadcrumbs items={[{ label: 'menu.settings', to: '/settings' }, { label: 'menu.settings_payment_methods' }]} />
+      <PageTitle title={translate('menu.settings_payment_methods')} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.payment_method.new_title')}</Button>} />
+      <List resource="payment-methods" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.settings_payment_methods')}>
+        {phone ? (
+          <SimpleList primaryText={(r: PaymentMethodResponse) => r.name} secondaryText={(r: PaymentMethodResponse) => `${translate(`settings.payment_types.${r.type}`)} · ${r.account_number ?? ''}`} tertiaryText={(r: PaymentMethodResponse) => translate(`users.status.${r.status}`)} leftAvatar={(r: PaymentMethodResponse) => <Logo src={r.logo} />} rowClick={(id) => `${BASE}/${id}`} />
+        ) : (
+          <Datagrid rowClick={(id) => (canEdit ? `${BASE}/${id}` : false)} bulkActionButtons={canDelete ? <BulkDeleteButton mutationMode="pessimistic" /> : false}>
+            <FunctionField label="catalogue.fields.logo" render={(r: PaymentMethodResponse) => <Logo src={r.logo} />} />
+            <TextField source="name" label="catalogue.fields.name" />
+            <FunctionField source="type" label="settings.fields.type" render={(r: PaymentMethodResponse) => translate(`settings.payment_types.${r.type}`)} />
+            <TextField source="account_number" label="settings.fields.account_number" emptyText="—" sortable={false} />
+            {!dealer && <FunctionField label="settings.fields.owner" render={owner} />}
+            <FunctionField source="sort_order" label="catalogue.fields.sort_order" render={() => <SortArrows resource="payment-methods" disabled={!canEdit} />} />
+            <FunctionField source="status" label="catalogue.fields.status" render={() => <StatusToggle />} />
+            {canDelete && <DeleteButton mutationMode="pessimistic" redirect={false} />}
+          </Datagrid>
+        )}
+      </List>
+      <RecordFormDrawer resource="payment-methods" route={route} schemas={{ create: paymentMethodSchema, update: updatePaymentMethodSchema }} titles={{ create: 'settings.payment_method.new_title', edit: 'settings.payment_method.edit_title' }} transform={keepNewFileOnly('logo')}>
+        <TextInput source="name" label="catalogue.fields.name" fullWidth />
+        <SelectInput source="type" label="settings.fields.type" choices={PAYMENT_TYPE_CHOICES} />
+        <TextInput source="account_number" label="settings.fields.account_number" helperText="settings.payment_method.account_help" />
+        <TextInput source="instructions" label="settings.fields.instructions" helperText="settings.payment_method.instructions_help" fullWidth multiline minRows={2} />
+        <ImageInput source="logo" label="catalogue.fields.logo" accept={{ 'image/*': ['.jpg', '.jpeg', '.png', '.gif', '.webp'] }} helperText="users.logo_hint" format={(v) => (typeof v === 'string' ? { src: resolveImage(v) } : v)}>
+          <ImageField source="src" title="title" />
+        </ImageInput>
+        <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
+        <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
+        {!dealer && (
+          <ReferenceInput source="dealer_id" reference="users" filter={{ user_type: 'dealer' }}>
+            <AutocompleteInput label="settings.fields.dealer" optionText="name" helperText="settings.payment_method.dealer_help" />
+          </ReferenceInput>
+        )}
+      </RecordFormDrawer>
+    </>
+  );
+}
