@@ -34,8 +34,10 @@ export const phonePrefixesSchema = z.preprocess(
     return t === '' ? [] : t.split(',').map((s) => s.trim());
   },
   z
-    .array(z.string().regex(/^\d{1,4}$/, { message: 'validation:prefix_invalid' }), { message: 'validation:prefix_invalid' })
+    .array(z.string({ message: 'validation:prefix_invalid' }), { message: 'validation:prefix_invalid' })
     .max(20, { message: 'validation:prefixes_too_many' })
+    // One message on the field (where the form shows it), not one per list position.
+    .refine((list) => list.every((p) => /^\d{1,4}$/.test(p)), { message: 'validation:prefix_invalid' })
     .transform((list) => [...new Set(list)]),
 );
 

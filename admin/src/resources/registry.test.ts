@@ -16,6 +16,11 @@ describe('the console reads the resource registry', () => {
     // An operation the resource does not offer is never allowed (banners have no bulk create).
     expect(RESOURCES.banners.operations).not.toContain('bulkCreate');
     expect(canAccessFromRegistry(['change user status'], { resource: 'users', action: 'change user status' })).toBe(true);
+    // The dealer catalogue: its view permission reads, its update permission switches and prices.
+    expect(canAccessFromRegistry(DEALER_PERMISSIONS, { resource: 'dealer-bundles', action: 'list' })).toBe(true);
+    expect(canAccessFromRegistry(DEALER_PERMISSIONS, { resource: 'dealer-bundles', action: 'edit' })).toBe(true);
+    expect(canAccessFromRegistry(['view dealer bundles'], { resource: 'dealer-bundles', action: 'edit' })).toBe(false);
+    expect(canAccessFromRegistry(['view dealer bundles'], { resource: 'dealer-providers', action: 'list' })).toBe(false);
   });
 
   it('links a record to where the console shows it', () => {
@@ -23,6 +28,9 @@ describe('the console reads the resource registry', () => {
     expect(recordPath('users', { id: 6, user_type: 'admin' })).toBe('/admin/6');
     expect(recordPath('roles', { id: 7 })).toBe('/settings/roles/7');
     expect(recordPath('banners', { id: 8 })).toBe('/banners/8');
+    expect(recordPath('internet-categories', { id: 9, provider_id: 2 })).toBe('/internet-providers/2/categories/9');
+    expect(recordPath('bundles', { id: 10, category_id: 9, provider: { id: 2 } })).toBe('/internet-providers/2/categories/9/bundles/10');
+    expect(recordPath('payment-methods', { id: 11 })).toBe('/settings/payment-methods/11');
   });
 
   it('builds menu items and trash tabs from the declarations', () => {

@@ -8,7 +8,7 @@ import DataUsageIcon from '@mui/icons-material/DataUsageOutlined';
 import PaymentsIcon from '@mui/icons-material/PaymentsOutlined';
 import ContactsIcon from '@mui/icons-material/ContactPhoneOutlined';
 import PlaceIcon from '@mui/icons-material/PlaceOutlined';
-import { RESOURCES, RESOURCE_LIST, TRASHABLE_RESOURCES, operationPermissions, type Operation, type ResourceDefinition } from '@app/contracts/resources';
+import { DEALER_CATALOGUE, RESOURCES, RESOURCE_LIST, TRASHABLE_RESOURCES, operationPermissions, type Operation, type ResourceDefinition } from '@app/contracts/resources';
 import type { Perms } from '../permissions/permissions';
 
 /**
@@ -61,6 +61,9 @@ export function canAccessFromRegistry(perms: Perms, { action, resource }: { acti
   const def = resourceDef(resource);
   const op = ACTIONS[action];
   if (def && op) return def.operations.includes(op) && held(perms, operationPermissions(def, op));
+  // The dealer catalogue: read with its view permission, change (switch, price) with its update one.
+  const selection = Object.values(DEALER_CATALOGUE).find((s) => s.name === resource);
+  if (selection) return !!perms && (action === 'list' || action === 'show' ? perms.includes(selection.view) : action === 'edit' && perms.includes(selection.update));
   const verb = action === 'list' || action === 'show' ? 'view' : action === 'edit' ? 'update' : action.replace('_', ' ');
   return !!perms && perms.includes(`${verb} ${resource}`);
 }
