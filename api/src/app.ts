@@ -23,7 +23,7 @@ import { paymentMethodRoutes } from './settings/payment-method.routes.ts';
 import { contactRoutes } from './settings/contact.routes.ts';
 import { areaRoutes } from './settings/area.routes.ts';
 import { settingsRoutes } from './settings/settings.routes.ts';
-import { clientRoutes } from './storefront/client.routes.ts';
+import { clientRoutes, storefrontFastPath } from './storefront/client.routes.ts';
 import { configureSecrets } from './settings/secret-box.ts';
 import { localDiskStorage, type FileStorage } from './uploads/storage.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
@@ -55,6 +55,8 @@ export function createApp({ config, db, storage = localDiskStorage(path.join(con
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'extended');
+  // Cached storefront reads answer before everything else (see storefrontFastPath).
+  app.use(storefrontFastPath);
 
   app.use(
     pinoHttp({

@@ -8,12 +8,12 @@ export const STATUS_CHOICES = [
 ];
 
 /** An operator's (or payment method's) logo, or a neutral icon when it has none. */
-export function Logo({ src, size = 36 }: { src: string | null | undefined; size?: number }) {
+export function Logo({ src, size = 36, icon: Icon = RouterIcon }: { src: string | null | undefined; size?: number; icon?: typeof RouterIcon }) {
   return src ? (
     <Avatar src={resolveImage(src)} alt="" variant="rounded" sx={{ width: size, height: size, bgcolor: 'transparent' }} slotProps={{ img: { loading: 'lazy' } }} />
   ) : (
     <Avatar variant="rounded" sx={{ width: size, height: size }}>
-      <RouterIcon fontSize="small" />
+      <Icon fontSize="small" />
     </Avatar>
   );
 }

@@ -1,6 +1,7 @@
 import { AutocompleteInput, BulkDeleteButton, Datagrid, DeleteButton, FunctionField, ImageField, ImageInput, List, NumberInput, ReferenceInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, useCanAccess, useTranslate } from 'react-admin';
 import { Button } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
+import PaymentsIcon from '@mui/icons-material/PaymentsOutlined';
 import { paymentMethodSchema, updatePaymentMethodSchema, PAYMENT_METHOD_TYPES, type PaymentMethodResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
 import { resolveImage } from '../common/image';
@@ -37,10 +38,10 @@ export default function PaymentMethodList() {
       <PageTitle title={translate('menu.settings_payment_methods')} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.payment_method.new_title')}</Button>} />
       <List resource="payment-methods" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.settings_payment_methods')}>
         {phone ? (
-          <SimpleList primaryText={(r: PaymentMethodResponse) => r.name} secondaryText={(r: PaymentMethodResponse) => `${translate(`settings.payment_types.${r.type}`)} · ${r.account_number ?? ''}`} tertiaryText={(r: PaymentMethodResponse) => translate(`users.status.${r.status}`)} leftAvatar={(r: PaymentMethodResponse) => <Logo src={r.logo} />} rowClick={(id) => `${BASE}/${id}`} />
+          <SimpleList primaryText={(r: PaymentMethodResponse) => r.name} secondaryText={(r: PaymentMethodResponse) => `${translate(`settings.payment_types.${r.type}`)} · ${r.account_number ?? ''}`} tertiaryText={(r: PaymentMethodResponse) => translate(`users.status.${r.status}`)} leftAvatar={(r: PaymentMethodResponse) => <Logo src={r.logo} icon={PaymentsIcon} />} rowClick={(id) => `${BASE}/${id}`} />
         ) : (
           <Datagrid rowClick={(id) => (canEdit ? `${BASE}/${id}` : false)} bulkActionButtons={canDelete ? <BulkDeleteButton mutationMode="pessimistic" /> : false}>
-            <FunctionField label="catalogue.fields.logo" render={(r: PaymentMethodResponse) => <Logo src={r.logo} />} />
+            <FunctionField label="catalogue.fields.logo" render={(r: PaymentMethodResponse) => <Logo src={r.logo} icon={PaymentsIcon} />} />
             <TextField source="name" label="catalogue.fields.name" />
             <FunctionField source="type" label="settings.fields.type" render={(r: PaymentMethodResponse) => translate(`settings.payment_types.${r.type}`)} />
             <TextField source="account_number" label="settings.fields.account_number" emptyText="—" sortable={false} />

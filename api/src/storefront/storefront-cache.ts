@@ -34,6 +34,12 @@ class StorefrontCache {
     return answer;
   }
 
+  /** The fresh cached answer for a key, or undefined (no loading). */
+  peek(key: string): CachedAnswer | undefined {
+    const hit = this.entries.get(key);
+    return hit && hit.generation === this.generation && Date.now() - hit.at < TTL_MS ? hit.answer : undefined;
+  }
+
   clear(): void {
     this.generation++;
     this.entries.clear();
