@@ -230,3 +230,80 @@ describe('the catalogue at once', () => {
     expect(Number(row.selling_price)).toBeGreaterThanOrEqual(Number(row.cost_price));
   });
 });
+
+describe('the dealer catalogue and settings at once', () => {
+  async function shopWithBundles(code: string) {
+    const email = `${code.toLowerCase()}@test.example`;
+    const id = await h.insertUser({ name: `Shop ${code}`, email, user_type: 'dealer', dealer_code: code }, 'dealer');
+    const token = await h.login(email);
+    const provider = await h.http().post('/api/v1/internet-providers').set(bearer(root)).send({ name: `Op ${code}`, code: `OP${code}` });
+    const category = await h.http().post('/api/v1/internet-categories').set(bearer(root)).send({ provider_id: provider.body.data.id, name: 'Daily' });
+    const bundles: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const b = await h.http().post('/api/v1/bundles').set(bearer(root)).send({ category_id: category.body.data.id, name: `B${i}`, validity_days: 1, cost_price: '1.00', selling_price: '1.20' });
+      bundles.push(b.body.data.id);
+    }
+    return { id, token, categoryId: category.body.data.id as number, bundles };
+  }
+
+  it('bulk switches, single switches and prices of one dealer at once: no 5xx, one row per bundle', async () => {
+    const shop = await shopWithBundles('RACESHOP');
+    const calls = [
+      ...Array.from({ length: 4 }, (_, i) => h.http().post('/api/v1/dealer-bundles/bulk').set(bearer(shop.token)).send({ category_id: shop.categoryId, status: i % 2 ? 'active' : 'inactive', profit: `0.${i + 1}0` })),
+      ...shop.bundles.map((b, i) => h.http().patch(`/api/v1/dealer-bundles/${b}`).set(bearer(shop.token)).send({ status: 'active', selling_price: `1.${50 + i}` })),
+      // An admin acting for the same dealer at the same time.
+      ...shop.bundles.map((b) => h.http().patch(`/api/v1/dealer-bundles/${b}`).set(bearer(root)).send({ dealer_id: shop.id, status: 'inactive' })),
+    ];
+    const results = await Promise.all(calls);
+    no5xx(results);
+    for (const r of results) expect(r.status).toBe(200);
+    const rows = await h.knex('dealer_bundles').where({ dealer_id: shop.id });
+    expect(rows).toHaveLength(shop.bundles.length);
+    // Whatever won, every price is at or above the cost.
+    for (const r of rows) if (r.selling_price !== null) expect(Number(r.selling_price)).toBeGreaterThanOrEqual(100);
+  });
+
+  it('a cost raised while dealers set prices never puts a below-cost bundle on a storefront', async () => {
+    const shop = await shopWithBundles('COSTRACE');
+    const target = shop.bundles[0];
+    await h.http().patch(`/api/v1/dealer-bundles/${target}`).set(bearer(shop.token)).send({ status: 'active', selling_price: '1.10' });
+    const results = await Promise.all([
+      ...Array.from({ length: 5 }, (_, i) => h.http().patch(`/api/v1/dealer-bundles/${target}`).set(bearer(shop.token)).send({ selling_price: `1.${10 + i}` })),
+      h.http().patch(`/api/v1/bundles/${target}`).set(bearer(root)).send({ cost_price: '1.18', selling_price: '1.30' }),
+    ]);
+    no5xx(results);
+    const bundle = await h.knex('bundles').where('id', target).first();
+    const own = await h.knex('dealer_bundles').where({ dealer_id: shop.id, bundle_id: target }).first();
+    const shown = await h.http().get('/api/v1/client/dealer/providers').set('dealer_code', 'COSTRACE');
+    const offered = shown.body.data.providers.flatMap((p: { categories: { bundles: { id: number; price: string }[] }[] }) => p.categories.flatMap((c) => c.bundles));
+    const entry = offered.find((b: { id: number }) => b.id === target);
+    if (Number(own.selling_price) < Number(bundle.cost_price)) expect(entry).toBeUndefined();
+    else expect(Number(entry.price) * 100).toBeGreaterThanOrEqual(Number(bundle.cost_price));
+  });
+
+  it('two areas made each other’s parent at once: no 5xx and no loop', async () => {
+    const a = await h.http().post('/api/v1/areas').set(bearer(root)).send({ name: 'Loop A', type: 'region' });
+    const b = await h.http().post('/api/v1/areas').set(bearer(root)).send({ name: 'Loop B', type: 'region' });
+    const results = await Promise.all([
+      h.http().patch(`/api/v1/areas/${a.body.data.id}`).set(bearer(root)).send({ parent_id: b.body.data.id }),
+      h.http().patch(`/api/v1/areas/${b.body.data.id}`).set(bearer(root)).send({ parent_id: a.body.data.id }),
+    ]);
+    no5xx(results);
+    const rows = await h.knex('areas').whereIn('id', [a.body.data.id, b.body.data.id]);
+    const parents = new Map(rows.map((r: { id: number; parent_id: number | null }) => [r.id, r.parent_id]));
+    expect(parents.get(a.body.data.id) === b.body.data.id && parents.get(b.body.data.id) === a.body.data.id).toBe(false);
+    expect(results.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('ten company-settings saves at once end with one of them, whole', async () => {
+    const names = Array.from({ length: 10 }, (_, i) => `Company ${i}`);
+    const results = await Promise.all(names.map((n, i) => h.http().put('/api/v1/settings/company').set(bearer(root)).send({ company_name: n, currency: 'USD', timezone: 'Africa/Mogadishu', footer_text: `Footer ${i}` })));
+    no5xx(results);
+    for (const r of results) expect(r.status).toBe(200);
+    const saved = (await h.http().get('/api/v1/settings/company').set(bearer(root))).body.data;
+    const i = names.indexOf(saved.company_name);
+    expect(i).toBeGreaterThanOrEqual(0);
+    expect(saved.footer_text).toBe(`Footer ${i}`);
+    expect(await h.knex('settings').where({ group: 'company', key: 'company_name' })).toHaveLength(1);
+  });
+});

@@ -509,7 +509,12 @@ describe('trash, restore and force delete', () => {
     const trashed = await create(admin, { title: 'Leaving, trashed', dealer_id: dealer.body.data.id });
     expect((await h.http().delete(`/api/v1/banners/${trashed.id}`).set(bearer(admin))).status).toBe(200);
     const stays = await create(admin, { title: 'Stays' });
+    // Its payment methods cascade too, and their logos go with them.
+    const method = await h.http().post('/api/v1/payment-methods').set(bearer(admin)).field('name', 'Leaving EVC').field('type', 'evc_plus').field('account_number', '615').field('dealer_id', String(dealer.body.data.id)).attach('logo', PNG_1PX, 'evc.png');
+    expect(method.status).toBe(201);
     expect((await h.http().delete(`/api/v1/users/${dealer.body.data.id}/force`).set(bearer(admin))).status).toBe(200);
+    expect(await h.knex('payment_methods').where({ id: method.body.data.id })).toEqual([]);
+    expect(onDisk(method.body.data.logo)).toBe(false);
     expect(await h.knex('banners').whereIn('id', [theirs.id, trashed.id])).toEqual([]);
     expect(onDisk(theirs.image)).toBe(false);
     expect(onDisk(trashed.image)).toBe(false);

@@ -99,7 +99,9 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       // The dealer's banners (trashed ones too) go with it by ON DELETE CASCADE: their images must go
       // as well. Read locked (MySQL), so an image replaced by an edit that commits first is the one removed.
       const bannerImages: string[] = await ctx.db('banners').where('dealer_id', user.id).forUpdate().pluck('image_path');
-      for (const file of [user.profile_image, logo, ...bannerImages]) if (file) onCommit(() => storage.remove(file));
+      // Its payment methods cascade the same way, with their logos.
+      const methodLogos: (string | null)[] = await ctx.db('payment_methods').where('dealer_id', user.id).forUpdate().pluck('logo_path');
+      for (const file of [user.profile_image, logo, ...bannerImages, ...methodLogos]) if (file) onCommit(() => storage.remove(file));
     },
     extraRoutes: (api, { findMany, find, presentOne }) => {
       api.patch('/bulk/status', { summary: 'Set the status of several users', permission: 'change user status', body: bulkUserStatusSchema, response: affectedSchema }, async (req, ctx) => {
