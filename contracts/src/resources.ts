@@ -143,6 +143,7 @@ export const RESOURCES = {
     operations: SOFT_DELETE_LIFECYCLE,
     permissions: P('internet providers'),
     searchable: ['name', 'code'],
+    globalSearch: true,
     statusToggle: true,
     imageFields: ['logo'],
   },
@@ -171,6 +172,7 @@ export const RESOURCES = {
     operations: SOFT_DELETE_LIFECYCLE,
     permissions: P('bundles'),
     searchable: ['name', 'operator_product_code'],
+    globalSearch: true,
     statusToggle: true,
   },
   'payment-methods': {

@@ -54,7 +54,7 @@ function SearchArea({ resource, field, title, q }: { resource: string; field: st
         {result.data && result.data.length === 0 && <Typography color="text.secondary">{translate('search.none')}</Typography>}
         <List dense>
           {result.data?.map((h) => (
-            <ListItemButton key={h.id} component={RouterLink} to={recordPath(resource, h as { id: number; user_type?: string })}>
+            <ListItemButton key={h.id} component={RouterLink} to={recordPath(resource, h as Parameters<typeof recordPath>[1])}>
               <ListItemText primary={String(h[field] ?? '')} secondary={typeof h.email === 'string' ? h.email : undefined} />
             </ListItemButton>
           ))}
