@@ -11,5 +11,6 @@ export * from './money.ts';
 export * from './banners.ts';
 export * from './catalogue.ts';
 export * from './settings.ts';
+export * from './wallets.ts';
 export * from './resources.ts';
 export * from './responses.ts';

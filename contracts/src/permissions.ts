@@ -36,7 +36,7 @@ export const PERMISSION_GROUPS = {
     'update dealer bundles',
   ],
   banners: ['view banners', 'create banners', 'update banners', 'delete banners', 'restore banners', 'force delete banners'],
-  wallets: ['view wallets', 'view own wallet', 'view wallet transactions', 'adjust wallets'],
+  wallets: ['view wallets', 'view own wallet', 'view wallet transactions', 'top up wallets', 'adjust wallets', 'request wallet top-ups', 'review wallet top-ups'],
   recharges: ['view recharges', 'refund recharges'],
   reports: ['view reports', 'view dealer profit report', 'export reports'],
   users: [
@@ -99,6 +99,7 @@ export const DEALER_PERMISSIONS: PermissionName[] = [
   'view dashboard',
   'view own wallet',
   'view wallet transactions',
+  'request wallet top-ups',
   'view recharges',
   'view reports',
   'view dealer profit report',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { STATUSES } from './common.ts';
 import { PRICING_MODELS, USER_TYPES } from './users.ts';
 import { AREA_TYPES, CONTACT_TYPES, MAIL_SECURITY, PAYMENT_METHOD_TYPES } from './settings.ts';
+import { TOP_UP_REQUEST_STATUSES, TRANSACTION_KINDS, TRANSACTION_TYPES } from './wallets.ts';
 
 /**
  * Response bodies. The API's presenters are typed by these (z.infer), the OpenAPI document
@@ -291,3 +292,61 @@ export type StorefrontProviders = z.infer<typeof storefrontProvidersSchema>;
 
 export const storefrontContactSchema = z.object({ id: z.number().int(), type: z.enum(CONTACT_TYPES), label: z.string().nullable(), value: z.string() });
 export const storefrontPaymentMethodSchema = z.object({ id: z.number().int(), h_id: z.string(), name: z.string(), type: z.enum(PAYMENT_METHOD_TYPES), account_number: z.string().nullable(), instructions: z.string().nullable(), logo: z.string().nullable() });
+
+const walletDealer = z.object({ id: z.number().int(), h_id: z.string(), name: z.string(), dealer_code: z.string().nullable() });
+
+export const walletResponseSchema = z.object({
+  id: z.number().int(),
+  h_id: z.string(),
+  dealer_id: z.number().int(),
+  dealer: walletDealer,
+  balance: z.string().describe('"12.50"'),
+  currency: z.string(),
+  pricing_model: z.enum(PRICING_MODELS),
+  created_at: isoTime.nullable(),
+  updated_at: isoTime.nullable(),
+});
+export type WalletResponse = z.infer<typeof walletResponseSchema>;
+
+export const walletTransactionResponseSchema = z.object({
+  id: z.number().int(),
+  wallet_id: z.number().int(),
+  dealer: walletDealer,
+  type: z.enum(TRANSACTION_TYPES),
+  kind: z.enum(TRANSACTION_KINDS),
+  amount: z.string(),
+  balance_before: z.string(),
+  balance_after: z.string(),
+  reference: z.string().nullable(),
+  note: z.string().nullable(),
+  recharge_id: z.number().int().nullable(),
+  actor: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  created_at: isoTime,
+});
+export type WalletTransactionResponse = z.infer<typeof walletTransactionResponseSchema>;
+
+export const myWalletResponseSchema = z.object({
+  wallet: walletResponseSchema,
+  transactions: z.array(walletTransactionResponseSchema).describe('The latest 10'),
+  days: z.array(z.object({ date: z.string(), credits: z.string(), debits: z.string(), balance: z.string() })).describe('The last 30 days, oldest first, in the company time zone'),
+  pending_top_ups: z.number().int(),
+});
+
+export const topUpRequestResponseSchema = z.object({
+  id: z.number().int(),
+  h_id: z.string(),
+  wallet_id: z.number().int(),
+  dealer: walletDealer,
+  amount: z.string(),
+  reference: z.string(),
+  note: z.string().nullable(),
+  receipt: z.string().nullable().describe('URL path under /storage'),
+  status: z.enum(TOP_UP_REQUEST_STATUSES),
+  reason: z.string().nullable(),
+  reviewed_by: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  reviewed_at: isoTime.nullable(),
+  wallet_transaction_id: z.number().int().nullable(),
+  created_at: isoTime.nullable(),
+  updated_at: isoTime.nullable(),
+});
+export type TopUpRequestResponse = z.infer<typeof topUpRequestResponseSchema>;

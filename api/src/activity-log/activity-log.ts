@@ -28,6 +28,11 @@ export type ActivityAction =
   | 'profile_picture_updated'
   | 'password_changed'
   | 'mail_tested'
+  | 'wallet_topped_up'
+  | 'wallet_adjusted'
+  | 'top_up_requested'
+  | 'top_up_approved'
+  | 'top_up_rejected'
   | 'catalogue_changed';
 
 const SECRET_FIELDS = new Set(['password', 'password_confirmation', 'current_password', 'remember_token']);

@@ -19,3 +19,21 @@ export function fromDbTime(value: unknown): string | null {
 export function addSeconds(date: Date, seconds: number): Date {
   return new Date(date.getTime() + seconds * 1000);
 }
+
+/** Minutes a time zone is ahead of UTC at an instant (Africa/Mogadishu: 180). */
+export function zoneOffsetMinutes(at: Date, timeZone: string): number {
+  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(at).map((p) => [p.type, p.value]));
+  const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  return Math.round((asUtc - at.getTime()) / 60_000);
+}
+
+/** The UTC instant a calendar day (YYYY-MM-DD) starts in a time zone: where "from 2026-11-01" begins. */
+export function startOfZonedDay(day: string, timeZone: string): Date {
+  const guess = new Date(`${day}T00:00:00.000Z`);
+  return new Date(guess.getTime() - zoneOffsetMinutes(guess, timeZone) * 60_000);
+}
+
+/** The calendar day (YYYY-MM-DD) of an instant in a time zone. */
+export function zonedDay(at: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+}

@@ -1,0 +1,95 @@
+import type { Knex } from 'knex';
+import { formatMinor, type TopUpRequestResponse } from '@app/contracts';
+import { decodeId, encodeId } from '../http/ids.ts';
+import { AppError, notFound } from '../http/errors.ts';
+import { fromDbTime, toDbTime } from '../database/time.ts';
+import { recordActivity } from '../activity-log/activity-log.ts';
+import { isDealer, type ServiceContext } from '../platform/context.ts';
+import { credit } from './ledger.ts';
+import { noWallet } from './wallet.service.ts';
+
+/**
+ * A dealer asks for a top-up (what it paid in, the payment's reference, a receipt); an admin
+ * approves it (the wallet is credited exactly once) or rejects it with a reason. The decision is
+ * one conditional UPDATE from `pending`, so two admins deciding at once cannot both win.
+ */
+type Db = Knex | Knex.Transaction;
+
+export const requestQuery = (db: Db) =>
+  db('wallet_top_up_requests')
+    .join('users', 'users.id', 'wallet_top_up_requests.dealer_id')
+    .leftJoin('users as reviewers', 'reviewers.id', 'wallet_top_up_requests.reviewed_by')
+    .select('wallet_top_up_requests.*', 'users.name as dealer_name', 'users.dealer_code', 'reviewers.name as reviewer_name');
+
+export function presentRequest(r: Record<string, any>): TopUpRequestResponse {
+  return {
+    id: r.id,
+    h_id: encodeId(r.id),
+    wallet_id: r.wallet_id,
+    dealer: { id: r.dealer_id, h_id: encodeId(r.dealer_id), name: r.dealer_name, dealer_code: r.dealer_code ?? null },
+    amount: formatMinor(Number(r.amount)),
+    reference: r.reference,
+    note: r.note ?? null,
+    receipt: r.receipt_path ?? null,
+    status: r.status,
+    reason: r.reason ?? null,
+    reviewed_by: r.reviewed_by ? { id: r.reviewed_by, name: r.reviewer_name ?? '' } : null,
+    reviewed_at: fromDbTime(r.reviewed_at),
+    wallet_transaction_id: r.wallet_transaction_id === null || r.wallet_transaction_id === undefined ? null : Number(r.wallet_transaction_id),
+    created_at: fromDbTime(r.created_at),
+    updated_at: fromDbTime(r.updated_at),
+  };
+}
+
+export async function findRequest(ctx: ServiceContext, rawId: string | number): Promise<TopUpRequestResponse> {
+  const id = decodeId(rawId);
+  const qb = requestQuery(ctx.db).where('wallet_top_up_requests.id', id ?? 0);
+  if (isDealer(ctx.actor)) qb.where('wallet_top_up_requests.dealer_id', ctx.actor.id!);
+  const row = id ? await qb.first() : undefined;
+  if (!row) throw notFound();
+  return presentRequest(row);
+}
+
+export async function createRequest(ctx: ServiceContext, input: { amount: number; reference: string; note?: string | null; receipt_path?: string | null }): Promise<number> {
+  if (!isDealer(ctx.actor)) throw new AppError(403, 'api:wallets.only_dealers_request');
+  const wallet = await ctx.db('wallets').where('dealer_id', ctx.actor.id!).first('id');
+  if (!wallet) throw noWallet();
+  const now = toDbTime();
+  const [inserted] = await ctx.db('wallet_top_up_requests').insert({
+    wallet_id: wallet.id,
+    dealer_id: ctx.actor.id,
+    amount: input.amount,
+    reference: input.reference,
+    note: input.note ?? null,
+    receipt_path: input.receipt_path ?? null,
+    status: 'pending',
+    created_at: now,
+    updated_at: now,
+  });
+  const id = typeof inserted === 'object' ? Number((inserted as { id: number }).id) : Number(inserted);
+  await recordActivity(ctx, { action: 'top_up_requested', subjectType: 'wallet_top_up_request', subjectId: id, after: { amount: input.amount, reference: input.reference } });
+  return id;
+}
+
+/** Moves a pending request to its decision, or says it was already decided (409). */
+async function decide(ctx: ServiceContext, rawId: string | number, status: 'approved' | 'rejected', reason: string | null) {
+  const id = decodeId(rawId);
+  const row = id ? await ctx.db('wallet_top_up_requests').where({ id }).first() : undefined;
+  if (!row) throw notFound();
+  const now = toDbTime();
+  const won = await ctx.db('wallet_top_up_requests').where({ id: row.id, status: 'pending' }).update({ status, reason, reviewed_by: ctx.actor.id, reviewed_at: now, updated_at: now });
+  if (won === 0) throw new AppError(409, 'api:wallets.request_already_decided');
+  return row as Record<string, any>;
+}
+
+export async function approveRequest(ctx: ServiceContext, rawId: string | number): Promise<void> {
+  const row = await decide(ctx, rawId, 'approved', null);
+  const posted = await credit(ctx, row.wallet_id, { kind: 'top_up', amount: Number(row.amount), reference: row.reference, note: row.note });
+  await ctx.db('wallet_top_up_requests').where({ id: row.id }).update({ wallet_transaction_id: posted.id });
+  await recordActivity(ctx, { action: 'top_up_approved', subjectType: 'wallet_top_up_request', subjectId: row.id, after: { amount: Number(row.amount), balance_after: posted.balance_after } });
+}
+
+export async function rejectRequest(ctx: ServiceContext, rawId: string | number, reason: string): Promise<void> {
+  const row = await decide(ctx, rawId, 'rejected', reason);
+  await recordActivity(ctx, { action: 'top_up_rejected', subjectType: 'wallet_top_up_request', subjectId: row.id, after: { reason } });
+}

@@ -1,0 +1,150 @@
+import type { Knex } from 'knex';
+import { formatMinor, type WalletResponse, type WalletTransactionResponse } from '@app/contracts';
+import { encodeId, decodeId } from '../http/ids.ts';
+import { AppError, notFound } from '../http/errors.ts';
+import { fromDbTime, startOfZonedDay, toDbTime, zonedDay } from '../database/time.ts';
+import { recordActivity } from '../activity-log/activity-log.ts';
+import { isDealer, type ServiceContext } from '../platform/context.ts';
+import { credit, debit, type Posted } from './ledger.ts';
+
+/**
+ * Wallet reads and the admin's money actions (docs/data-model.md, Wallets and the ledger). Every
+ * write runs in the caller's unit of work and goes through the ledger (ledger.ts).
+ */
+type Db = Knex | Knex.Transaction;
+
+const walletColumns = ['wallets.id', 'wallets.dealer_id', 'wallets.balance', 'wallets.currency', 'wallets.created_at', 'wallets.updated_at', 'users.name as dealer_name', 'users.dealer_code', 'dealer_details.pricing_model'];
+
+export function walletQuery(db: Db) {
+  return db('wallets').join('users', 'users.id', 'wallets.dealer_id').leftJoin('dealer_details', 'dealer_details.user_id', 'users.id').select(walletColumns);
+}
+
+export function presentWallet(r: Record<string, any>): WalletResponse {
+  return {
+    id: r.id,
+    h_id: encodeId(r.id),
+    dealer_id: r.dealer_id,
+    dealer: { id: r.dealer_id, h_id: encodeId(r.dealer_id), name: r.dealer_name, dealer_code: r.dealer_code ?? null },
+    balance: formatMinor(Number(r.balance)),
+    currency: r.currency,
+    pricing_model: r.pricing_model === 'profit' ? 'profit' : 'cost',
+    created_at: fromDbTime(r.created_at),
+    updated_at: fromDbTime(r.updated_at),
+  };
+}
+
+/** A wallet the caller may see (a dealer only its own), or 404. */
+export async function findWallet(ctx: ServiceContext, rawId: string | number): Promise<WalletResponse> {
+  const id = decodeId(rawId);
+  const qb = walletQuery(ctx.db).where('wallets.id', id ?? 0);
+  if (isDealer(ctx.actor)) qb.where('wallets.dealer_id', ctx.actor.id!);
+  const row = id ? await qb.first() : undefined;
+  if (!row) throw notFound();
+  return presentWallet(row);
+}
+
+export async function walletOfDealer(db: Db, dealerId: number): Promise<WalletResponse | null> {
+  const row = await walletQuery(db).where('wallets.dealer_id', dealerId).first();
+  return row ? presentWallet(row) : null;
+}
+
+export const transactionQuery = (db: Db) =>
+  db('wallet_transactions')
+    .join('wallets', 'wallets.id', 'wallet_transactions.wallet_id')
+    .join('users', 'users.id', 'wallets.dealer_id')
+    .leftJoin('users as actors', 'actors.id', 'wallet_transactions.actor_id')
+    .select('wallet_transactions.*', 'wallets.dealer_id', 'users.name as dealer_name', 'users.dealer_code', 'actors.name as actor_name');
+
+export function presentTransaction(r: Record<string, any>): WalletTransactionResponse {
+  return {
+    id: Number(r.id),
+    wallet_id: r.wallet_id,
+    dealer: { id: r.dealer_id, h_id: encodeId(r.dealer_id), name: r.dealer_name, dealer_code: r.dealer_code ?? null },
+    type: r.type,
+    kind: r.kind,
+    amount: formatMinor(Number(r.amount)),
+    balance_before: formatMinor(Number(r.balance_before)),
+    balance_after: formatMinor(Number(r.balance_after)),
+    reference: r.reference ?? null,
+    note: r.note ?? null,
+    recharge_id: r.recharge_id ?? null,
+    actor: r.actor_id ? { id: r.actor_id, name: r.actor_name ?? '' } : null,
+    created_at: fromDbTime(r.created_at)!,
+  };
+}
+
+export interface TransactionFilters {
+  wallet_id?: string;
+  dealer_id?: string;
+  type?: string;
+  kind?: string;
+  from?: string;
+  to?: string;
+  recharge_id?: string;
+  q?: string;
+}
+
+/** The ledger filters of GET /wallet-transactions (and its CSV export); dates are days in the company's time zone. */
+export function applyTransactionFilters(qb: Knex.QueryBuilder, ctx: ServiceContext, f: TransactionFilters, timeZone: string): void {
+  if (isDealer(ctx.actor)) qb.where('wallets.dealer_id', ctx.actor.id!);
+  if (f.wallet_id) qb.where('wallet_transactions.wallet_id', decodeId(f.wallet_id) ?? 0);
+  if (f.dealer_id) qb.where('wallets.dealer_id', decodeId(f.dealer_id) ?? 0);
+  if (f.type) qb.where('wallet_transactions.type', f.type);
+  if (f.kind) qb.where('wallet_transactions.kind', f.kind);
+  if (f.recharge_id) qb.where('wallet_transactions.recharge_id', decodeId(f.recharge_id) ?? 0);
+  if (f.from) qb.where('wallet_transactions.created_at', '>=', toDbTime(startOfZonedDay(f.from, timeZone)));
+  if (f.to) qb.where('wallet_transactions.created_at', '<', toDbTime(new Date(startOfZonedDay(f.to, timeZone).getTime() + 86_400_000)));
+  if (f.q) qb.where('wallet_transactions.reference', 'like', `%${f.q.replace(/[!%_]/g, (c) => `!${c}`)}%`);
+}
+
+/** Locks the wallet row for this unit of work and says whose it is (a dealer may only act on its own). */
+async function lockWallet(ctx: ServiceContext, rawId: string | number) {
+  const id = decodeId(rawId);
+  const row = id ? await ctx.db('wallets').where({ id }).forUpdate().first('id', 'dealer_id') : undefined;
+  if (!row) throw notFound();
+  return row as { id: number; dealer_id: number };
+}
+
+export async function topUp(ctx: ServiceContext, rawId: string | number, input: { amount: number; reference: string; note?: string | null }): Promise<Posted> {
+  const wallet = await lockWallet(ctx, rawId);
+  const posted = await credit(ctx, wallet.id, { kind: 'top_up', amount: input.amount, reference: input.reference, note: input.note });
+  await recordActivity(ctx, { action: 'wallet_topped_up', subjectType: 'wallet', subjectId: wallet.id, after: { amount: input.amount, reference: input.reference, balance_after: posted.balance_after } });
+  return posted;
+}
+
+export async function adjust(ctx: ServiceContext, rawId: string | number, input: { type: 'credit' | 'debit'; amount: number; reference: string; note: string }): Promise<Posted> {
+  const wallet = await lockWallet(ctx, rawId);
+  const entry = { kind: 'adjustment' as const, amount: input.amount, reference: input.reference, note: input.note };
+  const posted = input.type === 'credit' ? await credit(ctx, wallet.id, entry) : await debit(ctx, wallet.id, entry);
+  await recordActivity(ctx, { action: 'wallet_adjusted', subjectType: 'wallet', subjectId: wallet.id, after: { type: input.type, amount: input.amount, reference: input.reference, note: input.note, balance_after: posted.balance_after } });
+  return posted;
+}
+
+/**
+ * The dealer's last 30 days, oldest first: credits and debits per day and the balance at each
+ * day's end (replayed backwards from the current balance, so it needs one grouped query).
+ */
+export async function dailySeries(db: Db, walletId: number, balance: number, timeZone: string, days = 30) {
+  const today = zonedDay(new Date(), timeZone);
+  const dates: string[] = [];
+  for (let i = days - 1; i >= 0; i--) dates.push(zonedDay(new Date(startOfZonedDay(today, timeZone).getTime() - i * 86_400_000 + 12 * 3_600_000), timeZone));
+  const since = toDbTime(startOfZonedDay(dates[0], timeZone));
+  const rows: { type: string; amount: number | string; created_at: string }[] = await db('wallet_transactions').where('wallet_id', walletId).where('created_at', '>=', since).select('type', 'amount', 'created_at');
+  const perDay = new Map(dates.map((d) => [d, { credits: 0, debits: 0 }]));
+  for (const r of rows) {
+    const day = perDay.get(zonedDay(new Date(fromDbTime(r.created_at)!), timeZone));
+    if (!day) continue;
+    if (r.type === 'credit') day.credits += Number(r.amount);
+    else day.debits += Number(r.amount);
+  }
+  let closing = balance;
+  const out: { date: string; credits: string; debits: string; balance: string }[] = [];
+  for (const date of [...dates].reverse()) {
+    const d = perDay.get(date)!;
+    out.push({ date, credits: formatMinor(d.credits), debits: formatMinor(d.debits), balance: formatMinor(closing) });
+    closing = closing - d.credits + d.debits;
+  }
+  return out.reverse();
+}
+
+export const noWallet = () => new AppError(404, 'api:wallets.no_wallet');
