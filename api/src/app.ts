@@ -26,6 +26,7 @@ import { settingsRoutes } from './settings/settings.routes.ts';
 import { clientRoutes, storefrontFastPath } from './storefront/client.routes.ts';
 import { configureSecrets } from './settings/secret-box.ts';
 import { walletRoutes } from './wallets/wallet.routes.ts';
+import { rechargeRoutes } from './recharges/recharge.routes.ts';
 import { localDiskStorage, type FileStorage } from './uploads/storage.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
 import { initServerI18n, pickLanguage, translator, LANGUAGES, LOCALES_DIR } from './i18n/server-i18n.ts';
@@ -40,12 +41,14 @@ export interface AppDeps {
   db: Database;
   storage?: FileStorage;
   logger?: pino.Logger;
+  /** Called after a storefront purchase commits (the server wakes its recharge worker). */
+  onRechargeCreated?: () => void;
 }
 
 const ADMIN_DIST = path.join(PROJECT_ROOT, 'admin', 'dist');
 
 /** Builds the whole HTTP application: API, translations, uploads and the console. */
-export function createApp({ config, db, storage = localDiskStorage(path.join(config.dataDir, 'storage')), logger }: AppDeps): Express {
+export function createApp({ config, db, storage = localDiskStorage(path.join(config.dataDir, 'storage')), logger, onRechargeCreated }: AppDeps): Express {
   configureIds(config.appKey);
   configureTokens(config.appKey);
   configureSecrets(config.appKey);
@@ -131,7 +134,8 @@ export function createApp({ config, db, storage = localDiskStorage(path.join(con
   mount('/contacts', contactRoutes(registry, storage));
   mount('/areas', areaRoutes(registry, storage));
   mount('/settings', settingsRoutes(registry, storage));
-  mount('/client', clientRoutes(registry));
+  mount('/client', clientRoutes(registry, { onRechargeCreated }));
+  mount('/recharges', rechargeRoutes(registry));
   const money = walletRoutes(registry, storage);
   mount('/wallets', money.wallets);
   mount('/my-wallet', money.mine);

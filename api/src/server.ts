@@ -4,6 +4,9 @@ import pino from 'pino';
 import { loadConfig } from './config.ts';
 import { connectDatabase, migrateAndSeed, type Database } from './database/connection.ts';
 import { createApp } from './app.ts';
+import { RechargeWorker } from './recharges/recharge-worker.ts';
+import { paymentAdapterFromEnv } from './recharges/adapters/payment-adapter.ts';
+import { operatorAdapters } from './recharges/adapters/operator-adapter.ts';
 
 /**
  * `npm start`: wait for the database, migrate, seed (demo data unless SEED_DEMO=false or
@@ -28,7 +31,7 @@ async function waitForDatabase(db: Database, logger: pino.Logger, timeoutSeconds
   }
 }
 
-function closeGracefully(server: Server, db: Database, logger: pino.Logger) {
+function closeGracefully(server: Server, db: Database, logger: pino.Logger, worker: RechargeWorker | null) {
   let closing = false;
   return (signal: string) => {
     if (closing) return;
@@ -40,6 +43,8 @@ function closeGracefully(server: Server, db: Database, logger: pino.Logger) {
     }, 10_000);
     force.unref();
     server.close(async () => {
+      // Recharges in flight finish their step; anything left is resumed by the next start.
+      await worker?.stop();
       await db.knex.destroy();
       process.exit(0);
     });
@@ -54,7 +59,16 @@ async function main() {
   const db = connectDatabase();
   await waitForDatabase(db, logger, Number(process.env.DB_CONNECT_TIMEOUT_SECONDS || 60));
   await migrateAndSeed(db, { seedDemo: config.seedDemo, dataDir: config.dataDir });
-  const app = createApp({ config, db, logger });
+  // Fulfilment runs in this process unless RECHARGE_WORKER=false (e.g. a web-only instance).
+  const worker = process.env.RECHARGE_WORKER === 'false' ? null : new RechargeWorker({ db: db.knex, client: db.client, payment: paymentAdapterFromEnv(), operators: operatorAdapters(), logger });
+  if (worker) {
+    // One process owns a SQLite file, so what it left in processing is its own: resume it now.
+    // On MySQL other processes may be working: their rows come back when the lease runs out.
+    const resumed = await worker.recoverExpired(db.client === 'sqlite' ? 0 : undefined);
+    if (resumed) logger.warn(`${resumed} recharge(s) left in processing by an earlier run resumed`);
+    worker.start();
+  }
+  const app = createApp({ config, db, logger, onRechargeCreated: () => worker?.wake() });
   const server = app.listen(config.port, () => {
     const url = `http://localhost:${config.port}`;
     logger.info(`Listening on ${url} (database: ${db.client})`);
@@ -64,7 +78,7 @@ async function main() {
     }
   });
   server.keepAliveTimeout = 65_000;
-  const shutdown = closeGracefully(server, db, logger);
+  const shutdown = closeGracefully(server, db, logger, worker);
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 }

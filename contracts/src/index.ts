@@ -12,5 +12,6 @@ export * from './banners.ts';
 export * from './catalogue.ts';
 export * from './settings.ts';
 export * from './wallets.ts';
+export * from './recharges.ts';
 export * from './resources.ts';
 export * from './responses.ts';

@@ -3,6 +3,7 @@ import { STATUSES } from './common.ts';
 import { PRICING_MODELS, USER_TYPES } from './users.ts';
 import { AREA_TYPES, CONTACT_TYPES, MAIL_SECURITY, PAYMENT_METHOD_TYPES } from './settings.ts';
 import { TOP_UP_REQUEST_STATUSES, TRANSACTION_KINDS, TRANSACTION_TYPES } from './wallets.ts';
+import { RECHARGE_STATUSES } from './recharges.ts';
 
 /**
  * Response bodies. The API's presenters are typed by these (z.infer), the OpenAPI document
@@ -350,3 +351,53 @@ export const topUpRequestResponseSchema = z.object({
   updated_at: isoTime.nullable(),
 });
 export type TopUpRequestResponse = z.infer<typeof topUpRequestResponseSchema>;
+
+/** What the storefront that made a recharge may know of it (the number partly hidden, no costs). */
+export const publicRechargeSchema = z.object({
+  id: z.number().int(),
+  h_id: z.string(),
+  reference: z.string().describe('The reference to quote to the dealer'),
+  status: z.enum(RECHARGE_STATUSES),
+  provider_name: z.string(),
+  bundle_name: z.string(),
+  phone: z.string().describe('Partly hidden, e.g. 61****456'),
+  amount: z.string(),
+  currency: z.string(),
+  failure_reason: z.string().nullable().describe('Why it failed, in words a customer understands'),
+  created_at: isoTime.nullable(),
+  completed_at: isoTime.nullable(),
+});
+export type PublicRecharge = z.infer<typeof publicRechargeSchema>;
+
+export const rechargeResponseSchema = z.object({
+  id: z.number().int(),
+  h_id: z.string(),
+  reference: z.string(),
+  dealer: walletDealer,
+  status: z.enum(RECHARGE_STATUSES),
+  provider_id: z.number().int().nullable(),
+  provider_name: z.string(),
+  category_name: z.string(),
+  bundle_id: z.number().int().nullable(),
+  bundle_name: z.string(),
+  data_volume_mb: z.number().int().nullable(),
+  validity_days: z.number().int().nullable(),
+  pricing_model: z.enum(PRICING_MODELS),
+  phone: z.string(),
+  payer_phone: z.string().nullable(),
+  payment_method: z.string().nullable(),
+  amount: z.string(),
+  cost: z.string().optional().describe('Only with "view bundles prices"'),
+  profit: z.string().optional().describe('Only with "view bundles prices"'),
+  currency: z.string(),
+  attempts: z.number().int(),
+  payment_reference: z.string().nullable(),
+  operator_reference: z.string().nullable(),
+  failure_reason: z.string().nullable(),
+  created_at: isoTime.nullable(),
+  processing_started_at: isoTime.nullable(),
+  completed_at: isoTime.nullable(),
+  failed_at: isoTime.nullable(),
+  refunded_at: isoTime.nullable(),
+});
+export type RechargeResponse = z.infer<typeof rechargeResponseSchema>;

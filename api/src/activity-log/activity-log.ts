@@ -33,6 +33,11 @@ export type ActivityAction =
   | 'top_up_requested'
   | 'top_up_approved'
   | 'top_up_rejected'
+  | 'recharge_created'
+  | 'recharge_completed'
+  | 'recharge_failed'
+  | 'recharge_refunded'
+  | 'recharge_retried'
   | 'catalogue_changed';
 
 const SECRET_FIELDS = new Set(['password', 'password_confirmation', 'current_password', 'remember_token']);
@@ -53,8 +58,12 @@ export interface ActivityEntry {
 }
 
 /** An entry written by a service: actor, address and agent come from its context. */
-/** Sign-in events change nothing a storefront shows; every other logged change may. */
-const SESSION_ACTIONS = new Set<ActivityAction>(['login', 'login_failed', 'logout', 'locked', 'unlocked', 'unlock_failed', 'mail_tested']);
+/** Sign-in events and money movements change nothing a storefront shows; every other logged change may. */
+const SESSION_ACTIONS = new Set<ActivityAction>([
+  'login', 'login_failed', 'logout', 'locked', 'unlocked', 'unlock_failed', 'mail_tested',
+  'wallet_topped_up', 'wallet_adjusted', 'top_up_requested', 'top_up_approved', 'top_up_rejected',
+  'recharge_created', 'recharge_completed', 'recharge_failed', 'recharge_refunded', 'recharge_retried',
+]);
 
 export async function recordActivity(ctx: { db: Knex | Knex.Transaction; actor: { id: number | null }; ip: string | null; userAgent: string | null }, entry: ActivityEntry): Promise<void> {
   await ctx.db('activity_log').insert({

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { z } from 'zod';
-import { storefrontContactSchema, storefrontDealerSchema, storefrontPaymentMethodSchema, storefrontProvidersSchema } from '@app/contracts';
+import { idempotencyKeySchema, publicRechargeSchema, rechargeRequestSchema, storefrontContactSchema, storefrontDealerSchema, storefrontPaymentMethodSchema, storefrontProvidersSchema, type RechargeRequest } from '@app/contracts';
+import { createRecharge, findForStorefront, presentPublic } from '../recharges/recharge.service.ts';
 import { ApiRouter } from '../http/api-router.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { fieldError } from '../http/errors.ts';
@@ -68,7 +69,7 @@ export function storefrontFastPath(req: Request, res: Response, next: NextFuncti
 const dealerCodeQuery = z.object({ dealer_code: z.string().optional().describe('Also accepted as the dealer_code or X-Dealer-Code header') });
 
 /** GET /client/dealer, /client/dealer/providers, /client/contacts, /client/payment-methods: public, cached. */
-export function clientRoutes(registry: OpenApiRegistry) {
+export function clientRoutes(registry: OpenApiRegistry, hooks: { onRechargeCreated?: () => void } = {}) {
   const api = new ApiRouter(registry, '/client', 'Storefront');
   const cached = (name: string, load: (ctx: ServiceContext, code: string) => Promise<unknown>) => async (req: Request, ctx: ServiceContext, res: Response) => {
     const code = dealerCodeOf(req);
@@ -80,5 +81,26 @@ export function clientRoutes(registry: OpenApiRegistry) {
   api.get('/dealer/providers', { summary: "The dealer's operators, categories and bundles at its prices", auth: 'public', query: dealerCodeQuery, response: storefrontProvidersSchema }, cached('providers', async (ctx, code) => storefrontProviders(ctx.db, (await findStorefrontDealer(ctx.db, code)).id)));
   api.get('/contacts', { summary: "The storefront's contacts (the dealer's, then the company's)", auth: 'public', query: dealerCodeQuery, response: z.array(storefrontContactSchema) }, cached('contacts', async (ctx, code) => storefrontContacts(ctx.db, (await findStorefrontDealer(ctx.db, code)).id)));
   api.get('/payment-methods', { summary: 'How customers of this storefront pay (by the dealer’s pricing model)', auth: 'public', query: dealerCodeQuery, response: z.array(storefrontPaymentMethodSchema) }, cached('payment-methods', async (ctx, code) => storefrontPaymentMethods(ctx.db, await findStorefrontDealer(ctx.db, code))));
+
+  // A purchase: answered at once with the pending recharge; the worker fulfils it in the background.
+  api.post('/recharge', { summary: 'Buy a bundle (idempotent by idempotency_key or the Idempotency-Key header)', auth: 'public', body: rechargeRequestSchema, status: 201, response: publicRechargeSchema }, async (req, ctx) => {
+    const code = dealerCodeOf(req);
+    const input = req.body as RechargeRequest;
+    const rawKey = input.idempotency_key ?? req.get('idempotency-key');
+    if (!rawKey) throw fieldError('idempotency_key', 'validation:idempotency_key_required');
+    const checked = idempotencyKeySchema.safeParse(rawKey);
+    if (!checked.success) throw fieldError('idempotency_key', checked.error.issues[0].message);
+    const key = checked.data;
+    const dealer = await findStorefrontDealer(ctx.db, code);
+    const { id, created } = await createRecharge(ctx, dealer, input, key);
+    if (created) hooks.onRechargeCreated?.();
+    const row = await findForStorefront(ctx.db, dealer.id, String(id));
+    return { status: created ? 201 : 200, message: created ? 'api:recharges.accepted' : 'api:recharges.already_accepted', data: presentPublic(row, ctx.t) };
+  });
+  api.get('/recharge/:id', { summary: "A recharge's status, for the storefront that made it (id, h_id or reference)", auth: 'public', query: dealerCodeQuery, response: publicRechargeSchema }, async (req, ctx, res) => {
+    const dealer = await findStorefrontDealer(ctx.db, dealerCodeOf(req));
+    res.setHeader('Cache-Control', 'no-store');
+    return { data: presentPublic(await findForStorefront(ctx.db, dealer.id, String(req.params.id)), ctx.t) };
+  });
   return api;
 }

@@ -1,0 +1,259 @@
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import { formatMinor, type PublicRecharge, type RechargeRequest, type RechargeResponse } from '@app/contracts';
+import { decodeId, encodeId } from '../http/ids.ts';
+import { AppError, conflict, fieldError, notFound } from '../http/errors.ts';
+import { fromDbTime, toDbTime } from '../database/time.ts';
+import { isUniqueViolation } from '../database/db-errors.ts';
+import { recordActivity } from '../activity-log/activity-log.ts';
+import { transact, type ServiceContext } from '../platform/context.ts';
+import { credit, debit, InsufficientBalance } from '../wallets/ledger.ts';
+import { storefrontPaymentMethods, type StorefrontDealerRow } from '../storefront/storefront.service.ts';
+
+/**
+ * Recharges (docs/data-model.md, Recharges): the sale, priced and snapshotted in the customer's
+ * request, and the settlement steps the worker takes. Every money step is one short transaction
+ * whose status change is conditional (`WHERE status = ...`), and the ledger's unique
+ * (recharge_id, kind) key stops a second debit, refund or profit credit for one recharge.
+ */
+type Db = Knex | Knex.Transaction;
+
+const REFERENCE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+/** A public reference such as RC7K3M9Q2XPA: random, unambiguous to read out on the phone. */
+function newReference(): string {
+  const bytes = crypto.randomBytes(10);
+  return `RC${[...bytes].map((b) => REFERENCE_ALPHABET[b % REFERENCE_ALPHABET.length]).join('')}`;
+}
+
+const requestHash = (input: RechargeRequest) =>
+  crypto.createHash('sha256').update(JSON.stringify([decodeId(input.bundle_id), input.phone, decodeId(input.payment_method_id), input.payer_phone])).digest('hex');
+
+export interface Created {
+  id: number;
+  /** False when the idempotency key named an earlier, identical purchase. */
+  created: boolean;
+}
+
+/** The bundle as this dealer offers it now, share-locked until the sale commits (or undefined). */
+async function offeredBundle(db: Db, dealerId: number, bundleId: number) {
+  return db('bundles')
+    .join('categories', 'categories.id', 'bundles.category_id')
+    .join('providers', 'providers.id', 'categories.provider_id')
+    .join('dealer_bundles as db', (j) => j.on('db.bundle_id', 'bundles.id').andOn('db.dealer_id', db.raw('?', [dealerId])))
+    .join('dealer_categories as dc', (j) => j.on('dc.category_id', 'categories.id').andOn('dc.dealer_id', db.raw('?', [dealerId])))
+    .join('dealer_providers as dp', (j) => j.on('dp.provider_id', 'providers.id').andOn('dp.dealer_id', db.raw('?', [dealerId])))
+    .where({ 'bundles.id': bundleId, 'bundles.status': 'active', 'categories.status': 'active', 'providers.status': 'active', 'db.status': 'active', 'dc.status': 'active', 'dp.status': 'active' })
+    .whereNull('bundles.deleted_at')
+    .whereNull('categories.deleted_at')
+    .whereNull('providers.deleted_at')
+    .forShare()
+    .first(
+      'bundles.id', 'bundles.name', 'bundles.data_volume_mb', 'bundles.validity_days', 'bundles.cost_price', 'bundles.selling_price', 'db.selling_price as own_price',
+      'categories.name as category_name', 'providers.id as provider_id', 'providers.name as provider_name', 'providers.phone_prefixes',
+    );
+}
+
+async function byKey(db: Db, dealerId: number, key: string) {
+  return db('recharges').where({ dealer_id: dealerId, idempotency_key: key }).first('id', 'request_hash');
+}
+
+/**
+ * A storefront purchase. Refusals (not offered, wrong operator for the number, payment method not
+ * offered, no balance) write nothing. Under "Cost + Profit" the dealer's wallet is debited by the
+ * cost in the same transaction that creates the recharge.
+ */
+export async function createRecharge(ctx: ServiceContext, dealer: StorefrontDealerRow, input: RechargeRequest, key: string): Promise<Created> {
+  const hash = requestHash(input);
+  const same = async (): Promise<Created | null> => {
+    const earlier = await byKey(ctx.db, dealer.id, key);
+    if (!earlier) return null;
+    // The rule of payment APIs such as Stripe's: one key, one request.
+    if (earlier.request_hash !== hash) throw conflict('api:recharges.idempotency_key_reused');
+    return { id: earlier.id, created: false };
+  };
+  const earlier = await same();
+  if (earlier) return earlier;
+  try {
+    const id = await transact(ctx, async (tctx) => {
+      const bundleId = decodeId(input.bundle_id);
+      const bundle = bundleId ? await offeredBundle(tctx.db, dealer.id, bundleId) : undefined;
+      const price = bundle ? Number(bundle.own_price ?? bundle.selling_price) : 0;
+      const cost = bundle ? Number(bundle.cost_price) : 0;
+      if (!bundle || price < cost) throw fieldError('bundle_id', 'validation:bundle_not_offered');
+      const prefixes: string[] = bundle.phone_prefixes ? JSON.parse(bundle.phone_prefixes) : [];
+      if (prefixes.length && !prefixes.some((p) => input.phone.startsWith(p))) {
+        throw fieldError('phone', 'validation:phone_wrong_operator', { operator: bundle.provider_name, prefixes: prefixes.join(', ') });
+      }
+      const methodId = decodeId(input.payment_method_id);
+      const method = (await storefrontPaymentMethods(tctx.db, dealer)).find((m) => m.id === methodId);
+      if (!method) throw fieldError('payment_method_id', 'validation:payment_method_not_offered');
+      const now = toDbTime();
+      const [inserted] = await tctx.db('recharges').insert({
+        dealer_id: dealer.id,
+        bundle_id: bundle.id,
+        provider_id: bundle.provider_id,
+        payment_method_id: method.id,
+        provider_name: bundle.provider_name,
+        category_name: bundle.category_name,
+        bundle_name: bundle.name,
+        data_volume_mb: bundle.data_volume_mb ?? null,
+        validity_days: bundle.validity_days ?? null,
+        pricing_model: dealer.pricing_model,
+        phone: input.phone,
+        payer_phone: input.payer_phone,
+        amount: price,
+        cost,
+        profit: price - cost,
+        currency: (await tctx.db('settings').where({ group: 'company', key: 'currency' }).first('value'))?.value ?? 'USD',
+        status: 'pending',
+        idempotency_key: key,
+        request_hash: hash,
+        reference: newReference(),
+        attempts: 0,
+        created_at: now,
+        updated_at: now,
+      });
+      const id = typeof inserted === 'object' ? Number((inserted as { id: number }).id) : Number(inserted);
+      if (dealer.pricing_model === 'cost' && cost > 0) {
+        const wallet = await tctx.db('wallets').where({ dealer_id: dealer.id }).first('id');
+        try {
+          if (!wallet) throw new InsufficientBalance();
+          await debit(tctx, wallet.id, { kind: 'recharge_debit', amount: cost, rechargeId: id, reference: `recharge ${id}` });
+        } catch (err) {
+          // The customer is told the bundle is unavailable for now; the dealer's balance stays private.
+          if (err instanceof InsufficientBalance) throw new AppError(422, 'api:recharges.temporarily_unavailable', { bundle_id: ['api:recharges.temporarily_unavailable'] });
+          throw err;
+        }
+      }
+      await recordActivity(tctx, { action: 'recharge_created', subjectType: 'recharge', subjectId: id, after: { amount: price, cost, phone: input.phone, bundle: bundle.name } });
+      return id;
+    });
+    return { id, created: true };
+  } catch (err) {
+    // The same key sent twice at the same moment: the loser answers with the winner's recharge.
+    if (isUniqueViolation(err)) {
+      const winner = await same();
+      if (winner) return winner;
+    }
+    throw err;
+  }
+}
+
+const mask = (phone: string) => (phone.length > 5 ? `${phone.slice(0, 2)}${'*'.repeat(phone.length - 5)}${phone.slice(-3)}` : phone);
+
+export function presentPublic(r: Record<string, any>, t: (key: string) => string): PublicRecharge {
+  const reason = r.status === 'failed' || r.status === 'refunded' ? t(r.payment_reference || r.pricing_model === 'cost' ? 'api:recharges.failed_refunded' : 'api:recharges.failed_payment') : null;
+  return {
+    id: r.id,
+    h_id: encodeId(r.id),
+    reference: r.reference ?? '',
+    status: r.status,
+    provider_name: r.provider_name,
+    bundle_name: r.bundle_name,
+    phone: mask(r.phone),
+    amount: formatMinor(Number(r.amount)),
+    currency: r.currency,
+    failure_reason: reason,
+    created_at: fromDbTime(r.created_at),
+    completed_at: fromDbTime(r.completed_at),
+  };
+}
+
+/** A recharge of this dealer by id, h_id or public reference (the storefront's status check). */
+export async function findForStorefront(db: Db, dealerId: number, raw: string) {
+  const id = /^RC[A-Z0-9]{10}$/.test(raw) ? null : decodeId(raw);
+  const qb = db('recharges').where('dealer_id', dealerId);
+  const row = id ? await qb.where('id', id).first() : await qb.where('reference', raw).first();
+  if (!row) throw notFound('api:recharges.not_found');
+  return row as Record<string, any>;
+}
+
+export const rechargeQuery = (db: Db) =>
+  db('recharges')
+    .join('users', 'users.id', 'recharges.dealer_id')
+    .leftJoin('payment_methods', 'payment_methods.id', 'recharges.payment_method_id')
+    .select('recharges.*', 'users.name as dealer_name', 'users.dealer_code', 'payment_methods.name as payment_method_name');
+
+export function presentRecharge(r: Record<string, any>, seesCost: boolean): RechargeResponse {
+  return {
+    id: r.id,
+    h_id: encodeId(r.id),
+    reference: r.reference ?? '',
+    dealer: { id: r.dealer_id, h_id: encodeId(r.dealer_id), name: r.dealer_name, dealer_code: r.dealer_code ?? null },
+    status: r.status,
+    provider_id: r.provider_id ?? null,
+    provider_name: r.provider_name,
+    category_name: r.category_name,
+    bundle_id: r.bundle_id ?? null,
+    bundle_name: r.bundle_name,
+    data_volume_mb: r.data_volume_mb ?? null,
+    validity_days: r.validity_days ?? null,
+    pricing_model: r.pricing_model === 'profit' ? 'profit' : 'cost',
+    phone: r.phone,
+    payer_phone: r.payer_phone ?? null,
+    payment_method: r.payment_method_name ?? null,
+    amount: formatMinor(Number(r.amount)),
+    ...(seesCost ? { cost: formatMinor(Number(r.cost)), profit: formatMinor(Number(r.profit)) } : {}),
+    currency: r.currency,
+    attempts: Number(r.attempts),
+    payment_reference: r.payment_reference ?? null,
+    operator_reference: r.operator_reference ?? null,
+    failure_reason: r.failure_reason ?? null,
+    created_at: fromDbTime(r.created_at),
+    processing_started_at: fromDbTime(r.processing_started_at),
+    completed_at: fromDbTime(r.completed_at),
+    failed_at: fromDbTime(r.failed_at),
+    refunded_at: fromDbTime(r.refunded_at),
+  };
+}
+
+/* ---------- settlement: the worker's (and an admin's) steps, each one short transaction ---------- */
+
+/** The collected payment's reference, kept so a resumed recharge never asks the payer again. */
+export async function recordPayment(ctx: ServiceContext, id: number, paymentReference: string): Promise<void> {
+  await ctx.db('recharges').where({ id, status: 'processing' }).update({ payment_reference: paymentReference, updated_at: toDbTime() });
+}
+
+/** Delivered: completed, and under "Profit Only" the dealer's profit credited (once). */
+export async function completeRecharge(ctx: ServiceContext, id: number, operatorReference: string): Promise<boolean> {
+  return transact(ctx, async (tctx) => {
+    const now = toDbTime();
+    const won = await tctx.db('recharges').where({ id, status: 'processing' }).update({ status: 'completed', operator_reference: operatorReference, completed_at: now, failure_reason: null, next_attempt_at: null, updated_at: now });
+    if (!won) return false;
+    const r = await tctx.db('recharges').where({ id }).first();
+    if (r.pricing_model === 'profit' && Number(r.profit) > 0) {
+      const wallet = await tctx.db('wallets').where({ dealer_id: r.dealer_id }).first('id');
+      if (wallet) await credit(tctx, wallet.id, { kind: 'profit_credit', amount: Number(r.profit), rechargeId: id, reference: r.reference });
+    }
+    await recordActivity(tctx, { action: 'recharge_completed', subjectType: 'recharge', subjectId: id, after: { operator_reference: operatorReference } });
+    return true;
+  });
+}
+
+/**
+ * Not delivered: failed, and whatever the dealer was debited credited back (a `recharge_refund`),
+ * which makes it `refunded`. `paymentRefunded`: the customer's collected payment went back too.
+ */
+export async function failRecharge(ctx: ServiceContext, id: number, reason: string, opts: { from?: ('processing' | 'pending' | 'failed')[]; paymentRefunded?: boolean } = {}): Promise<boolean> {
+  return transact(ctx, async (tctx) => {
+    const now = toDbTime();
+    const r = await tctx.db('recharges').where({ id }).first();
+    if (!r) return false;
+    const won = await tctx.db('recharges').where({ id }).whereIn('status', opts.from ?? ['processing']).update({ status: 'failed', failed_at: now, failure_reason: reason.slice(0, 500), next_attempt_at: null, updated_at: now });
+    if (!won) return false;
+    const debited = await tctx.db('wallet_transactions').where({ recharge_id: id, kind: 'recharge_debit' }).first('amount', 'wallet_id');
+    const refunded = await tctx.db('wallet_transactions').where({ recharge_id: id, kind: 'recharge_refund' }).first('id');
+    if (debited && !refunded) {
+      await credit(tctx, debited.wallet_id, { kind: 'recharge_refund', amount: Number(debited.amount), rechargeId: id, reference: r.reference });
+    }
+    const moneyBack = Boolean(debited) || Boolean(opts.paymentRefunded);
+    if (moneyBack) await tctx.db('recharges').where({ id }).update({ status: 'refunded', refunded_at: now });
+    await recordActivity(tctx, { action: moneyBack ? 'recharge_refunded' : 'recharge_failed', subjectType: 'recharge', subjectId: id, after: { reason } });
+    return true;
+  });
+}
+
+/** Try again later (a timeout): back to pending with a time to wait. */
+export async function rescheduleRecharge(ctx: ServiceContext, id: number, delayMs: number, reason: string): Promise<void> {
+  await ctx.db('recharges').where({ id, status: 'processing' }).update({ status: 'pending', next_attempt_at: toDbTime(new Date(Date.now() + delayMs)), failure_reason: reason.slice(0, 500), updated_at: toDbTime() });
+}
