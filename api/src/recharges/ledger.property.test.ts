@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { createHarness, bearer, type Harness } from '../../../tests/api/harness.ts';
+import { ledgerSum } from '../wallets/ledger.ts';
+import { buy, fastWorker, makeShop, walletBalance } from './recharge-fixtures.ts';
+import type { RechargeWorker } from './recharge-worker.ts';
+
+/**
+ * A property of the money code: whatever sequence of top-ups, adjustments, recharges (succeeding,
+ * declined by the payer, failing at the operator) and manual refunds happens, after every step the
+ * balance equals the sum of the ledger and is never negative, and every recharge of a "Cost +
+ * Profit" dealer has its debit, or its debit and exactly one refund.
+ */
+let h: Harness;
+let root: string;
+let worker: RechargeWorker;
+
+beforeAll(async () => {
+  h = await createHarness();
+  root = await h.adminToken();
+  worker = fastWorker(h);
+});
+afterAll(() => h.close());
+
+type Step =
+  | { op: 'topUp'; cents: number }
+  | { op: 'adjust'; type: 'credit' | 'debit'; cents: number }
+  | { op: 'recharge'; outcome: 'ok' | 'declined' | 'rejected' }
+  | { op: 'settle' }
+  | { op: 'refundStuck' };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ op: fc.constant('topUp' as const), cents: fc.integer({ min: 1, max: 300 }) }),
+  fc.record({ op: fc.constant('adjust' as const), type: fc.constantFrom('credit' as const, 'debit' as const), cents: fc.integer({ min: 1, max: 200 }) }),
+  fc.record({ op: fc.constant('recharge' as const), outcome: fc.constantFrom('ok' as const, 'declined' as const, 'rejected' as const) }),
+  fc.constant({ op: 'settle' as const }),
+  fc.constant({ op: 'refundStuck' as const }),
+);
+
+describe('the ledger under random sequences', () => {
+  it('keeps balance = sum of ledger >= 0, and each recharge has its debit or debit + one refund', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
+        const shop = await makeShop(h, root, 'cost');
+        for (const s of steps) {
+          if (s.op === 'topUp') await h.http().post(`/api/v1/wallets/${shop.walletId}/top-up`).set(bearer(root)).send({ amount: s.cents / 100, reference: 'prop' });
+          if (s.op === 'adjust') await h.http().post(`/api/v1/wallets/${shop.walletId}/adjust`).set(bearer(root)).send({ type: s.type, amount: s.cents / 100, reference: 'prop', note: 'property' });
+          if (s.op === 'recharge') {
+            const phone = s.outcome === 'rejected' ? '0615559999' : '0615123456';
+            const payer = s.outcome === 'declined' ? '0617770000' : '0617000001';
+            const res = await buy(h, shop, { phone, payer_phone: payer });
+            expect([201, 422]).toContain(res.status);
+          }
+          if (s.op === 'settle') await worker.drain();
+          if (s.op === 'refundStuck') {
+            // A claimed recharge whose worker vanished, refunded by hand after 15 minutes.
+            const [row] = await fastWorker(h).claim(1);
+            if (row) {
+              await h.knex('recharges').where({ id: row.id }).update({ processing_started_at: '2020-01-01 00:00:00.000' });
+              expect((await h.http().post(`/api/v1/recharges/${row.id}/refund`).set(bearer(root))).status).toBe(200);
+            }
+          }
+          const balance = await walletBalance(h, shop.walletId);
+          expect(balance).toBeGreaterThanOrEqual(0);
+          expect(await ledgerSum(h.knex, shop.walletId)).toBe(balance);
+        }
+        await worker.drain();
+        const recharges = await h.knex('recharges').where({ dealer_id: shop.dealerId });
+        for (const r of recharges) {
+          const kinds = (await h.knex('wallet_transactions').where({ recharge_id: r.id }).orderBy('id')).map((t: { kind: string }) => t.kind);
+          expect(kinds).toEqual(r.status === 'refunded' ? ['recharge_debit', 'recharge_refund'] : ['recharge_debit']);
+          expect(['completed', 'refunded']).toContain(r.status);
+        }
+        expect(await ledgerSum(h.knex, shop.walletId)).toBe(await walletBalance(h, shop.walletId));
+      }),
+      { numRuns: 15, endOnFailure: true },
+    );
+  });
+});
