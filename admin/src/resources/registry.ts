@@ -65,5 +65,6 @@ export function canAccessFromRegistry(perms: Perms, { action, resource }: { acti
   const selection = Object.values(DEALER_CATALOGUE).find((s) => s.name === resource);
   if (selection) return !!perms && (action === 'list' || action === 'show' ? perms.includes(selection.view) : action === 'edit' && perms.includes(selection.update));
   const verb = action === 'list' || action === 'show' ? 'view' : action === 'edit' ? 'update' : action.replace('_', ' ');
-  return !!perms && perms.includes(`${verb} ${resource}`);
+  // wallet-transactions -> "view wallet transactions".
+  return !!perms && perms.includes(`${verb} ${resource.replace(/-/g, ' ')}`);
 }

@@ -1,0 +1,136 @@
+import { useState } from 'react';
+import { useTranslate, useGetList } from 'react-admin';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, CardContent, CardHeader, Chip, Grid, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { Link } from 'react-router';
+import type { TopUpRequestResponse, WalletTransactionResponse, WalletResponse } from '@app/contracts';
+import { PageTitle } from '../common/PageTitle';
+import { FullPageLoader } from '../common/FullPageLoader';
+import { apiFetch } from '../providers/http';
+import { MoneyDialog } from './MoneyDialog';
+import { BalanceChart } from './BalanceChart';
+import { TransactionRows } from './WalletTransactionList';
+
+interface MyWallet {
+  wallet: WalletResponse;
+  transactions: WalletTransactionResponse[];
+  days: { date: string; credits: string; debits: string; balance: string }[];
+  pending_top_ups: number;
+}
+
+/** /my-wallet: the signed-in dealer's balance, the last 30 days, its latest transactions and its top-up requests. */
+export default function MyWalletPage() {
+  const translate = useTranslate();
+  const { data, isPending, refetch } = useQuery({ queryKey: ['my-wallet'], queryFn: async () => (await apiFetch<MyWallet>('/my-wallet')).data as MyWallet, refetchInterval: 15_000 });
+  const requests = useGetList<TopUpRequestResponse>('wallet-top-up-requests', { pagination: { page: 1, perPage: 5 }, sort: { field: 'id', order: 'DESC' } });
+  const [asking, setAsking] = useState(false);
+  if (isPending || !data) return <FullPageLoader />;
+  const { wallet } = data;
+  return (
+    <>
+      <PageTitle title={translate('menu.my_wallet')} actions={<Button variant="contained" onClick={() => setAsking(true)}>{translate('wallets.request_top_up')}</Button>} />
+      <Grid container spacing={3}>
+        <Grid size={{ xs: 12, md: 4 }}>
+          <Card sx={{ height: '100%' }}>
+            <CardContent>
+              <Typography color="text.secondary">{translate('wallets.fields.balance')}</Typography>
+              <Typography variant="h3" component="p" sx={{ fontWeight: 700 }} data-testid="my-balance">
+                {`${wallet.balance} ${wallet.currency}`}
+              </Typography>
+              <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+                {translate(`wallets.pricing_help.${wallet.pricing_model}`)}
+              </Typography>
+              {data.pending_top_ups > 0 && <Chip sx={{ mt: 2 }} color="warning" label={translate('wallets.pending_requests', { smart_count: data.pending_top_ups })} />}
+            </CardContent>
+          </Card>
+        </Grid>
+        <Grid size={{ xs: 12, md: 8 }}>
+          <Card>
+            <CardHeader title={translate('wallets.last_30_days')} />
+            <CardContent>
+              <BalanceChart days={data.days} />
+            </CardContent>
+          </Card>
+        </Grid>
+        <Grid size={{ xs: 12 }}>
+          <Card>
+            <CardHeader title={translate('wallets.latest')} action={<Button component={Link} to="/wallet-transactions">{translate('wallets.all_transactions')}</Button>} />
+            <CardContent sx={{ overflowX: 'auto' }}>
+              <TransactionRows rows={data.transactions} showDealer={false} />
+            </CardContent>
+          </Card>
+        </Grid>
+        {(requests.data?.length ?? 0) > 0 && (
+          <Grid size={{ xs: 12 }}>
+            <Card>
+              <CardHeader title={translate('wallets.my_requests')} />
+              <CardContent sx={{ overflowX: 'auto' }}>
+                <Table size="small">
+                  <TableHead>
+                    <TableRow>
+                      <TableCell>{translate('wallets.fields.date')}</TableCell>
+                      <TableCell>{translate('wallets.fields.amount')}</TableCell>
+                      <TableCell>{translate('wallets.fields.reference')}</TableCell>
+                      <TableCell>{translate('wallets.fields.status')}</TableCell>
+                    </TableRow>
+                  </TableHead>
+                  <TableBody>
+                    {requests.data!.map((r) => (
+                      <TableRow key={r.id}>
+                        <TableCell>{r.created_at ? new Date(r.created_at).toLocaleString() : ''}</TableCell>
+                        <TableCell>{r.amount}</TableCell>
+                        <TableCell>{r.reference}</TableCell>
+                        <TableCell>
+                          <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
+                            <Chip size="small" color={r.status === 'approved' ? 'success' : r.status === 'rejected' ? 'error' : 'default'} label={translate(`wallets.request_status.${r.status}`)} />
+                            {r.reason && <Typography variant="body2">{r.reason}</Typography>}
+                          </Stack>
+                        </TableCell>
+                      </TableRow>
+                    ))}
+                  </TableBody>
+                </Table>
+              </CardContent>
+            </Card>
+          </Grid>
+        )}
+      </Grid>
+      <MoneyDialog
+        open={asking}
+        title={translate('wallets.request_top_up')}
+        path="/wallet-top-up-requests"
+        initial={{ amount: '', reference: '', note: '', receipt: null as File | null }}
+        submitLabel={translate('wallets.send_request')}
+        toBody={(v) => {
+          if (!v.receipt) return { amount: v.amount, reference: v.reference, note: v.note };
+          const fd = new FormData();
+          fd.append('amount', v.amount);
+          fd.append('reference', v.reference);
+          fd.append('note', v.note);
+          fd.append('receipt', v.receipt);
+          return fd;
+        }}
+        onClose={() => setAsking(false)}
+        onDone={() => {
+          setAsking(false);
+          void refetch();
+          void requests.refetch();
+        }}
+      >
+        {(v, set, e) => (
+          <>
+            <Typography variant="body2">{translate('wallets.request_help')}</Typography>
+            <TextField label={translate('wallets.fields.amount')} value={v.amount} onChange={(ev) => set({ amount: ev.target.value })} error={!!e.amount} helperText={e.amount} slotProps={{ htmlInput: { inputMode: 'decimal' } }} autoFocus />
+            <TextField label={translate('wallets.fields.reference')} value={v.reference} onChange={(ev) => set({ reference: ev.target.value })} error={!!e.reference} helperText={e.reference ?? translate('wallets.reference_help')} />
+            <TextField label={translate('wallets.fields.note')} value={v.note} onChange={(ev) => set({ note: ev.target.value })} error={!!e.note} helperText={e.note} multiline />
+            <Button component="label" variant="outlined">
+              {v.receipt ? v.receipt.name : translate('wallets.attach_receipt')}
+              <input hidden type="file" accept="image/*" onChange={(ev) => set({ receipt: ev.target.files?.[0] ?? null })} />
+            </Button>
+            {e.receipt && <Typography color="error" variant="body2">{e.receipt}</Typography>}
+          </>
+        )}
+      </MoneyDialog>
+    </>
+  );
+}

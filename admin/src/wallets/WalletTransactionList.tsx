@@ -1,0 +1,92 @@
+import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, ReferenceInput, SelectInput, TextInput, useTranslate } from 'react-admin';
+import { Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { useSearchParams } from 'react-router';
+import { TRANSACTION_KINDS, type WalletTransactionResponse } from '@app/contracts';
+import { PageTitle } from '../common/PageTitle';
+import { CsvExportButton } from '../common/CsvExportButton';
+import { useSession } from '../providers/useSession';
+
+const when = (iso: string) => new Date(iso).toLocaleString();
+
+/** /wallet-transactions: the ledger, filtered by dealer, type, kind and date range, with its CSV. */
+export default function WalletTransactionList() {
+  const translate = useTranslate();
+  const dealer = useSession().user?.user_type === 'dealer';
+  const [params] = useSearchParams();
+  const fromUrl = params.get('dealer');
+  const filters = [
+    ...(dealer
+      ? []
+      : [
+          <ReferenceInput key="dealer_id" source="dealer_id" reference="users" filter={{ user_type: 'dealer' }} alwaysOn>
+            <AutocompleteInput label="wallets.fields.dealer" optionText="name" />
+          </ReferenceInput>,
+        ]),
+    <SelectInput key="type" source="type" label="wallets.fields.type" choices={[{ id: 'credit', name: 'wallets.types.credit' }, { id: 'debit', name: 'wallets.types.debit' }]} alwaysOn />,
+    <SelectInput key="kind" source="kind" label="wallets.fields.kind" choices={TRANSACTION_KINDS.map((k) => ({ id: k, name: `wallets.kinds.${k}` }))} alwaysOn />,
+    <DateInput key="from" source="from" label="wallets.fields.from" alwaysOn />,
+    <DateInput key="to" source="to" label="wallets.fields.to" alwaysOn />,
+    <TextInput key="q" source="q" label="wallets.fields.reference" />,
+  ];
+  return (
+    <>
+      <PageTitle title={translate('menu.wallet_transactions')} />
+      <List resource="wallet-transactions" filters={filters} filterDefaultValues={fromUrl && !dealer ? { dealer_id: fromUrl } : undefined} sort={{ field: 'id', order: 'DESC' }} perPage={25} disableSyncWithLocation title={translate('menu.wallet_transactions')} actions={<CsvExportButton path="/wallet-transactions/export" filename="wallet-transactions" />}>
+        <Datagrid bulkActionButtons={false} rowClick={false}>
+          <FunctionField label="wallets.fields.date" render={(t: WalletTransactionResponse) => when(t.created_at)} />
+          {!dealer && <FunctionField label="wallets.fields.dealer" render={(t: WalletTransactionResponse) => t.dealer.name} />}
+          <FunctionField label="wallets.fields.kind" render={(t: WalletTransactionResponse) => translate(`wallets.kinds.${t.kind}`)} />
+          <FunctionField label="wallets.fields.amount" render={(t: WalletTransactionResponse) => <Amount t={t} />} />
+          <FunctionField label="wallets.fields.balance_after" render={(t: WalletTransactionResponse) => t.balance_after} />
+          <FunctionField label="wallets.fields.reference" render={(t: WalletTransactionResponse) => t.reference ?? '—'} />
+          <FunctionField label="wallets.fields.note" render={(t: WalletTransactionResponse) => t.note ?? '—'} />
+          <FunctionField label="wallets.fields.by" render={(t: WalletTransactionResponse) => t.actor?.name ?? translate('wallets.system')} />
+        </Datagrid>
+      </List>
+    </>
+  );
+}
+
+function Amount({ t }: { t: WalletTransactionResponse }) {
+  return (
+    <Typography component="span" sx={{ fontWeight: 600, color: t.type === 'credit' ? 'success.main' : 'error.main' }}>
+      {`${t.type === 'credit' ? '+' : '−'}${t.amount}`}
+    </Typography>
+  );
+}
+
+/** The same rows as a plain table (the dealer's latest transactions on /my-wallet). */
+export function TransactionRows({ rows, showDealer }: { rows: WalletTransactionResponse[]; showDealer: boolean }) {
+  const translate = useTranslate();
+  if (!rows.length) return <Typography color="text.secondary">{translate('wallets.no_transactions')}</Typography>;
+  return (
+    <Table size="small">
+      <TableHead>
+        <TableRow>
+          <TableCell>{translate('wallets.fields.date')}</TableCell>
+          {showDealer && <TableCell>{translate('wallets.fields.dealer')}</TableCell>}
+          <TableCell>{translate('wallets.fields.kind')}</TableCell>
+          <TableCell>{translate('wallets.fields.amount')}</TableCell>
+          <TableCell>{translate('wallets.fields.balance_after')}</TableCell>
+          <TableCell>{translate('wallets.fields.reference')}</TableCell>
+        </TableRow>
+      </TableHead>
+      <TableBody>
+        {rows.map((t) => (
+          <TableRow key={t.id}>
+            <TableCell>{when(t.created_at)}</TableCell>
+            {showDealer && <TableCell>{t.dealer.name}</TableCell>}
+            <TableCell>
+              <Chip size="small" variant="outlined" label={translate(`wallets.kinds.${t.kind}`)} />
+            </TableCell>
+            <TableCell>
+              <Amount t={t} />
+            </TableCell>
+            <TableCell>{t.balance_after}</TableCell>
+            <TableCell>{t.reference ?? '—'}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
