@@ -3,7 +3,9 @@
  * BENCH_DATABASES (default "sqlite,mysql": a fresh SQLite file, and a fresh database on the
  * MariaDB/MySQL server of BENCH_MYSQL_URL, dropped afterwards) and measures with autocannon on
  * loopback: the health check, a paginated user list and the current user (signed in), and
- * sign-in (argon2id bound). Prints one table; the README records it.
+ * sign-in (argon2id bound), and storefront purchases (POST /client/recharge, 50 concurrent clients,
+ * each with its own idempotency key, the worker fulfilling in the background), beside a bare
+ * Express route for scale. Prints one table; the README records it.
  */
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -91,6 +93,25 @@ async function bench(database: string) {
     await measure(database, 'GET /api/v1/health', { url: `${base}/api/v1/health` });
     await measure(database, 'GET /api/v1/users?per_page=15 (signed in)', { url: `${base}/api/v1/users?per_page=15`, headers: auth });
     await measure(database, 'GET /api/v1/auth/me (signed in)', { url: `${base}/api/v1/auth/me`, headers: auth });
+    // Purchases: the DEMO wallet gets enough for every sale, then 50 clients buy at once.
+    const wallets = (await (await fetch(`${base}/api/v1/wallets?q=DEMO`, { headers: auth })).json()) as { data: { id: number }[] };
+    await fetch(`${base}/api/v1/wallets/${wallets.data[0].id}/top-up`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ amount: '10000000', reference: 'bench' }) });
+    const shopHeaders = { dealer_code: 'DEMO', 'content-type': 'application/json' };
+    const catalogue = (await (await fetch(`${base}/api/v1/client/dealer/providers`, { headers: shopHeaders })).json()) as { data: { providers: { categories: { bundles: { id: number }[] }[] }[] } };
+    const methods = (await (await fetch(`${base}/api/v1/client/payment-methods`, { headers: shopHeaders })).json()) as { data: { id: number }[] };
+    const bundleId = catalogue.data.providers[0].categories[0].bundles[0].id;
+    let n = 0;
+    await measure(database, 'POST /api/v1/client/recharge (50 connections, a new key each)', {
+      url: `${base}/api/v1/client/recharge`,
+      connections: 50,
+      requests: [
+        {
+          method: 'POST',
+          headers: shopHeaders,
+          setupRequest: (req) => ({ ...req, body: JSON.stringify({ bundle_id: bundleId, payment_method_id: methods.data[0].id, phone: '0615123456', payer_phone: '0617000001', idempotency_key: `bench-${database}-${process.pid}-${n++}` }) }),
+        },
+      ],
+    });
     await measure(database, 'POST /api/v1/auth/admin/login (4 connections)', {
       url: `${base}/api/v1/auth/admin/login`,
       method: 'POST',
@@ -105,7 +126,32 @@ async function bench(database: string) {
   }
 }
 
+/** The yardstick: a bare Express route answering fixed bytes, in its own process. */
+async function bare() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-bare-'));
+  const bodyFile = path.join(dir, 'body.json');
+  fs.writeFileSync(bodyFile, JSON.stringify({ success: true, data: { id: 1, status: 'pending' } }));
+  const server = spawn(process.execPath, ['--import', 'tsx', 'tests/bench/bare-server.ts'], { env: { ...process.env, PORT: String(PORT), BODY_FILE: bodyFile }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = new Promise((r) => server.once('exit', r));
+  try {
+    for (let i = 0; i < 100; i++) {
+      try {
+        if ((await fetch(`${base}/bare`)).ok) break;
+      } catch {
+        /* starting */
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await measure('-', 'GET /bare (Express 5, fixed bytes; for scale)', { url: `${base}/bare` });
+  } finally {
+    server.kill('SIGTERM');
+    await exited;
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 for (const database of databases) await bench(database);
+await bare();
 console.log(`\nNode ${process.version}, ${os.cpus().length} cores, ${DURATION} s per call, 20 connections unless stated\n`);
 console.log('| database | call | req/s | p50 | p99 | non-2xx |');
 console.log('|---|---|---|---|---|---|');

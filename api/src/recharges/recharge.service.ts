@@ -88,6 +88,7 @@ export async function createRecharge(ctx: ServiceContext, dealer: StorefrontDeal
       const method = (await storefrontPaymentMethods(tctx.db, dealer)).find((m) => m.id === methodId);
       if (!method) throw fieldError('payment_method_id', 'validation:payment_method_not_offered');
       const now = toDbTime();
+      const reference = newReference();
       const [inserted] = await tctx.db('recharges').insert({
         dealer_id: dealer.id,
         bundle_id: bundle.id,
@@ -108,7 +109,7 @@ export async function createRecharge(ctx: ServiceContext, dealer: StorefrontDeal
         status: 'pending',
         idempotency_key: key,
         request_hash: hash,
-        reference: newReference(),
+        reference,
         attempts: 0,
         created_at: now,
         updated_at: now,
@@ -118,7 +119,7 @@ export async function createRecharge(ctx: ServiceContext, dealer: StorefrontDeal
         const wallet = await tctx.db('wallets').where({ dealer_id: dealer.id }).first('id');
         try {
           if (!wallet) throw new InsufficientBalance();
-          await debit(tctx, wallet.id, { kind: 'recharge_debit', amount: cost, rechargeId: id, reference: `recharge ${id}` });
+          await debit(tctx, wallet.id, { kind: 'recharge_debit', amount: cost, rechargeId: id, reference });
         } catch (err) {
           // The customer is told the bundle is unavailable for now; the dealer's balance stays private.
           if (err instanceof InsufficientBalance) throw new AppError(422, 'api:recharges.temporarily_unavailable', { bundle_id: ['api:recharges.temporarily_unavailable'] });
