@@ -24,6 +24,7 @@ import { contactRoutes } from './settings/contact.routes.ts';
 import { areaRoutes } from './settings/area.routes.ts';
 import { settingsRoutes } from './settings/settings.routes.ts';
 import { clientRoutes, storefrontFastPath } from './storefront/client.routes.ts';
+import { customerSession } from './storefront/customer-session.ts';
 import { configureSecrets } from './settings/secret-box.ts';
 import { walletRoutes } from './wallets/wallet.routes.ts';
 import { rechargeRoutes } from './recharges/recharge.routes.ts';
@@ -134,7 +135,8 @@ export function createApp({ config, db, storage = localDiskStorage(path.join(con
   mount('/contacts', contactRoutes(registry, storage));
   mount('/areas', areaRoutes(registry, storage));
   mount('/settings', settingsRoutes(registry, storage));
-  mount('/client', clientRoutes(registry, { onRechargeCreated }));
+  const customer = customerSession(db.knex, `${config.appKey}:storefront-session`);
+  mount('/client', clientRoutes(registry, { onRechargeCreated, session: customer.middleware }));
   mount('/recharges', rechargeRoutes(registry));
   const money = walletRoutes(registry, storage);
   mount('/wallets', money.wallets);

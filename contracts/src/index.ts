@@ -13,5 +13,6 @@ export * from './catalogue.ts';
 export * from './settings.ts';
 export * from './wallets.ts';
 export * from './recharges.ts';
+export * from './phone.ts';
 export * from './resources.ts';
 export * from './responses.ts';

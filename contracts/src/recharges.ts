@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { requiredRefSchema } from './common.ts';
+import { nationalNumber } from './phone.ts';
 
 /**
  * A customer's purchase from a storefront (docs/data-model.md, Recharges). Somali numbers are 9
@@ -7,13 +8,6 @@ import { requiredRefSchema } from './common.ts';
  */
 export const RECHARGE_STATUSES = ['pending', 'processing', 'completed', 'failed', 'refunded'] as const;
 export type RechargeStatus = (typeof RECHARGE_STATUSES)[number];
-
-/** "+252 61 512 3456", "00252615123456", "0615123456" or "615123456" -> "615123456"; null if not a Somali mobile number. */
-export function nationalNumber(input: string): string | null {
-  const digits = input.replace(/[\s().-]/g, '');
-  const m = /^(?:\+252|00252|252|0)?(\d{9})$/.exec(digits);
-  return m ? m[1] : null;
-}
 
 const somaliPhone = (required: string) =>
   z

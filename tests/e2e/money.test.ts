@@ -44,7 +44,7 @@ describe('a sale from top-up to delivery', () => {
 
     await admin.page.goto(`/recharges/${data.id}`);
     const detail = admin.page.getByRole('dialog', { name: 'Recharge' });
-    await detail.getByText(data.reference).waitFor();
+    await detail.getByText(data.reference).first().waitFor();
     await detail.getByText('Completed').waitFor({ timeout: 30_000 });
     await detail.getByText('Sale (cost)').waitFor();
     expect(admin.errors).toEqual([]);

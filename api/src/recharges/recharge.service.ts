@@ -62,7 +62,7 @@ async function byKey(db: Db, dealerId: number, key: string) {
  * offered, no balance) write nothing. Under "Cost + Profit" the dealer's wallet is debited by the
  * cost in the same transaction that creates the recharge.
  */
-export async function createRecharge(ctx: ServiceContext, dealer: StorefrontDealerRow, input: RechargeRequest, key: string): Promise<Created> {
+export async function createRecharge(ctx: ServiceContext, dealer: StorefrontDealerRow, input: RechargeRequest, key: string, opts: { customerSessionId?: string | null } = {}): Promise<Created> {
   const hash = requestHash(input);
   const same = async (): Promise<Created | null> => {
     const earlier = await byKey(ctx.db, dealer.id, key);
@@ -110,6 +110,7 @@ export async function createRecharge(ctx: ServiceContext, dealer: StorefrontDeal
         idempotency_key: key,
         request_hash: hash,
         reference,
+        customer_session_id: opts.customerSessionId ?? null,
         attempts: 0,
         created_at: now,
         updated_at: now,

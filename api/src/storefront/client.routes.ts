@@ -1,10 +1,11 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { checkCsrf, csrfTokenOf } from './customer-session.ts';
 import { z } from 'zod';
 import { idempotencyKeySchema, publicRechargeSchema, rechargeRequestSchema, storefrontContactSchema, storefrontDealerSchema, storefrontPaymentMethodSchema, storefrontProvidersSchema, type RechargeRequest } from '@app/contracts';
 import { createRecharge, findForStorefront, presentPublic } from '../recharges/recharge.service.ts';
 import { ApiRouter } from '../http/api-router.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
-import { fieldError } from '../http/errors.ts';
+import { AppError, fieldError } from '../http/errors.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import { storefrontCache } from './storefront-cache.ts';
 import { findStorefrontDealer, storefrontContacts, storefrontDealer, storefrontPaymentMethods, storefrontProviders } from './storefront.service.ts';
@@ -69,8 +70,10 @@ export function storefrontFastPath(req: Request, res: Response, next: NextFuncti
 const dealerCodeQuery = z.object({ dealer_code: z.string().optional().describe('Also accepted as the dealer_code or X-Dealer-Code header') });
 
 /** GET /client/dealer, /client/dealer/providers, /client/contacts, /client/payment-methods: public, cached. */
-export function clientRoutes(registry: OpenApiRegistry, hooks: { onRechargeCreated?: () => void } = {}) {
+export function clientRoutes(registry: OpenApiRegistry, hooks: { onRechargeCreated?: () => void; session?: RequestHandler } = {}) {
   const api = new ApiRouter(registry, '/client', 'Storefront');
+  // The customer's session (cookie + database row) for the calls below that use it.
+  if (hooks.session) api.router.use(['/session', '/recharge', '/recharges'], hooks.session);
   const cached = (name: string, load: (ctx: ServiceContext, code: string) => Promise<unknown>) => async (req: Request, ctx: ServiceContext, res: Response) => {
     const code = dealerCodeOf(req);
     const answer = await storefrontCache.get(`${name}:${code}`, async () => ({ success: true, data: await load(ctx, code) }));
@@ -91,11 +94,26 @@ export function clientRoutes(registry: OpenApiRegistry, hooks: { onRechargeCreat
     const checked = idempotencyKeySchema.safeParse(rawKey);
     if (!checked.success) throw fieldError('idempotency_key', checked.error.issues[0].message);
     const key = checked.data;
+    if (req.session) checkCsrf(req);
     const dealer = await findStorefrontDealer(ctx.db, code);
-    const { id, created } = await createRecharge(ctx, dealer, input, key);
+    // The purchase joins this browser's session, so the storefront can list it later.
+    if (req.session) csrfTokenOf(req);
+    const { id, created } = await createRecharge(ctx, dealer, input, key, { customerSessionId: req.sessionID ?? null });
     if (created) hooks.onRechargeCreated?.();
     const row = await findForStorefront(ctx.db, dealer.id, String(id));
     return { status: created ? 201 : 200, message: created ? 'api:recharges.accepted' : 'api:recharges.already_accepted', data: presentPublic(row, ctx.t) };
+  });
+  api.get('/session', { summary: "The customer's session: its CSRF token for the storefront's POSTs (sets the session cookie)", auth: 'public', response: z.object({ csrf_token: z.string() }) }, async (req, _ctx, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    if (!req.session) throw new AppError(503, 'api:errors.busy');
+    return { data: { csrf_token: csrfTokenOf(req) } };
+  });
+  api.get('/recharges', { summary: 'The recharges made from this browser (its session) in this shop, newest first', auth: 'public', query: dealerCodeQuery, response: z.array(publicRechargeSchema) }, async (req, ctx, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    const dealer = await findStorefrontDealer(ctx.db, dealerCodeOf(req));
+    if (!req.session?.csrfToken) return { data: [] };
+    const rows = await ctx.db('recharges').where({ dealer_id: dealer.id, customer_session_id: req.sessionID }).orderBy('id', 'desc').limit(20);
+    return { data: rows.map((r: Record<string, any>) => presentPublic(r, ctx.t)) };
   });
   api.get('/recharge/:id', { summary: "A recharge's status, for the storefront that made it (id, h_id or reference)", auth: 'public', query: dealerCodeQuery, response: publicRechargeSchema }, async (req, ctx, res) => {
     const dealer = await findStorefrontDealer(ctx.db, dealerCodeOf(req));

@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import express, { type Request, type Response, type Router } from 'express';
+import type { Knex } from 'knex';
+import { PROJECT_ROOT } from '../../../db/config.ts';
+import { findStorefrontDealer, type StorefrontDealerRow } from './storefront.service.ts';
+import { dealerIcon } from './dealer-icons.ts';
+import type { FileStorage } from '../uploads/storage.ts';
+
+/**
+ * The storefront's pages (DESIGN section 6), served by the API process: /dealer/{code}/... answer
+ * the built app with the dealer's title, description and Open Graph tags written into the HTML (a
+ * link shared in WhatsApp previews with the shop's name and logo), a manifest and icons per dealer
+ * so each shop installs as its own app, and the service worker at /customer-sw.js.
+ */
+export const STOREFRONT_DIST = path.join(PROJECT_ROOT, 'storefront', 'dist');
+const DEFAULT_THEME = '#3B82F6';
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** The dealer code of a storefront URL: trimmed; an empty one is ignored (docs/product.md section 5). */
+const codeOf = (req: Request) => decodeURIComponent(String(req.params.code ?? '')).trim();
+
+export function storefrontPages(db: Knex, storage: FileStorage): Router {
+  const router = express.Router();
+  let template: string | null = null;
+  const page = () => {
+    // Read once in production; again on each request while developing (a fresh build shows at once).
+    if (template === null || process.env.NODE_ENV !== 'production') {
+      const file = path.join(STOREFRONT_DIST, 'index.html');
+      template = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+    }
+    return template;
+  };
+  const origin = (req: Request) => `${req.protocol}://${req.get('host')}`;
+  const display = (d: StorefrontDealerRow) => d.company_name || d.name;
+
+  router.use(
+    '/storefront',
+    express.static(STOREFRONT_DIST, { index: false, immutable: true, maxAge: '1y' }),
+    (_req, res) => res.status(404).end(),
+  );
+
+  // The service worker: never cached by the browser's HTTP cache, so an update is seen at once.
+  router.get('/customer-sw.js', (_req, res) => {
+    const file = path.join(STOREFRONT_DIST, 'customer-sw.js');
+    if (!fs.existsSync(file)) return res.status(404).type('text').send('Not found');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('Service-Worker-Allowed', '/dealer/');
+    res.type('application/javascript').sendFile(file);
+  });
+
+  router.get('/dealer/:code/manifest.webmanifest', async (req, res: Response) => {
+    let dealer: StorefrontDealerRow;
+    try {
+      dealer = await findStorefrontDealer(db, codeOf(req));
+    } catch {
+      return res.status(404).json({ success: false, message: 'Not found' });
+    }
+    const base = `/dealer/${encodeURIComponent(dealer.dealer_code)}`;
+    const theme = dealer.brand_color && /^#[0-9a-f]{6}$/i.test(dealer.brand_color) ? dealer.brand_color : DEFAULT_THEME;
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('application/manifest+json').send(
+      JSON.stringify({
+        id: base,
+        name: `${display(dealer)} - Internet Services`,
+        short_name: display(dealer).slice(0, 24),
+        description: dealer.description ?? `${display(dealer)}: data bundles for every network`,
+        start_url: base,
+        scope: base,
+        display: 'standalone',
+        background_color: '#ffffff',
+        theme_color: theme,
+        icons: [
+          { src: `${base}/icon-192.png`, sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: `${base}/icon-512.png`, sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: `${base}/icon-512.png`, sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+        shortcuts: [
+          { name: 'Bundles', url: `${base}#bundles`, icons: [{ src: `${base}/icon-192.png`, sizes: '192x192', type: 'image/png' }] },
+          { name: 'Categories', url: `${base}#categories`, icons: [{ src: `${base}/icon-192.png`, sizes: '192x192', type: 'image/png' }] },
+        ],
+      }),
+    );
+  });
+
+  router.get('/dealer/:code/icon-:size.png', async (req, res) => {
+    const size = Number(req.params.size);
+    if (size !== 192 && size !== 512) return res.status(404).end();
+    let dealer: StorefrontDealerRow;
+    try {
+      dealer = await findStorefrontDealer(db, codeOf(req));
+    } catch {
+      return res.status(404).end();
+    }
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.type('image/png').send(await dealerIcon(dealer, size, storage));
+  });
+
+  // Every storefront page: the app, with this dealer's head.
+  router.get(['/dealer/:code', '/dealer/:code/{*rest}'], async (req, res) => {
+    const html = page();
+    if (!html) return res.status(503).type('text').send('The storefront is not built yet: run npm run build.');
+    const code = codeOf(req);
+    let dealer: StorefrontDealerRow | null = null;
+    try {
+      if (code) dealer = await findStorefrontDealer(db, code);
+    } catch {
+      dealer = null;
+    }
+    const title = dealer ? `${display(dealer)} - Internet Services` : 'Shop not found';
+    const description = dealer ? (dealer.description ?? `Buy data bundles from ${display(dealer)}.`) : 'This shop was not found or is closed.';
+    const image = dealer?.logo_path ? `${origin(req)}${dealer.logo_path}` : null;
+    const base = dealer ? `/dealer/${encodeURIComponent(dealer.dealer_code)}` : null;
+    const head = [
+      `<title>${escapeHtml(title)}</title>`,
+      `<meta name="description" content="${escapeHtml(description)}">`,
+      `<meta property="og:type" content="website">`,
+      `<meta property="og:title" content="${escapeHtml(title)}">`,
+      `<meta property="og:description" content="${escapeHtml(description)}">`,
+      `<meta property="og:url" content="${escapeHtml(`${origin(req)}${req.originalUrl.split('?')[0]}`)}">`,
+      image ? `<meta property="og:image" content="${escapeHtml(image)}">` : '',
+      `<meta name="twitter:card" content="summary">`,
+      `<meta name="theme-color" content="${escapeHtml(dealer?.brand_color || DEFAULT_THEME)}">`,
+      base ? `<link rel="manifest" href="${base}/manifest.webmanifest">` : '',
+      base ? `<link rel="apple-touch-icon" href="${base}/icon-192.png">` : '',
+    ]
+      .filter(Boolean)
+      .join('\n    ');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.status(dealer ? 200 : 404).type('html').send(html.replace(/<title>[^<]*<\/title>/, '').replace('<!--storefront-head-->', head));
+  });
+  return router;
+}

@@ -1,0 +1,234 @@
+import { useEffect, useState } from 'react';
+import type { Bundle, Provider, Recharge } from './api';
+import { ApiError } from './api';
+import { currentLanguage, LANGUAGES, switchLanguage, t } from './i18n';
+import { onLinkClick, parseRoute, pathOf, useLocation, type Route } from './router';
+import { fetchMyRecharges, money, useShop, volumeLabel } from './shop-data';
+import { Banners } from './components/Banners';
+import { Contacts, PaymentMethods } from './components/Contacts';
+import { PurchaseDialog } from './components/PurchaseDialog';
+import { registerServiceWorker } from './sw-register';
+
+function useOnline() {
+  const [online, setOnline] = useState(navigator.onLine);
+  useEffect(() => {
+    const on = () => setOnline(true);
+    const off = () => setOnline(false);
+    window.addEventListener('online', on);
+    window.addEventListener('offline', off);
+    return () => {
+      window.removeEventListener('online', on);
+      window.removeEventListener('offline', off);
+    };
+  }, []);
+  return online;
+}
+
+export function App() {
+  const path = useLocation();
+  const route = parseRoute(path);
+  const [, setLang] = useState(currentLanguage());
+  if (!route || !route.code) {
+    if (route && !route.code) console.warn('Empty dealer code ignored');
+    return <NotFound />;
+  }
+  return <Shop route={route} onLanguage={(l) => void switchLanguage(l).then(() => setLang(l))} />;
+}
+
+function Shop({ route, onLanguage }: { route: Route; onLanguage: (l: (typeof LANGUAGES)[number]) => void }) {
+  const online = useOnline();
+  const { dealer, providers, contacts, payments } = useShop(route.code);
+  const [buying, setBuying] = useState<{ provider: Provider; bundle: Bundle } | null>(null);
+  const [mine, setMine] = useState<Recharge[]>([]);
+  const refreshMine = () => void fetchMyRecharges(route.code).then(setMine, () => undefined);
+  useEffect(() => {
+    if (online) refreshMine();
+  }, [route.code, online]);
+  useEffect(() => {
+    void registerServiceWorker(route.code);
+  }, [route.code]);
+
+  const d = dealer.data?.dealer;
+  useEffect(() => {
+    if (d?.brand_color) document.documentElement.style.setProperty('--brand', d.brand_color);
+    if (d) document.title = `${d.company_name || d.name} - ${t('shop.internet_services')}`;
+  }, [d]);
+
+  if (!d) {
+    if (dealer.error instanceof ApiError && dealer.error.status === 404) return <NotFound />;
+    if (dealer.error) return <Failure message={(dealer.error as Error).message} onRetry={() => void dealer.refetch()} />;
+    return <p className="loading" role="status">{t('common.loading')}</p>;
+  }
+  const list = providers.data?.providers ?? [];
+  const currency = providers.data?.currency ?? d.currency;
+  const provider = route.providerId ? list.find((p) => p.id === route.providerId) : undefined;
+  const category = provider && route.categoryId ? provider.categories.find((c) => c.id === route.categoryId) : undefined;
+  const home = pathOf({ code: route.code, providerId: null, categoryId: null });
+
+  return (
+    <>
+      <header className="top">
+        <a href={home} onClick={(e) => onLinkClick(e, home)} className="brand">
+          {d.logo && <img src={d.logo} alt="" width={40} height={40} />}
+          <span>{d.company_name || d.name}</span>
+        </a>
+        <label className="lang">
+          <span className="visually-hidden">{t('common.language')}</span>
+          <select value={currentLanguage()} onChange={(e) => onLanguage(e.target.value as (typeof LANGUAGES)[number])}>
+            <option value="en">English</option>
+            <option value="ae">العربية</option>
+            <option value="so">Soomaali</option>
+          </select>
+        </label>
+      </header>
+      {!online && (
+        <p className="offline" role="status">
+          {t('shop.offline')}
+        </p>
+      )}
+      <main>
+        {route.providerId === null && (
+          <>
+            <Banners banners={dealer.data?.banners ?? []} />
+            {d.description && <p className="muted intro">{d.description}</p>}
+            <section aria-labelledby="ops-title" id="bundles">
+              <h1 id="ops-title">{t('shop.choose_operator')}</h1>
+              {providers.error && !list.length ? <Failure message={(providers.error as Error).message} onRetry={() => void providers.refetch()} /> : null}
+              {!providers.error && !list.length && <p className="muted">{providers.loading ? t('common.loading') : t('shop.nothing_yet')}</p>}
+              <ul className="grid">
+                {list.map((p) => {
+                  const to = pathOf({ code: route.code, providerId: p.id, categoryId: null });
+                  return (
+                    <li key={p.id}>
+                      <a className="tile" href={to} onClick={(e) => onLinkClick(e, to)}>
+                        {p.logo ? <img src={p.logo} alt="" width={56} height={56} loading="lazy" /> : <span className="tile-mark" aria-hidden="true">{p.name.slice(0, 1)}</span>}
+                        <span>{p.name}</span>
+                      </a>
+                    </li>
+                  );
+                })}
+              </ul>
+            </section>
+            {mine.length > 0 && <MyRecharges recharges={mine} />}
+            <PaymentMethods methods={payments.data ?? []} />
+            <Contacts contacts={contacts.data ?? d.contacts.map((c, i) => ({ id: i, ...c }))} />
+          </>
+        )}
+        {route.providerId !== null && !provider && <p className="muted">{providers.loading ? t('common.loading') : t('shop.not_offered')}</p>}
+        {provider && !category && (
+          <section aria-labelledby="cat-title" id="categories">
+            <Crumbs route={route} provider={provider} />
+            <h1 id="cat-title">{t('shop.categories_of', { operator: provider.name })}</h1>
+            <ul className="list">
+              {provider.categories.map((c) => {
+                const to = pathOf({ code: route.code, providerId: provider.id, categoryId: c.id });
+                return (
+                  <li key={c.id}>
+                    <a className="row" href={to} onClick={(e) => onLinkClick(e, to)}>
+                      <span>
+                        <strong>{c.name}</strong>
+                        {c.description && <span className="muted block">{c.description}</span>}
+                      </span>
+                      <span className="muted">{t('shop.bundle_count', { count: c.bundles.length })}</span>
+                    </a>
+                  </li>
+                );
+              })}
+            </ul>
+          </section>
+        )}
+        {provider && category && (
+          <section aria-labelledby="bundles-title">
+            <Crumbs route={route} provider={provider} category={category.name} />
+            <h1 id="bundles-title">{`${provider.name} · ${category.name}`}</h1>
+            <ul className="list">
+              {category.bundles.map((b) => (
+                <li key={b.id} className="row">
+                  <span>
+                    <strong>{b.name}</strong>
+                    <span className="muted block">{`${volumeLabel(b.data_volume_mb)} · ${t('bundle.days', { count: b.validity_days })}`}</span>
+                  </span>
+                  <span className="buy">
+                    <strong>{money(b.price, currency)}</strong>
+                    <button type="button" className="primary" onClick={() => setBuying({ provider, bundle: b })} aria-label={t('shop.buy_named', { bundle: b.name })}>
+                      {t('shop.buy')}
+                    </button>
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
+      </main>
+      {buying && (
+        <PurchaseDialog code={route.code} provider={buying.provider} bundle={buying.bundle} currency={currency} methods={payments.data ?? []} online={online} onClose={() => { setBuying(null); refreshMine(); }} onBought={refreshMine} />
+      )}
+    </>
+  );
+}
+
+function Crumbs({ route, provider, category }: { route: Route; provider: Provider; category?: string }) {
+  const home = pathOf({ code: route.code, providerId: null, categoryId: null });
+  const op = pathOf({ code: route.code, providerId: provider.id, categoryId: null });
+  return (
+    <nav aria-label={t('shop.breadcrumb')} className="crumbs">
+      <a href={home} onClick={(e) => onLinkClick(e, home)}>
+        {t('shop.home')}
+      </a>
+      {' / '}
+      {category ? (
+        <a href={op} onClick={(e) => onLinkClick(e, op)}>
+          {provider.name}
+        </a>
+      ) : (
+        <span aria-current="page">{provider.name}</span>
+      )}
+      {category && (
+        <>
+          {' / '}
+          <span aria-current="page">{category}</span>
+        </>
+      )}
+    </nav>
+  );
+}
+
+function MyRecharges({ recharges }: { recharges: Recharge[] }) {
+  return (
+    <section aria-labelledby="mine-title" className="card">
+      <h2 id="mine-title">{t('shop.my_recharges')}</h2>
+      <ul className="plain">
+        {recharges.map((r) => (
+          <li key={r.id}>
+            <strong>{r.bundle_name}</strong>
+            <span className="muted">{` · ${r.phone} · ${money(r.amount, r.currency)} · `}</span>
+            <span className={`badge ${r.status}`}>{t(`status.${r.status}`)}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function NotFound() {
+  useEffect(() => {
+    document.title = t('not_found.title');
+  }, []);
+  return (
+    <main className="center">
+      <h1>{t('not_found.title')}</h1>
+      <p>{t('not_found.text')}</p>
+    </main>
+  );
+}
+
+function Failure({ message, onRetry }: { message: string; onRetry: () => void }) {
+  return (
+    <div className="alert" role="alert">
+      <p>{message}</p>
+      <button type="button" onClick={onRetry}>
+        {t('common.retry')}
+      </button>
+    </div>
+  );
+}

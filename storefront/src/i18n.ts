@@ -1,0 +1,53 @@
+import i18next from 'i18next';
+import LanguageDetector from 'i18next-browser-languagedetector';
+
+/**
+ * en, ae (Arabic, right to left) and so, from the same locales/ files as the console
+ * (/locales/{lng}/storefront.json), detected in the console's order: ?lng, cookie, local storage,
+ * session storage, the browser, the html lang attribute.
+ */
+export const LANGUAGES = ['en', 'ae', 'so'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+const toSupported = (lng: string | undefined): Language => {
+  const base = (lng ?? 'en').toLowerCase().split(/[-_]/)[0];
+  if (base === 'ar') return 'ae';
+  return (LANGUAGES as readonly string[]).includes(base) ? (base as Language) : 'en';
+};
+
+async function loadBundle(lng: Language) {
+  if (i18next.hasResourceBundle(lng, 'storefront')) return;
+  const res = await fetch(`/locales/${lng}/storefront.json`);
+  if (res.ok) i18next.addResourceBundle(lng, 'storefront', await res.json(), true, true);
+}
+
+export function applyDirection(lng: Language) {
+  document.documentElement.lang = lng;
+  document.documentElement.dir = lng === 'ae' ? 'rtl' : 'ltr';
+}
+
+export async function initI18n(): Promise<void> {
+  await i18next.use(LanguageDetector).init({
+    ns: ['storefront'],
+    defaultNS: 'storefront',
+    fallbackLng: 'en',
+    supportedLngs: [...LANGUAGES, 'ar'],
+    load: 'languageOnly',
+    interpolation: { escapeValue: false },
+    resources: {},
+    detection: { order: ['querystring', 'cookie', 'localStorage', 'sessionStorage', 'navigator', 'htmlTag'], lookupQuerystring: 'lng', caches: ['localStorage'] },
+  });
+  const lng = toSupported(i18next.language);
+  await Promise.all([loadBundle(lng), lng === 'en' ? null : loadBundle('en')]);
+  await i18next.changeLanguage(lng);
+  applyDirection(lng);
+}
+
+export async function switchLanguage(lng: Language) {
+  await loadBundle(lng);
+  await i18next.changeLanguage(lng);
+  applyDirection(lng);
+}
+
+export const t = (key: string, vars?: Record<string, unknown>) => i18next.t(key, vars) as string;
+export const currentLanguage = () => toSupported(i18next.language);

@@ -1,0 +1,6 @@
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { initI18n } from './i18n';
+import './styles.css';
+
+void initI18n().then(() => createRoot(document.getElementById('root')!).render(<App />));

@@ -1,0 +1,51 @@
+import type { Banner, Contact, PaymentMethod, Provider, StoreDealer } from './api';
+
+/**
+ * What a storefront keeps in local storage (docs/product.md section 9): one key per dealer code, plus
+ * the offline cache key listing the shops saved on this phone. Offline, the last dealer,
+ * providers, banners and contacts come from here.
+ */
+export interface ShopSnapshot {
+  dealer?: StoreDealer;
+  banners?: Banner[];
+  providers?: Provider[];
+  currency?: string;
+  contacts?: Contact[];
+  paymentMethods?: PaymentMethod[];
+  savedAt?: number;
+}
+
+export const OFFLINE_CACHE_KEY = 'storefront:offline-cache';
+export const shopKey = (code: string) => `storefront:dealer:${code}`;
+
+function storage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null; // private mode, or storage blocked
+  }
+}
+
+export function loadShop(code: string): ShopSnapshot | null {
+  const raw = storage()?.getItem(shopKey(code));
+  if (!raw) return null;
+  try {
+    return JSON.parse(raw) as ShopSnapshot;
+  } catch {
+    return null;
+  }
+}
+
+export function saveShop(code: string, patch: ShopSnapshot): void {
+  const s = storage();
+  if (!s) return;
+  const next = { ...(loadShop(code) ?? {}), ...patch, savedAt: Date.now() };
+  try {
+    s.setItem(shopKey(code), JSON.stringify(next));
+    const index = JSON.parse(s.getItem(OFFLINE_CACHE_KEY) ?? '{}') as Record<string, number>;
+    index[code] = next.savedAt;
+    s.setItem(OFFLINE_CACHE_KEY, JSON.stringify(index));
+  } catch {
+    // Storage full: the shop still works online.
+  }
+}

@@ -1,0 +1,50 @@
+import { useEffect, useState } from 'react';
+
+/**
+ * The three storefront routes (docs/product.md section 2): /dealer/{code}, .../provider/{id},
+ * .../provider/{id}/category/{id}. Plain history navigation; no router library on a phone's first load.
+ */
+export interface Route {
+  code: string;
+  providerId: number | null;
+  categoryId: number | null;
+}
+
+export function parseRoute(pathname: string): Route | null {
+  const m = /^\/dealer\/([^/]*)(?:\/provider\/(\d+)(?:\/category\/(\d+))?)?\/?$/.exec(pathname);
+  if (!m) return null;
+  let code = '';
+  try {
+    code = decodeURIComponent(m[1]).trim();
+  } catch {
+    code = '';
+  }
+  return { code, providerId: m[2] ? Number(m[2]) : null, categoryId: m[3] ? Number(m[3]) : null };
+}
+
+export const pathOf = (r: Route) =>
+  `/dealer/${encodeURIComponent(r.code)}${r.providerId ? `/provider/${r.providerId}${r.categoryId ? `/category/${r.categoryId}` : ''}` : ''}`;
+
+export function navigate(path: string) {
+  if (path === location.pathname) return;
+  history.pushState(null, '', path);
+  window.dispatchEvent(new PopStateEvent('popstate'));
+  window.scrollTo(0, 0);
+}
+
+export function useLocation() {
+  const [path, setPath] = useState(location.pathname);
+  useEffect(() => {
+    const on = () => setPath(location.pathname);
+    window.addEventListener('popstate', on);
+    return () => window.removeEventListener('popstate', on);
+  }, []);
+  return path;
+}
+
+/** A link that navigates without a reload (and keeps the browser's own behaviour for new tabs). */
+export function onLinkClick(e: React.MouseEvent<HTMLAnchorElement>, path: string) {
+  if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  navigate(path);
+}

@@ -1,0 +1,48 @@
+import { call, type Banner, type Contact, type PaymentMethod, type Provider, type Recharge, type StoreDealer } from './api';
+import { loadShop, saveShop } from './offline-cache';
+import { useQuery } from './query';
+import { t } from './i18n';
+
+/**
+ * A shop's data: dealer and banners, operators with their categories and bundles, contacts and
+ * payment methods. Each answer is saved for offline use; the saved copy shows at once.
+ */
+export function useShop(code: string) {
+  const saved = code ? loadShop(code) : null;
+  const opts = { dealerCode: code, t };
+  const dealer = useQuery(code ? `dealer:${code}` : null, async () => {
+    const d = await call<{ dealer: StoreDealer; banners: Banner[] }>('/dealer', opts);
+    saveShop(code, { dealer: d.dealer, banners: d.banners });
+    return d;
+  }, saved?.dealer ? { dealer: saved.dealer, banners: saved.banners ?? [] } : undefined);
+  const providers = useQuery(code ? `providers:${code}` : null, async () => {
+    const d = await call<{ currency: string; providers: Provider[] }>('/dealer/providers', opts);
+    saveShop(code, { providers: d.providers, currency: d.currency });
+    return d;
+  }, saved?.providers ? { providers: saved.providers, currency: saved.currency ?? 'USD' } : undefined);
+  const contacts = useQuery(code ? `contacts:${code}` : null, async () => {
+    const d = (await call<Contact[]>('/contacts', opts)) ?? [];
+    saveShop(code, { contacts: d });
+    return d;
+  }, saved?.contacts);
+  const payments = useQuery(code ? `payment-methods:${code}` : null, async () => {
+    const d = (await call<PaymentMethod[]>('/payment-methods', opts)) ?? [];
+    saveShop(code, { paymentMethods: d });
+    return d;
+  }, saved?.paymentMethods);
+  return { dealer, providers, contacts, payments };
+}
+
+export const fetchRecharge = (code: string, id: number | string) => call<Recharge>(`/recharge/${id}`, { dealerCode: code, t });
+export const fetchMyRecharges = (code: string) => call<Recharge[]>('/recharges', { dealerCode: code, t });
+
+/** "1024" MB -> "1 GB"; null -> unlimited. */
+export function volumeLabel(mb: number | null): string {
+  if (mb === null) return t('bundle.unlimited');
+  if (mb >= 1024) return `${Number.isInteger(mb / 1024) ? mb / 1024 : (mb / 1024).toFixed(1)} GB`;
+  return `${mb} MB`;
+}
+
+export function money(amount: string, currency: string): string {
+  return currency === 'USD' ? `$${amount}` : `${amount} ${currency}`;
+}

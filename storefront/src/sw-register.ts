@@ -1,0 +1,17 @@
+/**
+ * The service worker (docs/product.md section 7): /customer-sw.js?dealer={code}, then a DEALER_INFO
+ * message with the dealer code and start URL. A failed registration is logged and answers false.
+ */
+export async function registerServiceWorker(dealerCode: string): Promise<boolean> {
+  if (!('serviceWorker' in navigator)) return false;
+  try {
+    const startUrl = `/dealer/${encodeURIComponent(dealerCode)}`;
+    const reg = await navigator.serviceWorker.register(`/customer-sw.js?dealer=${encodeURIComponent(dealerCode)}`, { scope: '/dealer/' });
+    const ready = await navigator.serviceWorker.ready;
+    (ready.active ?? reg.active)?.postMessage({ type: 'DEALER_INFO', dealerCode, startUrl });
+    return true;
+  } catch (err) {
+    console.error('Service worker registration failed', err);
+    return false;
+  }
+}

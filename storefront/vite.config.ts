@@ -1,0 +1,28 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
+
+const api = 'http://localhost:3000';
+
+/**
+ * The customer storefront. The API process serves the built HTML at /dealer/{code}/... (with the
+ * dealer's head written in), the assets under /storefront/, and the service worker at
+ * /customer-sw.js. The manifest is made per dealer by the server, so the plugin writes none.
+ */
+export default defineConfig({
+  base: '/storefront/',
+  plugins: [
+    react(),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'customer-sw.ts',
+      injectRegister: false,
+      manifest: false,
+      injectManifest: { globPatterns: ['**/*.{js,css,html,svg,woff2}'], swDest: 'dist/customer-sw.js' },
+    }),
+  ],
+  resolve: { dedupe: ['react', 'react-dom'] },
+  build: { outDir: 'dist', emptyOutDir: true, target: 'es2020' },
+  server: { proxy: { '/api': api, '/locales': api, '/storage': api, '/dealer': api } },
+});
