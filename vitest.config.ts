@@ -31,6 +31,14 @@ export default defineConfig({
       },
       {
         test: {
+          name: 'storefront',
+          environment: 'jsdom',
+          include: ['storefront/src/**/*.test.{ts,tsx}'],
+          testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
           name: 'e2e',
           environment: 'node',
           include: ['tests/e2e/**/*.test.ts'],

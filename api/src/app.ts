@@ -25,6 +25,7 @@ import { areaRoutes } from './settings/area.routes.ts';
 import { settingsRoutes } from './settings/settings.routes.ts';
 import { clientRoutes, storefrontFastPath } from './storefront/client.routes.ts';
 import { customerSession } from './storefront/customer-session.ts';
+import { storefrontPages } from './storefront/storefront-pages.ts';
 import { configureSecrets } from './settings/secret-box.ts';
 import { walletRoutes } from './wallets/wallet.routes.ts';
 import { rechargeRoutes } from './recharges/recharge.routes.ts';
@@ -179,6 +180,9 @@ export function createApp({ config, db, storage = localDiskStorage(path.join(con
     }),
     (_req, res) => res.status(404).end(),
   );
+
+  // The customer storefront: /dealer/{code}/... pages, their manifests and icons, /customer-sw.js.
+  app.use(storefrontPages(db.knex, storage));
 
   // The console: built assets, then index.html for its client-side routes.
   if (fs.existsSync(path.join(ADMIN_DIST, 'index.html'))) {

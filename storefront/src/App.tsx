@@ -51,7 +51,7 @@ function Shop({ route, onLanguage }: { route: Route; onLanguage: (l: (typeof LAN
   const d = dealer.data?.dealer;
   useEffect(() => {
     if (d?.brand_color) document.documentElement.style.setProperty('--brand', d.brand_color);
-    if (d) document.title = `${d.company_name || d.name} - ${t('shop.internet_services')}`;
+    if (d) document.title = `${d.name} - ${t('shop.internet_services')}`;
   }, [d]);
 
   if (!d) {

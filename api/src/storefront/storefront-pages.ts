@@ -63,7 +63,8 @@ export function storefrontPages(db: Knex, storage: FileStorage): Router {
     res.type('application/manifest+json').send(
       JSON.stringify({
         id: base,
-        name: `${display(dealer)} - Internet Services`,
+        // docs/product.md section 3: '{dealer name} - Internet Services'.
+        name: `${dealer.name} - Internet Services`,
         short_name: display(dealer).slice(0, 24),
         description: dealer.description ?? `${display(dealer)}: data bundles for every network`,
         start_url: base,
@@ -108,7 +109,7 @@ export function storefrontPages(db: Knex, storage: FileStorage): Router {
     } catch {
       dealer = null;
     }
-    const title = dealer ? `${display(dealer)} - Internet Services` : 'Shop not found';
+    const title = dealer ? `${dealer.name} - Internet Services` : 'Shop not found';
     const description = dealer ? (dealer.description ?? `Buy data bundles from ${display(dealer)}.`) : 'This shop was not found or is closed.';
     const image = dealer?.logo_path ? `${origin(req)}${dealer.logo_path}` : null;
     const base = dealer ? `/dealer/${encodeURIComponent(dealer.dealer_code)}` : null;
