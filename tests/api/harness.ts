@@ -35,6 +35,8 @@ export interface Harness {
   knex: Knex;
   dataDir: string;
   http: () => ReturnType<typeof request>;
+  /** A client that keeps cookies between calls (a browser's storefront session). */
+  agent: () => ReturnType<typeof request.agent>;
   close: () => Promise<void>;
   /** A signed-in super admin (created once per file). */
   adminToken: () => Promise<string>;
@@ -105,6 +107,7 @@ export async function createHarness(): Promise<Harness> {
     knex: db.knex,
     dataDir,
     http: () => request(app),
+    agent: () => request.agent(app),
     adminToken,
     userWith: async (permissions, extra = {}) => {
       counter += 1;

@@ -26,10 +26,12 @@ function newestMtime(dir: string): number {
 }
 
 export function ensureAdminBuild(): void {
-  const index = join(ROOT, 'admin', 'dist', 'index.html');
-  const sources = Math.max(newestMtime(join(ROOT, 'admin', 'src')), statSync(join(ROOT, 'admin', 'index.html')).mtimeMs);
-  if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
-  execFileSync('npm', ['run', 'build', '--silent', '-w', 'admin'], { cwd: ROOT, stdio: 'inherit' });
+  for (const app of ['admin', 'storefront']) {
+    const index = join(ROOT, app, 'dist', 'index.html');
+    const sources = Math.max(newestMtime(join(ROOT, app, 'src')), statSync(join(ROOT, app, 'index.html')).mtimeMs);
+    if (existsSync(index) && statSync(index).mtimeMs >= sources) continue;
+    execFileSync('npm', ['run', 'build', '--silent', '-w', app], { cwd: ROOT, stdio: 'inherit' });
+  }
 }
 
 const freePort = () =>

@@ -1,0 +1,115 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, bearer, type Harness } from '../../../tests/api/harness.ts';
+import { PROJECT_ROOT } from '../../../db/config.ts';
+import { buy, fastWorker, makeShop, type Shop } from '../recharges/recharge-fixtures.ts';
+import { STOREFRONT_DIST } from './storefront-pages.ts';
+
+/**
+ * The storefront as the server delivers it: each shop URL with its own title and Open Graph tags,
+ * a clear 404 page, a manifest and icons per dealer, the service worker, and the customer's
+ * session (its purchases, its CSRF token).
+ */
+let h: Harness;
+let root: string;
+let shop: Shop;
+
+beforeAll(async () => {
+  if (!fs.existsSync(path.join(STOREFRONT_DIST, 'index.html'))) execFileSync('npm', ['run', 'build', '--silent', '-w', 'storefront'], { cwd: PROJECT_ROOT, stdio: 'ignore' });
+  h = await createHarness();
+  root = await h.adminToken();
+  shop = await makeShop(h, root, 'cost', { balance: '5' });
+  await h.knex('users').where({ id: shop.dealerId }).update({ name: 'Xamar & Sons' });
+  await h.knex('dealer_details').where({ user_id: shop.dealerId }).update({ brand_color: '#0A7D32', description: 'Bundles in "Hodan"' });
+});
+afterAll(() => h.close());
+
+const pngSize = (b: Buffer) => [b.readUInt32BE(16), b.readUInt32BE(20)];
+
+describe('shop pages', () => {
+  it("write the dealer's title, description and Open Graph tags into the page (escaped)", async () => {
+    const res = await h.http().get(`/dealer/${shop.code}/provider/1`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.text).toContain('<title>Xamar &amp; Sons - Internet Services</title>');
+    expect(res.text).toContain('<meta property="og:title" content="Xamar &amp; Sons - Internet Services">');
+    expect(res.text).toContain('<meta name="description" content="Bundles in &quot;Hodan&quot;">');
+    expect(res.text).toMatch(/<meta property="og:image" content="http:\/\/127\.0\.0\.1:\d+\/storage\/logos\/[0-9a-f]+\.png">/);
+    expect(res.text).toContain(`<link rel="manifest" href="/dealer/${shop.code}/manifest.webmanifest">`);
+    expect(res.text).toContain('<meta name="theme-color" content="#0A7D32">');
+    expect(res.text).toMatch(/<script type="module"[^>]+src="\/storefront\/assets\//);
+  });
+
+  it('answer an unknown or inactive code with a 404 page, not a blank one', async () => {
+    const res = await h.http().get('/dealer/NOSUCHSHOP');
+    expect(res.status).toBe(404);
+    expect(res.text).toContain('<title>Shop not found</title>');
+    expect(res.text).not.toContain('rel="manifest"');
+  });
+});
+
+describe('installable per dealer', () => {
+  it('serves a manifest with the fields of the specification', async () => {
+    const res = await h.http().get(`/dealer/${shop.code}/manifest.webmanifest`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/application\/manifest\+json/);
+    const m = JSON.parse(res.text);
+    expect(m).toMatchObject({ name: 'Xamar & Sons - Internet Services', start_url: `/dealer/${shop.code}`, scope: `/dealer/${shop.code}`, display: 'standalone', theme_color: '#0A7D32' });
+    expect(m.shortcuts.map((s: { name: string }) => s.name)).toEqual(['Bundles', 'Categories']);
+    expect(m.icons.map((i: { sizes: string }) => i.sizes)).toEqual(['192x192', '512x512', '512x512']);
+    expect((await h.http().get('/dealer/NOSUCHSHOP/manifest.webmanifest')).status).toBe(404);
+  });
+
+  it('makes square PNG icons from the logo at 192 and 512 px', async () => {
+    for (const size of [192, 512]) {
+      const res = await h.http().get(`/dealer/${shop.code}/icon-${size}.png`).buffer(true);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('image/png');
+      expect(pngSize(res.body as Buffer)).toEqual([size, size]);
+    }
+  });
+
+  it('serves the service worker uncached at /customer-sw.js', async () => {
+    const res = await h.http().get('/customer-sw.js?dealer=DEMO');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.text).toContain('DEALER_INFO');
+  });
+
+  it('defaults the theme colour to #3B82F6', async () => {
+    const other = await makeShop(h, root, 'profit');
+    await h.knex('dealer_details').where({ user_id: other.dealerId }).update({ brand_color: '' });
+    const m = JSON.parse((await h.http().get(`/dealer/${other.code}/manifest.webmanifest`)).text);
+    expect(m.theme_color).toBe('#3B82F6');
+  });
+});
+
+describe("the customer's session", () => {
+  it('lists the purchases made from this browser, kept in the database, and checks the CSRF token', async () => {
+    const agent = h.agent();
+    const session = await agent.get('/api/v1/client/session').set('dealer_code', shop.code);
+    expect(session.status).toBe(200);
+    expect(session.headers['set-cookie'][0]).toMatch(/^storefront\.sid=.*HttpOnly; SameSite=Lax/);
+    const token = session.body.data.csrf_token as string;
+    const body = { bundle_id: shop.bundleId, payment_method_id: shop.methodId, phone: '0615123456', payer_phone: '0617000001', idempotency_key: 'session-key-0001' };
+    const noToken = await agent.post('/api/v1/client/recharge').set('dealer_code', shop.code).send(body);
+    expect(noToken.status).toBe(403);
+    expect(noToken.body.message).toBe('The page expired. Reload it and try again.');
+    const bought = await agent.post('/api/v1/client/recharge').set('dealer_code', shop.code).set('X-CSRF-Token', token).send(body);
+    expect(bought.status).toBe(201);
+    const mine = await agent.get('/api/v1/client/recharges').set('dealer_code', shop.code);
+    expect(mine.body.data.map((r: { id: number }) => r.id)).toEqual([bought.body.data.id]);
+    // Another browser (no cookie) sees none of them.
+    expect((await h.http().get('/api/v1/client/recharges').set('dealer_code', shop.code)).body.data).toEqual([]);
+    expect(Number((await h.knex('customer_sessions').count({ n: '*' }).first())!.n)).toBeGreaterThanOrEqual(1);
+    // Without any cookie (an API client) a purchase needs no token.
+    expect((await buy(h, shop)).status).toBe(201);
+    await fastWorker(h).drain();
+    const settled = await agent.get('/api/v1/client/recharges').set('dealer_code', shop.code);
+    expect(settled.body.data[0].status).toBe('completed');
+    expect((await h.http().get(`/api/v1/recharges/${bought.body.data.id}`).set(bearer(root))).status).toBe(200);
+  });
+});

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { useServerAndBrowser } from './harness';
+
+/**
+ * The customer storefront in Chromium against the real server: browsing the DEMO shop in English
+ * and Arabic, buying with the sandbox's success and decline numbers, the shop offline after a
+ * first visit, the manifest and service worker (and Chromium's own installability check), and
+ * axe-core on the three pages and the purchase dialog.
+ */
+const env = useServerAndBrowser();
+
+async function phone(locale = 'en-US') {
+  const context = await env.browser.newContext({ baseURL: env.server.url, locale, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.setDefaultTimeout(30_000);
+  return { context, page, errors };
+}
+
+async function topUpDemo(amount: string) {
+  const login = await fetch(`${env.server.url}/api/v1/auth/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: 'Admin@12345' }) });
+  const token = (await login.json()).data.token;
+  const wallets = await (await fetch(`${env.server.url}/api/v1/wallets?q=DEMO`, { headers: { authorization: `Bearer ${token}` } })).json();
+  await fetch(`${env.server.url}/api/v1/wallets/${wallets.data[0].id}/top-up`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ amount, reference: 'storefront-e2e' }) });
+}
+
+async function serious(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+}
+
+async function openDaily(page: Page) {
+  await page.getByRole('link', { name: 'Hormuud' }).click();
+  await page.waitForURL(/\/dealer\/DEMO\/provider\/\d+$/);
+  await page.getByRole('link', { name: /Daily/ }).click();
+  await page.waitForURL(/\/category\/\d+$/);
+}
+
+describe('the DEMO storefront', () => {
+  it('browses operators, categories and bundles in English, then Arabic right to left', async () => {
+    const { context, page, errors } = await phone();
+    await page.goto('/dealer/DEMO');
+    await expect(page.title()).resolves.toBe('Demo Dealer - Internet Services');
+    await page.getByRole('heading', { name: 'Choose your operator' }).waitFor();
+    await page.getByText('Double data every Friday').waitFor();
+    await page.getByRole('link', { name: '+252 61 5000000' }).first().waitFor();
+    await openDaily(page);
+    await page.getByRole('listitem').filter({ hasText: '1 GB Daily' }).getByText('$0.50').waitFor();
+
+    await page.goto('/dealer/DEMO?lng=ae');
+    await page.getByRole('heading', { name: 'اختر المشغل' }).waitFor();
+    await expect(page.evaluate(() => document.documentElement.dir)).resolves.toBe('rtl');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows a clear page for an unknown shop', async () => {
+    const { context, page } = await phone();
+    const res = await page.goto('/dealer/NOSUCHSHOP');
+    expect(res?.status()).toBe(404);
+    await page.getByRole('heading', { name: 'Shop not found' }).waitFor();
+    await context.close();
+  });
+});
+
+describe('buying', () => {
+  it('with a success number completes; with a decline number fails with a clear message; both are listed', async () => {
+    await topUpDemo('5.00');
+    const { context, page, errors } = await phone();
+    await page.goto('/dealer/DEMO');
+    await openDaily(page);
+    await page.getByRole('button', { name: 'Buy 1 GB Daily' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Buy 1 GB Daily' });
+    await dialog.getByLabel('Number to top up').fill('0625123456');
+    await dialog.getByText('This is not a Hormuud number: it should start with 61, 77').waitFor();
+    await dialog.getByLabel('Number to top up').fill('+252 61 512 3456');
+    await dialog.getByText('EVC Plus').click();
+    await dialog.getByRole('button', { name: 'Pay $0.50' }).dblclick();
+    await dialog.getByText('Done! Your bundle is active', { exact: true }).waitFor({ timeout: 30_000 });
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    await page.getByRole('button', { name: 'Buy 1 GB Daily' }).click();
+    await dialog.getByLabel('Number to top up').fill('0615123456');
+    await dialog.getByLabel('Number that pays').fill('0617770000');
+    await dialog.getByRole('button', { name: 'Pay $0.50' }).click();
+    await dialog.getByText('The purchase did not go through').waitFor({ timeout: 30_000 });
+    await dialog.getByText('The bundle could not be delivered. Your payment is returned.').waitFor();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    await page.getByRole('link', { name: 'Home' }).click();
+    const mine = page.getByRole('region', { name: 'Your purchases' });
+    await mine.getByText('Done! Your bundle is active').waitFor();
+    await mine.getByText('The purchase did not go through').waitFor();
+    // The double tap bought once.
+    await expect(mine.getByRole('listitem').count()).resolves.toBe(2);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe('installable and offline', () => {
+  it('serves the manifest and the worker, which takes control; Chromium reports no installability errors', async () => {
+    // A profile on disk: an incognito-like context is never installable ("in-incognito").
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sf-profile-'));
+    const context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', headless: true, baseURL: env.server.url, args: ['--no-sandbox', '--disable-gpu'], viewport: { width: 390, height: 844 } });
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto('/dealer/DEMO');
+    await page.getByRole('heading', { name: 'Choose your operator' }).waitFor();
+    await page.waitForFunction(() => navigator.serviceWorker.ready.then(() => true));
+    await page.reload();
+    await page.waitForFunction(() => !!navigator.serviceWorker.controller);
+    const manifest = await (await fetch(`${env.server.url}/dealer/DEMO/manifest.webmanifest`)).json();
+    expect(manifest.name).toBe('Demo Dealer - Internet Services');
+    const cdp = await context.newCDPSession(page);
+    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: { errorId: string }[] };
+    expect(installabilityErrors.map((e) => e.errorId)).toEqual([]);
+    await context.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('after a first visit, shows the shop offline with a notice, and says buying needs a connection', async () => {
+    const { context, page } = await phone();
+    await page.goto('/dealer/DEMO');
+    await page.getByRole('link', { name: 'Hormuud' }).waitFor();
+    await page.waitForFunction(() => navigator.serviceWorker.ready.then(() => true));
+    await page.reload();
+    await page.waitForFunction(() => !!navigator.serviceWorker.controller);
+    await page.getByRole('link', { name: 'Hormuud' }).waitFor();
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByText('You are offline: showing the shop as it was last loaded. Buying needs a connection.').waitFor();
+    await openDaily(page);
+    await page.getByRole('button', { name: 'Buy 1 GB Daily' }).click();
+    await page.getByRole('dialog').getByText('Buying needs an internet connection.').first().waitFor();
+    await context.close();
+  });
+});
+
+describe('accessibility (axe-core): no serious or critical violations', () => {
+  it('on the three storefront pages and the purchase dialog', async () => {
+    const { context, page } = await phone();
+    await page.goto('/dealer/DEMO');
+    await page.getByRole('link', { name: 'Hormuud' }).waitFor();
+    expect(await serious(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Hormuud' }).click();
+    await page.getByRole('link', { name: /Daily/ }).waitFor();
+    expect(await serious(page)).toEqual([]);
+    await page.getByRole('link', { name: /Daily/ }).click();
+    await page.getByRole('button', { name: 'Buy 1 GB Daily' }).waitFor();
+    expect(await serious(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Buy 1 GB Daily' }).click();
+    await page.getByRole('dialog').waitFor();
+    expect(await serious(page)).toEqual([]);
+    await context.close();
+  });
+});
