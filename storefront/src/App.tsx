@@ -8,6 +8,7 @@ import { Banners } from './components/Banners';
 import { Contacts, PaymentMethods } from './components/Contacts';
 import { PurchaseDialog } from './components/PurchaseDialog';
 import { registerServiceWorker } from './sw-register';
+import { saveShop } from './offline-cache';
 
 function useOnline() {
   const [online, setOnline] = useState(navigator.onLine);
@@ -47,6 +48,11 @@ function Shop({ route, onLanguage }: { route: Route; onLanguage: (l: (typeof LAN
   useEffect(() => {
     void registerServiceWorker(route.code);
   }, [route.code]);
+  // The data the page came with is kept for offline visits too.
+  useEffect(() => {
+    if (dealer.data) saveShop(route.code, { dealer: dealer.data.dealer, banners: dealer.data.banners });
+    if (providers.data) saveShop(route.code, { providers: providers.data.providers, currency: providers.data.currency });
+  }, [route.code, dealer.data, providers.data]);
 
   const d = dealer.data?.dealer;
   useEffect(() => {

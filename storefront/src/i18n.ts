@@ -1,5 +1,6 @@
 import i18next from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
+import { readBoot } from './boot';
 
 /**
  * en, ae (Arabic, right to left) and so, from the same locales/ files as the console
@@ -38,7 +39,12 @@ export async function initI18n(): Promise<void> {
     detection: { order: ['querystring', 'cookie', 'localStorage', 'sessionStorage', 'navigator', 'htmlTag'], lookupQuerystring: 'lng', caches: ['localStorage'] },
   });
   const lng = toSupported(i18next.language);
-  await Promise.all([loadBundle(lng), lng === 'en' ? null : loadBundle('en')]);
+  // The words the server put in the page, when they are this language's; else fetched.
+  const boot = readBoot();
+  if (boot?.lng === lng) i18next.addResourceBundle(lng, 'storefront', boot.words, true, true);
+  else await loadBundle(lng);
+  // English backs up any missing word; it can arrive after the first paint.
+  if (lng !== 'en') void loadBundle('en');
   await i18next.changeLanguage(lng);
   applyDirection(lng);
 }

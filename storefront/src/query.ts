@@ -67,6 +67,15 @@ function load<T>(key: string, fn: () => Promise<T>, force = false) {
   return e.promise;
 }
 
+/** Data the page arrived with: fresh as if just fetched. */
+export function prime<T>(key: string, data: T): void {
+  const e = entry<T>(key);
+  if (e.data === undefined) {
+    e.data = data;
+    e.fetchedAt = Date.now();
+  }
+}
+
 /** A cached query: `initial` (e.g. from local storage) shows at once while it loads; offline, nothing is fetched. */
 export function useQuery<T>(key: string | null, fn: () => Promise<T>, initial?: T) {
   const [, rerender] = useReducer((n: number) => n + 1, 0);

@@ -1,6 +1,7 @@
 import { call, type Banner, type Contact, type PaymentMethod, type Provider, type Recharge, type StoreDealer } from './api';
 import { loadShop, saveShop } from './offline-cache';
-import { useQuery } from './query';
+import { prime, useQuery } from './query';
+import { readBoot } from './boot';
 import { t } from './i18n';
 
 /**
@@ -8,6 +9,11 @@ import { t } from './i18n';
  * payment methods. Each answer is saved for offline use; the saved copy shows at once.
  */
 export function useShop(code: string) {
+  const boot = readBoot();
+  if (boot && boot.code === code) {
+    prime(`dealer:${code}`, boot.dealer);
+    prime(`providers:${code}`, boot.providers);
+  }
   const saved = code ? loadShop(code) : null;
   const opts = { dealerCode: code, t };
   const dealer = useQuery(code ? `dealer:${code}` : null, async () => {

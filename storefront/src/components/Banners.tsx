@@ -13,7 +13,7 @@ export function Banners({ banners }: { banners: Banner[] }) {
   }, [banners.length, reduced]);
   if (!banners.length) return null;
   const b = banners[index % banners.length];
-  const image = <img src={b.image} alt={b.title} width={1200} height={400} loading={index === 0 ? 'eager' : 'lazy'} decoding="async" />;
+  const image = <img src={b.image} alt={b.title} width={1200} height={400} loading={index === 0 ? 'eager' : 'lazy'} fetchPriority={index === 0 ? 'high' : 'auto'} decoding="async" />;
   return (
     <section className="banners" aria-roledescription="carousel" aria-label={t('shop.offers')}>
       <div className="banner">

@@ -1,0 +1,58 @@
+/**
+ * `npm run bench:lighthouse`: Lighthouse (mobile emulation, simulated slow 4G) on the DEMO
+ * storefront of a fresh server (SQLite, demo data, built apps), run from node with chrome-launcher
+ * on Debian's Chromium (CHROME_PATH, default /usr/bin/chromium). Prints the performance,
+ * accessibility and best-practices scores and the first-load JavaScript; the README records them.
+ * Budgets: performance >= 90, accessibility >= 95, first-load JS <= 100 KB gzip.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+
+const PORT = Number(process.env.BENCH_PORT || 3997);
+const base = `http://127.0.0.1:${PORT}`;
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lighthouse-'));
+const server = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
+  cwd: ROOT,
+  env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(PORT), SEED_DEMO: 'true', LOG_LEVEL: 'warn' },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const exited = new Promise((r) => server.once('exit', r));
+let chrome: chromeLauncher.LaunchedChrome | undefined;
+try {
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(`${base}/api/v1/health`)).ok) break;
+    } catch {
+      /* starting */
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  chrome = await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH || '/usr/bin/chromium', chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
+  const rows: string[] = [];
+  for (const url of [`${base}/dealer/DEMO`, `${base}/dealer/DEMO/provider/1/category/1`]) {
+    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'], formFactor: 'mobile', screenEmulation: { mobile: true, width: 412, height: 823, deviceScaleFactor: 1.75, disabled: false } });
+    const lhr = result!.lhr;
+    const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+    const audit = (id: string) => lhr.audits[id]?.displayValue ?? '';
+    rows.push(`| ${new URL(url).pathname} | ${score('performance')} | ${score('accessibility')} | ${score('best-practices')} | ${audit('first-contentful-paint')} | ${audit('largest-contentful-paint')} | ${audit('total-blocking-time')} |`);
+    console.error(`  ${url}: performance ${score('performance')}, accessibility ${score('accessibility')}, best practices ${score('best-practices')}`);
+  }
+  console.log(`\nLighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, mobile emulation (simulated slow 4G, 4x CPU slowdown), Chromium at ${process.env.CHROME_PATH || '/usr/bin/chromium'}\n`);
+  console.log('| page | performance | accessibility | best practices | FCP | LCP | TBT |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of rows) console.log(r);
+  console.log();
+  execFileSync('node', ['storefront/scripts/size.mjs'], { cwd: ROOT, stdio: 'inherit' });
+} finally {
+  await chrome?.kill();
+  server.kill('SIGTERM');
+  await exited;
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
