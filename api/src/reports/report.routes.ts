@@ -1,0 +1,82 @@
+import type { Response } from 'express';
+import { z } from 'zod';
+import { dateParam, RECHARGE_STATUSES } from '@app/contracts';
+import { ApiRouter } from '../http/api-router.ts';
+import type { OpenApiRegistry } from '../openapi/registry.ts';
+import { fieldError } from '../http/errors.ts';
+import { readCompanySettings } from '../settings/company-settings.ts';
+import { zonedDay } from '../database/time.ts';
+import { dashboard, dealerProfitReport, GROUPS, salesReport, type SalesFilters } from './reports.service.ts';
+
+const figures = { count: z.number().int(), revenue: z.string(), cost: z.string().optional().describe('Only with "view bundles prices"'), profit: z.string() };
+const salesQuery = z.object({
+  from: dateParam,
+  to: dateParam,
+  group_by: z.enum(GROUPS, { message: 'validation:group_by_invalid' }).optional(),
+  dealer_id: z.string().optional(),
+  provider_id: z.string().optional(),
+  category: z.string().max(191).optional(),
+  status: z.enum([...RECHARGE_STATUSES, 'all'], { message: 'validation:recharge_status_invalid' }).optional(),
+  payment_method_id: z.string().optional(),
+  format: z.enum(['json', 'csv'], { message: 'validation:invalid_value' }).optional(),
+});
+
+const csvField = (v: unknown) => {
+  let s = v === null || v === undefined ? '' : String(v);
+  if (/^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s)) s = `'${s}`;
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+/** The range asked for, in company days; by default the last 30 days. */
+function range(q: Record<string, unknown>, timeZone: string) {
+  const to = typeof q.to === 'string' ? q.to : zonedDay(new Date(), timeZone);
+  const from = typeof q.from === 'string' ? q.from : zonedDay(new Date(Date.parse(`${to}T12:00:00Z`) - 29 * 86_400_000), timeZone);
+  if (from > to) throw fieldError('from', 'validation:date_range_invalid');
+  if (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`) > 400 * 86_400_000) throw fieldError('from', 'validation:date_range_too_long');
+  return { from, to };
+}
+
+/** GET /dashboard, /reports/sales (and its CSV), /reports/dealer-profit: figures computed in SQL, scoped to a dealer's own. */
+export function reportRoutes(registry: OpenApiRegistry) {
+  const dash = new ApiRouter(registry, '/dashboard', 'Reports');
+  const reports = new ApiRouter(registry, '/reports', 'Reports');
+
+  dash.get('/', { summary: "Today's and this month's sales, the last 30 days, top bundles and dealers, latest sales, wallet balance", permission: 'view dashboard', response: z.record(z.string(), z.unknown()) }, async (_req, ctx) => {
+    const { timezone, currency } = await readCompanySettings(ctx.db);
+    return { data: { currency, timezone, ...(await dashboard(ctx, timezone)) } };
+  });
+
+  reports.get(
+    '/sales',
+    { summary: 'Sales over a date range, grouped by day, week, month, provider, bundle or dealer, with totals; format=csv exports exactly the rows shown', permission: 'view reports', query: salesQuery, response: z.object({ rows: z.array(z.object({ key: z.string(), label: z.string(), ...figures })), totals: z.object(figures) }) },
+    async (req, ctx, res: Response) => {
+      const { timezone } = await readCompanySettings(ctx.db);
+      const q = req.query as Record<string, string | undefined>;
+      const filters: SalesFilters = { ...q, ...range(q, timezone), group_by: (q.group_by as SalesFilters['group_by']) ?? 'day' };
+      const report = await salesReport(ctx, filters, timezone);
+      if (q.format === 'csv') {
+        const seesCost = report.totals.cost !== undefined;
+        const header = [filters.group_by, 'count', 'revenue', ...(seesCost ? ['cost'] : []), 'profit'];
+        const line = (label: string, r: { count: number; revenue: string; cost?: string; profit: string }) => [label, r.count, r.revenue, ...(seesCost ? [r.cost] : []), r.profit].map(csvField).join(',');
+        const lines = [header.join(','), ...report.rows.map((r) => line(String(r.label), r as never)), line('total', report.totals)];
+        res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+        res.setHeader('Content-Disposition', `attachment; filename="sales-${filters.from}-${filters.to}-by-${filters.group_by}.csv"`);
+        res.status(200).send(`\uFEFF${lines.join('\r\n')}\r\n`);
+        return;
+      }
+      return { data: { from: filters.from, to: filters.to, group_by: filters.group_by, ...report } };
+    },
+  );
+
+  reports.get(
+    '/dealer-profit',
+    { summary: "Profit per dealer over a date range (a dealer: its own); with dealer_id, per bundle too", permission: 'view dealer profit report', query: salesQuery.pick({ from: true, to: true, dealer_id: true }), response: z.record(z.string(), z.unknown()) },
+    async (req, ctx) => {
+      const { timezone } = await readCompanySettings(ctx.db);
+      const q = req.query as Record<string, string | undefined>;
+      const r = range(q, timezone);
+      return { data: { ...r, ...(await dealerProfitReport(ctx, { ...r, dealer_id: q.dealer_id }, timezone)) } };
+    },
+  );
+  return { dash, reports };
+}
