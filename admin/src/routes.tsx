@@ -3,7 +3,7 @@ import { TRASH_TABS } from './resources/registry';
 
 /**
  * Signed-in routes of docs/product.md section 2 with the permissions they need (all of them).
- * Screens load lazily. A later screen replaces its `soon(...)` line with its own folder's import.
+ * Screens load lazily, one chunk per screen.
  */
 export interface AppRoute {
   path: string;
@@ -15,10 +15,8 @@ export interface AppRoute {
   props?: Record<string, unknown>;
 }
 
-const ComingSoon = lazy(() => import('./common/ComingSoon'));
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const screen = (load: () => Promise<{ default: ComponentType<any> }>) => lazy(load);
-const soon = (path: string, title: string, permissions?: readonly string[]): AppRoute => ({ path, permissions, screen: ComingSoon, props: { title } });
 
 const UserList = screen(() => import('./users/UserList'));
 const TrashPage = screen(() => import('./trash/TrashPage'));
@@ -30,7 +28,7 @@ export const RESOURCE_SCREENS: Record<string, ComponentType | undefined> = {
 };
 
 export const ROUTES: AppRoute[] = [
-  soon('/dashboard', 'menu.dashboard', ['view dashboard']),
+  { path: '/dashboard', permissions: ['view dashboard'], screen: screen(() => import('./dashboard/DashboardPage')) },
   // `/*`: every record has a URL (/admin/create, /dealers/12) that opens its form over the list.
   { path: '/admin/*', permissions: ['view admins'], screen: UserList, props: { userType: 'admin' } },
   { path: '/dealers/*', permissions: ['view dealers'], screen: UserList, props: { userType: 'dealer' } },
@@ -45,8 +43,8 @@ export const ROUTES: AppRoute[] = [
   { path: '/wallet-transactions', permissions: ['view wallet transactions'], screen: screen(() => import('./wallets/WalletTransactionList')) },
   { path: '/my-wallet', permissions: ['view own wallet'], screen: screen(() => import('./wallets/MyWalletPage')) },
   { path: '/recharges/*', permissions: ['view recharges'], screen: screen(() => import('./recharges/RechargeList')) },
-  soon('/reports', 'menu.reports', ['view reports']),
-  soon('/reports/dealer-profit', 'menu.dealer_profit_report', ['view dealer profit report']),
+  { path: '/reports', permissions: ['view reports'], screen: screen(() => import('./reports/ReportsPage')) },
+  { path: '/reports/dealer-profit', permissions: ['view dealer profit report'], screen: screen(() => import('./reports/DealerProfitPage')) },
   { path: '/settings', permissions: ['manage settings'], screen: screen(() => import('./settings/SettingsHub')) },
   { path: '/settings/mail', permissions: ['view mail settings'], screen: screen(() => import('./settings/MailSettingsPage')) },
   { path: '/settings/roles/*', permissions: ['view roles'], screen: screen(() => import('./roles/RoleList')) },
@@ -54,7 +52,7 @@ export const ROUTES: AppRoute[] = [
   { path: '/settings/payment-methods/*', permissions: ['view payment methods'], screen: screen(() => import('./settings/PaymentMethodList')) },
   { path: '/settings/company', permissions: ['view company settings'], screen: screen(() => import('./settings/CompanySettingsPage')) },
   { path: '/settings/contacts/*', permissions: ['view contact settings'], screen: screen(() => import('./settings/ContactList')) },
-  soon('/logs', 'menu.logs', ['view logs']),
+  { path: '/logs', permissions: ['view logs'], screen: screen(() => import('./logs/LogList')) },
   { path: '/trash', permissions: ['view trash items'], screen: TrashPage, props: { resource: TRASH_TABS[0].resource } },
   ...TRASH_TABS.map((tab) => ({ path: tab.path, permissions: ['view trash items'], screen: TrashPage, props: { resource: tab.resource } })),
   { path: '/auth/profile', screen: screen(() => import('./profile/ProfilePage')) },

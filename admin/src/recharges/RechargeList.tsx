@@ -3,7 +3,7 @@ import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, ReferenceI
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Box, Button, Chip, Drawer, IconButton, Stack, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { RECHARGE_STATUSES, type RechargeResponse, type WalletTransactionResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
 import { CsvExportButton } from '../common/CsvExportButton';
@@ -26,6 +26,9 @@ export default function RechargeList() {
   const { permissions } = usePermissions<string[]>();
   const seesCost = !!permissions?.includes('view bundles prices');
   const openId = (useParams()['*'] ?? '').split('/')[0];
+  // Links from the dashboard carry their filters (?status=completed&from=...&to=...).
+  const [params] = useSearchParams();
+  const preset = Object.fromEntries(['status', 'from', 'to', 'dealer_id', 'provider_id', 'phone'].flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : [])));
   const filters = [
     ...(dealer
       ? []
@@ -46,7 +49,7 @@ export default function RechargeList() {
   return (
     <>
       <PageTitle title={translate('menu.recharges')} />
-      <List resource="recharges" filters={filters} sort={{ field: 'id', order: 'DESC' }} perPage={25} disableSyncWithLocation title={translate('menu.recharges')} actions={<CsvExportButton path="/recharges/export" filename="recharges" />}>
+      <List resource="recharges" filters={filters} filterDefaultValues={preset} sort={{ field: 'id', order: 'DESC' }} perPage={25} disableSyncWithLocation title={translate('menu.recharges')} actions={<CsvExportButton path="/recharges/export" filename="recharges" />}>
         <Datagrid bulkActionButtons={false} rowClick={(id) => `/recharges/${id}`}>
           <FunctionField label="recharges.fields.created_at" render={(r: RechargeResponse) => (r.created_at ? new Date(r.created_at).toLocaleString() : '')} />
           <FunctionField label="recharges.fields.reference" render={(r: RechargeResponse) => r.reference} />

@@ -1,65 +1,64 @@
-import { LinkBase as RouterLink, useDataProvider, useTranslate } from 'react-admin';
+import { LinkBase as RouterLink, useTranslate } from 'react-admin';
 import { useSearchParams } from '../common/useSearchParams';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, CardContent, CardHeader, CircularProgress, List, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
-import type { ConsoleDataProvider } from '../providers/dataProvider';
 import { PageTitle } from '../common/PageTitle';
-import { useSession } from '../providers/useSession';
-import { hasAnyPermission } from '../permissions/permissions';
-import { RESOURCE_LIST } from '@app/contracts/resources';
-import { recordPath } from '../resources/registry';
+import { apiFetch } from '../providers/http';
 
 interface Hit {
   id: number;
-  [field: string]: unknown;
+  title: string;
+  subtitle: string | null;
+  provider_id?: number;
+  category_id?: number;
 }
+type Results = Record<'users' | 'dealers' | 'providers' | 'bundles' | 'recharges', Hit[]>;
 
-/** The global-search groups: registry resources marked globalSearch, each shown to those who may read it. */
-const GROUPS = RESOURCE_LIST.filter((r) => r.globalSearch);
+/** Each group of GET /search: its heading and where a result opens. */
+const GROUPS: { key: keyof Results; title: string; path: (h: Hit) => string }[] = [
+  { key: 'recharges', title: 'menu.recharges', path: (h) => `/recharges/${h.id}` },
+  { key: 'dealers', title: 'menu.dealers', path: (h) => `/dealers/${h.id}` },
+  { key: 'users', title: 'menu.admins', path: (h) => `/admin/${h.id}` },
+  { key: 'providers', title: 'menu.internet_providers', path: (h) => `/internet-providers/${h.id}` },
+  { key: 'bundles', title: 'menu.bundles', path: (h) => `/internet-providers/${h.provider_id}/categories/${h.category_id}/bundles/${h.id}` },
+];
 
-/** /search?q=: the header search over the areas this user may see; each result opens its record. */
+/**
+ * /search?q=: the header search, one call to GET /search, which answers only the groups this
+ * user may see (recharges by phone or reference); each result opens its record.
+ */
 export default function SearchPage() {
   const translate = useTranslate();
   const [params] = useSearchParams();
   const q = (params.get('q') ?? '').trim();
-  const { permissions } = useSession();
-  const areas = GROUPS.filter((def) => hasAnyPermission(permissions, def.permissions.view)).map((def) => ({ resource: def.name, title: def.labelKey, field: def.recordRepresentation }));
-
+  const result = useQuery({ queryKey: ['search', q], enabled: q.length >= 2, queryFn: async () => (await apiFetch<Results>('/search', { query: { q } })).data as Results });
+  const groups = GROUPS.filter((g) => (result.data?.[g.key]?.length ?? 0) > 0);
   return (
     <>
       <PageTitle title={q ? translate('search.results_for', { q }) : translate('search.title')} />
-      {!q ? (
+      {q.length < 2 ? (
         <Typography color="text.secondary">{translate('search.hint')}</Typography>
       ) : (
         <Stack spacing={2}>
-          {areas.map((a) => (
-            <SearchArea key={a.resource} resource={a.resource} field={a.field} title={translate(a.title)} q={q} />
+          {result.isPending && <CircularProgress size={24} />}
+          {result.isError && <Alert severity="error">{(result.error as Error).message}</Alert>}
+          {result.data && groups.length === 0 && <Typography color="text.secondary">{translate('search.none')}</Typography>}
+          {groups.map((g) => (
+            <Card key={g.key}>
+              <CardHeader title={translate(g.title)} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
+              <CardContent>
+                <List dense>
+                  {result.data![g.key].map((h) => (
+                    <ListItemButton key={h.id} component={RouterLink} to={g.path(h)}>
+                      <ListItemText primary={h.title} secondary={h.subtitle ?? undefined} />
+                    </ListItemButton>
+                  ))}
+                </List>
+              </CardContent>
+            </Card>
           ))}
         </Stack>
       )}
     </>
-  );
-}
-
-function SearchArea({ resource, field, title, q }: { resource: string; field: string; title: string; q: string }) {
-  const translate = useTranslate();
-  const dataProvider = useDataProvider<ConsoleDataProvider>();
-  const result = useQuery({ queryKey: [resource, 'search', q], queryFn: () => dataProvider.search(resource, { q }).then((r) => r.data as unknown as Hit[]) });
-  return (
-    <Card>
-      <CardHeader title={title} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
-      <CardContent>
-        {result.isPending && <CircularProgress size={24} />}
-        {result.isError && <Alert severity="error">{(result.error as Error).message}</Alert>}
-        {result.data && result.data.length === 0 && <Typography color="text.secondary">{translate('search.none')}</Typography>}
-        <List dense>
-          {result.data?.map((h) => (
-            <ListItemButton key={h.id} component={RouterLink} to={recordPath(resource, h as Parameters<typeof recordPath>[1])}>
-              <ListItemText primary={String(h[field] ?? '')} secondary={typeof h.email === 'string' ? h.email : undefined} />
-            </ListItemButton>
-          ))}
-        </List>
-      </CardContent>
-    </Card>
   );
 }

@@ -1,0 +1,107 @@
+import { useState } from 'react';
+import { useGetList, useTranslate } from 'react-admin';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Card, CardContent, CardHeader, MenuItem, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { PageTitle } from '../common/PageTitle';
+import { apiFetch } from '../providers/http';
+import { useSession } from '../providers/useSession';
+
+interface Figures {
+  count: number;
+  revenue: string;
+  cost?: string;
+  profit: string;
+}
+interface Profit {
+  rows: (Figures & { dealer: { id: number; name: string; dealer_code: string | null }; pricing_model: string })[];
+  totals: Figures;
+  bundles?: (Figures & { name: string; provider: string })[];
+}
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+/** /reports/dealer-profit: profit per dealer over a period; for one dealer (or a dealer itself), per bundle. */
+export default function DealerProfitPage() {
+  const translate = useTranslate();
+  const dealer = useSession().user?.user_type === 'dealer';
+  const [filters, setFilters] = useState({ from: day(new Date(Date.now() - 29 * 86_400_000)), to: day(new Date()), dealer_id: '' });
+  const set = (k: keyof typeof filters) => (e: React.ChangeEvent<HTMLInputElement>) => setFilters((f) => ({ ...f, [k]: e.target.value }));
+  const { data, error } = useQuery({ queryKey: ['reports', 'dealer-profit', filters], queryFn: async () => (await apiFetch<Profit>('/reports/dealer-profit', { query: filters })).data as Profit });
+  const dealers = useGetList('users', { filter: { user_type: 'dealer' }, pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: !dealer });
+  return (
+    <>
+      <PageTitle title={translate('menu.dealer_profit_report')} />
+      <Card sx={{ mb: 2 }}>
+        <CardContent>
+          <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 2 }}>
+            <TextField type="date" label={translate('wallets.fields.from')} value={filters.from} onChange={set('from')} slotProps={{ inputLabel: { shrink: true } }} size="small" />
+            <TextField type="date" label={translate('wallets.fields.to')} value={filters.to} onChange={set('to')} slotProps={{ inputLabel: { shrink: true } }} size="small" />
+            {!dealer && (
+              <TextField select label={translate('wallets.fields.dealer')} value={filters.dealer_id} onChange={set('dealer_id')} size="small" sx={{ minWidth: 200 }}>
+                <MenuItem value="">{translate('reports.all')}</MenuItem>
+                {(dealers.data ?? []).map((d) => <MenuItem key={d.id} value={String(d.id)}>{d.name}</MenuItem>)}
+              </TextField>
+            )}
+          </Stack>
+        </CardContent>
+      </Card>
+      {error && <Alert severity="error">{(error as { body?: { message?: string } }).body?.message ?? (error as Error).message}</Alert>}
+      {data && (
+        <Stack spacing={2}>
+          <Card>
+            <CardContent sx={{ overflowX: 'auto' }}>
+              <Table size="small" aria-label={translate('menu.dealer_profit_report')}>
+                <TableHead>
+                  <TableRow>
+                    <TableCell>{translate('wallets.fields.dealer')}</TableCell>
+                    <TableCell>{translate('wallets.fields.pricing_model')}</TableCell>
+                    <TableCell align="right">{translate('reports.count')}</TableCell>
+                    <TableCell align="right">{translate('reports.revenue')}</TableCell>
+                    <TableCell align="right">{translate('recharges.fields.profit')}</TableCell>
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {data.rows.map((r) => (
+                    <TableRow key={r.dealer.id}>
+                      <TableCell>{`${r.dealer.name}${r.dealer.dealer_code ? ` (${r.dealer.dealer_code})` : ''}`}</TableCell>
+                      <TableCell>{translate(`wallets.pricing.${r.pricing_model}`)}</TableCell>
+                      <TableCell align="right">{r.count}</TableCell>
+                      <TableCell align="right">{r.revenue}</TableCell>
+                      <TableCell align="right" sx={{ fontWeight: 700 }}>{r.profit}</TableCell>
+                    </TableRow>
+                  ))}
+                  <TableRow>
+                    <TableCell sx={{ fontWeight: 700 }}>{translate('reports.total')}</TableCell>
+                    <TableCell />
+                    <TableCell align="right">{data.totals.count}</TableCell>
+                    <TableCell align="right">{data.totals.revenue}</TableCell>
+                    <TableCell align="right" sx={{ fontWeight: 700 }}>{data.totals.profit}</TableCell>
+                  </TableRow>
+                </TableBody>
+              </Table>
+              {data.rows.length === 0 && <Typography color="text.secondary" sx={{ mt: 1 }}>{translate('dashboard.no_sales')}</Typography>}
+            </CardContent>
+          </Card>
+          {data.bundles && (
+            <Card>
+              <CardHeader title={translate('reports.per_bundle')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
+              <CardContent sx={{ overflowX: 'auto' }}>
+                <Table size="small">
+                  <TableBody>
+                    {data.bundles.map((b, i) => (
+                      <TableRow key={i}>
+                        <TableCell>{`${b.provider} · ${b.name}`}</TableCell>
+                        <TableCell align="right">{b.count}</TableCell>
+                        <TableCell align="right">{b.revenue}</TableCell>
+                        <TableCell align="right" sx={{ fontWeight: 700 }}>{b.profit}</TableCell>
+                      </TableRow>
+                    ))}
+                  </TableBody>
+                </Table>
+              </CardContent>
+            </Card>
+          )}
+        </Stack>
+      )}
+    </>
+  );
+}

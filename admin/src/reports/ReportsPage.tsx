@@ -1,0 +1,125 @@
+import { useState } from 'react';
+import { useGetList, useNotify, useTranslate } from 'react-admin';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Card, CardContent, MenuItem, Stack, Table, TableBody, TableCell, TableFooter, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import DownloadIcon from '@mui/icons-material/DownloadOutlined';
+import { RECHARGE_STATUSES } from '@app/contracts';
+import { PageTitle } from '../common/PageTitle';
+import { apiFetch, buildUrl, requestHeaders } from '../providers/http';
+import { useSession } from '../providers/useSession';
+import { Bars } from './Bars';
+
+interface Row {
+  key: string;
+  label: string;
+  count: number;
+  revenue: string;
+  cost?: string;
+  profit: string;
+}
+interface Report {
+  from: string;
+  to: string;
+  group_by: string;
+  rows: Row[];
+  totals: Omit<Row, 'key' | 'label'>;
+}
+const GROUPS = ['day', 'week', 'month', 'provider', 'bundle', 'dealer'] as const;
+const day = (d: Date) => d.toISOString().slice(0, 10);
+
+/** /reports: sales over a date range, filtered and grouped, with totals, a chart and the CSV of exactly what is shown. */
+export default function ReportsPage() {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const dealer = useSession().user?.user_type === 'dealer';
+  const [filters, setFilters] = useState({ from: day(new Date(Date.now() - 29 * 86_400_000)), to: day(new Date()), group_by: 'day', dealer_id: '', provider_id: '', status: '' });
+  const set = (k: keyof typeof filters) => (e: React.ChangeEvent<HTMLInputElement>) => setFilters((f) => ({ ...f, [k]: e.target.value }));
+  const { data, error, isPending } = useQuery({ queryKey: ['reports', 'sales', filters], queryFn: async () => (await apiFetch<Report>('/reports/sales', { query: filters })).data as Report });
+  const dealers = useGetList('users', { filter: { user_type: 'dealer' }, pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: !dealer });
+  const providers = useGetList('internet-providers', { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } });
+  const download = async () => {
+    const res = await fetch(buildUrl('/reports/sales', { ...filters, format: 'csv' }), { headers: requestHeaders(true) });
+    if (!res.ok) return notify('common.export_failed', { type: 'error' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(await res.blob());
+    a.download = `sales-${filters.from}-${filters.to}-by-${filters.group_by}.csv`;
+    a.click();
+  };
+  const seesCost = data?.totals.cost !== undefined;
+  return (
+    <>
+      <PageTitle title={translate('menu.sales_report')} actions={<Button startIcon={<DownloadIcon />} onClick={download}>{translate('common.export_csv')}</Button>} />
+      <Card sx={{ mb: 2 }}>
+        <CardContent>
+          <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 2 }}>
+            <TextField type="date" label={translate('wallets.fields.from')} value={filters.from} onChange={set('from')} slotProps={{ inputLabel: { shrink: true } }} size="small" />
+            <TextField type="date" label={translate('wallets.fields.to')} value={filters.to} onChange={set('to')} slotProps={{ inputLabel: { shrink: true } }} size="small" />
+            <TextField select label={translate('reports.group_by')} value={filters.group_by} onChange={set('group_by')} size="small" sx={{ minWidth: 140 }}>
+              {GROUPS.map((g) => (dealer && g === 'dealer' ? null : <MenuItem key={g} value={g}>{translate(`reports.groups.${g}`)}</MenuItem>))}
+            </TextField>
+            {!dealer && (
+              <TextField select label={translate('wallets.fields.dealer')} value={filters.dealer_id} onChange={set('dealer_id')} size="small" sx={{ minWidth: 180 }}>
+                <MenuItem value="">{translate('reports.all')}</MenuItem>
+                {(dealers.data ?? []).map((d) => <MenuItem key={d.id} value={String(d.id)}>{d.name}</MenuItem>)}
+              </TextField>
+            )}
+            <TextField select label={translate('recharges.fields.provider')} value={filters.provider_id} onChange={set('provider_id')} size="small" sx={{ minWidth: 160 }}>
+              <MenuItem value="">{translate('reports.all')}</MenuItem>
+              {(providers.data ?? []).map((p) => <MenuItem key={p.id} value={String(p.id)}>{p.name}</MenuItem>)}
+            </TextField>
+            <TextField select label={translate('recharges.fields.status')} value={filters.status} onChange={set('status')} size="small" sx={{ minWidth: 160 }}>
+              <MenuItem value="">{translate('recharges.status.completed')}</MenuItem>
+              <MenuItem value="all">{translate('reports.all')}</MenuItem>
+              {RECHARGE_STATUSES.filter((s) => s !== 'completed').map((s) => <MenuItem key={s} value={s}>{translate(`recharges.status.${s}`)}</MenuItem>)}
+            </TextField>
+          </Stack>
+        </CardContent>
+      </Card>
+      {error && <Alert severity="error">{(error as { body?: { message?: string } }).body?.message ?? (error as Error).message}</Alert>}
+      {isPending && <Typography color="text.secondary">{translate('ra.page.loading')}</Typography>}
+      {data && (
+        <Card>
+          <CardContent sx={{ overflowX: 'auto' }}>
+            <Bars rows={data.rows.map((r) => ({ label: r.label, value: Number(r.revenue) }))} label={translate('reports.chart_label')} />
+            <Table size="small" aria-label={translate('menu.sales_report')}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>{translate(`reports.groups.${data.group_by}`)}</TableCell>
+                  <TableCell align="right">{translate('reports.count')}</TableCell>
+                  <TableCell align="right">{translate('reports.revenue')}</TableCell>
+                  {seesCost && <TableCell align="right">{translate('recharges.fields.cost')}</TableCell>}
+                  <TableCell align="right">{translate('recharges.fields.profit')}</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {data.rows.map((r) => (
+                  <TableRow key={r.key}>
+                    <TableCell>{r.label}</TableCell>
+                    <TableCell align="right">{r.count}</TableCell>
+                    <TableCell align="right">{r.revenue}</TableCell>
+                    {seesCost && <TableCell align="right">{r.cost}</TableCell>}
+                    <TableCell align="right">{r.profit}</TableCell>
+                  </TableRow>
+                ))}
+                {data.rows.length === 0 && (
+                  <TableRow>
+                    <TableCell colSpan={5}>{translate('dashboard.no_sales')}</TableCell>
+                  </TableRow>
+                )}
+              </TableBody>
+              <TableFooter>
+                <TableRow>
+                  <TableCell sx={{ fontWeight: 700 }}>{translate('reports.total')}</TableCell>
+                  <TableCell align="right" sx={{ fontWeight: 700 }}>{data.totals.count}</TableCell>
+                  <TableCell align="right" sx={{ fontWeight: 700 }}>{data.totals.revenue}</TableCell>
+                  {seesCost && <TableCell align="right" sx={{ fontWeight: 700 }}>{data.totals.cost}</TableCell>}
+                  <TableCell align="right" sx={{ fontWeight: 700 }}>{data.totals.profit}</TableCell>
+                </TableRow>
+              </TableFooter>
+            </Table>
+          </CardContent>
+        </Card>
+      )}
+    </>
+  );
+}
