@@ -84,6 +84,7 @@ async function startServer(env: Env, extra: Record<string, string> = {}): Promis
       OPERATOR_SANDBOX_LATENCY_MS: '300',
       OPERATOR_TIMEOUT_MS: '600',
       RECHARGE_LEASE_MS: '1500',
+      SEED_DEMO_HISTORY: 'false',
       ...extra,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -77,7 +77,7 @@ async function prepare(database: string): Promise<{ env: Record<string, string>;
 async function bench(database: string) {
   const { env, cleanup } = await prepare(database);
   const server = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
-    env: { ...process.env, ...env, PORT: String(PORT), SEED_DEMO: 'true', LOG_LEVEL: 'warn', API_RATE_LIMIT_PER_MINUTE: '100000000' },
+    env: { ...process.env, ...env, PORT: String(PORT), SEED_DEMO: 'true', SEED_DEMO_HISTORY: 'false', LOG_LEVEL: 'warn', API_RATE_LIMIT_PER_MINUTE: '100000000' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise((r) => server.once('exit', r));

@@ -55,7 +55,8 @@ export async function startServer(): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-data-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SEED_DEMO: 'true', NODE_ENV: 'test' },
+    // No demo history: each test starts from the demo's known state (DEMO's wallet at 0.00, no sales).
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SEED_DEMO: 'true', SEED_DEMO_HISTORY: 'false', NODE_ENV: 'test' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

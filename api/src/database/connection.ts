@@ -32,6 +32,8 @@ export async function migrateAndSeed(db: Database, opts: { seedDemo: boolean; da
       const { seedDemoStorefront } = await import('../demo/demo-storefront.ts');
       const { localDiskStorage } = await import('../uploads/storage.ts');
       await seedDemoStorefront(db.knex, localDiskStorage(path.join(opts.dataDir, 'storage')));
+      const { seedDemoHistory } = await import('../demo/demo-history.ts');
+      await seedDemoHistory(db.knex);
     }
   }
 }

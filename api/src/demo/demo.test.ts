@@ -3,6 +3,8 @@ import { createHarness, bearer, type Harness } from '../../../tests/api/harness.
 import { seedDemoData, DEMO_DEALER } from './demo-data.ts';
 import { seedDemoCatalogue } from './demo-catalogue.ts';
 import { seedDemoStorefront } from './demo-storefront.ts';
+import { seedDemoHistory, SECOND_DEALER } from './demo-history.ts';
+import { ledgerSum } from '../wallets/ledger.ts';
 import { localDiskStorage } from '../uploads/storage.ts';
 import path from 'node:path';
 
@@ -51,5 +53,23 @@ describe('demo data', () => {
     const pay = await h.http().get('/api/v1/client/payment-methods').set('dealer_code', 'DEMO');
     expect(pay.body.data.map((m: { type: string }) => m.type)).toEqual(['evc_plus', 'edahab']);
     expect((await h.knex('areas').where({ type: 'region' })).length).toBe(4);
+  });
+
+  it('writes three weeks of sales for DEMO and HODAN through the sale services, ledgers right, dated in the past', async () => {
+    for (let run = 0; run < 2; run++) await seedDemoHistory(h.knex);
+    const hodan = await h.knex('users').where({ email: SECOND_DEALER.email }).first();
+    expect(await h.knex('dealer_details').where({ user_id: hodan.id }).first()).toMatchObject({ pricing_model: 'profit' });
+    const recharges = await h.knex('recharges');
+    expect(recharges.length).toBeGreaterThan(60);
+    expect(new Set(recharges.map((r: { dealer_id: number }) => r.dealer_id)).size).toBe(2);
+    expect(new Set(recharges.map((r: { status: string }) => r.status))).toEqual(new Set(['completed', 'refunded', 'failed']));
+    const oldest = Math.min(...recharges.map((r: { created_at: string }) => Date.parse(`${r.created_at.replace(' ', 'T')}Z`)));
+    expect(Date.now() - oldest).toBeGreaterThan(20 * 86_400_000);
+    expect(Math.max(...recharges.map((r: { created_at: string }) => Date.parse(`${r.created_at.replace(' ', 'T')}Z`)))).toBeLessThan(Date.now() - 12 * 3_600_000);
+    for (const w of await h.knex('wallets')) expect(await ledgerSum(h.knex, w.id)).toBe(Number(w.balance));
+    const token = await h.login('admin@example.com', 'Admin@12345');
+    const report = await h.http().get('/api/v1/reports/sales?group_by=dealer').set(bearer(token));
+    expect(report.body.data.rows.map((r: { label: string }) => r.label).sort()).toEqual(['Demo Dealer', 'Hodan Data']);
+    expect(report.body.data.totals.count).toBe(recharges.filter((r: { status: string }) => r.status === 'completed').length);
   });
 });
