@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { dateParam, rechargeResponseSchema, RECHARGE_STATUSES, walletTransactionResponseSchema } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
+import { sendCsv } from '../http/csv.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { decodeId } from '../http/ids.ts';
 import { AppError, notFound } from '../http/errors.ts';
@@ -68,15 +69,8 @@ export function rechargeRoutes(registry: OpenApiRegistry) {
     const rows = (await (await filtered(req, ctx)).qb.orderBy('recharges.id', 'desc').limit(50_000)).map((r: Record<string, any>) => presentRecharge(r, seesCost(ctx)));
     const cost = seesCost(ctx);
     const header = ['id', 'reference', 'created_at', 'dealer', 'provider', 'bundle', 'phone', 'status', 'amount', ...(cost ? ['cost', 'profit'] : []), 'currency', 'payment_reference', 'operator_reference', 'failure_reason'];
-    const field = (v: unknown) => {
-      let s = v === null || v === undefined ? '' : String(v);
-      if (/^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s)) s = `'${s}`;
-      return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-    };
-    const lines = rows.map((r) => [r.id, r.reference, r.created_at, r.dealer.name, r.provider_name, r.bundle_name, r.phone, r.status, r.amount, ...(cost ? [r.cost, r.profit] : []), r.currency, r.payment_reference, r.operator_reference, r.failure_reason].map(field).join(','));
-    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-    res.setHeader('Content-Disposition', `attachment; filename="recharges-${new Date().toISOString().slice(0, 10)}.csv"`);
-    res.status(200).send(`\uFEFF${[header.join(','), ...lines].join('\r\n')}\r\n`);
+    const lines = rows.map((r) => [r.id, r.reference, r.created_at, r.dealer.name, r.provider_name, r.bundle_name, r.phone, r.status, r.amount, ...(cost ? [r.cost, r.profit] : []), r.currency, r.payment_reference, r.operator_reference, r.failure_reason]);
+    sendCsv(res, `recharges-${new Date().toISOString().slice(0, 10)}.csv`, header, lines);
   });
 
   api.get('/', { summary: 'Recharges: filter dealer_id, provider_id, status, from, to (days), phone, q (a reference)', permission: 'view recharges', query: listQuery, list: true, response: rechargeResponseSchema }, async (req, ctx) => {

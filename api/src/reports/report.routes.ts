@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { z } from 'zod';
 import { dateParam, RECHARGE_STATUSES } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
+import { sendCsv } from '../http/csv.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { fieldError } from '../http/errors.ts';
 import { readCompanySettings } from '../settings/company-settings.ts';
@@ -20,12 +21,6 @@ const salesQuery = z.object({
   payment_method_id: z.string().optional(),
   format: z.enum(['json', 'csv'], { message: 'validation:invalid_value' }).optional(),
 });
-
-const csvField = (v: unknown) => {
-  let s = v === null || v === undefined ? '' : String(v);
-  if (/^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s)) s = `'${s}`;
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
 
 /** The range asked for, in company days; by default the last 30 days. */
 function range(q: Record<string, unknown>, timeZone: string) {
@@ -57,11 +52,8 @@ export function reportRoutes(registry: OpenApiRegistry) {
       if (q.format === 'csv') {
         const seesCost = report.totals.cost !== undefined;
         const header = [filters.group_by, 'count', 'revenue', ...(seesCost ? ['cost'] : []), 'profit'];
-        const line = (label: string, r: { count: number; revenue: string; cost?: string; profit: string }) => [label, r.count, r.revenue, ...(seesCost ? [r.cost] : []), r.profit].map(csvField).join(',');
-        const lines = [header.join(','), ...report.rows.map((r) => line(String(r.label), r as never)), line('total', report.totals)];
-        res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-        res.setHeader('Content-Disposition', `attachment; filename="sales-${filters.from}-${filters.to}-by-${filters.group_by}.csv"`);
-        res.status(200).send(`\uFEFF${lines.join('\r\n')}\r\n`);
+        const line = (label: string, r: { count: number; revenue: string; cost?: string; profit: string }) => [label, r.count, r.revenue, ...(seesCost ? [r.cost] : []), r.profit];
+        sendCsv(res, `sales-${filters.from}-${filters.to}-by-${filters.group_by}.csv`, header, [...report.rows.map((r) => line(String(r.label), r as never)), line('total', report.totals)]);
         return;
       }
       return { data: { from: filters.from, to: filters.to, group_by: filters.group_by, ...report } };

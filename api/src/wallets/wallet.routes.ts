@@ -16,6 +16,7 @@ import {
   formatMinor,
 } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
+import { sendCsv } from '../http/csv.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { decodeId } from '../http/ids.ts';
@@ -72,12 +73,6 @@ const requestListQuery = z.object({
 });
 const postedSchema = z.object({ wallet: walletResponseSchema, transaction: walletTransactionResponseSchema });
 
-/** One CSV field: quoted when needed, and never read as a formula by a spreadsheet. */
-const csvField = (v: unknown) => {
-  let s = v === null || v === undefined ? '' : String(v);
-  if (/^[=+\-@\t\r]/.test(s) && !/^-?\d+(\.\d+)?$/.test(s)) s = `'${s}`;
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
 const EXPORT_LIMIT = 50_000;
 
 /**
@@ -137,10 +132,8 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
   ledger.get('/export', { summary: 'The filtered ledger as CSV (up to 50,000 rows)', permission: 'view wallet transactions', query: transactionListQuery, response: null }, async (req, ctx, res: Response) => {
     const rows = await (await filtered(req, ctx)).qb.orderBy('wallet_transactions.id', 'desc').limit(EXPORT_LIMIT);
     const header = ['id', 'created_at', 'dealer', 'dealer_code', 'type', 'kind', 'amount', 'balance_before', 'balance_after', 'reference', 'note', 'recharge_id', 'actor'];
-    const lines = rows.map(presentTransaction).map((t) => [t.id, t.created_at, t.dealer.name, t.dealer.dealer_code, t.type, t.kind, t.amount, t.balance_before, t.balance_after, t.reference, t.note, t.recharge_id, t.actor?.name].map(csvField).join(','));
-    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-    res.setHeader('Content-Disposition', `attachment; filename="wallet-transactions-${new Date().toISOString().slice(0, 10)}.csv"`);
-    res.status(200).send(`\uFEFF${[header.join(','), ...lines].join('\r\n')}\r\n`);
+    const lines = rows.map(presentTransaction).map((t) => [t.id, t.created_at, t.dealer.name, t.dealer.dealer_code, t.type, t.kind, t.amount, t.balance_before, t.balance_after, t.reference, t.note, t.recharge_id, t.actor?.name]);
+    sendCsv(res, `wallet-transactions-${new Date().toISOString().slice(0, 10)}.csv`, header, lines);
   });
   ledger.get('/', { summary: 'The ledger: filter by wallet_id, dealer_id, type, kind, from, to (days), recharge_id, q (reference)', permission: 'view wallet transactions', query: transactionListQuery, list: true, response: walletTransactionResponseSchema }, async (req, ctx) =>
     paged((await filtered(req, ctx)).qb, req, 'wallet_transactions.id', presentTransaction, 'wallet_transactions.id'),
