@@ -1,4 +1,4 @@
-import { Datagrid, DateInput, FunctionField, List, SelectInput, TextInput, useRecordContext, useTranslate } from 'react-admin';
+import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, ReferenceInput, SelectInput, TextInput, useRecordContext, useTranslate } from 'react-admin';
 import { Box, Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { PageTitle } from '../common/PageTitle';
 
@@ -23,6 +23,9 @@ const show = (v: unknown) => (v === undefined ? '' : v === null ? '—' : typeof
 export default function LogList() {
   const translate = useTranslate();
   const filters = [
+    <ReferenceInput key="actor_id" source="actor_id" reference="users" alwaysOn>
+      <AutocompleteInput label="logs.fields.actor" optionText="name" />
+    </ReferenceInput>,
     <TextInput key="action" source="action" label="logs.fields.action" alwaysOn />,
     <SelectInput key="subject_type" source="subject_type" label="logs.fields.subject" choices={SUBJECTS.map((s) => ({ id: s, name: s }))} translateChoice={false} alwaysOn />,
     <DateInput key="from" source="from" label="wallets.fields.from" alwaysOn />,
