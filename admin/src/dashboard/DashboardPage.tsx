@@ -8,6 +8,7 @@ import { apiFetch } from '../providers/http';
 import { useSession } from '../providers/useSession';
 import { Bars } from '../reports/Bars';
 import { RechargeStatus } from '../recharges/RechargeList';
+import { useCompanyFormat } from '../common/useCompanyFormat';
 
 interface Figures {
   count: number;
@@ -37,6 +38,7 @@ const todayIn = (tz: string) => new Intl.DateTimeFormat('en-CA', { timeZone: tz 
 export default function DashboardPage() {
   const translate = useTranslate();
   const dealer = useSession().user?.user_type === 'dealer';
+  const fmt = useCompanyFormat();
   const { data, isPending, error } = useQuery({ queryKey: ['dashboard'], queryFn: async () => (await apiFetch<Dashboard>('/dashboard')).data as Dashboard, refetchInterval: 60_000 });
   if (error) return <Alert severity="error">{(error as Error).message}</Alert>;
   if (isPending || !data) return <FullPageLoader />;
@@ -125,7 +127,7 @@ export default function DashboardPage() {
                   <TableBody>
                     {data.latest.map((r) => (
                       <TableRow key={r.id} hover>
-                        <TableCell>{r.created_at ? new Date(r.created_at).toLocaleString() : ''}</TableCell>
+                        <TableCell>{fmt.dateTime(r.created_at)}</TableCell>
                         <TableCell>
                           <Link component={RouterLink} to={`/recharges/${r.id}`}>{r.reference}</Link>
                         </TableCell>

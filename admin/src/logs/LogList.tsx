@@ -1,6 +1,7 @@
 import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, ReferenceInput, SelectInput, TextInput, useRecordContext, useTranslate } from 'react-admin';
 import { Box, Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { PageTitle } from '../common/PageTitle';
+import { useCompanyFormat } from '../common/useCompanyFormat';
 
 interface LogEntry {
   id: number;
@@ -22,6 +23,7 @@ const show = (v: unknown) => (v === undefined ? '' : v === null ? '—' : typeof
 /** /logs: the activity log, newest first; a row opens the change as a before/after table. Nothing here can change it. */
 export default function LogList() {
   const translate = useTranslate();
+  const fmt = useCompanyFormat();
   const filters = [
     <ReferenceInput key="actor_id" source="actor_id" reference="users" alwaysOn>
       <AutocompleteInput label="logs.fields.actor" optionText="name" />
@@ -37,7 +39,7 @@ export default function LogList() {
       <PageTitle title={translate('menu.logs')} />
       <List resource="logs" filters={filters} sort={{ field: 'id', order: 'DESC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.logs')}>
         <Datagrid bulkActionButtons={false} rowClick="expand" expand={<Change />}>
-          <FunctionField label="logs.fields.at" render={(l: LogEntry) => new Date(l.created_at).toLocaleString()} />
+          <FunctionField label="logs.fields.at" render={(l: LogEntry) => fmt.dateTime(l.created_at)} />
           <FunctionField label="logs.fields.actor" render={(l: LogEntry) => l.actor?.name ?? translate('wallets.system')} />
           <FunctionField label="logs.fields.action" render={(l: LogEntry) => <Chip size="small" variant="outlined" label={l.action} />} />
           <FunctionField label="logs.fields.subject" render={(l: LogEntry) => (l.subject_type ? `${l.subject_type}${l.subject_id ? ` #${l.subject_id}` : ''}` : '—')} />

@@ -10,6 +10,7 @@ import { CsvExportButton } from '../common/CsvExportButton';
 import { useSession } from '../providers/useSession';
 import { apiFetch } from '../providers/http';
 import { TransactionRows } from '../wallets/WalletTransactionList';
+import { useCompanyFormat } from '../common/useCompanyFormat';
 
 const COLORS: Record<string, 'default' | 'info' | 'success' | 'error' | 'warning'> = { pending: 'default', processing: 'info', completed: 'success', failed: 'error', refunded: 'warning' };
 
@@ -23,6 +24,7 @@ export default function RechargeList() {
   const translate = useTranslate();
   const navigate = useNavigate();
   const dealer = useSession().user?.user_type === 'dealer';
+  const fmt = useCompanyFormat();
   const { permissions } = usePermissions<string[]>();
   const seesCost = !!permissions?.includes('view bundles prices');
   const openId = (useParams()['*'] ?? '').split('/')[0];
@@ -51,7 +53,7 @@ export default function RechargeList() {
       <PageTitle title={translate('menu.recharges')} />
       <List resource="recharges" filters={filters} filterDefaultValues={preset} sort={{ field: 'id', order: 'DESC' }} perPage={25} disableSyncWithLocation title={translate('menu.recharges')} actions={<CsvExportButton path="/recharges/export" filename="recharges" />}>
         <Datagrid bulkActionButtons={false} rowClick={(id) => `/recharges/${id}`}>
-          <FunctionField label="recharges.fields.created_at" render={(r: RechargeResponse) => (r.created_at ? new Date(r.created_at).toLocaleString() : '')} />
+          <FunctionField label="recharges.fields.created_at" render={(r: RechargeResponse) => fmt.dateTime(r.created_at)} />
           <FunctionField label="recharges.fields.reference" render={(r: RechargeResponse) => r.reference} />
           {!dealer && <FunctionField label="wallets.fields.dealer" render={(r: RechargeResponse) => r.dealer.name} />}
           <FunctionField label="recharges.fields.bundle" render={(r: RechargeResponse) => `${r.provider_name} · ${r.bundle_name}`} />
@@ -76,6 +78,7 @@ function RechargeDetail({ id, onClose }: { id: string | null; onClose: () => voi
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
+  const fmt = useCompanyFormat();
   const { permissions } = usePermissions<string[]>();
   const [error, setError] = useState<string | null>(null);
   const { data, refetch } = useQuery({ queryKey: ['recharge', id], enabled: !!id, queryFn: async () => (await apiFetch<Detail>(`/recharges/${id}`)).data as Detail, refetchInterval: (q) => (q.state.data && ['pending', 'processing'].includes(q.state.data.recharge.status) ? 2000 : false) });
@@ -140,7 +143,7 @@ function RechargeDetail({ id, onClose }: { id: string | null; onClose: () => voi
           <Box component="ol" sx={{ pl: 3, m: 0 }}>
             {data!.timeline.map((e, i) => (
               <li key={i}>
-                <Typography variant="body2">{`${new Date(e.at).toLocaleString()} · ${translate(`recharges.events.${e.event}`, { _: e.event })}`}</Typography>
+                <Typography variant="body2">{`${fmt.dateTime(e.at)} · ${translate(`recharges.events.${e.event}`, { _: e.event })}`}</Typography>
               </li>
             ))}
           </Box>

@@ -5,12 +5,13 @@ import { TRANSACTION_KINDS, type WalletTransactionResponse } from '@app/contract
 import { PageTitle } from '../common/PageTitle';
 import { CsvExportButton } from '../common/CsvExportButton';
 import { useSession } from '../providers/useSession';
+import { useCompanyFormat } from '../common/useCompanyFormat';
 
-const when = (iso: string) => new Date(iso).toLocaleString();
 
 /** /wallet-transactions: the ledger, filtered by dealer, type, kind and date range, with its CSV. */
 export default function WalletTransactionList() {
   const translate = useTranslate();
+  const { dateTime: when } = useCompanyFormat();
   const dealer = useSession().user?.user_type === 'dealer';
   const [params] = useSearchParams();
   const fromUrl = params.get('dealer');
@@ -58,6 +59,7 @@ function Amount({ t }: { t: WalletTransactionResponse }) {
 /** The same rows as a plain table (the dealer's latest transactions on /my-wallet). */
 export function TransactionRows({ rows, showDealer }: { rows: WalletTransactionResponse[]; showDealer: boolean }) {
   const translate = useTranslate();
+  const { dateTime: when } = useCompanyFormat();
   if (!rows.length) return <Typography color="text.secondary">{translate('wallets.no_transactions')}</Typography>;
   return (
     <Table size="small">
