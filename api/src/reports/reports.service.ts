@@ -60,7 +60,7 @@ const figures = (r: Record<string, unknown>, seesCost: boolean): Figures => ({
   profit: formatMinor(Number(r.profit)),
 });
 
-export async function salesReport(ctx: ServiceContext, f: SalesFilters, timeZone: string) {
+export async function salesReport(ctx: ServiceContext, f: SalesFilters, timeZone: string, opts: { totals?: boolean } = {}) {
   const seesCost = ctx.actor.permissions.has('view bundles prices');
   const base = () => scopedRecharges(ctx.db, ctx, f, timeZone);
   let rows: Record<string, unknown>[];
@@ -75,7 +75,7 @@ export async function salesReport(ctx: ServiceContext, f: SalesFilters, timeZone
     rows = await qb.select(ctx.db.raw(`${idCol} as id`), ctx.db.raw(`MAX(${nameCol}) as name`), ...sums(ctx.db)).groupBy(idCol).orderBy('revenue', 'desc');
     rows = rows.map((r) => ({ key: r.id === null ? 'none' : encodeId(Number(r.id)), id: r.id === null ? null : Number(r.id), label: String(r.name ?? ''), ...figures(r, seesCost) }));
   }
-  const totals = figures((await base().select(...sums(ctx.db)).first()) as Record<string, unknown>, seesCost);
+  const totals = opts.totals === false ? figures({ count: 0, revenue: 0, cost: 0, profit: 0 }, seesCost) : figures((await base().select(...sums(ctx.db)).first()) as Record<string, unknown>, seesCost);
   return { rows, totals };
 }
 
@@ -104,46 +104,87 @@ export async function dealerProfitReport(ctx: ServiceContext, f: { from: string;
   };
 }
 
-/** The dashboard: today, this month, the last 30 days, top bundles and dealers, the latest sales. */
+/**
+ * The dashboard: today, this month, the last 30 days, top bundles and dealers, the latest sales.
+ * Few scans, run at once: the month's sales grouped by status, bundle and dealer give the month's
+ * figures and both top lists in one pass (README, Benchmarks: dashboard on 1,000,000 recharges).
+ */
 export async function dashboard(ctx: ServiceContext, timeZone: string) {
   const now = new Date();
   const today = zonedDay(now, timeZone);
   const monthStart = `${today.slice(0, 8)}01`;
   const thirtyAgo = zonedDay(new Date(startOfZonedDay(today, timeZone).getTime() - 29 * 86_400_000 + 3_600_000), timeZone);
   const seesCost = ctx.actor.permissions.has('view bundles prices');
-  const period = async (from: string) => {
-    const all = scopedRecharges(ctx.db, ctx, { from, to: today, status: 'all' }, timeZone);
-    const byStatus: { status: string; n: number | string }[] = await all.clone().select('recharges.status').count({ n: '*' }).groupBy('recharges.status');
-    const counts = Object.fromEntries(byStatus.map((r) => [r.status, Number(r.n)]));
-    const settled = (counts.completed ?? 0) + (counts.failed ?? 0) + (counts.refunded ?? 0);
-    const sales = figures((await scopedRecharges(ctx.db, ctx, { from, to: today }, timeZone).select(...sums(ctx.db)).first()) as Record<string, unknown>, seesCost);
-    return { ...sales, pending: (counts.pending ?? 0) + (counts.processing ?? 0), failed: (counts.failed ?? 0) + (counts.refunded ?? 0), success_rate: settled ? Math.round(((counts.completed ?? 0) / settled) * 1000) / 10 : null };
+  const db = ctx.db;
+  const grouped = (from: string) =>
+    scopedRecharges(db, ctx, { from, to: today, status: 'all' }, timeZone)
+      .select('recharges.status', 'recharges.bundle_id', 'recharges.dealer_id', db.raw('MAX(recharges.bundle_name) as bundle_name'), db.raw('MAX(recharges.provider_name) as provider_name'), ...sums(db))
+      .groupBy('recharges.status', 'recharges.bundle_id', 'recharges.dealer_id');
+  const walletQuery = db('wallets');
+  if (isDealer(ctx.actor)) walletQuery.where('dealer_id', ctx.actor.id!);
+  const [monthRows, todayRows, series, latest, wallet, pricingRow] = await Promise.all([
+    grouped(monthStart),
+    grouped(today),
+    salesReport(ctx, { from: thirtyAgo, to: today, group_by: 'day' }, timeZone, { totals: false }),
+    db('recharges')
+      .modify((qb) => void (isDealer(ctx.actor) && qb.where('dealer_id', ctx.actor.id!)))
+      .orderBy('id', 'desc')
+      .limit(8)
+      .select('id', 'reference', 'status', 'bundle_name', 'provider_name', 'phone', 'amount', 'currency', 'created_at'),
+    walletQuery.sum({ total: 'balance' }).first(),
+    isDealer(ctx.actor) ? db('dealer_details').where('user_id', ctx.actor.id!).first('pricing_model') : Promise.resolve(null),
+  ]);
+  type G = { status: string; bundle_id: number | null; dealer_id: number; bundle_name: string; provider_name: string; count: number | string; revenue: number | string; cost: number | string; profit: number | string };
+  const add = (into: Record<string, number>, r: G) => {
+    into.count = (into.count ?? 0) + Number(r.count);
+    into.revenue = (into.revenue ?? 0) + Number(r.revenue);
+    into.cost = (into.cost ?? 0) + Number(r.cost);
+    into.profit = (into.profit ?? 0) + Number(r.profit);
   };
-  const series = (await salesReport(ctx, { from: thirtyAgo, to: today, group_by: 'day' }, timeZone)).rows;
-  const byDay = new Map(series.map((r) => [r.key as string, r]));
+  const period = (rows: G[]) => {
+    const counts: Record<string, number> = {};
+    const sales: Record<string, number> = { count: 0, revenue: 0, cost: 0, profit: 0 };
+    for (const r of rows) {
+      counts[r.status] = (counts[r.status] ?? 0) + Number(r.count);
+      if (r.status === 'completed') add(sales, r);
+    }
+    const settled = (counts.completed ?? 0) + (counts.failed ?? 0) + (counts.refunded ?? 0);
+    return {
+      ...figures(sales, seesCost),
+      pending: (counts.pending ?? 0) + (counts.processing ?? 0),
+      failed: (counts.failed ?? 0) + (counts.refunded ?? 0),
+      success_rate: settled ? Math.round(((counts.completed ?? 0) / settled) * 1000) / 10 : null,
+    };
+  };
+  const top = async (key: 'bundle_id' | 'dealer_id') => {
+    const totals = new Map<number | null, Record<string, number> & { label?: string }>();
+    for (const r of monthRows as G[]) {
+      if (r.status !== 'completed') continue;
+      const id = r[key];
+      const entry = totals.get(id) ?? {};
+      add(entry, r);
+      if (key === 'bundle_id') entry.label = `${r.provider_name} · ${r.bundle_name}` as never;
+      totals.set(id, entry);
+    }
+    const best = [...totals.entries()].sort((x, y) => y[1].revenue - x[1].revenue).slice(0, 5);
+    const names = key === 'dealer_id' && best.length ? new Map((await db('users').whereIn('id', best.map(([id]) => id as number)).select('id', 'name')).map((u: { id: number; name: string }) => [u.id, u.name])) : null;
+    return best.map(([id, f]) => ({ key: id === null ? 'none' : encodeId(Number(id)), ...(key === 'dealer_id' ? { id: Number(id) } : {}), label: names ? (names.get(Number(id)) ?? '') : String(f.label ?? ''), ...figures(f, seesCost) }));
+  };
+  const byDay = new Map(series.rows.map((r) => [r.key as string, r]));
   const days: { date: string; count: number; revenue: string; profit: string }[] = [];
   for (let i = 29; i >= 0; i--) {
     const d = zonedDay(new Date(startOfZonedDay(today, timeZone).getTime() - i * 86_400_000 + 3_600_000), timeZone);
     const r = byDay.get(d) as (Figures & { key: string }) | undefined;
     days.push({ date: d, count: r?.count ?? 0, revenue: r?.revenue ?? '0.00', profit: r?.profit ?? '0.00' });
   }
-  const top = async (group: 'bundle' | 'dealer') => (await salesReport(ctx, { from: monthStart, to: today, group_by: group }, timeZone)).rows.slice(0, 5);
-  const latest = await ctx.db('recharges')
-    .modify((qb) => void (isDealer(ctx.actor) && qb.where('dealer_id', ctx.actor.id!)))
-    .orderBy('id', 'desc')
-    .limit(8)
-    .select('id', 'reference', 'status', 'bundle_name', 'provider_name', 'phone', 'amount', 'currency', 'created_at');
-  const walletQuery = ctx.db('wallets');
-  if (isDealer(ctx.actor)) walletQuery.where('dealer_id', ctx.actor.id!);
-  const wallet = await walletQuery.sum({ total: 'balance' }).first();
-  const pricing = isDealer(ctx.actor) ? ((await ctx.db('dealer_details').where('user_id', ctx.actor.id!).first('pricing_model'))?.pricing_model ?? 'cost') : null;
-  const balance = Number((wallet as { total: number | string | null }).total ?? 0);
+  const balance = Number((wallet as { total: number | string | null } | undefined)?.total ?? 0);
+  const pricing = isDealer(ctx.actor) ? ((pricingRow as { pricing_model?: string } | null | undefined)?.pricing_model ?? 'cost') : null;
   return {
-    today: await period(today),
-    month: await period(monthStart),
+    today: period(todayRows as G[]),
+    month: period(monthRows as G[]),
     days,
-    top_bundles: isDealer(ctx.actor) || ctx.actor.permissions.has('view reports') ? await top('bundle') : [],
-    top_dealers: isDealer(ctx.actor) ? [] : await top('dealer'),
+    top_bundles: await top('bundle_id'),
+    top_dealers: isDealer(ctx.actor) ? [] : await top('dealer_id'),
     latest: latest.map((r: Record<string, unknown>) => ({ id: Number(r.id), h_id: encodeId(Number(r.id)), reference: r.reference, status: r.status, bundle_name: r.bundle_name, provider_name: r.provider_name, phone: r.phone, amount: formatMinor(Number(r.amount)), currency: r.currency, created_at: fromDbTime(r.created_at) })),
     wallet_balance: formatMinor(balance),
     // A "Cost + Profit" dealer cannot sell without balance: warned below 5.00.
