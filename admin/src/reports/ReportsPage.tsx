@@ -32,11 +32,12 @@ export default function ReportsPage() {
   const translate = useTranslate();
   const notify = useNotify();
   const dealer = useSession().user?.user_type === 'dealer';
-  const [filters, setFilters] = useState({ from: day(new Date(Date.now() - 29 * 86_400_000)), to: day(new Date()), group_by: 'day', dealer_id: '', provider_id: '', status: '' });
+  const [filters, setFilters] = useState({ from: day(new Date(Date.now() - 29 * 86_400_000)), to: day(new Date()), group_by: 'day', dealer_id: '', provider_id: '', category: '', payment_method_id: '', status: '' });
   const set = (k: keyof typeof filters) => (e: React.ChangeEvent<HTMLInputElement>) => setFilters((f) => ({ ...f, [k]: e.target.value }));
   const { data, error, isPending } = useQuery({ queryKey: ['reports', 'sales', filters], queryFn: async () => (await apiFetch<Report>('/reports/sales', { query: filters })).data as Report });
   const dealers = useGetList('users', { filter: { user_type: 'dealer' }, pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: !dealer });
   const providers = useGetList('internet-providers', { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } });
+  const methods = useGetList('payment-methods', { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } });
   const download = async () => {
     const res = await fetch(buildUrl('/reports/sales', { ...filters, format: 'csv' }), { headers: requestHeaders(true) });
     if (!res.ok) return notify('common.export_failed', { type: 'error' });
@@ -66,6 +67,11 @@ export default function ReportsPage() {
             <TextField select label={translate('recharges.fields.provider')} value={filters.provider_id} onChange={set('provider_id')} size="small" sx={{ minWidth: 160 }}>
               <MenuItem value="">{translate('reports.all')}</MenuItem>
               {(providers.data ?? []).map((p) => <MenuItem key={p.id} value={String(p.id)}>{p.name}</MenuItem>)}
+            </TextField>
+            <TextField label={translate('reports.category')} value={filters.category} onChange={set('category')} size="small" sx={{ minWidth: 140 }} />
+            <TextField select label={translate('recharges.fields.payment_method')} value={filters.payment_method_id} onChange={set('payment_method_id')} size="small" sx={{ minWidth: 170 }}>
+              <MenuItem value="">{translate('reports.all')}</MenuItem>
+              {(methods.data ?? []).map((m) => <MenuItem key={m.id} value={String(m.id)}>{m.name}</MenuItem>)}
             </TextField>
             <TextField select label={translate('recharges.fields.status')} value={filters.status} onChange={set('status')} size="small" sx={{ minWidth: 160 }}>
               <MenuItem value="">{translate('recharges.status.completed')}</MenuItem>
