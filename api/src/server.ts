@@ -74,7 +74,8 @@ async function main() {
     logger.info(`Listening on ${url} (database: ${db.client})`);
     console.log(`\n  Console:  ${url}/\n  API:      ${url}/api/v1  (docs: ${url}/api/v1/docs)`);
     if (config.seedDemo) {
-      console.log('  Demo sign-ins: admin@example.com / Admin@12345 (super admin), dealer@example.com / Dealer@12345 (dealer DEMO)\n');
+      console.log('  Demo sign-ins: admin@example.com / Admin@12345 (super admin), dealer@example.com / Dealer@12345 (dealer DEMO), hodan@example.com / Dealer@12345 (dealer HODAN)');
+      console.log(`  Storefront: ${url}/dealer/DEMO\n`);
     }
   });
   server.keepAliveTimeout = 65_000;
