@@ -128,7 +128,7 @@ export async function dashboard(ctx: ServiceContext, timeZone: string) {
     salesReport(ctx, { from: thirtyAgo, to: today, group_by: 'day' }, timeZone, { totals: false }),
     db('recharges')
       .modify((qb) => void (isDealer(ctx.actor) && qb.where('dealer_id', ctx.actor.id!)))
-      .orderBy('id', 'desc')
+      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
       .limit(8)
       .select('id', 'reference', 'status', 'bundle_name', 'provider_name', 'phone', 'amount', 'currency', 'created_at'),
     walletQuery.sum({ total: 'balance' }).first(),
