@@ -32,11 +32,11 @@ export default function DealerProfitPage() {
       <PageTitle title={translate('menu.dealer_profit_report')} />
       <Card sx={{ mb: 2 }}>
         <CardContent>
-          <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 2 }}>
+          <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 2, '& .MuiTextField-root': { width: 'auto', minWidth: 160 } }}>
             <TextField type="date" label={translate('wallets.fields.from')} value={filters.from} onChange={set('from')} slotProps={{ inputLabel: { shrink: true } }} size="small" />
             <TextField type="date" label={translate('wallets.fields.to')} value={filters.to} onChange={set('to')} slotProps={{ inputLabel: { shrink: true } }} size="small" />
             {!dealer && (
-              <TextField select label={translate('wallets.fields.dealer')} value={filters.dealer_id} onChange={set('dealer_id')} size="small" sx={{ minWidth: 200 }}>
+              <TextField select slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} label={translate('wallets.fields.dealer')} value={filters.dealer_id} onChange={set('dealer_id')} size="small" sx={{ minWidth: 200 }}>
                 <MenuItem value="">{translate('reports.all')}</MenuItem>
                 {(dealers.data ?? []).map((d) => <MenuItem key={d.id} value={String(d.id)}>{d.name}</MenuItem>)}
               </TextField>

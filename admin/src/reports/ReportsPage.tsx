@@ -52,28 +52,28 @@ export default function ReportsPage() {
       <PageTitle title={translate('menu.sales_report')} actions={<Button startIcon={<DownloadIcon />} onClick={download}>{translate('common.export_csv')}</Button>} />
       <Card sx={{ mb: 2 }}>
         <CardContent>
-          <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 2 }}>
+          <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 2, '& .MuiTextField-root': { width: 'auto', minWidth: 160 } }}>
             <TextField type="date" label={translate('wallets.fields.from')} value={filters.from} onChange={set('from')} slotProps={{ inputLabel: { shrink: true } }} size="small" />
             <TextField type="date" label={translate('wallets.fields.to')} value={filters.to} onChange={set('to')} slotProps={{ inputLabel: { shrink: true } }} size="small" />
             <TextField select label={translate('reports.group_by')} value={filters.group_by} onChange={set('group_by')} size="small" sx={{ minWidth: 140 }}>
               {GROUPS.map((g) => (dealer && g === 'dealer' ? null : <MenuItem key={g} value={g}>{translate(`reports.groups.${g}`)}</MenuItem>))}
             </TextField>
             {!dealer && (
-              <TextField select label={translate('wallets.fields.dealer')} value={filters.dealer_id} onChange={set('dealer_id')} size="small" sx={{ minWidth: 180 }}>
+              <TextField select slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} label={translate('wallets.fields.dealer')} value={filters.dealer_id} onChange={set('dealer_id')} size="small" sx={{ minWidth: 180 }}>
                 <MenuItem value="">{translate('reports.all')}</MenuItem>
                 {(dealers.data ?? []).map((d) => <MenuItem key={d.id} value={String(d.id)}>{d.name}</MenuItem>)}
               </TextField>
             )}
-            <TextField select label={translate('recharges.fields.provider')} value={filters.provider_id} onChange={set('provider_id')} size="small" sx={{ minWidth: 160 }}>
+            <TextField select slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} label={translate('recharges.fields.provider')} value={filters.provider_id} onChange={set('provider_id')} size="small" sx={{ minWidth: 160 }}>
               <MenuItem value="">{translate('reports.all')}</MenuItem>
               {(providers.data ?? []).map((p) => <MenuItem key={p.id} value={String(p.id)}>{p.name}</MenuItem>)}
             </TextField>
             <TextField label={translate('reports.category')} value={filters.category} onChange={set('category')} size="small" sx={{ minWidth: 140 }} />
-            <TextField select label={translate('recharges.fields.payment_method')} value={filters.payment_method_id} onChange={set('payment_method_id')} size="small" sx={{ minWidth: 170 }}>
+            <TextField select slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} label={translate('recharges.fields.payment_method')} value={filters.payment_method_id} onChange={set('payment_method_id')} size="small" sx={{ minWidth: 170 }}>
               <MenuItem value="">{translate('reports.all')}</MenuItem>
               {(methods.data ?? []).map((m) => <MenuItem key={m.id} value={String(m.id)}>{m.name}</MenuItem>)}
             </TextField>
-            <TextField select label={translate('recharges.fields.status')} value={filters.status} onChange={set('status')} size="small" sx={{ minWidth: 160 }}>
+            <TextField select slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} label={translate('recharges.fields.status')} value={filters.status} onChange={set('status')} size="small" sx={{ minWidth: 160 }}>
               <MenuItem value="">{translate('recharges.status.completed')}</MenuItem>
               <MenuItem value="all">{translate('reports.all')}</MenuItem>
               {RECHARGE_STATUSES.filter((s) => s !== 'completed').map((s) => <MenuItem key={s} value={s}>{translate(`recharges.status.${s}`)}</MenuItem>)}
