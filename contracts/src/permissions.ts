@@ -115,12 +115,5 @@ export const DEALER_PERMISSIONS: PermissionName[] = [
   // dealer_id to themselves); /settings shows them only those two children.
   ...PERMISSION_GROUPS.banners,
   'manage settings',
-  'view payment methods',
-  'create payment methods',
-  'update payment methods',
-  'delete payment methods',
-  'restore payment methods',
-  'force delete payment methods',
-  'view contact settings',
-  'update contact settings',
+  ...PERMISSION_GROUPS.settings.filter((p) => p.endsWith(' payment methods') || p.endsWith(' contact settings')),
 ];

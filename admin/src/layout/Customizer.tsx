@@ -50,7 +50,7 @@ export function Customizer() {
           <TuneIcon />
         </IconButton>
       </Tooltip>
-      <Drawer anchor="right" open={open} onClose={() => setOpen(false)} sx={{ zIndex: (t) => t.zIndex.modal }} slotProps={{ paper: { sx: { width: 320, p: 2 } } }}>
+      <Drawer anchor="right" open={open} onClose={() => setOpen(false)} slotProps={{ paper: { sx: { width: 320, p: 2 } } }}>
         <Stack direction="row" sx={{ alignItems: "center", justifyContent: "space-between" }}>
           <Typography variant="h6" component="h2">
             {translate('customizer.title')}

@@ -121,7 +121,7 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
   };
   if (mobile) {
     return (
-      <Drawer variant="temporary" open={mobileOpen} onClose={() => setMobileOpen(false)} sx={{ zIndex: (t) => t.zIndex.modal }} slotProps={{ paper: { sx: { width: SIDEBAR_WIDTH } } }}>
+      <Drawer variant="temporary" open={mobileOpen} onClose={() => setMobileOpen(false)} slotProps={{ paper: { sx: { width: SIDEBAR_WIDTH } } }}>
         {content}
       </Drawer>
     );

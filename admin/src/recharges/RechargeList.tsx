@@ -112,7 +112,7 @@ function RechargeDetail({ id, onClose }: { id: string | null; onClose: () => voi
       ]
     : [];
   return (
-    <Drawer anchor="right" open={!!id} onClose={onClose} sx={{ zIndex: (t) => t.zIndex.modal }} slotProps={{ paper: { role: 'dialog', 'aria-labelledby': 'recharge-title', sx: { width: { xs: '100%', md: 640 } } } as object }}>
+    <Drawer anchor="right" open={!!id} onClose={onClose} slotProps={{ paper: { role: 'dialog', 'aria-labelledby': 'recharge-title', sx: { width: { xs: '100%', md: 640 } } } as object }}>
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', px: 3, pt: 2 }}>
         <Typography variant="h6" component="h2" id="recharge-title">
           {translate('recharges.detail_title')}

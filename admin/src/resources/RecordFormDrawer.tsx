@@ -44,7 +44,7 @@ export function RecordFormDrawer({
   );
   const title = route.mode === 'create' ? titles.create : titles.edit;
   return (
-    <Drawer anchor="right" open={route.open} onClose={route.close} sx={{ zIndex: (t) => t.zIndex.modal }} slotProps={{ paper: { role: 'dialog', 'aria-labelledby': `${resource}-form-title`, sx: { width: { xs: '100%', md: WIDTH } } } as object }} transitionDuration={{ exit: 300 }}>
+    <Drawer anchor="right" open={route.open} onClose={route.close} slotProps={{ paper: { role: 'dialog', 'aria-labelledby': `${resource}-form-title`, sx: { width: { xs: '100%', md: WIDTH } } } as object }} transitionDuration={{ exit: 300 }}>
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', px: 3, pt: 2 }}>
         <Typography variant="h6" component="h2" id={`${resource}-form-title`}>
           {translate(title)}

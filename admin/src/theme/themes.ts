@@ -14,6 +14,9 @@ export function buildTheme(dark: boolean, direction: Direction): RaThemeOptions 
     components: {
       ...base.components,
       MuiButtonBase: { defaultProps: { disableRipple: false } },
+      // The top bar sits above the permanent sidebar (drawer + 1); every temporary drawer (slide-over
+      // forms, the mobile sidebar, the customizer) opens above both, as a modal does.
+      MuiDrawer: { styleOverrides: { modal: { zIndex: 1300 } } }, // theme.zIndex.modal
     },
   };
 }

@@ -168,7 +168,6 @@ export function UserFormDrawer({ open, userType, record, onClose }: { open: bool
       open={open}
       onClose={onClose}
       transitionDuration={{ enter: 225, exit: CLOSE_MS }}
-      sx={{ zIndex: (t) => t.zIndex.modal }}
       slotProps={{ paper: { sx: { width: { xs: '100%', md: SLIDE_OVER_WIDTH }, '& > form': { height: '100%' } }, role: 'dialog', 'aria-labelledby': 'user-form-title' } as object }}
     >
       {open && !isEdit && (

@@ -5,6 +5,7 @@ import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { encodeId, decodeId } from '../http/ids.ts';
 import { Banner } from './banner.model.ts';
+import { dealerRefOf } from '../users/dealer-ref.ts';
 
 /**
  * /banners: storefront banners, global (no dealer) or a dealer's own. Everything generic
@@ -43,7 +44,7 @@ export function bannerRoutes(registry: OpenApiRegistry, storage: FileStorage) {
         sort_order: b.sort_order,
         status: b.status,
         dealer_id: b.dealer_id ?? null,
-        dealer: b.dealer ? { id: b.dealer.id, h_id: encodeId(b.dealer.id), name: b.dealer.name, dealer_code: b.dealer.dealer_code ?? null } : null,
+        dealer: dealerRefOf(b.dealer),
         created_at: b.created_at ?? null,
         updated_at: b.updated_at ?? null,
         deleted_at: b.deleted_at ?? null,

@@ -9,6 +9,7 @@ import { recordActivity } from '../activity-log/activity-log.ts';
 import { transact, type ServiceContext } from '../platform/context.ts';
 import { credit, debit, InsufficientBalance } from '../wallets/ledger.ts';
 import { storefrontPaymentMethods, type StorefrontDealerRow } from '../storefront/storefront.service.ts';
+import { dealerRef } from '../users/dealer-ref.ts';
 
 /**
  * Recharges (docs/data-model.md, Recharges): the sale, priced and snapshotted in the customer's
@@ -181,7 +182,7 @@ export function presentRecharge(r: Record<string, any>, seesCost: boolean): Rech
     id: r.id,
     h_id: encodeId(r.id),
     reference: r.reference ?? '',
-    dealer: { id: r.dealer_id, h_id: encodeId(r.dealer_id), name: r.dealer_name, dealer_code: r.dealer_code ?? null },
+    dealer: dealerRef(r.dealer_id, r.dealer_name, r.dealer_code),
     status: r.status,
     provider_id: r.provider_id ?? null,
     provider_name: r.provider_name,

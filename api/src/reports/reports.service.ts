@@ -4,6 +4,7 @@ import { decodeId, encodeId } from '../http/ids.ts';
 import { fromDbTime, startOfZonedDay, toDbTime, zonedDay } from '../database/time.ts';
 import { isDealer, type ServiceContext } from '../platform/context.ts';
 import { timeBucket, type TimeGroup } from './time-buckets.ts';
+import { dealerRef } from '../users/dealer-ref.ts';
 
 /**
  * Sales figures, computed in the database (grouping and sums in SQL over indexed columns, never
@@ -98,7 +99,7 @@ export async function dealerProfitReport(ctx: ServiceContext, f: { from: string;
       }))
     : undefined;
   return {
-    rows: rows.map((r: Record<string, unknown>) => ({ dealer: { id: Number(r.dealer_id), h_id: encodeId(Number(r.dealer_id)), name: String(r.name), dealer_code: (r.dealer_code as string) ?? null }, pricing_model: r.pricing_model === 'profit' ? 'profit' : 'cost', ...figures(r, seesCost) })),
+    rows: rows.map((r: Record<string, unknown>) => ({ dealer: dealerRef(Number(r.dealer_id), String(r.name), r.dealer_code as string | null), pricing_model: r.pricing_model === 'profit' ? 'profit' : 'cost', ...figures(r, seesCost) })),
     totals: figures((await base().select(...sums(ctx.db)).first()) as Record<string, unknown>, seesCost),
     ...(bundles ? { bundles } : {}),
   };

@@ -5,7 +5,8 @@ import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { decodeId, encodeId } from '../http/ids.ts';
 import { fieldError } from '../http/errors.ts';
-import { Contact, dealerRef } from './settings.models.ts';
+import { Contact } from './settings.models.ts';
+import { dealerRefOf } from '../users/dealer-ref.ts';
 
 /**
  * /contacts: phone, WhatsApp, email and address entries shown on storefronts; the company's
@@ -48,7 +49,7 @@ export function contactRoutes(registry: OpenApiRegistry, storage: FileStorage) {
         status: c.status,
         sort_order: c.sort_order,
         dealer_id: c.dealer_id ?? null,
-        dealer: dealerRef(c.dealer, encodeId),
+        dealer: dealerRefOf(c.dealer),
         created_at: c.created_at ?? null,
         updated_at: c.updated_at ?? null,
         deleted_at: c.deleted_at ?? null,

@@ -3,9 +3,10 @@ import { paymentMethodResponseSchema, paymentMethodSchema, updatePaymentMethodSc
 import { resourceRoutes, filterQuery } from '../http/resource-routes.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { FileStorage } from '../uploads/storage.ts';
-import { decodeId, encodeId } from '../http/ids.ts';
+import { decodeId } from '../http/ids.ts';
 import { fieldError } from '../http/errors.ts';
-import { dealerRef, PaymentMethod } from './settings.models.ts';
+import { PaymentMethod } from './settings.models.ts';
+import { dealerRefOf } from '../users/dealer-ref.ts';
 import { activePaymentMethods, presentPaymentMethods } from './payment-methods.ts';
 
 /**
@@ -42,7 +43,7 @@ export function paymentMethodRoutes(registry: OpenApiRegistry, storage: FileStor
       if (Object.keys(input).length) await PaymentMethod.query(ctx.db).patch(input).where('id', row.id);
     },
     snapshot: (m) => ({ name: m.name, type: m.type, account_number: m.account_number, instructions: m.instructions, logo_path: m.logo_path, status: m.status, sort_order: m.sort_order, dealer_id: m.dealer_id }),
-    present: async (methods) => presentPaymentMethods(methods).map((m, i) => ({ ...m, dealer: dealerRef(methods[i].dealer, encodeId) })),
+    present: async (methods) => presentPaymentMethods(methods).map((m, i) => ({ ...m, dealer: dealerRefOf(methods[i].dealer) })),
     extraRoutes: (api) => {
       api.get(
         '/list',

@@ -50,7 +50,3 @@ export class Area extends BaseModel {
     return { parent: { relation: Model.BelongsToOneRelation, modelClass: Area, join: { from: 'areas.parent_id', to: 'areas.id' } } };
   }
 }
-
-/** The public face of a dealer reference in a list row. */
-export const dealerRef = (u: User | null | undefined, encode: (id: number) => string) =>
-  u ? { id: u.id, h_id: encode(u.id), name: u.name, dealer_code: u.dealer_code ?? null } : null;

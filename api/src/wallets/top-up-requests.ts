@@ -7,6 +7,7 @@ import { recordActivity } from '../activity-log/activity-log.ts';
 import { isDealer, type ServiceContext } from '../platform/context.ts';
 import { credit } from './ledger.ts';
 import { noWallet } from './wallet.service.ts';
+import { dealerRef } from '../users/dealer-ref.ts';
 
 /**
  * A dealer asks for a top-up (what it paid in, the payment's reference, a receipt); an admin
@@ -26,7 +27,7 @@ export function presentRequest(r: Record<string, any>): TopUpRequestResponse {
     id: r.id,
     h_id: encodeId(r.id),
     wallet_id: r.wallet_id,
-    dealer: { id: r.dealer_id, h_id: encodeId(r.dealer_id), name: r.dealer_name, dealer_code: r.dealer_code ?? null },
+    dealer: dealerRef(r.dealer_id, r.dealer_name, r.dealer_code),
     amount: formatMinor(Number(r.amount)),
     reference: r.reference,
     note: r.note ?? null,

@@ -6,6 +6,7 @@ import { fromDbTime, startOfZonedDay, toDbTime, zonedDay } from '../database/tim
 import { recordActivity } from '../activity-log/activity-log.ts';
 import { isDealer, type ServiceContext } from '../platform/context.ts';
 import { credit, debit, type Posted } from './ledger.ts';
+import { dealerRef } from '../users/dealer-ref.ts';
 
 /**
  * Wallet reads and the admin's money actions (docs/data-model.md, Wallets and the ledger). Every
@@ -24,7 +25,7 @@ export function presentWallet(r: Record<string, any>): WalletResponse {
     id: r.id,
     h_id: encodeId(r.id),
     dealer_id: r.dealer_id,
-    dealer: { id: r.dealer_id, h_id: encodeId(r.dealer_id), name: r.dealer_name, dealer_code: r.dealer_code ?? null },
+    dealer: dealerRef(r.dealer_id, r.dealer_name, r.dealer_code),
     balance: formatMinor(Number(r.balance)),
     currency: r.currency,
     pricing_model: r.pricing_model === 'profit' ? 'profit' : 'cost',
@@ -59,7 +60,7 @@ export function presentTransaction(r: Record<string, any>): WalletTransactionRes
   return {
     id: Number(r.id),
     wallet_id: r.wallet_id,
-    dealer: { id: r.dealer_id, h_id: encodeId(r.dealer_id), name: r.dealer_name, dealer_code: r.dealer_code ?? null },
+    dealer: dealerRef(r.dealer_id, r.dealer_name, r.dealer_code),
     type: r.type,
     kind: r.kind,
     amount: formatMinor(Number(r.amount)),
