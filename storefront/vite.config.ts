@@ -19,7 +19,9 @@ export default defineConfig({
       filename: 'customer-sw.ts',
       injectRegister: false,
       manifest: false,
-      injectManifest: { globPatterns: ['**/*.{js,css,html,svg,woff2}'], swDest: 'dist/customer-sw.js' },
+      // The worker is served at /customer-sw.js, the files under /storefront/: the precache entries
+      // name them by their full path (else they resolve to /assets/..., which is not this app).
+      injectManifest: { globPatterns: ['**/*.{js,css,html,svg,woff2}'], swDest: 'dist/customer-sw.js', modifyURLPrefix: { '': '/storefront/' } },
     }),
   ],
   resolve: { dedupe: ['react', 'react-dom'] },

@@ -43,6 +43,9 @@ export const ROUTES: AppRoute[] = [
   { path: '/wallet-transactions', permissions: ['view wallet transactions'], screen: screen(() => import('./wallets/WalletTransactionList')) },
   { path: '/my-wallet', permissions: ['view own wallet'], screen: screen(() => import('./wallets/MyWalletPage')) },
   { path: '/recharges/*', permissions: ['view recharges'], screen: screen(() => import('./recharges/RechargeList')) },
+  // More specific than /recharges/*: the review queue and its drawer (/recharges/review/{id}).
+  { path: '/recharges/review/*', permissions: ['view recharges', 'review recharges'], screen: screen(() => import('./recharges/ReviewList')) },
+  { path: '/missed-sales', permissions: ['view recharges'], screen: screen(() => import('./missed-sales/MissedSaleList')) },
   { path: '/reports', permissions: ['view reports'], screen: screen(() => import('./reports/ReportsPage')) },
   { path: '/reports/dealer-profit', permissions: ['view dealer profit report'], screen: screen(() => import('./reports/DealerProfitPage')) },
   { path: '/settings', permissions: ['manage settings'], screen: screen(() => import('./settings/SettingsHub')) },
@@ -51,6 +54,7 @@ export const ROUTES: AppRoute[] = [
   { path: '/settings/areas/*', permissions: ['view areas'], screen: screen(() => import('./settings/AreaList')) },
   { path: '/settings/payment-methods/*', permissions: ['view payment methods'], screen: screen(() => import('./settings/PaymentMethodList')) },
   { path: '/settings/company', permissions: ['view company settings'], screen: screen(() => import('./settings/CompanySettingsPage')) },
+  { path: '/settings/money', permissions: ['view company settings'], screen: screen(() => import('./settings/MoneySettingsPage')) },
   { path: '/settings/contacts/*', permissions: ['view contact settings'], screen: screen(() => import('./settings/ContactList')) },
   { path: '/logs', permissions: ['view logs'], screen: screen(() => import('./logs/LogList')) },
   { path: '/trash', permissions: ['view trash items'], screen: TrashPage, props: { resource: TRASH_TABS[0].resource } },

@@ -28,7 +28,7 @@ import { customerSession } from './storefront/customer-session.ts';
 import { storefrontPages } from './storefront/storefront-pages.ts';
 import { configureSecrets } from './settings/secret-box.ts';
 import { walletRoutes } from './wallets/wallet.routes.ts';
-import { rechargeRoutes } from './recharges/recharge.routes.ts';
+import { rechargeRoutes, type RechargeMoney } from './recharges/recharge.routes.ts';
 import { reportRoutes } from './reports/report.routes.ts';
 import { logRoutes } from './logs/log.routes.ts';
 import { searchRoutes } from './search/search.routes.ts';
@@ -48,12 +48,14 @@ export interface AppDeps {
   logger?: pino.Logger;
   /** Called after a storefront purchase commits (the server wakes its recharge worker). */
   onRechargeCreated?: () => void;
+  /** The payment gateway (manual refunds) and the worker's wake-up (settled reviews, retries). */
+  rechargeMoney?: RechargeMoney;
 }
 
 const ADMIN_DIST = path.join(PROJECT_ROOT, 'admin', 'dist');
 
 /** Builds the whole HTTP application: API, translations, uploads and the console. */
-export function createApp({ config, db, storage = localDiskStorage(path.join(config.dataDir, 'storage')), logger, onRechargeCreated }: AppDeps): Express {
+export function createApp({ config, db, storage = localDiskStorage(path.join(config.dataDir, 'storage')), logger, onRechargeCreated, rechargeMoney }: AppDeps): Express {
   configureIds(config.appKey);
   configureTokens(config.appKey);
   configureSecrets(config.appKey);
@@ -141,7 +143,7 @@ export function createApp({ config, db, storage = localDiskStorage(path.join(con
   mount('/settings', settingsRoutes(registry, storage));
   const customer = customerSession(db.knex, `${config.appKey}:storefront-session`);
   mount('/client', clientRoutes(registry, { onRechargeCreated, session: customer.middleware }));
-  mount('/recharges', rechargeRoutes(registry));
+  mount('/recharges', rechargeRoutes(registry, rechargeMoney ?? { wake: onRechargeCreated }));
   const insight = reportRoutes(registry);
   mount('/dashboard', insight.dash);
   mount('/reports', insight.reports);
@@ -152,6 +154,7 @@ export function createApp({ config, db, storage = localDiskStorage(path.join(con
   mount('/my-wallet', money.mine);
   mount('/wallet-transactions', money.ledger);
   mount('/wallet-top-up-requests', money.requests);
+  mount('/missed-sales', money.missed);
   api.use(docsRoutes(registry));
   api.use(apiNotFound);
   app.use('/api/v1', api);

@@ -5,8 +5,8 @@ import { loadConfig } from './config.ts';
 import { connectDatabase, migrateAndSeed, type Database } from './database/connection.ts';
 import { createApp } from './app.ts';
 import { RechargeWorker } from './recharges/recharge-worker.ts';
-import { paymentAdapterFromEnv } from './recharges/adapters/payment-adapter.ts';
-import { operatorAdapters } from './recharges/adapters/operator-adapter.ts';
+import { moneyAdapters, readMoneyEnv, type MoneyAdapters } from './recharges/money-adapters.ts';
+import { databaseTrail } from './recharges/remote-calls.ts';
 
 /**
  * `npm start`: wait for the database, migrate, seed (demo data unless SEED_DEMO=false or
@@ -31,7 +31,7 @@ async function waitForDatabase(db: Database, logger: pino.Logger, timeoutSeconds
   }
 }
 
-function closeGracefully(server: Server, db: Database, logger: pino.Logger, worker: RechargeWorker | null) {
+function closeGracefully(server: Server, db: Database, logger: pino.Logger, worker: RechargeWorker | null, money: MoneyAdapters) {
   let closing = false;
   return (signal: string) => {
     if (closing) return;
@@ -45,6 +45,7 @@ function closeGracefully(server: Server, db: Database, logger: pino.Logger, work
     server.close(async () => {
       // Recharges in flight finish their step; anything left is resumed by the next start.
       await worker?.stop();
+      await money.close();
       await db.knex.destroy();
       process.exit(0);
     });
@@ -59,8 +60,27 @@ async function main() {
   const db = connectDatabase();
   await waitForDatabase(db, logger, Number(process.env.DB_CONNECT_TIMEOUT_SECONDS || 60));
   await migrateAndSeed(db, { seedDemo: config.seedDemo, dataDir: config.dataDir });
+  const moneyEnv = readMoneyEnv();
+  const money = await moneyAdapters(moneyEnv, { trail: databaseTrail(db.knex, logger), logger });
+  logger.info(`Money: ${money.describe}`);
+  if (config.env === 'production' && !moneyEnv.WAAFIPAY_URL) logger.warn('NODE_ENV=production without WAAFIPAY_URL: payments go to the embedded stand-in, not to a real gateway');
   // Fulfilment runs in this process unless RECHARGE_WORKER=false (e.g. a web-only instance).
-  const worker = process.env.RECHARGE_WORKER === 'false' ? null : new RechargeWorker({ db: db.knex, client: db.client, payment: paymentAdapterFromEnv(), operators: operatorAdapters(), logger });
+  const worker =
+    process.env.RECHARGE_WORKER === 'false'
+      ? null
+      : new RechargeWorker({
+          db: db.knex,
+          client: db.client,
+          payment: money.payment,
+          operators: money.operators,
+          logger,
+          concurrency: moneyEnv.RECHARGE_WORKER_CONCURRENCY,
+          paymentTimeoutMs: moneyEnv.PAYMENT_TIMEOUT_MS,
+          leaseMs: moneyEnv.RECHARGE_LEASE_MS,
+          reviewAfterMs: moneyEnv.RECHARGE_REVIEW_AFTER_MS,
+          retryBaseMs: moneyEnv.RECHARGE_RETRY_BASE_MS,
+          reconcileMs: moneyEnv.RECHARGE_RECONCILE_MS,
+        });
   if (worker) {
     // One process owns a SQLite file, so what it left in processing is its own: resume it now.
     // On MySQL other processes may be working: their rows come back when the lease runs out.
@@ -68,7 +88,7 @@ async function main() {
     if (resumed) logger.warn(`${resumed} recharge(s) left in processing by an earlier run resumed`);
     worker.start();
   }
-  const app = createApp({ config, db, logger, onRechargeCreated: () => worker?.wake() });
+  const app = createApp({ config, db, logger, onRechargeCreated: () => worker?.wake(), rechargeMoney: { payment: money.payment, wake: () => worker?.wake() } });
   const server = app.listen(config.port, () => {
     const url = `http://localhost:${config.port}`;
     logger.info(`Listening on ${url} (database: ${db.client})`);
@@ -79,7 +99,7 @@ async function main() {
     }
   });
   server.keepAliveTimeout = 65_000;
-  const shutdown = closeGracefully(server, db, logger, worker);
+  const shutdown = closeGracefully(server, db, logger, worker, money);
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 }

@@ -41,13 +41,24 @@ export const phonePrefixesSchema = z.preprocess(
     .transform((list) => [...new Set(list)]),
 );
 
-export const PROVIDER_ADAPTERS = ['sandbox'] as const;
+/**
+ * How a provider's bundles are delivered: `sandbox` the embedded Reloadly stand-in (demo and tests,
+ * whatever the configuration), `reloadly` Reloadly's API at RELOADLY_API_URL (the stand-in when unset).
+ */
+export const PROVIDER_ADAPTERS = ['sandbox', 'reloadly'] as const;
+
+/** The aggregator's operator id (digits); blank: detected from the customer's number. */
+const externalOperatorId = z.preprocess(
+  (v) => (typeof v === 'number' ? String(v) : typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
+  z.string({ message: 'validation:operator_id_invalid' }).regex(/^\d{1,18}$/, { message: 'validation:operator_id_invalid' }).nullable().optional(),
+);
 
 export const providerSchema = z.object({
   name,
   code: providerCode,
   phone_prefixes: phonePrefixesSchema.optional(),
   adapter_key: z.enum(PROVIDER_ADAPTERS, { message: 'validation:invalid_value' }).optional(),
+  external_operator_id: externalOperatorId,
   status: statusSchema.optional(),
   sort_order: sortOrderSchema,
 });

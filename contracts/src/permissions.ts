@@ -37,7 +37,7 @@ export const PERMISSION_GROUPS = {
   ],
   banners: ['view banners', 'create banners', 'update banners', 'delete banners', 'restore banners', 'force delete banners'],
   wallets: ['view wallets', 'view own wallet', 'view wallet transactions', 'top up wallets', 'adjust wallets', 'request wallet top-ups', 'review wallet top-ups'],
-  recharges: ['view recharges', 'retry recharges', 'refund recharges'],
+  recharges: ['view recharges', 'retry recharges', 'refund recharges', 'review recharges'],
   reports: ['view reports', 'view dealer profit report', 'export reports'],
   users: [
     'view users',

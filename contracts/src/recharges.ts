@@ -6,8 +6,38 @@ import { nationalNumber } from './phone.ts';
  * A customer's purchase from a storefront (docs/data-model.md, Recharges). Somali numbers are 9
  * digits after +252, 00252 or a leading 0 (DESIGN section 7); they are kept in that national form.
  */
-export const RECHARGE_STATUSES = ['pending', 'processing', 'completed', 'failed', 'refunded'] as const;
+export const RECHARGE_STATUSES = ['pending', 'processing', 'completed', 'failed', 'refunded', 'needs_review'] as const;
 export type RechargeStatus = (typeof RECHARGE_STATUSES)[number];
+
+/**
+ * Where the customer's payment stands (docs/architecture.md, "Recharges"): `sent` means asked
+ * with no answer yet (unknown: ask the gateway by reference, never charge again); `reserved` a
+ * pre-authorisation waiting to be committed or cancelled; `committing` / `releasing` a commit or a
+ * cancel (reversal) asked with no answer yet; `released` a reserve cancelled or a purchase
+ * reversed; `absent` the gateway never had it.
+ */
+export const PAYMENT_STATES = ['none', 'sent', 'reserved', 'committing', 'collected', 'declined', 'releasing', 'released', 'absent'] as const;
+export type PaymentState = (typeof PAYMENT_STATES)[number];
+/** Where the delivery stands: `sent` asked with no answer yet, `processing` the aggregator is on it. */
+export const DELIVERY_STATES = ['none', 'sent', 'processing', 'delivered', 'failed'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+
+/**
+ * What the customer is told of a sale (storefront and its order page): each outcome has its own
+ * words. `money` says what happened to the customer's money.
+ */
+export const CUSTOMER_OUTCOMES = ['awaiting_payment', 'delivering', 'delayed', 'delivered', 'declined', 'not_delivered'] as const;
+export type CustomerOutcome = (typeof CUSTOMER_OUTCOMES)[number];
+export const CUSTOMER_MONEY = ['nothing_taken', 'reserved', 'charged', 'returned', 'unknown'] as const;
+export type CustomerMoney = (typeof CUSTOMER_MONEY)[number];
+
+export const REVIEW_OUTCOMES = ['delivered', 'not_delivered'] as const;
+/** An admin settles a sale in review: what the operator's or the customer's evidence shows. */
+export const settleRechargeSchema = z.object({
+  outcome: z.enum(REVIEW_OUTCOMES, { message: 'validation:review_outcome_invalid' }),
+  note: z.string({ message: 'validation:note_required' }).trim().min(1, { message: 'validation:note_required' }).max(500, { message: 'validation:too_long' }),
+});
+export type SettleRechargeInput = z.infer<typeof settleRechargeSchema>;
 
 const somaliPhone = (required: string) =>
   z

@@ -3,7 +3,7 @@ import { STATUSES } from './common.ts';
 import { PRICING_MODELS, USER_TYPES } from './users.ts';
 import { AREA_TYPES, CONTACT_TYPES, MAIL_SECURITY, PAYMENT_METHOD_TYPES } from './settings.ts';
 import { TOP_UP_REQUEST_STATUSES, TRANSACTION_KINDS, TRANSACTION_TYPES } from './wallets.ts';
-import { RECHARGE_STATUSES } from './recharges.ts';
+import { CUSTOMER_MONEY, CUSTOMER_OUTCOMES, DELIVERY_STATES, PAYMENT_STATES, RECHARGE_STATUSES, REVIEW_OUTCOMES } from './recharges.ts';
 
 /**
  * Response bodies. The API's presenters are typed by these (z.infer), the OpenAPI document
@@ -99,6 +99,7 @@ export const providerResponseSchema = z.object({
   logo: z.string().nullable().describe('URL path under /storage, or null'),
   phone_prefixes: z.array(z.string()),
   adapter_key: z.string(),
+  external_operator_id: z.string().nullable(),
   status: z.enum(STATUSES),
   sort_order: z.number().int(),
   categories_count: z.number().int(),
@@ -304,6 +305,8 @@ export const walletResponseSchema = z.object({
   balance: z.string().describe('"12.50"'),
   currency: z.string(),
   pricing_model: z.enum(PRICING_MODELS),
+  low_balance_threshold: z.string().nullable().describe('The dealer is told (once per crossing) when a sale takes the balance below it'),
+  low_balance: z.boolean().describe('The balance is below the threshold'),
   created_at: isoTime.nullable(),
   updated_at: isoTime.nullable(),
 });
@@ -331,6 +334,7 @@ export const myWalletResponseSchema = z.object({
   transactions: z.array(walletTransactionResponseSchema).describe('The latest 10'),
   days: z.array(z.object({ date: z.string(), credits: z.string(), debits: z.string(), balance: z.string() })).describe('The last 30 days, oldest first, in the company time zone'),
   pending_top_ups: z.number().int(),
+  missed_sales_today: z.object({ count: z.number().int(), amount: z.string() }).describe('Purchases refused today because the wallet was empty'),
 });
 
 export const topUpRequestResponseSchema = z.object({
@@ -364,6 +368,10 @@ export const publicRechargeSchema = z.object({
   amount: z.string(),
   currency: z.string(),
   failure_reason: z.string().nullable().describe('Why it failed, in words a customer understands'),
+  outcome: z.enum(CUSTOMER_OUTCOMES).describe('What the customer is told: each outcome has its own words'),
+  money: z.enum(CUSTOMER_MONEY).describe("What happened to the customer's money"),
+  message: z.string().describe('The outcome in words, in the request language'),
+  can_retry: z.boolean().describe('True when buying again makes sense (the payment was declined)'),
   created_at: isoTime.nullable(),
   completed_at: isoTime.nullable(),
 });
@@ -394,6 +402,15 @@ export const rechargeResponseSchema = z.object({
   payment_reference: z.string().nullable(),
   operator_reference: z.string().nullable(),
   failure_reason: z.string().nullable(),
+  payment_state: z.enum(PAYMENT_STATES),
+  payment_flow: z.enum(['preauthorize', 'purchase']).nullable(),
+  delivery_state: z.enum(DELIVERY_STATES),
+  delivery_id: z.string().nullable().describe("The aggregator's transaction id"),
+  review_reason: z.string().nullable(),
+  needs_review_at: isoTime.nullable(),
+  reviewed_by: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  reviewed_at: isoTime.nullable(),
+  review_outcome: z.enum(REVIEW_OUTCOMES).nullable(),
   created_at: isoTime.nullable(),
   processing_started_at: isoTime.nullable(),
   completed_at: isoTime.nullable(),
@@ -401,3 +418,48 @@ export const rechargeResponseSchema = z.object({
   refunded_at: isoTime.nullable(),
 });
 export type RechargeResponse = z.infer<typeof rechargeResponseSchema>;
+
+/** One request to a payment gateway or an aggregator and its answer (credentials redacted). */
+export const remoteCallResponseSchema = z.object({
+  id: z.number().int(),
+  system: z.string().describe('waafipay | reloadly'),
+  operation: z.string().describe('e.g. API_PREAUTHORIZE, POST /topups'),
+  method: z.string(),
+  url: z.string(),
+  request: z.string().nullable().describe('JSON, credentials redacted'),
+  response: z.string().nullable(),
+  http_status: z.number().int().nullable(),
+  outcome: z.enum(['ok', 'refused', 'unknown']),
+  error: z.string().nullable(),
+  duration_ms: z.number().int(),
+  created_at: isoTime,
+});
+export type RemoteCallResponse = z.infer<typeof remoteCallResponseSchema>;
+
+/** GET|PUT /settings/money: the ceilings on one operation and on one balance. */
+export const moneyLimitsResponseSchema = z.object({
+  max_operation: z.string().describe('The most one top-up, adjustment credit or top-up request may move, "100000.00"'),
+  max_balance: z.string().describe('No credit by an admin may take a balance above this'),
+  max_allowed: z.string().describe('The highest value either ceiling may be set to'),
+  currency: z.string(),
+});
+export type MoneyLimitsResponse = z.infer<typeof moneyLimitsResponseSchema>;
+
+/** A sale refused because the dealer's wallet could not pay its cost. */
+export const missedSaleResponseSchema = z.object({
+  id: z.number().int(),
+  dealer: dealerRef,
+  bundle_id: z.number().int().nullable(),
+  bundle_name: z.string(),
+  amount: z.string().describe('What the customer would have paid'),
+  cost: z.string().optional().describe('What the wallet would have been debited; only with "view bundles prices"'),
+  created_at: isoTime,
+});
+export type MissedSaleResponse = z.infer<typeof missedSaleResponseSchema>;
+
+/** The dashboard's `missed_sales`: today's (company time zone), and for admins the five dealers who missed most. */
+export const missedSalesSummarySchema = z.object({
+  today_count: z.number().int(),
+  today_amount: z.string(),
+  by_dealer: z.array(z.object({ dealer: dealerRef, count: z.number().int(), amount: z.string() })).describe('Top 5 by amount today; empty for a dealer'),
+});

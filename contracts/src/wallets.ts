@@ -43,6 +43,22 @@ export const rejectTopUpSchema = z.object({
   reason: z.string({ message: 'validation:reason_required' }).trim().min(1, { message: 'validation:reason_required' }).max(500, { message: 'validation:too_long' }),
 });
 
+/**
+ * Ceilings on money (company settings, group `money`): one operation (a top-up, an adjustment, a
+ * top-up request) and one balance. They keep every figure far below 2^53 cents, so the ledger
+ * stays exact with plain numbers; the schema's own bound is MAX_MONEY_LIMIT.
+ */
+export const MAX_MONEY_LIMIT_MINOR = 1_000_000_000_000_00; // 1,000,000,000,000.00
+export const DEFAULT_MONEY_LIMITS = { max_operation: 100_000_00, max_balance: 10_000_000_00 };
+const limit = amountSchema.refine((v) => v <= MAX_MONEY_LIMIT_MINOR, { message: 'validation:money_limit_too_high' });
+export const moneyLimitsSchema = z.object({ max_operation: limit, max_balance: limit });
+export type MoneyLimitsInput = z.infer<typeof moneyLimitsSchema>;
+
+/** A dealer's low-balance alert: an amount, or null (or "") for none. */
+export const lowBalanceAlertSchema = z.object({
+  threshold: z.preprocess((v) => (v === '' ? null : v), amountSchema.nullable()),
+});
+
 /** The date-range filter of the ledger: YYYY-MM-DD, in the company's time zone. */
 export const dateParam = z
   .string()

@@ -1,14 +1,18 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Bundle, Provider, Recharge } from './api';
 import { ApiError } from './api';
 import { currentLanguage, LANGUAGES, switchLanguage, t } from './i18n';
-import { onLinkClick, parseRoute, pathOf, useLocation, type Route } from './router';
+import { onLinkClick, orderPath, parseRoute, pathOf, useLocation, type Route } from './router';
 import { fetchMyRecharges, money, useShop, volumeLabel } from './shop-data';
 import { Banners } from './components/Banners';
 import { Contacts, PaymentMethods } from './components/Contacts';
 import { PurchaseDialog } from './components/PurchaseDialog';
 import { registerServiceWorker } from './sw-register';
 import { saveShop } from './offline-cache';
+import { Ltr, StatusChip } from './outcome';
+
+// An order's page is opened from a link or a bookmark, rarely: its code loads when it is.
+const OrderPage = lazy(() => import('./components/OrderPage'));
 
 function useOnline() {
   const [online, setOnline] = useState(navigator.onLine);
@@ -57,8 +61,8 @@ function Shop({ route, onLanguage }: { route: Route; onLanguage: (l: (typeof LAN
   const d = dealer.data?.dealer;
   useEffect(() => {
     if (d?.brand_color) document.documentElement.style.setProperty('--brand', d.brand_color);
-    if (d) document.title = `${d.name} - ${t('shop.internet_services')}`;
-  }, [d]);
+    if (d && !route.order) document.title = `${d.name} - ${t('shop.internet_services')}`;
+  }, [d, route.order]);
 
   if (!d) {
     if (dealer.error instanceof ApiError && dealer.error.status === 404) return <NotFound />;
@@ -93,7 +97,12 @@ function Shop({ route, onLanguage }: { route: Route; onLanguage: (l: (typeof LAN
         </p>
       )}
       <main>
-        {route.providerId === null && (
+        {route.order && (
+          <Suspense fallback={<p className="loading" role="status">{t('common.loading')}</p>}>
+            <OrderPage code={route.code} reference={route.order} shop={d.company_name || d.name} providers={list} online={online} onBuy={(provider, bundle) => setBuying({ provider, bundle })} />
+          </Suspense>
+        )}
+        {!route.order && route.providerId === null && (
           <>
             <Banners banners={dealer.data?.banners ?? []} />
             {d.description && <p className="muted intro">{d.description}</p>}
@@ -115,7 +124,7 @@ function Shop({ route, onLanguage }: { route: Route; onLanguage: (l: (typeof LAN
                 })}
               </ul>
             </section>
-            {mine.length > 0 && <MyRecharges recharges={mine} />}
+            {mine.length > 0 && <MyRecharges code={route.code} recharges={mine} />}
             <PaymentMethods methods={payments.data ?? []} />
             <Contacts contacts={contacts.data ?? d.contacts.map((c, i) => ({ id: i, ...c }))} />
           </>
@@ -199,18 +208,30 @@ function Crumbs({ route, provider, category }: { route: Route; provider: Provide
   );
 }
 
-function MyRecharges({ recharges }: { recharges: Recharge[] }) {
+/** The purchases made from this browser, each with its order page. */
+function MyRecharges({ code, recharges }: { code: string; recharges: Recharge[] }) {
   return (
     <section aria-labelledby="mine-title" className="card">
       <h2 id="mine-title">{t('shop.my_recharges')}</h2>
       <ul className="plain">
-        {recharges.map((r) => (
-          <li key={r.id}>
-            <strong>{r.bundle_name}</strong>
-            <span className="muted">{` · ${r.phone} · ${money(r.amount, r.currency)} · `}</span>
-            <span className={`badge ${r.status}`}>{t(`status.${r.status}`)}</span>
-          </li>
-        ))}
+        {recharges.map((r) => {
+          const to = orderPath(code, r.reference);
+          return (
+            <li key={r.id}>
+              <a href={to} onClick={(e) => onLinkClick(e, to)}>
+                <strong>{r.bundle_name}</strong>
+              </a>
+              <span className="muted">
+                {' · '}
+                <Ltr>{r.phone}</Ltr>
+                {' · '}
+                <Ltr>{money(r.amount, r.currency)}</Ltr>
+                {' · '}
+              </span>
+              <StatusChip recharge={r} />
+            </li>
+          );
+        })}
       </ul>
     </section>
   );

@@ -2,6 +2,8 @@
  * The storefront's calls (docs/product.md section 7, Client / storefront): /api/v1/client/* with the
  * dealer code as the `dealer_code` header, a 30 s timeout and the messages of section 8.
  */
+import type { PublicRecharge } from '@app/contracts';
+
 export const TIMEOUT_MS = 30_000;
 
 export class ApiError extends Error {
@@ -110,17 +112,10 @@ export interface Contact {
   label: string | null;
   value: string;
 }
-export interface Recharge {
-  id: number;
-  h_id: string;
-  reference: string;
-  status: 'pending' | 'processing' | 'completed' | 'failed' | 'refunded';
-  provider_name: string;
-  bundle_name: string;
-  phone: string;
-  amount: string;
-  currency: string;
-  failure_reason: string | null;
-  created_at: string | null;
-  completed_at: string | null;
-}
+/**
+ * A recharge as the storefront that made it may see it (contracts publicRechargeSchema): the
+ * number partly hidden; `outcome` and `money` say what the customer is told.
+ */
+export type Recharge = PublicRecharge;
+export type Outcome = PublicRecharge['outcome'];
+export type Money = PublicRecharge['money'];

@@ -25,18 +25,24 @@ setCatchHandler(async ({ request }) => {
   return Response.error();
 });
 
-// DEALER_INFO {dealerCode, startUrl}: keep the shop's start page for the next offline visit.
+/** Fetches and keeps a URL in a cache unless it is there already. */
+async function keep(cacheName: string, url: string) {
+  const cache = await caches.open(cacheName);
+  if (await cache.match(url)) return;
+  const res = await fetch(url, { credentials: 'same-origin' }).catch(() => null);
+  if (res?.ok) await cache.put(url, res);
+}
+
+// The words of each language (i18n.ts LANGUAGES). Pages carry their language's words inline, so
+// these files are otherwise never fetched; the app shell opened offline (a bookmarked order, say)
+// needs them.
+const WORDS = ['en', 'ae', 'so'].map((lng) => `/locales/${lng}/storefront.json`);
+
+// DEALER_INFO {dealerCode, startUrl}: keep the shop's start page and the words for the next offline visit.
 self.addEventListener('message', (event) => {
   const data = event.data as { type?: string; dealerCode?: string; startUrl?: string } | null;
   if (data?.type !== 'DEALER_INFO' || !data.startUrl?.startsWith('/dealer/')) return;
-  event.waitUntil(
-    caches.open('storefront-pages').then(async (cache) => {
-      if (!(await cache.match(data.startUrl!))) {
-        const res = await fetch(data.startUrl!, { credentials: 'same-origin' }).catch(() => null);
-        if (res?.ok) await cache.put(data.startUrl!, res);
-      }
-    }),
-  );
+  event.waitUntil(Promise.all([keep('storefront-pages', data.startUrl), ...WORDS.map((url) => keep('storefront-assets', url))]));
 });
 
 self.addEventListener('install', () => void self.skipWaiting());

@@ -18,8 +18,9 @@ const toSupported = (lng: string | undefined): Language => {
 
 async function loadBundle(lng: Language) {
   if (i18next.hasResourceBundle(lng, 'storefront')) return;
-  const res = await fetch(`/locales/${lng}/storefront.json`);
-  if (res.ok) i18next.addResourceBundle(lng, 'storefront', await res.json(), true, true);
+  // Offline with no saved copy: the app still starts (English, or the keys, stand in).
+  const res = await fetch(`/locales/${lng}/storefront.json`).catch(() => null);
+  if (res?.ok) i18next.addResourceBundle(lng, 'storefront', await res.json(), true, true);
 }
 
 export function applyDirection(lng: Language) {

@@ -1,9 +1,10 @@
-import type { Banner, Contact, PaymentMethod, Provider, StoreDealer } from './api';
+import type { Banner, Contact, PaymentMethod, Provider, Recharge, StoreDealer } from './api';
 
 /**
  * What a storefront keeps in local storage (docs/product.md section 9): one key per dealer code, plus
  * the offline cache key listing the shops saved on this phone. Offline, the last dealer,
- * providers, banners and contacts come from here.
+ * providers, banners and contacts come from here, and the last known state of the orders made or
+ * opened on this phone (their order pages say it needs a connection to check again).
  */
 export interface ShopSnapshot {
   dealer?: StoreDealer;
@@ -12,6 +13,8 @@ export interface ShopSnapshot {
   currency?: string;
   contacts?: Contact[];
   paymentMethods?: PaymentMethod[];
+  /** By reference, newest last; at most MAX_ORDERS. `checkedAt` is when the API last answered. */
+  orders?: Record<string, Recharge & { checkedAt: number }>;
   savedAt?: number;
 }
 
@@ -49,3 +52,18 @@ export function saveShop(code: string, patch: ShopSnapshot): void {
     // Storage full: the shop still works online.
   }
 }
+
+export const MAX_ORDERS = 20;
+
+/** Keeps an order's last known state (the number is already partly hidden by the API). */
+export function saveOrder(code: string, recharge: Recharge): void {
+  if (!recharge.reference) return;
+  const orders = { ...(loadShop(code)?.orders ?? {}) };
+  delete orders[recharge.reference];
+  orders[recharge.reference] = { ...recharge, checkedAt: Date.now() };
+  const refs = Object.keys(orders);
+  for (const ref of refs.slice(0, Math.max(0, refs.length - MAX_ORDERS))) delete orders[ref];
+  saveShop(code, { orders });
+}
+
+export const loadOrder = (code: string, reference: string) => loadShop(code)?.orders?.[reference] ?? null;

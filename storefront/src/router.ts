@@ -1,17 +1,20 @@
 import { useEffect, useState } from 'react';
 
 /**
- * The three storefront routes (docs/product.md section 2): /dealer/{code}, .../provider/{id},
- * .../provider/{id}/category/{id}. Plain history navigation; no router library on a phone's first load.
+ * The storefront routes (docs/product.md section 2): /dealer/{code}, .../provider/{id},
+ * .../provider/{id}/category/{id}, and an order's page .../order/{reference} (bookmarked or shared
+ * after a purchase). Plain history navigation; no router library on a phone's first load.
  */
 export interface Route {
   code: string;
   providerId: number | null;
   categoryId: number | null;
+  /** The order page's reference (RC…), upper-cased; null elsewhere. */
+  order?: string | null;
 }
 
 export function parseRoute(pathname: string): Route | null {
-  const m = /^\/dealer\/([^/]*)(?:\/provider\/(\d+)(?:\/category\/(\d+))?)?\/?$/.exec(pathname);
+  const m = /^\/dealer\/([^/]*)(?:\/provider\/(\d+)(?:\/category\/(\d+))?|\/order\/([A-Za-z0-9]{1,40}))?\/?$/.exec(pathname);
   if (!m) return null;
   let code = '';
   try {
@@ -19,11 +22,14 @@ export function parseRoute(pathname: string): Route | null {
   } catch {
     code = '';
   }
-  return { code, providerId: m[2] ? Number(m[2]) : null, categoryId: m[3] ? Number(m[3]) : null };
+  return { code, providerId: m[2] ? Number(m[2]) : null, categoryId: m[3] ? Number(m[3]) : null, order: m[4] ? m[4].toUpperCase() : null };
 }
 
 export const pathOf = (r: Route) =>
-  `/dealer/${encodeURIComponent(r.code)}${r.providerId ? `/provider/${r.providerId}${r.categoryId ? `/category/${r.categoryId}` : ''}` : ''}`;
+  `/dealer/${encodeURIComponent(r.code)}${r.order ? `/order/${encodeURIComponent(r.order)}` : r.providerId ? `/provider/${r.providerId}${r.categoryId ? `/category/${r.categoryId}` : ''}` : ''}`;
+
+/** The order page of a reference in a shop. */
+export const orderPath = (code: string, reference: string) => pathOf({ code, providerId: null, categoryId: null, order: reference });
 
 export function navigate(path: string) {
   if (path === location.pathname) return;

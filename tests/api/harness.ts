@@ -9,6 +9,7 @@ import knexFactory from 'knex';
 import { loadConfig } from '../../api/src/config.ts';
 import { connectDatabase, migrateAndSeed, type Database } from '../../api/src/database/connection.ts';
 import { createApp } from '../../api/src/app.ts';
+import type { RechargeMoney } from '../../api/src/recharges/recharge.routes.ts';
 import { hashPassword } from '../../api/src/auth/passwords.ts';
 import { toDbTime } from '../../api/src/database/time.ts';
 
@@ -48,7 +49,7 @@ export interface Harness {
   createRole: (name: string, permissions?: string[]) => Promise<number>;
 }
 
-export async function createHarness(): Promise<Harness> {
+export async function createHarness(opts: { rechargeMoney?: RechargeMoney } = {}): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'api-test-'));
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, APP_KEY: crypto.randomBytes(32).toString('hex'), NODE_ENV: 'test', SEED_DEMO: 'false' };
   let dropMysql: (() => Promise<void>) | undefined;
@@ -69,7 +70,7 @@ export async function createHarness(): Promise<Harness> {
   const config = loadConfig(env);
   const db = connectDatabase(env);
   await migrateAndSeed(db, { seedDemo: false });
-  const app = createApp({ config, db });
+  const app = createApp({ config, db, rechargeMoney: opts.rechargeMoney });
   passwordHash ??= hashPassword(PASSWORD);
 
   const roleId = async (name: string) => (await db.knex('roles').where({ name }).first()).id as number;

@@ -95,6 +95,8 @@ async function bench(database: string) {
     await measure(database, 'GET /api/v1/auth/me (signed in)', { url: `${base}/api/v1/auth/me`, headers: auth });
     // Purchases: the DEMO wallet gets enough for every sale, then 50 clients buy at once.
     const wallets = (await (await fetch(`${base}/api/v1/wallets?q=DEMO`, { headers: auth })).json()) as { data: { id: number }[] };
+    // The money ceilings (settings) are raised first: the benchmark's float is far above a real dealer's.
+    await fetch(`${base}/api/v1/settings/money`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ max_operation: '100000000', max_balance: '1000000000' }) });
     await fetch(`${base}/api/v1/wallets/${wallets.data[0].id}/top-up`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ amount: '10000000', reference: 'bench' }) });
     const shopHeaders = { dealer_code: 'DEMO', 'content-type': 'application/json' };
     const catalogue = (await (await fetch(`${base}/api/v1/client/dealer/providers`, { headers: shopHeaders })).json()) as { data: { providers: { categories: { bundles: { id: number }[] }[] }[] } };
@@ -108,7 +110,7 @@ async function bench(database: string) {
         {
           method: 'POST',
           headers: shopHeaders,
-          setupRequest: (req) => ({ ...req, body: JSON.stringify({ bundle_id: bundleId, payment_method_id: methods.data[0].id, phone: '0615123456', payer_phone: '0617000001', idempotency_key: `bench-${database}-${process.pid}-${n++}` }) }),
+          setupRequest: (req) => ({ ...req, body: JSON.stringify({ bundle_id: bundleId, payment_method_id: methods.data[0].id, phone: '0615123456', payer_phone: '0617000021', idempotency_key: `bench-${database}-${process.pid}-${n++}` }) }),
         },
       ],
     });

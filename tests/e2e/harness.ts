@@ -50,13 +50,13 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-export async function startServer(): Promise<Server> {
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-data-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
     cwd: ROOT,
     // No demo history: each test starts from the demo's known state (DEMO's wallet at 0.00, no sales).
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SEED_DEMO: 'true', SEED_DEMO_HISTORY: 'false', NODE_ENV: 'test' },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, SEED_DEMO: 'true', SEED_DEMO_HISTORY: 'false', NODE_ENV: 'test', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';

@@ -18,7 +18,7 @@ async function sell() {
   const catalogue = await (await fetch(`${api}/api/v1/client/dealer/providers`, { headers })).json();
   const bundle = catalogue.data.providers[0].categories[0].bundles.find((b: { name: string }) => b.name === '1 GB Daily');
   const methods = await (await fetch(`${api}/api/v1/client/payment-methods`, { headers })).json();
-  const sale = await (await fetch(`${api}/api/v1/client/recharge`, { method: 'POST', headers, body: JSON.stringify({ bundle_id: bundle.id, payment_method_id: methods.data[0].id, phone: '0615554321', payer_phone: '0617000001', idempotency_key: 'insight-sale-1' }) })).json();
+  const sale = await (await fetch(`${api}/api/v1/client/recharge`, { method: 'POST', headers, body: JSON.stringify({ bundle_id: bundle.id, payment_method_id: methods.data[0].id, phone: '0615554321', payer_phone: '0617000021', idempotency_key: 'insight-sale-1' }) })).json();
   for (let i = 0; i < 60; i++) {
     const r = await (await fetch(`${api}/api/v1/client/recharge/${sale.data.id}`, { headers })).json();
     if (r.data.status === 'completed') return sale.data;

@@ -9,8 +9,8 @@ import { useServerAndBrowser } from './harness';
 
 /**
  * The customer storefront in Chromium against the real server: browsing the DEMO shop in English
- * and Arabic, buying with the sandbox's success and decline numbers, the shop offline after a
- * first visit, the manifest and service worker (and Chromium's own installability check), and
+ * and Arabic, buying with the sandbox's success and decline numbers (and the order pages), the
+ * shop offline after a first visit, the manifest and service worker (and Chromium's own installability check), and
  * axe-core on the three pages and the purchase dialog.
  */
 const env = useServerAndBrowser();
@@ -71,7 +71,7 @@ describe('the DEMO storefront', () => {
 });
 
 describe('buying', () => {
-  it('with a success number completes; with a decline number fails with a clear message; both are listed', async () => {
+  it('a success number completes; a declined payment says nothing was taken and tries again as a new purchase; each has its order page', async () => {
     await topUpDemo('5.00');
     const { context, page, errors } = await phone();
     await page.goto('/dealer/DEMO');
@@ -81,25 +81,57 @@ describe('buying', () => {
     await dialog.getByLabel('Number to top up').fill('0625123456');
     await dialog.getByText('This is not a Hormuud number: it should start with 61, 77').waitFor();
     await dialog.getByLabel('Number to top up').fill('+252 61 512 3456');
-    await dialog.getByText('EVC Plus').click();
+    await dialog.getByText('EVC Plus', { exact: true }).click();
+    // The PIN prompt, not a dial code.
+    await dialog.getByText('You will get a prompt on 061 5123456: enter your PIN to approve.').waitFor();
+    expect(await dialog.getByText(/\*712\*/).count()).toBe(0);
     await dialog.getByRole('button', { name: 'Pay $0.50' }).dblclick();
-    await dialog.getByText('Done! Your bundle is active', { exact: true }).waitFor({ timeout: 30_000 });
+    await dialog.getByText('Done! Your bundle is active', { exact: true }).waitFor({ timeout: 60_000 });
+    const orderLink = dialog.getByRole('link', { name: 'Open your order page' });
+    const delivered = (await orderLink.getAttribute('href'))!;
+    expect(delivered).toMatch(/^\/dealer\/DEMO\/order\/RC[A-Z0-9]{10}$/);
     await dialog.getByRole('button', { name: 'Done' }).click();
 
+    // The stand-in payment gateway declines payers whose number ends in 0000.
     await page.getByRole('button', { name: 'Buy 1 GB Daily' }).click();
     await dialog.getByLabel('Number to top up').fill('0615123456');
     await dialog.getByLabel('Number that pays').fill('0617770000');
     await dialog.getByRole('button', { name: 'Pay $0.50' }).click();
-    await dialog.getByText('The purchase did not go through').waitFor({ timeout: 30_000 });
-    await dialog.getByText('The bundle could not be delivered. Your payment is returned.').waitFor();
+    await dialog.getByText('The payment was not approved').waitFor({ timeout: 60_000 });
+    await dialog.getByText('Check your balance and try again.').waitFor();
+    await dialog.getByText('Nothing was taken from your account.').waitFor();
+    expect(await dialog.getByText(/returned/).count()).toBe(0);
+    const firstDeclined = await dialog.getByRole('link', { name: 'Open your order page' }).getAttribute('href');
+    await dialog.getByRole('button', { name: 'Try again' }).click();
+    await dialog.getByText('The payment was not approved').waitFor({ timeout: 60_000 });
+    expect(await dialog.getByRole('link', { name: 'Open your order page' }).getAttribute('href')).not.toBe(firstDeclined);
     await dialog.getByRole('button', { name: 'Done' }).click();
 
     await page.getByRole('link', { name: 'Home' }).click();
     const mine = page.getByRole('region', { name: 'Your purchases' });
-    await mine.getByText('Done! Your bundle is active').waitFor();
-    await mine.getByText('The purchase did not go through').waitFor();
-    // The double tap bought once.
-    await expect(mine.getByRole('listitem').count()).resolves.toBe(2);
+    await mine.getByText('Delivered', { exact: true }).waitFor();
+    await expect(mine.getByText('Not approved', { exact: true }).count()).resolves.toBe(2);
+    // The double tap bought once; Try again bought anew.
+    await expect(mine.getByRole('listitem').count()).resolves.toBe(3);
+
+    // The order page, from the list and later from its link.
+    await mine.locator(`a[href="${delivered}"]`).click();
+    await page.waitForURL(`**${delivered}`);
+    const reference = delivered.split('/').pop()!;
+    await page.getByRole('heading', { name: `Order ${reference}` }).waitFor();
+    // The shop as its header names it (the company name).
+    await expect(page.title()).resolves.toBe(`Order ${reference} – Demo Telecom Dealer`);
+    await page.locator('.facts').getByText('Delivered').waitFor();
+    await page.locator('.facts').getByText('61****456', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Buy again' }).click();
+    await page.getByRole('dialog', { name: 'Buy 1 GB Daily' }).getByRole('button', { name: 'Close' }).click();
+    await page.goto('/dealer/DEMO/order/RC0000000000');
+    await page.getByRole('heading', { name: 'This order was not found in this shop' }).waitFor();
+    // A link opened later, in Arabic (which the shop then remembers for this browser).
+    const fresh = await context.newPage();
+    await fresh.goto(`/dealer/DEMO/order/${reference}?lng=ae`);
+    await fresh.getByRole('heading', { name: `الطلب ${reference}` }).waitFor();
+    await fresh.getByText('تم! باقتك مفعّلة').waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -125,7 +157,7 @@ describe('installable and offline', () => {
     fs.rmSync(profile, { recursive: true, force: true });
   });
 
-  it('after a first visit, shows the shop offline with a notice, and says buying needs a connection', async () => {
+  it('after a first visit, shows the shop offline with a notice, says buying needs a connection, and opens an order link', async () => {
     const { context, page } = await phone();
     await page.goto('/dealer/DEMO');
     await page.getByRole('link', { name: 'Hormuud' }).waitFor();
@@ -139,12 +171,16 @@ describe('installable and offline', () => {
     await openDaily(page);
     await page.getByRole('button', { name: 'Buy 1 GB Daily' }).click();
     await page.getByRole('dialog').getByText('Buying needs an internet connection.').first().waitFor();
+    // An order link never opened on this phone: the app shell and the order page's code come from the worker.
+    await page.goto('/dealer/DEMO/order/RC0000000001');
+    await page.getByRole('heading', { name: 'Order RC0000000001' }).waitFor();
+    await page.getByText('Checking this order needs an internet connection.').waitFor();
     await context.close();
   });
 });
 
 describe('accessibility (axe-core): no serious or critical violations', () => {
-  it('on the three storefront pages and the purchase dialog', async () => {
+  it('on the three storefront pages, the purchase dialog and the order page', async () => {
     const { context, page } = await phone();
     await page.goto('/dealer/DEMO');
     await page.getByRole('link', { name: 'Hormuud' }).waitFor();
@@ -157,6 +193,9 @@ describe('accessibility (axe-core): no serious or critical violations', () => {
     expect(await serious(page)).toEqual([]);
     await page.getByRole('button', { name: 'Buy 1 GB Daily' }).click();
     await page.getByRole('dialog').waitFor();
+    expect(await serious(page)).toEqual([]);
+    await page.goto('/dealer/DEMO/order/RC0000000000');
+    await page.getByRole('heading', { name: 'This order was not found in this shop' }).waitFor();
     expect(await serious(page)).toEqual([]);
     await context.close();
   });

@@ -3,7 +3,7 @@ import { Button, Chip, IconButton, Stack } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import { useNavigate } from 'react-router';
-import { providerSchema, updateProviderSchema, type ProviderResponse } from '@app/contracts';
+import { PROVIDER_ADAPTERS, providerSchema, updateProviderSchema, type ProviderResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
 import { useIsPhone } from '../common/useIsPhone';
 import { resolveImage } from '../common/image';
@@ -15,6 +15,7 @@ import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { STATUS_CHOICES, Logo, keepNewFileOnly } from './parts';
 
 const BASE = '/internet-providers';
+const ADAPTER_CHOICES = PROVIDER_ADAPTERS.map((a) => ({ id: a, name: `catalogue.adapters.${a}` }));
 
 /** /internet-providers: operators with their logos and number prefixes; a row opens its categories. */
 export default function ProviderList() {
@@ -41,6 +42,7 @@ export default function ProviderList() {
             <TextField source="code" label="catalogue.fields.code" />
             <FunctionField label="catalogue.fields.phone_prefixes" render={(r: ProviderResponse) => <Stack direction="row" sx={{ gap: 0.5, flexWrap: 'wrap' }}>{r.phone_prefixes.map((p) => <Chip key={p} size="small" label={p} />)}</Stack>} />
             <FunctionField label="catalogue.fields.categories" render={(r: ProviderResponse) => <Button size="small" onClick={(e) => { e.stopPropagation(); navigate(open(r.id)); }}>{translate('catalogue.categories_count', { smart_count: r.categories_count })}</Button>} />
+            <FunctionField label="catalogue.fields.adapter_key" render={(r: ProviderResponse) => <Chip size="small" variant="outlined" color={r.adapter_key === 'reloadly' ? 'primary' : 'default'} label={translate(`catalogue.adapters.${r.adapter_key}`, { _: r.adapter_key })} />} />
             <FunctionField source="sort_order" label="catalogue.fields.sort_order" render={() => <SortArrows resource="internet-providers" disabled={!canEdit} />} />
             <FunctionField source="status" label="catalogue.fields.status" render={() => <StatusToggle />} />
             {canEdit && <FunctionField label="" render={(r: ProviderResponse) => <IconButton aria-label={translate('catalogue.edit_named', { name: r.name })} onClick={(e) => { e.stopPropagation(); route.openEdit(r); }}><EditIcon fontSize="small" /></IconButton>} />}
@@ -55,6 +57,8 @@ export default function ProviderList() {
         <ImageInput source="logo" label="catalogue.fields.logo" accept={{ 'image/*': ['.jpg', '.jpeg', '.png', '.gif', '.webp'] }} helperText="users.logo_hint" format={(v) => (typeof v === 'string' ? { src: resolveImage(v) } : v)}>
           <ImageField source="src" title="title" />
         </ImageInput>
+        <SelectInput source="adapter_key" label="catalogue.fields.adapter_key" choices={ADAPTER_CHOICES} defaultValue="sandbox" helperText="catalogue.provider.adapter_help" />
+        <TextInput source="external_operator_id" label="catalogue.fields.external_operator_id" helperText="catalogue.provider.operator_id_help" format={(v) => v ?? ''} slotProps={{ htmlInput: { inputMode: 'numeric' } }} />
         <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
         <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
       </RecordFormDrawer>

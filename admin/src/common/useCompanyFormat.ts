@@ -29,5 +29,35 @@ export function useCompanyFormat() {
         return new Date(iso).toLocaleString();
       }
     },
+    /** With seconds: remote calls a second apart must read apart. */
+    preciseTime: (iso: string | null | undefined) => {
+      if (!iso) return '';
+      try {
+        return new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'medium', timeZone }).format(new Date(iso));
+      } catch {
+        return new Date(iso).toLocaleString();
+      }
+    },
+    /** How long, in the user's language: "850 ms", "4.2 s", "12 min", "3 h 5 min", "2 d 4 h". */
+    duration: (ms: number) => formatDuration(ms, lang),
   };
+}
+
+export function formatDuration(ms: number, lang: string): string {
+  const unit = (value: number, u: string, digits = 0) => {
+    try {
+      return new Intl.NumberFormat(lang, { style: 'unit', unit: u, unitDisplay: 'short', maximumFractionDigits: digits }).format(value);
+    } catch {
+      return `${value} ${u}`;
+    }
+  };
+  const v = Math.max(0, ms);
+  if (v < 1000) return unit(Math.round(v), 'millisecond');
+  if (v < 60_000) return unit(v / 1000, 'second', 1);
+  const minutes = Math.floor(v / 60_000);
+  if (minutes < 60) return unit(minutes, 'minute');
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return minutes % 60 ? `${unit(hours, 'hour')} ${unit(minutes % 60, 'minute')}` : unit(hours, 'hour');
+  const days = Math.floor(hours / 24);
+  return hours % 24 ? `${unit(days, 'day')} ${unit(hours % 24, 'hour')}` : unit(days, 'day');
 }

@@ -1,13 +1,15 @@
 import { useTranslate } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Card, CardActionArea, CardContent, CardHeader, Chip, Grid, Link, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Alert, Button, Card, CardActionArea, CardActions, CardContent, CardHeader, Chip, Grid, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import MissedIcon from '@mui/icons-material/RemoveShoppingCartOutlined';
 import { Link as RouterLink } from 'react-router';
 import { PageTitle } from '../common/PageTitle';
 import { FullPageLoader } from '../common/FullPageLoader';
 import { apiFetch } from '../providers/http';
 import { useSession } from '../providers/useSession';
 import { Bars } from '../reports/Bars';
-import { RechargeStatus } from '../recharges/RechargeList';
+import { RechargeStatus } from '../recharges/RechargeStatus';
+import { useMyWallet } from '../wallets/myWallet';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 
 interface Figures {
@@ -30,6 +32,12 @@ interface Dashboard {
   latest: { id: number; reference: string; status: string; bundle_name: string; provider_name: string; phone: string; amount: string; currency: string; created_at: string }[];
   wallet_balance: string;
   low_balance: boolean;
+  /** Purchases refused today because the dealer's wallet could not pay (a dealer: its own). */
+  missed_sales?: {
+    today_count: number;
+    today_amount: string;
+    by_dealer: { dealer: { id: number; name: string; dealer_code: string | null }; count: number; amount: string }[];
+  };
 }
 
 const todayIn = (tz: string) => new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(new Date());
@@ -40,6 +48,8 @@ export default function DashboardPage() {
   const dealer = useSession().user?.user_type === 'dealer';
   const fmt = useCompanyFormat();
   const { data, isPending, error } = useQuery({ queryKey: ['dashboard'], queryFn: async () => (await apiFetch<Dashboard>('/dashboard')).data as Dashboard, refetchInterval: 60_000 });
+  // The layout's banner already warns a dealer below its own threshold (same cached call).
+  const mine = useMyWallet();
   if (error) return <Alert severity="error">{(error as Error).message}</Alert>;
   if (isPending || !data) return <FullPageLoader />;
   const today = todayIn(data.timezone);
@@ -62,7 +72,8 @@ export default function DashboardPage() {
   return (
     <>
       <PageTitle title={translate('menu.dashboard')} />
-      {data.low_balance && (
+      {data.missed_sales && data.missed_sales.today_count > 0 && <MissedSalesCard missed={data.missed_sales} dealer={dealer} money={money} today={today} />}
+      {data.low_balance && !mine.data?.wallet.low_balance && (
         <Alert severity="warning" sx={{ mb: 2 }} action={<Link component={RouterLink} to="/my-wallet">{translate('dashboard.top_up')}</Link>}>
           {translate('dashboard.low_balance', { balance: money(data.wallet_balance) })}
         </Alert>
@@ -167,5 +178,67 @@ function Ranked({ rows, money }: { rows: { key: string; label: string; count: nu
         ))}
       </TableBody>
     </Table>
+  );
+}
+
+/**
+ * Sales refused today because a wallet could not pay: a dealer is told to top up (its own
+ * count, a link to /my-wallet); an admin sees the count and the dealers who missed the most. Both
+ * open the missed-sales list.
+ */
+function MissedSalesCard({ missed, dealer, money, today }: { missed: NonNullable<Dashboard['missed_sales']>; dealer: boolean; money: (v: string) => string; today: string }) {
+  const translate = useTranslate();
+  const list = `/missed-sales?from=${today}&to=${today}`;
+  const name = (d: NonNullable<Dashboard['missed_sales']>['by_dealer'][number]['dealer']) => `${d.name}${d.dealer_code ? ` (${d.dealer_code})` : ''}`;
+  return (
+    <Card variant="outlined" sx={{ mb: 2, borderColor: 'warning.main' }} component="section" aria-labelledby="missed-sales-title">
+      <CardContent sx={{ pb: 1 }}>
+        <Stack direction="row" sx={{ gap: 1.5, alignItems: 'flex-start' }}>
+          <MissedIcon color="warning" sx={{ mt: 0.5 }} />
+          <div>
+            <Typography variant="h6" component="h2" id="missed-sales-title">
+              {translate(dealer ? 'missed_sales.card_dealer' : 'missed_sales.card_admin', { smart_count: missed.today_count })}
+            </Typography>
+            <Typography variant="body2" color="text.secondary">
+              {translate(dealer ? 'missed_sales.card_dealer_help' : 'missed_sales.card_admin_help', { amount: money(missed.today_amount) })}
+            </Typography>
+          </div>
+        </Stack>
+        {!dealer && missed.by_dealer.length > 0 && (
+          <Table size="small" sx={{ mt: 1 }} aria-label={translate('missed_sales.top_dealers')}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{translate('wallets.fields.dealer')}</TableCell>
+                <TableCell align="right">{translate('missed_sales.count')}</TableCell>
+                <TableCell align="right">{translate('missed_sales.amount')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {missed.by_dealer.slice(0, 5).map((row) => (
+                <TableRow key={row.dealer.id}>
+                  <TableCell>
+                    <Link component={RouterLink} to={`/missed-sales?dealer_id=${row.dealer.id}&from=${today}&to=${today}`}>
+                      {name(row.dealer)}
+                    </Link>
+                  </TableCell>
+                  <TableCell align="right">{row.count}</TableCell>
+                  <TableCell align="right">{money(row.amount)}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+      <CardActions sx={{ px: 2, pb: 2, gap: 1, flexWrap: 'wrap' }}>
+        {dealer && (
+          <Button component={RouterLink} to="/my-wallet?request=1" variant="contained" color="warning">
+            {translate('missed_sales.top_up')}
+          </Button>
+        )}
+        <Button component={RouterLink} to={list}>
+          {translate('missed_sales.see_them')}
+        </Button>
+      </CardActions>
+    </Card>
   );
 }

@@ -4,6 +4,7 @@ import { Box, Button, ClickAwayListener, ListSubheader, MenuItem as MuiMenuItem,
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import { activeGroupKeys, isActivePath, type MenuItem } from './menu';
 import { useVisibleMenu } from './useMenu';
+import { badgeOf, MenuCount } from './MenuBadge';
 
 /**
  * Horizontal navigation (docs/product.md section 2): one button per top item, a dropdown for its
@@ -44,8 +45,9 @@ function TopItem({ item }: { item: MenuItem }) {
       c.children
         ? [<ListSubheader key={`${c.key}-h`}>{translate(c.label)}</ListSubheader>, ...renderChildren(c.children)]
         : [
-            <MuiMenuItem key={c.key} component={RouterLink} to={c.path!} selected={isActivePath(c.path!, pathname)} onClick={close}>
+            <MuiMenuItem key={c.key} component={RouterLink} to={c.path!} selected={isActivePath(c.path!, pathname) && !children.some((o) => o.path && o.path !== c.path && o.path.startsWith(`${c.path}/`) && isActivePath(o.path, pathname))} onClick={close}>
               {translate(c.label)}
+              {c.badge && <MenuCount kind={c.badge} />}
             </MuiMenuItem>,
           ],
     );
@@ -61,6 +63,7 @@ function TopItem({ item }: { item: MenuItem }) {
         onClick={() => setOpen((o) => !o)}
       >
         {translate(item.label)}
+        {badgeOf(item) && !open && <MenuCount kind={badgeOf(item)!} />}
       </Button>
       <Popper open={open} anchorEl={anchor.current} placement="bottom-start" sx={{ zIndex: 1300 }}>
         <ClickAwayListener onClickAway={close}>

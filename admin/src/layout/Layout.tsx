@@ -14,6 +14,8 @@ import { Customizer } from './Customizer';
 import { ErrorBoundary } from './ErrorBoundary';
 import { animationSx } from './animations';
 import { useRowCheckboxLabels } from './useRowCheckboxLabels';
+import { useIsWalletOwner } from '../wallets/myWallet';
+import { LowBalanceBanner } from '../wallets/LowBalanceBanner';
 
 /** A page inside the layout that wants the blank layout (the not-found page) says so here. */
 const BareContext = createContext<(bare: boolean) => void>(() => undefined);
@@ -35,6 +37,7 @@ export function Layout({ children }: { children?: ReactNode }) {
   const { config } = useThemeConfig();
   const [bare, setBare] = useState(false);
   const mobile = useMediaQuery(MOBILE_QUERY);
+  const walletOwner = useIsWalletOwner();
   useRowCheckboxLabels();
   const content = (
     <ErrorBoundary key={location.pathname} fallback={<ErrorPage />}>
@@ -52,6 +55,8 @@ export function Layout({ children }: { children?: ReactNode }) {
             <Box sx={{ display: 'flex', flexDirection: 'column', flex: 1, ...(config.layout === 'boxed-layout' ? { maxWidth: 1400, width: '100%', mx: 'auto', boxShadow: 2 } : {}) }}>
               <TopBar />
               {config.menu === 'horizontal' && !mobile && <HorizontalMenu />}
+              {/* A dealer below its low-balance alert (admins never call /my-wallet). */}
+              {walletOwner && <LowBalanceBanner />}
               <Box sx={{ display: 'flex', flex: 1 }}>
                 <Sidebar mobileOnly={config.menu === 'horizontal'} />
                 <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>

@@ -7,6 +7,7 @@ import CircleIcon from '@mui/icons-material/FiberManualRecord';
 import { activeGroupKeys, isActivePath, type MenuItem } from './menu';
 import { useVisibleMenu } from './useMenu';
 import { useThemeConfig } from '../theme/themeConfig';
+import { badgeOf, IconCount, MenuCount } from './MenuBadge';
 import { SIDEBAR_WIDTH } from '../theme/themes';
 
 export const MOBILE_QUERY = '(max-width:1023.95px)';
@@ -39,13 +40,17 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
   const renderItem = (item: MenuItem, depth: number) => {
     const label = translate(item.label);
     const Icon = item.icon ?? CircleIcon;
+    const isOpen = !!open[item.key];
+    // A group shows its child's count while it is closed; the collapsed sidebar shows it on the icon.
+    const badge = item.children ? (isOpen ? undefined : badgeOf(item)) : item.badge;
     const icon = (
       <ListItemIcon sx={{ minWidth: 36, color: 'inherit' }}>
-        <Icon fontSize={depth ? 'inherit' : 'small'} />
+        <IconCount kind={mini ? badge : undefined}>
+          <Icon fontSize={depth ? 'inherit' : 'small'} />
+        </IconCount>
       </ListItemIcon>
     );
     if (item.children) {
-      const isOpen = !!open[item.key];
       const childActive = activeGroupKeys([{ key: 'main', items: [item] }], location.pathname).length > 0;
       return (
         <ListItem key={item.key} disablePadding sx={{ display: 'block' }}>
@@ -57,6 +62,7 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
             >
               {icon}
               {!mini && <ListItemText primary={label} />}
+              {!mini && badge && <MenuCount kind={badge} />}
               {!mini && (isOpen ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />)}
             </ListItemButton>
           </Tooltip>
@@ -81,6 +87,7 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
         >
           {icon}
           {!mini && <ListItemText primary={label} />}
+          {!mini && badge && <MenuCount kind={badge} />}
         </ListItemButton>
       </Tooltip>
       </ListItem>

@@ -21,9 +21,19 @@ describe('menu filtering (docs/product.md section 2)', () => {
 
   it('a dealer sees its own areas only', () => {
     const p = paths(filterMenu(MENU, DEALER_PERMISSIONS));
-    expect(p).toEqual(['/dashboard', '/dealer-providers', '/banners', '/my-wallet', '/wallet-transactions', '/recharges', '/reports', '/reports/dealer-profit', '/settings', '/settings/payment-methods', '/settings/contacts']);
+    expect(p).toEqual(['/dashboard', '/dealer-providers', '/banners', '/my-wallet', '/wallet-transactions', '/recharges', '/missed-sales', '/reports', '/reports/dealer-profit', '/settings', '/settings/payment-methods', '/settings/contacts']);
     expect(p).not.toContain('/admin');
     expect(p).not.toContain('/settings/company');
+    expect(p).not.toContain('/recharges/review');
+    expect(p).not.toContain('/settings/money');
+  });
+
+  it("shows the review queue to holders of 'review recharges' only, and money limits with 'view company settings'", () => {
+    const admin = paths(filterMenu(MENU, ALL_PERMISSIONS));
+    expect(admin).toEqual(expect.arrayContaining(['/recharges', '/recharges/review', '/missed-sales', '/settings/money']));
+    expect(paths(filterMenu(MENU, ['view recharges']))).toEqual(['/recharges', '/missed-sales']);
+    expect(paths(filterMenu(MENU, ['review recharges']))).toEqual(['/recharges/review']);
+    expect(activeGroupKeys(MENU, '/recharges/review/12')).toEqual(['recharges-group']);
   });
 
   it('the home page is the first visible menu path, else /dashboard', () => {

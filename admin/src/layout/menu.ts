@@ -16,6 +16,8 @@ export interface MenuItem {
   permissions?: readonly string[];
   icon?: ComponentType;
   children?: MenuItem[];
+  /** A live count shown next to the label (hidden at 0): 'review' = sales waiting for review. */
+  badge?: 'review';
 }
 
 export interface MenuSection {

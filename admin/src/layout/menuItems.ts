@@ -33,7 +33,17 @@ export const MENU: MenuSection[] = [
           { key: 'wallet-transactions', label: 'menu.wallet_transactions', path: '/wallet-transactions', permissions: ['view wallet transactions'] },
         ],
       },
-      { key: 'recharges', label: 'menu.recharges', path: '/recharges', permissions: ['view recharges'], icon: BoltIcon },
+      {
+        key: 'recharges-group',
+        label: 'menu.recharges',
+        icon: BoltIcon,
+        children: [
+          { key: 'recharges', label: 'menu.recharges_all', path: '/recharges', permissions: ['view recharges'] },
+          // Polls GET /recharges/review-count (layout/useReviewCount.ts) for its badge.
+          { key: 'recharges-review', label: 'menu.recharges_review', path: '/recharges/review', permissions: ['review recharges'], badge: 'review' },
+          { key: 'missed-sales', label: 'menu.missed_sales', path: '/missed-sales', permissions: ['view recharges'] },
+        ],
+      },
       {
         key: 'users',
         label: 'menu.users',
@@ -73,6 +83,7 @@ export const MENU: MenuSection[] = [
           { key: 'settings-general', label: 'menu.settings_general', path: '/settings', permissions: ['manage settings'] },
           { key: 'settings-company', label: 'menu.settings_company', path: '/settings/company', permissions: ['view company settings'] },
           { key: 'settings-mail', label: 'menu.settings_mail', path: '/settings/mail', permissions: ['view mail settings'] },
+          { key: 'settings-money', label: 'menu.settings_money', path: '/settings/money', permissions: ['view company settings'] },
           { ...menuItemOf('roles'), icon: undefined },
           { key: 'settings-areas', label: 'menu.settings_areas', path: '/settings/areas', permissions: ['view areas'] },
           { key: 'settings-payment-methods', label: 'menu.settings_payment_methods', path: '/settings/payment-methods', permissions: ['view payment methods'] },

@@ -40,6 +40,27 @@ export function serverFieldError(error: unknown, field: string): string | undefi
   return Array.isArray(messages) ? messages[0] : messages;
 }
 
+/**
+ * Every field's messages of a 422, whole: all of a field's messages in the server's order, joined
+ * (never cut to a first character or a first message). Empty when the answer named no field.
+ */
+export function fieldErrors(error: unknown): Record<string, string> {
+  const body = (error as { body?: { errors?: Record<string, unknown>; allErrors?: Record<string, unknown> } })?.body;
+  const source = body?.allErrors ?? body?.errors ?? {};
+  const out: Record<string, string> = {};
+  for (const [field, messages] of Object.entries(source)) {
+    const list = (Array.isArray(messages) ? messages : [messages]).filter((m) => m !== null && m !== undefined && m !== '').map(String);
+    if (list.length) out[field] = list.join(' ');
+  }
+  return out;
+}
+
+/** The server's own message of a failed call (409, 422 ...), else the catalogue text the call carries. */
+export function serverMessage(error: unknown): string {
+  const e = error as { message?: string; body?: { message?: string } };
+  return e?.body?.message || e?.message || errorText('unexpected');
+}
+
 /** Auth error text order of docs/product.md section 8: message, else errors.auth[0], else the generic text. */
 export function authErrorText(error: unknown): string {
   const e = error as { message?: string; body?: { message?: string; errors?: Record<string, string[] | string> } };

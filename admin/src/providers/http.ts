@@ -23,6 +23,8 @@ export interface RequestOptions {
    */
   on401?: 'here' | 'checkError';
   timeoutMs?: number;
+  /** Extra request headers (e.g. an Idempotency-Key made once per dialog opening). */
+  headers?: Record<string, string>;
 }
 
 export interface ApiEnvelope<T = unknown> {
@@ -80,11 +82,13 @@ export async function apiFetch<T = unknown>(path: string, opts: RequestOptions =
     timedOut = true;
     controller.abort();
   }, opts.timeoutMs ?? TIMEOUT_MS);
+  const headers = requestHeaders(isForm);
+  for (const [k, v] of Object.entries(opts.headers ?? {})) headers.set(k, v);
   let response: Response;
   try {
     response = await fetch(buildUrl(path, opts.query), {
       method: opts.method ?? 'GET',
-      headers: requestHeaders(isForm),
+      headers,
       body: opts.body === undefined ? undefined : isForm ? (opts.body as FormData) : JSON.stringify(opts.body),
       signal: controller.signal,
       credentials: 'same-origin',

@@ -8,6 +8,7 @@ import { FullPageLoader } from '../common/FullPageLoader';
 import { sharedResolver } from '../common/zodForm';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { apiFetch } from '../providers/http';
+import { fieldErrors, serverMessage } from '../providers/errors';
 import { useSession } from '../providers/useSession';
 import { useSettingsGroup } from './useSettingsForm';
 
@@ -59,8 +60,7 @@ function TestMailCard({ configured }: { configured: boolean }) {
       setResult({ ok: true, text: res.message ?? '' });
       notify(res.message ?? '', { type: 'success' });
     } catch (e) {
-      const body = (e as { body?: { message?: string; errors?: Record<string, string[]> } }).body;
-      setResult({ ok: false, text: body?.errors?.to?.[0] ?? body?.message ?? (e as Error).message });
+      setResult({ ok: false, text: fieldErrors(e).to ?? serverMessage(e) });
     } finally {
       setBusy(false);
     }

@@ -7,6 +7,7 @@ import SecurityIcon from '@mui/icons-material/SecurityOutlined';
 import PlaceIcon from '@mui/icons-material/PlaceOutlined';
 import PaymentsIcon from '@mui/icons-material/PaymentsOutlined';
 import ContactsIcon from '@mui/icons-material/ContactPhoneOutlined';
+import SavingsIcon from '@mui/icons-material/SavingsOutlined';
 import type { ComponentType } from 'react';
 import { PageTitle } from '../common/PageTitle';
 import { useSession } from '../providers/useSession';
@@ -15,6 +16,7 @@ import { userPermissions, hasPermission } from '../permissions/permissions';
 /** The /settings children of docs/product.md section 2, each with the permission that opens it. */
 export const SETTINGS_PAGES: { path: string; label: string; help: string; permission: string; icon: ComponentType }[] = [
   { path: '/settings/company', label: 'menu.settings_company', help: 'settings.hub.company', permission: 'view company settings', icon: BusinessIcon },
+  { path: '/settings/money', label: 'menu.settings_money', help: 'settings.hub.money', permission: 'view company settings', icon: SavingsIcon },
   { path: '/settings/mail', label: 'menu.settings_mail', help: 'settings.hub.mail', permission: 'view mail settings', icon: MailIcon },
   { path: '/settings/payment-methods', label: 'menu.settings_payment_methods', help: 'settings.hub.payment_methods', permission: 'view payment methods', icon: PaymentsIcon },
   { path: '/settings/contacts', label: 'menu.settings_contacts', help: 'settings.hub.contacts', permission: 'view contact settings', icon: ContactsIcon },

@@ -1,12 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNotify } from 'react-admin';
 import { apiFetch } from '../providers/http';
+import { fieldErrors, serverMessage } from '../providers/errors';
 
 /**
- * One settings group (company, mail): its current values, and a save that answers the API's field
- * errors back to the form (react-admin's server-side validation shape) and the toast on success.
+ * One settings group (company, mail, money): its current values, and a save that answers the API's
+ * field errors (whole messages) back to the form (react-admin's server-side validation shape), and
+ * the toast on success.
  */
-export function useSettingsGroup<T>(group: 'company' | 'mail') {
+export function useSettingsGroup<T>(group: 'company' | 'mail' | 'money') {
   const queryClient = useQueryClient();
   const notify = useNotify();
   const query = useQuery({ queryKey: ['settings', group], queryFn: async () => (await apiFetch<T>(`/settings/${group}`)).data as T });
@@ -18,9 +20,9 @@ export function useSettingsGroup<T>(group: 'company' | 'mail') {
       notify(res.message ?? 'ra.notification.updated', { type: 'success' });
       return undefined;
     } catch (e) {
-      const body = (e as { body?: { errors?: Record<string, string[]> } }).body;
-      if (body?.errors) return Object.fromEntries(Object.entries(body.errors).map(([k, v]) => [k, v[0]]));
-      notify((e as Error).message, { type: 'error' });
+      const fields = fieldErrors(e);
+      if (Object.keys(fields).length) return fields;
+      notify(serverMessage(e), { type: 'error' });
       return undefined;
     }
   };

@@ -1,16 +1,32 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
 import { apiFetch } from '../providers/http';
+import { fieldErrors, serverMessage } from '../providers/errors';
 
 /**
- * A dialog that posts one money action (top-up, adjustment, top-up request, rejection) and shows
- * the API's field errors on its fields. `fields` renders the inputs from the current values.
+ * A key for one money action: made once per dialog opening and sent with every try of it, so a
+ * double click or a retry after a network error is credited once (the API answers the first
+ * result again). crypto.randomUUID needs a secure context; getRandomValues does not.
+ */
+export function newIdempotencyKey(): string {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  return `console-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * A dialog that sends one money action (top-up, adjustment, top-up request, rejection, alert
+ * threshold) and shows the API's field errors, whole, on its fields. `children` renders the
+ * inputs from the current values; a field error for a field the dialog does not have (or an
+ * error with no field) shows above them.
  */
 export function MoneyDialog<T extends Record<string, unknown>>({
   open,
   title,
   path,
+  method = 'POST',
+  idempotent = false,
   initial,
   submitLabel,
   toBody,
@@ -21,11 +37,14 @@ export function MoneyDialog<T extends Record<string, unknown>>({
   open: boolean;
   title: string;
   path: string;
+  method?: 'POST' | 'PUT';
+  /** Send an Idempotency-Key made once per opening (top-up and adjustment). */
+  idempotent?: boolean;
   initial: T;
   submitLabel: string;
   toBody?: (values: T) => Record<string, unknown> | FormData;
   onClose: () => void;
-  onDone: () => void;
+  onDone: (data: unknown) => void;
   children: (values: T, set: (patch: Partial<T>) => void, errors: Record<string, string>) => ReactNode;
 }) {
   const translate = useTranslate();
@@ -34,20 +53,44 @@ export function MoneyDialog<T extends Record<string, unknown>>({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [general, setGeneral] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const sending = useRef(false);
+  // One key per opening: a new one each time the dialog opens, the same for every try within it.
+  const key = useRef<string>(newIdempotencyKey());
+  const wasOpen = useRef(open);
+  useEffect(() => {
+    if (open && !wasOpen.current) {
+      key.current = newIdempotencyKey();
+      setValues(initial);
+      setErrors({});
+      setGeneral(null);
+    }
+    wasOpen.current = open;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open]);
+
   const submit = async () => {
+    // A second click while the first is on its way sends nothing (and would carry the same key).
+    if (sending.current) return;
+    sending.current = true;
     setBusy(true);
     setErrors({});
     setGeneral(null);
     try {
-      const res = await apiFetch(path, { method: 'POST', body: toBody ? toBody(values) : values });
-      notify(res.message ?? 'ra.notification.updated', { type: 'success' });
+      const res = await apiFetch(path, { method, body: toBody ? toBody(values) : values, headers: idempotent ? { 'Idempotency-Key': key.current } : undefined });
+      // A replay (the same key again: a double click, a retry after a lost answer) answers the first
+      // result: a success, said to be one.
+      const replayed = !!(res.data as { replayed?: boolean } | undefined)?.replayed;
+      notify(replayed ? `${res.message ?? ''} ${translate('wallets.replayed')}`.trim() : (res.message ?? 'ra.notification.updated'), { type: 'success' });
       setValues(initial);
-      onDone();
+      onDone(res.data);
     } catch (e) {
-      const body = (e as { body?: { message?: string; errors?: Record<string, string[]> } }).body;
-      if (body?.errors) setErrors(Object.fromEntries(Object.entries(body.errors).map(([k, v]) => [k, v[0]])));
-      else setGeneral(body?.message ?? (e as Error).message);
+      const fields = fieldErrors(e);
+      const known = Object.keys(initial);
+      setErrors(Object.fromEntries(Object.entries(fields).filter(([k]) => known.includes(k))));
+      const others = Object.entries(fields).filter(([k]) => !known.includes(k)).map(([, m]) => m);
+      setGeneral(others.length ? others.join(' ') : Object.keys(fields).length ? null : serverMessage(e));
     } finally {
+      sending.current = false;
       setBusy(false);
     }
   };
@@ -56,7 +99,11 @@ export function MoneyDialog<T extends Record<string, unknown>>({
       <DialogTitle id="money-dialog-title">{title}</DialogTitle>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
-          {general && <Alert severity="error">{general}</Alert>}
+          {general && (
+            <Alert severity="error" role="alert">
+              {general}
+            </Alert>
+          )}
           {children(values, (patch) => setValues((v) => ({ ...v, ...patch })), errors)}
         </Stack>
       </DialogContent>

@@ -1,36 +1,41 @@
 import { useState } from 'react';
 import { useTranslate, useGetList } from 'react-admin';
-import { useQuery } from '@tanstack/react-query';
-import { Button, Card, CardContent, CardHeader, Chip, Grid, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
-import { Link } from 'react-router';
-import type { TopUpRequestResponse, WalletTransactionResponse, WalletResponse } from '@app/contracts';
+import { Alert, Button, Card, CardContent, CardHeader, Chip, Grid, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { Link, useSearchParams } from 'react-router';
+import type { TopUpRequestResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
 import { FullPageLoader } from '../common/FullPageLoader';
-import { apiFetch } from '../providers/http';
+import { serverMessage } from '../providers/errors';
 import { MoneyDialog } from './MoneyDialog';
 import { BalanceChart } from './BalanceChart';
 import { TransactionRows } from './WalletTransactionList';
+import { LowBalanceAlertForm } from './LowBalanceAlertForm';
+import { useMyWallet } from './myWallet';
 
-interface MyWallet {
-  wallet: WalletResponse;
-  transactions: WalletTransactionResponse[];
-  days: { date: string; credits: string; debits: string; balance: string }[];
-  pending_top_ups: number;
-}
-
-/** /my-wallet: the signed-in dealer's balance, the last 30 days, its latest transactions and its top-up requests. */
+/**
+ * /my-wallet: the signed-in dealer's balance, its low-balance alert, the sales it missed today, the
+ * last 30 days, its latest transactions and its top-up requests. ?request=1 (the low-balance
+ * banner's "Top up") opens the top-up request.
+ */
 export default function MyWalletPage() {
   const translate = useTranslate();
-  const { data, isPending, refetch } = useQuery({ queryKey: ['my-wallet'], queryFn: async () => (await apiFetch<MyWallet>('/my-wallet')).data as MyWallet, refetchInterval: 15_000 });
+  const { data, isPending, error, refetch } = useMyWallet(15_000);
   const requests = useGetList<TopUpRequestResponse>('wallet-top-up-requests', { pagination: { page: 1, perPage: 5 }, sort: { field: 'id', order: 'DESC' } });
-  const [asking, setAsking] = useState(false);
+  const [params, setParams] = useSearchParams();
+  const [asking, setAskingState] = useState(params.get('request') === '1');
+  const setAsking = (open: boolean) => {
+    setAskingState(open);
+    if (!open && params.has('request')) setParams({}, { replace: true });
+  };
+  if (error && !data) return <Alert severity="error">{serverMessage(error)}</Alert>;
   if (isPending || !data) return <FullPageLoader />;
   const { wallet } = data;
+  const missed = data.missed_sales_today;
   return (
     <>
       <PageTitle title={translate('menu.my_wallet')} actions={<Button variant="contained" onClick={() => setAsking(true)}>{translate('wallets.request_top_up')}</Button>} />
       <Grid container spacing={3}>
-        <Grid size={{ xs: 12, md: 4 }}>
+        <Grid size={{ xs: 12, md: 6 }}>
           <Card sx={{ height: '100%' }}>
             <CardContent>
               <Typography color="text.secondary">{translate('wallets.fields.balance')}</Typography>
@@ -44,8 +49,30 @@ export default function MyWalletPage() {
             </CardContent>
           </Card>
         </Grid>
-        <Grid size={{ xs: 12, md: 8 }}>
-          <Card>
+        {missed && missed.count > 0 && (
+          <Grid size={{ xs: 12 }} sx={{ order: -1 }}>
+            <Alert
+              severity="warning"
+              action={
+                <Button component={Link} to="/missed-sales" color="inherit" size="small">
+                  {translate('missed_sales.see_them')}
+                </Button>
+              }
+            >
+              {translate('missed_sales.today_dealer', { smart_count: missed.count, amount: `${missed.amount} ${wallet.currency}` })}
+            </Alert>
+          </Grid>
+        )}
+        <Grid size={{ xs: 12, md: 6 }}>
+          <Card sx={{ height: '100%' }}>
+            <CardHeader title={translate('wallets.alert.card_title')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
+            <CardContent sx={{ pt: 0 }}>
+              <LowBalanceAlertForm wallet={wallet} />
+            </CardContent>
+          </Card>
+        </Grid>
+        <Grid size={{ xs: 12 }}>
+          <Card sx={{ height: '100%' }}>
             <CardHeader title={translate('wallets.last_30_days')} />
             <CardContent>
               <BalanceChart days={data.days} />

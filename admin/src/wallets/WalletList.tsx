@@ -1,14 +1,16 @@
 import { useState } from 'react';
-import { Datagrid, FunctionField, List, SearchInput, TextField, useCanAccess, useGetList, useNotify, useRefresh, useTranslate, usePermissions } from 'react-admin';
-import { Box, Button, Card, CardContent, CardHeader, Chip, Link as MuiLink, MenuItem, Stack, TextField as MuiTextField, Typography } from '@mui/material';
+import { Datagrid, FunctionField, List, SearchInput, useCanAccess, useGetList, useNotify, useRefresh, useTranslate, usePermissions } from 'react-admin';
+import { Box, Button, Card, CardContent, CardHeader, Chip, Link as MuiLink, Stack, TextField as MuiTextField, Tooltip, Typography } from '@mui/material';
+import AlertIcon from '@mui/icons-material/NotificationsActiveOutlined';
 import { Link } from 'react-router';
 import type { TopUpRequestResponse, WalletResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
 import { resolveImage } from '../common/image';
 import { apiFetch } from '../providers/http';
 import { MoneyDialog } from './MoneyDialog';
+import { AdjustDialog, LowBalanceDialog, TopUpDialog } from './WalletDialogs';
 
-type Action = { kind: 'top-up' | 'adjust'; wallet: WalletResponse } | null;
+type Action = { kind: 'top-up' | 'adjust' | 'alert'; wallet: WalletResponse } | null;
 
 /** /wallets: every dealer's balance, top-up and adjustment dialogs, and the top-up requests waiting for review. */
 export default function WalletList() {
@@ -32,47 +34,39 @@ export default function WalletList() {
         <Datagrid bulkActionButtons={false} rowClick={false}>
           <FunctionField source="dealer" label="wallets.fields.dealer" render={(w: WalletResponse) => `${w.dealer.name}${w.dealer.dealer_code ? ` (${w.dealer.dealer_code})` : ''}`} />
           <FunctionField label="wallets.fields.pricing_model" render={(w: WalletResponse) => translate(`wallets.pricing.${w.pricing_model}`)} />
-          <FunctionField source="balance" label="wallets.fields.balance" render={(w: WalletResponse) => <strong>{`${w.balance} ${w.currency}`}</strong>} />
+          <FunctionField
+            source="balance"
+            label="wallets.fields.balance"
+            render={(w: WalletResponse) => (
+              <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
+                <strong>{`${w.balance} ${w.currency}`}</strong>
+                {w.low_balance && <Chip size="small" color="warning" label={translate('wallets.alert.low')} />}
+              </Stack>
+            )}
+          />
+          <FunctionField label="wallets.alert.threshold" render={(w: WalletResponse) => (w.low_balance_threshold ? `${w.low_balance_threshold} ${w.currency}` : '—')} />
           <FunctionField
             label=""
             render={(w: WalletResponse) => (
               <Stack direction="row" sx={{ gap: 1, justifyContent: 'flex-end' }}>
                 {canTopUp && <Button size="small" variant="outlined" onClick={() => setAction({ kind: 'top-up', wallet: w })}>{translate('wallets.top_up')}</Button>}
                 {canAdjust && <Button size="small" onClick={() => setAction({ kind: 'adjust', wallet: w })}>{translate('wallets.adjust')}</Button>}
+                {canAdjust && (
+                  <Tooltip title={translate('wallets.alert.set_for', { name: w.dealer.name })} describeChild>
+                    <Button size="small" startIcon={<AlertIcon />} onClick={() => setAction({ kind: 'alert', wallet: w })}>
+                      {translate('wallets.alert.button')}
+                    </Button>
+                  </Tooltip>
+                )}
                 <Button size="small" component={Link} to={`/wallet-transactions?dealer=${w.dealer_id}`}>{translate('wallets.transactions')}</Button>
               </Stack>
             )}
           />
         </Datagrid>
       </List>
-      {action?.kind === 'top-up' && (
-        <MoneyDialog open title={translate('wallets.top_up_title', { name: action.wallet.dealer.name })} path={`/wallets/${action.wallet.id}/top-up`} initial={{ amount: '', reference: '', note: '' }} submitLabel={translate('wallets.top_up')} onClose={close} onDone={done}>
-          {(v, set, e) => (
-            <>
-              <Typography variant="body2">{translate('wallets.current_balance', { balance: `${action.wallet.balance} ${action.wallet.currency}` })}</Typography>
-              <MuiTextField label={translate('wallets.fields.amount')} value={v.amount} onChange={(ev) => set({ amount: ev.target.value })} error={!!e.amount} helperText={e.amount} slotProps={{ htmlInput: { inputMode: 'decimal' } }} autoFocus />
-              <MuiTextField label={translate('wallets.fields.reference')} value={v.reference} onChange={(ev) => set({ reference: ev.target.value })} error={!!e.reference} helperText={e.reference ?? translate('wallets.reference_help')} />
-              <MuiTextField label={translate('wallets.fields.note')} value={v.note} onChange={(ev) => set({ note: ev.target.value })} error={!!e.note} helperText={e.note} multiline />
-            </>
-          )}
-        </MoneyDialog>
-      )}
-      {action?.kind === 'adjust' && (
-        <MoneyDialog open title={translate('wallets.adjust_title', { name: action.wallet.dealer.name })} path={`/wallets/${action.wallet.id}/adjust`} initial={{ type: 'credit', amount: '', reference: '', note: '' }} submitLabel={translate('wallets.adjust')} onClose={close} onDone={done}>
-          {(v, set, e) => (
-            <>
-              <Typography variant="body2">{translate('wallets.current_balance', { balance: `${action.wallet.balance} ${action.wallet.currency}` })}</Typography>
-              <MuiTextField select label={translate('wallets.fields.type')} value={v.type} onChange={(ev) => set({ type: ev.target.value })} error={!!e.type} helperText={e.type}>
-                <MenuItem value="credit">{translate('wallets.types.credit')}</MenuItem>
-                <MenuItem value="debit">{translate('wallets.types.debit')}</MenuItem>
-              </MuiTextField>
-              <MuiTextField label={translate('wallets.fields.amount')} value={v.amount} onChange={(ev) => set({ amount: ev.target.value })} error={!!e.amount} helperText={e.amount} slotProps={{ htmlInput: { inputMode: 'decimal' } }} />
-              <MuiTextField label={translate('wallets.fields.reference')} value={v.reference} onChange={(ev) => set({ reference: ev.target.value })} error={!!e.reference} helperText={e.reference} />
-              <MuiTextField label={translate('wallets.fields.reason')} value={v.note} onChange={(ev) => set({ note: ev.target.value })} error={!!e.note} helperText={e.note ?? translate('wallets.reason_help')} multiline />
-            </>
-          )}
-        </MoneyDialog>
-      )}
+      {action?.kind === 'top-up' && <TopUpDialog wallet={action.wallet} onClose={close} onDone={done} />}
+      {action?.kind === 'adjust' && <AdjustDialog wallet={action.wallet} onClose={close} onDone={done} />}
+      {action?.kind === 'alert' && <LowBalanceDialog wallet={action.wallet} onClose={close} onDone={done} />}
     </>
   );
 }

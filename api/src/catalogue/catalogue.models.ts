@@ -11,6 +11,7 @@ export class Provider extends BaseModel {
   /** JSON text of digit strings, e.g. ["61","77"]. */
   phone_prefixes!: string | null;
   adapter_key!: string;
+  external_operator_id!: string | null;
   deleted_at?: string | null;
 }
 

@@ -25,7 +25,7 @@ export function providerRoutes(registry: OpenApiRegistry, storage: FileStorage) 
     uniqueFields: { providers_code_unique: ['code', 'validation:code_taken'] },
     create: createProvider,
     update: async (ctx, row, input) => void (Object.keys(input).length && (await Provider.query(ctx.db).patch(providerColumns(input) as Partial<Provider>).where('id', row.id))),
-    snapshot: (p) => ({ name: p.name, code: p.code, logo_path: p.logo_path, status: p.status, sort_order: p.sort_order, phone_prefixes: prefixes(p), adapter_key: p.adapter_key }),
+    snapshot: (p) => ({ name: p.name, code: p.code, logo_path: p.logo_path, status: p.status, sort_order: p.sort_order, phone_prefixes: prefixes(p), adapter_key: p.adapter_key, external_operator_id: p.external_operator_id ?? null }),
     present: async (providers, ctx) => {
       const counts = await childCounts(ctx.db, 'categories', 'provider_id', providers.map((p) => p.id));
       return providers.map((p) => ({
@@ -36,6 +36,7 @@ export function providerRoutes(registry: OpenApiRegistry, storage: FileStorage) 
         logo: p.logo_path ?? null,
         phone_prefixes: prefixes(p),
         adapter_key: p.adapter_key,
+        external_operator_id: p.external_operator_id ?? null,
         status: p.status,
         sort_order: p.sort_order,
         categories_count: counts.get(p.id) ?? 0,

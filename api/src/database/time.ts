@@ -37,3 +37,12 @@ export function startOfZonedDay(day: string, timeZone: string): Date {
 export function zonedDay(at: Date, timeZone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
 }
+
+/**
+ * Keeps the rows of `column` (UTC) that fall on the company days `from`..`to` (YYYY-MM-DD, both
+ * included, either optional): the date-range filter of every list and report.
+ */
+export function whereInZonedDays(qb: { where: (...args: any[]) => unknown }, column: string, from: string | undefined, to: string | undefined, timeZone: string): void {
+  if (from) qb.where(column, '>=', toDbTime(startOfZonedDay(from, timeZone)));
+  if (to) qb.where(column, '<', toDbTime(new Date(startOfZonedDay(to, timeZone).getTime() + 86_400_000)));
+}

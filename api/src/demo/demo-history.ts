@@ -66,6 +66,9 @@ export async function seedDemoHistory(knex: Knex, days = 21): Promise<void> {
         const created = await createRecharge(ctx, dealer, { bundle_id: bundle.id, payment_method_id: methods[Math.floor(next() * methods.length)].id, phone, payer_phone: phone }, `demo-history-${code}-${n}`).catch(() => null);
         if (!created) continue; // e.g. the DEMO wallet ran out: that is a refusal, as in real life
         await knex('recharges').where({ id: created.id }).update({ status: 'processing', attempts: 1, processing_started_at: toDbTime() });
+        // The states the worker would have recorded: paid and delivered, declined, or refused by the operator (reserve cancelled).
+        const states = roll < 0.86 ? { payment_state: 'collected', delivery_state: 'delivered' } : roll < 0.93 ? { payment_state: 'declined', delivery_state: 'none' } : { payment_state: 'released', delivery_state: 'failed' };
+        await knex('recharges').where({ id: created.id }).update({ ...states, payment_flow: 'preauthorize', payment_adapter: 'waafipay', operator_adapter: states.delivery_state === 'none' ? null : 'sandbox', payment_reference: states.payment_state === 'declined' ? null : `DEMO-${code}-${n}` });
         if (roll < 0.86) await completeRecharge(ctx, created.id, `OPR-DEMO-${code}-${n}`);
         else await failRecharge(ctx, created.id, roll < 0.93 ? 'Payment declined (5206): the payer cancelled' : 'The operator rejected the number (not eligible for data bundles).');
         // Dated back to its day, at a time in the shop's opening hours (06:00-21:59 UTC+3).

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { QueryBuilder, Model } from 'objection';
 import { fieldError } from './errors.ts';
 import { decodeId } from './ids.ts';
@@ -29,11 +30,17 @@ function firstString(v: unknown): string | undefined {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 }
 
+/** `page` and `per_page` (max 100) of any list. Capped so that the offset stays a plain integer on every engine. */
+export function pageParams(query: Record<string, unknown>): { page: number; perPage: number } {
+  return {
+    page: Math.min(MAX_PAGE, Math.max(1, Math.floor(Number(firstString(query.page)) || 1))),
+    perPage: Math.min(MAX_PER_PAGE, Math.max(1, Math.floor(Number(firstString(query.per_page)) || DEFAULT_PER_PAGE))),
+  };
+}
+
 /** `page`, `per_page` (max 100), `sort`, `order`, `q` (docs/api-conventions.md). */
 export function parseListParams(query: Record<string, unknown>, opts: Pick<ListOptions<Model>, 'sortable' | 'defaultSort'>): ListParams {
-  // Capped so that the offset stays a plain integer on every engine.
-  const page = Math.min(MAX_PAGE, Math.max(1, Math.floor(Number(firstString(query.page)) || 1)));
-  const perPage = Math.min(MAX_PER_PAGE, Math.max(1, Math.floor(Number(firstString(query.per_page)) || DEFAULT_PER_PAGE)));
+  const { page, perPage } = pageParams(query);
   const sort = firstString(query.sort) || opts.defaultSort.field;
   if (!opts.sortable.includes(sort)) throw fieldError('sort', 'api:errors.sort_invalid', { fields: opts.sortable.join(', ') });
   const orderRaw = (firstString(query.order) || opts.defaultSort.order).toLowerCase();
@@ -73,6 +80,24 @@ export function applyFilters<M extends Model>(qb: QueryBuilder<M, M[]>, query: R
 export interface Page<T> {
   data: T[];
   meta: { current_page: number; per_page: number; total: number; last_page: number };
+}
+
+/**
+ * One page of a plain knex query (lists that join or aggregate outside a model): the total by a
+ * COUNT over the same filters, then the rows, ordered by `orderBy` and an id tie-break.
+ */
+export async function paginateQuery<T>(
+  qb: Knex.QueryBuilder,
+  params: { page: number; perPage: number },
+  order: { column: string; order: 'asc' | 'desc'; tieBreak?: string },
+  present: (row: Record<string, any>) => T,
+): Promise<{ data: T[]; meta: Page<T>['meta'] }> {
+  const countRow = await qb.clone().clearSelect().clearOrder().count({ n: '*' }).first();
+  const total = Number((countRow as { n: number | string } | undefined)?.n ?? 0);
+  qb.orderBy(order.column, order.order);
+  if (order.tieBreak && order.tieBreak !== order.column) qb.orderBy(order.tieBreak, order.order);
+  const rows = await qb.limit(params.perPage).offset((params.page - 1) * params.perPage);
+  return { data: rows.map(present), meta: { current_page: params.page, per_page: params.perPage, total, last_page: Math.max(1, Math.ceil(total / params.perPage)) } };
 }
 
 export async function paginate<M extends Model>(qb: QueryBuilder<M, M[]>, table: string, params: ListParams): Promise<{ results: M[]; meta: Page<M>['meta'] }> {

@@ -1,8 +1,9 @@
 import { expect } from 'vitest';
 import { bearer, PNG_1PX, type Harness } from '../../../tests/api/harness.ts';
-import { RechargeWorker } from './recharge-worker.ts';
-import { sandboxPaymentAdapter } from './adapters/payment-adapter.ts';
-import { sandboxOperatorAdapter } from './adapters/operator-adapter.ts';
+import { RechargeWorker, type WorkerOptions } from './recharge-worker.ts';
+import { moneyAdapters, readMoneyEnv, startStandIns, type MoneyAdapters, type StandIns } from './money-adapters.ts';
+import { databaseTrail } from './remote-calls.ts';
+import type { RechargeMoney } from './recharge.routes.ts';
 
 /**
  * A shop ready to sell, for the recharge tests: a dealer (cost or profit model) offering one
@@ -47,18 +48,59 @@ export function buy(h: Harness, shop: Shop, body: Partial<{ phone: string; payer
     .http()
     .post('/api/v1/client/recharge')
     .set('dealer_code', shop.code)
-    .send({ bundle_id: shop.bundleId, payment_method_id: shop.methodId, phone: '0615123456', payer_phone: '+252 61 7000001', idempotency_key: `key-${Math.random().toString(36).slice(2)}-${Date.now()}`, ...body });
+    .send({ bundle_id: shop.bundleId, payment_method_id: shop.methodId, phone: '0615123456', payer_phone: '+252 61 7000021', idempotency_key: `key-${Math.random().toString(36).slice(2)}-${Date.now()}`, ...body });
 }
 
-export function fastWorker(h: Harness): RechargeWorker {
-  return new RechargeWorker({
-    db: h.knex,
-    client: h.db.client,
-    payment: sandboxPaymentAdapter({ approvalMs: 5 }),
-    operators: { sandbox: sandboxOperatorAdapter({ latencyMs: 5, timeoutMs: 40 }) },
-    retryBaseMs: 10,
-    paymentTimeoutMs: 2000,
-  });
+export interface MoneyKit extends MoneyAdapters {
+  standIns: StandIns;
+  /** A worker on the kit's adapters (more can be made with `newWorker`). */
+  worker: RechargeWorker;
+  newWorker: (overrides?: Partial<WorkerOptions>) => RechargeWorker;
+}
+
+/**
+ * The real adapters against the stand-ins over loopback HTTP (or `inProcess`), answering in
+ * milliseconds, with a worker whose waits are short: what a test needs to run a sale to its end.
+ * Pass `money` (the object given to createHarness) to let the routes reach the gateway.
+ */
+export async function moneyKit(h: Harness, opts: { flow?: 'preauthorize' | 'purchase'; reviewAfterMs?: number; paymentTimeoutMs?: number; inProcess?: boolean; money?: RechargeMoney; worker?: Partial<WorkerOptions> } = {}): Promise<MoneyKit> {
+  const standIns = await startStandIns({ approvalMs: 5, latencyMs: 5, processingPolls: 2, inProcess: opts.inProcess });
+  const env = readMoneyEnv({ WAAFIPAY_MODE: opts.flow ?? 'preauthorize', PAYMENT_TIMEOUT_MS: '1500', PAYMENT_CALL_TIMEOUT_MS: '400', OPERATOR_TIMEOUT_MS: '400' });
+  const adapters = await moneyAdapters(env, { trail: databaseTrail(h.knex), standIns });
+  const newWorker = (overrides: Partial<WorkerOptions> = {}) =>
+    new RechargeWorker({
+      db: h.knex,
+      client: h.db.client,
+      payment: adapters.payment,
+      operators: adapters.operators,
+      retryBaseMs: 10,
+      maxRetryMs: 40,
+      paymentTimeoutMs: opts.paymentTimeoutMs ?? 300,
+      reviewAfterMs: opts.reviewAfterMs ?? 1200,
+      reconcileMs: 60_000,
+      ...opts.worker,
+      ...overrides,
+    });
+  const worker = newWorker();
+  if (opts.money) {
+    opts.money.payment = adapters.payment;
+    opts.money.wake = () => undefined;
+  }
+  return { ...adapters, standIns, worker, newWorker };
 }
 
 export const walletBalance = async (h: Harness, walletId: number) => Number((await h.knex('wallets').where({ id: walletId }).first()).balance);
+
+/** One drain on fresh stand-ins (for tests that only need their sales settled). */
+export function fastWorker(h: Harness) {
+  return {
+    async drain() {
+      const kit = await moneyKit(h);
+      try {
+        await kit.worker.drain();
+      } finally {
+        await kit.close();
+      }
+    },
+  };
+}

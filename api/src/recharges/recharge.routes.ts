@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { dateParam, rechargeResponseSchema, RECHARGE_STATUSES, walletTransactionResponseSchema } from '@app/contracts';
+import { dateParam, rechargeResponseSchema, remoteCallResponseSchema, RECHARGE_STATUSES, settleRechargeSchema, walletTransactionResponseSchema, type SettleRechargeInput } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
 import { sendCsv } from '../http/csv.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
@@ -12,7 +12,16 @@ import { recordActivity } from '../activity-log/activity-log.ts';
 import { isDealer, transact, type ServiceContext } from '../platform/context.ts';
 import { readCompanySettings } from '../settings/company-settings.ts';
 import { presentTransaction, transactionQuery } from '../wallets/wallet.service.ts';
-import { failRecharge, presentRecharge, rechargeQuery } from './recharge.service.ts';
+import { credit } from '../wallets/ledger.ts';
+import { presentRecharge, rechargeQuery } from './recharge.service.ts';
+import { presentRemoteCall } from './remote-calls.ts';
+import type { PaymentAdapter, PaymentFlow } from './adapters/payment-adapter.ts';
+
+/** What the money routes need from the running process: the gateway (manual refunds) and the worker. */
+export interface RechargeMoney {
+  payment?: PaymentAdapter;
+  wake?: () => void;
+}
 
 const listQuery = z.object({
   dealer_id: z.string().optional(),
@@ -31,13 +40,11 @@ const timelineSchema = z.object({
   recharge: rechargeResponseSchema,
   timeline: z.array(z.object({ at: z.string(), event: z.string(), detail: z.string().nullable() })),
   transactions: z.array(walletTransactionResponseSchema),
+  remote_calls: z.array(remoteCallResponseSchema).describe('Every request to the gateway and the aggregator for this sale (empty for dealers)'),
 });
 
-/** A recharge is stuck when it has been pending or processing for this long. */
-const STUCK_AFTER_MS = 15 * 60_000;
-
 /** /recharges: the console's list (dealers: their own), detail with timeline, manual retry and refund, CSV. */
-export function rechargeRoutes(registry: OpenApiRegistry) {
+export function rechargeRoutes(registry: OpenApiRegistry, money: RechargeMoney = {}) {
   const api = new ApiRouter(registry, '/recharges', 'Recharges');
 
   const filtered = async (req: Request, ctx: ServiceContext) => {
@@ -85,36 +92,84 @@ export function rechargeRoutes(registry: OpenApiRegistry) {
     return { data: rows.map((r: Record<string, any>) => presentRecharge(r, seesCost(ctx))), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } };
   });
 
-  api.get('/:id', { summary: 'One recharge with its timeline and wallet transactions', permission: 'view recharges', response: timelineSchema }, async (req, ctx) => {
+  api.get('/review-count', { summary: 'How many sales wait for review (the console badge)', permission: 'review recharges', response: z.object({ count: z.number().int() }) }, async (_req, ctx) => {
+    const row = await ctx.db('recharges').where('status', 'needs_review').count({ n: '*' }).first();
+    return { data: { count: Number((row as { n: number | string }).n) } };
+  });
+
+  api.get('/:id', { summary: 'One recharge with its timeline, wallet transactions and (staff) the remote-call trail', permission: 'view recharges', response: timelineSchema }, async (req, ctx) => {
     const row = await one(ctx, String(req.params.id));
     const log = await ctx.db('activity_log').where({ subject_type: 'recharge', subject_id: row.id }).orderBy('id').select('action', 'created_at', 'after');
     const transactions = await transactionQuery(ctx.db).where('wallet_transactions.recharge_id', row.id).orderBy('wallet_transactions.id');
     const timeline = log.map((l: { action: string; created_at: string; after: string | null }) => ({ at: fromDbTime(l.created_at)!, event: l.action, detail: l.after }));
-    return { data: { recharge: presentRecharge(row, seesCost(ctx)), timeline, transactions: transactions.map(presentTransaction) } };
+    // The gateway's and the aggregator's traffic is the company's: dealers see their sale, not it.
+    const calls = isDealer(ctx.actor) ? [] : await ctx.db('remote_calls').where('recharge_id', row.id).orderBy('id').limit(500);
+    return { data: { recharge: presentRecharge(row, seesCost(ctx)), timeline, transactions: transactions.map(presentTransaction), remote_calls: calls.map(presentRemoteCall) } };
   });
 
-  /** A failed recharge that moved no money is asked again (the payer is prompted again). */
-  api.post('/:id/retry', { summary: 'Try a failed recharge again (only one that moved no money)', permission: 'retry recharges', response: rechargeResponseSchema }, async (req, ctx) => {
+  /** A failed recharge that reached neither the gateway nor the operator is tried again (the payer is prompted again). */
+  api.post('/:id/retry', { summary: 'Try a failed recharge again (only one that reached neither the gateway nor the operator)', permission: 'retry recharges', response: rechargeResponseSchema }, async (req, ctx) => {
     const row = await one(ctx, String(req.params.id));
     await transact(ctx, async (tctx) => {
       const moved = await tctx.db('wallet_transactions').where({ recharge_id: row.id }).first('id');
-      if (moved || row.payment_reference) throw new AppError(409, 'api:recharges.retry_not_possible');
-      const won = await tctx.db('recharges').where({ id: row.id, status: 'failed' }).update({ status: 'pending', attempts: 0, next_attempt_at: null, failure_reason: null, failed_at: null, updated_at: toDbTime() });
+      if (moved || !['none', 'absent'].includes(row.payment_state) || row.delivery_state !== 'none') throw new AppError(409, 'api:recharges.retry_not_possible');
+      const won = await tctx.db('recharges').where({ id: row.id, status: 'failed' }).whereIn('payment_state', ['none', 'absent']).update({ status: 'pending', payment_state: 'none', attempts: 0, crashes: 0, unsure_since: null, next_attempt_at: null, failure_reason: null, failed_at: null, updated_at: toDbTime() });
       if (!won) throw new AppError(409, 'api:recharges.retry_not_possible');
       await recordActivity(tctx, { action: 'recharge_retried', subjectType: 'recharge', subjectId: row.id });
     });
+    money.wake?.();
     return { message: 'api:recharges.retried', data: presentRecharge(await one(ctx, String(row.id)), seesCost(ctx)) };
   });
 
-  /** A recharge stuck in pending or processing (or failed without its refund) is settled as refunded: once. */
-  api.post('/:id/refund', { summary: 'Refund a stuck recharge (pending or processing for 15 minutes, or failed): credits back what was debited, once', permission: 'refund recharges', response: rechargeResponseSchema }, async (req, ctx) => {
+  /**
+   * A failed sale whose money is not all back: the dealer's debit is credited back and the
+   * customer's payment let go (a reserve) or reversed (a purchase) through the gateway, each once;
+   * the original reason stays. 409 when nothing is left to refund. Ten at once: one refund.
+   */
+  api.post('/:id/refund', { summary: "Refund a failed sale by hand: the dealer's debit and the customer's payment, whatever is not back yet (409 when nothing is)", permission: 'refund recharges', response: rechargeResponseSchema }, async (req, ctx) => {
     const row = await one(ctx, String(req.params.id));
-    const age = Date.now() - new Date(fromDbTime(row.processing_started_at ?? row.created_at)!).getTime();
-    const stuck = (row.status === 'pending' || row.status === 'processing') && age >= STUCK_AFTER_MS;
-    if (!stuck && row.status !== 'failed') throw new AppError(409, 'api:recharges.refund_not_possible');
-    const done = await failRecharge(ctx, row.id, `Refunded by hand by ${ctx.actor.user?.name ?? 'an admin'}.`, { from: [row.status] as ('pending' | 'processing' | 'failed')[] });
-    if (!done) throw new AppError(409, 'api:recharges.refund_not_possible');
-    return { message: 'api:recharges.refunded', data: presentRecharge(await one(ctx, String(row.id)), seesCost(ctx)) };
+    const { releasePayment } = await transact(ctx, async (tctx) => {
+      const r = await tctx.db('recharges').where({ id: row.id }).forUpdate().first();
+      if (r.status !== 'failed' && r.status !== 'refunded') throw new AppError(409, 'api:recharges.refund_not_possible');
+      const debited = await tctx.db('wallet_transactions').where({ recharge_id: r.id, kind: 'recharge_debit' }).first('amount', 'wallet_id');
+      const debitBack = debited ? Boolean(await tctx.db('wallet_transactions').where({ recharge_id: r.id, kind: 'recharge_refund' }).first('id')) : true;
+      const paymentHeld = r.payment_state === 'reserved' || r.payment_state === 'collected';
+      if (debitBack && !paymentHeld) throw new AppError(409, 'api:recharges.nothing_to_refund');
+      const now = toDbTime();
+      if (!debitBack) await credit(tctx, debited.wallet_id, { kind: 'recharge_refund', amount: Number(debited.amount), rechargeId: r.id, reference: r.reference, note: 'Refunded by hand' });
+      if (paymentHeld) await tctx.db('recharges').where({ id: r.id, payment_state: r.payment_state }).update({ payment_state: 'releasing' });
+      await tctx.db('recharges').where({ id: r.id }).update({ status: 'refunded', refunded_at: r.refunded_at ?? now, updated_at: now });
+      await recordActivity(tctx, { action: 'recharge_refunded_by_hand', subjectType: 'recharge', subjectId: r.id, before: { status: r.status, payment_state: r.payment_state }, after: { dealer_debit_returned: debitBack ? null : Number(debited.amount), payment: paymentHeld ? 'releasing' : r.payment_state } });
+      return { releasePayment: paymentHeld ? { transactionId: r.payment_reference as string, flow: (r.payment_flow ?? 'purchase') as PaymentFlow, reference: r.reference as string } : null };
+    });
+    let message = 'api:recharges.refunded';
+    if (releasePayment) {
+      // Outside the transaction: the gateway's answer may take seconds. Unconfirmed, it stays
+      // `releasing` and the reconciliation asks again.
+      const done = money.payment ? await money.payment.release({ referenceId: releasePayment.reference, transactionId: releasePayment.transactionId, flow: releasePayment.flow }, { rechargeId: row.id }) : null;
+      if (done?.status === 'done') await ctx.db('recharges').where({ id: row.id, payment_state: 'releasing' }).update({ payment_state: 'released', updated_at: toDbTime() });
+      else message = 'api:recharges.payment_return_pending';
+    }
+    return { message, data: presentRecharge(await one(ctx, String(row.id)), seesCost(ctx)) };
+  });
+
+  /**
+   * A sale in review settled by a person: the decision is recorded and the worker carries it out
+   * (commits or lets go the customer's payment, settles the ledger), each step logged.
+   */
+  api.post('/:id/settle', { summary: 'Settle a sale in review as delivered or not delivered', permission: 'review recharges', body: settleRechargeSchema, response: rechargeResponseSchema }, async (req, ctx) => {
+    const row = await one(ctx, String(req.params.id));
+    const input = req.body as SettleRechargeInput;
+    await transact(ctx, async (tctx) => {
+      const now = toDbTime();
+      const won = await tctx.db('recharges')
+        .where({ id: row.id, status: 'needs_review' })
+        .update({ status: 'pending', review_outcome: input.outcome, reviewed_by: ctx.actor.id, reviewed_at: now, next_attempt_at: null, unsure_since: null, crashes: 0, updated_at: now });
+      if (!won) throw new AppError(409, 'api:recharges.settle_not_possible');
+      await recordActivity(tctx, { action: 'recharge_settled_in_review', subjectType: 'recharge', subjectId: row.id, before: { status: 'needs_review', review_reason: row.review_reason }, after: { outcome: input.outcome, note: input.note } });
+    });
+    money.wake?.();
+    return { message: `api:recharges.settled_${input.outcome}`, data: presentRecharge(await one(ctx, String(row.id)), seesCost(ctx)) };
   });
 
   return api;

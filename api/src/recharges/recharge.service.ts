@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import { formatMinor, type PublicRecharge, type RechargeRequest, type RechargeResponse } from '@app/contracts';
+import { formatMinor, type CustomerMoney, type CustomerOutcome, type PublicRecharge, type RechargeRequest, type RechargeResponse } from '@app/contracts';
 import { decodeId, encodeId } from '../http/ids.ts';
 import { AppError, conflict, fieldError, notFound } from '../http/errors.ts';
 import { fromDbTime, toDbTime } from '../database/time.ts';
@@ -10,6 +10,9 @@ import { transact, type ServiceContext } from '../platform/context.ts';
 import { credit, debit, InsufficientBalance } from '../wallets/ledger.ts';
 import { storefrontPaymentMethods, type StorefrontDealerRow } from '../storefront/storefront.service.ts';
 import { dealerRef } from '../users/dealer-ref.ts';
+import { noticeLowBalance } from '../wallets/low-balance.ts';
+import { recordMissedSale, type MissedSaleInput } from '../wallets/missed-sales.ts';
+import { rootKnex } from '../database/unit-of-work.ts';
 
 /**
  * Recharges (docs/data-model.md, Recharges): the sale, priced and snapshotted in the customer's
@@ -74,6 +77,8 @@ export async function createRecharge(ctx: ServiceContext, dealer: StorefrontDeal
   };
   const earlier = await same();
   if (earlier) return earlier;
+  let debitedWallet: number | null = null;
+  let missed: MissedSaleInput | null = null;
   try {
     const id = await transact(ctx, async (tctx) => {
       const bundleId = decodeId(input.bundle_id);
@@ -122,17 +127,25 @@ export async function createRecharge(ctx: ServiceContext, dealer: StorefrontDeal
         try {
           if (!wallet) throw new InsufficientBalance();
           await debit(tctx, wallet.id, { kind: 'recharge_debit', amount: cost, rechargeId: id, reference });
+          debitedWallet = wallet.id;
         } catch (err) {
           // The customer is told the bundle is unavailable for now; the dealer's balance stays private.
-          if (err instanceof InsufficientBalance) throw new AppError(422, 'api:recharges.temporarily_unavailable', { bundle_id: ['api:recharges.temporarily_unavailable'] });
+          if (err instanceof InsufficientBalance) {
+            missed = { dealerId: dealer.id, bundleId: bundle.id, bundleName: bundle.name, amount: price, cost, idempotencyKey: key };
+            throw new AppError(422, 'api:recharges.temporarily_unavailable', { bundle_id: ['api:recharges.temporarily_unavailable'] });
+          }
           throw err;
         }
       }
       await recordActivity(tctx, { action: 'recharge_created', subjectType: 'recharge', subjectId: id, after: { amount: price, cost, phone: input.phone, bundle: bundle.name } });
       return id;
     });
+    // After the commit, never inside the sale: the dealer's low-balance alert (one email per crossing).
+    if (debitedWallet !== null) void noticeLowBalance(ctx, debitedWallet).catch(() => undefined);
     return { id, created: true };
   } catch (err) {
+    // A sale lost to an empty wallet is kept, so the dealer (and the admin) see what it cost them.
+    if (missed) await recordMissedSale(rootKnex(), missed);
     // The same key sent twice at the same moment: the loser answers with the winner's recharge.
     if (isUniqueViolation(err)) {
       const winner = await same();
@@ -144,8 +157,34 @@ export async function createRecharge(ctx: ServiceContext, dealer: StorefrontDeal
 
 const mask = (phone: string) => (phone.length > 5 ? `${phone.slice(0, 2)}${'*'.repeat(phone.length - 5)}${phone.slice(-3)}` : phone);
 
+/**
+ * What the customer is told (docs/product.md, "What the customer is told"): each outcome has its
+ * own words, and what happened to their money is never guessed. `released` after a
+ * pre-authorisation took nothing; after a purchase it was given back.
+ */
+export function customerOutcome(r: Record<string, any>): { outcome: CustomerOutcome; money: CustomerMoney } {
+  const payment: string = r.payment_state ?? 'none';
+  const delivery: string = r.delivery_state ?? 'none';
+  const purchase = r.payment_flow === 'purchase';
+  const afterFailure = (): CustomerMoney => {
+    if (payment === 'released') return purchase ? 'returned' : 'nothing_taken';
+    if (payment === 'none' || payment === 'absent' || payment === 'declined') return 'nothing_taken';
+    return 'unknown';
+  };
+  const held = (): CustomerMoney => (payment === 'reserved' ? 'reserved' : payment === 'collected' || payment === 'committing' ? 'charged' : payment === 'none' || payment === 'absent' ? 'nothing_taken' : 'unknown');
+  if (r.status === 'completed') return { outcome: 'delivered', money: ['collected', 'committing', 'reserved', 'sent'].includes(payment) ? 'charged' : 'nothing_taken' };
+  if (r.status === 'failed' || r.status === 'refunded') return payment === 'declined' ? { outcome: 'declined', money: 'nothing_taken' } : { outcome: 'not_delivered', money: afterFailure() };
+  if (r.status === 'needs_review') return { outcome: 'delayed', money: held() };
+  if (delivery === 'delivered') return { outcome: 'delivered', money: 'charged' };
+  if (delivery === 'failed') return { outcome: 'not_delivered', money: afterFailure() };
+  const waited = r.unsure_since ? Date.now() - new Date(fromDbTime(r.unsure_since)!).getTime() : 0;
+  if (payment === 'none' || payment === 'sent') return { outcome: waited > 180_000 ? 'delayed' : 'awaiting_payment', money: 'nothing_taken' };
+  return { outcome: waited > 60_000 ? 'delayed' : 'delivering', money: held() };
+}
+
 export function presentPublic(r: Record<string, any>, t: (key: string) => string): PublicRecharge {
-  const reason = r.status === 'failed' || r.status === 'refunded' ? t(r.payment_reference || r.pricing_model === 'cost' ? 'api:recharges.failed_refunded' : 'api:recharges.failed_payment') : null;
+  const { outcome, money } = customerOutcome(r);
+  const message = t(outcome === 'not_delivered' ? `api:recharges.outcome.not_delivered_${money === 'returned' ? 'returned' : money === 'unknown' ? 'unknown' : 'nothing_taken'}` : `api:recharges.outcome.${outcome}`);
   return {
     id: r.id,
     h_id: encodeId(r.id),
@@ -156,7 +195,11 @@ export function presentPublic(r: Record<string, any>, t: (key: string) => string
     phone: mask(r.phone),
     amount: formatMinor(Number(r.amount)),
     currency: r.currency,
-    failure_reason: reason,
+    failure_reason: r.status === 'failed' || r.status === 'refunded' ? message : null,
+    outcome,
+    money,
+    message,
+    can_retry: outcome === 'declined',
     created_at: fromDbTime(r.created_at),
     completed_at: fromDbTime(r.completed_at),
   };
@@ -175,7 +218,8 @@ export const rechargeQuery = (db: Db) =>
   db('recharges')
     .join('users', 'users.id', 'recharges.dealer_id')
     .leftJoin('payment_methods', 'payment_methods.id', 'recharges.payment_method_id')
-    .select('recharges.*', 'users.name as dealer_name', 'users.dealer_code', 'payment_methods.name as payment_method_name');
+    .leftJoin('users as reviewers', 'reviewers.id', 'recharges.reviewed_by')
+    .select('recharges.*', 'users.name as dealer_name', 'users.dealer_code', 'payment_methods.name as payment_method_name', 'reviewers.name as reviewer_name');
 
 export function presentRecharge(r: Record<string, any>, seesCost: boolean): RechargeResponse {
   return {
@@ -202,6 +246,15 @@ export function presentRecharge(r: Record<string, any>, seesCost: boolean): Rech
     payment_reference: r.payment_reference ?? null,
     operator_reference: r.operator_reference ?? null,
     failure_reason: r.failure_reason ?? null,
+    payment_state: r.payment_state ?? 'none',
+    payment_flow: r.payment_flow ?? null,
+    delivery_state: r.delivery_state ?? 'none',
+    delivery_id: r.delivery_id ?? null,
+    review_reason: r.review_reason ?? null,
+    needs_review_at: fromDbTime(r.needs_review_at),
+    reviewed_by: r.reviewed_by ? { id: r.reviewed_by, name: r.reviewer_name ?? '' } : null,
+    reviewed_at: fromDbTime(r.reviewed_at),
+    review_outcome: r.review_outcome ?? null,
     created_at: fromDbTime(r.created_at),
     processing_started_at: fromDbTime(r.processing_started_at),
     completed_at: fromDbTime(r.completed_at),
@@ -210,53 +263,54 @@ export function presentRecharge(r: Record<string, any>, seesCost: boolean): Rech
   };
 }
 
-/* ---------- settlement: the worker's (and an admin's) steps, each one short transaction ---------- */
+/* ---------- settlement: the worker's (and an admin's) last step, one short transaction each ---------- */
 
-/** The collected payment's reference, kept so a resumed recharge never asks the payer again. */
-export async function recordPayment(ctx: ServiceContext, id: number, paymentReference: string): Promise<void> {
-  await ctx.db('recharges').where({ id, status: 'processing' }).update({ payment_reference: paymentReference, updated_at: toDbTime() });
+interface SettleOptions {
+  /** The worker's claim: the row must still be the one it claimed (docs/architecture.md, "Recharges"). */
+  claimedAt?: string | null;
 }
 
 /** Delivered: completed, and under "Profit Only" the dealer's profit credited (once). */
-export async function completeRecharge(ctx: ServiceContext, id: number, operatorReference: string): Promise<boolean> {
+export async function completeRecharge(ctx: ServiceContext, id: number, operatorReference: string, opts: SettleOptions & { note?: string | null } = {}): Promise<boolean> {
   return transact(ctx, async (tctx) => {
     const now = toDbTime();
-    const won = await tctx.db('recharges').where({ id, status: 'processing' }).update({ status: 'completed', operator_reference: operatorReference, completed_at: now, failure_reason: null, next_attempt_at: null, updated_at: now });
+    const qb = tctx.db('recharges').where({ id, status: 'processing' });
+    if (opts.claimedAt) qb.where('processing_started_at', opts.claimedAt);
+    const won = await qb.update({ status: 'completed', operator_reference: operatorReference, completed_at: now, failure_reason: opts.note ?? null, next_attempt_at: null, unsure_since: null, updated_at: now });
     if (!won) return false;
     const r = await tctx.db('recharges').where({ id }).first();
     if (r.pricing_model === 'profit' && Number(r.profit) > 0) {
       const wallet = await tctx.db('wallets').where({ dealer_id: r.dealer_id }).first('id');
       if (wallet) await credit(tctx, wallet.id, { kind: 'profit_credit', amount: Number(r.profit), rechargeId: id, reference: r.reference });
     }
-    await recordActivity(tctx, { action: 'recharge_completed', subjectType: 'recharge', subjectId: id, after: { operator_reference: operatorReference } });
+    await recordActivity(tctx, { action: 'recharge_completed', subjectType: 'recharge', subjectId: id, after: { operator_reference: operatorReference, payment_state: r.payment_state, ...(opts.note ? { note: opts.note } : {}) } });
     return true;
   });
 }
 
 /**
  * Not delivered: failed, and whatever the dealer was debited credited back (a `recharge_refund`),
- * which makes it `refunded`. `paymentRefunded`: the customer's collected payment went back too.
+ * which makes it `refunded`, as does a customer's purchase reversed at the gateway
+ * (`paymentReturned`). A released pre-authorisation took nothing: that sale is just `failed`
+ * unless the dealer's debit came back.
  */
-export async function failRecharge(ctx: ServiceContext, id: number, reason: string, opts: { from?: ('processing' | 'pending' | 'failed')[]; paymentRefunded?: boolean } = {}): Promise<boolean> {
+export async function failRecharge(ctx: ServiceContext, id: number, reason: string, opts: SettleOptions & { from?: ('processing' | 'pending')[]; paymentReturned?: boolean } = {}): Promise<boolean> {
   return transact(ctx, async (tctx) => {
     const now = toDbTime();
     const r = await tctx.db('recharges').where({ id }).first();
     if (!r) return false;
-    const won = await tctx.db('recharges').where({ id }).whereIn('status', opts.from ?? ['processing']).update({ status: 'failed', failed_at: now, failure_reason: reason.slice(0, 500), next_attempt_at: null, updated_at: now });
+    const qb = tctx.db('recharges').where({ id }).whereIn('status', opts.from ?? ['processing']);
+    if (opts.claimedAt) qb.where('processing_started_at', opts.claimedAt);
+    const won = await qb.update({ status: 'failed', failed_at: now, failure_reason: reason.slice(0, 500), next_attempt_at: null, unsure_since: null, updated_at: now });
     if (!won) return false;
     const debited = await tctx.db('wallet_transactions').where({ recharge_id: id, kind: 'recharge_debit' }).first('amount', 'wallet_id');
     const refunded = await tctx.db('wallet_transactions').where({ recharge_id: id, kind: 'recharge_refund' }).first('id');
     if (debited && !refunded) {
       await credit(tctx, debited.wallet_id, { kind: 'recharge_refund', amount: Number(debited.amount), rechargeId: id, reference: r.reference });
     }
-    const moneyBack = Boolean(debited) || Boolean(opts.paymentRefunded);
+    const moneyBack = Boolean(debited) || Boolean(opts.paymentReturned);
     if (moneyBack) await tctx.db('recharges').where({ id }).update({ status: 'refunded', refunded_at: now });
-    await recordActivity(tctx, { action: moneyBack ? 'recharge_refunded' : 'recharge_failed', subjectType: 'recharge', subjectId: id, after: { reason } });
+    await recordActivity(tctx, { action: moneyBack ? 'recharge_refunded' : 'recharge_failed', subjectType: 'recharge', subjectId: id, after: { reason, payment_state: r.payment_state } });
     return true;
   });
-}
-
-/** Try again later (a timeout): back to pending with a time to wait. */
-export async function rescheduleRecharge(ctx: ServiceContext, id: number, delayMs: number, reason: string): Promise<void> {
-  await ctx.db('recharges').where({ id, status: 'processing' }).update({ status: 'pending', next_attempt_at: toDbTime(new Date(Date.now() + delayMs)), failure_reason: reason.slice(0, 500), updated_at: toDbTime() });
 }

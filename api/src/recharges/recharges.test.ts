@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, bearer, type Harness } from '../../../tests/api/harness.ts';
 import { ledgerSum } from '../wallets/ledger.ts';
-import { buy, fastWorker, makeShop, walletBalance, type Shop } from './recharge-fixtures.ts';
+import { buy, makeShop, moneyKit, walletBalance, type MoneyKit, type Shop } from './recharge-fixtures.ts';
 import type { RechargeWorker } from './recharge-worker.ts';
+import type { RechargeMoney } from './recharge.routes.ts';
 
 /**
  * Recharges end to end on the real app and database: the sale, every refusal (writes nothing),
@@ -12,13 +13,19 @@ import type { RechargeWorker } from './recharge-worker.ts';
 let h: Harness;
 let root: string;
 let worker: RechargeWorker;
+let kit: MoneyKit;
+const money: RechargeMoney = {};
 
 beforeAll(async () => {
-  h = await createHarness();
+  h = await createHarness({ rechargeMoney: money });
   root = await h.adminToken();
-  worker = fastWorker(h);
+  kit = await moneyKit(h, { money });
+  worker = kit.worker;
 });
-afterAll(() => h.close());
+afterAll(async () => {
+  await kit.close();
+  await h.close();
+});
 
 const counts = async () => ({
   recharges: Number((await h.knex('recharges').count({ n: '*' }).first())!.n),
@@ -36,7 +43,7 @@ describe('"Cost + Profit": the dealer pays the cost when the sale is made', () =
     expect(res.body.data.reference).toMatch(/^RC[A-Z0-9]{10}$/);
     expect(await walletBalance(h, shop.walletId)).toBe(960);
     const row = await h.knex('recharges').where({ id: res.body.data.id }).first();
-    expect(row).toMatchObject({ phone: '615123456', payer_phone: '617000001', bundle_name: expect.stringContaining('1 GB'), pricing_model: 'cost' });
+    expect(row).toMatchObject({ phone: '615123456', payer_phone: '617000021', bundle_name: expect.stringContaining('1 GB'), pricing_model: 'cost' });
     expect([Number(row.amount), Number(row.cost), Number(row.profit)]).toEqual([55, 40, 15]);
     await worker.drain();
     expect(await status(shop, res.body.data.id)).toMatchObject({ status: 'completed', failure_reason: null });
@@ -55,6 +62,12 @@ describe('"Cost + Profit": the dealer pays the cost when the sale is made', () =
     expect(res.body.message).toBe('This bundle is temporarily unavailable. Please try again later.');
     expect(await counts()).toEqual(before);
     expect(await walletBalance(h, shop.walletId)).toBe(39);
+    // Kept as a missed sale for the dealer's dashboard, once per purchase key.
+    await buy(h, shop, { idempotency_key: 'missed-sale-key-1' });
+    await buy(h, shop, { idempotency_key: 'missed-sale-key-1' });
+    const missed = await h.knex('missed_sales').where({ dealer_id: shop.dealerId }).orderBy('id');
+    expect(missed).toHaveLength(2);
+    expect([Number(missed[0].amount), Number(missed[0].cost)]).toEqual([55, 40]);
   });
 });
 
@@ -108,7 +121,7 @@ describe('idempotency', () => {
     expect(again.status).toBe(200);
     expect(again.body.message).toBe('This purchase was already received.');
     expect(again.body.data.id).toBe(first.body.data.id);
-    const viaHeader = await h.http().post('/api/v1/client/recharge').set('dealer_code', shop.code).set('Idempotency-Key', 'order-0001-abc').send({ bundle_id: shop.bundleId, payment_method_id: shop.methodId, phone: '0615123456', payer_phone: '+252 61 7000001' });
+    const viaHeader = await h.http().post('/api/v1/client/recharge').set('dealer_code', shop.code).set('Idempotency-Key', 'order-0001-abc').send({ bundle_id: shop.bundleId, payment_method_id: shop.methodId, phone: '0615123456', payer_phone: '+252 61 7000021' });
     expect(viaHeader.body.data.id).toBe(first.body.data.id);
     const other = await buy(h, shop, { idempotency_key: 'order-0001-abc', phone: '0615999000' });
     expect(other.status).toBe(409);
@@ -126,30 +139,45 @@ describe('idempotency', () => {
   });
 });
 
-describe('the sandbox test numbers', () => {
-  it('a payer ending in 0000 declines: "Cost + Profit" gets its debit back, "Profit Only" simply fails', async () => {
+describe('the stand-ins\' test numbers', () => {
+  it('a payer ending in 0000 declines: nothing is taken, "Cost + Profit" gets its debit back, "Profit Only" simply fails', async () => {
     const cost = await makeShop(h, root, 'cost', { balance: '1' });
     const profit = await makeShop(h, root, 'profit');
     const a = await buy(h, cost, { payer_phone: '0617770000' });
     const b = await buy(h, profit, { payer_phone: '0617770000' });
     await worker.drain();
-    expect(await status(cost, a.body.data.id)).toMatchObject({ status: 'refunded', failure_reason: 'The bundle could not be delivered. Your payment is returned.' });
-    expect(await status(profit, b.body.data.id)).toMatchObject({ status: 'failed', failure_reason: 'The payment was not approved, so nothing was charged.' });
+    const declined = 'The payment was not approved: check your balance and try again.';
+    expect(await status(cost, a.body.data.id)).toMatchObject({ status: 'refunded', outcome: 'declined', money: 'nothing_taken', can_retry: true, failure_reason: declined, message: declined });
+    expect(await status(profit, b.body.data.id)).toMatchObject({ status: 'failed', outcome: 'declined', money: 'nothing_taken', failure_reason: declined });
     expect(await walletBalance(h, cost.walletId)).toBe(100);
     expect((await h.knex('wallet_transactions').where({ recharge_id: a.body.data.id })).map((t: { kind: string }) => t.kind)).toEqual(['recharge_debit', 'recharge_refund']);
     expect(await walletBalance(h, profit.walletId)).toBe(0);
   });
 
-  it('a target ending in 9999 fails at the operator; one in 8888 times out, its status then says not delivered; both are refunded', async () => {
+  it('a target ending in 9999 is refused by the operator: the reserve is cancelled (nothing taken), the debit returned', async () => {
     const shop = await makeShop(h, root, 'cost', { balance: '1' });
     const rejected = await buy(h, shop, { phone: '0615559999' });
-    const silent = await buy(h, shop, { phone: '0615558888' });
     await worker.drain();
-    for (const r of [rejected, silent]) expect((await status(shop, r.body.data.id)).status).toBe('refunded');
-    // Attempt 1 timed out; attempt 2 asked the operator first, which never delivered it.
-    expect(Number((await h.knex('recharges').where({ id: silent.body.data.id }).first()).attempts)).toBe(2);
+    expect(await status(shop, rejected.body.data.id)).toMatchObject({ status: 'refunded', outcome: 'not_delivered', money: 'nothing_taken', message: 'The bundle could not be delivered. Nothing was taken from your account.' });
+    const tx = kit.standIns.waafipay.byReference(rejected.body.data.reference);
+    expect(tx?.state).toBe('Cancelled');
     expect(await walletBalance(h, shop.walletId)).toBe(100);
     expect(await ledgerSum(h.knex, shop.walletId)).toBe(100);
+  });
+
+  it('a target ending in 8888 is delivered but the answer is lost: looked up by reference, never sent twice, charged once', async () => {
+    const shop = await makeShop(h, root, 'cost', { balance: '1' });
+    const lost = await buy(h, shop, { phone: '0615558888' });
+    await worker.drain();
+    const row = await h.knex('recharges').where({ id: lost.body.data.id }).first();
+    expect(row).toMatchObject({ status: 'completed', payment_state: 'collected', delivery_state: 'delivered' });
+    expect(kit.standIns.reloadly.transactions().filter((t) => t.customIdentifier === row.reference)).toHaveLength(1);
+    expect(kit.standIns.waafipay.byReference(row.reference)?.state).toBe('Committed');
+    const ops = (await h.knex('remote_calls').where({ recharge_id: row.id }).orderBy('id')).map((c: { operation: string; outcome: string }) => `${c.operation}:${c.outcome}`);
+    expect(ops).toContain('POST /topups:unknown');
+    expect(ops).toContain('GET /topups/reports/transactions:ok');
+    expect(ops.filter((o: string) => o.startsWith('POST /topups'))).toHaveLength(1);
+    expect(await walletBalance(h, shop.walletId)).toBe(60);
   });
 });
 
@@ -159,9 +187,9 @@ describe('crash recovery', () => {
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push((await buy(h, shop)).body.data.id);
     // A worker claims them and dies before settling.
-    const claimed = await fastWorker(h).claim(10);
+    const claimed = await kit.newWorker().claim(10);
     expect(claimed.map((r) => r.id).sort()).toEqual([...ids].sort());
-    expect(await fastWorker(h).claim(10)).toEqual([]);
+    expect(await kit.newWorker().claim(10)).toEqual([]);
     // The next start gives them back and finishes them.
     expect(await worker.recoverExpired(0)).toBe(3);
     await worker.drain();
@@ -169,10 +197,25 @@ describe('crash recovery', () => {
     expect(await walletBalance(h, shop.walletId)).toBe(200 - 3 * 40);
     expect(await h.knex('wallet_transactions').whereIn('recharge_id', ids)).toHaveLength(3);
   });
+
+  it('a sale whose processing keeps crashing stops after a bounded number of tries and waits for review', async () => {
+    const shop = await makeShop(h, root, 'cost', { balance: '1' });
+    const sale = await buy(h, shop);
+    for (let i = 0; i < 10; i++) {
+      const [row] = await kit.newWorker().claim(1);
+      if (!row) break;
+      await h.knex('recharges').where({ id: row.id }).update({ processing_started_at: '2020-01-01 00:00:00.000' });
+      await worker.recoverExpired();
+    }
+    const row = await h.knex('recharges').where({ id: sale.body.data.id }).first();
+    expect(row.status).toBe('needs_review');
+    expect(Number(row.crashes)).toBe(5);
+    expect(row.review_reason).toMatch(/stopped unexpectedly 5 times/);
+  });
 });
 
 describe('the console: list, detail, retry, refund', () => {
-  it('dealers see only their own; the detail has its timeline and ledger rows; costs need the permission', async () => {
+  it('dealers see only their own; the detail has its timeline, ledger rows and (staff) the remote calls; costs need the permission', async () => {
     const a = await makeShop(h, root, 'cost', { balance: '2' });
     const b = await makeShop(h, root, 'cost', { balance: '2' });
     const mine = await buy(h, a);
@@ -180,11 +223,18 @@ describe('the console: list, detail, retry, refund', () => {
     await worker.drain();
     const list = await h.http().get('/api/v1/recharges').set(bearer(a.token));
     expect(list.body.data.map((r: { id: number }) => r.id)).toEqual([mine.body.data.id]);
-    expect(list.body.data[0]).toMatchObject({ status: 'completed', amount: '0.55', cost: '0.40', profit: '0.15', payment_method: 'EVC Plus' });
+    expect(list.body.data[0]).toMatchObject({ status: 'completed', amount: '0.55', cost: '0.40', profit: '0.15', payment_method: 'EVC Plus', payment_state: 'collected', payment_flow: 'preauthorize', delivery_state: 'delivered' });
     expect((await h.http().get(`/api/v1/recharges/${mine.body.data.id}`).set(bearer(b.token))).status).toBe(404);
+    expect((await h.http().get(`/api/v1/recharges/${mine.body.data.id}`).set(bearer(a.token))).body.data.remote_calls).toEqual([]);
     const detail = await h.http().get(`/api/v1/recharges/${mine.body.data.id}`).set(bearer(root));
     expect(detail.body.data.timeline.map((e: { event: string }) => e.event)).toEqual(['recharge_created', 'recharge_completed']);
     expect(detail.body.data.transactions.map((t: { kind: string }) => t.kind)).toEqual(['recharge_debit']);
+    const calls = detail.body.data.remote_calls as { operation: string; outcome: string; request: string; http_status: number }[];
+    expect(calls.map((c) => c.operation)).toEqual(expect.arrayContaining(['API_PREAUTHORIZE', 'POST /topups', 'API_PREAUTHORIZE_COMMIT']));
+    expect(calls.filter((c) => c.outcome !== 'ok')).toEqual([]);
+    // Credentials never reach the trail.
+    expect(calls.map((c) => c.request ?? '').join(' ')).not.toMatch(/API-STANDIN-KEY|standin-secret/);
+    expect(calls.find((c) => c.operation === 'API_PREAUTHORIZE')!.request).toContain('[redacted]');
     const viewer = await h.userWith(['view recharges']);
     expect((await h.http().get(`/api/v1/recharges/${mine.body.data.id}`).set(bearer(viewer.token))).body.data.recharge).not.toHaveProperty('cost');
     const byPhone = await h.http().get('/api/v1/recharges?phone=0615123456&status=completed').set(bearer(root));
@@ -193,23 +243,41 @@ describe('the console: list, detail, retry, refund', () => {
     expect(csv.text.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe('id,reference,created_at,dealer,provider,bundle,phone,status,amount,cost,profit,currency,payment_reference,operator_reference,failure_reason');
   });
 
-  it('a stuck recharge is refunded by hand once; a failed one that moved no money is retried', async () => {
+  it('a manual refund refunds what is left once (ten at once), keeps the reason, and is a 409 when nothing is left; a sale that reached no one is retried', async () => {
     const shop = await makeShop(h, root, 'cost', { balance: '1' });
+    const rejected = await buy(h, shop, { phone: '0615559999' });
+    await worker.drain();
+    // Already all back (the debit returned, the reserve cancelled): nothing to refund.
+    const none = await h.http().post(`/api/v1/recharges/${rejected.body.data.id}/refund`).set(bearer(root));
+    expect(none.status).toBe(409);
+    expect(none.body.message).toBe("Nothing is left to refund on this sale: the dealer's debit and the customer's payment are already back.");
+
+    // A purchase-flow sale failed while its payment was still collected and its debit not yet back (as after a crash).
     const stuck = await buy(h, shop);
-    await fastWorker(h).claim(10);
-    expect((await h.http().post(`/api/v1/recharges/${stuck.body.data.id}/refund`).set(bearer(root))).status).toBe(409);
-    await h.knex('recharges').where({ id: stuck.body.data.id }).update({ processing_started_at: '2020-01-01 00:00:00.000' });
-    const refunds = await Promise.all([1, 2, 3].map(() => h.http().post(`/api/v1/recharges/${stuck.body.data.id}/refund`).set(bearer(root))));
-    expect(refunds.map((r) => r.status).sort()).toEqual([200, 409, 409]);
-    expect(await walletBalance(h, shop.walletId)).toBe(100);
+    const reason = 'The operator refused the top-up.';
+    await h.knex('recharges').where({ id: stuck.body.data.id }).update({ status: 'failed', payment_state: 'collected', payment_flow: 'purchase', payment_reference: 'TX-HAND', delivery_state: 'failed', failure_reason: reason });
+    kit.standIns.waafipay.reset();
+    const refunds = await Promise.all(Array.from({ length: 10 }, () => h.http().post(`/api/v1/recharges/${stuck.body.data.id}/refund`).set(bearer(root))));
+    expect(refunds.filter((r) => r.status >= 500)).toEqual([]);
+    expect(refunds.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(refunds.filter((r) => r.status === 409)).toHaveLength(9);
+    const after = await h.knex('recharges').where({ id: stuck.body.data.id }).first();
+    expect(after).toMatchObject({ status: 'refunded', failure_reason: reason });
+    // The gateway was asked once; it does not know TX-HAND, so the return stays to be confirmed.
+    expect(await h.knex('remote_calls').where({ recharge_id: stuck.body.data.id, operation: 'API_CANCELPURCHASE' })).toHaveLength(1);
+    expect(after.payment_state).toBe('releasing');
     expect((await h.knex('wallet_transactions').where({ recharge_id: stuck.body.data.id })).map((t: { kind: string }) => t.kind)).toEqual(['recharge_debit', 'recharge_refund']);
+    expect(await h.knex('activity_log').where({ subject_type: 'recharge', subject_id: stuck.body.data.id, action: 'recharge_refunded_by_hand' })).toHaveLength(1);
+    expect(await walletBalance(h, shop.walletId)).toBe(100);
     expect((await h.http().post(`/api/v1/recharges/${stuck.body.data.id}/retry`).set(bearer(root))).status).toBe(409);
 
+    // The gateway never had it (0003: the request never arrives): nothing taken, so it may be tried again.
     const profit = await makeShop(h, root, 'profit');
-    const declined = await buy(h, profit, { payer_phone: '0617770000' });
+    const unreachable = await buy(h, profit, { payer_phone: '0617770003' });
     await worker.drain();
-    expect((await h.http().post(`/api/v1/recharges/${declined.body.data.id}/retry`).set(bearer(shop.token))).status).toBe(403);
-    const retried = await h.http().post(`/api/v1/recharges/${declined.body.data.id}/retry`).set(bearer(root));
+    expect(await h.knex('recharges').where({ id: unreachable.body.data.id }).first()).toMatchObject({ status: 'failed', payment_state: 'absent' });
+    expect((await h.http().post(`/api/v1/recharges/${unreachable.body.data.id}/retry`).set(bearer(shop.token))).status).toBe(403);
+    const retried = await h.http().post(`/api/v1/recharges/${unreachable.body.data.id}/retry`).set(bearer(root));
     expect(retried.body.data.status).toBe('pending');
   });
 });

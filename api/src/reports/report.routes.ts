@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { z } from 'zod';
-import { dateParam, RECHARGE_STATUSES } from '@app/contracts';
+import { dateParam, missedSalesSummarySchema, RECHARGE_STATUSES } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
 import { sendCsv } from '../http/csv.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
@@ -22,6 +22,9 @@ const salesQuery = z.object({
   format: z.enum(['json', 'csv'], { message: 'validation:invalid_value' }).optional(),
 });
 
+/** The dashboard's answer: the figures below, and `missed_sales` (sales an empty wallet refused today). */
+const dashboardResponse = z.object({ currency: z.string(), timezone: z.string(), missed_sales: missedSalesSummarySchema }).catchall(z.unknown());
+
 /** The range asked for, in company days; by default the last 30 days. */
 function range(q: Record<string, unknown>, timeZone: string) {
   const to = typeof q.to === 'string' ? q.to : zonedDay(new Date(), timeZone);
@@ -36,7 +39,7 @@ export function reportRoutes(registry: OpenApiRegistry) {
   const dash = new ApiRouter(registry, '/dashboard', 'Reports');
   const reports = new ApiRouter(registry, '/reports', 'Reports');
 
-  dash.get('/', { summary: "Today's and this month's sales, the last 30 days, top bundles and dealers, latest sales, wallet balance", permission: 'view dashboard', response: z.record(z.string(), z.unknown()) }, async (_req, ctx) => {
+  dash.get('/', { summary: "Today's and this month's sales, the last 30 days, top bundles and dealers, latest sales, wallet balance, today's missed sales", permission: 'view dashboard', response: dashboardResponse }, async (_req, ctx) => {
     const { timezone, currency } = await readCompanySettings(ctx.db);
     return { data: { currency, timezone, ...(await dashboard(ctx, timezone)) } };
   });

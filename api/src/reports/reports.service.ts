@@ -5,6 +5,7 @@ import { fromDbTime, startOfZonedDay, toDbTime, zonedDay } from '../database/tim
 import { isDealer, type ServiceContext } from '../platform/context.ts';
 import { timeBucket, type TimeGroup } from './time-buckets.ts';
 import { dealerRef } from '../users/dealer-ref.ts';
+import { missedSalesSummary } from '../wallets/missed-sales.ts';
 
 /**
  * Sales figures, computed in the database (grouping and sums in SQL over indexed columns, never
@@ -123,7 +124,7 @@ export async function dashboard(ctx: ServiceContext, timeZone: string) {
       .groupBy('recharges.status', 'recharges.bundle_id', 'recharges.dealer_id');
   const walletQuery = db('wallets');
   if (isDealer(ctx.actor)) walletQuery.where('dealer_id', ctx.actor.id!);
-  const [monthRows, todayRows, series, latest, wallet, pricingRow] = await Promise.all([
+  const [monthRows, todayRows, series, latest, wallet, pricingRow, thresholdRow, missed] = await Promise.all([
     grouped(monthStart),
     grouped(today),
     salesReport(ctx, { from: thirtyAgo, to: today, group_by: 'day' }, timeZone, { totals: false }),
@@ -134,6 +135,8 @@ export async function dashboard(ctx: ServiceContext, timeZone: string) {
       .select('id', 'reference', 'status', 'bundle_name', 'provider_name', 'phone', 'amount', 'currency', 'created_at'),
     walletQuery.sum({ total: 'balance' }).first(),
     isDealer(ctx.actor) ? db('dealer_details').where('user_id', ctx.actor.id!).first('pricing_model') : Promise.resolve(null),
+    isDealer(ctx.actor) ? db('wallets').where('dealer_id', ctx.actor.id!).first('low_balance_threshold') : Promise.resolve(null),
+    missedSalesSummary(ctx, timeZone),
   ]);
   type G = { status: string; bundle_id: number | null; dealer_id: number; bundle_name: string; provider_name: string; count: number | string; revenue: number | string; cost: number | string; profit: number | string };
   const add = (into: Record<string, number>, r: G) => {
@@ -179,6 +182,10 @@ export async function dashboard(ctx: ServiceContext, timeZone: string) {
     days.push({ date: d, count: r?.count ?? 0, revenue: r?.revenue ?? '0.00', profit: r?.profit ?? '0.00' });
   }
   const balance = Number((wallet as { total: number | string | null } | undefined)?.total ?? 0);
+  const lowBalanceThreshold = (row: unknown) => {
+    const t = (row as { low_balance_threshold?: number | string | null } | null | undefined)?.low_balance_threshold;
+    return t === null || t === undefined ? 500 : Number(t);
+  };
   const pricing = isDealer(ctx.actor) ? ((pricingRow as { pricing_model?: string } | null | undefined)?.pricing_model ?? 'cost') : null;
   return {
     today: period(todayRows as G[]),
@@ -188,7 +195,8 @@ export async function dashboard(ctx: ServiceContext, timeZone: string) {
     top_dealers: isDealer(ctx.actor) ? [] : await top('dealer_id'),
     latest: latest.map((r: Record<string, unknown>) => ({ id: Number(r.id), h_id: encodeId(Number(r.id)), reference: r.reference, status: r.status, bundle_name: r.bundle_name, provider_name: r.provider_name, phone: r.phone, amount: formatMinor(Number(r.amount)), currency: r.currency, created_at: fromDbTime(r.created_at) })),
     wallet_balance: formatMinor(balance),
-    // A "Cost + Profit" dealer cannot sell without balance: warned below 5.00.
-    low_balance: pricing === 'cost' && balance < 500,
+    // A "Cost + Profit" dealer cannot sell without balance: warned below its low-balance threshold (5.00 when none is set).
+    low_balance: pricing === 'cost' && balance < lowBalanceThreshold(thresholdRow),
+    missed_sales: missed,
   };
 }

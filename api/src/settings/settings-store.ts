@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { toDbTime } from '../database/time.ts';
 import { openSecret, sealSecret } from './secret-box.ts';
 
-export type SettingsGroup = 'company' | 'mail';
+export type SettingsGroup = 'company' | 'mail' | 'money';
 export type SettingsValues = Record<string, string | null>;
 
 /** One group's keys as stored (encrypted values opened; unreadable ones read as null). */

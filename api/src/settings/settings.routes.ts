@@ -1,19 +1,20 @@
 import { z } from 'zod';
-import { companySettingsResponseSchema, companySettingsSchema, mailSettingsResponseSchema, mailSettingsSchema, testMailSchema } from '@app/contracts';
+import { companySettingsResponseSchema, companySettingsSchema, mailSettingsResponseSchema, mailSettingsSchema, moneyLimitsResponseSchema, moneyLimitsSchema, testMailSchema, type MoneyLimitsInput } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { checkedImage, imageUpload } from '../uploads/image-upload.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError, fieldError } from '../http/errors.ts';
 import { onCommit } from '../database/unit-of-work.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
 import { transact } from '../platform/context.ts';
 import { readCompanySettings, writeCompanySettings } from './company-settings.ts';
 import { readMailServer, readMailSettings, sendMail, writeMailSettings } from './mail-settings.ts';
+import { presentMoneyLimits, writeMoneyLimits } from './money-settings.ts';
 
 /**
- * /settings/company and /settings/mail (docs/product.md section 2, /settings children): one group of
- * keys each, every change logged. GET /settings/public is what the sign-in page and the console
+ * /settings/company, /settings/mail and /settings/money (docs/product.md section 2, /settings
+ * children): one group of keys each, every change logged. GET /settings/public is what the sign-in page and the console
  * footer show (no secrets in it).
  */
 export function settingsRoutes(registry: OpenApiRegistry, storage: FileStorage) {
@@ -58,6 +59,22 @@ export function settingsRoutes(registry: OpenApiRegistry, storage: FileStorage) 
       onCommit(() => storage.remove(before.logo!));
     });
     return { message: 'api:settings.company_logo_removed', data: await readCompanySettings(ctx.db) };
+  });
+
+  api.get('/money', { summary: 'The money ceilings: the most one operation may move, and the highest balance an admin credit may reach', permission: 'view company settings', response: moneyLimitsResponseSchema }, async (_req, ctx) => ({ data: await presentMoneyLimits(ctx.db) }));
+
+  api.put('/money', { summary: 'Save the money ceilings (at most MAX_MONEY_LIMIT each; one operation never above the balance ceiling)', permission: 'update company settings', body: moneyLimitsSchema, response: moneyLimitsResponseSchema }, async (req, ctx) => {
+    const input = req.body as MoneyLimitsInput;
+    if (input.max_operation > input.max_balance) throw fieldError('max_operation', 'validation:operation_limit_above_balance_limit');
+    await transact(ctx, async (tctx) => {
+      const before = await presentMoneyLimits(tctx.db);
+      await writeMoneyLimits(tctx.db, input);
+      const after = await presentMoneyLimits(tctx.db);
+      if (before.max_operation !== after.max_operation || before.max_balance !== after.max_balance) {
+        await recordActivity(tctx, { action: 'updated', subjectType: 'settings', description: 'money', before: { max_operation: before.max_operation, max_balance: before.max_balance }, after: { max_operation: after.max_operation, max_balance: after.max_balance } });
+      }
+    });
+    return { message: 'api:settings.money_saved', data: await presentMoneyLimits(ctx.db) };
   });
 
   api.get('/mail', { summary: 'Mail (SMTP) settings; the password is never answered, only whether one is set', permission: 'view mail settings', response: mailSettingsResponseSchema }, async (_req, ctx) => ({ data: await readMailSettings(ctx.db) }));

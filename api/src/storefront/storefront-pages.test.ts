@@ -42,6 +42,24 @@ describe('shop pages', () => {
     expect(res.text).toMatch(/<script type="module"[^>]+src="\/storefront\/assets\//);
   });
 
+  it("give an order's page its own title, kept out of search engines, in the visitor's language", async () => {
+    const res = await h.http().get(`/dealer/${shop.code}/order/rc7k3m9q2xpa`);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('<title>Order RC7K3M9Q2XPA – Xamar &amp; Sons</title>');
+    expect(res.text).toContain('<meta property="og:title" content="Order RC7K3M9Q2XPA – Xamar &amp; Sons">');
+    expect(res.text).toContain('<meta name="robots" content="noindex">');
+    // The app and the shop's first screen come with it (the order is looked up by the app: a 404 there says "not found").
+    expect(res.text).toContain('id="storefront-boot"');
+    expect(res.text).toMatch(/<script type="module"[^>]+src="\/storefront\/assets\//);
+    const ar = await h.http().get(`/dealer/${shop.code}/order/RC7K3M9Q2XPA?lng=ae`);
+    expect(ar.text).toContain('<title>الطلب RC7K3M9Q2XPA – Xamar &amp; Sons</title>');
+    // Shop pages stay indexable; an unknown shop's order link is the shop's 404 page.
+    expect((await h.http().get(`/dealer/${shop.code}`)).text).not.toContain('noindex');
+    const unknown = await h.http().get('/dealer/NOSUCHSHOP/order/RC7K3M9Q2XPA');
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).toContain('<title>Shop not found</title>');
+  });
+
   it('answer an unknown or inactive code with a 404 page, not a blank one', async () => {
     const res = await h.http().get('/dealer/NOSUCHSHOP');
     expect(res.status).toBe(404);
@@ -94,7 +112,7 @@ describe("the customer's session", () => {
     expect(session.status).toBe(200);
     expect(session.headers['set-cookie'][0]).toMatch(/^storefront\.sid=.*HttpOnly; SameSite=Lax/);
     const token = session.body.data.csrf_token as string;
-    const body = { bundle_id: shop.bundleId, payment_method_id: shop.methodId, phone: '0615123456', payer_phone: '0617000001', idempotency_key: 'session-key-0001' };
+    const body = { bundle_id: shop.bundleId, payment_method_id: shop.methodId, phone: '0615123456', payer_phone: '0617000021', idempotency_key: 'session-key-0001' };
     const noToken = await agent.post('/api/v1/client/recharge').set('dealer_code', shop.code).send(body);
     expect(noToken.status).toBe(403);
     expect(noToken.body.message).toBe('The page expired. Reload it and try again.');

@@ -112,14 +112,18 @@ export function storefrontPages(db: Knex, storage: FileStorage): Router {
     } catch {
       dealer = null;
     }
-    const title = dealer ? `${dealer.name} - Internet Services` : 'Shop not found';
+    const cookieLng = /(?:^|;\s*)i18next=([a-z]{2})/.exec(req.get('cookie') ?? '')?.[1];
+    const lng = pickLanguage(req.query.lng ?? cookieLng, req.get('accept-language'));
+    // An order's page (/dealer/{code}/order/{reference}): its own title, kept out of search engines.
+    // The order itself is not looked up here: a shared link's preview says no more than its URL.
+    const rest = ([] as string[]).concat(req.params.rest ?? []);
+    const order = dealer && rest.length === 2 && rest[0] === 'order' && /^[A-Za-z0-9]{1,40}$/.test(rest[1]) ? rest[1].toUpperCase() : null;
+    const title = !dealer ? 'Shop not found' : order ? orderTitle(lng, order, display(dealer)) : `${dealer.name} - Internet Services`;
     const description = dealer ? (dealer.description ?? `Buy data bundles from ${display(dealer)}.`) : 'This shop was not found or is closed.';
     const image = dealer?.logo_path ? `${origin(req)}${dealer.logo_path}` : null;
     const base = dealer ? `/dealer/${encodeURIComponent(dealer.dealer_code)}` : null;
     // The first screen's data and words come inside the page: a phone on a slow network starts
     // drawing without waiting for three more round trips (README, Benchmarks: Lighthouse).
-    const cookieLng = /(?:^|;\s*)i18next=([a-z]{2})/.exec(req.get('cookie') ?? '')?.[1];
-    const lng = pickLanguage(req.query.lng ?? cookieLng, req.get('accept-language'));
     const boot = dealer ? await bootData(dealer, lng) : null;
     const firstBanner = (boot?.dealer as { banners?: { image: string }[] } | undefined)?.banners?.[0]?.image;
     const head = [
@@ -131,6 +135,7 @@ export function storefrontPages(db: Knex, storage: FileStorage): Router {
       `<meta property="og:url" content="${escapeHtml(`${origin(req)}${req.originalUrl.split('?')[0]}`)}">`,
       image ? `<meta property="og:image" content="${escapeHtml(image)}">` : '',
       `<meta name="twitter:card" content="summary">`,
+      order ? `<meta name="robots" content="noindex">` : '',
       `<meta name="theme-color" content="${escapeHtml(dealer?.brand_color || DEFAULT_THEME)}">`,
       base ? `<link rel="manifest" href="${base}/manifest.webmanifest">` : '',
       base ? `<link rel="apple-touch-icon" href="${base}/icon-192.png">` : '',
@@ -154,6 +159,13 @@ function storefrontWords(lng: string): unknown {
     bundles.set(lng, fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {});
   }
   return bundles.get(lng);
+}
+
+/** "Order RC7K3M9Q2XPA – Shop" in the visitor's language (storefront.json order.page_title). */
+function orderTitle(lng: string, reference: string, shop: string): string {
+  const words = storefrontWords(lng) as { order?: { page_title?: string } };
+  const template = words.order?.page_title ?? 'Order {{reference}} – {{shop}}';
+  return template.replace('{{reference}}', reference).replace('{{shop}}', shop);
 }
 
 /** What the first screen needs, from the same cache as the /client reads. */

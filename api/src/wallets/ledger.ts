@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { TransactionKind } from '@app/contracts';
+import { formatMinor, MAX_MONEY_LIMIT_MINOR, type TransactionKind } from '@app/contracts';
 import { AppError, fieldError } from '../http/errors.ts';
 import { toDbTime } from '../database/time.ts';
 import type { ServiceContext } from '../platform/context.ts';
@@ -8,6 +8,12 @@ import type { ServiceContext } from '../platform/context.ts';
  * The only code that changes a wallet's balance (docs/data-model.md, the five invariants). Every
  * change is one conditional UPDATE of the balance plus one ledger row with balance_before and
  * balance_after, on the caller's transaction. Call inside a unit of work.
+ *
+ * Safety net: no amount and no resulting balance above MAX_MONEY_LIMIT_MINOR, so every figure stays
+ * an exact integer far below 2^53. An admin's credit also passes its balance ceiling (`maxBalance`,
+ * settings `money`); sales, refunds and profit credits do not, so a lowered ceiling never blocks
+ * money owed to a dealer. A credit that brings the balance back to its low-balance threshold
+ * re-arms the alert (low-balance.ts), in the same transaction.
  */
 export interface LedgerEntry {
   kind: TransactionKind;
@@ -16,6 +22,11 @@ export interface LedgerEntry {
   reference?: string | null;
   note?: string | null;
   rechargeId?: number | null;
+  /** The highest balance this credit may reach (an admin's operation; the company's ceiling). */
+  maxBalance?: number;
+  /** An admin request's idempotency key (unique per wallet) and the hash of what it asked. */
+  idempotencyKey?: string | null;
+  requestHash?: string | null;
 }
 
 export interface Posted {
@@ -31,18 +42,37 @@ export class InsufficientBalance extends AppError {
   }
 }
 
+/** A refusal that names the ceiling in the wallet's currency. */
+async function ceilingError(ctx: ServiceContext, walletId: number, message: string, max: number): Promise<AppError> {
+  const wallet = await ctx.db('wallets').where({ id: walletId }).first('currency');
+  if (!wallet) return new AppError(404, 'api:errors.not_found');
+  return fieldError('amount', message, { max: formatMinor(max), currency: wallet.currency ?? '' });
+}
+
 async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'debit', entry: LedgerEntry): Promise<Posted> {
   if (!Number.isSafeInteger(entry.amount) || entry.amount <= 0) throw fieldError('amount', 'validation:amount_invalid');
+  if (entry.amount > MAX_MONEY_LIMIT_MINOR) throw await ceilingError(ctx, walletId, 'validation:amount_above_operation_limit', MAX_MONEY_LIMIT_MINOR);
+  const ceiling = Math.min(entry.maxBalance ?? MAX_MONEY_LIMIT_MINOR, MAX_MONEY_LIMIT_MINOR);
   const now = toDbTime();
   // Atomic on both engines: no read-then-write, so parallel debits can never lose an update, and a
-  // debit that would go below zero matches no row.
+  // debit that would go below zero (or a credit that would pass the ceiling) matches no row.
   const changed =
     type === 'credit'
-      ? await ctx.db('wallets').where({ id: walletId }).update({ balance: ctx.db.raw('balance + ?', [entry.amount]), updated_at: now })
+      ? await ctx.db('wallets').where({ id: walletId }).andWhereRaw('balance + ? <= ?', [entry.amount, ceiling]).update({ balance: ctx.db.raw('balance + ?', [entry.amount]), updated_at: now })
       : await ctx.db('wallets').where({ id: walletId }).andWhere('balance', '>=', entry.amount).update({ balance: ctx.db.raw('balance - ?', [entry.amount]), updated_at: now });
   if (changed === 0) {
     if (!(await ctx.db('wallets').where({ id: walletId }).first('id'))) throw new AppError(404, 'api:errors.not_found');
+    if (type === 'credit') throw await ceilingError(ctx, walletId, 'validation:balance_above_ceiling', ceiling);
     throw new InsufficientBalance();
+  }
+  if (type === 'credit') {
+    // Back at or above the threshold: the next crossing alerts again. A separate statement, since
+    // MySQL would read the new balance inside the same UPDATE and SQLite the old one.
+    await ctx.db('wallets')
+      .where({ id: walletId })
+      .whereNotNull('low_balance_notified_at')
+      .where((w) => w.whereNull('low_balance_threshold').orWhereRaw('balance >= low_balance_threshold'))
+      .update({ low_balance_notified_at: null });
   }
   // Our own row, locked by the update: read it as it now is (a locking read on MySQL).
   const row = await ctx.db('wallets').where({ id: walletId }).forUpdate().first('balance');
@@ -58,6 +88,8 @@ async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'deb
     reference: entry.reference ?? null,
     note: entry.note ?? null,
     recharge_id: entry.rechargeId ?? null,
+    idempotency_key: entry.idempotencyKey ?? null,
+    request_hash: entry.requestHash ?? null,
     actor_id: ctx.actor.id,
     created_at: now,
   });

@@ -6,7 +6,8 @@ import { fromDbTime, toDbTime } from '../database/time.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
 import { isDealer, type ServiceContext } from '../platform/context.ts';
 import { credit } from './ledger.ts';
-import { noWallet } from './wallet.service.ts';
+import { checkOperationLimit, noWallet } from './wallet.service.ts';
+import { readMoneyLimits } from '../settings/money-settings.ts';
 import { dealerRef } from '../users/dealer-ref.ts';
 
 /**
@@ -53,8 +54,9 @@ export async function findRequest(ctx: ServiceContext, rawId: string | number): 
 
 export async function createRequest(ctx: ServiceContext, input: { amount: number; reference: string; note?: string | null; receipt_path?: string | null }): Promise<number> {
   if (!isDealer(ctx.actor)) throw new AppError(403, 'api:wallets.only_dealers_request');
-  const wallet = await ctx.db('wallets').where('dealer_id', ctx.actor.id!).first('id');
+  const wallet = await ctx.db('wallets').where('dealer_id', ctx.actor.id!).first('id', 'currency');
   if (!wallet) throw noWallet();
+  checkOperationLimit(input.amount, await readMoneyLimits(ctx.db), wallet.currency);
   const now = toDbTime();
   const [inserted] = await ctx.db('wallet_top_up_requests').insert({
     wallet_id: wallet.id,
@@ -85,7 +87,11 @@ async function decide(ctx: ServiceContext, rawId: string | number, status: 'appr
 
 export async function approveRequest(ctx: ServiceContext, rawId: string | number): Promise<void> {
   const row = await decide(ctx, rawId, 'approved', null);
-  const posted = await credit(ctx, row.wallet_id, { kind: 'top_up', amount: Number(row.amount), reference: row.reference, note: row.note });
+  // The ceilings of the day of approval (they may have been lowered since the request).
+  const limits = await readMoneyLimits(ctx.db);
+  const wallet = await ctx.db('wallets').where({ id: row.wallet_id }).first('currency');
+  checkOperationLimit(Number(row.amount), limits, wallet?.currency ?? '');
+  const posted = await credit(ctx, row.wallet_id, { kind: 'top_up', amount: Number(row.amount), reference: row.reference, note: row.note, maxBalance: limits.max_balance });
   await ctx.db('wallet_top_up_requests').where({ id: row.id }).update({ wallet_transaction_id: posted.id });
   await recordActivity(ctx, { action: 'top_up_approved', subjectType: 'wallet_top_up_request', subjectId: row.id, after: { amount: Number(row.amount), balance_after: posted.balance_after } });
 }

@@ -13,19 +13,24 @@ import {
   walletResponseSchema,
   walletTopUpSchema,
   walletTransactionResponseSchema,
-  formatMinor,
+  lowBalanceAlertSchema,
+  missedSaleResponseSchema,
+  toMinor,
 } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
 import { sendCsv } from '../http/csv.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { FileStorage } from '../uploads/storage.ts';
-import { decodeId } from '../http/ids.ts';
+import { fieldError } from '../http/errors.ts';
 import { MAX_PER_PAGE, DEFAULT_PER_PAGE, likePattern } from '../http/list-query.ts';
 import { checkedImage, imageUpload } from '../uploads/image-upload.ts';
 import { isDealer, transact, type ServiceContext } from '../platform/context.ts';
 import { readCompanySettings } from '../settings/company-settings.ts';
-import { adjust, applyTransactionFilters, dailySeries, findWallet, noWallet, presentTransaction, presentWallet, topUp, transactionQuery, walletOfDealer, walletQuery, type TransactionFilters } from './wallet.service.ts';
+import { adjustOnce, applyTransactionFilters, dailySeries, findWallet, noWallet, presentTransaction, presentWallet, setLowBalanceThreshold, topUpOnce, transactionQuery, walletOfDealer, walletQuery, type MoneyOutcome, type TransactionFilters } from './wallet.service.ts';
 import { approveRequest, createRequest, findRequest, presentRequest, rejectRequest, requestQuery } from './top-up-requests.ts';
+import { noticeLowBalance } from './low-balance.ts';
+import { missedSaleQuery, missedSalesToday, presentMissedSale, type MissedSaleFilters } from './missed-sales.ts';
+import { decodeId } from '../http/ids.ts';
 
 const page = (req: Request) => {
   const q = req.query as Record<string, string | undefined>;
@@ -71,19 +76,33 @@ const requestListQuery = z.object({
   per_page: z.string().optional(),
   order: z.enum(['asc', 'desc', 'ASC', 'DESC'], { message: 'api:errors.order_invalid' }).optional(),
 });
-const postedSchema = z.object({ wallet: walletResponseSchema, transaction: walletTransactionResponseSchema });
+const missedListQuery = z.object({
+  dealer_id: z.string().optional(),
+  from: dateParam,
+  to: dateParam,
+  order: z.enum(['asc', 'desc', 'ASC', 'DESC'], { message: 'api:errors.order_invalid' }).optional(),
+  page: z.string().optional(),
+  per_page: z.string().optional(),
+});
+const postedSchema = z.object({
+  wallet: walletResponseSchema,
+  transaction: walletTransactionResponseSchema,
+  replayed: z.boolean().describe('True when this answers an earlier request with the same idempotency key (also the header Idempotent-Replayed: true); nothing was credited again'),
+});
 
 const EXPORT_LIMIT = 50_000;
 
 /**
- * /wallets, /my-wallet, /wallet-transactions (+ /export) and /wallet-top-up-requests: reading
- * balances and the ledger, and the money actions. The ledger has no update or delete route.
+ * /wallets, /my-wallet, /wallet-transactions (+ /export), /wallet-top-up-requests and
+ * /missed-sales (+ /export): reading balances and the ledger, the money actions, the low-balance
+ * alert, and the sales an empty wallet refused. The ledger has no update or delete route.
  */
 export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
   const wallets = new ApiRouter(registry, '/wallets', 'Wallets');
   const mine = new ApiRouter(registry, '/my-wallet', 'Wallets');
   const ledger = new ApiRouter(registry, '/wallet-transactions', 'Wallets');
   const requests = new ApiRouter(registry, '/wallet-top-up-requests', 'Wallets');
+  const missed = new ApiRouter(registry, '/missed-sales', 'Wallets');
 
   const posted = async (ctx: ServiceContext, walletId: number, transactionId: number) => ({
     wallet: await findWallet(ctx, walletId),
@@ -99,17 +118,52 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     return paged(qb, req, sort, presentWallet, 'wallets.id');
   });
   wallets.get('/:id', { summary: 'One wallet', permission: 'view wallets', response: walletResponseSchema }, async (req, ctx) => ({ data: await findWallet(ctx, String(req.params.id)) }));
-  wallets.post('/:id/top-up', { summary: "Credit a dealer's wallet with money it paid in", permission: 'top up wallets', body: walletTopUpSchema, response: postedSchema }, async (req, ctx) => {
-    const result = await transact(ctx, (tctx) => topUp(tctx, String(req.params.id), req.body));
-    const data = await posted(ctx, decodeId(String(req.params.id))!, result.id);
-    return { message: 'api:wallets.topped_up', messageVars: { amount: formatMinor(req.body.amount), balance: data.wallet.balance }, data };
-  });
-  wallets.post('/:id/adjust', { summary: 'Correct a balance with a credit or a debit (never below zero), with its reason', permission: 'adjust wallets', body: walletAdjustSchema, response: postedSchema }, async (req, ctx) => {
-    const result = await transact(ctx, (tctx) => adjust(tctx, String(req.params.id), req.body));
-    const data = await posted(ctx, decodeId(String(req.params.id))!, result.id);
-    return { message: 'api:wallets.adjusted', messageVars: { balance: data.wallet.balance }, data };
-  });
+  // The first answer and every replay of it are the same body: the ledger row, the message from
+  // its balance_after, the wallet as it is now; a replay says so (replayed, Idempotent-Replayed).
+  const answer = async (ctx: ServiceContext, res: Response, outcome: MoneyOutcome, message: string) => {
+    const data = await posted(ctx, outcome.walletId, outcome.transactionId);
+    if (outcome.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    return { message, messageVars: { amount: data.transaction.amount, balance: data.transaction.balance_after }, data: { ...data, replayed: outcome.replayed } };
+  };
+  const keyHeader = (req: Request) => req.get('idempotency-key') ?? null;
 
+  wallets.post(
+    '/:id/top-up',
+    { summary: "Credit a dealer's wallet with money it paid in. Idempotent: by the Idempotency-Key header when sent, else by the reference (per wallet); a repeat answers the first result with replayed: true, a different request under a used key is a 409", permission: 'top up wallets', body: walletTopUpSchema, response: postedSchema },
+    async (req, ctx, res) => answer(ctx, res, await topUpOnce(ctx, String(req.params.id), req.body, keyHeader(req)), 'api:wallets.topped_up'),
+  );
+  wallets.post(
+    '/:id/adjust',
+    { summary: 'Correct a balance with a credit or a debit (never below zero), with its reason. Idempotent like a top-up', permission: 'adjust wallets', body: walletAdjustSchema, response: postedSchema },
+    async (req, ctx, res) => {
+      const outcome = await adjustOnce(ctx, String(req.params.id), req.body, keyHeader(req));
+      // After the commit, never awaited: the alert's email must not hold up the answer.
+      if (!outcome.replayed && req.body.type === 'debit') void noticeLowBalance(ctx, outcome.walletId);
+      return answer(ctx, res, outcome, 'api:wallets.adjusted');
+    },
+  );
+  wallets.put(
+    '/:id/low-balance-alert',
+    { summary: "Set (or with null clear) a dealer's low-balance alert: one email when a sale leaves the balance below the threshold", permission: 'adjust wallets', body: lowBalanceAlertSchema, response: walletResponseSchema },
+    async (req, ctx) => {
+      const { threshold } = req.body as { threshold: number | null };
+      await transact(ctx, (tctx) => setLowBalanceThreshold(tctx, String(req.params.id), threshold));
+      return { message: threshold === null ? 'api:wallets.low_balance_alert_cleared' : 'api:wallets.low_balance_alert_saved', data: await findWallet(ctx, String(req.params.id)) };
+    },
+  );
+
+  mine.put(
+    '/low-balance-alert',
+    { summary: 'The signed-in dealer sets (or with null clears) its low-balance alert', permission: 'view own wallet', body: lowBalanceAlertSchema, response: walletResponseSchema },
+    async (req, ctx) => {
+      if (!isDealer(ctx.actor)) throw noWallet();
+      const wallet = await walletOfDealer(ctx.db, ctx.actor.id!);
+      if (!wallet) throw noWallet();
+      const { threshold } = req.body as { threshold: number | null };
+      await transact(ctx, (tctx) => setLowBalanceThreshold(tctx, wallet.id, threshold));
+      return { message: threshold === null ? 'api:wallets.low_balance_alert_cleared' : 'api:wallets.low_balance_alert_saved', data: await findWallet(ctx, wallet.id) };
+    },
+  );
   mine.get('/', { summary: "The signed-in dealer's wallet, latest transactions and last 30 days", permission: 'view own wallet', response: myWalletResponseSchema }, async (_req, ctx) => {
     if (!isDealer(ctx.actor)) throw noWallet();
     const wallet = await walletOfDealer(ctx.db, ctx.actor.id!);
@@ -117,8 +171,16 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     const { timezone } = await readCompanySettings(ctx.db);
     const latest = await transactionQuery(ctx.db).where('wallet_transactions.wallet_id', wallet.id).orderBy('wallet_transactions.id', 'desc').limit(10);
     const pending = await ctx.db('wallet_top_up_requests').where({ wallet_id: wallet.id, status: 'pending' }).count({ n: '*' }).first();
-    const balance = Math.round(Number(wallet.balance) * 100);
-    return { data: { wallet, transactions: latest.map(presentTransaction), days: await dailySeries(ctx.db, wallet.id, balance, timezone), pending_top_ups: Number((pending as { n: number | string }).n) } };
+    const balance = toMinor(wallet.balance) ?? 0;
+    return {
+      data: {
+        wallet,
+        transactions: latest.map(presentTransaction),
+        days: await dailySeries(ctx.db, wallet.id, balance, timezone),
+        pending_top_ups: Number((pending as { n: number | string }).n),
+        missed_sales_today: await missedSalesToday(ctx.db, ctx.actor.id!, timezone),
+      },
+    };
   });
 
   const filtered = async (req: Request, ctx: ServiceContext) => {
@@ -171,5 +233,28 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     return { message: 'api:wallets.request_rejected', data: await findRequest(ctx, String(req.params.id)) };
   });
 
-  return { wallets, mine, ledger, requests };
+  const missedFiltered = async (req: Request, ctx: ServiceContext) => {
+    const q = req.query as MissedSaleFilters;
+    if (q.from && q.to && q.from > q.to) throw fieldError('from', 'validation:date_range_invalid');
+    const { timezone } = await readCompanySettings(ctx.db);
+    // Wrapped: a knex builder is thenable (see `filtered`).
+    return { qb: missedSaleQuery(ctx, q, timezone), seesCost: ctx.actor.permissions.has('view bundles prices') };
+  };
+  missed.get('/export', { summary: 'The filtered missed sales as CSV (up to 50,000 rows)', permission: 'view recharges', query: missedListQuery, response: null }, async (req, ctx, res: Response) => {
+    const { qb, seesCost } = await missedFiltered(req, ctx);
+    const rows = (await qb.orderBy('missed_sales.created_at', 'desc').orderBy('missed_sales.id', 'desc').limit(EXPORT_LIMIT)).map((r: Record<string, any>) => presentMissedSale(r, seesCost));
+    const header = ['id', 'created_at', 'dealer', 'dealer_code', 'bundle_id', 'bundle', 'amount', ...(seesCost ? ['cost'] : [])];
+    const lines = rows.map((m) => [m.id, m.created_at, m.dealer.name, m.dealer.dealer_code, m.bundle_id, m.bundle_name, m.amount, ...(seesCost ? [m.cost] : [])]);
+    sendCsv(res, `missed-sales-${new Date().toISOString().slice(0, 10)}.csv`, header, lines);
+  });
+  missed.get(
+    '/',
+    { summary: 'Sales refused because the wallet could not pay their cost, newest first: filter by dealer_id, from, to (days in the company time zone); a dealer sees its own', permission: 'view recharges', query: missedListQuery, list: true, response: missedSaleResponseSchema },
+    async (req, ctx) => {
+      const { qb, seesCost } = await missedFiltered(req, ctx);
+      return paged(qb, req, 'missed_sales.created_at', (r) => presentMissedSale(r, seesCost), 'missed_sales.id');
+    },
+  );
+
+  return { wallets, mine, ledger, requests, missed };
 }

@@ -1,11 +1,14 @@
 import type { Knex } from 'knex';
-import { formatMinor, type WalletResponse, type WalletTransactionResponse } from '@app/contracts';
+import { formatMinor, MAX_MONEY_LIMIT_MINOR, type WalletResponse, type WalletTransactionResponse } from '@app/contracts';
 import { encodeId, decodeId } from '../http/ids.ts';
-import { AppError, notFound } from '../http/errors.ts';
+import { AppError, fieldError, notFound } from '../http/errors.ts';
 import { fromDbTime, startOfZonedDay, toDbTime, zonedDay } from '../database/time.ts';
+import { isUniqueViolation } from '../database/db-errors.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
-import { isDealer, type ServiceContext } from '../platform/context.ts';
-import { credit, debit, type Posted } from './ledger.ts';
+import { isDealer, transact, type ServiceContext } from '../platform/context.ts';
+import { readMoneyLimits, type MoneyLimits } from '../settings/money-settings.ts';
+import { credit, debit } from './ledger.ts';
+import { keyedRow, keyReused, ledgerIdempotency, type Idempotency } from './idempotency.ts';
 import { dealerRef } from '../users/dealer-ref.ts';
 
 /**
@@ -14,13 +17,14 @@ import { dealerRef } from '../users/dealer-ref.ts';
  */
 type Db = Knex | Knex.Transaction;
 
-const walletColumns = ['wallets.id', 'wallets.dealer_id', 'wallets.balance', 'wallets.currency', 'wallets.created_at', 'wallets.updated_at', 'users.name as dealer_name', 'users.dealer_code', 'dealer_details.pricing_model'];
+const walletColumns = ['wallets.id', 'wallets.dealer_id', 'wallets.balance', 'wallets.currency', 'wallets.low_balance_threshold', 'wallets.created_at', 'wallets.updated_at', 'users.name as dealer_name', 'users.dealer_code', 'dealer_details.pricing_model'];
 
 export function walletQuery(db: Db) {
   return db('wallets').join('users', 'users.id', 'wallets.dealer_id').leftJoin('dealer_details', 'dealer_details.user_id', 'users.id').select(walletColumns);
 }
 
 export function presentWallet(r: Record<string, any>): WalletResponse {
+  const threshold = r.low_balance_threshold === null || r.low_balance_threshold === undefined ? null : Number(r.low_balance_threshold);
   return {
     id: r.id,
     h_id: encodeId(r.id),
@@ -29,6 +33,8 @@ export function presentWallet(r: Record<string, any>): WalletResponse {
     balance: formatMinor(Number(r.balance)),
     currency: r.currency,
     pricing_model: r.pricing_model === 'profit' ? 'profit' : 'cost',
+    low_balance_threshold: threshold === null ? null : formatMinor(threshold),
+    low_balance: threshold !== null && Number(r.balance) < threshold,
     created_at: fromDbTime(r.created_at),
     updated_at: fromDbTime(r.updated_at),
   };
@@ -101,24 +107,115 @@ export function applyTransactionFilters(qb: Knex.QueryBuilder, ctx: ServiceConte
 /** Locks the wallet row for this unit of work and says whose it is (a dealer may only act on its own). */
 async function lockWallet(ctx: ServiceContext, rawId: string | number) {
   const id = decodeId(rawId);
-  const row = id ? await ctx.db('wallets').where({ id }).forUpdate().first('id', 'dealer_id') : undefined;
+  const row = id ? await ctx.db('wallets').where({ id }).forUpdate().first('id', 'dealer_id', 'currency', 'low_balance_threshold') : undefined;
   if (!row) throw notFound();
-  return row as { id: number; dealer_id: number };
+  return row as { id: number; dealer_id: number; currency: string; low_balance_threshold: number | string | null };
 }
 
-export async function topUp(ctx: ServiceContext, rawId: string | number, input: { amount: number; reference: string; note?: string | null }): Promise<Posted> {
-  const wallet = await lockWallet(ctx, rawId);
-  const posted = await credit(ctx, wallet.id, { kind: 'top_up', amount: input.amount, reference: input.reference, note: input.note });
-  await recordActivity(ctx, { action: 'wallet_topped_up', subjectType: 'wallet', subjectId: wallet.id, after: { amount: input.amount, reference: input.reference, balance_after: posted.balance_after } });
-  return posted;
+/** An admin credit (a top-up, an adjustment credit, an approved top-up request) above the company's ceiling on one operation: 422. */
+export function checkOperationLimit(amount: number, limits: MoneyLimits, currency: string): void {
+  if (amount > limits.max_operation) throw fieldError('amount', 'validation:amount_above_operation_limit', { max: formatMinor(limits.max_operation), currency });
 }
 
-export async function adjust(ctx: ServiceContext, rawId: string | number, input: { type: 'credit' | 'debit'; amount: number; reference: string; note: string }): Promise<Posted> {
+/** What an admin's money action did: the ledger row it wrote, or the one an earlier request with the same key wrote. */
+export interface MoneyOutcome {
+  walletId: number;
+  transactionId: number;
+  replayed: boolean;
+}
+
+/** The same key seen before: its result, or a 409 when it asked for something else. */
+async function earlier(ctx: ServiceContext, walletId: number, idem: Idempotency, lock: boolean): Promise<MoneyOutcome | null> {
+  const row = await keyedRow(ctx.db, walletId, idem.key, lock);
+  if (!row) return null;
+  if (row.request_hash !== idem.hash) throw keyReused(idem);
+  return { walletId, transactionId: row.id, replayed: true };
+}
+
+type TopUpInput = { amount: number; reference: string; note?: string | null };
+type AdjustInput = { type: 'credit' | 'debit'; amount: number; reference: string; note: string };
+
+/**
+ * Credits money the dealer paid in. Idempotent by `idem` (by default the reference): a key seen
+ * before answers its first result and writes nothing. Call inside a unit of work.
+ */
+export async function topUp(ctx: ServiceContext, rawId: string | number, input: TopUpInput, idem: Idempotency = ledgerIdempotency('top_up', { type: 'credit', ...input })): Promise<MoneyOutcome> {
   const wallet = await lockWallet(ctx, rawId);
-  const entry = { kind: 'adjustment' as const, amount: input.amount, reference: input.reference, note: input.note };
-  const posted = input.type === 'credit' ? await credit(ctx, wallet.id, entry) : await debit(ctx, wallet.id, entry);
-  await recordActivity(ctx, { action: 'wallet_adjusted', subjectType: 'wallet', subjectId: wallet.id, after: { type: input.type, amount: input.amount, reference: input.reference, note: input.note, balance_after: posted.balance_after } });
-  return posted;
+  const seen = await earlier(ctx, wallet.id, idem, true);
+  if (seen) return seen;
+  const limits = await readMoneyLimits(ctx.db);
+  checkOperationLimit(input.amount, limits, wallet.currency);
+  const posted = await credit(ctx, wallet.id, { kind: 'top_up', amount: input.amount, reference: input.reference, note: input.note, maxBalance: limits.max_balance, idempotencyKey: idem.key, requestHash: idem.hash });
+  await recordActivity(ctx, { action: 'wallet_topped_up', subjectType: 'wallet', subjectId: wallet.id, after: { amount: input.amount, reference: input.reference, balance_after: posted.balance_after, idempotency_key: idem.key } });
+  return { walletId: wallet.id, transactionId: posted.id, replayed: false };
+}
+
+/** A correction, credit or debit, idempotent like a top-up. A credit passes the ceilings; a debit never goes below zero. Call inside a unit of work. */
+export async function adjust(ctx: ServiceContext, rawId: string | number, input: AdjustInput, idem: Idempotency = ledgerIdempotency('adjustment', input)): Promise<MoneyOutcome> {
+  const wallet = await lockWallet(ctx, rawId);
+  const seen = await earlier(ctx, wallet.id, idem, true);
+  if (seen) return seen;
+  const entry = { kind: 'adjustment' as const, amount: input.amount, reference: input.reference, note: input.note, idempotencyKey: idem.key, requestHash: idem.hash };
+  let posted;
+  if (input.type === 'credit') {
+    const limits = await readMoneyLimits(ctx.db);
+    checkOperationLimit(input.amount, limits, wallet.currency);
+    posted = await credit(ctx, wallet.id, { ...entry, maxBalance: limits.max_balance });
+  } else {
+    posted = await debit(ctx, wallet.id, entry);
+  }
+  await recordActivity(ctx, { action: 'wallet_adjusted', subjectType: 'wallet', subjectId: wallet.id, after: { type: input.type, amount: input.amount, reference: input.reference, note: input.note, balance_after: posted.balance_after, idempotency_key: idem.key } });
+  return { walletId: wallet.id, transactionId: posted.id, replayed: false };
+}
+
+/**
+ * Runs a keyed money action as its own unit of work. Two requests with one key at the same moment:
+ * the unique index on (wallet_id, idempotency_key) lets one write, and the other answers the
+ * winner's result (or 409 when it asked for something else).
+ */
+async function once(ctx: ServiceContext, rawId: string | number, idem: Idempotency, work: (tctx: ServiceContext) => Promise<MoneyOutcome>): Promise<MoneyOutcome> {
+  try {
+    return await transact(ctx, work);
+  } catch (err) {
+    const walletId = decodeId(rawId);
+    if (!isUniqueViolation(err) || !walletId) throw err;
+    const winner = await earlier(ctx, walletId, idem, false);
+    if (!winner) throw err;
+    return winner;
+  }
+}
+
+/** POST /wallets/{id}/top-up: the key is the Idempotency-Key header when sent, else the reference. */
+export function topUpOnce(ctx: ServiceContext, rawId: string | number, input: TopUpInput, header?: string | null): Promise<MoneyOutcome> {
+  const idem = ledgerIdempotency('top_up', { header, type: 'credit', ...input });
+  return once(ctx, rawId, idem, (tctx) => topUp(tctx, rawId, input, idem));
+}
+
+/** POST /wallets/{id}/adjust, keyed like a top-up. */
+export function adjustOnce(ctx: ServiceContext, rawId: string | number, input: AdjustInput, header?: string | null): Promise<MoneyOutcome> {
+  const idem = ledgerIdempotency('adjustment', { header, ...input });
+  return once(ctx, rawId, idem, (tctx) => adjust(tctx, rawId, input, idem));
+}
+
+/**
+ * Sets (or with null clears) a wallet's low-balance threshold. A new threshold re-arms the alert:
+ * the next sale that leaves the balance below it sends one email (low-balance.ts). Call inside a
+ * unit of work; logs the change, and nothing when nothing changed.
+ */
+export async function setLowBalanceThreshold(ctx: ServiceContext, rawId: string | number, threshold: number | null): Promise<void> {
+  if (threshold !== null && threshold > MAX_MONEY_LIMIT_MINOR) throw fieldError('threshold', 'validation:money_limit_too_high');
+  const wallet = await lockWallet(ctx, rawId);
+  if (isDealer(ctx.actor) && wallet.dealer_id !== ctx.actor.id) throw notFound();
+  const before = wallet.low_balance_threshold === null ? null : Number(wallet.low_balance_threshold);
+  if (before === threshold) return;
+  await ctx.db('wallets').where({ id: wallet.id }).update({ low_balance_threshold: threshold, low_balance_notified_at: null, updated_at: toDbTime() });
+  await recordActivity(ctx, {
+    action: 'low_balance_alert_changed',
+    subjectType: 'wallet',
+    subjectId: wallet.id,
+    before: { threshold: before === null ? null : formatMinor(before) },
+    after: { threshold: threshold === null ? null : formatMinor(threshold) },
+  });
 }
 
 /**

@@ -1,23 +1,53 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import i18next from 'i18next';
-import en from '../../../locales/en/storefront.json';
-import { PurchaseDialog } from './PurchaseDialog';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import type { Money, Outcome, Recharge } from '../api';
+import { SLOW_GIVE_UP_MS } from '../outcome';
+import { mockApi, ok, outcomeLines, recharge, REF, useLanguage, word } from '../test-helpers';
+import { looksLikeDialCode, PurchaseDialog } from './PurchaseDialog';
 
 /** The number is checked against the operator's prefixes as the customer types, in local and +252 forms. */
 const provider = { id: 1, h_id: 'p', name: 'Hormuud', code: 'HORMUUD', logo: null, phone_prefixes: ['61', '77'], categories: [] };
 const bundle = { id: 9, h_id: 'b', name: '1 GB Daily', data_volume_mb: 1024, validity_days: 1, price: '0.50' };
-const methods = [{ id: 3, h_id: 'm', name: 'EVC Plus', type: 'evc_plus', account_number: '615000000', instructions: 'Dial *712#', logo: null }];
+const evc = { id: 3, h_id: 'm', name: 'EVC Plus', type: 'evc_plus', account_number: '615000000', instructions: 'Dial *712*615000000*amount# and send the amount shown.', logo: null };
+const bank = { id: 4, h_id: 'k', name: 'Bank', type: 'bank', account_number: 'SO12 3456', instructions: 'Transfer to account SO12 3456, then send us the receipt.', logo: null };
 
-async function setup(online = true) {
-  await i18next.init({ lng: 'en', ns: ['storefront'], defaultNS: 'storefront', resources: { en: { storefront: en } }, interpolation: { escapeValue: false } });
-  render(<PurchaseDialog code="DEMO" provider={provider} bundle={bundle} currency="USD" methods={methods} online={online} onClose={() => undefined} onBought={() => undefined} />);
+function open({ online = true, methods = [evc] }: { online?: boolean; methods?: (typeof evc)[] } = {}) {
+  return render(<PurchaseDialog code="DEMO" provider={provider} bundle={bundle} currency="USD" methods={methods} online={online} onClose={() => undefined} onBought={() => undefined} />);
 }
-afterEach(cleanup);
 
-describe('the purchase dialog', () => {
+/** Lets the purchase's promises (session, POST, answers) settle. */
+const flush = () =>
+  act(async () => {
+    for (let i = 0; i < 30; i++) await Promise.resolve();
+  });
+
+/** Fills the form (top up 061 5123456, paid from 061 7000001) and pays. */
+async function pay() {
+  fireEvent.change(document.getElementById('phone')!, { target: { value: '0615123456' } });
+  fireEvent.change(document.getElementById('payer')!, { target: { value: '0617000001' } });
+  fireEvent.submit(document.querySelector('form')!);
+  await flush();
+}
+
+/** Time passes in small steps, each in its own act(), so React renders between the answers. */
+async function advance(ms: number, step = 500) {
+  for (let done = 0; done < ms; done += step) await act(() => vi.advanceTimersByTimeAsync(Math.min(step, ms - done)));
+}
+
+const TOPUP = '061 5123456';
+const PAYER = '061 7000001';
+
+beforeEach(() => localStorage.clear());
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('the purchase form', () => {
   it('checks the number against the operator while typing', async () => {
-    await setup();
+    await useLanguage('en');
+    open();
     const input = screen.getByLabelText('Number to top up');
     fireEvent.change(input, { target: { value: '062 512 3456' } });
     expect(screen.getByText('This is not a Hormuud number: it should start with 61, 77')).toBeTruthy();
@@ -25,12 +55,190 @@ describe('the purchase dialog', () => {
     expect(screen.queryByText(/is not a Hormuud number/)).toBeNull();
     fireEvent.change(input, { target: { value: '+252 61 512 3456' } });
     expect(input.getAttribute('aria-invalid')).toBe('false');
-    expect(screen.getByText('Dial *712#')).toBeTruthy();
+  });
+
+  it('with mobile money, says the PIN prompt comes to the paying number, and shows no dial code beside it', async () => {
+    await useLanguage('en');
+    open();
+    expect(document.querySelector('.instructions')!.textContent).toBe('The paying phone will get a prompt: enter your PIN to approve.');
+    fireEvent.change(document.getElementById('phone')!, { target: { value: '0615123456' } });
+    expect(document.querySelector('.instructions')!.textContent).toBe(`You will get a prompt on ${TOPUP}: enter your PIN to approve.`);
+    fireEvent.change(document.getElementById('payer')!, { target: { value: '+252 61 700 0001' } });
+    expect(document.querySelector('.instructions')!.textContent).toBe(`You will get a prompt on ${PAYER}: enter your PIN to approve.`);
+    expect(document.querySelector('.instructions bdi')!.getAttribute('dir')).toBe('ltr');
+    expect(document.body.textContent).not.toMatch(/\*712|Dial/);
+  });
+
+  it('keeps instructions that are no dial code, and a bank transfer’s instructions as they are', async () => {
+    await useLanguage('en');
+    open({ methods: [{ ...evc, instructions: 'Merchant payment to the company.' }, bank] });
+    expect(screen.getByText('Merchant payment to the company.')).toBeTruthy();
+    fireEvent.click(screen.getByLabelText(/Bank/));
+    expect(screen.getByText('Transfer to account SO12 3456, then send us the receipt.').className).toBe('instructions');
+    expect(screen.queryByText(/enter your PIN/)).toBeNull();
+  });
+
+  it('tells dial codes from other words', () => {
+    for (const s of ['Dial *712*615000000*amount# and send the amount shown.', '*712#', 'Garaac *880#', 'اطلب ‎*712#']) expect(looksLikeDialCode(s)).toBe(true);
+    for (const s of ['Merchant payment to the company.', 'Send the amount shown from your eDahab wallet.', 'Pay 5*2 = 10 #1']) expect(looksLikeDialCode(s)).toBe(false);
   });
 
   it('says buying needs a connection when offline', async () => {
-    await setup(false);
+    await useLanguage('en');
+    open({ online: false });
     expect(screen.getAllByText('Buying needs an internet connection.').length).toBeGreaterThan(0);
     expect((screen.getByRole('button', { name: 'Pay $0.50' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+/** Each outcome with its own words: [outcome, money, status, the lines below the title as storefront.json keys]. */
+type Line = [key: string, vars?: Record<string, string>];
+const CASES: [Outcome, Money, Recharge['status'], Line[]][] = [
+  ['awaiting_payment', 'nothing_taken', 'pending', [['outcome.awaiting_payment_help', { phone: PAYER, amount: '$0.50' }], ['outcome.updates']]],
+  ['delivering', 'reserved', 'processing', [['outcome.delivering_help', { phone: TOPUP }], ['outcome.money_reserved'], ['outcome.updates']]],
+  ['delivering', 'charged', 'processing', [['outcome.delivering_help', { phone: TOPUP }], ['outcome.updates']]],
+  ['delayed', 'reserved', 'needs_review', [['outcome.delayed_help'], ['outcome.money_reserved'], ['outcome.updates']]],
+  ['delayed', 'unknown', 'processing', [['outcome.delayed_help'], ['outcome.updates']]],
+  ['delivered', 'charged', 'completed', [['outcome.delivered_help', { phone: TOPUP }]]],
+  ['declined', 'nothing_taken', 'failed', [['outcome.declined_help'], ['outcome.money_nothing_taken']]],
+  ['not_delivered', 'nothing_taken', 'failed', [['outcome.money_nothing_taken']]],
+  ['not_delivered', 'returned', 'refunded', [['outcome.money_returned']]],
+  ['not_delivered', 'unknown', 'failed', [['outcome.money_unknown'], ['outcome.updates']]],
+];
+
+describe("each outcome's own words, in English and Arabic", () => {
+  for (const lng of ['en', 'ae'] as const) {
+    for (const [outcome, money, status, lines] of CASES) {
+      it(`${lng}: ${outcome}, money ${money}`, async () => {
+        await useLanguage(lng);
+        mockApi({ post: [ok(recharge({ outcome, money, status, can_retry: outcome === 'declined' }), 201)] });
+        open();
+        await pay();
+        expect(outcomeLines()).toEqual([word(lng, `outcome.${outcome}`), ...lines.map(([key, vars]) => word(lng, key, vars))]);
+        // The reference, left to right, and the order page.
+        const ref = [...document.querySelectorAll('bdi')].find((b) => b.textContent === REF)!;
+        expect(ref.getAttribute('dir')).toBe('ltr');
+        expect(screen.getByRole('link', { name: word(lng, 'outcome.see_order') }).getAttribute('href')).toBe(`/dealer/DEMO/order/${REF}`);
+        expect(!!screen.queryByRole('button', { name: word(lng, 'outcome.try_again') })).toBe(outcome === 'declined');
+      });
+    }
+  }
+
+  it('in plain English: never "returned" when nothing was taken; sending asks for no approval', async () => {
+    await useLanguage('en');
+    mockApi({ post: [ok(recharge({ outcome: 'not_delivered', money: 'nothing_taken', status: 'failed', message: 'x' }), 201)] });
+    open();
+    await pay();
+    expect(outcomeLines()).toEqual(['The bundle could not be delivered', 'Nothing was taken from your account.']);
+    expect(document.body.textContent).not.toContain('returned');
+    cleanup();
+
+    mockApi({ post: [ok(recharge({ outcome: 'delivering', money: 'reserved', status: 'processing' }), 201)] });
+    open();
+    await pay();
+    const text = outcomeLines().join(' ');
+    expect(text).toContain('Payment approved: sending your bundle');
+    expect(text).not.toMatch(/PIN|Approve the payment|to approve/);
+  });
+
+  it('in Arabic: the declined words, with the number and amount left to right', async () => {
+    await useLanguage('ae');
+    mockApi({ post: [ok(recharge({ outcome: 'awaiting_payment' }), 201)] });
+    open();
+    await pay();
+    expect(outcomeLines()[0]).toBe('وافق على الدفع من هاتفك');
+    expect([...document.querySelectorAll('.outcome bdi')].map((b) => [b.textContent, b.getAttribute('dir')])).toEqual([
+      [PAYER, 'ltr'],
+      ['$0.50', 'ltr'],
+    ]);
+    cleanup();
+    mockApi({ post: [ok(recharge({ outcome: 'declined', status: 'failed', can_retry: true }), 201)] });
+    open();
+    await pay();
+    expect(outcomeLines()).toEqual(['لم تتم الموافقة على الدفع', 'تحقق من رصيدك وحاول مرة أخرى.', 'لم يُخصم أي مبلغ من حسابك.']);
+  });
+
+  it("falls back to the server's words for a combination without words of ours", async () => {
+    await useLanguage('en');
+    mockApi({ post: [ok(recharge({ outcome: 'not_delivered', money: 'charged', status: 'failed', message: 'Ask the shop: your payment is being returned.' }), 201)] });
+    open();
+    await pay();
+    expect(outcomeLines()).toEqual(['The bundle could not be delivered', 'Ask the shop: your payment is being returned.']);
+  });
+});
+
+describe('after paying', () => {
+  it('follows the purchase: approve on the phone, then sending, then done (with backoff)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    await useLanguage('en');
+    const calls = mockApi({
+      post: [ok(recharge(), 201)],
+      get: [ok(recharge()), ok(recharge({ outcome: 'delivering', money: 'reserved', status: 'processing' })), ok(recharge({ outcome: 'delivering', money: 'reserved', status: 'processing' })), ok(recharge({ outcome: 'delivered', money: 'charged', status: 'completed' }))],
+    });
+    open();
+    await pay();
+    expect(outcomeLines()[0]).toBe('Approve the payment on your phone');
+    const polls = () => calls.filter((c) => c.method === 'GET' && c.path.startsWith('/recharge/'));
+    await act(() => vi.advanceTimersByTimeAsync(1999));
+    expect(polls()).toHaveLength(0);
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    expect(polls()).toHaveLength(1);
+    expect(polls()[0].path).toBe(`/recharge/${REF}`);
+    // Still awaiting: asked again a little later (2.8 s), not at 2 s.
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    expect(polls()).toHaveLength(1);
+    await act(() => vi.advanceTimersByTimeAsync(800));
+    expect(polls()).toHaveLength(2);
+    expect(outcomeLines()[0]).toBe('Payment approved: sending your bundle');
+    expect(outcomeLines().join(' ')).not.toMatch(/PIN/);
+    expect(screen.queryByRole('button', { name: 'Done' })).toBeNull();
+    // A new outcome starts the backoff again: 2 s.
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    await act(() => vi.advanceTimersByTimeAsync(2800));
+    expect(polls()).toHaveLength(4);
+    expect(outcomeLines()).toEqual(['Done! Your bundle is active', `The bundle was sent to ${TOPUP}.`]);
+    expect(screen.getByRole('button', { name: 'Done' })).toBeTruthy();
+    // Settled: no more asking.
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    expect(polls()).toHaveLength(4);
+  });
+
+  it('stops asking after a few minutes of delay and says to check back on the order page', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    await useLanguage('en');
+    const delayed = recharge({ outcome: 'delayed', money: 'reserved', status: 'needs_review' });
+    const calls = mockApi({ post: [ok(delayed, 201)], get: [ok(delayed)] });
+    open();
+    await pay();
+    expect(outcomeLines()).toContain('This page updates by itself.');
+    await advance(SLOW_GIVE_UP_MS + 10_000);
+    const asked = calls.filter((c) => c.method === 'GET').length;
+    expect(asked).toBeGreaterThan(10);
+    expect(asked).toBeLessThan(40);
+    expect(screen.getByText('This is taking longer than usual. Check back later on your order page.')).toBeTruthy();
+    expect(outcomeLines()).not.toContain('This page updates by itself.');
+    expect(screen.getByRole('link', { name: 'Open your order page' }).getAttribute('href')).toBe(`/dealer/DEMO/order/${REF}`);
+    await advance(10 * 60_000, 5000);
+    expect(calls.filter((c) => c.method === 'GET').length).toBe(asked);
+    // The last known state is kept for the order page offline.
+    expect(JSON.parse(localStorage.getItem('storefront:dealer:DEMO')!).orders[REF].outcome).toBe('delayed');
+  });
+
+  it('declined: Try again buys the same bundle for the same numbers as a new purchase (a new key)', async () => {
+    await useLanguage('en');
+    const calls = mockApi({ post: [ok(recharge({ outcome: 'declined', status: 'failed', can_retry: true }), 201), ok(recharge({ id: 42, reference: 'RC0000000002' }), 201)] });
+    open();
+    await pay();
+    expect(outcomeLines().slice(0, 2)).toEqual(['The payment was not approved', 'Check your balance and try again.']);
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await flush();
+    const posts = calls.filter((c) => c.method === 'POST');
+    expect(posts).toHaveLength(2);
+    const [first, second] = posts.map((p) => p.body!);
+    expect(second.idempotency_key).not.toBe(first.idempotency_key);
+    expect({ ...second, idempotency_key: null }).toEqual({ ...first, idempotency_key: null });
+    expect(first).toMatchObject({ bundle_id: 9, phone: '615123456', payer_phone: '617000001', payment_method_id: 3 });
+    expect(outcomeLines()[0]).toBe('Approve the payment on your phone');
+    expect(screen.getByText('RC0000000002')).toBeTruthy();
   });
 });

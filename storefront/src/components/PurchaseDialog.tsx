@@ -2,15 +2,25 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { checkPhone } from '@app/contracts/phone';
 import { ApiError, call, ensureSession, type Bundle, type PaymentMethod, type Provider, type Recharge } from '../api';
 import { PurchaseSubmitter, type PurchaseInput } from '../purchase';
-import { fetchRecharge, money, volumeLabel } from '../shop-data';
+import { money, volumeLabel } from '../shop-data';
 import { t } from '../i18n';
+import { formatPhone, isOpen, OutcomeWords, rich, toneOf, useFollow } from '../outcome';
+import { onLinkClick, orderPath } from '../router';
 
-const FINAL = new Set(['completed', 'failed', 'refunded']);
+/**
+ * Mobile money through WaafiPay: the payer gets a PIN prompt on their phone, so a manual dial code
+ * ("Dial *712*…#") from the method's instructions must not sit beside it (paying both ways would
+ * pay twice).
+ */
+export const PIN_PROMPT_TYPES: ReadonlySet<string> = new Set(['evc_plus', 'zaad', 'sahal', 'edahab']);
+/** A USSD code such as *712*615000000*amount# or *712#, or a sentence telling to dial one. */
+export const looksLikeDialCode = (text: string) => /\*\d{2,}[^\s#]*#/.test(text) || /\b(dial|garaac)\b|اطلب/i.test(text);
 
 /**
  * Buying one bundle: the number to top up (checked against the operator's prefixes while typing),
- * the paying number, the payment method and its instructions, confirm; then the recharge's status
- * until it completes or fails. Needs the network; says so when there is none.
+ * the paying number, the payment method and how paying goes; then what happens to the purchase
+ * (approve on the phone, sending, delayed, delivered, declined with a try again, not delivered) with
+ * its reference and order page. Needs the network; says so when there is none.
  */
 export function PurchaseDialog({ code, provider, bundle, currency, methods, online, onClose, onBought }: {
   code: string;
@@ -50,31 +60,13 @@ export function PurchaseDialog({ code, provider, bundle, currency, methods, onli
     return () => window.removeEventListener('keydown', esc);
   }, [busy, onClose]);
 
-  // Follow the recharge until it is settled.
-  useEffect(() => {
-    if (!recharge || FINAL.has(recharge.status)) return;
-    const timer = setTimeout(async () => {
-      try {
-        setRecharge(await fetchRecharge(code, recharge.id));
-      } catch {
-        setRecharge({ ...recharge }); // try again on the next tick
-      }
-    }, 2000);
-    return () => clearTimeout(timer);
-  }, [recharge, code]);
-
   const phoneMessage = (reason: string) =>
     reason === 'wrong_operator' ? t('purchase.wrong_operator', { operator: provider.name, prefixes: provider.phone_prefixes.join(', ') }) : t(`purchase.phone_${reason}`);
 
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    setError(null);
-    setFieldErrors({});
-    if (!online) return setError(t('purchase.needs_connection'));
-    if (!phoneCheck.ok || !payerCheck.ok || !method) return setError(t('purchase.fix_form'));
+  const purchase = async (input: PurchaseInput) => {
     setBusy(true);
     try {
-      const created = await submitter.submit({ bundle_id: bundle.id, phone: phoneCheck.national, payer_phone: payerCheck.national, payment_method_id: method.id });
+      const created = await submitter.submit(input);
       submitter.done();
       setRecharge(created);
       onBought();
@@ -88,6 +80,28 @@ export function PurchaseDialog({ code, provider, bundle, currency, methods, onli
     }
   };
 
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    setFieldErrors({});
+    if (!online) return setError(t('purchase.needs_connection'));
+    if (!phoneCheck.ok || !payerCheck.ok || !method) return setError(t('purchase.fix_form'));
+    void purchase({ bundle_id: bundle.id, phone: phoneCheck.national, payer_phone: payerCheck.national, payment_method_id: method.id });
+  };
+
+  // The payment was declined: the same bundle and numbers again, as a new purchase (a new key).
+  const tryAgain = () => {
+    setError(null);
+    setRecharge(null);
+    if (!online) return setError(t('purchase.needs_connection'));
+    if (!phoneCheck.ok || !payerCheck.ok || !method) return;
+    submitter.done();
+    void purchase({ bundle_id: bundle.id, phone: phoneCheck.national, payer_phone: payerCheck.national, payment_method_id: method.id });
+  };
+
+  const pinPrompt = !!method && PIN_PROMPT_TYPES.has(method.type);
+  const payerShown = payerCheck.ok ? formatPhone(payerCheck.national) : null;
+
   return (
     <div className="overlay" onClick={(e) => e.target === e.currentTarget && !busy && onClose()}>
       <div className="sheet" role="dialog" aria-modal="true" aria-labelledby="purchase-title" ref={dialog}>
@@ -99,7 +113,7 @@ export function PurchaseDialog({ code, provider, bundle, currency, methods, onli
         </div>
         <p className="muted">{`${provider.name} · ${volumeLabel(bundle.data_volume_mb)} · ${t('bundle.days', { count: bundle.validity_days })} · `}<strong>{money(bundle.price, currency)}</strong></p>
         {recharge ? (
-          <RechargeStatus recharge={recharge} onClose={onClose} />
+          <RechargeStatus key={recharge.id} code={code} recharge={recharge} onUpdate={setRecharge} online={online} phone={phoneCheck.ok ? formatPhone(phoneCheck.national) : undefined} payer={payerShown ?? undefined} onClose={onClose} onTryAgain={tryAgain} />
         ) : (
           <form onSubmit={submit} noValidate>
             <label htmlFor="phone">{t('purchase.phone')}</label>
@@ -124,7 +138,10 @@ export function PurchaseDialog({ code, provider, bundle, currency, methods, onli
                   </span>
                 </label>
               ))}
-              {method?.instructions && <p className="instructions">{method.instructions}</p>}
+              {pinPrompt ? (
+                <p className="instructions">{payerShown ? rich('purchase.prompt_on', { phone: payerShown }) : t('purchase.prompt_on_payer')}</p>
+              ) : null}
+              {method?.instructions && !(pinPrompt && looksLikeDialCode(method.instructions)) && <p className={pinPrompt ? 'help' : 'instructions'}>{method.instructions}</p>}
             </fieldset>
             {error && (
               <p className="alert" role="alert">
@@ -142,16 +159,42 @@ export function PurchaseDialog({ code, provider, bundle, currency, methods, onli
   );
 }
 
-function RechargeStatus({ recharge, onClose }: { recharge: Recharge; onClose: () => void }) {
-  const done = FINAL.has(recharge.status);
-  const tone = recharge.status === 'completed' ? 'success' : done ? 'failure' : 'waiting';
+/** The purchase after it was sent: its outcome's words, followed until settled, with its order page. */
+function RechargeStatus({ code, recharge, onUpdate, online, phone, payer, onClose, onTryAgain }: {
+  code: string;
+  recharge: Recharge;
+  onUpdate: (r: Recharge) => void;
+  online: boolean;
+  phone?: string;
+  payer?: string;
+  onClose: () => void;
+  onTryAgain: () => void;
+}) {
+  const { stopped } = useFollow(code, recharge, onUpdate, online);
+  const open = isOpen(recharge);
+  const to = orderPath(code, recharge.reference);
+  const toOrder = (e: React.MouseEvent<HTMLAnchorElement>) => {
+    onClose();
+    onLinkClick(e, to);
+  };
   return (
-    <div className={`status ${tone}`} role="status" aria-live="polite">
-      <p className="status-title">{t(`status.${recharge.status}`)}</p>
-      <p>{done ? (recharge.status === 'completed' ? t('status.completed_help', { phone: recharge.phone }) : (recharge.failure_reason ?? '')) : t('status.waiting_help')}</p>
-      <p className="muted">{t('status.reference', { reference: recharge.reference })}</p>
-      {done && (
-        <button type="button" className="primary wide" onClick={onClose}>
+    <div className={`status ${toneOf(recharge)}`}>
+      <OutcomeWords recharge={recharge} phone={phone} payer={payer} following={open && !stopped && online} />
+      {open && stopped && <p>{t('outcome.check_later')}</p>}
+      {open && !online && <p className="note">{t('order.offline')}</p>}
+      <p className="muted">{rich('outcome.reference', { reference: recharge.reference })}</p>
+      <p>
+        <a href={to} onClick={toOrder} className="link">
+          {t('outcome.see_order')}
+        </a>
+      </p>
+      {recharge.can_retry && (
+        <button type="button" className="primary wide" onClick={onTryAgain}>
+          {t('outcome.try_again')}
+        </button>
+      )}
+      {(!open || stopped) && (
+        <button type="button" className={recharge.can_retry ? 'secondary wide' : 'primary wide'} onClick={onClose}>
           {t('common.done')}
         </button>
       )}

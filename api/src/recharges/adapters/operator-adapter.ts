@@ -1,64 +1,174 @@
-import crypto from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { callJson, type CallFor, type FetchLike, type JsonAnswer, type RemoteTrail } from './remote-call.ts';
 
 /**
- * Delivering the bundle to the customer's number, through the operator (or a wholesale top-up
- * API such as DT One or Reloadly). A provider's `adapter_key` names its adapter.
+ * Delivering the bundle to the customer's number (docs/architecture.md, "Recharges"). A
+ * provider's `adapter_key` names its adapter; Reloadly (below) is the one built in.
  *
- * - deliver() sends one transaction under a unique externalId and answers completed, failed, or
- *   `timeout` when the outcome is not known yet.
- * - status() asks what became of an externalId (after a timeout, or after a crash): a real API
- *   settles asynchronously (created -> submitted -> completed | rejected | declined | reversed).
+ * - send(): one top-up under our own unique id (the recharge's reference); never sent twice.
+ * - lookup(): what became of a send whose answer was lost, by that id.
+ * - poll(): the status of a top-up the aggregator is still processing.
  */
 export interface DeliveryRequest {
-  externalId: string;
+  /** Our unique id for the top-up (the recharge's public reference). */
+  customIdentifier: string;
   /** National number, 9 digits. */
   phone: string;
-  providerCode: string;
+  /** The provider's operator id at the aggregator, or null to detect it from the number. */
+  externalOperatorId: string | null;
+  /** The bundle's operator product code (a fixed amount at the aggregator when numeric). */
   productCode: string | null;
-  dataVolumeMb: number | null;
-  validityDays: number | null;
+  /** The bundle's cost in cents: the amount sent when the product code is not an amount. */
+  cost: number;
 }
-export type DeliveryResult = { status: 'completed'; operatorReference: string } | { status: 'failed'; reason: string } | { status: 'timeout' };
+
+export type DeliveryResult =
+  | { status: 'delivered'; deliveryId: string; operatorReference: string }
+  | { status: 'processing'; deliveryId: string }
+  | { status: 'failed'; deliveryId: string | null; reason: string }
+  | { status: 'unknown'; error: string };
 
 export interface OperatorAdapter {
   readonly name: string;
-  deliver(request: DeliveryRequest): Promise<DeliveryResult>;
-  status(externalId: string, phone: string): Promise<DeliveryResult | { status: 'unknown' }>;
+  /** `not_sent`: the top-up itself was never sent (no token, the operator not detected yet): safe to send later. */
+  send(request: DeliveryRequest, forWhom: CallFor): Promise<DeliveryResult | { status: 'not_sent'; error: string }>;
+  lookup(customIdentifier: string, forWhom: CallFor): Promise<DeliveryResult | { status: 'not_found' }>;
+  poll(deliveryId: string, forWhom: CallFor): Promise<DeliveryResult>;
+}
+
+export interface ReloadlyConfig {
+  /** The full token URL (…/oauth/token). */
+  authUrl: string;
+  /** The top-ups API base, also the token's audience. */
+  apiUrl: string;
+  clientId: string;
+  clientSecret: string;
+  timeoutMs: number;
+}
+
+const ACCEPT = 'application/com.reloadly.topups-v1+json';
+/** The aggregator's error for a customIdentifier it already has (the stand-in's code). */
+const DUPLICATE = 'DUPLICATE_CUSTOM_IDENTIFIER';
+
+/** The amount to send, in dollars: the product code when it is the aggregator's fixed amount, else the cost. */
+export function topUpAmount(productCode: string | null, cost: number): number {
+  if (productCode && /^\d{1,6}(\.\d{1,2})?$/.test(productCode.trim())) return Number(productCode.trim());
+  return cost / 100;
+}
+
+function fromTransaction(tx: any): DeliveryResult {
+  const deliveryId = tx?.transactionId != null ? String(tx.transactionId) : null;
+  const status = String(tx?.status ?? '').toUpperCase();
+  if (status === 'SUCCESSFUL' && deliveryId) return { status: 'delivered', deliveryId, operatorReference: String(tx.operatorTransactionId ?? deliveryId) };
+  if (status === 'PROCESSING' && deliveryId) return { status: 'processing', deliveryId };
+  if (status === 'FAILED' || status === 'REFUNDED') return { status: 'failed', deliveryId, reason: status === 'REFUNDED' ? 'The operator could not deliver; the aggregator refunded the top-up.' : 'The operator refused the top-up.' };
+  return { status: 'unknown', error: `Unrecognised top-up status "${tx?.status}"` };
 }
 
 /**
- * The sandbox operator. Test numbers (README): a target number ending in 9999 is rejected, one
- * ending in 8888 never answers (a timeout, and its status later says it was not delivered); every
- * other valid number is delivered after a short latency. Results are derived from the externalId,
- * so asking twice gives the same answer.
+ * Reloadly over HTTP (../shared/INTEGRATIONS.md): an OAuth client-credentials token, kept until
+ * it expires and renewed once on a 401; the operator from the provider or detected from the
+ * number; `customIdentifier` = the recharge's reference, so the aggregator refuses a duplicate.
  */
-export function sandboxOperatorAdapter(opts: { latencyMs?: number; timeoutMs?: number } = {}): OperatorAdapter {
-  const latencyMs = opts.latencyMs ?? Number(process.env.OPERATOR_SANDBOX_LATENCY_MS ?? 800);
-  const timeoutMs = opts.timeoutMs ?? Number(process.env.OPERATOR_TIMEOUT_MS ?? 5000);
-  const reference = (externalId: string) => `OPR${crypto.createHash('sha256').update(externalId).digest('hex').slice(0, 12).toUpperCase()}`;
-  const outcome = (phone: string, externalId: string): DeliveryResult => {
-    if (phone.endsWith('9999')) return { status: 'failed', reason: 'The operator rejected the number (not eligible for data bundles).' };
-    if (phone.endsWith('8888')) return { status: 'timeout' };
-    return { status: 'completed', operatorReference: reference(externalId) };
-  };
-  return {
-    name: 'sandbox',
-    async deliver(request) {
-      const result = outcome(request.phone, request.externalId);
-      // A timeout costs the caller the whole wait.
-      await sleep(result.status === 'timeout' ? timeoutMs : latencyMs * (0.5 + Math.random()));
-      return result;
-    },
-    async status(externalId, phone) {
-      await sleep(Math.min(100, latencyMs));
-      const result = outcome(phone, externalId);
-      return result.status === 'timeout' ? { status: 'failed', reason: 'The operator never confirmed the delivery.' } : result;
-    },
-  };
-}
+export function reloadlyAdapter(config: ReloadlyConfig, deps: { fetch?: FetchLike; trail: RemoteTrail; name?: string }): OperatorAdapter {
+  const fetchImpl = deps.fetch ?? ((url, init) => fetch(url, init));
+  const api = config.apiUrl.replace(/\/+$/, '');
+  let token: { value: string; expiresAt: number } | null = null;
+  let fetching: Promise<string | null> | null = null;
+  /** Operators by number prefix: the auto-detect answer does not change from one sale to the next. */
+  const detected = new Map<string, { operatorId: string; at: number }>();
 
-/** Adapters by provider `adapter_key`; a real one is added here and named on the provider. */
-export function operatorAdapters(): Record<string, OperatorAdapter> {
-  return { sandbox: sandboxOperatorAdapter() };
+  const newToken = (forWhom: CallFor): Promise<string | null> => {
+    // Concurrent sales share one token request.
+    fetching ??= (async () => {
+      try {
+        const answer = await callJson(fetchImpl, deps.trail, forWhom, {
+          system: 'reloadly',
+          operation: 'POST /oauth/token',
+          method: 'POST',
+          url: config.authUrl,
+          body: { client_id: config.clientId, client_secret: config.clientSecret, grant_type: 'client_credentials', audience: api },
+          timeoutMs: config.timeoutMs,
+          classify: (status, body) => (status === 200 && body?.access_token ? 'ok' : 'refused'),
+        });
+        if (answer.kind !== 'answer' || answer.status !== 200 || !answer.body?.access_token) return null;
+        // Renewed a minute early, so a token never expires between our check and the call.
+        token = { value: String(answer.body.access_token), expiresAt: Date.now() + Math.max(0, Number(answer.body.expires_in ?? 0) - 60) * 1000 };
+        return token.value;
+      } finally {
+        fetching = null;
+      }
+    })();
+    return fetching;
+  };
+
+  const classify = (status: number) => (status >= 200 && status < 300 ? 'ok' : 'refused') as 'ok' | 'refused';
+
+  /** A call with the token; a 401 gets one new token and one more try. */
+  const authorised = async (forWhom: CallFor, operation: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<JsonAnswer> => {
+    for (let attempt = 0; ; attempt++) {
+      const value = token && token.expiresAt > Date.now() ? token.value : await newToken(forWhom);
+      if (!value) return { kind: 'lost', status: null, error: 'No access token from the aggregator' };
+      const answer = await callJson(fetchImpl, deps.trail, forWhom, { system: 'reloadly', operation, method, url: `${api}${path}`, headers: { authorization: `Bearer ${value}`, accept: ACCEPT }, body, timeoutMs: config.timeoutMs, classify });
+      if (answer.kind === 'answer' && answer.status === 401 && attempt === 0) {
+        if (token?.value === value) token = null;
+        continue;
+      }
+      return answer;
+    }
+  };
+
+  const operatorFor = async (request: DeliveryRequest, forWhom: CallFor): Promise<string | { failed: string } | { unknown: string }> => {
+    if (request.externalOperatorId) return request.externalOperatorId;
+    const prefix = request.phone.slice(0, 2);
+    const cached = detected.get(prefix);
+    if (cached && Date.now() - cached.at < 3_600_000) return cached.operatorId;
+    const answer = await authorised(forWhom, 'GET /operators/auto-detect', 'GET', `/operators/auto-detect/phone/252${request.phone}/countries/SO`);
+    if (answer.kind === 'lost') return { unknown: answer.error };
+    if (answer.status === 200 && (answer.body?.operatorId ?? answer.body?.id) != null) {
+      const operatorId = String(answer.body.operatorId ?? answer.body.id);
+      detected.set(prefix, { operatorId, at: Date.now() });
+      return operatorId;
+    }
+    return { failed: `The aggregator found no operator for this number (${answer.body?.errorCode ?? answer.status}).` };
+  };
+
+  const lookup = async (customIdentifier: string, forWhom: CallFor): Promise<DeliveryResult | { status: 'not_found' }> => {
+    const answer = await authorised(forWhom, 'GET /topups/reports/transactions', 'GET', `/topups/reports/transactions?customIdentifier=${encodeURIComponent(customIdentifier)}&page=1&size=5`);
+    if (answer.kind === 'lost') return { status: 'unknown', error: answer.error };
+    if (answer.status !== 200 || !Array.isArray(answer.body?.content)) return { status: 'unknown', error: `HTTP ${answer.status}: ${answer.body?.errorCode ?? 'no report'}` };
+    const found = answer.body.content.find((tx: any) => tx?.customIdentifier === customIdentifier);
+    return found ? fromTransaction(found) : { status: 'not_found' };
+  };
+
+  return {
+    name: deps.name ?? 'reloadly',
+    async send(request, forWhom) {
+      const operatorId = await operatorFor(request, forWhom);
+      // Nothing was sent yet: a failed detection is a failed delivery, an unknown one is retried.
+      if (typeof operatorId === 'object') return 'failed' in operatorId ? { status: 'failed', deliveryId: null, reason: operatorId.failed } : { status: 'not_sent', error: operatorId.unknown };
+      const ready = token && token.expiresAt > Date.now() ? token.value : await newToken(forWhom);
+      if (!ready) return { status: 'not_sent', error: 'No access token from the aggregator' };
+      const answer = await authorised(forWhom, 'POST /topups', 'POST', '/topups', {
+        operatorId: Number.isSafeInteger(Number(operatorId)) ? Number(operatorId) : operatorId,
+        amount: topUpAmount(request.productCode, request.cost),
+        useLocalAmount: false,
+        customIdentifier: request.customIdentifier,
+        recipientPhone: { countryCode: 'SO', number: `252${request.phone}` },
+      });
+      if (answer.kind === 'lost') return { status: 'unknown', error: answer.error };
+      if (answer.status >= 200 && answer.status < 300) return fromTransaction(answer.body);
+      // The aggregator already has this id: what became of it is what a lookup says.
+      if (answer.body?.errorCode === DUPLICATE) return { status: 'unknown', error: 'The aggregator already has this customIdentifier' };
+      if (answer.status === 401 || answer.status === 403 || answer.status === 429) return { status: 'unknown', error: `HTTP ${answer.status}: ${answer.body?.errorCode ?? ''}` };
+      // A 4xx with the aggregator's error: refused, nothing delivered.
+      return { status: 'failed', deliveryId: null, reason: `The aggregator refused the top-up: ${answer.body?.errorCode ?? answer.status} ${answer.body?.message ?? ''}`.trim() };
+    },
+    lookup,
+    async poll(deliveryId, forWhom) {
+      const answer = await authorised(forWhom, 'GET /topups/{id}/status', 'GET', `/topups/${encodeURIComponent(deliveryId)}/status`);
+      if (answer.kind === 'lost') return { status: 'unknown', error: answer.error };
+      if (answer.status !== 200) return { status: 'unknown', error: `HTTP ${answer.status}: ${answer.body?.errorCode ?? ''}` };
+      return fromTransaction({ ...(answer.body?.transaction ?? {}), transactionId: answer.body?.transaction?.transactionId ?? deliveryId, status: answer.body?.status ?? answer.body?.transaction?.status });
+    },
+  };
 }

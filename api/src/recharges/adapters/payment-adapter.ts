@@ -1,16 +1,19 @@
 import crypto from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { formatMinor } from '@app/contracts';
+import { callJson, type CallFor, type FetchLike, type JsonAnswer, type RemoteTrail } from './remote-call.ts';
 
 /**
- * Collecting the customer's payment (docs/data-model.md, Recharges). The interface is what the
- * worker needs and nothing more; a real gateway implements it and is chosen by PAYMENT_ADAPTER.
+ * Collecting the customer's payment (docs/architecture.md, "Recharges"). The worker speaks to it
+ * in these words only; WaafiPay (below) is the one gateway built in.
  *
- * - purchase() asks the payer to approve (a USSD PIN prompt on their phone) and resolves when they
- *   do or do not. The same referenceId twice must never charge twice: a gateway answers the first
- *   outcome again (WaafiPay refuses duplicates by referenceId).
- * - refund() gives a collected payment back (when the operator could not deliver).
+ * - charge(): `preauthorize` reserves the amount while the payer approves the PIN prompt (then
+ *   commit() takes it once the bundle is delivered, release() lets it go otherwise); `purchase`
+ *   takes it at once (release() reverses it).
+ * - lookup(): what became of a payment, by our own reference: the only thing to do after an
+ *   unknown outcome. A charge is never sent twice for one reference.
  */
+export type PaymentFlow = 'preauthorize' | 'purchase';
+
 export interface PaymentRequest {
   referenceId: string;
   /** National number, 9 digits. */
@@ -20,73 +23,136 @@ export interface PaymentRequest {
   currency: string;
   description: string;
 }
-export type PaymentResult = { status: 'approved'; transactionId: string } | { status: 'declined'; code: string; message: string };
+
+export type ChargeResult = { status: 'approved'; transactionId: string } | { status: 'declined'; code: string; message: string } | { status: 'unknown'; error: string };
+/** Where the gateway says a payment stands. */
+export type RemotePaymentState = 'pending' | 'approved' | 'committed' | 'cancelled' | 'reversed' | 'declined';
+export type LookupResult =
+  | { status: 'found'; state: RemotePaymentState; transactionId: string | null }
+  | { status: 'not_found' }
+  | { status: 'unknown'; error: string };
+export type ActionResult = { status: 'done' } | { status: 'refused'; code: string; message: string } | { status: 'unknown'; error: string };
 
 export interface PaymentAdapter {
   readonly name: string;
-  purchase(request: PaymentRequest): Promise<PaymentResult>;
-  refund(transactionId: string, amount: number, currency: string): Promise<{ status: 'refunded' } | { status: 'failed'; message: string }>;
+  readonly flow: PaymentFlow;
+  charge(request: PaymentRequest, forWhom: CallFor): Promise<ChargeResult>;
+  lookup(referenceId: string, forWhom: CallFor): Promise<LookupResult>;
+  /** Takes a reserved amount (pre-authorisation only). */
+  commit(p: { referenceId: string; transactionId: string }, forWhom: CallFor): Promise<ActionResult>;
+  /** Lets a reserve go, or reverses a purchase, by the flow the payment took. */
+  release(p: { referenceId: string; transactionId: string; flow: PaymentFlow }, forWhom: CallFor): Promise<ActionResult>;
 }
 
-/** The request body of WaafiPay's API_PURCHASE (public documentation), which the sandbox receives. */
-export function waafiPurchaseBody(request: PaymentRequest, merchant: { merchantUid: string; apiUserId: string; apiKey: string }) {
-  return {
-    schemaVersion: '1.0',
-    requestId: crypto.randomUUID(),
-    timestamp: new Date().toISOString(),
-    channelName: 'WEB',
-    serviceName: 'API_PURCHASE',
-    serviceParams: {
-      ...merchant,
-      paymentMethod: 'MWALLET_ACCOUNT',
-      payerInfo: { accountNo: `252${request.payerPhone}` },
-      transactionInfo: {
-        referenceId: request.referenceId,
-        invoiceId: request.referenceId,
-        // USD with two decimals, truncated (never rounded up).
-        amount: formatMinor(Math.trunc(request.amount)),
-        currency: request.currency,
-        description: request.description.slice(0, 100),
-      },
-    },
-  };
+export interface WaafiPayConfig {
+  /** The full URL of the /asm endpoint. */
+  url: string;
+  merchantUid: string;
+  apiUserId: string;
+  apiKey: string;
+  storeId: string;
+  hppKey: string;
+  flow: PaymentFlow;
+  /** How long a charge may wait for the payer's PIN. */
+  chargeTimeoutMs: number;
+  /** Commit, cancel and lookups. */
+  timeoutMs: number;
+}
+
+const SUCCESS = '2001';
+/** The gateway's refusal of a second charge with a used referenceId (the stand-in's code; WaafiPay's docs list the duplicate check). */
+const DUPLICATE = 'E10316';
+const NOT_FOUND = 'E10309';
+
+/** HPP_GETTRANINFO's status words, as the gateway's merchant portal shows them. */
+function stateOf(raw: unknown): RemotePaymentState | null {
+  const s = String(raw ?? '').toLowerCase();
+  if (s.startsWith('pend') || s === 'initiated' || s === 'waiting') return 'pending';
+  if (s === 'approved' || s === 'success' || s === 'successful' || s === 'authorized' || s === 'preauthorized') return 'approved';
+  if (s === 'committed' || s === 'captured' || s === 'completed') return 'committed';
+  if (s === 'cancelled' || s === 'canceled' || s === 'voided' || s === 'expired') return 'cancelled';
+  if (s === 'reversed' || s === 'refunded') return 'reversed';
+  if (s === 'declined' || s === 'failed' || s === 'rejected') return 'declined';
+  return null;
 }
 
 /**
- * The sandbox gateway: answers like WaafiPay (responseCode 2001 approved, 5206 rejected), after
- * the seconds a payer takes to approve the prompt. Test numbers (README, "Sandbox test numbers"):
- * a payer number ending in 0000 declines. Outcomes and transaction ids are derived from the
- * referenceId, so a repeated referenceId (a retry after a crash) gets the first answer again and
- * is never charged twice.
+ * WaafiPay over HTTP (../shared/INTEGRATIONS.md): one POST per service to the /asm endpoint. An
+ * answer with responseCode 2001 is success, any other code a refusal; no answer, a reset or a 5xx
+ * is unknown. The request carries the merchant's credentials; the trail never shows them.
  */
-export function sandboxPaymentAdapter(opts: { approvalMs?: number } = {}): PaymentAdapter {
-  const approvalMs = opts.approvalMs ?? Number(process.env.PAYMENT_SANDBOX_APPROVAL_MS ?? 1500);
-  const gateway = async (body: ReturnType<typeof waafiPurchaseBody>) => {
-    await sleep(approvalMs * (0.5 + Math.random()));
-    const { payerInfo, transactionInfo } = body.serviceParams;
-    const transactionId = `SBX${crypto.createHash('sha256').update(transactionInfo.referenceId).digest('hex').slice(0, 12).toUpperCase()}`;
-    if (payerInfo.accountNo.endsWith('0000')) {
-      return { responseCode: '5206', errorCode: 'E10205', responseMsg: 'RCS_USER_REJECTED', params: { state: 'DECLINED', referenceId: transactionInfo.referenceId, description: 'Payment declined: the payer cancelled or has too little balance' } };
-    }
-    return { responseCode: '2001', errorCode: '0', responseMsg: 'RCS_SUCCESS', params: { state: 'APPROVED', transactionId, referenceId: transactionInfo.referenceId, txAmount: transactionInfo.amount } };
-  };
-  return {
-    name: 'sandbox',
-    async purchase(request) {
-      const answer = await gateway(waafiPurchaseBody(request, { merchantUid: 'M0910291', apiUserId: '1000416', apiKey: 'API-sandbox' }));
-      if (answer.responseCode === '2001') return { status: 'approved', transactionId: String(answer.params.transactionId) };
-      return { status: 'declined', code: answer.responseCode, message: String(answer.params.description ?? answer.responseMsg) };
-    },
-    async refund() {
-      await sleep(Math.min(200, approvalMs));
-      return { status: 'refunded' };
-    },
-  };
-}
+export function waafiPayAdapter(config: WaafiPayConfig, deps: { fetch?: FetchLike; trail: RemoteTrail; name?: string }): PaymentAdapter {
+  const fetchImpl = deps.fetch ?? ((url, init) => fetch(url, init));
+  const classify = (_status: number, body: any) => (body?.responseCode === SUCCESS ? 'ok' : 'refused') as 'ok' | 'refused';
+  const send = (forWhom: CallFor, serviceName: string, serviceParams: Record<string, unknown>, timeoutMs: number): Promise<JsonAnswer> =>
+    callJson(fetchImpl, deps.trail, forWhom, {
+      system: 'waafipay',
+      operation: serviceName,
+      method: 'POST',
+      url: config.url,
+      body: { schemaVersion: '1.0', requestId: crypto.randomUUID(), timestamp: new Date().toISOString(), channelName: 'WEB', serviceName, serviceParams },
+      timeoutMs,
+      classify,
+    });
+  const merchant = () => ({ merchantUid: config.merchantUid, apiUserId: config.apiUserId, apiKey: config.apiKey });
+  /** A 4xx without the protocol's envelope is not a decision of the gateway: unknown. */
+  const envelope = (a: JsonAnswer) => (a.kind === 'answer' && a.body && typeof a.body.responseCode === 'string' ? a.body : null);
+  const refusal = (body: any) => ({ code: String(body.errorCode && body.errorCode !== '0' ? body.errorCode : body.responseCode), message: String(body.params?.description ?? body.responseMsg ?? 'Refused') });
 
-/** The payment adapter named by PAYMENT_ADAPTER (default and only one built in: sandbox). */
-export function paymentAdapterFromEnv(env: NodeJS.ProcessEnv = process.env): PaymentAdapter {
-  const name = env.PAYMENT_ADAPTER ?? 'sandbox';
-  if (name === 'sandbox') return sandboxPaymentAdapter();
-  throw new Error(`Unknown PAYMENT_ADAPTER "${name}": add its adapter in api/src/recharges/adapters/`);
+  const action = async (forWhom: CallFor, serviceName: string, params: Record<string, unknown>): Promise<ActionResult> => {
+    const answer = await send(forWhom, serviceName, { ...merchant(), ...params }, config.timeoutMs);
+    const body = envelope(answer);
+    if (!body) return { status: 'unknown', error: answer.kind === 'lost' ? answer.error : `HTTP ${answer.status} without an answer` };
+    if (body.responseCode === SUCCESS) return { status: 'done' };
+    return { status: 'refused', ...refusal(body) };
+  };
+
+  return {
+    name: deps.name ?? 'waafipay',
+    flow: config.flow,
+    async charge(request, forWhom) {
+      const serviceName = config.flow === 'preauthorize' ? 'API_PREAUTHORIZE' : 'API_PURCHASE';
+      const answer = await send(
+        forWhom,
+        serviceName,
+        {
+          ...merchant(),
+          paymentMethod: 'MWALLET_ACCOUNT',
+          payerInfo: { accountNo: `252${request.payerPhone}` },
+          transactionInfo: {
+            referenceId: request.referenceId,
+            invoiceId: request.referenceId,
+            // Two decimals, never rounded up (the gateway truncates too).
+            amount: formatMinor(Math.trunc(request.amount)),
+            currency: request.currency,
+            description: request.description.slice(0, 100),
+          },
+        },
+        config.chargeTimeoutMs,
+      );
+      const body = envelope(answer);
+      if (!body) return { status: 'unknown', error: answer.kind === 'lost' ? answer.error : `HTTP ${answer.status} without an answer` };
+      if (body.responseCode === SUCCESS && body.params?.transactionId) return { status: 'approved', transactionId: String(body.params.transactionId) };
+      // A duplicate means the gateway already has this payment: its outcome is what a lookup says.
+      if (body.errorCode === DUPLICATE) return { status: 'unknown', error: 'The gateway already has this reference' };
+      return { status: 'declined', ...refusal(body) };
+    },
+    async lookup(referenceId, forWhom) {
+      const answer = await send(forWhom, 'HPP_GETTRANINFO', { merchantUid: config.merchantUid, storeId: config.storeId, hppKey: config.hppKey, referenceId }, config.timeoutMs);
+      const body = envelope(answer);
+      if (!body) return { status: 'unknown', error: answer.kind === 'lost' ? answer.error : `HTTP ${answer.status} without an answer` };
+      if (body.responseCode !== SUCCESS) return body.errorCode === NOT_FOUND ? { status: 'not_found' } : { status: 'unknown', error: `${body.errorCode ?? body.responseCode}: ${body.responseMsg ?? ''}` };
+      const state = stateOf(body.params?.status ?? body.params?.tranStatusDesc);
+      if (!state) return { status: 'unknown', error: `Unrecognised status "${body.params?.status ?? body.params?.tranStatusDesc}"` };
+      return { status: 'found', state, transactionId: body.params?.transactionId ? String(body.params.transactionId) : null };
+    },
+    commit(p, forWhom) {
+      return action(forWhom, 'API_PREAUTHORIZE_COMMIT', { referenceId: p.referenceId, transactionId: p.transactionId, description: 'Bundle delivered' });
+    },
+    release(p, forWhom) {
+      return p.flow === 'preauthorize'
+        ? action(forWhom, 'API_PREAUTHORIZE_CANCEL', { referenceId: p.referenceId, transactionId: p.transactionId, description: 'Bundle not delivered' })
+        : action(forWhom, 'API_CANCELPURCHASE', { referenceId: p.referenceId, transactionId: p.transactionId, description: 'Bundle not delivered' });
+    },
+  };
 }

@@ -1,0 +1,82 @@
+import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, ReferenceInput, SimpleList, TopToolbar, usePermissions, useTranslate } from 'react-admin';
+import { Button, Typography } from '@mui/material';
+import { Link, useSearchParams } from 'react-router';
+import type { MissedSaleResponse } from '@app/contracts';
+import { PageTitle } from '../common/PageTitle';
+import { CsvExportButton } from '../common/CsvExportButton';
+import { useSession } from '../providers/useSession';
+import { useCompanyFormat } from '../common/useCompanyFormat';
+import { useIsPhone } from '../common/useIsPhone';
+import { Breadcrumbs } from '../resources/Breadcrumbs';
+
+/** One purchase refused because the dealer's wallet could not pay (GET /missed-sales). */
+type MissedSale = MissedSaleResponse;
+
+/**
+ * /missed-sales: purchases refused because a wallet could not pay the bundle's cost (a dealer: its
+ * own), filtered by dealer and days, with their CSV. The dashboard's card opens it on today.
+ */
+export default function MissedSaleList() {
+  const translate = useTranslate();
+  const dealer = useSession().user?.user_type === 'dealer';
+  const phone = useIsPhone();
+  const fmt = useCompanyFormat();
+  const { permissions } = usePermissions<string[]>();
+  const seesCost = !!permissions?.includes('view bundles prices');
+  const [params] = useSearchParams();
+  const preset = Object.fromEntries(['from', 'to', ...(dealer ? [] : ['dealer_id'])].flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : [])));
+  const money = (v: string | undefined) => (v === undefined ? '—' : `${v} ${fmt.currency}`);
+  const filters = [
+    ...(dealer
+      ? []
+      : [
+          <ReferenceInput key="dealer_id" source="dealer_id" reference="users" filter={{ user_type: 'dealer' }} alwaysOn>
+            <AutocompleteInput label="wallets.fields.dealer" optionText="name" />
+          </ReferenceInput>,
+        ]),
+    <DateInput key="from" source="from" label="wallets.fields.from" alwaysOn />,
+    <DateInput key="to" source="to" label="wallets.fields.to" alwaysOn />,
+  ];
+  const title = translate('menu.missed_sales');
+  return (
+    <>
+      <Breadcrumbs items={[{ label: 'menu.recharges', to: '/recharges' }, { label: 'menu.missed_sales' }]} />
+      <PageTitle title={title} actions={dealer && <Button component={Link} to="/my-wallet?request=1" variant="contained">{translate('missed_sales.top_up')}</Button>} />
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2, maxWidth: 900 }}>
+        {translate(dealer ? 'missed_sales.help_dealer' : 'missed_sales.help_admin')}
+      </Typography>
+      <List
+        resource="missed-sales"
+        filters={filters}
+        filterDefaultValues={preset}
+        sort={{ field: 'id', order: 'DESC' }}
+        perPage={25}
+        disableSyncWithLocation
+        title={title}
+        actions={
+          <TopToolbar>
+            <CsvExportButton path="/missed-sales/export" filename="missed-sales" />
+          </TopToolbar>
+        }
+        empty={false}
+      >
+        {phone ? (
+          <SimpleList
+            primaryText={(r: MissedSale) => r.bundle_name}
+            secondaryText={(r: MissedSale) => (dealer ? money(r.amount) : `${r.dealer.name} · ${money(r.amount)}`)}
+            tertiaryText={(r: MissedSale) => fmt.dateTime(r.created_at)}
+            linkType={false}
+          />
+        ) : (
+          <Datagrid bulkActionButtons={false} rowClick={false}>
+            <FunctionField label="recharges.fields.created_at" render={(r: MissedSale) => fmt.dateTime(r.created_at)} />
+            {!dealer && <FunctionField label="wallets.fields.dealer" render={(r: MissedSale) => (r.dealer ? `${r.dealer.name}${r.dealer.dealer_code ? ` (${r.dealer.dealer_code})` : ''}` : '—')} />}
+            <FunctionField label="recharges.fields.bundle" render={(r: MissedSale) => r.bundle_name} />
+            <FunctionField label="recharges.fields.amount" render={(r: MissedSale) => money(r.amount)} />
+            {seesCost && <FunctionField label="recharges.fields.cost" render={(r: MissedSale) => money(r.cost)} />}
+          </Datagrid>
+        )}
+      </List>
+    </>
+  );
+}

@@ -1,0 +1,204 @@
+import { useState } from 'react';
+import { useNotify, usePermissions, useRefresh, useTranslate } from 'react-admin';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, AlertTitle, Box, Button, Drawer, IconButton, Stack, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
+import CloseIcon from '@mui/icons-material/Close';
+import type { ReactNode } from 'react';
+import type { RechargeResponse, RemoteCallResponse, WalletTransactionResponse } from '@app/contracts';
+import { apiFetch } from '../providers/http';
+import { serverMessage } from '../providers/errors';
+import { useSession } from '../providers/useSession';
+import { TransactionRows } from '../wallets/WalletTransactionList';
+import { useCompanyFormat } from '../common/useCompanyFormat';
+import { REVIEW_COUNT_KEY } from '../layout/useReviewCount';
+import { RechargeStatus, StateChip } from './RechargeStatus';
+import { RemoteCallTimeline } from './RemoteCallTimeline';
+import { SettlePanel } from './SettlePanel';
+
+export interface RechargeDetailData {
+  recharge: RechargeResponse;
+  timeline: { at: string; event: string; detail: string | null }[];
+  transactions: WalletTransactionResponse[];
+  /** Every request to WaafiPay / Reloadly and its answer; empty for dealers. */
+  remote_calls?: RemoteCallResponse[];
+}
+
+/** What a person wrote or was told with an event (a review's reason, a settlement's outcome and note). */
+function eventDetail(detail: string | null, translate: (key: string, opts?: object) => string): string | null {
+  if (!detail) return null;
+  let after: Record<string, unknown>;
+  try {
+    after = JSON.parse(detail) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  if (!after || typeof after !== 'object') return null;
+  const parts: string[] = [];
+  if (typeof after.outcome === 'string') parts.push(translate(`recharges.timeline_detail.event_outcome.${after.outcome}`, { _: String(after.outcome) }));
+  if (typeof after.reason === 'string' && after.reason) parts.push(translate('recharges.timeline_detail.event_reason', { reason: after.reason }));
+  if (typeof after.note === 'string' && after.note) parts.push(translate('recharges.timeline_detail.event_note', { note: after.note }));
+  return parts.length ? parts.join(' · ') : null;
+}
+
+/** When a sale went into review, else when it was made: how long it has waited. */
+export const waitingSince = (r: Pick<RechargeResponse, 'needs_review_at' | 'created_at'>) => r.needs_review_at ?? r.created_at;
+
+/**
+ * One sale in a drawer over its list: the figures, where the payment and the delivery stand, the
+ * review reason and (for 'review recharges') the Settle panel, the remote-call trail, the
+ * activity timeline and its wallet transactions. Pending and processing sales refresh every 2 s.
+ */
+export function RechargeDetail({ id, onClose }: { id: string | null; onClose: () => void }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const queryClient = useQueryClient();
+  const fmt = useCompanyFormat();
+  const { permissions } = usePermissions<string[]>();
+  const dealer = useSession().user?.user_type === 'dealer';
+  const [error, setError] = useState<string | null>(null);
+  const { data, refetch, error: loadError } = useQuery({
+    queryKey: ['recharge', id],
+    enabled: !!id,
+    queryFn: async () => (await apiFetch<RechargeDetailData>(`/recharges/${id}`)).data as RechargeDetailData,
+    refetchInterval: (q) => (q.state.data && ['pending', 'processing'].includes(q.state.data.recharge.status) ? 2000 : false),
+  });
+  const reload = async () => {
+    await refetch();
+    refresh();
+    await queryClient.invalidateQueries({ queryKey: REVIEW_COUNT_KEY });
+  };
+  const act = async (what: 'retry' | 'refund') => {
+    setError(null);
+    try {
+      const res = await apiFetch(`/recharges/${id}/${what}`, { method: 'POST' });
+      notify(res.message ?? '', { type: 'success' });
+      await reload();
+    } catch (e) {
+      setError(serverMessage(e));
+    }
+  };
+  const r = data?.recharge;
+  const can = (p: string) => !!permissions?.includes(p);
+  const rows: [string, ReactNode][] = r
+    ? [
+        ['recharges.fields.reference', r.reference],
+        ['wallets.fields.dealer', `${r.dealer.name}${r.dealer.dealer_code ? ` (${r.dealer.dealer_code})` : ''}`],
+        ['recharges.fields.bundle', `${r.provider_name} · ${r.category_name} · ${r.bundle_name}`],
+        ['recharges.fields.phone', r.phone],
+        ['recharges.fields.payer_phone', r.payer_phone],
+        ['recharges.fields.payment_method', r.payment_method],
+        ['recharges.fields.amount', `${r.amount} ${r.currency}`],
+        ...(r.cost !== undefined ? ([['recharges.fields.cost', r.cost], ['recharges.fields.profit', r.profit]] as [string, string][]) : []),
+        ['recharges.fields.pricing_model', translate(`wallets.pricing.${r.pricing_model}`)],
+        ['recharges.fields.created_at', fmt.dateTime(r.created_at)],
+        ['recharges.fields.payment_state', r.payment_state ? <StateChip kind="payment" state={r.payment_state} /> : null],
+        ['recharges.fields.payment_flow', r.payment_flow ? translate(`recharges.payment_flows.${r.payment_flow}`, { _: r.payment_flow }) : null],
+        ['recharges.fields.delivery_state', r.delivery_state ? <StateChip kind="delivery" state={r.delivery_state} /> : null],
+        ['recharges.fields.delivery_id', r.delivery_id],
+        ['recharges.fields.attempts', String(r.attempts)],
+        ['recharges.fields.payment_reference', r.payment_reference],
+        ['recharges.fields.operator_reference', r.operator_reference],
+        ['recharges.fields.failure_reason', r.failure_reason],
+      ]
+    : [];
+  const inReview = r?.status === 'needs_review';
+  return (
+    <Drawer anchor="right" open={!!id} onClose={onClose} slotProps={{ paper: { role: 'dialog', 'aria-labelledby': 'recharge-title', sx: { width: { xs: '100%', md: 720 } } } as object }}>
+      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', px: { xs: 2, sm: 3 }, pt: 2 }}>
+        <Typography variant="h6" component="h2" id="recharge-title">
+          {translate('recharges.detail_title')}
+        </Typography>
+        <IconButton aria-label={translate('common.close')} onClick={onClose}>
+          <CloseIcon />
+        </IconButton>
+      </Stack>
+      {loadError && !r && (
+        <Alert severity="error" sx={{ mx: 3 }}>
+          {serverMessage(loadError)}
+        </Alert>
+      )}
+      {r && (
+        <Box sx={{ px: { xs: 2, sm: 3 }, pb: 3 }}>
+          <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap', my: 1 }}>
+            <RechargeStatus status={r.status} />
+            {r.status === 'failed' && can('retry recharges') && (
+              <Button size="small" onClick={() => act('retry')}>
+                {translate('recharges.retry')}
+              </Button>
+            )}
+            {['pending', 'processing', 'failed'].includes(r.status) && can('refund recharges') && (
+              <Button size="small" color="warning" onClick={() => act('refund')}>
+                {translate('recharges.refund')}
+              </Button>
+            )}
+          </Stack>
+          {error && (
+            <Alert severity="error" role="alert" sx={{ mb: 2 }}>
+              {error}
+            </Alert>
+          )}
+          {inReview && (
+            <Alert severity="warning" sx={{ mb: 2 }}>
+              <AlertTitle>{translate('recharges.review.waiting', { time: fmt.duration(Date.now() - new Date(waitingSince(r) ?? Date.now()).getTime()) })}</AlertTitle>
+              {r.review_reason ?? translate('recharges.review.no_reason')}
+            </Alert>
+          )}
+          {r.reviewed_at && r.review_outcome && (
+            <Alert severity="info" sx={{ mb: 2 }}>
+              {translate(`recharges.review.settled_${r.review_outcome}`, { name: r.reviewed_by?.name ?? translate('wallets.system'), at: fmt.dateTime(r.reviewed_at) })}
+              {r.review_reason ? ` ${translate('recharges.review.was_because', { reason: r.review_reason })}` : ''}
+            </Alert>
+          )}
+          {inReview && can('review recharges') && <SettlePanel recharge={r} onSettled={reload} />}
+          <Table size="small" aria-label={translate('recharges.detail_title')}>
+            <TableBody>
+              {rows
+                .filter(([, v]) => v !== null && v !== undefined && v !== '')
+                .map(([k, v]) => (
+                  <TableRow key={k}>
+                    <TableCell component="th" scope="row" sx={{ fontWeight: 600, width: { xs: 130, sm: 200 } }}>
+                      {translate(k)}
+                    </TableCell>
+                    <TableCell sx={{ wordBreak: 'break-word' }}>{v}</TableCell>
+                  </TableRow>
+                ))}
+            </TableBody>
+          </Table>
+          {!dealer && data!.remote_calls && (
+            <>
+              <Typography variant="subtitle1" component="h3" sx={{ mt: 3, mb: 1 }}>
+                {translate('recharges.remote.title')}
+              </Typography>
+              <RemoteCallTimeline calls={data!.remote_calls} />
+            </>
+          )}
+          <Typography variant="subtitle1" component="h3" sx={{ mt: 3, mb: 1 }}>
+            {translate('recharges.timeline')}
+          </Typography>
+          <Box component="ol" sx={{ pl: 3, m: 0 }}>
+            {data!.timeline.map((e, i) => {
+              const extra = eventDetail(e.detail, translate);
+              return (
+                <li key={i}>
+                  <Typography variant="body2">{`${fmt.dateTime(e.at)} · ${translate(`recharges.events.${e.event}`, { _: e.event })}`}</Typography>
+                  {extra && (
+                    <Typography variant="body2" color="text.secondary">
+                      {extra}
+                    </Typography>
+                  )}
+                </li>
+              );
+            })}
+          </Box>
+          <Typography variant="subtitle1" component="h3" sx={{ mt: 3, mb: 1 }}>
+            {translate('recharges.transactions')}
+          </Typography>
+          <Box sx={{ overflowX: 'auto' }}>
+            <TransactionRows rows={data!.transactions} showDealer={false} />
+          </Box>
+        </Box>
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,91 @@
+import { AutocompleteInput, Datagrid, FunctionField, List, ReferenceInput, SimpleList, useTranslate } from 'react-admin';
+import { Box, Typography } from '@mui/material';
+import { useNavigate, useParams } from 'react-router';
+import type { RechargeResponse } from '@app/contracts';
+import { PageTitle } from '../common/PageTitle';
+import { Breadcrumbs } from '../resources/Breadcrumbs';
+import { useIsPhone } from '../common/useIsPhone';
+import { useCompanyFormat } from '../common/useCompanyFormat';
+import { StateChip } from './RechargeStatus';
+import { RechargeDetail, waitingSince } from './RechargeDetail';
+
+const BASE = '/recharges/review';
+
+/**
+ * /recharges/review: the sales whose outcome neither the gateway nor the aggregator could tell
+ * within the retry window, oldest first, with why and how long each has waited. A row opens the
+ * sale's drawer (/recharges/review/{id}) with its remote calls and the Settle panel.
+ */
+export default function ReviewList() {
+  const translate = useTranslate();
+  const navigate = useNavigate();
+  const phone = useIsPhone();
+  const fmt = useCompanyFormat();
+  const openId = (useParams()['*'] ?? '').split('/')[0];
+  const waited = (r: RechargeResponse) => {
+    const since = waitingSince(r);
+    return since ? fmt.duration(Date.now() - new Date(since).getTime()) : '—';
+  };
+  const filters = [
+    <ReferenceInput key="dealer_id" source="dealer_id" reference="users" filter={{ user_type: 'dealer' }} alwaysOn>
+      <AutocompleteInput label="wallets.fields.dealer" optionText="name" />
+    </ReferenceInput>,
+    <ReferenceInput key="provider_id" source="provider_id" reference="internet-providers" alwaysOn>
+      <AutocompleteInput label="recharges.fields.provider" optionText="name" />
+    </ReferenceInput>,
+  ];
+  const title = translate('menu.recharges_review');
+  return (
+    <>
+      <Breadcrumbs items={[{ label: 'menu.recharges', to: '/recharges' }, { label: 'menu.recharges_review' }]} />
+      <PageTitle title={title} />
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2, maxWidth: 900 }}>
+        {translate('recharges.review.help')}
+      </Typography>
+      <List
+        resource="recharges"
+        storeKey="recharges.review"
+        filter={{ status: 'needs_review' }}
+        filters={filters}
+        sort={{ field: 'id', order: 'ASC' }}
+        perPage={25}
+        disableSyncWithLocation
+        actions={false}
+        title={title}
+        empty={<Empty />}
+      >
+        {phone ? (
+          <SimpleList
+            primaryText={(r: RechargeResponse) => `${r.reference} · ${r.amount} ${r.currency}`}
+            secondaryText={(r: RechargeResponse) => r.review_reason ?? ''}
+            tertiaryText={(r: RechargeResponse) => translate('recharges.review.waited', { time: waited(r) })}
+            linkType={false}
+            rowClick={(id) => `${BASE}/${id}`}
+          />
+        ) : (
+          <Datagrid bulkActionButtons={false} rowClick={(id) => `${BASE}/${id}`}>
+            <FunctionField label="recharges.review.waited_column" render={(r: RechargeResponse) => <strong>{waited(r)}</strong>} />
+            <FunctionField label="recharges.fields.reference" render={(r: RechargeResponse) => r.reference} />
+            <FunctionField label="wallets.fields.dealer" render={(r: RechargeResponse) => r.dealer.name} />
+            <FunctionField label="recharges.fields.bundle" render={(r: RechargeResponse) => `${r.provider_name} · ${r.bundle_name}`} />
+            <FunctionField label="recharges.fields.phone" render={(r: RechargeResponse) => r.phone} />
+            <FunctionField label="recharges.fields.amount" render={(r: RechargeResponse) => `${r.amount} ${r.currency}`} />
+            <FunctionField label="recharges.fields.payment_state" render={(r: RechargeResponse) => <StateChip kind="payment" state={r.payment_state} />} />
+            <FunctionField label="recharges.fields.delivery_state" render={(r: RechargeResponse) => <StateChip kind="delivery" state={r.delivery_state} />} />
+            <FunctionField label="recharges.fields.review_reason" render={(r: RechargeResponse) => <Box sx={{ maxWidth: 360, whiteSpace: 'normal' }}>{r.review_reason ?? '—'}</Box>} />
+          </Datagrid>
+        )}
+      </List>
+      <RechargeDetail id={openId || null} onClose={() => navigate(BASE)} />
+    </>
+  );
+}
+
+function Empty() {
+  const translate = useTranslate();
+  return (
+    <Box sx={{ p: 4, textAlign: 'center' }}>
+      <Typography color="text.secondary">{translate('recharges.review.empty')}</Typography>
+    </Box>
+  );
+}

@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { AdminContext, memoryStore, testDataProvider } from 'react-admin';
+import { SettlePanel } from './SettlePanel';
+import { RemoteCallTimeline, prettyJson } from './RemoteCallTimeline';
+import { testI18nProvider } from '../test/i18n';
+import { mockFetch } from '../test/fetchMock';
+
+const recharge = { id: 41, reference: 'RC-41', amount: '0.50', currency: 'USD', pricing_model: 'cost' as const };
+
+async function renderPanel(onSettled = vi.fn(), r: typeof recharge | (Omit<typeof recharge, 'pricing_model'> & { pricing_model: 'profit' }) = recharge) {
+  const i18nProvider = await testI18nProvider();
+  render(
+    <AdminContext dataProvider={testDataProvider()} i18nProvider={i18nProvider} store={memoryStore()}>
+      <SettlePanel recharge={r} onSettled={onSettled} />
+    </AdminContext>,
+  );
+  return onSettled;
+}
+
+describe('settle panel (a sale in review)', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('asks for an outcome and a note before anything is sent', async () => {
+    const calls = mockFetch([]);
+    await renderPanel();
+    fireEvent.click(screen.getByRole('button', { name: 'Settle…' }));
+    expect(await screen.findByText('Choose delivered or not delivered')).toBeTruthy();
+    expect(screen.getByText('Write down why')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(calls).toHaveLength(0);
+  });
+
+  it('not delivered: the confirmation says the payment is cancelled and the debit returned, then it posts and refreshes', async () => {
+    const calls = mockFetch([{ status: 200, body: { success: true, message: "Settled as not delivered: the customer's payment is let go and the dealer's debit returned.", data: {} } }]);
+    const onSettled = await renderPanel();
+    fireEvent.click(screen.getByRole('radio', { name: 'Not delivered' }));
+    fireEvent.change(screen.getByLabelText(/^Note/), { target: { value: '  Hormuud says no top-up reached 615123456  ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Settle…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Settle RC-41 as not delivered?' });
+    expect(within(dialog).getByText("The customer's payment of 0.50 USD is cancelled (or reversed if it was taken), and the dealer's debit for this sale is returned to its wallet.")).toBeTruthy();
+    expect(calls).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Yes, not delivered' }));
+    await waitFor(() => expect(onSettled).toHaveBeenCalledTimes(1));
+    expect(calls[0]).toMatchObject({ url: '/api/v1/recharges/41/settle', method: 'POST', body: { outcome: 'not_delivered', note: 'Hormuud says no top-up reached 615123456' } });
+  });
+
+  it('delivered on a Profit Only dealer: the payment is committed and the profit credited', async () => {
+    mockFetch([]);
+    await renderPanel(vi.fn(), { ...recharge, pricing_model: 'profit' });
+    fireEvent.click(screen.getByRole('radio', { name: 'Delivered' }));
+    fireEvent.change(screen.getByLabelText(/^Note/), { target: { value: 'Customer confirmed' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Settle…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Settle RC-41 as delivered?' });
+    expect(within(dialog).getByText("The customer's payment of 0.50 USD is committed and the sale completes. The dealer's profit is credited.")).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it("shows the server's 409 message, and a 422 note message on the note", async () => {
+    mockFetch([
+      { status: 409, body: { success: false, message: 'Only a sale waiting for review can be settled.' } },
+      { status: 422, body: { success: false, message: 'The given data was invalid.', errors: { note: ['This value is too long'] } } },
+    ]);
+    const onSettled = await renderPanel();
+    fireEvent.click(screen.getByRole('radio', { name: 'Delivered' }));
+    fireEvent.change(screen.getByLabelText(/^Note/), { target: { value: 'Operator confirmed' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Settle…' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes, delivered' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Only a sale waiting for review can be settled.');
+    fireEvent.click(screen.getByRole('button', { name: 'Settle…' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes, delivered' }));
+    expect(await screen.findByText('This value is too long')).toBeTruthy();
+    expect(onSettled).not.toHaveBeenCalled();
+  });
+});
+
+describe('remote-call timeline', () => {
+  afterEach(cleanup);
+
+  it('lists each call and opens to its pretty-printed request and answer', async () => {
+    const i18nProvider = await testI18nProvider();
+    const call = { id: 1, system: 'waafipay', operation: 'API_PREAUTHORIZE', method: 'POST', url: 'https://api.waafipay.net/asm', request: '{"serviceName":"API_PREAUTHORIZE","apiKey":"[redacted]"}', response: null, http_status: null, outcome: 'unknown' as const, error: 'No answer in time (timeout)', duration_ms: 5000, created_at: '2026-11-23T09:00:00.000Z' };
+    render(
+      <AdminContext dataProvider={testDataProvider()} i18nProvider={i18nProvider} store={memoryStore()}>
+        <RemoteCallTimeline calls={[call]} />
+      </AdminContext>,
+    );
+    expect(screen.getByText('WaafiPay')).toBeTruthy();
+    expect(screen.getByText('Unknown')).toBeTruthy();
+    expect(screen.getByText(/no answer · 5 sec/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { expanded: false }));
+    const request = await screen.findByText(/"serviceName": "API_PREAUTHORIZE"/);
+    expect(request.getAttribute('dir')).toBe('ltr');
+    expect(screen.getByText('(empty)')).toBeTruthy();
+    expect(prettyJson('not json')).toBe('not json');
+  });
+});

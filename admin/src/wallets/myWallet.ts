@@ -1,0 +1,31 @@
+import { useQuery } from '@tanstack/react-query';
+import type { WalletResponse, WalletTransactionResponse } from '@app/contracts';
+import { apiFetch } from '../providers/http';
+import { useSession } from '../providers/useSession';
+import { hasPermission } from '../permissions/permissions';
+
+/** GET /my-wallet (contracts: myWalletResponseSchema). */
+export interface MyWallet {
+  wallet: WalletResponse;
+  transactions: WalletTransactionResponse[];
+  days: { date: string; credits: string; debits: string; balance: string }[];
+  pending_top_ups: number;
+  missed_sales_today?: { count: number; amount: string };
+}
+
+export const MY_WALLET_KEY = ['my-wallet'] as const;
+
+/** Only a dealer has a wallet of its own: anyone else never calls /my-wallet. */
+export function useIsWalletOwner(): boolean {
+  const { user, permissions } = useSession();
+  return user?.user_type === 'dealer' && hasPermission(permissions, 'view own wallet');
+}
+
+/**
+ * The signed-in dealer's wallet, one react-query entry shared by /my-wallet, the layout's
+ * low-balance banner and the dashboard (one call, however many of them show).
+ */
+export function useMyWallet(refetchInterval: number | false = 60_000) {
+  const enabled = useIsWalletOwner();
+  return useQuery({ queryKey: MY_WALLET_KEY, enabled, queryFn: async () => (await apiFetch<MyWallet>('/my-wallet')).data as MyWallet, refetchInterval: enabled ? refetchInterval : false });
+}

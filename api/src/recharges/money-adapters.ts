@@ -1,0 +1,171 @@
+import { Worker } from 'node:worker_threads';
+import type pino from 'pino';
+import { z } from 'zod';
+import { waafiPayAdapter, type PaymentAdapter } from './adapters/payment-adapter.ts';
+import { reloadlyAdapter, type OperatorAdapter } from './adapters/operator-adapter.ts';
+import type { FetchLike, RemoteTrail } from './adapters/remote-call.ts';
+import { startStandInServer, inProcessFetch, type RunningStandIn } from './stand-ins/stand-in-server.ts';
+import { createWaafiPayStandIn, WAAFIPAY_STAND_IN_CREDENTIALS, type WaafiPayStandIn } from './stand-ins/waafipay-stand-in.ts';
+import { createReloadlyStandIn, RELOADLY_STAND_IN_CREDENTIALS, type ReloadlyStandIn } from './stand-ins/reloadly-stand-in.ts';
+
+/**
+ * The payment gateway and the operators' aggregator a running server talks to (README,
+ * "Live money"). With no configuration, both are the embedded stand-ins: small HTTP servers on
+ * loopback that speak WaafiPay's and Reloadly's protocols with the README's test numbers, so the
+ * default path runs the real adapters' code. Setting WAAFIPAY_URL / RELOADLY_API_URL (with their
+ * credentials) points the same adapters at the vendors' sandboxes or production.
+ */
+const num = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+const text = z.string().trim().min(1).optional();
+
+export const moneyEnvSchema = z
+  .object({
+    PAYMENT_ADAPTER: z.enum(['waafipay', 'sandbox']).default('waafipay'),
+    /** `inprocess`: the embedded stand-ins are called with no network hop (the benchmark's reference). */
+    STAND_INS_TRANSPORT: z.enum(['http', 'inprocess']).default('http'),
+    WAAFIPAY_URL: z.string().url().optional(),
+    WAAFIPAY_MERCHANT_UID: text,
+    WAAFIPAY_API_USER_ID: text,
+    WAAFIPAY_API_KEY: text,
+    WAAFIPAY_STORE_ID: text,
+    WAAFIPAY_HPP_KEY: text,
+    WAAFIPAY_MODE: z.enum(['preauthorize', 'purchase']).default('preauthorize'),
+    RELOADLY_AUTH_URL: z.string().url().optional(),
+    RELOADLY_API_URL: z.string().url().optional(),
+    RELOADLY_CLIENT_ID: text,
+    RELOADLY_CLIENT_SECRET: text,
+    PAYMENT_TIMEOUT_MS: num(90_000),
+    PAYMENT_CALL_TIMEOUT_MS: num(15_000),
+    OPERATOR_TIMEOUT_MS: num(30_000),
+    PAYMENT_SANDBOX_APPROVAL_MS: num(1500),
+    OPERATOR_SANDBOX_LATENCY_MS: num(800),
+    // Latency-bound (a PIN prompt takes seconds): many sales in flight, little CPU each.
+    RECHARGE_WORKER_CONCURRENCY: num(32),
+    RECHARGE_LEASE_MS: num(180_000),
+    RECHARGE_REVIEW_AFTER_MS: num(15 * 60_000),
+    RECHARGE_RETRY_BASE_MS: num(1000),
+    RECHARGE_RECONCILE_MS: num(60_000),
+  })
+  .superRefine((env, ctx) => {
+    if (env.PAYMENT_ADAPTER === 'waafipay' && env.WAAFIPAY_URL) {
+      for (const key of ['WAAFIPAY_MERCHANT_UID', 'WAAFIPAY_API_USER_ID', 'WAAFIPAY_API_KEY', 'WAAFIPAY_STORE_ID', 'WAAFIPAY_HPP_KEY'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required with WAAFIPAY_URL` });
+      }
+    }
+    if (env.RELOADLY_API_URL) {
+      for (const key of ['RELOADLY_AUTH_URL', 'RELOADLY_CLIENT_ID', 'RELOADLY_CLIENT_SECRET'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required with RELOADLY_API_URL` });
+      }
+    }
+  });
+export type MoneyEnv = z.infer<typeof moneyEnvSchema>;
+
+export function readMoneyEnv(env: NodeJS.ProcessEnv = process.env): MoneyEnv {
+  const parsed = moneyEnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (!parsed.success) throw new Error(`Invalid payment/operator configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
+
+/** Where the stand-ins answer; the in-thread ones can also be inspected and given faults (tests). */
+export interface StandInEndpoints {
+  waafipayUrl: string;
+  reloadlyUrl: string;
+  fetch: FetchLike | null;
+  close(): Promise<void>;
+}
+
+/** The server's embedded stand-ins, on a worker thread (see stand-ins-thread.ts). */
+export async function startStandInsThread(opts: { approvalMs: number; latencyMs: number }): Promise<StandInEndpoints> {
+  // Run from TypeScript sources, the thread registers the TypeScript loader itself (it is per thread).
+  const entry = import.meta.url.endsWith('.ts') ? './stand-ins/stand-ins-thread.mjs' : './stand-ins/stand-ins-thread.js';
+  const worker = new Worker(new URL(entry, import.meta.url), { workerData: opts });
+  const urls = await new Promise<{ waafipay: string; reloadly: string }>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  worker.unref();
+  return {
+    waafipayUrl: `${urls.waafipay}/asm`,
+    reloadlyUrl: urls.reloadly,
+    fetch: null,
+    close: async () => {
+      await worker.terminate();
+    },
+  };
+}
+
+export interface StandIns extends StandInEndpoints {
+  waafipay: WaafiPayStandIn;
+  reloadly: ReloadlyStandIn;
+  /** The loopback servers; null when `inProcess` (no network hop, for the benchmark's comparison). */
+  servers: { waafipay: RunningStandIn; reloadly: RunningStandIn } | null;
+}
+
+/**
+ * Starts the two stand-ins on loopback (or, `inProcess`, calls their handlers with no network,
+ * through a fetch-shaped function: the same protocol code, without the HTTP hop).
+ */
+export async function startStandIns(opts: { approvalMs: number; latencyMs: number; processingPolls?: number; inProcess?: boolean }): Promise<StandIns> {
+  const waafipay = createWaafiPayStandIn({ approvalMs: opts.approvalMs });
+  const reloadly = createReloadlyStandIn({ latencyMs: opts.latencyMs, processingPolls: opts.processingPolls });
+  if (opts.inProcess) {
+    const pay = inProcessFetch(waafipay.handle);
+    const op = inProcessFetch(reloadly.combinedHandle);
+    const routed: FetchLike = (url, init) => (url.startsWith('http://waafipay.local') ? pay(url, init) : op(url, init));
+    return { waafipay, reloadly, servers: null, waafipayUrl: 'http://waafipay.local/asm', reloadlyUrl: 'http://reloadly.local', fetch: routed, close: async () => undefined };
+  }
+  const servers = { waafipay: await startStandInServer(waafipay.handle), reloadly: await startStandInServer(reloadly.combinedHandle) };
+  return {
+    waafipay,
+    reloadly,
+    servers,
+    waafipayUrl: `${servers.waafipay.url}/asm`,
+    reloadlyUrl: servers.reloadly.url,
+    fetch: null,
+    close: async () => {
+      await Promise.all([servers.waafipay.close(), servers.reloadly.close()]);
+    },
+  };
+}
+
+export interface MoneyAdapters {
+  payment: PaymentAdapter;
+  operators: Record<string, OperatorAdapter>;
+  standIns: StandInEndpoints;
+  /** Which systems are real (for the start banner and the logs). */
+  describe: string;
+  close(): Promise<void>;
+}
+
+/** The adapters a server runs with, from its environment (stand-ins where nothing is configured). */
+export async function moneyAdapters(env: MoneyEnv, deps: { trail: RemoteTrail; logger?: pino.Logger; standIns?: StandInEndpoints }): Promise<MoneyAdapters> {
+  // Always there: providers on the `sandbox` adapter (the demo's) deliver through it whatever is configured.
+  const standIns =
+    deps.standIns ??
+    (env.STAND_INS_TRANSPORT === 'inprocess'
+      ? await startStandIns({ approvalMs: env.PAYMENT_SANDBOX_APPROVAL_MS, latencyMs: env.OPERATOR_SANDBOX_LATENCY_MS, inProcess: true })
+      : await startStandInsThread({ approvalMs: env.PAYMENT_SANDBOX_APPROVAL_MS, latencyMs: env.OPERATOR_SANDBOX_LATENCY_MS }));
+  const standInFetch = standIns.fetch ?? undefined;
+  const livePayment = env.PAYMENT_ADAPTER === 'waafipay' && env.WAAFIPAY_URL;
+  const payment = livePayment
+    ? waafiPayAdapter(
+        { url: env.WAAFIPAY_URL!, merchantUid: env.WAAFIPAY_MERCHANT_UID!, apiUserId: env.WAAFIPAY_API_USER_ID!, apiKey: env.WAAFIPAY_API_KEY!, storeId: env.WAAFIPAY_STORE_ID!, hppKey: env.WAAFIPAY_HPP_KEY!, flow: env.WAAFIPAY_MODE, chargeTimeoutMs: env.PAYMENT_TIMEOUT_MS, timeoutMs: env.PAYMENT_CALL_TIMEOUT_MS },
+        { trail: deps.trail },
+      )
+    : waafiPayAdapter(
+        { url: standIns.waafipayUrl, ...WAAFIPAY_STAND_IN_CREDENTIALS, flow: env.WAAFIPAY_MODE, chargeTimeoutMs: env.PAYMENT_TIMEOUT_MS, timeoutMs: env.PAYMENT_CALL_TIMEOUT_MS },
+        { trail: deps.trail, fetch: standInFetch },
+      );
+  const sandboxOperator = reloadlyAdapter(
+    { authUrl: `${standIns.reloadlyUrl}/oauth/token`, apiUrl: standIns.reloadlyUrl, clientId: RELOADLY_STAND_IN_CREDENTIALS.clientId, clientSecret: RELOADLY_STAND_IN_CREDENTIALS.clientSecret, timeoutMs: env.OPERATOR_TIMEOUT_MS },
+    { trail: deps.trail, fetch: standInFetch, name: 'sandbox' },
+  );
+  const liveOperator = env.RELOADLY_API_URL
+    ? reloadlyAdapter({ authUrl: env.RELOADLY_AUTH_URL!, apiUrl: env.RELOADLY_API_URL, clientId: env.RELOADLY_CLIENT_ID!, clientSecret: env.RELOADLY_CLIENT_SECRET!, timeoutMs: env.OPERATOR_TIMEOUT_MS }, { trail: deps.trail })
+    : reloadlyAdapter(
+        { authUrl: `${standIns.reloadlyUrl}/oauth/token`, apiUrl: standIns.reloadlyUrl, clientId: RELOADLY_STAND_IN_CREDENTIALS.clientId, clientSecret: RELOADLY_STAND_IN_CREDENTIALS.clientSecret, timeoutMs: env.OPERATOR_TIMEOUT_MS },
+        { trail: deps.trail, fetch: standInFetch, name: 'reloadly' },
+      );
+  const describe = `payment: WaafiPay ${livePayment ? env.WAAFIPAY_URL : 'stand-in'} (${env.WAAFIPAY_MODE}); operators: Reloadly ${env.RELOADLY_API_URL ?? 'stand-in'}`;
+  return { payment, operators: { sandbox: sandboxOperator, reloadly: liveOperator }, standIns, describe, close: () => standIns.close() };
+}

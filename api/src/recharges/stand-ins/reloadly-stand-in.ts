@@ -1,0 +1,467 @@
+import crypto from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { StandInAnswer, StandInHandler, StandInRequest } from './stand-in-server.ts';
+
+/**
+ * A local Reloadly: the OAuth token endpoint and the top-ups API (/work/shared/INTEGRATIONS.md),
+ * so the product's real Reloadly HTTP adapter can be exercised offline, and so `npm start` with no
+ * configuration delivers (pretend) bundles. Reloadly serves auth and API on two hosts, hence two
+ * handlers; combinedHandle serves both from one port. State lives in memory only.
+ *
+ * TEST NUMBERS: chosen by the last 4 digits of the recipient's number (e.g. 61555 + 9999)
+ *
+ *   ...9999  the operator rejects: HTTP 200, the transaction is FAILED at once.
+ *   ...8888  delivered (SUCCESSFUL), but the answer to the send is lost: the connection is reset
+ *            after processing (once per customIdentifier). A lookup by customIdentifier finds it
+ *            SUCCESSFUL; sending it again is refused as DUPLICATE_CUSTOM_IDENTIFIER.
+ *   ...7777  HTTP 503 {message:'Service Unavailable', errorCode:'SERVICE_UNAVAILABLE'} to the first
+ *            send per customIdentifier, which is NOT processed; a retry goes through.
+ *   ...6666  PROCESSING, then SUCCESSFUL: the first `processingPolls` status/report reads (default
+ *            2) still say PROCESSING, the next one SUCCESSFUL.
+ *   ...5555  PROCESSING, then REFUNDED the same way (the operator gave up and Reloadly refunded).
+ *   ...4444  the send never arrives: connection reset before processing, every time (lookups find
+ *            nothing).
+ *   ...3333  PROCESSING for ever.
+ *   other    SUCCESSFUL.
+ *
+ * Every send (POST /topups, /topups-async) takes latencyMs * (0.5..1.5) to process; /topups
+ * answers after it, /topups-async answers {transactionId} at once and the status settles after it.
+ * Faults from injectFault() are checked before anything else (they model the network):
+ * 'X-before' and '503' mean not processed, 'X-after' means processed and only the answer lost.
+ *
+ * Stand-in strictness beyond Reloadly's: customIdentifier is required (the product always sends
+ * one, and it is what makes a lost answer recoverable).
+ */
+
+export const RELOADLY_STAND_IN_CREDENTIALS = { clientId: 'standin-client', clientSecret: 'standin-secret' } as const;
+
+/** `errorCode` values of the error body {timeStamp, message, path, errorCode}, with their HTTP status. */
+export const RELOADLY_ERRORS = {
+  INVALID_REQUEST: 400, // token request with missing fields
+  UNSUPPORTED_GRANT_TYPE: 400,
+  INVALID_CREDENTIALS: 401, // wrong client_id / client_secret
+  INVALID_TOKEN: 401, // no bearer token, or one this stand-in never issued: get a token
+  TOKEN_EXPIRED: 401, // get a new token and retry
+  COULD_NOT_AUTO_DETECT_OPERATOR: 404,
+  OPERATOR_NOT_FOUND: 404,
+  INVALID_AMOUNT: 400,
+  INVALID_PHONE_NUMBER: 400,
+  INVALID_CUSTOM_IDENTIFIER: 400,
+  DUPLICATE_CUSTOM_IDENTIFIER: 400, // never delivered twice: look the first one up instead
+  TRANSACTION_NOT_FOUND: 404,
+  NOT_FOUND: 404, // no such endpoint
+  SERVICE_UNAVAILABLE: 503, // outcome unknown for a send: look it up by customIdentifier
+} as const;
+export type ReloadlyErrorCode = keyof typeof RELOADLY_ERRORS;
+
+/** Last 4 digits of the recipient's number that trigger each behaviour (see the comment above). */
+export const RELOADLY_TEST_NUMBER_SUFFIXES = {
+  operatorRejects: '9999',
+  answerLost: '8888',
+  unavailableOnce: '7777',
+  processingThenSuccessful: '6666',
+  processingThenRefunded: '5555',
+  neverArrives: '4444',
+  processingForever: '3333',
+} as const;
+
+/** Somali operators with stable ids; prefixes are the first two digits of the 9-digit national number. */
+export const RELOADLY_STAND_IN_OPERATORS = [
+  { id: 1650, name: 'Hormuud', prefixes: ['61', '77'] },
+  { id: 1651, name: 'Somtel', prefixes: ['62', '65', '66'] },
+  { id: 1652, name: 'Telesom', prefixes: ['63'] },
+  { id: 1653, name: 'Golis', prefixes: ['90'] },
+  { id: 1654, name: 'Amtel', prefixes: ['71'] },
+] as const;
+type Operator = (typeof RELOADLY_STAND_IN_OPERATORS)[number];
+
+export type ReloadlyFault = 'reset-before' | 'reset-after' | 'hang-before' | 'hang-after' | '503';
+export type ReloadlyStatus = 'SUCCESSFUL' | 'PROCESSING' | 'FAILED' | 'REFUNDED';
+
+/** A top-up exactly as the API shows it. */
+export interface ReloadlyTopup {
+  transactionId: number;
+  status: ReloadlyStatus;
+  operatorTransactionId: string | null;
+  customIdentifier: string;
+  /** International digits, e.g. '252615551234'. */
+  recipientPhone: string;
+  requestedAmount: number;
+  requestedAmountCurrencyCode: 'USD';
+  /** 0 until SUCCESSFUL. */
+  deliveredAmount: number;
+  deliveredAmountCurrencyCode: 'USD';
+  operatorId: number;
+  operatorName: string;
+  discount: 0;
+  transactionDate: string;
+}
+
+export interface ReloadlyStandIn {
+  authHandle: StandInHandler;
+  apiHandle: StandInHandler;
+  /** `/oauth/token` to authHandle, everything else to apiHandle: one port serving both hosts. */
+  combinedHandle: StandInHandler;
+  /** Snapshots, oldest first (inspecting does not count as a status poll). */
+  transactions(): ReloadlyTopup[];
+  byCustomIdentifier(id: string): ReloadlyTopup | undefined;
+  /** How many sends carried this customIdentifier (faulted and duplicate ones included). */
+  sends(customIdentifier: string): number;
+  /** Every token issued so far answers TOKEN_EXPIRED from now on. */
+  expireTokens(): void;
+  /** The next request whose path (exact, e.g. '/topups') and/or customIdentifier matches gets this fault; `times` defaults to 1. */
+  injectFault(match: { path?: string; customIdentifier?: string }, fault: ReloadlyFault, times?: number): void;
+  /** Forgets transactions, tokens, faults and per-identifier test-number history. */
+  /** Drops the injected faults that are still waiting (the network heals); transactions stay. */
+  clearFaults(): void;
+  reset(): void;
+}
+
+/** How a top-up ends once its latency has passed. */
+interface Plan {
+  outcome: 'SUCCESSFUL' | 'FAILED' | 'REFUNDED' | 'never';
+  /** The outcome shows only after `processingPolls` reads that said PROCESSING. */
+  afterPolls: boolean;
+}
+
+interface TopupRecord {
+  topup: ReloadlyTopup;
+  plan: Plan;
+  readyAt: number;
+  pollsSeen: number;
+}
+
+/** Transactions, tokens and per-identifier bookkeeping kept before the oldest are forgotten. */
+const MAX_KEPT = 100_000;
+
+type Body = Record<string, unknown>;
+function isObject(value: unknown): value is Body {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** National 9-digit number from national or international forms (+252, 00252, 252, leading 0). */
+export function somaliNationalNumber(raw: string): string | undefined {
+  let digits = raw.trim().replace(/[\s-]/g, '').replace(/^\+/, '');
+  if (/^00252\d{9}$/.test(digits)) digits = digits.slice(5);
+  else if (/^252\d{9}$/.test(digits)) digits = digits.slice(3);
+  else if (/^0\d{9}$/.test(digits)) digits = digits.slice(1);
+  return /^\d{9}$/.test(digits) ? digits : undefined;
+}
+
+function operatorOf(national: string): Operator | undefined {
+  return RELOADLY_STAND_IN_OPERATORS.find((op) => (op.prefixes as readonly string[]).includes(national.slice(0, 2)));
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export function createReloadlyStandIn(
+  opts: { clientId?: string; clientSecret?: string; tokenTtlSeconds?: number; latencyMs?: number; processingPolls?: number } = {},
+): ReloadlyStandIn {
+  const clientId = opts.clientId ?? RELOADLY_STAND_IN_CREDENTIALS.clientId;
+  const clientSecret = opts.clientSecret ?? RELOADLY_STAND_IN_CREDENTIALS.clientSecret;
+  const tokenTtlSeconds = opts.tokenTtlSeconds ?? 3600;
+  const latencyMs = Math.max(0, opts.latencyMs ?? 800);
+  const processingPolls = Math.max(0, opts.processingPolls ?? 2);
+
+  /** token -> expiry (epoch ms). Kept after expiry so a stale token says TOKEN_EXPIRED, not INVALID_TOKEN. */
+  const tokens = new Map<string, number>();
+  const records = new Map<number, TopupRecord>();
+  const byIdentifier = new Map<string, TopupRecord>();
+  const sendCounts = new Map<string, number>();
+  const spent = new Set<string>();
+  let faults: { match: { path?: string; customIdentifier?: string }; fault: ReloadlyFault; left: number }[] = [];
+  // Ids start from the clock, so a restarted stand-in (the embedded default) never reuses one.
+  let nextId = Date.now();
+
+  const ok = (body: unknown): StandInAnswer => ({ kind: 'answer', status: 200, body });
+  const fail = (req: StandInRequest, errorCode: ReloadlyErrorCode, message: string): StandInAnswer => ({
+    kind: 'answer',
+    status: RELOADLY_ERRORS[errorCode],
+    body: { timeStamp: new Date().toISOString(), message, path: req.path, errorCode },
+  });
+  const unavailable = (req: StandInRequest) => fail(req, 'SERVICE_UNAVAILABLE', 'Service Unavailable');
+
+  function identifierOf(req: StandInRequest): string | undefined {
+    const id = isObject(req.body) ? req.body.customIdentifier : req.query.get('customIdentifier');
+    return typeof id === 'string' ? id : undefined;
+  }
+
+  function takeFault(req: StandInRequest): ReloadlyFault | undefined {
+    const customIdentifier = identifierOf(req);
+    const found = faults.find(
+      (f) =>
+        (f.match.path === undefined || f.match.path === req.path) &&
+        (f.match.customIdentifier === undefined || f.match.customIdentifier === customIdentifier),
+    );
+    if (!found) return undefined;
+    if (--found.left <= 0) faults = faults.filter((f) => f !== found);
+    return found.fault;
+  }
+
+  /** Applies an injected fault around the processing step: before it, instead of it, or to its answer. */
+  async function withFault(req: StandInRequest, process: () => Promise<StandInAnswer>): Promise<StandInAnswer> {
+    const fault = takeFault(req);
+    if (fault === '503') return unavailable(req);
+    if (fault === 'reset-before') return { kind: 'reset' };
+    if (fault === 'hang-before') return { kind: 'hang' };
+    const answer = await process();
+    if (fault === 'reset-after') return { kind: 'reset' };
+    if (fault === 'hang-after') return { kind: 'hang' };
+    return answer;
+  }
+
+  /** True the first time a key is seen: the "once per customIdentifier" test numbers. */
+  function once(key: string): boolean {
+    if (spent.has(key)) return false;
+    spent.add(key);
+    forgetOldest();
+    return true;
+  }
+
+  /**
+   * The embedded default runs for months: memory stays bounded by forgetting the oldest entries
+   * (an identifier that old is never retried or looked up again).
+   */
+  function forgetOldest(): void {
+    for (const [id, record] of records) {
+      if (records.size <= MAX_KEPT) break;
+      records.delete(id);
+      byIdentifier.delete(record.topup.customIdentifier);
+    }
+    for (const collection of [tokens, sendCounts, spent]) {
+      for (const key of collection.keys()) {
+        if (collection.size <= MAX_KEPT) break;
+        collection.delete(key);
+      }
+    }
+  }
+
+  // ---- auth host ------------------------------------------------------------------------------
+
+  async function authHandle(req: StandInRequest): Promise<StandInAnswer> {
+    if (req.method !== 'POST' || req.path !== '/oauth/token') return fail(req, 'NOT_FOUND', 'Not Found');
+    return withFault(req, async () => {
+      const body = isObject(req.body) ? req.body : {};
+      for (const field of ['client_id', 'client_secret', 'grant_type', 'audience']) {
+        if (typeof body[field] !== 'string' || body[field] === '') return fail(req, 'INVALID_REQUEST', `${field} is required`);
+      }
+      if (body.grant_type !== 'client_credentials') return fail(req, 'UNSUPPORTED_GRANT_TYPE', "grant_type must be 'client_credentials'");
+      if (body.client_id !== clientId || body.client_secret !== clientSecret) return fail(req, 'INVALID_CREDENTIALS', 'Access Denied');
+      const token = crypto.randomBytes(32).toString('base64url');
+      tokens.set(token, Date.now() + tokenTtlSeconds * 1000);
+      forgetOldest();
+      return ok({ access_token: token, token_type: 'Bearer', expires_in: tokenTtlSeconds, scope: 'developer' });
+    });
+  }
+
+  // ---- API host -------------------------------------------------------------------------------
+
+  function checkToken(req: StandInRequest): StandInAnswer | undefined {
+    const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    const expiresAt = token === undefined ? undefined : tokens.get(token);
+    if (expiresAt === undefined) return fail(req, 'INVALID_TOKEN', 'Full authentication is required: a valid Bearer token');
+    if (Date.now() >= expiresAt) return fail(req, 'TOKEN_EXPIRED', 'The access token has expired');
+    return undefined;
+  }
+
+  /**
+   * Settles a top-up whose time has come. `isPoll` is true for status and report reads, the only
+   * reads that move a "PROCESSING, then ..." number along.
+   */
+  function observe(record: TopupRecord, isPoll: boolean): ReloadlyTopup {
+    const { topup, plan } = record;
+    if (topup.status === 'PROCESSING' && Date.now() >= record.readyAt && plan.outcome !== 'never') {
+      const due = !plan.afterPolls || (isPoll && record.pollsSeen++ >= processingPolls);
+      if (due) {
+        topup.status = plan.outcome;
+        if (plan.outcome === 'SUCCESSFUL') {
+          topup.operatorTransactionId = `OP${topup.transactionId}`;
+          topup.deliveredAmount = topup.requestedAmount;
+        }
+      }
+    }
+    return { ...topup };
+  }
+
+  function planFor(suffix: string): Plan {
+    const S = RELOADLY_TEST_NUMBER_SUFFIXES;
+    if (suffix === S.operatorRejects) return { outcome: 'FAILED', afterPolls: false };
+    if (suffix === S.processingThenSuccessful) return { outcome: 'SUCCESSFUL', afterPolls: true };
+    if (suffix === S.processingThenRefunded) return { outcome: 'REFUNDED', afterPolls: true };
+    if (suffix === S.processingForever) return { outcome: 'never', afterPolls: false };
+    return { outcome: 'SUCCESSFUL', afterPolls: false };
+  }
+
+  function autoDetect(req: StandInRequest, phone: string, country: string): StandInAnswer {
+    if (country.toUpperCase() !== 'SO') return fail(req, 'COULD_NOT_AUTO_DETECT_OPERATOR', `No operator found for ${phone} in ${country}`);
+    const national = somaliNationalNumber(phone);
+    if (national === undefined) return fail(req, 'INVALID_PHONE_NUMBER', `${phone} is not a valid Somali number`);
+    const operator = operatorOf(national);
+    if (!operator) return fail(req, 'COULD_NOT_AUTO_DETECT_OPERATOR', `No operator found for ${phone} in SO`);
+    return ok({
+      operatorId: operator.id,
+      id: operator.id,
+      name: operator.name,
+      bundle: false,
+      data: true,
+      denominationType: 'RANGE',
+      senderCurrencyCode: 'USD',
+      destinationCurrencyCode: 'USD',
+      minAmount: 0.2,
+      maxAmount: 500,
+      fixedAmounts: [],
+      country: { isoName: 'SO', name: 'Somalia' },
+    });
+  }
+
+  async function send(req: StandInRequest, async: boolean): Promise<StandInAnswer> {
+    const body = isObject(req.body) ? req.body : {};
+    const operatorId = typeof body.operatorId === 'string' && /^\d+$/.test(body.operatorId) ? Number(body.operatorId) : body.operatorId;
+    const operator = RELOADLY_STAND_IN_OPERATORS.find((op) => op.id === operatorId);
+    if (!operator) return fail(req, 'OPERATOR_NOT_FOUND', `Operator ${String(body.operatorId)} not found`);
+    const amount = typeof body.amount === 'string' && /^\d+(\.\d+)?$/.test(body.amount.trim()) ? Number(body.amount) : body.amount;
+    if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) return fail(req, 'INVALID_AMOUNT', 'amount must be a positive number');
+    if (body.useLocalAmount !== undefined && typeof body.useLocalAmount !== 'boolean') return fail(req, 'INVALID_AMOUNT', 'useLocalAmount must be true or false');
+    const recipient = isObject(body.recipientPhone) ? body.recipientPhone : {};
+    const national =
+      recipient.countryCode === 'SO' && (typeof recipient.number === 'string' || typeof recipient.number === 'number')
+        ? somaliNationalNumber(String(recipient.number))
+        : undefined;
+    if (national === undefined) return fail(req, 'INVALID_PHONE_NUMBER', "recipientPhone must be {countryCode:'SO', number} with a Somali number");
+    if (!(operator.prefixes as readonly string[]).includes(national.slice(0, 2))) {
+      return fail(req, 'INVALID_PHONE_NUMBER', `${national} is not a ${operator.name} number`);
+    }
+    const { customIdentifier } = body;
+    if (typeof customIdentifier !== 'string' || customIdentifier.trim() === '' || customIdentifier.length > 150) {
+      return fail(req, 'INVALID_CUSTOM_IDENTIFIER', 'customIdentifier is required (1-150 characters)');
+    }
+
+    const suffix = national.slice(-4);
+    if (suffix === RELOADLY_TEST_NUMBER_SUFFIXES.neverArrives) return { kind: 'reset' };
+    if (suffix === RELOADLY_TEST_NUMBER_SUFFIXES.unavailableOnce && once(`503:${customIdentifier}`)) return unavailable(req);
+    // The identifier is the merchant's guarantee against delivering twice: the first top-up stands.
+    if (byIdentifier.has(customIdentifier)) return fail(req, 'DUPLICATE_CUSTOM_IDENTIFIER', `customIdentifier ${customIdentifier} was already used`);
+
+    const delay = latencyMs * (0.5 + Math.random());
+    const record: TopupRecord = {
+      topup: {
+        transactionId: nextId++,
+        status: 'PROCESSING',
+        operatorTransactionId: null,
+        customIdentifier,
+        recipientPhone: `252${national}`,
+        requestedAmount: amount,
+        requestedAmountCurrencyCode: 'USD',
+        deliveredAmount: 0,
+        deliveredAmountCurrencyCode: 'USD',
+        operatorId: operator.id,
+        operatorName: operator.name,
+        discount: 0,
+        transactionDate: new Date().toISOString(),
+      },
+      plan: planFor(suffix),
+      readyAt: Date.now() + delay,
+      pollsSeen: 0,
+    };
+    // Recorded at once: a lookup while the operator works sees PROCESSING, a resend is a duplicate.
+    records.set(record.topup.transactionId, record);
+    byIdentifier.set(customIdentifier, record);
+    forgetOldest();
+
+    let answer: StandInAnswer;
+    if (async) {
+      answer = ok({ transactionId: record.topup.transactionId });
+    } else {
+      if (delay > 0) await sleep(delay);
+      // Timers and Date.now() use different clocks; the wait is over whatever the clock says.
+      record.readyAt = Math.min(record.readyAt, Date.now());
+      answer = ok(observe(record, false));
+    }
+    if (suffix === RELOADLY_TEST_NUMBER_SUFFIXES.answerLost && once(`lost:${customIdentifier}`)) return { kind: 'reset' };
+    return answer;
+  }
+
+  function status(req: StandInRequest, id: string): StandInAnswer {
+    const record = /^\d+$/.test(id) ? records.get(Number(id)) : undefined;
+    if (!record) return fail(req, 'TRANSACTION_NOT_FOUND', `Transaction ${id} not found`);
+    const transaction = observe(record, true);
+    return ok({ code: null, message: null, status: transaction.status, transaction });
+  }
+
+  function report(req: StandInRequest): StandInAnswer {
+    const wanted = req.query.get('customIdentifier');
+    const matching = wanted !== null ? [byIdentifier.get(wanted)].filter((r) => r !== undefined) : [...records.values()].reverse();
+    const page = clampInt(req.query.get('page'), 1, 1, 1_000_000);
+    const size = clampInt(req.query.get('size'), 20, 1, 200);
+    const content = matching.slice((page - 1) * size, page * size).map((record) => observe(record, true));
+    return ok({ content, totalElements: matching.length, totalPages: Math.ceil(matching.length / size), size, number: page });
+  }
+
+  async function apiHandle(req: StandInRequest): Promise<StandInAnswer> {
+    if (req.method === 'POST' && (req.path === '/topups' || req.path === '/topups-async')) {
+      const id = identifierOf(req);
+      if (id !== undefined) {
+        // Deleted first so a busy identifier moves to the young end and is the last one forgotten.
+        const count = (sendCounts.get(id) ?? 0) + 1;
+        sendCounts.delete(id);
+        sendCounts.set(id, count);
+        forgetOldest();
+      }
+    }
+    return withFault(req, async () => {
+      const refused = checkToken(req);
+      if (refused) return refused;
+      const parts = req.path.split('/').slice(1).map(decodeSegment);
+      if (req.method === 'GET') {
+        if (parts.length === 6 && parts[0] === 'operators' && parts[1] === 'auto-detect' && parts[2] === 'phone' && parts[4] === 'countries') {
+          return autoDetect(req, parts[3], parts[5]);
+        }
+        if (parts.length === 3 && parts[0] === 'topups' && parts[2] === 'status') return status(req, parts[1]);
+        if (req.path === '/topups/reports/transactions') return report(req);
+      }
+      if (req.method === 'POST' && req.path === '/topups') return send(req, false);
+      if (req.method === 'POST' && req.path === '/topups-async') return send(req, true);
+      return fail(req, 'NOT_FOUND', 'Not Found');
+    });
+  }
+
+  return {
+    authHandle,
+    apiHandle,
+    combinedHandle: (req) => (req.path === '/oauth/token' ? authHandle(req) : apiHandle(req)),
+    transactions: () => [...records.values()].map((record) => observe(record, false)),
+    byCustomIdentifier: (id) => {
+      const record = byIdentifier.get(id);
+      return record && observe(record, false);
+    },
+    sends: (customIdentifier) => sendCounts.get(customIdentifier) ?? 0,
+    expireTokens: () => {
+      for (const token of tokens.keys()) tokens.set(token, 0);
+    },
+    injectFault: (match, fault, times = 1) => {
+      if (times > 0) faults.push({ match: { ...match }, fault, left: times });
+    },
+    clearFaults() {
+      faults = [];
+    },
+    reset: () => {
+      tokens.clear();
+      records.clear();
+      byIdentifier.clear();
+      sendCounts.clear();
+      spent.clear();
+      faults = [];
+    },
+  };
+}
+
+function clampInt(raw: string | null, fallback: number, min: number, max: number): number {
+  const value = raw === null ? NaN : Number.parseInt(raw, 10);
+  return Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
+}
