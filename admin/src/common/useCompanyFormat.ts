@@ -15,11 +15,15 @@ interface PublicSettings {
  */
 export function useCompanyFormat() {
   const [locale] = useLocaleState();
-  const { data } = useQuery({ queryKey: ['settings', 'public'], queryFn: async () => (await apiFetch<PublicSettings>('/settings/public')).data ?? null, staleTime: 5 * 60_000, retry: false });
+  const { data, isPending } = useQuery({ queryKey: ['settings', 'public'], queryFn: async () => (await apiFetch<PublicSettings>('/settings/public')).data ?? null, staleTime: 5 * 60_000, retry: false });
   const lang = locale === 'ae' ? 'ar' : locale;
   const timeZone = data?.timezone;
   return {
     timeZone,
+    /** False until the company's settings answered (or failed): days computed before would be the browser's. */
+    ready: !isPending,
+    /** The company's calendar day `daysAgo` days before now, as YYYY-MM-DD (report filters). */
+    companyDay: (daysAgo = 0) => companyDay(Date.now() - daysAgo * 86_400_000, timeZone),
     currency: data?.currency ?? 'USD',
     dateTime: (iso: string | null | undefined) => {
       if (!iso) return '';
@@ -60,4 +64,13 @@ export function formatDuration(ms: number, lang: string): string {
   if (hours < 48) return minutes % 60 ? `${unit(hours, 'hour')} ${unit(minutes % 60, 'minute')}` : unit(hours, 'hour');
   const days = Math.floor(hours / 24);
   return hours % 24 ? `${unit(days, 'day')} ${unit(hours % 24, 'hour')}` : unit(days, 'day');
+}
+
+/** YYYY-MM-DD of an instant in a time zone (the browser's when none or unknown). */
+export function companyDay(at: number, timeZone?: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(at));
+  } catch {
+    return new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(at));
+  }
 }

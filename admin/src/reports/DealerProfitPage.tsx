@@ -3,6 +3,7 @@ import { useGetList, useTranslate } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, CardContent, CardHeader, MenuItem, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import { PageTitle } from '../common/PageTitle';
+import { useCompanyFormat } from '../common/useCompanyFormat';
 import { apiFetch } from '../providers/http';
 import { useSession } from '../providers/useSession';
 
@@ -17,15 +18,17 @@ interface Profit {
   totals: Figures;
   bundles?: (Figures & { name: string; provider: string })[];
 }
-const day = (d: Date) => d.toISOString().slice(0, 10);
 
 /** /reports/dealer-profit: profit per dealer over a period; for one dealer (or a dealer itself), per bundle. */
 export default function DealerProfitPage() {
   const translate = useTranslate();
   const dealer = useSession().user?.user_type === 'dealer';
-  const [filters, setFilters] = useState({ from: day(new Date(Date.now() - 29 * 86_400_000)), to: day(new Date()), dealer_id: '' });
+  // The last 30 days of the company's calendar (not the browser's) until the user picks dates.
+  const company = useCompanyFormat();
+  const [picked, setFilters] = useState({ from: '', to: '', dealer_id: '' });
+  const filters = { ...picked, from: picked.from || company.companyDay(29), to: picked.to || company.companyDay(0) };
   const set = (k: keyof typeof filters) => (e: React.ChangeEvent<HTMLInputElement>) => setFilters((f) => ({ ...f, [k]: e.target.value }));
-  const { data, error } = useQuery({ queryKey: ['reports', 'dealer-profit', filters], queryFn: async () => (await apiFetch<Profit>('/reports/dealer-profit', { query: filters })).data as Profit });
+  const { data, error } = useQuery({ queryKey: ['reports', 'dealer-profit', filters], queryFn: async () => (await apiFetch<Profit>('/reports/dealer-profit', { query: filters })).data as Profit, enabled: company.ready });
   const dealers = useGetList('users', { filter: { user_type: 'dealer' }, pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: !dealer });
   return (
     <>

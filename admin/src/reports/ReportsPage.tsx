@@ -5,6 +5,7 @@ import { Alert, Button, Card, CardContent, MenuItem, Stack, Table, TableBody, Ta
 import DownloadIcon from '@mui/icons-material/DownloadOutlined';
 import { RECHARGE_STATUSES } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
+import { useCompanyFormat } from '../common/useCompanyFormat';
 import { apiFetch, buildUrl, requestHeaders } from '../providers/http';
 import { useSession } from '../providers/useSession';
 import { Bars } from './Bars';
@@ -25,16 +26,18 @@ interface Report {
   totals: Omit<Row, 'key' | 'label'>;
 }
 const GROUPS = ['day', 'week', 'month', 'provider', 'bundle', 'dealer'] as const;
-const day = (d: Date) => d.toISOString().slice(0, 10);
 
 /** /reports: sales over a date range, filtered and grouped, with totals, a chart and the CSV of exactly what is shown. */
 export default function ReportsPage() {
   const translate = useTranslate();
   const notify = useNotify();
   const dealer = useSession().user?.user_type === 'dealer';
-  const [filters, setFilters] = useState({ from: day(new Date(Date.now() - 29 * 86_400_000)), to: day(new Date()), group_by: 'day', dealer_id: '', provider_id: '', category: '', payment_method_id: '', status: '' });
+  // The last 30 days of the company's calendar (not the browser's) until the user picks dates.
+  const company = useCompanyFormat();
+  const [picked, setFilters] = useState({ from: '', to: '', group_by: 'day', dealer_id: '', provider_id: '', category: '', payment_method_id: '', status: '' });
+  const filters = { ...picked, from: picked.from || company.companyDay(29), to: picked.to || company.companyDay(0) };
   const set = (k: keyof typeof filters) => (e: React.ChangeEvent<HTMLInputElement>) => setFilters((f) => ({ ...f, [k]: e.target.value }));
-  const { data, error, isPending } = useQuery({ queryKey: ['reports', 'sales', filters], queryFn: async () => (await apiFetch<Report>('/reports/sales', { query: filters })).data as Report });
+  const { data, error, isPending } = useQuery({ queryKey: ['reports', 'sales', filters], queryFn: async () => (await apiFetch<Report>('/reports/sales', { query: filters })).data as Report, enabled: company.ready });
   const dealers = useGetList('users', { filter: { user_type: 'dealer' }, pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: !dealer });
   const providers = useGetList('internet-providers', { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } });
   const methods = useGetList('payment-methods', { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } });
