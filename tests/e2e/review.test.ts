@@ -7,7 +7,8 @@ import { ensureAdminBuild, launchBrowser, newPage, signIn, startServer, type Ser
  * stand-in aggregator never delivers to (ends in 4444), the worker asks, sends again under the
  * same reference, and after the review window (shortened here) puts the sale in the console's
  * "Needs review" queue. An admin sees it there (with the menu's count and the remote calls),
- * settles it as delivered with a note, and the customer's order page then says it is done.
+ * settles it as delivered with a note, and the customer's order page then says it is done. And a
+ * purchase the dealer's wallet cannot pay: refused, and listed for the admin as a missed sale.
  */
 let server: Server;
 let browser: Browser;
@@ -112,5 +113,37 @@ describe('a sale nobody can tell about', () => {
     await phone.getByRole('heading', { name: `Order ${reference}` }).waitFor();
     await phone.getByText('Done! Your bundle is active', { exact: true }).waitFor();
     await shop.close();
+  });
+
+  it('a purchase the wallet cannot pay is refused and kept as a missed sale, on the dashboard and its list', async () => {
+    const login = await api('/auth/admin/login', { method: 'POST', body: { email: 'admin@example.com', password: 'Admin@12345' } });
+    const token = login.body.data.token as string;
+    const wallet = (await api('/wallets?q=DEMO', { token })).body.data[0];
+    if (Number(wallet.balance) > 0) {
+      const emptied = await api(`/wallets/${wallet.id}/adjust`, { method: 'POST', token, body: { type: 'debit', amount: wallet.balance, reference: 'review-e2e-empty', note: 'Emptied for the missed-sale test' } });
+      expect(emptied.status).toBe(200);
+    }
+    const headers = { dealer_code: 'DEMO' };
+    const providers = await fetch(`${server.url}/api/v1/client/dealer/providers`, { headers }).then((r) => r.json());
+    const bundle = providers.data.providers[0].categories.flatMap((c: { bundles: { id: number; name: string }[] }) => c.bundles).find((b: { name: string }) => b.name === '1 GB Daily');
+    const methods = await fetch(`${server.url}/api/v1/client/payment-methods`, { headers }).then((r) => r.json());
+    const refused = await fetch(`${server.url}/api/v1/client/recharge`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ bundle_id: bundle.id, payment_method_id: methods.data[0].id, phone: '0615121212', payer_phone: '0617000021', idempotency_key: 'review-e2e-missed' }),
+    });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+
+    const { context, page, errors } = await newPage(browser, server.url);
+    await signIn(page);
+    await page.waitForURL(/\/dashboard$/);
+    await page.getByText('1 sale missed today', { exact: true }).waitFor();
+    await page.goto('/missed-sales');
+    await page.getByRole('heading', { name: 'Missed sales', level: 1 }).waitFor();
+    const row = page.getByRole('row').filter({ hasText: '1 GB Daily' });
+    await row.filter({ hasText: 'Demo Dealer' }).first().waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });

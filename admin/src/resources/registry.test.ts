@@ -13,6 +13,9 @@ describe('the console reads the resource registry', () => {
     expect(canAccessFromRegistry(DEALER_PERMISSIONS, { resource: 'banners', action: 'create' })).toBe(true);
     expect(canAccessFromRegistry(DEALER_PERMISSIONS, { resource: 'roles', action: 'list' })).toBe(false);
     expect(canAccessFromRegistry(null, { resource: 'banners', action: 'list' })).toBe(false);
+    // Missed sales are read as sales are (GET /missed-sales needs 'view recharges').
+    expect(canAccessFromRegistry(['view recharges'], { resource: 'missed-sales', action: 'list' })).toBe(true);
+    expect(canAccessFromRegistry(['view wallets'], { resource: 'missed-sales', action: 'list' })).toBe(false);
     // An operation the resource does not offer is never allowed (banners have no bulk create).
     expect(RESOURCES.banners.operations).not.toContain('bulkCreate');
     expect(canAccessFromRegistry(['change user status'], { resource: 'users', action: 'change user status' })).toBe(true);

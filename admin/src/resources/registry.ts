@@ -56,6 +56,12 @@ const held = (perms: Perms, need: { all: string[]; any: string[] }) =>
  * what the API's route for it needs. A full permission name ('change user status') is checked
  * as it is. Resources not in the registry yet fall back to "<verb> <resource>".
  */
+/** Read-only lists read with another area's permission (as the API checks them). */
+const READ_WITH: Record<string, string> = {
+  // Sales refused for want of wallet money are part of the sales record.
+  'missed-sales': 'view recharges',
+};
+
 export function canAccessFromRegistry(perms: Perms, { action, resource }: { action: string; resource: string }): boolean {
   if (action.includes(' ')) return !!perms && perms.includes(action);
   const def = resourceDef(resource);
@@ -64,7 +70,9 @@ export function canAccessFromRegistry(perms: Perms, { action, resource }: { acti
   // The dealer catalogue: read with its view permission, change (switch, price) with its update one.
   const selection = Object.values(DEALER_CATALOGUE).find((s) => s.name === resource);
   if (selection) return !!perms && (action === 'list' || action === 'show' ? perms.includes(selection.view) : action === 'edit' && perms.includes(selection.update));
-  const verb = action === 'list' || action === 'show' ? 'view' : action === 'edit' ? 'update' : action.replace('_', ' ');
+  const reads = action === 'list' || action === 'show';
+  if (reads && READ_WITH[resource]) return !!perms && perms.includes(READ_WITH[resource]);
+  const verb = reads ? 'view' : action === 'edit' ? 'update' : action.replace('_', ' ');
   // wallet-transactions -> "view wallet transactions".
   return !!perms && perms.includes(`${verb} ${resource.replace(/-/g, ' ')}`);
 }
