@@ -20,7 +20,7 @@ async function sell() {
   const methods = await (await fetch(`${api}/api/v1/client/payment-methods`, { headers })).json();
   const sale = await (await fetch(`${api}/api/v1/client/recharge`, { method: 'POST', headers, body: JSON.stringify({ bundle_id: bundle.id, payment_method_id: methods.data[0].id, phone: '0615554321', payer_phone: '0617000021', idempotency_key: 'insight-sale-1' }) })).json();
   for (let i = 0; i < 60; i++) {
-    const r = await (await fetch(`${api}/api/v1/client/recharge/${sale.data.id}`, { headers })).json();
+    const r = await (await fetch(`${api}/api/v1/client/recharge/${sale.data.reference}`, { headers })).json();
     if (r.data.status === 'completed') return sale.data;
     await new Promise((res) => setTimeout(res, 500));
   }

@@ -28,7 +28,11 @@ afterAll(async () => {
 });
 
 const row = async (id: number) => h.knex('recharges').where({ id }).first();
-const publicView = async (id: number) => (await h.http().get(`/api/v1/client/recharge/${id}`).set('dealer_code', shop.code)).body.data;
+// By its public reference: a bare id is readable only from the browser session that bought it.
+const publicView = async (id: number) => {
+  const { reference } = await h.knex('recharges').where({ id }).first('reference');
+  return (await h.http().get(`/api/v1/client/recharge/${reference}`).set('dealer_code', shop.code)).body.data;
+};
 const operations = async (id: number) => (await h.knex('remote_calls').where({ recharge_id: id }).orderBy('id')).map((c: { operation: string; outcome: string }) => `${c.operation}:${c.outcome}`);
 
 /**

@@ -206,10 +206,18 @@ export function presentPublic(r: Record<string, any>, t: (key: string) => string
 }
 
 /** A recharge of this dealer by id, h_id or public reference (the storefront's status check). */
-export async function findForStorefront(db: Db, dealerId: number, raw: string) {
-  const id = /^RC[A-Z0-9]{10}$/.test(raw) ? null : decodeId(raw);
+/**
+ * A purchase as its storefront may read it: by its public reference (random, so knowing it is
+ * the proof), or by id / h_id only from the browser session that made it (ids can be walked).
+ * Anything else is the same 404 as an unknown purchase.
+ */
+export async function findForStorefront(db: Db, dealerId: number, raw: string, sessionId: string | null) {
+  const reference = /^RC[A-Z0-9]{10}$/.test(raw.toUpperCase()) ? raw.toUpperCase() : null;
+  const id = reference ? null : decodeId(raw);
   const qb = db('recharges').where('dealer_id', dealerId);
-  const row = id ? await qb.where('id', id).first() : await qb.where('reference', raw).first();
+  let row;
+  if (reference) row = await qb.where('reference', reference).first();
+  else if (id && sessionId) row = await qb.where({ id, customer_session_id: sessionId }).first();
   if (!row) throw notFound('api:recharges.not_found');
   return row as Record<string, any>;
 }

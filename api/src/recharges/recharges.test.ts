@@ -31,7 +31,11 @@ const counts = async () => ({
   recharges: Number((await h.knex('recharges').count({ n: '*' }).first())!.n),
   ledger: Number((await h.knex('wallet_transactions').count({ n: '*' }).first())!.n),
 });
-const status = async (shop: Shop, id: number) => (await h.http().get(`/api/v1/client/recharge/${id}`).set('dealer_code', shop.code)).body.data;
+// By its public reference: a bare id is readable only from the browser session that bought it.
+const status = async (shop: Shop, id: number) => {
+  const { reference } = await h.knex('recharges').where({ id }).first('reference');
+  return (await h.http().get(`/api/v1/client/recharge/${reference}`).set('dealer_code', shop.code)).body.data;
+};
 
 describe('"Cost + Profit": the dealer pays the cost when the sale is made', () => {
   it('debits the cost with the recharge, completes in the background, and snapshots the sale', async () => {

@@ -100,7 +100,8 @@ export function clientRoutes(registry: OpenApiRegistry, hooks: { onRechargeCreat
     if (req.session) csrfTokenOf(req);
     const { id, created } = await createRecharge(ctx, dealer, input, key, { customerSessionId: req.sessionID ?? null });
     if (created) hooks.onRechargeCreated?.();
-    const row = await findForStorefront(ctx.db, dealer.id, String(id));
+    // The purchase just made (or replayed under its key): its maker may read it.
+    const row = await ctx.db('recharges').where({ id, dealer_id: dealer.id }).first();
     return { status: created ? 201 : 200, message: created ? 'api:recharges.accepted' : 'api:recharges.already_accepted', data: presentPublic(row, ctx.t) };
   });
   api.get('/session', { summary: "The customer's session: its CSRF token for the storefront's POSTs (sets the session cookie)", auth: 'public', response: z.object({ csrf_token: z.string() }) }, async (req, _ctx, res) => {
@@ -115,10 +116,12 @@ export function clientRoutes(registry: OpenApiRegistry, hooks: { onRechargeCreat
     const rows = await ctx.db('recharges').where({ dealer_id: dealer.id, customer_session_id: req.sessionID }).orderBy('id', 'desc').limit(20);
     return { data: rows.map((r: Record<string, any>) => presentPublic(r, ctx.t)) };
   });
-  api.get('/recharge/:id', { summary: "A recharge's status, for the storefront that made it (id, h_id or reference)", auth: 'public', query: dealerCodeQuery, response: publicRechargeSchema }, async (req, ctx, res) => {
+  api.get('/recharge/:id', { summary: "A recharge's status: by its reference, or by id / h_id from the browser session that made it", auth: 'public', query: dealerCodeQuery, response: publicRechargeSchema }, async (req, ctx, res) => {
     const dealer = await findStorefrontDealer(ctx.db, dealerCodeOf(req));
     res.setHeader('Cache-Control', 'no-store');
-    return { data: presentPublic(await findForStorefront(ctx.db, dealer.id, String(req.params.id)), ctx.t) };
+    // Only a session that holds a token is a customer's browser (a bare request gets a fresh, empty one).
+    const sessionId = req.session?.csrfToken ? req.sessionID : null;
+    return { data: presentPublic(await findForStorefront(ctx.db, dealer.id, String(req.params.id), sessionId), ctx.t) };
   });
   return api;
 }

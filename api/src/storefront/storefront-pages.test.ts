@@ -130,4 +130,31 @@ describe("the customer's session", () => {
     expect(settled.body.data[0].status).toBe('completed');
     expect((await h.http().get(`/api/v1/recharges/${bought.body.data.id}`).set(bearer(root))).status).toBe(200);
   });
+
+  it('lets a purchase be read by its reference, or by id only from the session that made it: a stranger walking ids gets 404s', async () => {
+    const agent = h.agent();
+    const token = (await agent.get('/api/v1/client/session').set('dealer_code', shop.code)).body.data.csrf_token as string;
+    const body = { bundle_id: shop.bundleId, payment_method_id: shop.methodId, phone: '0615123457', payer_phone: '0617000021', idempotency_key: 'privacy-key-0001' };
+    const bought = await agent.post('/api/v1/client/recharge').set('dealer_code', shop.code).set('X-CSRF-Token', token).send(body);
+    expect(bought.status).toBe(201);
+    const { id, h_id: hId, reference } = bought.body.data as { id: number; h_id: string; reference: string };
+    // The buyer's browser: by id, h_id and reference.
+    for (const key of [id, hId, reference]) expect((await agent.get(`/api/v1/client/recharge/${key}`).set('dealer_code', shop.code)).status).toBe(200);
+    // A stranger (no cookie, or another browser's session): ids and h_ids are 404, like an unknown purchase.
+    const other = h.agent();
+    await other.get('/api/v1/client/session').set('dealer_code', shop.code);
+    const walked = await Promise.all(
+      Array.from({ length: Math.max(id, 5) }, (_, i) => i + 1).flatMap((n) => [
+        h.http().get(`/api/v1/client/recharge/${n}`).set('dealer_code', shop.code),
+        other.get(`/api/v1/client/recharge/${n}`).set('dealer_code', shop.code),
+      ]),
+    );
+    expect(walked.map((r) => r.status).filter((s) => s !== 404)).toEqual([]);
+    expect(walked[0].body.message).toBe('This purchase was not found in this shop.');
+    expect((await h.http().get(`/api/v1/client/recharge/${hId}`).set('dealer_code', shop.code)).status).toBe(404);
+    // The reference is the proof: the order page's link works from any phone, in any case.
+    const byRef = await h.http().get(`/api/v1/client/recharge/${reference.toLowerCase()}`).set('dealer_code', shop.code);
+    expect(byRef.status).toBe(200);
+    expect(byRef.body.data.reference).toBe(reference);
+  });
 });
