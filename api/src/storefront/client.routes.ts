@@ -7,7 +7,7 @@ import { ApiRouter } from '../http/api-router.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { AppError, fieldError } from '../http/errors.ts';
 import type { ServiceContext } from '../platform/context.ts';
-import { storefrontCache } from './storefront-cache.ts';
+import { shopCacheKey, storefrontCache } from './storefront-cache.ts';
 import { findStorefrontDealer, storefrontContacts, storefrontDealer, storefrontPaymentMethods, storefrontProviders } from './storefront.service.ts';
 
 /**
@@ -59,7 +59,7 @@ export function storefrontFastPath(req: Request, res: Response, next: NextFuncti
   const name = CACHED_READS[req.path];
   if (!name) return next();
   const code = (req.get('dealer_code') ?? req.get('x-dealer-code') ?? (typeof req.query.dealer_code === 'string' ? req.query.dealer_code : ''))?.trim();
-  const answer = code ? storefrontCache.peek(`${name}:${code}`) : undefined;
+  const answer = code ? storefrontCache.peek(shopCacheKey(name, code)) : undefined;
   if (!answer) return next();
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
@@ -76,7 +76,7 @@ export function clientRoutes(registry: OpenApiRegistry, hooks: { onRechargeCreat
   if (hooks.session) api.router.use(['/session', '/recharge', '/recharges'], hooks.session);
   const cached = (name: string, load: (ctx: ServiceContext, code: string) => Promise<unknown>) => async (req: Request, ctx: ServiceContext, res: Response) => {
     const code = dealerCodeOf(req);
-    const answer = await storefrontCache.get(`${name}:${code}`, async () => ({ success: true, data: await load(ctx, code) }));
+    const answer = await storefrontCache.get(shopCacheKey(name, code), async () => ({ success: true, data: await load(ctx, code) }));
     sendCached(req, res, answer);
   };
 

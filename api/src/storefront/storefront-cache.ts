@@ -47,3 +47,6 @@ class StorefrontCache {
 }
 
 export const storefrontCache = new StorefrontCache();
+
+/** The cache key of a shop's read: one entry per shop whatever the letter case of its code. */
+export const shopCacheKey = (name: string, code: string) => `${name}:${code.toUpperCase()}`;

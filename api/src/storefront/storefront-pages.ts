@@ -4,7 +4,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { Knex } from 'knex';
 import { PROJECT_ROOT } from '../../../db/config.ts';
 import { findStorefrontDealer, storefrontDealer, storefrontProviders, type StorefrontDealerRow } from './storefront.service.ts';
-import { storefrontCache } from './storefront-cache.ts';
+import { shopCacheKey, storefrontCache } from './storefront-cache.ts';
 import { pickLanguage } from '../i18n/server-i18n.ts';
 import { dealerIcon } from './dealer-icons.ts';
 import type { FileStorage } from '../uploads/storage.ts';
@@ -112,6 +112,12 @@ export function storefrontPages(db: Knex, storage: FileStorage): Router {
     } catch {
       dealer = null;
     }
+    // /dealer/qaran is the shop saved as QARAN: one address per shop (its offline data, its installed app).
+    if (dealer && code !== dealer.dealer_code) {
+      const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
+      const rest = ([] as string[]).concat(req.params.rest ?? []).map(encodeURIComponent).join('/');
+      return res.redirect(301, `/dealer/${encodeURIComponent(dealer.dealer_code)}${rest ? `/${rest}` : ''}${query}`);
+    }
     const cookieLng = /(?:^|;\s*)i18next=([a-z]{2})/.exec(req.get('cookie') ?? '')?.[1];
     const lng = pickLanguage(req.query.lng ?? cookieLng, req.get('accept-language'));
     // An order's page (/dealer/{code}/order/{reference}): its own title, kept out of search engines.
@@ -172,8 +178,8 @@ function orderTitle(lng: string, reference: string, shop: string): string {
 async function bootData(dealer: StorefrontDealerRow, lng: string) {
   const code = dealer.dealer_code;
   const [dealerAnswer, providersAnswer] = await Promise.all([
-    storefrontCache.get(`dealer:${code}`, async () => ({ success: true, data: await storefrontDealer(rootDb(), dealer) })),
-    storefrontCache.get(`providers:${code}`, async () => ({ success: true, data: await storefrontProviders(rootDb(), dealer.id) })),
+    storefrontCache.get(shopCacheKey('dealer', code), async () => ({ success: true, data: await storefrontDealer(rootDb(), dealer) })),
+    storefrontCache.get(shopCacheKey('providers', code), async () => ({ success: true, data: await storefrontProviders(rootDb(), dealer.id) })),
   ]);
   return { code, lng, words: storefrontWords(lng), dealer: JSON.parse(dealerAnswer.body).data, providers: JSON.parse(providersAnswer.body).data };
 }

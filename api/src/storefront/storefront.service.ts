@@ -24,11 +24,13 @@ export interface StorefrontDealerRow {
   website: string | null;
 }
 
-/** The active dealer with this code, or 404 with a message a customer understands. */
+/** The active dealer with this code (in any letter case), or 404 with a message a customer understands. */
 export async function findStorefrontDealer(db: Db, code: string): Promise<StorefrontDealerRow> {
   const row = await db('users')
     .leftJoin('dealer_details', 'dealer_details.user_id', 'users.id')
-    .where({ 'users.dealer_code': code, 'users.user_type': 'dealer', 'users.status': 'active' })
+    // Codes are case-insensitive on both engines (MariaDB's collation; SQLite's NOCASE index).
+    .whereRaw('LOWER(users.dealer_code) = LOWER(?)', [code])
+    .where({ 'users.user_type': 'dealer', 'users.status': 'active' })
     .whereNull('users.deleted_at')
     .first('users.id', 'users.name', 'users.dealer_code', 'dealer_details.pricing_model', 'dealer_details.company_name', 'dealer_details.logo_path', 'dealer_details.brand_color', 'dealer_details.description', 'dealer_details.website');
   if (!row) throw notFound('api:storefront.dealer_not_found');
