@@ -11,6 +11,18 @@ const name = displayNameSchema({ required: 'validation:name_required', max: 'val
 export const PAYMENT_METHOD_TYPES = ['evc_plus', 'zaad', 'sahal', 'edahab', 'bank', 'cash'] as const;
 export type PaymentMethodType = (typeof PAYMENT_METHOD_TYPES)[number];
 
+/**
+ * Mobile money lives on one network: an EVC Plus payment comes from a Hormuud number, Zaad from
+ * Telesom, Sahal from Golis, eDahab from Somtel (national prefixes after +252). Bank and cash
+ * payments may come from any number.
+ */
+export const PAYER_NETWORKS: Partial<Record<PaymentMethodType, { network: string; prefixes: readonly string[] }>> = {
+  evc_plus: { network: 'Hormuud', prefixes: ['61', '77', '68'] },
+  zaad: { network: 'Telesom', prefixes: ['63'] },
+  sahal: { network: 'Golis', prefixes: ['90'] },
+  edahab: { network: 'Somtel', prefixes: ['62', '65', '66'] },
+};
+
 /** A wallet or merchant number (digits, spaces, + and -) or a bank account (letters too). */
 const accountNumber = z.preprocess(
   (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),

@@ -59,9 +59,12 @@ export const lowBalanceAlertSchema = z.object({
   threshold: z.preprocess((v) => (v === '' ? null : v), amountSchema.nullable()),
 });
 
-/** The date-range filter of the ledger: YYYY-MM-DD, in the company's time zone. */
-export const dateParam = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'validation:date_invalid' })
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), { message: 'validation:date_invalid' })
-  .optional();
+/** A real calendar day: 2026-02-30 is refused (Date.parse would roll it over to March 2). */
+export const isCalendarDay = (v: string) => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const at = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === v;
+};
+
+/** The date-range filters (ledger, sales, reports, logs): YYYY-MM-DD, in the company's time zone. */
+export const dateParam = z.string().refine(isCalendarDay, { message: 'validation:date_invalid' }).optional();

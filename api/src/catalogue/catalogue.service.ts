@@ -11,7 +11,25 @@ import { Bundle, Category, Provider } from './catalogue.models.ts';
 export const providerColumns = (input: Record<string, unknown>) => ({ ...input, ...(input.phone_prefixes ? { phone_prefixes: JSON.stringify(input.phone_prefixes) } : {}) });
 
 export async function createProvider(ctx: ServiceContext, input: Record<string, unknown>): Promise<Provider> {
+  if (Array.isArray(input.phone_prefixes)) await assertPrefixesFree(ctx, input.phone_prefixes as string[]);
   return Provider.query(ctx.db).insertAndFetch(providerColumns(input) as Partial<Provider>);
+}
+
+/**
+ * A number belongs to one operator: no prefix may equal, contain or sit inside another operator's
+ * (61 is Hormuud's, so neither 61 nor 615 nor 6 may be given to another). Operators in the trash
+ * keep theirs. The rows are read with a lock on MySQL so two admins saving at once cannot both pass.
+ */
+export async function assertPrefixesFree(ctx: ServiceContext, prefixes: readonly string[], exceptId?: number): Promise<void> {
+  if (!prefixes.length) return;
+  const qb = ctx.db('providers').whereNotNull('phone_prefixes').select('id', 'name', 'phone_prefixes');
+  if (exceptId) qb.whereNot('id', exceptId);
+  if (ctx.db.client.config.client === 'mysql2') qb.forUpdate();
+  for (const other of await qb) {
+    const theirs: string[] = JSON.parse(other.phone_prefixes ?? '[]');
+    const clash = prefixes.find((p) => theirs.some((t) => p.startsWith(t) || t.startsWith(p)));
+    if (clash) throw fieldError('phone_prefixes', 'validation:prefix_taken', { prefix: clash, operator: other.name });
+  }
 }
 
 export async function createCategory(ctx: ServiceContext, input: Record<string, unknown>): Promise<Category> {

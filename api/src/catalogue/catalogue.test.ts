@@ -34,6 +34,25 @@ describe('internet providers', () => {
     expect(taken.body).toEqual({ success: false, message: VALIDATION, errors: { code: ['The code has already been taken.'] } });
   });
 
+  it('gives a number prefix to one operator only: equal, longer or shorter clashes are 422s, also when two admins save at once', async () => {
+    for (const prefixes of [['61'], ['615'], ['6'], ['62', '77']]) {
+      const res = await h.http().post('/api/v1/internet-providers').set(bearer(root)).send({ name: 'Clash', code: `CLASH${prefixes.join('')}`, phone_prefixes: prefixes });
+      expect(res.status).toBe(422);
+      expect(res.body.errors.phone_prefixes[0]).toMatch(/is already a prefix of Hormuud: a number must belong to one operator\.$/);
+    }
+    const somtel = await h.http().post('/api/v1/internet-providers').set(bearer(root)).send({ name: 'Somtel', code: 'SOMTEL', phone_prefixes: ['62', '65'] });
+    expect(somtel.status).toBe(201);
+    const moved = await h.http().patch(`/api/v1/internet-providers/${somtel.body.data.id}`).set(bearer(root)).send({ phone_prefixes: ['62', '77'] });
+    expect(moved.status).toBe(422);
+    expect(moved.body.errors.phone_prefixes).toEqual(['77 is already a prefix of Hormuud: a number must belong to one operator.']);
+    // Its own prefixes are not a clash with itself.
+    expect((await h.http().patch(`/api/v1/internet-providers/${somtel.body.data.id}`).set(bearer(root)).send({ phone_prefixes: ['62', '65', '66'] })).status).toBe(200);
+    // Two admins give 90 to two new operators at once: one wins.
+    const both = await Promise.all(['GOLIS', 'GOLIS2'].map((code) => h.http().post('/api/v1/internet-providers').set(bearer(root)).send({ name: code, code, phone_prefixes: ['90'] })));
+    expect(both.map((r) => r.status).sort()).toEqual([201, 422]);
+    expect(await h.knex('providers').whereIn('code', ['GOLIS', 'GOLIS2']).count({ n: '*' }).first()).toMatchObject({ n: 1 });
+  });
+
   it('cannot be deleted for good while it has categories (409), only trashed', async () => {
     const res = await h.http().delete(`/api/v1/internet-providers/${providerId}/force`).set(bearer(root));
     expect(res.status).toBe(409);

@@ -5,7 +5,7 @@ import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { encodeId } from '../http/ids.ts';
 import { childCounts, Provider } from './catalogue.models.ts';
-import { createProvider, providerColumns } from './catalogue.service.ts';
+import { assertPrefixesFree, createProvider, providerColumns } from './catalogue.service.ts';
 
 const prefixes = (p: Provider): string[] => (p.phone_prefixes ? (JSON.parse(p.phone_prefixes) as string[]) : []);
 
@@ -24,7 +24,10 @@ export function providerRoutes(registry: OpenApiRegistry, storage: FileStorage) 
     images: { logo: { folder: 'providers', column: 'logo_path' } },
     uniqueFields: { providers_code_unique: ['code', 'validation:code_taken'] },
     create: createProvider,
-    update: async (ctx, row, input) => void (Object.keys(input).length && (await Provider.query(ctx.db).patch(providerColumns(input) as Partial<Provider>).where('id', row.id))),
+    update: async (ctx, row, input) => {
+      if (Array.isArray(input.phone_prefixes)) await assertPrefixesFree(ctx, input.phone_prefixes, row.id);
+      if (Object.keys(input).length) await Provider.query(ctx.db).patch(providerColumns(input) as Partial<Provider>).where('id', row.id);
+    },
     snapshot: (p) => ({ name: p.name, code: p.code, logo_path: p.logo_path, status: p.status, sort_order: p.sort_order, phone_prefixes: prefixes(p), adapter_key: p.adapter_key, external_operator_id: p.external_operator_id ?? null }),
     present: async (providers, ctx) => {
       const counts = await childCounts(ctx.db, 'categories', 'provider_id', providers.map((p) => p.id));

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { toMinor } from '@app/contracts';
+import { PAYER_NETWORKS, toMinor } from '@app/contracts';
 import { systemContext, transact } from '../platform/context.ts';
 import { toDbTime } from '../database/time.ts';
 import { createUser, prepareUserInput } from '../users/user.service.ts';
@@ -63,7 +63,11 @@ export async function seedDemoHistory(knex: Knex, days = 21): Promise<void> {
         const bundle = bundles[Math.floor(next() ** 2 * bundles.length)];
         const phone = `${bundle.prefix}${String(1000000 + Math.floor(next() * 8999999)).slice(0, 7)}`;
         const roll = next();
-        const created = await createRecharge(ctx, dealer, { bundle_id: bundle.id, payment_method_id: methods[Math.floor(next() * methods.length)].id, phone, payer_phone: phone }, `demo-history-${code}-${n}`).catch(() => null);
+        const method = methods[Math.floor(next() * methods.length)];
+        // Mobile money is paid from a number on its own network (eDahab from Somtel, ...).
+        const network = PAYER_NETWORKS[method.type];
+        const payer = network && !network.prefixes.some((p) => phone.startsWith(p)) ? `${network.prefixes[0]}${phone.slice(-7)}` : phone;
+        const created = await createRecharge(ctx, dealer, { bundle_id: bundle.id, payment_method_id: method.id, phone, payer_phone: payer }, `demo-history-${code}-${n}`).catch(() => null);
         if (!created) continue; // e.g. the DEMO wallet ran out: that is a refusal, as in real life
         await knex('recharges').where({ id: created.id }).update({ status: 'processing', attempts: 1, processing_started_at: toDbTime() });
         // The states the worker would have recorded: paid and delivered, declined, or refused by the operator (reserve cancelled).

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import { formatMinor, type CustomerMoney, type CustomerOutcome, type PublicRecharge, type RechargeRequest, type RechargeResponse } from '@app/contracts';
+import { formatMinor, PAYER_NETWORKS, type CustomerMoney, type CustomerOutcome, type PublicRecharge, type RechargeRequest, type RechargeResponse } from '@app/contracts';
 import { decodeId, encodeId } from '../http/ids.ts';
 import { AppError, conflict, fieldError, notFound } from '../http/errors.ts';
 import { fromDbTime, toDbTime } from '../database/time.ts';
@@ -93,6 +93,10 @@ export async function createRecharge(ctx: ServiceContext, dealer: StorefrontDeal
       const methodId = decodeId(input.payment_method_id);
       const method = (await storefrontPaymentMethods(tctx.db, dealer)).find((m) => m.id === methodId);
       if (!method) throw fieldError('payment_method_id', 'validation:payment_method_not_offered');
+      const payerNetwork = PAYER_NETWORKS[method.type];
+      if (payerNetwork && !payerNetwork.prefixes.some((p) => input.payer_phone.startsWith(p))) {
+        throw fieldError('payer_phone', 'validation:payer_wrong_network', { method: method.name, network: payerNetwork.network, prefixes: payerNetwork.prefixes.join(', ') });
+      }
       const now = toDbTime();
       const reference = newReference();
       const [inserted] = await tctx.db('recharges').insert({

@@ -89,7 +89,7 @@ describe('"Profit Only": the dealer is credited its profit when the sale complet
 });
 
 describe('refusals write nothing', () => {
-  it('unknown or inactive dealer, bundle not offered, wrong operator, payment method not offered, bad input', async () => {
+  it('unknown or inactive dealer, bundle not offered, wrong operator, payment method not offered or from another network, bad input', async () => {
     const shop = await makeShop(h, root, 'cost', { balance: '5' });
     const before = await counts();
     expect((await buy(h, { ...shop, code: 'NOSUCHSHOP' })).status).toBe(404);
@@ -99,6 +99,12 @@ describe('refusals write nothing', () => {
     expect(wrongOperator.body.errors).toEqual({ phone: ['This number is not a Hormuud number (it should start with 61, 77).'] });
     const method = await buy(h, shop, { payment_method_id: 999999 });
     expect(method.body.errors).toEqual({ payment_method_id: ['This shop does not take this payment method.'] });
+    // EVC Plus is Hormuud's mobile money: a Golis (90) or Telesom (63) payer cannot pay with it.
+    for (const payer of ['0907000021', '+252 63 7000021']) {
+      const wrongNetwork = await buy(h, shop, { payer_phone: payer });
+      expect(wrongNetwork.status).toBe(422);
+      expect(wrongNetwork.body.errors).toEqual({ payer_phone: ['EVC Plus is paid from a Hormuud number (it starts with 61, 77, 68). Use a Hormuud number or choose another payment method.'] });
+    }
     const bad = await h.http().post('/api/v1/client/recharge').set('dealer_code', shop.code).send({ phone: '12345', payer_phone: '' });
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toMatchObject({ bundle_id: ['Choose a bundle'], phone: ['Enter a Somali mobile number: 9 digits, e.g. 61 5123456'], payer_phone: ['Enter the number that pays'], payment_method_id: ['Choose how to pay'] });
@@ -245,6 +251,9 @@ describe('the console: list, detail, retry, refund', () => {
     expect(byPhone.body.meta.total).toBeGreaterThanOrEqual(2);
     const csv = await h.http().get(`/api/v1/recharges/export?dealer_id=${a.dealerId}`).set(bearer(root));
     expect(csv.text.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe('id,reference,created_at,dealer,provider,bundle,phone,status,amount,cost,profit,currency,payment_reference,operator_reference,failure_reason');
+    // created_at on the company's clock (Africa/Mogadishu, +03:00), the same instant as the list's UTC time.
+    const [first] = csv.text.replace(/^\uFEFF/, '').split('\r\n').slice(1);
+    expect(first.split(',')[2]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+03:00$/);
   });
 
   it('a manual refund refunds what is left once (ten at once), keeps the reason, and is a 409 when nothing is left; a sale that reached no one is retried', async () => {

@@ -107,6 +107,13 @@ describe('GET /reports/sales', () => {
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toMatchObject({ group_by: ['Group by day, week, month, provider, bundle or dealer'] });
     expect((await h.http().get('/api/v1/reports/sales?from=2026-11-09&to=2026-10-31').set(bearer(root))).body.errors).toEqual({ from: ['The start date must be on or before the end date'] });
+    // Days that do not exist are refused, not rolled over to March.
+    for (const [from, to] of [['2026-02-30', '2026-03-05'], ['2026-02-01', '2026-02-29'], ['2026-13-01', '2026-12-31']]) {
+      const res = await h.http().get(`/api/v1/reports/sales?from=${from}&to=${to}`).set(bearer(root));
+      expect(res.status).toBe(422);
+      expect(Object.values(res.body.errors).flat()).toEqual(['Enter a real date as YYYY-MM-DD (e.g. 2026-02-28)']);
+    }
+    expect((await h.http().get('/api/v1/reports/sales?from=2024-02-29&to=2024-03-01').set(bearer(root))).status).toBe(200);
   });
 });
 

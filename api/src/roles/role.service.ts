@@ -1,4 +1,4 @@
-import type { RoleInput } from '@app/contracts';
+import { SUPER_ADMIN_ROLE, type RoleInput } from '@app/contracts';
 import { Permission, Role } from './role.model.ts';
 import { fieldError, forbidden } from '../http/errors.ts';
 import { assertCanGrant } from '../users/user-rules.ts';
@@ -87,6 +87,8 @@ export async function updateRole(ctx: ServiceContext, role: Role, input: Partial
 }
 
 export async function assignPermissions(ctx: ServiceContext, role: Role, names: string[]): Promise<void> {
+  // The super admin holds every permission whatever its list says: a list set here would only mislead.
+  if (role.name === SUPER_ADMIN_ROLE) throw fieldError('permissions', 'validation:super_admin_permissions_fixed');
   const { before, after } = await replacePermissions(ctx, role.id, names);
   await recordActivity(ctx, { action: 'permissions_assigned', subjectType: 'role', subjectId: role.id, before: { permissions: before }, after: { permissions: after } });
 }

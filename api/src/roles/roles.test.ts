@@ -292,6 +292,17 @@ describe('POST /roles/{id}/assign-permissions', () => {
     expect(denied.body).toEqual(FORBIDDEN);
   });
 
+  it("refuses to change the super admin's list (it holds every permission whatever the list), in the caller's language", async () => {
+    const superId = (await h.knex('roles').where({ name: 'super-admin' }).first('id')).id as number;
+    const before = await h.knex('role_permissions').where({ role_id: superId }).count({ n: '*' }).first();
+    const res = await h.http().post(`/api/v1/roles/${superId}/assign-permissions`).set(bearer(admin)).send({ permissions: [] });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ permissions: ['The super admin role always has every permission; its list cannot be changed.'] });
+    const ar = await h.http().post(`/api/v1/roles/${superId}/assign-permissions`).set(bearer(admin)).set('Accept-Language', 'ae').send({ permissions: ['view users'] });
+    expect(ar.body.errors.permissions[0]).toMatch(/المشرف العام/);
+    expect(await h.knex('role_permissions').where({ role_id: superId }).count({ n: '*' }).first()).toEqual(before);
+  });
+
   it('refuses unknown names and a missing list with 422', async () => {
     const id = await h.createRole('assignable', ['view users']);
     const unknown = await h.http().post(`/api/v1/roles/${id}/assign-permissions`).set(bearer(admin)).send({ permissions: ['view users', 'no such', 'also none'] });

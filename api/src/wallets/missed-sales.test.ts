@@ -90,12 +90,13 @@ describe('what an admin sees', () => {
     const bad = await h.http().get(`/api/v1/missed-sales?from=${today}&to=${yesterday}`).set(bearer(root));
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual({ from: ['The start date must be on or before the end date'] });
-    expect((await h.http().get('/api/v1/missed-sales?from=yesterday').set(bearer(root))).body.errors).toEqual({ from: ['Enter a date as YYYY-MM-DD'] });
+    expect((await h.http().get('/api/v1/missed-sales?from=yesterday').set(bearer(root))).body.errors).toEqual({ from: ['Enter a real date as YYYY-MM-DD (e.g. 2026-02-28)'] });
     const csv = await h.http().get(`/api/v1/missed-sales/export?from=${today}`).set(bearer(root));
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     const lines = csv.text.replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(lines[0]).toBe('id,created_at,dealer,dealer_code,bundle_id,bundle,amount,cost');
+    expect(lines.slice(1).map((l) => l.split(',')[1])).toEqual([expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+03:00$/), expect.stringMatching(/\+03:00$/)]);
     expect(lines.slice(1).map((l) => l.split(',').slice(2).join(',')).sort()).toEqual([`Dealer MISSA,MISSA,${bundleId},1 GB Daily,0.55,0.40`, 'Dealer MISSB,MISSB,,3 GB Weekly,1.20,1.00']);
   });
 

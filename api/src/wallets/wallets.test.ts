@@ -100,7 +100,7 @@ describe('the ledger list and export', () => {
     expect((await h.http().get(`/api/v1/wallet-transactions?from=${tomorrow}`).set(bearer(root))).body.meta.total).toBe(0);
     const bad = await h.http().get('/api/v1/wallet-transactions?from=22-11-2026&kind=gift').set(bearer(root));
     expect(bad.status).toBe(422);
-    expect(bad.body.errors).toMatchObject({ from: ['Enter a date as YYYY-MM-DD'] });
+    expect(bad.body.errors).toMatchObject({ from: ['Enter a real date as YYYY-MM-DD (e.g. 2026-02-28)'] });
     const csv = await h.http().get(`/api/v1/wallet-transactions/export?dealer_id=${dealer.id}`).set(bearer(root));
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
@@ -108,6 +108,9 @@ describe('the ledger list and export', () => {
     expect(lines[0]).toBe('id,created_at,dealer,dealer_code,type,kind,amount,balance_before,balance_after,reference,note,recharge_id,actor');
     expect(lines).toHaveLength(3);
     expect(lines[2]).toContain(',credit,top_up,25.50,0.00,25.50,EVC-1001,Cash at the office,,Root Admin');
+    // Times on the company's clock with its offset (Africa/Mogadishu), not UTC.
+    expect(lines[2].split(',')[1]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+03:00$/);
+    expect(csv.headers['content-disposition']).toContain(`wallet-transactions-${today}.csv`);
   });
 });
 
