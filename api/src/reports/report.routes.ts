@@ -65,12 +65,25 @@ export function reportRoutes(registry: OpenApiRegistry) {
 
   reports.get(
     '/dealer-profit',
-    { summary: "Profit per dealer over a date range (a dealer: its own); with dealer_id, per bundle too", permission: 'view dealer profit report', query: salesQuery.pick({ from: true, to: true, dealer_id: true }), response: z.record(z.string(), z.unknown()) },
-    async (req, ctx) => {
+    { summary: 'Profit per dealer over a date range (a dealer: its own); with dealer_id, per bundle too; format=csv exports the rows shown (per bundle for one dealer)', permission: 'view dealer profit report', query: salesQuery.pick({ from: true, to: true, dealer_id: true, format: true }), response: z.record(z.string(), z.unknown()) },
+    async (req, ctx, res: Response) => {
       const { timezone } = await readCompanySettings(ctx.db);
       const q = req.query as Record<string, string | undefined>;
       const r = range(q, timezone);
-      return { data: { ...r, ...(await dealerProfitReport(ctx, { ...r, dealer_id: q.dealer_id }, timezone)) } };
+      const report = await dealerProfitReport(ctx, { ...r, dealer_id: q.dealer_id }, timezone);
+      if (q.format === 'csv') {
+        const seesCost = report.totals.cost !== undefined;
+        type Figures = { count: number; revenue: string; cost?: string; profit: string };
+        const sums = (f: Figures) => [f.count, f.revenue, ...(seesCost ? [f.cost] : []), f.profit];
+        const tail = ['count', 'revenue', ...(seesCost ? ['cost'] : []), 'profit'];
+        const [header, rows] = report.bundles
+          ? [['provider', 'bundle', ...tail], report.bundles.map((b) => [b.provider, b.name, ...sums(b)])]
+          : [['dealer', 'dealer_code', 'pricing_model', ...tail], report.rows.map((d) => [d.dealer.name, d.dealer.dealer_code, d.pricing_model, ...sums(d)])];
+        const total = ['total', ...(report.bundles ? [''] : ['', '']), ...sums(report.totals)];
+        sendCsv(res, `dealer-profit-${r.from}-${r.to}${report.bundles ? '-by-bundle' : ''}.csv`, header, [...rows, total]);
+        return;
+      }
+      return { data: { ...r, ...report } };
     },
   );
   return { dash, reports };

@@ -129,6 +129,17 @@ describe('GET /reports/dealer-profit', () => {
     expect(mine.body.data.rows.map((r: { dealer: { id: number } }) => r.dealer.id)).toEqual([a.id]);
     expect(mine.body.data.bundles.map((x: { name: string; profit: string }) => [x.name, x.profit])).toEqual([['1 GB', '0.40']]);
     expect((await h.http().get('/api/v1/reports/dealer-profit').set(bearer((await h.userWith(['view reports'])).token))).status).toBe(403);
+    // Its CSV: exactly the rows shown, per dealer, and per bundle for one dealer (a dealer: its own only).
+    const csvLines = (res: { text: string }) => res.text.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const allCsv = await h.http().get('/api/v1/reports/dealer-profit?from=2026-10-31&to=2026-11-09&format=csv').set(bearer(root));
+    expect(allCsv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(allCsv.headers['content-disposition']).toContain('dealer-profit-2026-10-31-2026-11-09.csv');
+    const [header, ...rest] = csvLines(allCsv);
+    expect(header).toBe('dealer,dealer_code,pricing_model,count,revenue,cost,profit');
+    expect(rest.map((l) => [l.split(',')[0], l.split(',').at(-1)])).toEqual([['Dealer REPB', '1.50'], ['Dealer REPA', '0.40'], ['total', '1.90']]);
+    const mineCsv = csvLines(await h.http().get('/api/v1/reports/dealer-profit?from=2026-10-31&to=2026-11-09&format=csv').set(bearer(a.token)));
+    expect(mineCsv[0]).toMatch(/^provider,bundle,count,revenue,(cost,)?profit$/);
+    expect(mineCsv.slice(1).map((l) => [l.split(',')[1], l.split(',').at(-1)])).toEqual([['1 GB', '0.40'], ['', '0.40']]);
   });
 });
 
