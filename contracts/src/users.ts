@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { displayNameSchema, httpUrlSchema, optionalText, statusSchema } from './common.ts';
+import { toMinor } from './money.ts';
 
 /**
  * The user form payload of docs/product.md section 3, with the rules and exact messages of section 5.
@@ -119,11 +120,31 @@ function crossFieldRules(data: UserPayloadShape, ctx: z.RefinementCtx, mode: 'cr
   }
 }
 
+/**
+ * A new dealer may start from the company's catalogue: every operator's bundles switched on at
+ * cost plus this margin ("0.10"; "0" sells at cost). Blank or absent: an empty shop.
+ */
+const starterMargin = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : v),
+  z
+    .union([z.string(), z.number()], { message: 'validation:starter_margin_invalid' })
+    .transform((v, ctx) => {
+      const minor = toMinor(v);
+      if (minor === null || minor < 0 || minor > 100_000_00) {
+        ctx.addIssue({ code: 'custom', message: 'validation:starter_margin_invalid' });
+        return z.NEVER;
+      }
+      return minor;
+    })
+    .optional(),
+);
+
 export const createUserSchema = z
   .object({
     ...userFields,
     password: passwordSchema,
     password_confirmation: z.string().optional(),
+    starter_margin: starterMargin,
   })
   .superRefine((d, ctx) => crossFieldRules(d, ctx, 'create'));
 

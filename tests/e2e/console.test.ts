@@ -95,6 +95,8 @@ describe('console in Chromium against the real server', () => {
     await form.getByLabel(/^Confirm password/).fill('Shop@Pass2026!');
     await form.getByLabel(/^Dealer code/).fill('HODAN');
     await form.getByLabel(/^Company name/).fill('Hodan Telecom');
+    // Ready to sell: the company's catalogue at cost + 0.10.
+    await form.getByLabel("Margin on the company's catalogue").fill('0.10');
     await form.getByRole('button', { name: 'Save' }).click();
     await form.getByText('Dealer logo is required for new dealer accounts').waitFor();
     await form.locator('input[type=file][name=dealer_logo]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
@@ -109,6 +111,9 @@ describe('console in Chromium against the real server', () => {
     expect(logo).toMatch(/\/storage\//);
     const img = await fetch(new URL(logo!, env.server.url));
     expect(img.status).toBe(200);
+    const shop = await (await fetch(`${env.server.url}/api/v1/client/dealer/providers`, { headers: { dealer_code: 'HODAN' } })).json();
+    const prices = shop.data.providers.flatMap((p: { categories: { bundles: { name: string; price: string }[] }[] }) => p.categories.flatMap((c) => c.bundles));
+    expect(prices.length).toBeGreaterThan(0);
 
     // Trash it (soft delete) ...
     await row.getByRole('button', { name: 'Delete' }).click();

@@ -38,11 +38,13 @@ export interface UserFormValues {
   contact_email: string;
   contact_phone: string;
   pricing_model: 'cost' | 'profit';
+  /** New dealers only: the company's catalogue switched on at cost + this margin ('' = an empty shop). */
+  starter_margin: string;
 }
 
 const FIELDS = Object.keys({
   name: 1, email: 1, password: 1, password_confirmation: 1, phone: 1, address: 1, dealer_code: 1, status: 1, user_type: 1, role_id: 1,
-  brand_color: 1, company_name: 1, description: 1, website: 1, contact_email: 1, contact_phone: 1, pricing_model: 1,
+  brand_color: 1, company_name: 1, description: 1, website: 1, contact_email: 1, contact_phone: 1, pricing_model: 1, starter_margin: 1,
 } satisfies Record<keyof UserFormValues, 1>) as (keyof UserFormValues)[];
 
 export function initialValues(userType: UserType, record?: UserRecord | null): UserFormValues {
@@ -65,6 +67,7 @@ export function initialValues(userType: UserType, record?: UserRecord | null): U
     contact_email: d?.contact_email ?? '',
     contact_phone: d?.contact_phone ?? '',
     pricing_model: (d?.pricing_model as 'cost' | 'profit') ?? 'cost',
+    starter_margin: '',
   };
 }
 
@@ -94,6 +97,7 @@ export function toPayload(values: UserFormValues, isEdit: boolean): Record<strin
       contact_phone: values.contact_phone,
       pricing_model: values.pricing_model,
     });
+    if (!isEdit && values.starter_margin.trim() !== '') out.starter_margin = values.starter_margin.trim();
   } else {
     out.role_id = values.role_id;
   }
@@ -371,6 +375,15 @@ function UserFormBody({
                 <Grid size={12}>
                   <TextField {...field('description', { multiline: true, minRows: 2 })} />
                 </Grid>
+                {!isEdit && (
+                  <Grid size={12}>
+                    <TextField
+                      {...field('starter_margin', { inputMode: 'decimal', placeholder: '0.10' })}
+                      helperText={err('starter_margin') ?? translate('users.starter_margin_help')}
+                      slotProps={{ htmlInput: { dir: 'ltr' } }}
+                    />
+                  </Grid>
+                )}
                 <Grid size={12}>
                   <LogoUpload
                     file={logo}

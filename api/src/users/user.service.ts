@@ -8,6 +8,7 @@ import { hashPassword } from '../auth/passwords.ts';
 import { assertCanManage, assertNotLastSuperAdmin, grantableDealerRole, resolveAdminRole } from './user-rules.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import type { FileStorage } from '../uploads/storage.ts';
+import { bulkDealerBundles } from '../dealer-catalogue/dealer-catalogue.service.ts';
 
 /**
  * Users: admins and dealers (docs/product.md sections 3, 5). Every rule lives here and takes a service
@@ -125,6 +126,8 @@ export async function createUser(ctx: ServiceContext, input: PreparedCreate & { 
       logo_path: opts.logo ?? null,
     } as Partial<DealerDetails>);
     await ensureWallet(ctx, user.id);
+    // Ready to sell: the company's catalogue at cost + the chosen margin, in the same transaction.
+    if (input.starter_margin !== undefined) await bulkDealerBundles(ctx, user.id, { status: 'active', profit: input.starter_margin });
   }
   return user;
 }
