@@ -7,7 +7,7 @@ import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { decodeId } from '../http/ids.ts';
 import { AppError, notFound } from '../http/errors.ts';
 import { MAX_PER_PAGE, DEFAULT_PER_PAGE } from '../http/list-query.ts';
-import { fromDbTime, startOfZonedDay, toDbTime } from '../database/time.ts';
+import { fromDbTime, startOfZonedDay, toDbTime, zonedDay } from '../database/time.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
 import { isDealer, transact, type ServiceContext } from '../platform/context.ts';
 import { readCompanySettings } from '../settings/company-settings.ts';
@@ -29,7 +29,8 @@ const listQuery = z.object({
   status: z.enum(RECHARGE_STATUSES, { message: 'validation:recharge_status_invalid' }).optional(),
   from: dateParam,
   to: dateParam,
-  phone: z.string().max(32).optional(),
+  // Digits with the usual separators: anything else would be stripped to nothing and filter nothing.
+  phone: z.string().max(32).regex(/^[\d\s+().-]*$/, { message: 'validation:phone_filter_invalid' }).optional(),
   q: z.string().max(64).optional(),
   page: z.string().optional(),
   per_page: z.string().optional(),
@@ -60,7 +61,7 @@ export function rechargeRoutes(registry: OpenApiRegistry, money: RechargeMoney =
     const phone = (f.phone ?? '').replace(/\D/g, '').replace(/^(?:00252|252|0)/, '');
     if (phone) qb.where('recharges.phone', 'like', `%${phone}%`);
     if (f.q) qb.where((w) => w.where('recharges.reference', f.q!.trim().toUpperCase()).orWhere('recharges.payment_reference', f.q!.trim()).orWhere('recharges.operator_reference', f.q!.trim()));
-    return { qb };
+    return { qb, timezone };
   };
   const seesCost = (ctx: ServiceContext) => ctx.actor.permissions.has('view bundles prices');
   const one = async (ctx: ServiceContext, raw: string) => {
@@ -73,11 +74,12 @@ export function rechargeRoutes(registry: OpenApiRegistry, money: RechargeMoney =
   };
 
   api.get('/export', { summary: 'The filtered recharges as CSV (up to 50,000 rows)', permission: 'view recharges', query: listQuery, response: null }, async (req, ctx, res: Response) => {
-    const rows = (await (await filtered(req, ctx)).qb.orderBy('recharges.id', 'desc').limit(50_000)).map((r: Record<string, any>) => presentRecharge(r, seesCost(ctx)));
+    const { qb, timezone } = await filtered(req, ctx);
+    const rows = (await qb.orderBy('recharges.id', 'desc').limit(50_000)).map((r: Record<string, any>) => presentRecharge(r, seesCost(ctx)));
     const cost = seesCost(ctx);
     const header = ['id', 'reference', 'created_at', 'dealer', 'provider', 'bundle', 'phone', 'status', 'amount', ...(cost ? ['cost', 'profit'] : []), 'currency', 'payment_reference', 'operator_reference', 'failure_reason'];
     const lines = rows.map((r) => [r.id, r.reference, r.created_at, r.dealer.name, r.provider_name, r.bundle_name, r.phone, r.status, r.amount, ...(cost ? [r.cost, r.profit] : []), r.currency, r.payment_reference, r.operator_reference, r.failure_reason]);
-    sendCsv(res, `recharges-${new Date().toISOString().slice(0, 10)}.csv`, header, lines);
+    sendCsv(res, `recharges-${zonedDay(new Date(), timezone)}.csv`, header, lines, { timeZone: timezone });
   });
 
   api.get('/', { summary: 'Recharges: filter dealer_id, provider_id, status, from, to (days), phone, q (a reference)', permission: 'view recharges', query: listQuery, list: true, response: rechargeResponseSchema }, async (req, ctx) => {

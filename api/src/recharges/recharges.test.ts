@@ -108,6 +108,13 @@ describe('refusals write nothing', () => {
     const bad = await h.http().post('/api/v1/client/recharge').set('dealer_code', shop.code).send({ phone: '12345', payer_phone: '' });
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toMatchObject({ bundle_id: ['Choose a bundle'], phone: ['Enter a Somali mobile number: 9 digits, e.g. 61 5123456'], payer_phone: ['Enter the number that pays'], payment_method_id: ['Choose how to pay'] });
+    // A phone filter that is not a number is refused, not dropped (which would list every sale).
+    for (const phone of ['😀', '61😀', 'abc']) {
+      const listed = await h.http().get(`/api/v1/recharges?phone=${encodeURIComponent(phone)}`).set(bearer(root));
+      expect(listed.status).toBe(422);
+      expect(listed.body.errors).toEqual({ phone: ['Search a number with digits only, e.g. 61 5123456'] });
+    }
+    expect((await h.http().get(`/api/v1/recharges?phone=${encodeURIComponent('+252 (61) 512-3456')}`).set(bearer(root))).status).toBe(200);
     const noKey = await buy(h, shop, { idempotency_key: '' });
     expect(noKey.body.errors).toEqual({ idempotency_key: ['The purchase key is missing (idempotency_key or the Idempotency-Key header)'] });
     // The dealer switched the bundle off.
