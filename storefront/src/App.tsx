@@ -9,7 +9,7 @@ import { Contacts, PaymentMethods } from './components/Contacts';
 import { PurchaseDialog } from './components/PurchaseDialog';
 import { registerServiceWorker } from './sw-register';
 import { saveShop } from './offline-cache';
-import { Ltr, StatusChip } from './outcome';
+import { Ltr, Name, rich, StatusChip } from './outcome';
 
 // An order's page is opened from a link or a bookmark, rarely: its code loads when it is.
 const OrderPage = lazy(() => import('./components/OrderPage'));
@@ -32,15 +32,15 @@ function useOnline() {
 export function App() {
   const path = useLocation();
   const route = parseRoute(path);
-  const [, setLang] = useState(currentLanguage());
+  const [lang, setLang] = useState(currentLanguage());
   if (!route || !route.code) {
     if (route && !route.code) console.warn('Empty dealer code ignored');
-    return <NotFound />;
+    return <NotFound lang={lang} />;
   }
-  return <Shop route={route} onLanguage={(l) => void switchLanguage(l).then(() => setLang(l))} />;
+  return <Shop route={route} lang={lang} onLanguage={(l) => void switchLanguage(l).then(() => setLang(l))} />;
 }
 
-function Shop({ route, onLanguage }: { route: Route; onLanguage: (l: (typeof LANGUAGES)[number]) => void }) {
+function Shop({ route, lang, onLanguage }: { route: Route; lang: string; onLanguage: (l: (typeof LANGUAGES)[number]) => void }) {
   const online = useOnline();
   const { dealer, providers, contacts, payments } = useShop(route.code);
   const [buying, setBuying] = useState<{ provider: Provider; bundle: Bundle } | null>(null);
@@ -61,11 +61,12 @@ function Shop({ route, onLanguage }: { route: Route; onLanguage: (l: (typeof LAN
   const d = dealer.data?.dealer;
   useEffect(() => {
     if (d?.brand_color) document.documentElement.style.setProperty('--brand', d.brand_color);
+    // The title follows the language switch at once (the order page writes its own).
     if (d && !route.order) document.title = `${d.name} - ${t('shop.internet_services')}`;
-  }, [d, route.order]);
+  }, [d, route.order, lang]);
 
   if (!d) {
-    if (dealer.error instanceof ApiError && dealer.error.status === 404) return <NotFound />;
+    if (dealer.error instanceof ApiError && dealer.error.status === 404) return <NotFound lang={lang} />;
     if (dealer.error) return <Failure message={(dealer.error as Error).message} onRetry={() => void dealer.refetch()} />;
     return <p className="loading" role="status">{t('common.loading')}</p>;
   }
@@ -80,7 +81,7 @@ function Shop({ route, onLanguage }: { route: Route; onLanguage: (l: (typeof LAN
       <header className="top">
         <a href={home} onClick={(e) => onLinkClick(e, home)} className="brand">
           {d.logo && <img src={d.logo} alt="" width={40} height={40} />}
-          <span>{d.company_name || d.name}</span>
+          <bdi>{d.company_name || d.name}</bdi>
         </a>
         <label className="lang">
           <span className="visually-hidden">{t('common.language')}</span>
@@ -105,7 +106,7 @@ function Shop({ route, onLanguage }: { route: Route; onLanguage: (l: (typeof LAN
         {!route.order && route.providerId === null && (
           <>
             <Banners banners={dealer.data?.banners ?? []} />
-            {d.description && <p className="muted intro">{d.description}</p>}
+            {d.description && <p className="muted intro" dir="auto">{d.description}</p>}
             <section aria-labelledby="ops-title" id="bundles">
               <h1 id="ops-title">{t('shop.choose_operator')}</h1>
               {providers.error && !list.length ? <Failure message={(providers.error as Error).message} onRetry={() => void providers.refetch()} /> : null}
@@ -117,7 +118,7 @@ function Shop({ route, onLanguage }: { route: Route; onLanguage: (l: (typeof LAN
                     <li key={p.id}>
                       <a className="tile" href={to} onClick={(e) => onLinkClick(e, to)}>
                         {p.logo ? <img src={p.logo} alt="" width={56} height={56} loading="lazy" /> : <span className="tile-mark" aria-hidden="true">{p.name.slice(0, 1)}</span>}
-                        <span>{p.name}</span>
+                        <bdi>{p.name}</bdi>
                       </a>
                     </li>
                   );
@@ -133,7 +134,7 @@ function Shop({ route, onLanguage }: { route: Route; onLanguage: (l: (typeof LAN
         {provider && !category && (
           <section aria-labelledby="cat-title" id="categories">
             <Crumbs route={route} provider={provider} />
-            <h1 id="cat-title">{t('shop.categories_of', { operator: provider.name })}</h1>
+            <h1 id="cat-title">{rich('shop.categories_of', { operator: provider.name }, ['operator'])}</h1>
             <ul className="list">
               {provider.categories.map((c) => {
                 const to = pathOf({ code: route.code, providerId: provider.id, categoryId: c.id });
@@ -141,8 +142,10 @@ function Shop({ route, onLanguage }: { route: Route; onLanguage: (l: (typeof LAN
                   <li key={c.id}>
                     <a className="row" href={to} onClick={(e) => onLinkClick(e, to)}>
                       <span>
-                        <strong>{c.name}</strong>
-                        {c.description && <span className="muted block">{c.description}</span>}
+                        <strong>
+                          <bdi>{c.name}</bdi>
+                        </strong>
+                        {c.description && <bdi className="muted block">{c.description}</bdi>}
                       </span>
                       <span className="muted">{t('shop.bundle_count', { count: c.bundles.length })}</span>
                     </a>
@@ -155,16 +158,27 @@ function Shop({ route, onLanguage }: { route: Route; onLanguage: (l: (typeof LAN
         {provider && category && (
           <section aria-labelledby="bundles-title">
             <Crumbs route={route} provider={provider} category={category.name} />
-            <h1 id="bundles-title">{`${provider.name} · ${category.name}`}</h1>
+            <h1 id="bundles-title">
+              <Name>{provider.name}</Name>
+              {' · '}
+              <Name>{category.name}</Name>
+            </h1>
             <ul className="list">
               {category.bundles.map((b) => (
                 <li key={b.id} className="row">
                   <span>
-                    <strong>{b.name}</strong>
-                    <span className="muted block">{`${volumeLabel(b.data_volume_mb)} · ${t('bundle.days', { count: b.validity_days })}`}</span>
+                    <strong>
+                      <Name>{b.name}</Name>
+                    </strong>
+                    <span className="muted block">
+                      {b.data_volume_mb === null ? volumeLabel(null) : <Ltr>{volumeLabel(b.data_volume_mb)}</Ltr>}
+                      {` · ${t('bundle.days', { count: b.validity_days })}`}
+                    </span>
                   </span>
                   <span className="buy">
-                    <strong>{money(b.price, currency)}</strong>
+                    <strong>
+                      <Ltr>{money(b.price, currency)}</Ltr>
+                    </strong>
                     <button type="button" className="primary" onClick={() => setBuying({ provider, bundle: b })} aria-label={t('shop.buy_named', { bundle: b.name })}>
                       {t('shop.buy')}
                     </button>
@@ -193,15 +207,15 @@ function Crumbs({ route, provider, category }: { route: Route; provider: Provide
       {' / '}
       {category ? (
         <a href={op} onClick={(e) => onLinkClick(e, op)}>
-          {provider.name}
+          <bdi>{provider.name}</bdi>
         </a>
       ) : (
-        <span aria-current="page">{provider.name}</span>
+        <bdi aria-current="page">{provider.name}</bdi>
       )}
       {category && (
         <>
           {' / '}
-          <span aria-current="page">{category}</span>
+          <bdi aria-current="page">{category}</bdi>
         </>
       )}
     </nav>
@@ -219,7 +233,9 @@ function MyRecharges({ code, recharges }: { code: string; recharges: Recharge[] 
           return (
             <li key={r.id}>
               <a href={to} onClick={(e) => onLinkClick(e, to)}>
-                <strong>{r.bundle_name}</strong>
+                <strong>
+                  <bdi>{r.bundle_name}</bdi>
+                </strong>
               </a>
               <span className="muted">
                 {' · '}
@@ -237,10 +253,10 @@ function MyRecharges({ code, recharges }: { code: string; recharges: Recharge[] 
   );
 }
 
-function NotFound() {
+function NotFound({ lang }: { lang: string }) {
   useEffect(() => {
     document.title = t('not_found.title');
-  }, []);
+  }, [lang]);
   return (
     <main className="center">
       <h1>{t('not_found.title')}</h1>

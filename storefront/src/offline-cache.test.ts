@@ -17,6 +17,12 @@ describe('the offline cache', () => {
     expect(localStorage.getItem(shopKey('DEMO'))).toContain('Hormuud');
   });
 
+  it('finds a shop saved in another letter case (offline, no server redirects /dealer/demo to /dealer/DEMO)', () => {
+    saveShop('DEMO', { currency: 'USD' });
+    expect(loadShop('demo')?.currency).toBe('USD');
+    expect(loadShop('Demo')?.currency).toBe('USD');
+  });
+
   it('reads nothing from a missing or damaged entry', () => {
     expect(loadShop('NONE')).toBeNull();
     localStorage.setItem(shopKey('BAD'), '{not json');

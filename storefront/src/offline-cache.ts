@@ -29,8 +29,23 @@ function storage(): Storage | null {
   }
 }
 
+/**
+ * The code a shop is saved under: itself, or the same code in another letter case (codes are
+ * case-insensitive; offline, /dealer/demo/... has no server to redirect it to /dealer/DEMO/...).
+ */
+function savedCode(s: Storage, code: string): string {
+  if (s.getItem(shopKey(code)) !== null) return code;
+  try {
+    const index = JSON.parse(s.getItem(OFFLINE_CACHE_KEY) ?? '{}') as Record<string, number>;
+    return Object.keys(index).find((c) => c.toUpperCase() === code.toUpperCase()) ?? code;
+  } catch {
+    return code;
+  }
+}
+
 export function loadShop(code: string): ShopSnapshot | null {
-  const raw = storage()?.getItem(shopKey(code));
+  const s = storage();
+  const raw = s?.getItem(shopKey(savedCode(s, code)));
   if (!raw) return null;
   try {
     return JSON.parse(raw) as ShopSnapshot;

@@ -44,16 +44,31 @@ export function toneOf(r: Recharge): Tone {
   return outcome === 'delivered' ? 'success' : outcome === 'declined' || outcome === 'not_delivered' ? 'failure' : 'waiting';
 }
 
-/** Numbers and references stay left to right inside a right-to-left sentence. */
+/** Numbers, amounts, phone numbers, references and codes stay left to right inside a right-to-left sentence. */
 export const Ltr = ({ children }: { children: ReactNode }) => <bdi dir="ltr">{children}</bdi>;
 
-/** A translated sentence whose values (numbers, amounts, references) are isolated left to right. */
-export function rich(key: string, vars: Record<string, string>): ReactNode[] {
-  const names = Object.keys(vars);
-  const marked = Object.fromEntries(names.map((n, i) => [n, `\u0001${i}\u0001`]));
+/**
+ * A name (operator, bundle, shop, category) isolated in its own direction: "1 GB Daily" inside an
+ * Arabic sentence reads as written, and an Arabic name inside an English one too.
+ */
+export const Name = ({ children }: { children: ReactNode }) => <bdi>{children}</bdi>;
+
+/**
+ * A translated sentence whose values are isolated: numbers, amounts and references left to right;
+ * the values listed in `names` (operator or bundle names, `count` for plurals is a number) in their
+ * own direction.
+ */
+export function rich(key: string, vars: Record<string, string | number>, names: readonly string[] = []): ReactNode[] {
+  const keys = Object.keys(vars).filter((k) => k !== 'count');
+  const marked: Record<string, string | number> = Object.fromEntries(keys.map((n, i) => [n, `\u0001${i}\u0001`]));
+  if ('count' in vars) marked.count = vars.count;
   return t(key, marked)
     .split(/\u0001(\d+)\u0001/)
-    .map((part, i) => (i % 2 ? <Ltr key={i}>{vars[names[Number(part)]]}</Ltr> : part));
+    .map((part, i) => {
+      if (i % 2 === 0) return part;
+      const name = keys[Number(part)];
+      return names.includes(name) ? <Name key={i}>{vars[name]}</Name> : <Ltr key={i}>{vars[name]}</Ltr>;
+    });
 }
 
 /** "615123456" -> "061 5123456", as Somali numbers are written. */

@@ -54,9 +54,23 @@ describe('the DEMO storefront', () => {
     await openDaily(page);
     await page.getByRole('listitem').filter({ hasText: '1 GB Daily' }).getByText('$0.50').waitFor();
 
+    // Switching the language: the title, the words and the direction follow at once.
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('ae');
+    await page.getByRole('button', { name: 'شراء 1 GB Daily' }).waitFor();
+    await expect(page.title()).resolves.toBe('Demo Dealer - خدمات الإنترنت');
+    await expect(page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).resolves.toEqual(['ae', 'rtl']);
+    // In Arabic, the price and the bundle's name keep their order (isolated left to right).
+    const row = page.getByRole('listitem').filter({ hasText: '1 GB Daily' });
+    await expect(row.locator('bdi[dir="ltr"]').filter({ hasText: '$0.50' }).count()).resolves.toBe(1);
+    await page.getByRole('combobox', { name: 'اللغة' }).selectOption('en');
+    await page.getByRole('button', { name: 'Buy 1 GB Daily' }).waitFor();
+    await expect(page.title()).resolves.toBe('Demo Dealer - Internet Services');
+    await expect(page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).resolves.toEqual(['en', 'ltr']);
+
     await page.goto('/dealer/DEMO?lng=ae');
     await page.getByRole('heading', { name: 'اختر المشغل' }).waitFor();
     await expect(page.evaluate(() => document.documentElement.dir)).resolves.toBe('rtl');
+    await expect(page.title()).resolves.toBe('Demo Dealer - خدمات الإنترنت');
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -157,8 +171,12 @@ describe('installable and offline', () => {
     fs.rmSync(profile, { recursive: true, force: true });
   });
 
-  it('after a first visit, shows the shop offline with a notice, says buying needs a connection, and opens an order link', async () => {
+  it('after a first visit, shows the shop offline with a notice, says buying needs a connection, and opens pages never visited (a category, an order link)', async () => {
     const { context, page } = await phone();
+    // A category page that this phone never opens online (Hormuud's Weekly bundles).
+    const catalogue = await (await fetch(`${env.server.url}/api/v1/client/dealer/providers`, { headers: { dealer_code: 'DEMO' } })).json();
+    const hormuud = (catalogue.data.providers as { id: number; name: string; categories: { id: number; name: string }[] }[]).find((p) => p.name === 'Hormuud')!;
+    const weekly = hormuud.categories.find((c) => c.name === 'Weekly')!;
     await page.goto('/dealer/DEMO');
     await page.getByRole('link', { name: 'Hormuud' }).waitFor();
     await page.waitForFunction(() => navigator.serviceWorker.ready.then(() => true));
@@ -171,6 +189,16 @@ describe('installable and offline', () => {
     await openDaily(page);
     await page.getByRole('button', { name: 'Buy 1 GB Daily' }).click();
     await page.getByRole('dialog').getByText('Buying needs an internet connection.').first().waitFor();
+    // Opened by its address (a link, a bookmark, the installed app), offline, never visited: the app shell draws it from the saved shop.
+    const unvisited = `/dealer/DEMO/provider/${hormuud.id}/category/${weekly.id}`;
+    const res = await page.goto(unvisited);
+    expect(res?.fromServiceWorker()).toBe(true);
+    await page.getByRole('heading', { name: 'Hormuud · Weekly' }).waitFor();
+    await page.getByRole('button', { name: /^Buy / }).first().waitFor();
+    await page.getByText('You are offline: showing the shop as it was last loaded. Buying needs a connection.').waitFor();
+    // The same shop's address in another letter case (no server to redirect it): the saved shop too.
+    await page.goto(`/dealer/demo/provider/${hormuud.id}`);
+    await page.getByRole('heading', { name: 'Hormuud bundles' }).waitFor();
     // An order link never opened on this phone: the app shell and the order page's code come from the worker.
     await page.goto('/dealer/DEMO/order/RC0000000001');
     await page.getByRole('heading', { name: 'Order RC0000000001' }).waitFor();

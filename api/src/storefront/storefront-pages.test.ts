@@ -36,7 +36,9 @@ describe('shop pages', () => {
     expect(res.text).toContain('<title>Xamar &amp; Sons - Internet Services</title>');
     expect(res.text).toContain('<meta property="og:title" content="Xamar &amp; Sons - Internet Services">');
     expect(res.text).toContain('<meta name="description" content="Bundles in &quot;Hodan&quot;">');
-    expect(res.text).toMatch(/<meta property="og:image" content="http:\/\/127\.0\.0\.1:\d+\/storage\/logos\/[0-9a-f]+\.png">/);
+    expect(res.text).toMatch(new RegExp(`<meta property="og:image" content="http://127\\.0\\.0\\.1:\\d+/dealer/${shop.code}/og\\.png">`));
+    expect(res.text).toContain('<meta property="og:image:width" content="1200">');
+    expect(res.text).toContain('<meta name="twitter:card" content="summary_large_image">');
     expect(res.text).toContain(`<link rel="manifest" href="/dealer/${shop.code}/manifest.webmanifest">`);
     expect(res.text).toContain('<meta name="theme-color" content="#0A7D32">');
     expect(res.text).toMatch(/<script type="module"[^>]+src="\/storefront\/assets\//);
@@ -87,6 +89,52 @@ describe('installable per dealer', () => {
       expect(res.headers['content-type']).toBe('image/png');
       expect(pngSize(res.body as Buffer)).toEqual([size, size]);
     }
+  });
+
+  it("draws a shop without a logo as its initials on its brand colour (icons), cached an hour", async () => {
+    const { default: sharp } = await import('sharp');
+    const bare = await makeShop(h, root, 'profit');
+    await h.knex('dealer_details').where({ user_id: bare.dealerId }).update({ logo_path: null, brand_color: '#7C2D12', company_name: 'Hodan Data' });
+    for (const size of [192, 512]) {
+      const res = await h.http().get(`/dealer/${bare.code}/icon-${size}.png`).buffer(true);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('image/png');
+      expect(res.headers['cache-control']).toBe('public, max-age=3600');
+      const png = res.body as Buffer;
+      expect(pngSize(png)).toEqual([size, size]);
+      // The corner is the brand colour; the middle has the (white) letters: not a plain square.
+      const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      expect([...data.subarray(0, 3)]).toEqual([0x7c, 0x2d, 0x12]);
+      let light = 0;
+      for (let i = 0; i < data.length; i += info.channels) if (data[i] > 200 && data[i + 1] > 200 && data[i + 2] > 200) light++;
+      expect(light / (size * size)).toBeGreaterThan(0.02);
+    }
+  });
+
+  it('serves a 1200x630 Open Graph picture per shop (logo or initials, with the name), cached an hour; 404 for an unknown shop', async () => {
+    const { default: sharp } = await import('sharp');
+    const bare = await makeShop(h, root, 'profit');
+    await h.knex('dealer_details').where({ user_id: bare.dealerId }).update({ logo_path: null, brand_color: '#0A7D32' });
+    for (const code of [shop.code, bare.code]) {
+      const res = await h.http().get(`/dealer/${code}/og.png`).buffer(true);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('image/png');
+      expect(res.headers['cache-control']).toBe('public, max-age=3600');
+      expect(pngSize(res.body as Buffer)).toEqual([1200, 630]);
+      const stats = await sharp(res.body as Buffer).stats();
+      expect(stats.isOpaque).toBe(true);
+      expect(stats.channels[0].stdev).toBeGreaterThan(5); // more than a plain colour
+    }
+    const page = await h.http().get(`/dealer/${bare.code}`);
+    expect(page.text).toContain(`/dealer/${bare.code}/og.png">`);
+    expect((await h.http().get('/dealer/NOSUCHSHOP/og.png')).status).toBe(404);
+  });
+
+  it('writes the Arabic page right to left from the first paint, with its title in Arabic', async () => {
+    const res = await h.http().get(`/dealer/${shop.code}?lng=ae`);
+    expect(res.text).toContain('<html lang="ae" dir="rtl">');
+    expect(res.text).toContain('<title>Xamar &amp; Sons - خدمات الإنترنت</title>');
+    expect((await h.http().get(`/dealer/${shop.code}`)).text).toContain('<html lang="en" dir="ltr">');
   });
 
   it('serves the service worker uncached at /customer-sw.js', async () => {

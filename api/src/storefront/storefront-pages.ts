@@ -6,7 +6,7 @@ import { PROJECT_ROOT } from '../../../db/config.ts';
 import { findStorefrontDealer, storefrontDealer, storefrontProviders, type StorefrontDealerRow } from './storefront.service.ts';
 import { shopCacheKey, storefrontCache } from './storefront-cache.ts';
 import { pickLanguage } from '../i18n/server-i18n.ts';
-import { dealerIcon } from './dealer-icons.ts';
+import { dealerIcon, dealerOgImage, OG_HEIGHT, OG_WIDTH } from './dealer-icons.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { rootKnex as rootDb } from '../database/unit-of-work.ts';
 
@@ -101,6 +101,18 @@ export function storefrontPages(db: Knex, storage: FileStorage): Router {
     res.type('image/png').send(await dealerIcon(dealer, size, storage));
   });
 
+  // The picture of a shared link (og:image): the logo, or the initials, above the shop's name on its colour.
+  router.get('/dealer/:code/og.png', async (req, res) => {
+    let dealer: StorefrontDealerRow;
+    try {
+      dealer = await findStorefrontDealer(db, codeOf(req));
+    } catch {
+      return res.status(404).end();
+    }
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.type('image/png').send(await dealerOgImage(dealer, storage));
+  });
+
   // Every storefront page: the app, with this dealer's head.
   router.get(['/dealer/:code', '/dealer/:code/{*rest}'], async (req, res) => {
     const html = page();
@@ -124,10 +136,11 @@ export function storefrontPages(db: Knex, storage: FileStorage): Router {
     // The order itself is not looked up here: a shared link's preview says no more than its URL.
     const rest = ([] as string[]).concat(req.params.rest ?? []);
     const order = dealer && rest.length === 2 && rest[0] === 'order' && /^[A-Za-z0-9]{1,40}$/.test(rest[1]) ? rest[1].toUpperCase() : null;
-    const title = !dealer ? 'Shop not found' : order ? orderTitle(lng, order, display(dealer)) : `${dealer.name} - Internet Services`;
+    const title = !dealer ? 'Shop not found' : order ? orderTitle(lng, order, display(dealer)) : shopTitle(lng, dealer.name);
     const description = dealer ? (dealer.description ?? `Buy data bundles from ${display(dealer)}.`) : 'This shop was not found or is closed.';
-    const image = dealer?.logo_path ? `${origin(req)}${dealer.logo_path}` : null;
     const base = dealer ? `/dealer/${encodeURIComponent(dealer.dealer_code)}` : null;
+    // Every shop has a picture for its shared links: its logo, or its initials, with its name (og.png).
+    const image = base ? `${origin(req)}${base}/og.png` : null;
     // The first screen's data and words come inside the page: a phone on a slow network starts
     // drawing without waiting for three more round trips (README, Benchmarks: Lighthouse).
     const boot = dealer ? await bootData(dealer, lng) : null;
@@ -140,7 +153,11 @@ export function storefrontPages(db: Knex, storage: FileStorage): Router {
       `<meta property="og:description" content="${escapeHtml(description)}">`,
       `<meta property="og:url" content="${escapeHtml(`${origin(req)}${req.originalUrl.split('?')[0]}`)}">`,
       image ? `<meta property="og:image" content="${escapeHtml(image)}">` : '',
-      `<meta name="twitter:card" content="summary">`,
+      image ? `<meta property="og:image:type" content="image/png">` : '',
+      image ? `<meta property="og:image:width" content="${OG_WIDTH}">` : '',
+      image ? `<meta property="og:image:height" content="${OG_HEIGHT}">` : '',
+      image ? `<meta property="og:image:alt" content="${escapeHtml(display(dealer!))}">` : '',
+      `<meta name="twitter:card" content="${image ? 'summary_large_image' : 'summary'}">`,
       order ? `<meta name="robots" content="noindex">` : '',
       `<meta name="theme-color" content="${escapeHtml(dealer?.brand_color || DEFAULT_THEME)}">`,
       base ? `<link rel="manifest" href="${base}/manifest.webmanifest">` : '',
@@ -152,7 +169,9 @@ export function storefrontPages(db: Knex, storage: FileStorage): Router {
       .filter(Boolean)
       .join('\n    ');
     res.setHeader('Cache-Control', 'no-cache');
-    res.status(dealer ? 200 : 404).type('html').send(html.replace(/<title>[^<]*<\/title>/, '').replace('<!--storefront-head-->', head));
+    // The page's language and direction from the first paint (Arabic right to left), as the app sets them.
+    const root = `<html lang="${lng}" dir="${lng === 'ae' ? 'rtl' : 'ltr'}">`;
+    res.status(dealer ? 200 : 404).type('html').send(html.replace(/<html[^>]*>/, root).replace(/<title>[^<]*<\/title>/, '').replace('<!--storefront-head-->', head));
   });
   return router;
 }
@@ -172,6 +191,12 @@ function orderTitle(lng: string, reference: string, shop: string): string {
   const words = storefrontWords(lng) as { order?: { page_title?: string } };
   const template = words.order?.page_title ?? 'Order {{reference}} – {{shop}}';
   return template.replace('{{reference}}', reference).replace('{{shop}}', shop);
+}
+
+/** "{dealer name} - Internet Services" (docs/product.md section 3), in the visitor's language as the app writes it. */
+function shopTitle(lng: string, name: string): string {
+  const words = storefrontWords(lng) as { shop?: { internet_services?: string } };
+  return `${name} - ${words.shop?.internet_services ?? 'Internet Services'}`;
 }
 
 /** What the first screen needs, from the same cache as the /client reads. */

@@ -24,7 +24,9 @@ export function Banners({ banners }: { banners: Banner[] }) {
         ) : (
           image
         )}
-        <p className="banner-title">{b.title}</p>
+        <p className="banner-title">
+          <bdi>{b.title}</bdi>
+        </p>
       </div>
       {banners.length > 1 && (
         <div className="dots">

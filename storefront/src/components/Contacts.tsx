@@ -1,5 +1,6 @@
 import type { Contact, PaymentMethod } from '../api';
 import { t } from '../i18n';
+import { Ltr } from '../outcome';
 
 const digits = (v: string) => v.replace(/[^\d+]/g, '');
 
@@ -16,13 +17,16 @@ export function Contacts({ contacts }: { contacts: Contact[] }) {
             c.type === 'phone' ? `tel:${digits(c.value)}` : c.type === 'whatsapp' ? `https://wa.me/${digits(c.value).replace(/^\+/, '')}` : c.type === 'email' ? `mailto:${c.value}` : null;
           return (
             <li key={i}>
-              <span className="muted">{label}: </span>
+              <span className="muted">
+                <bdi>{label}</bdi>:{' '}
+              </span>
+              {/* Numbers and addresses of the web left to right; a street address in its own direction. */}
               {href ? (
                 <a href={href} rel="noopener noreferrer">
-                  {c.value}
+                  <Ltr>{c.value}</Ltr>
                 </a>
               ) : (
-                <span>{c.value}</span>
+                <bdi>{c.value}</bdi>
               )}
             </li>
           );
@@ -41,8 +45,15 @@ export function PaymentMethods({ methods }: { methods: PaymentMethod[] }) {
       <ul className="plain">
         {methods.map((m) => (
           <li key={m.id}>
-            <strong>{m.name}</strong>
-            {m.account_number && <span className="muted">{` · ${m.account_number}`}</span>}
+            <strong>
+              <bdi>{m.name}</bdi>
+            </strong>
+            {m.account_number && (
+              <span className="muted">
+                {' · '}
+                <Ltr>{m.account_number}</Ltr>
+              </span>
+            )}
           </li>
         ))}
       </ul>

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { ApiError, type Bundle, type Provider, type Recharge } from '../api';
 import { currentLanguage, t } from '../i18n';
 import { loadOrder } from '../offline-cache';
-import { isOpen, Ltr, OutcomeWords, rich, StatusChip, toneOf, useFollow } from '../outcome';
+import { isOpen, Ltr, Name, OutcomeWords, rich, StatusChip, toneOf, useFollow } from '../outcome';
 import { onLinkClick, pathOf } from '../router';
 import { fetchRecharge, money } from '../shop-data';
 
@@ -69,9 +69,11 @@ export default function OrderPage({ code, reference, shop, providers, online, on
     if (valid && online) void load();
   }, [valid, online, load]);
 
+  // Follows the language switch at once (the page re-renders with the new language).
+  const lng = currentLanguage();
   useEffect(() => {
     document.title = missing ? t('order.not_found') : t('order.page_title', { reference, shop });
-  }, [missing, reference, shop]);
+  }, [missing, reference, shop, lng]);
 
   const { stopped, restart } = useFollow(code, fresh ? recharge : null, setRecharge, online);
   const home = pathOf({ code, providerId: null, categoryId: null });
@@ -137,7 +139,11 @@ export default function OrderPage({ code, reference, shop, providers, online, on
           </div>
           <dl className="facts">
             <dt>{t('order.bundle')}</dt>
-            <dd>{`${recharge.provider_name} · ${recharge.bundle_name}`}</dd>
+            <dd>
+              <Name>{recharge.provider_name}</Name>
+              {' · '}
+              <Name>{recharge.bundle_name}</Name>
+            </dd>
             <dt>{t('order.number')}</dt>
             <dd>
               <Ltr>{recharge.phone}</Ltr>
@@ -147,7 +153,9 @@ export default function OrderPage({ code, reference, shop, providers, online, on
               <Ltr>{money(recharge.amount, recharge.currency)}</Ltr>
             </dd>
             <dt>{t('order.date')}</dt>
-            <dd>{dateOf(recharge.created_at)}</dd>
+            <dd>
+              <bdi>{dateOf(recharge.created_at)}</bdi>
+            </dd>
             <dt>{t('order.status')}</dt>
             <dd>
               <StatusChip recharge={recharge} />

@@ -50,11 +50,31 @@ describe('the purchase form', () => {
     open();
     const input = screen.getByLabelText('Number to top up');
     fireEvent.change(input, { target: { value: '062 512 3456' } });
-    expect(screen.getByText('This is not a Hormuud number: it should start with 61, 77')).toBeTruthy();
+    const help = document.getElementById('phone-help')!;
+    expect(help.textContent).toBe('This is not a Hormuud number: it should start with 61, 77');
+    // The operator's name in its own direction, the prefixes left to right (also in Arabic).
+    expect([...help.querySelectorAll('bdi')].map((e) => [e.textContent, e.getAttribute('dir')])).toEqual([['Hormuud', null], ['61, 77', 'ltr']]);
+    expect(input.getAttribute('dir')).toBe('ltr');
+    expect(input.getAttribute('type')).toBe('tel');
     fireEvent.change(input, { target: { value: '+252 61 512' } });
     expect(screen.queryByText(/is not a Hormuud number/)).toBeNull();
     fireEvent.change(input, { target: { value: '+252 61 512 3456' } });
     expect(input.getAttribute('aria-invalid')).toBe('false');
+  });
+
+  it('in Arabic, keeps the bundle name, the price and the numbers in their order (isolated)', async () => {
+    await useLanguage('ae');
+    open();
+    const isolated = (el: Element) => [...el.querySelectorAll('bdi')].map((e) => [e.textContent, e.getAttribute('dir')]);
+    // "شراء 1 GB Daily", not "GB Daily 1 شراء"; the price as "$0.50", not "0.50$".
+    expect(isolated(document.getElementById('purchase-title')!)).toEqual([['1 GB Daily', null]]);
+    expect(isolated(document.querySelector('.sheet > p.muted')!)).toEqual([['Hormuud', null], ['1 GB', 'ltr'], ['$0.50', 'ltr']]);
+    expect(isolated(document.querySelector('button[type=submit]')!)).toEqual([['$0.50', 'ltr']]);
+    expect(isolated(document.querySelector('.choice')!)).toEqual([['EVC Plus', null], ['615000000', 'ltr']]);
+    // Typed numbers left to right (the page aligns them to the right).
+    for (const id of ['phone', 'payer']) expect(document.getElementById(id)!.getAttribute('dir')).toBe('ltr');
+    fireEvent.change(document.getElementById('phone')!, { target: { value: '+252 61 5123456' } });
+    expect(isolated(document.querySelector('.instructions')!)).toEqual([[TOPUP, 'ltr']]);
   });
 
   it('with mobile money, says the PIN prompt comes to the paying number, and shows no dial code beside it', async () => {

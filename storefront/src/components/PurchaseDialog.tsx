@@ -4,7 +4,7 @@ import { ApiError, call, ensureSession, type Bundle, type PaymentMethod, type Pr
 import { PurchaseSubmitter, type PurchaseInput } from '../purchase';
 import { money, volumeLabel } from '../shop-data';
 import { t } from '../i18n';
-import { formatPhone, isOpen, OutcomeWords, rich, toneOf, useFollow } from '../outcome';
+import { formatPhone, isOpen, Ltr, Name, OutcomeWords, rich, toneOf, useFollow } from '../outcome';
 import { onLinkClick, orderPath } from '../router';
 
 /**
@@ -61,7 +61,7 @@ export function PurchaseDialog({ code, provider, bundle, currency, methods, onli
   }, [busy, onClose]);
 
   const phoneMessage = (reason: string) =>
-    reason === 'wrong_operator' ? t('purchase.wrong_operator', { operator: provider.name, prefixes: provider.phone_prefixes.join(', ') }) : t(`purchase.phone_${reason}`);
+    reason === 'wrong_operator' ? rich('purchase.wrong_operator', { operator: provider.name, prefixes: provider.phone_prefixes.join(', ') }, ['operator']) : t(`purchase.phone_${reason}`);
 
   const purchase = async (input: PurchaseInput) => {
     setBusy(true);
@@ -106,23 +106,31 @@ export function PurchaseDialog({ code, provider, bundle, currency, methods, onli
     <div className="overlay" onClick={(e) => e.target === e.currentTarget && !busy && onClose()}>
       <div className="sheet" role="dialog" aria-modal="true" aria-labelledby="purchase-title" ref={dialog}>
         <div className="sheet-head">
-          <h2 id="purchase-title">{t('purchase.title', { bundle: bundle.name })}</h2>
+          <h2 id="purchase-title">{rich('purchase.title', { bundle: bundle.name }, ['bundle'])}</h2>
           <button type="button" className="icon-button" onClick={onClose} aria-label={t('common.close')} disabled={busy}>
             ×
           </button>
         </div>
-        <p className="muted">{`${provider.name} · ${volumeLabel(bundle.data_volume_mb)} · ${t('bundle.days', { count: bundle.validity_days })} · `}<strong>{money(bundle.price, currency)}</strong></p>
+        <p className="muted">
+          <Name>{provider.name}</Name>
+          {' · '}
+          {bundle.data_volume_mb === null ? volumeLabel(null) : <Ltr>{volumeLabel(bundle.data_volume_mb)}</Ltr>}
+          {` · ${t('bundle.days', { count: bundle.validity_days })} · `}
+          <strong>
+            <Ltr>{money(bundle.price, currency)}</Ltr>
+          </strong>
+        </p>
         {recharge ? (
           <RechargeStatus key={recharge.id} code={code} recharge={recharge} onUpdate={setRecharge} online={online} phone={phoneCheck.ok ? formatPhone(phoneCheck.national) : undefined} payer={payerShown ?? undefined} onClose={onClose} onTryAgain={tryAgain} />
         ) : (
           <form onSubmit={submit} noValidate>
             <label htmlFor="phone">{t('purchase.phone')}</label>
-            <input id="phone" inputMode="tel" autoComplete="tel" placeholder="61 5123456" value={phone} onChange={(e) => setPhone(e.target.value)} aria-invalid={!!phone && !phoneCheck.ok && phoneCheck.reason !== 'incomplete'} aria-describedby="phone-help" />
+            <input id="phone" type="tel" dir="ltr" inputMode="tel" autoComplete="tel" placeholder="61 5123456" value={phone} onChange={(e) => setPhone(e.target.value)} aria-invalid={!!phone && !phoneCheck.ok && phoneCheck.reason !== 'incomplete'} aria-describedby="phone-help" />
             <p id="phone-help" className={!phone || phoneCheck.ok || phoneCheck.reason === 'incomplete' ? 'help' : 'help error'}>
-              {fieldErrors.phone ?? (phone && !phoneCheck.ok ? phoneMessage(phoneCheck.reason) : t('purchase.phone_help', { prefixes: provider.phone_prefixes.join(', ') }))}
+              {fieldErrors.phone ?? (phone && !phoneCheck.ok ? phoneMessage(phoneCheck.reason) : rich('purchase.phone_help', { prefixes: provider.phone_prefixes.join(', ') }))}
             </p>
             <label htmlFor="payer">{t('purchase.payer')}</label>
-            <input id="payer" inputMode="tel" autoComplete="tel" placeholder={phone || '61 5123456'} value={payer} onChange={(e) => { setPayer(e.target.value); setPayerTouched(true); }} aria-describedby="payer-help" />
+            <input id="payer" type="tel" dir="ltr" inputMode="tel" autoComplete="tel" placeholder={phone || '61 5123456'} value={payer} onChange={(e) => { setPayer(e.target.value); setPayerTouched(true); }} aria-describedby="payer-help" />
             <p id="payer-help" className={payerTouched && payer && !payerCheck.ok && payerCheck.reason !== 'incomplete' ? 'help error' : 'help'}>
               {fieldErrors.payer_phone ?? (payerTouched && payer && !payerCheck.ok ? phoneMessage(payerCheck.reason) : t('purchase.payer_help'))}
             </p>
@@ -133,15 +141,26 @@ export function PurchaseDialog({ code, provider, bundle, currency, methods, onli
                 <label key={m.id} className="choice">
                   <input type="radio" name="method" checked={methodId === m.id} onChange={() => setMethodId(m.id)} />
                   <span>
-                    <strong>{m.name}</strong>
-                    {m.account_number && <span className="muted">{` · ${m.account_number}`}</span>}
+                    <strong>
+                      <bdi>{m.name}</bdi>
+                    </strong>
+                    {m.account_number && (
+                      <span className="muted">
+                        {' · '}
+                        <Ltr>{m.account_number}</Ltr>
+                      </span>
+                    )}
                   </span>
                 </label>
               ))}
               {pinPrompt ? (
                 <p className="instructions">{payerShown ? rich('purchase.prompt_on', { phone: payerShown }) : t('purchase.prompt_on_payer')}</p>
               ) : null}
-              {method?.instructions && !(pinPrompt && looksLikeDialCode(method.instructions)) && <p className={pinPrompt ? 'help' : 'instructions'}>{method.instructions}</p>}
+              {method?.instructions && !(pinPrompt && looksLikeDialCode(method.instructions)) && (
+                <p className={pinPrompt ? 'help' : 'instructions'} dir="auto">
+                  {method.instructions}
+                </p>
+              )}
             </fieldset>
             {error && (
               <p className="alert" role="alert">
@@ -150,7 +169,7 @@ export function PurchaseDialog({ code, provider, bundle, currency, methods, onli
             )}
             {!online && <p className="alert">{t('purchase.needs_connection')}</p>}
             <button type="submit" className="primary wide" disabled={busy || !online}>
-              {busy ? t('purchase.sending') : t('purchase.confirm', { price: money(bundle.price, currency) })}
+              {busy ? t('purchase.sending') : rich('purchase.confirm', { price: money(bundle.price, currency) })}
             </button>
           </form>
         )}
