@@ -1,9 +1,10 @@
-import { Form, ImageField, ImageInput, SaveButton, SelectInput, TextInput, useCanAccess, useTranslate } from 'react-admin';
+import { Form, SaveButton, SelectInput, TextInput, useCanAccess, useTranslate } from 'react-admin';
 import { Card, CardContent, Stack } from '@mui/material';
 import { companySettingsSchema, CURRENCIES, type CompanySettingsResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
 import { FullPageLoader } from '../common/FullPageLoader';
-import { resolveImage } from '../common/image';
+import { LoadError } from '../common/ListParts';
+import { ImageUploadInput } from '../common/ImageUploadInput';
 import { sharedResolver } from '../common/zodForm';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { useSettingsGroup } from './useSettingsForm';
@@ -13,8 +14,17 @@ const TIME_ZONES = ['Africa/Mogadishu', 'Africa/Nairobi', 'Africa/Djibouti', 'Af
 /** /settings/company: the company's name, logo, contact, currency, time zone and the console footer text. */
 export default function CompanySettingsPage() {
   const translate = useTranslate();
-  const { data, isPending, save } = useSettingsGroup<CompanySettingsResponse>('company');
+  const { data, isPending, error, refetch, save } = useSettingsGroup<CompanySettingsResponse>('company');
   const { canAccess: canUpdate } = useCanAccess({ resource: 'settings', action: 'update company settings' });
+  // A failed load says why (the server's message) instead of spinning.
+  if (error && !data) {
+    return (
+      <>
+        <PageTitle title={translate('menu.settings_company')} />
+        <LoadError error={error} onRetry={() => refetch()} />
+      </>
+    );
+  }
   if (isPending || !data) return <FullPageLoader />;
   const submit = (values: Record<string, unknown>) => {
     const logo = values.logo as { rawFile?: File } | string | null | undefined;
@@ -36,9 +46,7 @@ export default function CompanySettingsPage() {
           <Form record={data} resolver={sharedResolver(companySettingsSchema)} onSubmit={submit} disabled={!canUpdate}>
             <Stack sx={{ maxWidth: 640 }}>
               <TextInput source="company_name" label="settings.company.company_name" fullWidth />
-              <ImageInput source="logo" label="settings.company.logo" accept={{ 'image/*': ['.jpg', '.jpeg', '.png', '.gif', '.webp'] }} helperText="users.logo_hint" format={(v) => (typeof v === 'string' ? { src: resolveImage(v) } : v)}>
-                <ImageField source="src" title="title" />
-              </ImageInput>
+              <ImageUploadInput source="logo" label="settings.company.logo" />
               <TextInput source="address" label="settings.company.address" fullWidth multiline />
               <TextInput source="phone" label="settings.company.phone" fullWidth />
               <TextInput source="email" label="settings.company.email" type="email" fullWidth />
