@@ -44,7 +44,7 @@ export async function seedDemoHistory(knex: Knex, days = 21): Promise<void> {
       if (provider) await bulkDealerBundles(tctx, hodan.id, { provider_id: provider.id, status: 'active', profit: toMinor('0.15')! });
     }
     const wallet = await tctx.db('wallets').where({ dealer_id: demo.id }).first('id');
-    await topUp(tctx, wallet.id, { amount: toMinor('150.00')!, reference: 'EVC-DEMO-OPENING', note: 'Opening balance (demo)' });
+    await topUp(tctx, wallet.id, { amount: toMinor('600.00')!, reference: 'EVC-DEMO-OPENING', note: 'Opening balance (demo)' });
   });
 
   const next = random(20261122);
@@ -89,4 +89,7 @@ export async function seedDemoHistory(knex: Knex, days = 21): Promise<void> {
       }
     }
   }
+  // The opening top-up came before the first sale, so the wallet's history (the balance chart) adds up.
+  const opening = toDbTime(new Date(today - (days + 1) * 86_400_000));
+  await knex('wallet_transactions').where({ reference: 'EVC-DEMO-OPENING' }).update({ created_at: opening });
 }
