@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { httpUrlSchema, recordRefSchema, sortOrderSchema, statusSchema } from './common.ts';
+import { TRANSLATABLE_FIELDS, translationsSchema } from './translations.ts';
 
 /**
  * A storefront banner (docs/data-model.md): title, image, link, sort, status, optional dealer.
@@ -17,6 +18,8 @@ export const bannerSchema = z.object({
   sort_order: sortOrderSchema,
   status: statusSchema.optional(),
   dealer_id: recordRefSchema,
+  /** The title per language (multipart: JSON text). */
+  translations: translationsSchema(TRANSLATABLE_FIELDS.banners),
 });
 export const updateBannerSchema = bannerSchema.partial();
 export type BannerInput = z.infer<typeof bannerSchema>;

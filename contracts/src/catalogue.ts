@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { displayNameSchema, optionalText, recordRefSchema, requiredRefSchema, sortOrderSchema, statusSchema } from './common.ts';
 import { priceSchema } from './money.ts';
+import { TRANSLATABLE_FIELDS, translationsSchema } from './translations.ts';
 
 /**
  * The catalogue (docs/data-model.md, Catalogue): operators with their number prefixes, their
@@ -61,6 +62,8 @@ export const providerSchema = z.object({
   external_operator_id: externalOperatorId,
   status: statusSchema.optional(),
   sort_order: sortOrderSchema,
+  /** The name per language (multipart with a logo: JSON text). */
+  translations: translationsSchema(TRANSLATABLE_FIELDS.providers),
 });
 export const updateProviderSchema = providerSchema.partial();
 
@@ -70,6 +73,7 @@ export const categorySchema = z.object({
   description: optionalText(500),
   status: statusSchema.optional(),
   sort_order: sortOrderSchema,
+  translations: translationsSchema(TRANSLATABLE_FIELDS.categories),
 });
 export const updateCategorySchema = categorySchema.omit({ provider_id: true }).partial();
 
@@ -90,6 +94,7 @@ const bundleFields = {
   operator_product_code: optionalText(64),
   status: statusSchema.optional(),
   sort_order: sortOrderSchema,
+  translations: translationsSchema(TRANSLATABLE_FIELDS.bundles),
 };
 
 /** The default selling price never undercuts the cost. */

@@ -3,6 +3,7 @@
  * imported anywhere in this package, so the console and storefront bundles can take it whole.
  */
 export * from './common.ts';
+export * from './translations.ts';
 export * from './permissions.ts';
 export * from './users.ts';
 export * from './roles.ts';

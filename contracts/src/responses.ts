@@ -3,6 +3,7 @@ import { STATUSES } from './common.ts';
 import { PRICING_MODELS, USER_TYPES } from './users.ts';
 import { AREA_TYPES, CONTACT_TYPES, MAIL_SECURITY, PAYMENT_METHOD_TYPES } from './settings.ts';
 import { TOP_UP_REQUEST_STATUSES, TRANSACTION_KINDS, TRANSACTION_TYPES } from './wallets.ts';
+import { translationsResponseSchema } from './translations.ts';
 import { CUSTOMER_MONEY, CUSTOMER_OUTCOMES, DELIVERY_STATES, PAYMENT_STATES, RECHARGE_STATUSES, REVIEW_OUTCOMES } from './recharges.ts';
 
 /**
@@ -29,6 +30,7 @@ export const dealerDetailsSchema = z.object({
   contact_phone: z.string().nullable(),
   pricing_model: z.enum(PRICING_MODELS),
   logo_path: z.string().nullable().describe('URL path under /storage, or null'),
+  translations: translationsResponseSchema,
 });
 
 export const userResponseSchema = z.object({
@@ -73,6 +75,7 @@ export const bannerResponseSchema = z.object({
   sort_order: z.number().int(),
   status: z.enum(STATUSES),
   dealer_id: z.number().int().nullable().describe('null: shown on every storefront'),
+  translations: translationsResponseSchema,
   dealer: z.object({ id: z.number().int(), h_id: z.string(), name: z.string(), dealer_code: z.string().nullable() }).nullable(),
   ...recordTimes,
 });
@@ -102,6 +105,7 @@ export const providerResponseSchema = z.object({
   external_operator_id: z.string().nullable(),
   status: z.enum(STATUSES),
   sort_order: z.number().int(),
+  translations: translationsResponseSchema,
   categories_count: z.number().int(),
   ...recordTimes,
 });
@@ -115,6 +119,7 @@ export const categoryResponseSchema = z.object({
   description: z.string().nullable(),
   status: z.enum(STATUSES),
   sort_order: z.number().int(),
+  translations: translationsResponseSchema,
   bundles_count: z.number().int(),
   ...recordTimes,
 });
@@ -133,6 +138,7 @@ export const bundleResponseSchema = z.object({
   operator_product_code: z.string().nullable(),
   status: z.enum(STATUSES),
   sort_order: z.number().int(),
+  translations: translationsResponseSchema,
   ...recordTimes,
 });
 export type BundleResponse = z.infer<typeof bundleResponseSchema>;
@@ -149,6 +155,7 @@ export const paymentMethodResponseSchema = z.object({
   status: z.enum(STATUSES),
   sort_order: z.number().int(),
   dealer_id: z.number().int().nullable().describe("null: the company's own method"),
+  translations: translationsResponseSchema,
   dealer: dealerRef.nullable(),
   ...recordTimes,
 });
@@ -162,6 +169,7 @@ export const contactResponseSchema = z.object({
   status: z.enum(STATUSES),
   sort_order: z.number().int(),
   dealer_id: z.number().int().nullable().describe("null: the company's own contact"),
+  translations: translationsResponseSchema,
   dealer: dealerRef.nullable(),
   ...recordTimes,
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { displayNameSchema, optionalText, recordRefSchema, sortOrderSchema, statusSchema } from './common.ts';
+import { TRANSLATABLE_FIELDS, translationsSchema } from './translations.ts';
 
 /**
  * Settings (docs/data-model.md, Settings): payment methods, storefront contacts and areas are
@@ -37,6 +38,8 @@ const paymentMethodFields = {
   status: statusSchema.optional(),
   sort_order: sortOrderSchema,
   dealer_id: recordRefSchema,
+  /** Name and instructions per language (multipart with a logo: JSON text). */
+  translations: translationsSchema(TRANSLATABLE_FIELDS.payment_methods),
 };
 /** Every type but cash needs the number the customer pays to. */
 const accountNeeded = (d: { type?: string; account_number?: string | null }, ctx: z.RefinementCtx) => {
@@ -63,6 +66,7 @@ const contactFields = {
   status: statusSchema.optional(),
   sort_order: sortOrderSchema,
   dealer_id: recordRefSchema,
+  translations: translationsSchema(TRANSLATABLE_FIELDS.contacts),
 };
 /** The value must fit its type: a phone number for phone and WhatsApp, an address for email. */
 const valueFitsType = (d: { type?: string; value?: string }, ctx: z.RefinementCtx) => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { displayNameSchema, httpUrlSchema, optionalText, statusSchema } from './common.ts';
 import { toMinor } from './money.ts';
+import { TRANSLATABLE_FIELDS, translationsSchema } from './translations.ts';
 
 /**
  * The user form payload of docs/product.md section 3, with the rules and exact messages of section 5.
@@ -88,6 +89,8 @@ const userFields = {
   ),
   contact_phone: optionalText(32),
   pricing_model: z.enum(PRICING_MODELS, { message: 'validation:pricing_model_invalid' }).optional(),
+  /** A dealer's company name and description per language (dealer_details.translations; multipart: JSON text). */
+  translations: translationsSchema(TRANSLATABLE_FIELDS.dealer_details),
 };
 
 type UserPayloadShape = {
@@ -166,6 +169,7 @@ export const updateUserSchema = z
     contact_email: userFields.contact_email,
     contact_phone: userFields.contact_phone,
     pricing_model: userFields.pricing_model,
+    translations: userFields.translations,
     password: z.preprocess((v) => (v === '' || v === null ? undefined : v), passwordSchema.optional()),
     password_confirmation: z.string().nullable().optional(),
   })

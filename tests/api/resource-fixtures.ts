@@ -20,7 +20,7 @@ export interface ResourceFixture {
 /** A live provider, and a live category of it, made directly in the database for records that refer to them. */
 async function providerId(h: Harness): Promise<number> {
   const code = `P${unique()}`;
-  await h.knex('providers').insert({ name: `Operator ${code}`, code, status: 'active', sort_order: 0, adapter_key: 'sandbox', phone_prefixes: '["61"]', created_at: '2026-01-01 00:00:00.000', updated_at: '2026-01-01 00:00:00.000' });
+  await h.knex('providers').insert({ name: `Operator ${code}`, code, status: 'active', sort_order: 0, adapter_key: 'sandbox', phone_prefixes: JSON.stringify([uniquePrefix()]), created_at: '2026-01-01 00:00:00.000', updated_at: '2026-01-01 00:00:00.000' });
   return (await h.knex('providers').where({ code }).first()).id as number;
 }
 async function categoryId(h: Harness): Promise<number> {
@@ -30,6 +30,9 @@ async function categoryId(h: Harness): Promise<number> {
 }
 
 const unique = () => crypto.randomBytes(4).toString('hex');
+// A number prefix belongs to one operator: each made here gets its own four digits (1000, 1001, ...: no real operator's).
+let prefixes = 0;
+const uniquePrefix = () => String(1000 + (prefixes++ % 9000));
 const multipart = (req: request.Test, fields: Record<string, string | number | null | undefined>, files: Record<string, Buffer> = {}) => {
   for (const [k, v] of Object.entries(fields)) if (v !== undefined && v !== null) req.field(k, String(v));
   for (const [k, bytes] of Object.entries(files)) req.attach(k, bytes, `${k}.png`);
@@ -54,7 +57,7 @@ export const RESOURCE_FIXTURES: Record<string, ResourceFixture> = {
     bulkItem: () => ({ name: `role-${unique()}` }),
   },
   'internet-providers': {
-    create: (req) => req.send({ name: `Operator ${unique()}`, code: `OP${unique()}`, phone_prefixes: ['61', '77'] }),
+    create: (req) => req.send({ name: `Operator ${unique()}`, code: `OP${unique()}`, phone_prefixes: [uniquePrefix()] }),
     update: { body: { name: 'Renamed Operator' }, field: 'name', value: 'Renamed Operator' },
     bulkItem: () => ({ name: `Operator ${unique()}`, code: `OP${unique()}` }),
   },

@@ -1,9 +1,13 @@
 import { Model } from 'objection';
+import type { Translations } from '@app/contracts';
 import { BaseModel } from '../database/base.model.ts';
 import { User } from '../users/user.model.ts';
 
 export class Banner extends BaseModel {
   static override tableName = 'banners';
+  /** Texts per language (contracts/src/translations.ts); JSON text in the column, parsed on read. */
+  static override jsonAttributes = ['translations'];
+  translations?: Translations | null;
   dealer_id!: number | null;
   title!: string;
   image_path!: string;

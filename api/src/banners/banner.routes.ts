@@ -33,7 +33,7 @@ export function bannerRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     },
     graph: 'dealer',
     images: { image: { folder: 'banners', column: 'image_path', requiredOnCreate: true } },
-    snapshot: (b) => ({ title: b.title, image_path: b.image_path, link_url: b.link_url, sort_order: b.sort_order, status: b.status, dealer_id: b.dealer_id }),
+    snapshot: (b) => ({ title: b.title, image_path: b.image_path, link_url: b.link_url, sort_order: b.sort_order, status: b.status, dealer_id: b.dealer_id, translations: b.translations ?? null }),
     present: async (banners) =>
       banners.map((b) => ({
         id: b.id,
@@ -44,6 +44,7 @@ export function bannerRoutes(registry: OpenApiRegistry, storage: FileStorage) {
         sort_order: b.sort_order,
         status: b.status,
         dealer_id: b.dealer_id ?? null,
+        translations: b.translations ?? null,
         dealer: dealerRefOf(b.dealer),
         created_at: b.created_at ?? null,
         updated_at: b.updated_at ?? null,

@@ -84,6 +84,7 @@ describe('an admin creates banners', () => {
       sort_order: 3,
       status: 'inactive',
       dealer_id: null,
+      translations: null,
       dealer: null,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
       updated_at: expect.any(String),
@@ -105,7 +106,7 @@ describe('an admin creates banners', () => {
     expect(log.map((r) => r.action)).toEqual(['created']);
     expect(log[0].actor_id).toBe(rootId);
     expect(log[0].before).toBeNull();
-    expect(JSON.parse(log[0].after)).toEqual({ title: 'Ramadan offers', image_path: b.image, link_url: 'https://example.so/ramadan', sort_order: 3, status: 'inactive', dealer_id: null });
+    expect(JSON.parse(log[0].after)).toEqual({ title: 'Ramadan offers', image_path: b.image, link_url: 'https://example.so/ramadan', sort_order: 3, status: 'inactive', dealer_id: null, translations: null });
   });
 
   it("creates one for dealer A by id or by h_id, and shows the dealer", async () => {

@@ -29,7 +29,7 @@ export function bundleRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     graph: 'category.provider',
     create: createBundle,
     update: updateBundle,
-    snapshot: (b) => ({ category_id: b.category_id, name: b.name, data_volume_mb: b.data_volume_mb, validity_days: b.validity_days, cost_price: b.cost_price, selling_price: b.selling_price, operator_product_code: b.operator_product_code, status: b.status, sort_order: b.sort_order }),
+    snapshot: (b) => ({ category_id: b.category_id, name: b.name, data_volume_mb: b.data_volume_mb, validity_days: b.validity_days, cost_price: b.cost_price, selling_price: b.selling_price, operator_product_code: b.operator_product_code, status: b.status, sort_order: b.sort_order, translations: b.translations ?? null }),
     present: async (bundles, ctx) => {
       const seesCost = ctx.actor.permissions.has('view bundles prices');
       return bundles.map((b) => {
@@ -48,6 +48,7 @@ export function bundleRoutes(registry: OpenApiRegistry, storage: FileStorage) {
           operator_product_code: b.operator_product_code ?? null,
           status: b.status,
           sort_order: b.sort_order,
+          translations: b.translations ?? null,
           created_at: b.created_at ?? null,
           updated_at: b.updated_at ?? null,
           deleted_at: b.deleted_at ?? null,

@@ -1,8 +1,12 @@
 import { Model } from 'objection';
+import type { Translations } from '@app/contracts';
 import { BaseModel } from '../database/base.model.ts';
 
 export class Provider extends BaseModel {
   static override tableName = 'providers';
+  /** Texts per language (contracts/src/translations.ts); JSON text in the column, parsed on read. */
+  static override jsonAttributes = ['translations'];
+  translations?: Translations | null;
   name!: string;
   code!: string;
   logo_path!: string | null;
@@ -17,6 +21,9 @@ export class Provider extends BaseModel {
 
 export class Category extends BaseModel {
   static override tableName = 'categories';
+  /** Texts per language (contracts/src/translations.ts); JSON text in the column, parsed on read. */
+  static override jsonAttributes = ['translations'];
+  translations?: Translations | null;
   provider_id!: number;
   name!: string;
   description!: string | null;
@@ -32,6 +39,9 @@ export class Category extends BaseModel {
 
 export class Bundle extends BaseModel {
   static override tableName = 'bundles';
+  /** Texts per language (contracts/src/translations.ts); JSON text in the column, parsed on read. */
+  static override jsonAttributes = ['translations'];
+  translations?: Translations | null;
   category_id!: number;
   name!: string;
   data_volume_mb!: number | null;

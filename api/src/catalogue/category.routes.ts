@@ -24,7 +24,7 @@ export function categoryRoutes(registry: OpenApiRegistry, storage: FileStorage) 
     },
     graph: 'provider',
     create: createCategory,
-    snapshot: (c) => ({ provider_id: c.provider_id, name: c.name, description: c.description, status: c.status, sort_order: c.sort_order }),
+    snapshot: (c) => ({ provider_id: c.provider_id, name: c.name, description: c.description, status: c.status, sort_order: c.sort_order, translations: c.translations ?? null }),
     present: async (categories, ctx) => {
       const counts = await childCounts(ctx.db, 'bundles', 'category_id', categories.map((c) => c.id));
       return categories.map((c) => ({
@@ -36,6 +36,7 @@ export function categoryRoutes(registry: OpenApiRegistry, storage: FileStorage) 
         description: c.description ?? null,
         status: c.status,
         sort_order: c.sort_order,
+        translations: c.translations ?? null,
         bundles_count: counts.get(c.id) ?? 0,
         created_at: c.created_at ?? null,
         updated_at: c.updated_at ?? null,

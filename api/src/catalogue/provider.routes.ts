@@ -28,7 +28,7 @@ export function providerRoutes(registry: OpenApiRegistry, storage: FileStorage) 
       if (Array.isArray(input.phone_prefixes)) await assertPrefixesFree(ctx, input.phone_prefixes, row.id);
       if (Object.keys(input).length) await Provider.query(ctx.db).patch(providerColumns(input) as Partial<Provider>).where('id', row.id);
     },
-    snapshot: (p) => ({ name: p.name, code: p.code, logo_path: p.logo_path, status: p.status, sort_order: p.sort_order, phone_prefixes: prefixes(p), adapter_key: p.adapter_key, external_operator_id: p.external_operator_id ?? null }),
+    snapshot: (p) => ({ name: p.name, code: p.code, logo_path: p.logo_path, status: p.status, sort_order: p.sort_order, phone_prefixes: prefixes(p), adapter_key: p.adapter_key, external_operator_id: p.external_operator_id ?? null, translations: p.translations ?? null }),
     present: async (providers, ctx) => {
       const counts = await childCounts(ctx.db, 'categories', 'provider_id', providers.map((p) => p.id));
       return providers.map((p) => ({
@@ -42,6 +42,7 @@ export function providerRoutes(registry: OpenApiRegistry, storage: FileStorage) 
         external_operator_id: p.external_operator_id ?? null,
         status: p.status,
         sort_order: p.sort_order,
+        translations: p.translations ?? null,
         categories_count: counts.get(p.id) ?? 0,
         created_at: p.created_at ?? null,
         updated_at: p.updated_at ?? null,

@@ -28,6 +28,10 @@ export async function seedDemoData(knex: Knex): Promise<void> {
       brand_color: '#0F766E',
       company_name: DEMO_DEALER.company,
       description: 'Data bundles for every Somali network, delivered in seconds.',
+      translations: {
+        ae: { description: 'باقات بيانات لكل شبكات الصومال، تصلك في ثوانٍ.' },
+        so: { description: 'Xirmooyin internet oo loogu talagalay shabakad kasta oo Soomaaliyeed, kuu imanaya ilbiriqsiyo gudahood.' },
+      },
       contact_email: DEMO_DEALER.email,
       contact_phone: '+252615000000',
       pricing_model: 'cost' as const,

@@ -55,6 +55,19 @@ describe('demo data', () => {
     expect((await h.knex('areas').where({ type: 'region' })).length).toBe(4);
   });
 
+  it('speaks Arabic and Somali on the DEMO storefront: names, banners, description, contacts and payment instructions', async () => {
+    const ar = await h.http().get('/api/v1/client/dealer/providers').set('dealer_code', 'DEMO').set('Accept-Language', 'ar');
+    expect(ar.body.data.providers[0].name).toBe('هرمود');
+    expect(ar.body.data.providers[0].categories[0]).toMatchObject({ name: 'يومي' });
+    expect(ar.body.data.providers[0].categories[0].bundles.map((b: { name: string }) => b.name)).toContain('1 جيجابايت يومي');
+    const so = await h.http().get('/api/v1/client/dealer').set('dealer_code', 'DEMO').set('Accept-Language', 'so');
+    expect(so.body.data.dealer.description).toMatch(/^Xirmooyin internet/);
+    expect(so.body.data.dealer.contacts[0].label).toBe('Dalabaadka WhatsApp');
+    expect(so.body.data.banners[0].title).toBe('Xog labanlaaban Jimce kasta');
+    const pay = await h.http().get('/api/v1/client/payment-methods').set('dealer_code', 'DEMO').set('Accept-Language', 'ar');
+    expect(pay.body.data[0].instructions).toMatch(/^اطلب \*712\*/);
+  });
+
   it('writes three weeks of sales for DEMO and HODAN through the sale services, ledgers right, dated in the past', async () => {
     for (let run = 0; run < 2; run++) await seedDemoHistory(h.knex);
     const hodan = await h.knex('users').where({ email: SECOND_DEALER.email }).first();

@@ -42,7 +42,7 @@ export function paymentMethodRoutes(registry: OpenApiRegistry, storage: FileStor
       if (type !== 'cash' && !account) throw fieldError('account_number', 'validation:account_number_required');
       if (Object.keys(input).length) await PaymentMethod.query(ctx.db).patch(input).where('id', row.id);
     },
-    snapshot: (m) => ({ name: m.name, type: m.type, account_number: m.account_number, instructions: m.instructions, logo_path: m.logo_path, status: m.status, sort_order: m.sort_order, dealer_id: m.dealer_id }),
+    snapshot: (m) => ({ name: m.name, type: m.type, account_number: m.account_number, instructions: m.instructions, logo_path: m.logo_path, status: m.status, sort_order: m.sort_order, dealer_id: m.dealer_id, translations: m.translations ?? null }),
     present: async (methods) => presentPaymentMethods(methods).map((m, i) => ({ ...m, dealer: dealerRefOf(methods[i].dealer) })),
     extraRoutes: (api) => {
       api.get(

@@ -16,6 +16,7 @@ export const presentPaymentMethods = (methods: PaymentMethod[]): Omit<PaymentMet
     status: m.status,
     sort_order: m.sort_order,
     dealer_id: m.dealer_id ?? null,
+    translations: m.translations ?? null,
     created_at: m.created_at ?? null,
     updated_at: m.updated_at ?? null,
     deleted_at: m.deleted_at ?? null,

@@ -1,12 +1,15 @@
 import { Model } from 'objection';
 import { BaseModel } from '../database/base.model.ts';
 import { User } from '../users/user.model.ts';
-import type { AreaResponse, ContactType, PaymentMethodType } from '@app/contracts';
+import type { AreaResponse, ContactType, PaymentMethodType, Translations } from '@app/contracts';
 
 const dealerRelation = (table: string) => ({ dealer: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: `${table}.dealer_id`, to: 'users.id' } } });
 
 export class PaymentMethod extends BaseModel {
   static override tableName = 'payment_methods';
+  /** Texts per language (contracts/src/translations.ts); JSON text in the column, parsed on read. */
+  static override jsonAttributes = ['translations'];
+  translations?: Translations | null;
   dealer_id!: number | null;
   name!: string;
   type!: PaymentMethodType;
@@ -24,6 +27,9 @@ export class PaymentMethod extends BaseModel {
 
 export class Contact extends BaseModel {
   static override tableName = 'contacts';
+  /** Texts per language (contracts/src/translations.ts); JSON text in the column, parsed on read. */
+  static override jsonAttributes = ['translations'];
+  translations?: Translations | null;
   dealer_id!: number | null;
   type!: ContactType;
   label!: string | null;

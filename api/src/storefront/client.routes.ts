@@ -8,6 +8,7 @@ import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { AppError, fieldError } from '../http/errors.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import { shopCacheKey, storefrontCache } from './storefront-cache.ts';
+import { pickLanguage } from '../i18n/server-i18n.ts';
 import { findStorefrontDealer, storefrontContacts, storefrontDealer, storefrontPaymentMethods, storefrontProviders } from './storefront.service.ts';
 
 /**
@@ -25,12 +26,13 @@ export function dealerCodeOf(req: Request): string {
 /**
  * Sends a cached answer: every storefront visit asks for these, so they are served from the
  * in-process cache with an ETag (a repeat visit gets 304 and no body). `no-cache` makes browsers
- * ask again each time, so a price change shows on the next read.
+ * ask again each time, so a price change shows on the next read. The texts are in the customer's
+ * language (?lng=, else Accept-Language), so the answer varies by it.
  */
 function sendCached(req: Request, res: Response, answer: { body: string; etag: string }) {
   res.setHeader('ETag', answer.etag);
   res.setHeader('Cache-Control', 'public, no-cache');
-  res.setHeader('Vary', 'dealer_code, X-Dealer-Code');
+  res.setHeader('Vary', 'dealer_code, X-Dealer-Code, Accept-Language');
   if (req.get('if-none-match') === answer.etag) {
     res.status(304).end();
     return;
@@ -59,7 +61,8 @@ export function storefrontFastPath(req: Request, res: Response, next: NextFuncti
   const name = CACHED_READS[req.path];
   if (!name) return next();
   const code = (req.get('dealer_code') ?? req.get('x-dealer-code') ?? (typeof req.query.dealer_code === 'string' ? req.query.dealer_code : ''))?.trim();
-  const answer = code ? storefrontCache.peek(shopCacheKey(name, code)) : undefined;
+  // The same language the API's own language step picks (app.ts), so the key matches the route's.
+  const answer = code ? storefrontCache.peek(shopCacheKey(name, code, pickLanguage(req.query.lng, req.get('accept-language')))) : undefined;
   if (!answer) return next();
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
@@ -74,16 +77,17 @@ export function clientRoutes(registry: OpenApiRegistry, hooks: { onRechargeCreat
   const api = new ApiRouter(registry, '/client', 'Storefront');
   // The customer's session (cookie + database row) for the calls below that use it.
   if (hooks.session) api.router.use(['/session', '/recharge', '/recharges'], hooks.session);
+  // One cache entry per shop and language: texts come in the request's language (ctx.language).
   const cached = (name: string, load: (ctx: ServiceContext, code: string) => Promise<unknown>) => async (req: Request, ctx: ServiceContext, res: Response) => {
     const code = dealerCodeOf(req);
-    const answer = await storefrontCache.get(shopCacheKey(name, code), async () => ({ success: true, data: await load(ctx, code) }));
+    const answer = await storefrontCache.get(shopCacheKey(name, code, ctx.language), async () => ({ success: true, data: await load(ctx, code) }));
     sendCached(req, res, answer);
   };
 
-  api.get('/dealer', { summary: "The dealer's public profile, contacts and banners", auth: 'public', query: dealerCodeQuery, response: storefrontDealerSchema }, cached('dealer', async (ctx, code) => storefrontDealer(ctx.db, await findStorefrontDealer(ctx.db, code))));
-  api.get('/dealer/providers', { summary: "The dealer's operators, categories and bundles at its prices", auth: 'public', query: dealerCodeQuery, response: storefrontProvidersSchema }, cached('providers', async (ctx, code) => storefrontProviders(ctx.db, (await findStorefrontDealer(ctx.db, code)).id)));
-  api.get('/contacts', { summary: "The storefront's contacts (the dealer's, then the company's)", auth: 'public', query: dealerCodeQuery, response: z.array(storefrontContactSchema) }, cached('contacts', async (ctx, code) => storefrontContacts(ctx.db, (await findStorefrontDealer(ctx.db, code)).id)));
-  api.get('/payment-methods', { summary: 'How customers of this storefront pay (by the dealer’s pricing model)', auth: 'public', query: dealerCodeQuery, response: z.array(storefrontPaymentMethodSchema) }, cached('payment-methods', async (ctx, code) => storefrontPaymentMethods(ctx.db, await findStorefrontDealer(ctx.db, code))));
+  api.get('/dealer', { summary: "The dealer's public profile, contacts and banners", auth: 'public', query: dealerCodeQuery, response: storefrontDealerSchema }, cached('dealer', async (ctx, code) => storefrontDealer(ctx.db, await findStorefrontDealer(ctx.db, code), ctx.language)));
+  api.get('/dealer/providers', { summary: "The dealer's operators, categories and bundles at its prices", auth: 'public', query: dealerCodeQuery, response: storefrontProvidersSchema }, cached('providers', async (ctx, code) => storefrontProviders(ctx.db, (await findStorefrontDealer(ctx.db, code)).id, ctx.language)));
+  api.get('/contacts', { summary: "The storefront's contacts (the dealer's, then the company's)", auth: 'public', query: dealerCodeQuery, response: z.array(storefrontContactSchema) }, cached('contacts', async (ctx, code) => storefrontContacts(ctx.db, (await findStorefrontDealer(ctx.db, code)).id, ctx.language)));
+  api.get('/payment-methods', { summary: 'How customers of this storefront pay (by the dealer’s pricing model)', auth: 'public', query: dealerCodeQuery, response: z.array(storefrontPaymentMethodSchema) }, cached('payment-methods', async (ctx, code) => storefrontPaymentMethods(ctx.db, await findStorefrontDealer(ctx.db, code), ctx.language)));
 
   // A purchase: answered at once with the pending recharge; the worker fulfils it in the background.
   api.post('/recharge', { summary: 'Buy a bundle (idempotent by idempotency_key or the Idempotency-Key header)', auth: 'public', body: rechargeRequestSchema, status: 201, response: publicRechargeSchema }, async (req, ctx) => {

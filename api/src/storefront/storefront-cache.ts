@@ -48,5 +48,9 @@ class StorefrontCache {
 
 export const storefrontCache = new StorefrontCache();
 
-/** The cache key of a shop's read: one entry per shop whatever the letter case of its code. */
-export const shopCacheKey = (name: string, code: string) => `${name}:${code.toUpperCase()}`;
+/**
+ * The cache key of a shop's read: one entry per shop whatever the letter case of its code, and per
+ * language when the answer is translated (`lng`: en, ae, so), so one language's answer is never
+ * served to another. Without `lng`, the answer as typed (no translation applied).
+ */
+export const shopCacheKey = (name: string, code: string, lng?: string) => (lng ? `${name}:${code.toUpperCase()}:${lng}` : `${name}:${code.toUpperCase()}`);

@@ -203,8 +203,9 @@ function shopTitle(lng: string, name: string): string {
 async function bootData(dealer: StorefrontDealerRow, lng: string) {
   const code = dealer.dealer_code;
   const [dealerAnswer, providersAnswer] = await Promise.all([
-    storefrontCache.get(shopCacheKey('dealer', code), async () => ({ success: true, data: await storefrontDealer(rootDb(), dealer) })),
-    storefrontCache.get(shopCacheKey('providers', code), async () => ({ success: true, data: await storefrontProviders(rootDb(), dealer.id) })),
+    // The same entries as the /client reads in this language (the dealer's texts translated).
+    storefrontCache.get(shopCacheKey('dealer', code, lng), async () => ({ success: true, data: await storefrontDealer(rootDb(), dealer, lng) })),
+    storefrontCache.get(shopCacheKey('providers', code, lng), async () => ({ success: true, data: await storefrontProviders(rootDb(), dealer.id, lng) })),
   ]);
   return { code, lng, words: storefrontWords(lng), dealer: JSON.parse(dealerAnswer.body).data, providers: JSON.parse(providersAnswer.body).data };
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { formatMinor, type StorefrontDealer, type StorefrontProviders } from '@app/contracts';
+import { formatMinor, parseTranslations, translatedText, type StorefrontDealer, type StorefrontProviders } from '@app/contracts';
 import { encodeId } from '../http/ids.ts';
 import { notFound } from '../http/errors.ts';
 import { readCompanySettings } from '../settings/company-settings.ts';
@@ -9,8 +9,16 @@ import { activePaymentMethods } from '../settings/payment-methods.ts';
  * What a dealer's storefront reads (docs/api-conventions.md, Storefront): public fields only,
  * active records only, the dealer's selling prices and never a cost. A bundle priced below its
  * current cost (the company raised the cost after the dealer set a price) is not offered.
+ *
+ * Texts a dealer or an admin typed (names, descriptions, titles, labels, instructions) are
+ * answered in `lang`, the customer's language, when translated (the record's `translations`),
+ * else as typed; without `lang`, as typed.
  */
 type Db = Knex | Knex.Transaction;
+
+/** `row[field]` in `lang` (row.translations is the stored JSON text), falling back to the original. */
+const inLanguage = <T extends string | null>(row: { translations?: unknown }, lang: string | undefined, field: string, original: T): T | string =>
+  lang ? translatedText(parseTranslations(row.translations), lang, field, original) : original;
 
 export interface StorefrontDealerRow {
   id: number;
@@ -22,6 +30,8 @@ export interface StorefrontDealerRow {
   brand_color: string | null;
   description: string | null;
   website: string | null;
+  /** dealer_details.translations (JSON text): company_name and description per language. */
+  translations?: string | null;
 }
 
 /** The active dealer with this code (in any letter case), or 404 with a message a customer understands. */
@@ -32,47 +42,47 @@ export async function findStorefrontDealer(db: Db, code: string): Promise<Storef
     .whereRaw('LOWER(users.dealer_code) = LOWER(?)', [code])
     .where({ 'users.user_type': 'dealer', 'users.status': 'active' })
     .whereNull('users.deleted_at')
-    .first('users.id', 'users.name', 'users.dealer_code', 'dealer_details.pricing_model', 'dealer_details.company_name', 'dealer_details.logo_path', 'dealer_details.brand_color', 'dealer_details.description', 'dealer_details.website');
+    .first('users.id', 'users.name', 'users.dealer_code', 'dealer_details.pricing_model', 'dealer_details.company_name', 'dealer_details.logo_path', 'dealer_details.brand_color', 'dealer_details.description', 'dealer_details.website', 'dealer_details.translations');
   if (!row) throw notFound('api:storefront.dealer_not_found');
   return row as StorefrontDealerRow;
 }
 
 /** Contacts a storefront shows: the dealer's own first, then the company's (dealer_id null). */
-export async function storefrontContacts(db: Db, dealerId: number) {
-  const rows: { id: number; type: StorefrontDealer['dealer']['contacts'][number]['type']; label: string | null; value: string; dealer_id: number | null }[] = await db('contacts')
+export async function storefrontContacts(db: Db, dealerId: number, lang?: string) {
+  const rows: { id: number; type: StorefrontDealer['dealer']['contacts'][number]['type']; label: string | null; value: string; dealer_id: number | null; translations: string | null }[] = await db('contacts')
     .whereNull('deleted_at')
     .where('status', 'active')
     .where((w) => w.where('dealer_id', dealerId).orWhereNull('dealer_id'))
     .orderByRaw('CASE WHEN dealer_id IS NULL THEN 1 ELSE 0 END')
     .orderBy([{ column: 'sort_order' }, { column: 'id' }])
-    .select('id', 'type', 'label', 'value', 'dealer_id');
-  return rows.map((r) => ({ id: r.id, type: r.type, label: r.label ?? null, value: r.value }));
+    .select('id', 'type', 'label', 'value', 'dealer_id', 'translations');
+  return rows.map((r) => ({ id: r.id, type: r.type, label: inLanguage(r, lang, 'label', r.label ?? null), value: r.value }));
 }
 
-export async function storefrontDealer(db: Db, dealer: StorefrontDealerRow): Promise<StorefrontDealer> {
+export async function storefrontDealer(db: Db, dealer: StorefrontDealerRow, lang?: string): Promise<StorefrontDealer> {
   const [contacts, banners, company] = await Promise.all([
-    storefrontContacts(db, dealer.id),
+    storefrontContacts(db, dealer.id, lang),
     db('banners')
       .whereNull('deleted_at')
       .where('status', 'active')
       .where((w) => w.where('dealer_id', dealer.id).orWhereNull('dealer_id'))
       .orderBy([{ column: 'sort_order' }, { column: 'id' }])
-      .select('id', 'title', 'image_path', 'link_url'),
+      .select('id', 'title', 'image_path', 'link_url', 'translations'),
     readCompanySettings(db),
   ]);
   return {
     dealer: {
       code: dealer.dealer_code,
       name: dealer.name,
-      company_name: dealer.company_name ?? null,
+      company_name: inLanguage(dealer, lang, 'company_name', dealer.company_name ?? null),
       logo: dealer.logo_path ?? null,
       brand_color: dealer.brand_color || '#3B82F6',
-      description: dealer.description ?? null,
+      description: inLanguage(dealer, lang, 'description', dealer.description ?? null),
       website: dealer.website ?? null,
       contacts: contacts.map(({ type, label, value }) => ({ type, label, value })),
       currency: company.currency,
     },
-    banners: banners.map((b: { id: number; title: string; image_path: string; link_url: string | null }) => ({ id: b.id, title: b.title, image: b.image_path, link_url: b.link_url ?? null })),
+    banners: banners.map((b: { id: number; title: string; image_path: string; link_url: string | null; translations: string | null }) => ({ id: b.id, title: inLanguage(b, lang, 'title', b.title), image: b.image_path, link_url: b.link_url ?? null })),
   };
 }
 
@@ -81,26 +91,26 @@ export async function storefrontDealer(db: Db, dealer: StorefrontDealerRow): Pro
  * it has on, all active in the company catalogue, at the dealer's price. Three queries, whatever
  * the size.
  */
-export async function storefrontProviders(db: Db, dealerId: number): Promise<StorefrontProviders> {
+export async function storefrontProviders(db: Db, dealerId: number, lang?: string): Promise<StorefrontProviders> {
   const [providers, categories, bundles, company] = await Promise.all([
     db('providers')
       .join('dealer_providers as own', 'own.provider_id', 'providers.id')
       .where({ 'own.dealer_id': dealerId, 'own.status': 'active', 'providers.status': 'active' })
       .whereNull('providers.deleted_at')
       .orderBy([{ column: 'providers.sort_order' }, { column: 'providers.id' }])
-      .select('providers.id', 'providers.name', 'providers.code', 'providers.logo_path', 'providers.phone_prefixes'),
+      .select('providers.id', 'providers.name', 'providers.code', 'providers.logo_path', 'providers.phone_prefixes', 'providers.translations'),
     db('categories')
       .join('dealer_categories as own', 'own.category_id', 'categories.id')
       .where({ 'own.dealer_id': dealerId, 'own.status': 'active', 'categories.status': 'active' })
       .whereNull('categories.deleted_at')
       .orderBy([{ column: 'categories.sort_order' }, { column: 'categories.id' }])
-      .select('categories.id', 'categories.provider_id', 'categories.name', 'categories.description'),
+      .select('categories.id', 'categories.provider_id', 'categories.name', 'categories.description', 'categories.translations'),
     db('bundles')
       .join('dealer_bundles as own', 'own.bundle_id', 'bundles.id')
       .where({ 'own.dealer_id': dealerId, 'own.status': 'active', 'bundles.status': 'active' })
       .whereNull('bundles.deleted_at')
       .orderBy([{ column: 'bundles.sort_order' }, { column: 'bundles.id' }])
-      .select('bundles.id', 'bundles.category_id', 'bundles.name', 'bundles.data_volume_mb', 'bundles.validity_days', 'bundles.cost_price', 'bundles.selling_price', 'own.selling_price as own_price'),
+      .select('bundles.id', 'bundles.category_id', 'bundles.name', 'bundles.data_volume_mb', 'bundles.validity_days', 'bundles.cost_price', 'bundles.selling_price', 'bundles.translations', 'own.selling_price as own_price'),
     readCompanySettings(db),
   ]);
   const bundlesOf = new Map<number, StorefrontProviders['providers'][number]['categories'][number]['bundles']>();
@@ -108,7 +118,7 @@ export async function storefrontProviders(db: Db, dealerId: number): Promise<Sto
     const price = b.own_price === null || b.own_price === undefined ? Number(b.selling_price) : Number(b.own_price);
     if (price < Number(b.cost_price)) continue;
     const list = bundlesOf.get(b.category_id) ?? [];
-    list.push({ id: b.id, h_id: encodeId(b.id), name: b.name, data_volume_mb: b.data_volume_mb ?? null, validity_days: b.validity_days, price: formatMinor(price) });
+    list.push({ id: b.id, h_id: encodeId(b.id), name: inLanguage(b, lang, 'name', b.name as string), data_volume_mb: b.data_volume_mb ?? null, validity_days: b.validity_days, price: formatMinor(price) });
     bundlesOf.set(b.category_id, list);
   }
   const categoriesOf = new Map<number, StorefrontProviders['providers'][number]['categories']>();
@@ -116,17 +126,17 @@ export async function storefrontProviders(db: Db, dealerId: number): Promise<Sto
     const list = bundlesOf.get(c.id);
     if (!list?.length) continue; // nothing to buy there
     const cats = categoriesOf.get(c.provider_id) ?? [];
-    cats.push({ id: c.id, h_id: encodeId(c.id), name: c.name, description: c.description ?? null, bundles: list });
+    cats.push({ id: c.id, h_id: encodeId(c.id), name: inLanguage(c, lang, 'name', c.name as string), description: inLanguage(c, lang, 'description', (c.description ?? null) as string | null), bundles: list });
     categoriesOf.set(c.provider_id, cats);
   }
   return {
     currency: company.currency,
     providers: providers
       .filter((p: { id: number }) => categoriesOf.has(p.id))
-      .map((p: { id: number; name: string; code: string; logo_path: string | null; phone_prefixes: string | null }) => ({
+      .map((p: { id: number; name: string; code: string; logo_path: string | null; phone_prefixes: string | null; translations: string | null }) => ({
         id: p.id,
         h_id: encodeId(p.id),
-        name: p.name,
+        name: inLanguage(p, lang, 'name', p.name),
         code: p.code,
         logo: p.logo_path ?? null,
         phone_prefixes: p.phone_prefixes ? (JSON.parse(p.phone_prefixes) as string[]) : [],
@@ -139,7 +149,7 @@ export async function storefrontProviders(db: Db, dealerId: number): Promise<Sto
  * How a storefront's customers pay. "Cost + Profit": the customer pays the dealer, so the dealer's
  * own methods. "Profit Only": the company collects, so the company's methods.
  */
-export async function storefrontPaymentMethods(db: Db, dealer: StorefrontDealerRow) {
+export async function storefrontPaymentMethods(db: Db, dealer: StorefrontDealerRow, lang?: string) {
   const methods = dealer.pricing_model === 'profit' ? await activePaymentMethods(db, null) : await activePaymentMethods(db, dealer.id, { includeCompany: false });
-  return methods.map((m) => ({ id: m.id, h_id: encodeId(m.id), name: m.name, type: m.type, account_number: m.account_number ?? null, instructions: m.instructions ?? null, logo: m.logo_path ?? null }));
+  return methods.map((m) => ({ id: m.id, h_id: encodeId(m.id), name: inLanguage(m, lang, 'name', m.name), type: m.type, account_number: m.account_number ?? null, instructions: inLanguage(m, lang, 'instructions', m.instructions ?? null), logo: m.logo_path ?? null }));
 }

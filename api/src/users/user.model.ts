@@ -1,9 +1,13 @@
 import { Model } from 'objection';
+import type { Translations } from '@app/contracts';
 import { BaseModel } from '../database/base.model.ts';
 import { Role } from '../roles/role.model.ts';
 
 export class DealerDetails extends BaseModel {
   static override tableName = 'dealer_details';
+  /** Texts per language (contracts/src/translations.ts); JSON text in the column, parsed on read. */
+  static override jsonAttributes = ['translations'];
+  translations?: Translations | null;
   user_id!: number;
   brand_color!: string;
   company_name?: string | null;

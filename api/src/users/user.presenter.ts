@@ -39,6 +39,7 @@ export function presentUser(user: User, permissions: string[]): UserJson {
           contact_phone: d.contact_phone ?? null,
           pricing_model: d.pricing_model,
           logo_path: d.logo_path ?? null,
+          translations: d.translations ?? null,
         }
       : null,
     created_at: user.created_at ?? null,

@@ -15,7 +15,7 @@ import { bulkDealerBundles } from '../dealer-catalogue/dealer-catalogue.service.
  * context, so the console's routes, the admin CLI and the seeds create and change users the
  * same way. Call these inside a unit of work (ctx.db is its transaction).
  */
-export const DEALER_FIELDS = ['brand_color', 'company_name', 'description', 'website', 'contact_email', 'contact_phone', 'pricing_model'] as const;
+export const DEALER_FIELDS = ['brand_color', 'company_name', 'description', 'website', 'contact_email', 'contact_phone', 'pricing_model', 'translations'] as const;
 export const USER_FIELDS = ['name', 'email', 'phone', 'address', 'dealer_code'] as const;
 
 /** Input after prepare(): the password travels hashed, computed before any transaction opens. */
@@ -124,6 +124,7 @@ export async function createUser(ctx: ServiceContext, input: PreparedCreate & { 
       contact_phone: input.contact_phone ?? null,
       pricing_model: input.pricing_model ?? 'cost',
       logo_path: opts.logo ?? null,
+      translations: input.translations ?? null,
     } as Partial<DealerDetails>);
     await ensureWallet(ctx, user.id);
     // Ready to sell: the company's catalogue at cost + the chosen margin, in the same transaction.

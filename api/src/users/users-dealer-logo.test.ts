@@ -67,6 +67,7 @@ describe('POST /users: a new dealer as multipart', () => {
       contact_phone: null,
       pricing_model: 'profit',
       logo_path: expect.stringMatching(/^\/storage\/logos\/[0-9a-f]{32}\.png$/),
+      translations: null,
     });
     const wallet = await h.knex('wallets').where({ dealer_id: u.id }).first();
     expect(wallet).toBeTruthy();

@@ -19,6 +19,7 @@ import {
 } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
 import { sendCsv } from '../http/csv.ts';
+import { zonedDay } from '../database/time.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { fieldError } from '../http/errors.ts';
@@ -188,14 +189,15 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     const qb = transactionQuery(ctx.db);
     applyTransactionFilters(qb, ctx, req.query as TransactionFilters, timezone);
     // Wrapped: a knex builder is thenable, so returning it from an async function would run it.
-    return { qb };
+    return { qb, timezone };
   };
   // Literal path before any parameter.
   ledger.get('/export', { summary: 'The filtered ledger as CSV (up to 50,000 rows)', permission: 'view wallet transactions', query: transactionListQuery, response: null }, async (req, ctx, res: Response) => {
-    const rows = await (await filtered(req, ctx)).qb.orderBy('wallet_transactions.id', 'desc').limit(EXPORT_LIMIT);
+    const { qb, timezone } = await filtered(req, ctx);
+    const rows = await qb.orderBy('wallet_transactions.id', 'desc').limit(EXPORT_LIMIT);
     const header = ['id', 'created_at', 'dealer', 'dealer_code', 'type', 'kind', 'amount', 'balance_before', 'balance_after', 'reference', 'note', 'recharge_id', 'actor'];
     const lines = rows.map(presentTransaction).map((t) => [t.id, t.created_at, t.dealer.name, t.dealer.dealer_code, t.type, t.kind, t.amount, t.balance_before, t.balance_after, t.reference, t.note, t.recharge_id, t.actor?.name]);
-    sendCsv(res, `wallet-transactions-${new Date().toISOString().slice(0, 10)}.csv`, header, lines);
+    sendCsv(res, `wallet-transactions-${zonedDay(new Date(), timezone)}.csv`, header, lines, { timeZone: timezone });
   });
   ledger.get('/', { summary: 'The ledger: filter by wallet_id, dealer_id, type, kind, from, to (days), recharge_id, q (reference)', permission: 'view wallet transactions', query: transactionListQuery, list: true, response: walletTransactionResponseSchema }, async (req, ctx) =>
     paged((await filtered(req, ctx)).qb, req, 'wallet_transactions.id', presentTransaction, 'wallet_transactions.id'),
@@ -238,14 +240,14 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     if (q.from && q.to && q.from > q.to) throw fieldError('from', 'validation:date_range_invalid');
     const { timezone } = await readCompanySettings(ctx.db);
     // Wrapped: a knex builder is thenable (see `filtered`).
-    return { qb: missedSaleQuery(ctx, q, timezone), seesCost: ctx.actor.permissions.has('view bundles prices') };
+    return { qb: missedSaleQuery(ctx, q, timezone), seesCost: ctx.actor.permissions.has('view bundles prices'), timezone };
   };
   missed.get('/export', { summary: 'The filtered missed sales as CSV (up to 50,000 rows)', permission: 'view recharges', query: missedListQuery, response: null }, async (req, ctx, res: Response) => {
-    const { qb, seesCost } = await missedFiltered(req, ctx);
+    const { qb, seesCost, timezone } = await missedFiltered(req, ctx);
     const rows = (await qb.orderBy('missed_sales.created_at', 'desc').orderBy('missed_sales.id', 'desc').limit(EXPORT_LIMIT)).map((r: Record<string, any>) => presentMissedSale(r, seesCost));
     const header = ['id', 'created_at', 'dealer', 'dealer_code', 'bundle_id', 'bundle', 'amount', ...(seesCost ? ['cost'] : [])];
     const lines = rows.map((m) => [m.id, m.created_at, m.dealer.name, m.dealer.dealer_code, m.bundle_id, m.bundle_name, m.amount, ...(seesCost ? [m.cost] : [])]);
-    sendCsv(res, `missed-sales-${new Date().toISOString().slice(0, 10)}.csv`, header, lines);
+    sendCsv(res, `missed-sales-${zonedDay(new Date(), timezone)}.csv`, header, lines, { timeZone: timezone });
   });
   missed.get(
     '/',
