@@ -100,12 +100,12 @@ function ConsoleAdmin() {
           </CustomRoutes>
           <CustomRoutes>
             <Route path="/" element={<HomeRedirect />} />
-            {ROUTES.map(({ path, permissions, anyOf, screen: Screen, props }) => (
+            {ROUTES.map(({ path, permissions, anyOf, userTypes, screen: Screen, props }) => (
               <Route
                 key={path}
                 path={path}
                 element={
-                  <RouteGuard permissions={permissions} anyOf={anyOf}>
+                  <RouteGuard permissions={permissions} anyOf={anyOf} userTypes={userTypes}>
                     <Screen {...props} />
                   </RouteGuard>
                 }

@@ -8,6 +8,8 @@ import { TRASH_TABS } from './resources/registry';
 export interface AppRoute {
   path: string;
   permissions?: readonly string[];
+  /** Only these kinds of user open it (others get /unauthorized). */
+  userTypes?: readonly string[];
   /** Any one of these (a resource's view permissions). */
   anyOf?: readonly string[];
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -41,7 +43,7 @@ export const ROUTES: AppRoute[] = [
   // docs/product.md lists no permission for /wallets; the API's list needs 'view wallets', so the screen does too.
   { path: '/wallets', permissions: ['view wallets'], screen: screen(() => import('./wallets/WalletList')) },
   { path: '/wallet-transactions', permissions: ['view wallet transactions'], screen: screen(() => import('./wallets/WalletTransactionList')) },
-  { path: '/my-wallet', permissions: ['view own wallet'], screen: screen(() => import('./wallets/MyWalletPage')) },
+  { path: '/my-wallet', permissions: ['view own wallet'], userTypes: ['dealer'], screen: screen(() => import('./wallets/MyWalletPage')) },
   { path: '/recharges/*', permissions: ['view recharges'], screen: screen(() => import('./recharges/RechargeList')) },
   // More specific than /recharges/*: the review queue and its drawer (/recharges/review/{id}).
   { path: '/recharges/review/*', permissions: ['view recharges', 'review recharges'], screen: screen(() => import('./recharges/ReviewList')) },

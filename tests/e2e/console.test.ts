@@ -94,7 +94,7 @@ describe('console in Chromium against the real server', () => {
     await form.getByLabel(/^Password/).fill('Shop@Pass2026!');
     await form.getByLabel(/^Confirm password/).fill('Shop@Pass2026!');
     await form.getByLabel(/^Dealer code/).fill('HODAN');
-    await form.getByLabel(/^Company name/).fill('Hodan Telecom');
+    await form.getByLabel(/^Company name\s*\*?$/).fill('Hodan Telecom');
     // Ready to sell: the company's catalogue at cost + 0.10.
     await form.getByLabel("Margin on the company's catalogue").fill('0.10');
     await form.getByRole('button', { name: 'Save' }).click();
@@ -142,7 +142,7 @@ describe('console in Chromium against the real server', () => {
     await page.waitForURL(/\/dealers$/);
     await page.getByRole('row').filter({ hasText: 'dealer@example.com' }).getByText('Demo Dealer').click();
     const form = page.getByRole('dialog', { name: 'Edit Dealer' });
-    await form.getByLabel(/^Company name/).fill('Demo Telecom Mogadishu');
+    await form.getByLabel(/^Company name\s*\*?$/).fill('Demo Telecom Mogadishu');
     await form.getByRole('button', { name: 'Update' }).click();
     await toast(page, 'User updated successfully').waitFor();
     await form.waitFor({ state: 'detached' });

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ADMIN, newPage, signIn, useServerAndBrowser } from './harness';
+import { ADMIN, DEALER, newPage, signIn, useServerAndBrowser } from './harness';
 
 /**
  * What staff look at every day, in the browser: a sale shows on the dashboard and in the sales
@@ -56,8 +56,10 @@ describe('insight', () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
     await page.goto('/logs');
-    const row = page.getByRole('row').filter({ hasText: 'role #' }).filter({ hasText: 'created' }).first();
-    await row.click();
+    // Each entry is a sentence: "Super Admin created role auditors".
+    const row = page.getByRole('row').filter({ hasText: 'created role auditors' }).first();
+    // (Its first cell: the subject in the sentence is a link to the role.)
+    await row.getByRole('cell').first().click();
     await page.getByRole('table', { name: 'The change' }).getByText('auditors').waitFor();
 
     await page.getByRole('searchbox', { name: 'Search' }).fill('615554321');
@@ -65,6 +67,33 @@ describe('insight', () => {
     await page.getByRole('link', { name: new RegExp(`${sale.reference} · 615554321`) }).click();
     await page.waitForURL(new RegExp(`/recharges/${sale.id}$`));
     await page.getByRole('dialog', { name: 'Recharge' }).getByText('Completed').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("a dealer's screens ask only what a dealer may read: operators in its report, its profit as CSV, no refused call", async () => {
+    const { context, page, errors } = await newPage(env.browser, env.server.url);
+    const refused: string[] = [];
+    page.on('response', (r) => {
+      if (r.url().includes('/api/v1/') && r.status() >= 400) refused.push(`${r.status()} ${new URL(r.url()).pathname}`);
+    });
+    await signIn(page, DEALER);
+    await page.waitForURL(/\/dashboard$/);
+    await page.goto('/reports');
+    await page.getByLabel('Operator').click();
+    await page.getByRole('option', { name: 'Hormuud' }).click();
+    await page.goto('/reports/dealer-profit');
+    await page.getByRole('heading', { name: 'Dealer profit report' }).waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const csv = fs.readFileSync((await (await download).path())!, 'utf8').replace(/^\uFEFF/, '');
+    expect(csv.split('\r\n')[0]).toMatch(/^provider,bundle,count,revenue,(cost,)?profit$/);
+    for (const path of ['/dealer-providers', '/recharges', '/my-wallet', '/missed-sales', '/dashboard']) {
+      await page.goto(path);
+      await page.locator('h1').first().waitFor();
+      await page.waitForLoadState('networkidle');
+    }
+    expect(refused).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });

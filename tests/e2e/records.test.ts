@@ -107,7 +107,7 @@ describe('banners, the registry example', () => {
     await page.getByRole('button', { name: 'New Banner' }).click();
     await page.waitForURL(/\/banners\/create$/);
     const form = page.getByRole('dialog', { name: 'New Banner' });
-    await form.getByLabel(/^Title/).fill('Ramadan offer');
+    await form.getByLabel(/^Title\s*\*?$/).fill('Ramadan offer');
     await form.getByLabel(/^Link/).fill('javascript:alert(1)');
     await form.locator('input[type=file]').setInputFiles({ name: 'banner.png', mimeType: 'image/png', buffer: PNG });
     await form.getByRole('button', { name: 'Save' }).click();
@@ -122,7 +122,7 @@ describe('banners, the registry example', () => {
 
     await row.getByText('Ramadan offer').click();
     const edit = page.getByRole('dialog', { name: 'Edit Banner' });
-    await edit.getByLabel(/^Title/).fill('Ramadan mega offer');
+    await edit.getByLabel(/^Title\s*\*?$/).fill('Ramadan mega offer');
     await edit.getByRole('button', { name: 'Update' }).click();
     await edit.waitFor({ state: 'detached' });
     const renamed = page.getByRole('row').filter({ hasText: 'Ramadan mega offer' });

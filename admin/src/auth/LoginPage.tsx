@@ -43,7 +43,7 @@ export default function LoginPage() {
       const user = await authProvider.login(values);
       queryClient.removeQueries({ queryKey: ['auth'] });
       notify(translate('auth.welcome_back', { name: user.name, _: `Welcome back, ${user.name}!` }), { type: 'success' });
-      navigate(safeRedirect(params.get('redirect')) ?? homePath(MENU, userPermissions(user)), { replace: true });
+      navigate(safeRedirect(params.get('redirect')) ?? homePath(MENU, userPermissions(user), user.user_type), { replace: true });
     } catch (e) {
       setError(authErrorText(e));
     }

@@ -1,4 +1,5 @@
-import { AutocompleteInput, BulkDeleteButton, Datagrid, DeleteButton, FunctionField, ImageField, ImageInput, List, NumberField, NumberInput, ReferenceInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, required, useCanAccess, useTranslate } from 'react-admin';
+import { AutocompleteInput, Datagrid, FunctionField, List, NumberField, NumberInput, ReferenceInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, required, useCanAccess, useTranslate } from 'react-admin';
+import { ImageUploadInput } from '../common/ImageUploadInput';
 import { Button } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { bannerSchema, updateBannerSchema, type BannerResponse } from '@app/contracts';
@@ -9,7 +10,10 @@ import { useIsPhone } from '../common/useIsPhone';
 import { useRecordRoute } from '../common/useRecordRoute';
 import { useSession } from '../providers/useSession';
 import { RecordFormDrawer } from '../resources/RecordFormDrawer';
+import { TranslationFields } from '../common/TranslationFields';
 import { StatusToggle } from '../resources/StatusToggle';
+import { TrashBulkButton, TrashButton } from '../common/DoneToast';
+import { ListEmpty, ListError } from '../common/ListParts';
 
 const STATUS = [{ id: 'active', name: 'users.status.active' }, { id: 'inactive', name: 'users.status.inactive' }];
 const thumb = (r: BannerResponse) => <img src={resolveImage(r.image)} alt="" width={96} height={40} style={{ objectFit: 'cover', borderRadius: 4 }} loading="lazy" />;
@@ -32,11 +36,11 @@ export default function BannerList() {
   return (
     <>
       <PageTitle title={translate('menu.banners')} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('banners.new_title')}</Button>} />
-      <List resource="banners" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.banners')}>
+      <List resource="banners" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.banners')} empty={<ListEmpty message="empty.banners" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('banners.new_title')}</Button>} />} error={<ListError />}>
         {phone ? (
           <SimpleList primaryText={(r: BannerResponse) => r.title} secondaryText={dealerName} tertiaryText={(r: BannerResponse) => translate(`users.status.${r.status}`)} leftAvatar={thumb} rowClick={(id) => `/banners/${id}`} />
         ) : (
-          <Datagrid rowClick={(id) => `/banners/${id}`} bulkActionButtons={canDelete ? <BulkDeleteButton mutationMode="pessimistic" /> : false}>
+          <Datagrid rowClick={(id) => `/banners/${id}`} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <FunctionField label="banners.fields.image" render={thumb} />
             <TextField source="title" label="banners.fields.title" />
             <TextField source="link_url" label="banners.fields.link_url" emptyText="—" sortable={false} />
@@ -44,15 +48,14 @@ export default function BannerList() {
             <NumberField source="sort_order" label="banners.fields.sort_order" />
             <FunctionField source="status" label="banners.fields.status" render={() => <StatusToggle />} />
             <LocaleDateField source="updated_at" label="banners.fields.updated_at" />
-            {canDelete && <DeleteButton mutationMode="pessimistic" redirect={false} />}
+            {canDelete && <TrashButton />}
           </Datagrid>
         )}
       </List>
       <RecordFormDrawer resource="banners" route={route} schemas={{ create: bannerSchema, update: updateBannerSchema }} titles={{ create: 'banners.new_title', edit: 'banners.edit_title' }} transform={keepNewImageOnly}>
         <TextInput source="title" label="banners.fields.title" fullWidth />
-        <ImageInput source="image" label="banners.fields.image" accept={{ 'image/*': ['.jpg', '.jpeg', '.png', '.gif', '.webp'] }} helperText="users.logo_hint" validate={route.mode === 'create' ? required() : undefined} format={(v) => (typeof v === 'string' ? { src: resolveImage(v) } : v)}>
-          <ImageField source="src" title="title" />
-        </ImageInput>
+        <TranslationFields source="title" label="banners.fields.title" />
+        <ImageUploadInput source="image" label="banners.fields.image" validate={route.mode === 'create' ? required() : undefined} />
         <TextInput source="link_url" label="banners.fields.link_url" fullWidth type="url" />
         <NumberInput source="sort_order" label="banners.fields.sort_order" min={0} />
         <SelectInput source="status" label="banners.fields.status" choices={STATUS} defaultValue="active" />

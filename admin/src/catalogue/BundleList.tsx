@@ -1,4 +1,4 @@
-import { BulkDeleteButton, Datagrid, DeleteButton, FunctionField, List, NumberInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, useCanAccess, useGetOne, useTranslate, usePermissions } from 'react-admin';
+import { Datagrid, FunctionField, List, NumberInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, useCanAccess, useGetOne, useTranslate, usePermissions } from 'react-admin';
 import { Button } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { useParams } from 'react-router';
@@ -7,10 +7,13 @@ import { PageTitle } from '../common/PageTitle';
 import { useIsPhone } from '../common/useIsPhone';
 import { useRecordRoute } from '../common/useRecordRoute';
 import { RecordFormDrawer } from '../resources/RecordFormDrawer';
+import { TranslationFields } from '../common/TranslationFields';
 import { StatusToggle } from '../resources/StatusToggle';
 import { SortArrows } from '../resources/SortArrows';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { STATUS_CHOICES, volumeLabel } from './parts';
+import { TrashBulkButton, TrashButton } from '../common/DoneToast';
+import { ListEmpty, ListError } from '../common/ListParts';
 
 // Blank volume means unlimited (null); the shared schema turns text into numbers.
 const emptyIsNull = (v: unknown) => (v === '' || v === undefined ? null : v);
@@ -44,11 +47,11 @@ export default function BundleList() {
         ]}
       />
       <PageTitle title={title} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('catalogue.bundle.new_title')}</Button>} />
-      <List resource="bundles" filter={{ category_id: categoryId }} filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={title} storeKey={`bundles.${categoryId}`}>
+      <List resource="bundles" filter={{ category_id: categoryId }} filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={title} storeKey={`bundles.${categoryId}`} empty={<ListEmpty message="empty.bundle" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('catalogue.bundle.new_title')}</Button>} />} error={<ListError />}>
         {phone ? (
           <SimpleList primaryText={(r: BundleResponse) => r.name} secondaryText={(r: BundleResponse) => `${volume(r)} · ${translate('catalogue.days', { smart_count: r.validity_days })}`} tertiaryText={(r: BundleResponse) => r.selling_price} rowClick={(id) => `${base}/${id}`} />
         ) : (
-          <Datagrid rowClick={(id) => (canEdit ? `${base}/${id}` : false)} bulkActionButtons={canDelete ? <BulkDeleteButton mutationMode="pessimistic" /> : false}>
+          <Datagrid rowClick={(id) => (canEdit ? `${base}/${id}` : false)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <TextField source="name" label="catalogue.fields.name" />
             <FunctionField source="data_volume_mb" label="catalogue.fields.data_volume" render={volume} />
             <FunctionField source="validity_days" label="catalogue.fields.validity" render={(r: BundleResponse) => translate('catalogue.days', { smart_count: r.validity_days })} />
@@ -57,12 +60,13 @@ export default function BundleList() {
             <TextField source="operator_product_code" label="catalogue.fields.operator_product_code" emptyText="—" sortable={false} />
             <FunctionField source="sort_order" label="catalogue.fields.sort_order" render={() => <SortArrows resource="bundles" disabled={!canEdit} />} />
             <FunctionField source="status" label="catalogue.fields.status" render={() => <StatusToggle />} />
-            {canDelete && <DeleteButton mutationMode="pessimistic" redirect={false} />}
+            {canDelete && <TrashButton />}
           </Datagrid>
         )}
       </List>
       <RecordFormDrawer resource="bundles" route={route} schemas={{ create: bundleSchema, update: updateBundleSchema }} titles={{ create: 'catalogue.bundle.new_title', edit: 'catalogue.bundle.edit_title' }} defaultValues={{ category_id: Number(categoryId) || categoryId, validity_days: 1 }}>
         <TextInput source="name" label="catalogue.fields.name" fullWidth />
+        <TranslationFields source="name" label="catalogue.fields.name" />
         <NumberInput source="data_volume_mb" label="catalogue.fields.data_volume_mb" helperText="catalogue.bundle.volume_help" min={1} parse={emptyIsNull} />
         <NumberInput source="validity_days" label="catalogue.fields.validity_days" min={1} max={366} />
         {seesCost && <TextInput source="cost_price" label="catalogue.fields.cost_price" slotProps={{ htmlInput: { inputMode: 'decimal' } }} helperText="catalogue.bundle.price_help" />}

@@ -1,4 +1,5 @@
-import { BulkDeleteButton, Datagrid, DeleteButton, FunctionField, ImageField, ImageInput, List, NumberInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, useCanAccess, useTranslate } from 'react-admin';
+import { Datagrid, FunctionField, List, NumberInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, useCanAccess, useTranslate } from 'react-admin';
+import { ImageUploadInput } from '../common/ImageUploadInput';
 import { Button, Chip, IconButton, Stack } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/EditOutlined';
@@ -6,13 +7,15 @@ import { useNavigate } from 'react-router';
 import { PROVIDER_ADAPTERS, providerSchema, updateProviderSchema, type ProviderResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
 import { useIsPhone } from '../common/useIsPhone';
-import { resolveImage } from '../common/image';
 import { useRecordRoute } from '../common/useRecordRoute';
 import { RecordFormDrawer } from '../resources/RecordFormDrawer';
+import { TranslationFields } from '../common/TranslationFields';
 import { StatusToggle } from '../resources/StatusToggle';
 import { SortArrows } from '../resources/SortArrows';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { STATUS_CHOICES, Logo, keepNewFileOnly } from './parts';
+import { TrashBulkButton, TrashButton } from '../common/DoneToast';
+import { ListEmpty, ListError } from '../common/ListParts';
 
 const BASE = '/internet-providers';
 const ADAPTER_CHOICES = PROVIDER_ADAPTERS.map((a) => ({ id: a, name: `catalogue.adapters.${a}` }));
@@ -32,11 +35,11 @@ export default function ProviderList() {
     <>
       <Breadcrumbs items={[{ label: 'menu.internet_providers' }]} />
       <PageTitle title={translate('menu.internet_providers')} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('catalogue.provider.new_title')}</Button>} />
-      <List resource="internet-providers" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.internet_providers')}>
+      <List resource="internet-providers" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.internet_providers')} empty={<ListEmpty message="empty.provider" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('catalogue.provider.new_title')}</Button>} />} error={<ListError />}>
         {phone ? (
           <SimpleList primaryText={(r: ProviderResponse) => r.name} secondaryText={(r: ProviderResponse) => r.phone_prefixes.join(', ')} tertiaryText={(r: ProviderResponse) => translate(`users.status.${r.status}`)} leftAvatar={(r: ProviderResponse) => <Logo src={r.logo} />} linkType={false} rowClick={(id) => open(id)} />
         ) : (
-          <Datagrid rowClick={(id) => open(id)} bulkActionButtons={canDelete ? <BulkDeleteButton mutationMode="pessimistic" /> : false}>
+          <Datagrid rowClick={(id) => open(id)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <FunctionField label="catalogue.fields.logo" render={(r: ProviderResponse) => <Logo src={r.logo} />} />
             <TextField source="name" label="catalogue.fields.name" />
             <TextField source="code" label="catalogue.fields.code" />
@@ -46,17 +49,16 @@ export default function ProviderList() {
             <FunctionField source="sort_order" label="catalogue.fields.sort_order" render={() => <SortArrows resource="internet-providers" disabled={!canEdit} />} />
             <FunctionField source="status" label="catalogue.fields.status" render={() => <StatusToggle />} />
             {canEdit && <FunctionField label="" render={(r: ProviderResponse) => <IconButton aria-label={translate('catalogue.edit_named', { name: r.name })} onClick={(e) => { e.stopPropagation(); route.openEdit(r); }}><EditIcon fontSize="small" /></IconButton>} />}
-            {canDelete && <DeleteButton mutationMode="pessimistic" redirect={false} />}
+            {canDelete && <TrashButton />}
           </Datagrid>
         )}
       </List>
       <RecordFormDrawer resource="internet-providers" route={route} schemas={{ create: providerSchema, update: updateProviderSchema }} titles={{ create: 'catalogue.provider.new_title', edit: 'catalogue.provider.edit_title' }} transform={keepNewFileOnly('logo')}>
         <TextInput source="name" label="catalogue.fields.name" fullWidth />
+        <TranslationFields source="name" label="catalogue.fields.name" />
         <TextInput source="code" label="catalogue.fields.code" helperText="catalogue.provider.code_help" />
         <TextInput source="phone_prefixes" label="catalogue.fields.phone_prefixes" helperText="catalogue.provider.prefixes_help" format={(v) => (Array.isArray(v) ? v.join(', ') : (v ?? ''))} fullWidth />
-        <ImageInput source="logo" label="catalogue.fields.logo" accept={{ 'image/*': ['.jpg', '.jpeg', '.png', '.gif', '.webp'] }} helperText="users.logo_hint" format={(v) => (typeof v === 'string' ? { src: resolveImage(v) } : v)}>
-          <ImageField source="src" title="title" />
-        </ImageInput>
+        <ImageUploadInput source="logo" label="catalogue.fields.logo" />
         <SelectInput source="adapter_key" label="catalogue.fields.adapter_key" choices={ADAPTER_CHOICES} defaultValue="sandbox" helperText="catalogue.provider.adapter_help" />
         <TextInput source="external_operator_id" label="catalogue.fields.external_operator_id" helperText="catalogue.provider.operator_id_help" format={(v) => v ?? ''} slotProps={{ htmlInput: { inputMode: 'numeric' } }} />
         <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />

@@ -3,24 +3,26 @@ import { useListContext, useNotify, useTranslate } from 'react-admin';
 import { Button } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/DownloadOutlined';
 import { buildUrl, requestHeaders, type Query } from '../providers/http';
+import { useCompanyFormat } from './useCompanyFormat';
 
-/** Downloads `${path}` (a CSV endpoint) with the list's current filters. */
-export function CsvExportButton({ path, filename }: { path: string; filename: string }) {
-  const { filterValues } = useListContext();
+/** Downloads a CSV endpoint with the given query as `fileName` (default `${filename}-{company day}.csv`). */
+export function CsvDownloadButton({ path, query, filename, fileName }: { path: string; query: Query; filename?: string; fileName?: string }) {
   const translate = useTranslate();
   const notify = useNotify();
+  const { companyDay } = useCompanyFormat();
   const [busy, setBusy] = useState(false);
   const download = async () => {
     setBusy(true);
     try {
       const headers = requestHeaders(true);
       headers.set('Accept', 'text/csv');
-      const res = await fetch(buildUrl(path, filterValues as Query), { headers });
+      const res = await fetch(buildUrl(path, query), { headers });
       if (!res.ok) throw new Error(translate('common.export_failed'));
       const url = URL.createObjectURL(await res.blob());
       const a = document.createElement('a');
       a.href = url;
-      a.download = `${filename}-${new Date().toISOString().slice(0, 10)}.csv`;
+      // The company's day, as the file's times (not the browser's UTC date).
+      a.download = fileName ?? `${filename ?? 'export'}-${companyDay(0)}.csv`;
       a.click();
       URL.revokeObjectURL(url);
     } catch (e) {
@@ -34,4 +36,10 @@ export function CsvExportButton({ path, filename }: { path: string; filename: st
       {translate('common.export_csv')}
     </Button>
   );
+}
+
+/** Downloads `${path}` (a CSV endpoint) with the surrounding list's current filters. */
+export function CsvExportButton({ path, filename }: { path: string; filename: string }) {
+  const { filterValues } = useListContext();
+  return <CsvDownloadButton path={path} query={filterValues as Query} filename={filename} />;
 }

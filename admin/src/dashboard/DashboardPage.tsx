@@ -7,7 +7,8 @@ import { PageTitle } from '../common/PageTitle';
 import { FullPageLoader } from '../common/FullPageLoader';
 import { apiFetch } from '../providers/http';
 import { useSession } from '../providers/useSession';
-import { Bars } from '../reports/Bars';
+import { Chart } from '../charts/Chart';
+import { Ltr, useLtr } from '../common/Ltr';
 import { RechargeStatus } from '../recharges/RechargeStatus';
 import { useMyWallet } from '../wallets/myWallet';
 import { useCompanyFormat } from '../common/useCompanyFormat';
@@ -47,6 +48,7 @@ export default function DashboardPage() {
   const translate = useTranslate();
   const dealer = useSession().user?.user_type === 'dealer';
   const fmt = useCompanyFormat();
+  const ltr = useLtr();
   const { data, isPending, error } = useQuery({ queryKey: ['dashboard'], queryFn: async () => (await apiFetch<Dashboard>('/dashboard')).data as Dashboard, refetchInterval: 60_000 });
   // The layout's banner already warns a dealer below its own threshold (same cached call).
   const mine = useMyWallet();
@@ -54,16 +56,19 @@ export default function DashboardPage() {
   if (isPending || !data) return <FullPageLoader />;
   const today = todayIn(data.timezone);
   const month = `${today.slice(0, 8)}01`;
-  const money = (v: string) => `${v} ${data.currency}`;
+  // Amounts stay '0.30 USD' inside Arabic sentences too.
+  const money = (v: string) => ltr(`${v} ${data.currency}`);
   const card = (title: string, f: Figures, from: string) => (
     <Card sx={{ height: '100%' }}>
       <CardActionArea component={RouterLink} to={`/recharges?status=completed&from=${from}&to=${today}`} sx={{ height: '100%' }}>
         <CardContent>
           <Typography color="text.secondary">{translate(title)}</Typography>
-          <Typography variant="h4" component="p" sx={{ fontWeight: 700 }}>{money(f.revenue)}</Typography>
+          <Typography variant="h4" component="p" sx={{ fontWeight: 700 }}>
+            <Ltr>{money(f.revenue)}</Ltr>
+          </Typography>
           <Typography variant="body2">{translate('dashboard.sales_line', { count: f.count, profit: money(f.profit) })}</Typography>
           <Typography variant="body2" color="text.secondary">
-            {translate('dashboard.rate_line', { rate: f.success_rate === null ? '—' : `${f.success_rate}%`, pending: f.pending, failed: f.failed })}
+            {translate('dashboard.rate_line', { rate: f.success_rate === null ? '—' : ltr(`${f.success_rate}%`), pending: f.pending, failed: f.failed })}
           </Typography>
         </CardContent>
       </CardActionArea>
@@ -86,7 +91,9 @@ export default function DashboardPage() {
             <CardActionArea component={RouterLink} to={dealer ? '/my-wallet' : '/wallets'} sx={{ height: '100%' }}>
               <CardContent>
                 <Typography color="text.secondary">{translate(dealer ? 'dashboard.my_balance' : 'dashboard.dealer_balances')}</Typography>
-                <Typography variant="h4" component="p" sx={{ fontWeight: 700 }}>{money(data.wallet_balance)}</Typography>
+                <Typography variant="h4" component="p" sx={{ fontWeight: 700 }}>
+                  <Ltr>{money(data.wallet_balance)}</Ltr>
+                </Typography>
               </CardContent>
             </CardActionArea>
           </Card>
@@ -95,7 +102,15 @@ export default function DashboardPage() {
           <Card>
             <CardHeader title={translate('dashboard.last_30_days')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
             <CardContent>
-              <Bars rows={data.days.map((d) => ({ label: d.date, value: Number(d.revenue) }))} label={translate('dashboard.chart_label')} />
+              <Chart
+                points={data.days.map((d) => ({ key: d.date, value: Number(d.revenue) }))}
+                isEmpty={data.days.every((d) => !Number(d.revenue))}
+                period="day"
+                label={translate('dashboard.chart_label')}
+                seriesLabel={translate('reports.revenue')}
+                currency={data.currency}
+                empty={translate('dashboard.chart_empty')}
+              />
             </CardContent>
           </Card>
         </Grid>
@@ -140,11 +155,17 @@ export default function DashboardPage() {
                       <TableRow key={r.id} hover>
                         <TableCell>{fmt.dateTime(r.created_at)}</TableCell>
                         <TableCell>
-                          <Link component={RouterLink} to={`/recharges/${r.id}`}>{r.reference}</Link>
+                          <Link component={RouterLink} to={`/recharges/${r.id}`}>
+                            <Ltr>{r.reference}</Ltr>
+                          </Link>
                         </TableCell>
                         <TableCell>{`${r.provider_name} · ${r.bundle_name}`}</TableCell>
-                        <TableCell>{r.phone}</TableCell>
-                        <TableCell>{money(r.amount)}</TableCell>
+                        <TableCell>
+                          <Ltr>{r.phone}</Ltr>
+                        </TableCell>
+                        <TableCell>
+                          <Ltr>{money(r.amount)}</Ltr>
+                        </TableCell>
                         <TableCell>
                           <RechargeStatus status={r.status} />
                         </TableCell>
@@ -173,7 +194,9 @@ function Ranked({ rows, money }: { rows: { key: string; label: string; count: nu
             <TableCell align="right">
               <Chip size="small" label={translate('dashboard.count', { count: r.count })} />
             </TableCell>
-            <TableCell align="right">{money(r.revenue)}</TableCell>
+            <TableCell align="right">
+              <Ltr>{money(r.revenue)}</Ltr>
+            </TableCell>
           </TableRow>
         ))}
       </TableBody>
@@ -189,7 +212,8 @@ function Ranked({ rows, money }: { rows: { key: string; label: string; count: nu
 function MissedSalesCard({ missed, dealer, money, today }: { missed: NonNullable<Dashboard['missed_sales']>; dealer: boolean; money: (v: string) => string; today: string }) {
   const translate = useTranslate();
   const list = `/missed-sales?from=${today}&to=${today}`;
-  const name = (d: NonNullable<Dashboard['missed_sales']>['by_dealer'][number]['dealer']) => `${d.name}${d.dealer_code ? ` (${d.dealer_code})` : ''}`;
+  const ltr = useLtr();
+  const name = (d: NonNullable<Dashboard['missed_sales']>['by_dealer'][number]['dealer']) => `${d.name}${d.dealer_code ? ` (${ltr(d.dealer_code)})` : ''}`;
   return (
     <Card variant="outlined" sx={{ mb: 2, borderColor: 'warning.main' }} component="section" aria-labelledby="missed-sales-title">
       <CardContent sx={{ pb: 1 }}>
@@ -222,7 +246,9 @@ function MissedSalesCard({ missed, dealer, money, today }: { missed: NonNullable
                     </Link>
                   </TableCell>
                   <TableCell align="right">{row.count}</TableCell>
-                  <TableCell align="right">{money(row.amount)}</TableCell>
+                  <TableCell align="right">
+                    <Ltr>{money(row.amount)}</Ltr>
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>

@@ -10,6 +10,7 @@ import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { DealerPicker, useDealerScope } from './useDealerScope';
 import { DealerSwitch } from './DealerSwitch';
 import { ENABLED_CHOICES } from './DealerProviderList';
+import { ListEmpty, ListError } from '../common/ListParts';
 
 /** /dealer-providers/{id}/categories: an operator's categories as the dealer offers them; a row opens the bundles. */
 export default function DealerCategoryList() {
@@ -27,7 +28,7 @@ export default function DealerCategoryList() {
       <PageTitle title={title} />
       <DealerPicker scope={scope} />
       {scope.dealerId && (
-        <List resource="dealer-categories" filter={{ ...scope.filter, provider_id: providerId }} filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={title} storeKey={`dealer-categories.${scope.dealerId}.${providerId}`}>
+        <List resource="dealer-categories" filter={{ ...scope.filter, provider_id: providerId }} filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={title} storeKey={`dealer-categories.${scope.dealerId}.${providerId}`} empty={<ListEmpty message="empty.dealer_catalogue" />} error={<ListError />}>
           {phone ? (
             <SimpleList primaryText={(r: DealerCategoryResponse) => r.name} secondaryText={(r: DealerCategoryResponse) => translate('dealer_catalogue.bundles_on', { on: r.enabled_bundles_count, all: r.bundles_count })} tertiaryText={(r: DealerCategoryResponse) => translate(r.enabled ? 'dealer_catalogue.on' : 'dealer_catalogue.off')} linkType={false} rowClick={(id) => open(id)} />
           ) : (

@@ -32,7 +32,7 @@ const CHOICES: [Choice<'theme'>, Choice<'menu'>, Choice<'layout'>, Choice<'rtlCl
   { key: 'navbar', title: 'customizer.navbar_type', values: ['navbar-sticky', 'navbar-floating', 'navbar-static'] },
 ];
 
-/** The customizer panel of docs/product.md section 2; every choice is kept (theme_config). */
+/** The customizer panel of docs/product.md section 2, opened from the top bar; every choice is kept (theme_config). */
 export function Customizer() {
   const translate = useTranslate();
   const { config, update, reset } = useThemeConfig();
@@ -42,11 +42,8 @@ export function Customizer() {
   return (
     <>
       <Tooltip title={translate('customizer.open')}>
-        <IconButton
-          onClick={() => setOpen(true)}
-          aria-label={translate('customizer.open')}
-          sx={{ position: 'fixed', top: '45%', insetInlineEnd: 0, zIndex: 1200, bgcolor: 'primary.main', color: 'primary.contrastText', borderRadius: '8px 0 0 8px', '&:hover': { bgcolor: 'primary.dark' } }}
-        >
+        {/* In the top bar (beside the theme and language switchers), so it covers no content. */}
+        <IconButton color="inherit" onClick={() => setOpen(true)} aria-label={translate('customizer.open')}>
           <TuneIcon />
         </IconButton>
       </Tooltip>

@@ -10,7 +10,6 @@ import { MOBILE_QUERY, Sidebar } from './Sidebar';
 import { HorizontalMenu } from './HorizontalMenu';
 import { Footer } from './Footer';
 import { ScrollToTop } from './ScrollToTop';
-import { Customizer } from './Customizer';
 import { ErrorBoundary } from './ErrorBoundary';
 import { animationSx } from './animations';
 import { useRowCheckboxLabels } from './useRowCheckboxLabels';
@@ -70,7 +69,6 @@ export function Layout({ children }: { children?: ReactNode }) {
               </Box>
             </Box>
             <ScrollToTop />
-            <Customizer />
           </Box>
         )}
       </BareContext.Provider>

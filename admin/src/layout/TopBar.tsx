@@ -5,6 +5,7 @@ import { SearchBox } from './SearchBox';
 import { LanguageSwitcher } from './LanguageSwitcher';
 import { ThemeSwitcher } from './ThemeSwitcher';
 import { UserDropdown } from './UserDropdown';
+import { Customizer } from './Customizer';
 import { useThemeConfig } from '../theme/themeConfig';
 import { useVisibleMenu } from './useMenu';
 import { MOBILE_QUERY } from './Sidebar';
@@ -49,6 +50,7 @@ export function TopBar() {
         <Box sx={{ flex: 1 }} />
         <LanguageSwitcher />
         <ThemeSwitcher />
+        <Customizer />
         <UserDropdown />
       </Toolbar>
     </AppBar>

@@ -20,12 +20,19 @@ describe('menu filtering (docs/product.md section 2)', () => {
   });
 
   it('a dealer sees its own areas only', () => {
-    const p = paths(filterMenu(MENU, DEALER_PERMISSIONS));
+    const p = paths(filterMenu(MENU, DEALER_PERMISSIONS, 'dealer'));
     expect(p).toEqual(['/dashboard', '/dealer-providers', '/banners', '/my-wallet', '/wallet-transactions', '/recharges', '/missed-sales', '/reports', '/reports/dealer-profit', '/settings', '/settings/payment-methods', '/settings/contacts']);
     expect(p).not.toContain('/admin');
     expect(p).not.toContain('/settings/company');
     expect(p).not.toContain('/recharges/review');
     expect(p).not.toContain('/settings/money');
+  });
+
+  it('shows My wallet to dealers only: an admin holding every permission has no wallet of its own', () => {
+    expect(paths(filterMenu(MENU, ALL_PERMISSIONS, 'admin'))).not.toContain('/my-wallet');
+    expect(paths(filterMenu(MENU, ALL_PERMISSIONS))).not.toContain('/my-wallet');
+    expect(paths(filterMenu(MENU, ALL_PERMISSIONS, 'dealer'))).toContain('/my-wallet');
+    expect(paths(filterMenu(MENU, ALL_PERMISSIONS, 'admin'))).toContain('/wallet-transactions');
   });
 
   it("shows the review queue to holders of 'review recharges' only, and money limits with 'view company settings'", () => {

@@ -16,6 +16,8 @@ export interface MenuItem {
   permissions?: readonly string[];
   icon?: ComponentType;
   children?: MenuItem[];
+  /** Only these kinds of user see the item (my-wallet: dealers; an admin has no wallet of its own). */
+  userTypes?: readonly string[];
   /** A live count shown next to the label (hidden at 0): 'review' = sales waiting for review. */
   badge?: 'review';
 }
@@ -27,11 +29,15 @@ export interface MenuSection {
   items: MenuItem[];
 }
 
-/** Keeps the items the user may see; groups without a visible child and empty sections go. */
-export function filterMenu(sections: readonly MenuSection[], perms: Perms): MenuSection[] {
+/**
+ * Keeps the items the user may see (its permissions, and its type where an item serves one kind
+ * of user only); groups without a visible child and empty sections go.
+ */
+export function filterMenu(sections: readonly MenuSection[], perms: Perms, userType?: string | null): MenuSection[] {
   const filterItems = (items: readonly MenuItem[]): MenuItem[] =>
     items.flatMap((item) => {
       if (!canSeeMenuItem(perms, item.permissions)) return [];
+      if (item.userTypes && !(userType && item.userTypes.includes(userType))) return [];
       if (item.children) {
         const children = filterItems(item.children);
         return children.length ? [{ ...item, children }] : [];
@@ -47,7 +53,7 @@ export function filterMenu(sections: readonly MenuSection[], perms: Perms): Menu
 export const DEFAULT_HOME = '/dashboard';
 
 /** The home page is the first visible menu path, else /dashboard (docs/product.md section 2). */
-export function homePath(sections: readonly MenuSection[], perms: Perms): string {
+export function homePath(sections: readonly MenuSection[], perms: Perms, userType?: string | null): string {
   const first = (items: readonly MenuItem[]): string | undefined => {
     for (const item of items) {
       const p = item.path ?? (item.children ? first(item.children) : undefined);
@@ -55,7 +61,7 @@ export function homePath(sections: readonly MenuSection[], perms: Perms): string
     }
     return undefined;
   };
-  for (const s of filterMenu(sections, perms)) {
+  for (const s of filterMenu(sections, perms, userType)) {
     const p = first(s.items);
     if (p) return p;
   }

@@ -29,7 +29,8 @@ export const MENU: MenuSection[] = [
         icon: WalletIcon,
         children: [
           { key: 'wallets', label: 'menu.wallets', path: '/wallets', permissions: ['view wallets'] },
-          { key: 'my-wallet', label: 'menu.my_wallet', path: '/my-wallet', permissions: ['view own wallet'] },
+          // A wallet of one's own is a dealer's (GET /my-wallet answers 404 for anyone else).
+          { key: 'my-wallet', label: 'menu.my_wallet', path: '/my-wallet', permissions: ['view own wallet'], userTypes: ['dealer'] },
           { key: 'wallet-transactions', label: 'menu.wallet_transactions', path: '/wallet-transactions', permissions: ['view wallet transactions'] },
         ],
       },

@@ -5,6 +5,7 @@ import { MENU } from './menuItems';
 
 /** The menu as the signed-in user may see it, and the home page that follows from it. */
 export function useVisibleMenu() {
-  const { permissions } = useSession();
-  return useMemo(() => ({ sections: filterMenu(MENU, permissions), home: homePath(MENU, permissions) }), [permissions]);
+  const { permissions, user } = useSession();
+  const userType = user?.user_type ?? null;
+  return useMemo(() => ({ sections: filterMenu(MENU, permissions, userType), home: homePath(MENU, permissions, userType) }), [permissions, userType]);
 }

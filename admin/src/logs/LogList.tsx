@@ -1,57 +1,101 @@
-import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, ReferenceInput, SelectInput, TextInput, useRecordContext, useTranslate } from 'react-admin';
-import { Box, Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { useState } from 'react';
+import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, RecordContextProvider, ReferenceInput, SelectInput, SimpleList, TextInput, useListContext, useRecordContext, useTranslate } from 'react-admin';
+import { Box, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Button, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { PageTitle } from '../common/PageTitle';
+import { Ltr } from '../common/Ltr';
 import { useCompanyFormat } from '../common/useCompanyFormat';
+import { useIsPhone } from '../common/useIsPhone';
+import { ListEmpty, ListTopBar, usePhoneFilters } from '../common/ListParts';
+import { LOG_ACTIONS, LOG_SUBJECTS, LogSentence, type LogEntry } from './logSentence';
 
-interface LogEntry {
-  id: number;
-  actor: { id: number; name: string } | null;
-  action: string;
-  subject_type: string | null;
-  subject_id: number | null;
-  description: string | null;
-  before: unknown;
-  after: unknown;
-  ip: string | null;
-  user_agent: string | null;
-  created_at: string;
-}
-
-const SUBJECTS = ['user', 'role', 'banner', 'provider', 'category', 'bundle', 'payment_method', 'contact', 'area', 'settings', 'wallet', 'wallet_top_up_request', 'recharge', 'dealer_provider', 'dealer_category', 'dealer_bundle'];
 const show = (v: unknown) => (v === undefined ? '' : v === null ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
-/** /logs: the activity log, newest first; a row opens the change as a before/after table. Nothing here can change it. */
+/**
+ * /logs: the activity log, newest first, one sentence per entry in the user's language ("Admin
+ * User assigned permissions to role Editors", the subject linked to its page); a row opens the
+ * change as a before/after table. Phones get a simple list and their filters behind a button.
+ * Nothing here can change the log.
+ */
 export default function LogList() {
   const translate = useTranslate();
   const fmt = useCompanyFormat();
-  const filters = [
-    <ReferenceInput key="actor_id" source="actor_id" reference="users" alwaysOn>
+  const phone = useIsPhone();
+  const filters = usePhoneFilters([
+    <ReferenceInput key="actor_id" source="actor_id" reference="users" label="logs.fields.actor" alwaysOn>
       <AutocompleteInput label="logs.fields.actor" optionText="name" />
     </ReferenceInput>,
-    <TextInput key="action" source="action" label="logs.fields.action" alwaysOn />,
-    <SelectInput key="subject_type" source="subject_type" label="logs.fields.subject" choices={SUBJECTS.map((s) => ({ id: s, name: s }))} translateChoice={false} alwaysOn />,
+    <SelectInput key="action" source="action" label="logs.fields.action" choices={LOG_ACTIONS.map((a) => ({ id: a, name: `logs.action_names.${a}` }))} alwaysOn />,
+    <SelectInput key="subject_type" source="subject_type" label="logs.fields.subject" choices={LOG_SUBJECTS.map((s) => ({ id: s, name: `logs.subject_types.${s}` }))} alwaysOn />,
     <DateInput key="from" source="from" label="wallets.fields.from" alwaysOn />,
     <DateInput key="to" source="to" label="wallets.fields.to" alwaysOn />,
     <TextInput key="q" source="q" label="logs.fields.search" />,
-  ];
+  ]);
   return (
     <>
       <PageTitle title={translate('menu.logs')} />
-      <List resource="logs" filters={filters} sort={{ field: 'id', order: 'DESC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.logs')}>
-        <Datagrid bulkActionButtons={false} rowClick="expand" expand={<Change />}>
-          <FunctionField label="logs.fields.at" render={(l: LogEntry) => fmt.dateTime(l.created_at)} />
-          <FunctionField label="logs.fields.actor" render={(l: LogEntry) => l.actor?.name ?? translate('wallets.system')} />
-          <FunctionField label="logs.fields.action" render={(l: LogEntry) => <Chip size="small" variant="outlined" label={l.action} />} />
-          <FunctionField label="logs.fields.subject" render={(l: LogEntry) => (l.subject_type ? `${l.subject_type}${l.subject_id ? ` #${l.subject_id}` : ''}` : '—')} />
-          <FunctionField label="logs.fields.description" render={(l: LogEntry) => l.description ?? ''} />
-          <FunctionField label="logs.fields.ip" render={(l: LogEntry) => l.ip ?? ''} />
-        </Datagrid>
+      <List
+        resource="logs"
+        filters={filters}
+        sort={{ field: 'id', order: 'DESC' }}
+        perPage={25}
+        disableSyncWithLocation
+        actions={<ListTopBar />}
+        title={translate('menu.logs')}
+        empty={<ListEmpty message="logs.empty" />}
+      >
+        {phone ? (
+          <PhoneLogs />
+        ) : (
+          <Datagrid bulkActionButtons={false} rowClick="expand" expand={<Change />}>
+            <FunctionField label="logs.fields.at" render={(l: LogEntry) => <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{fmt.dateTime(l.created_at)}</Box>} />
+            <FunctionField label="logs.what" render={(l: LogEntry) => <LogSentence entry={l} />} />
+            <FunctionField label="logs.fields.description" render={(l: LogEntry) => (l.description ? <Box sx={{ maxWidth: 320, whiteSpace: 'normal', color: 'text.secondary' }}>{l.description}</Box> : '')} />
+            <FunctionField label="logs.fields.ip" render={(l: LogEntry) => <Ltr>{l.ip}</Ltr>} />
+          </Datagrid>
+        )}
       </List>
     </>
   );
 }
 
-/** The change as a table: each field that differs, its value before and after. */
+/** Phones: one sentence per entry with its time; tapping one opens the change in a dialog. */
+function PhoneLogs() {
+  const fmt = useCompanyFormat();
+  const translate = useTranslate();
+  const { data = [] } = useListContext<LogEntry>();
+  const [openId, setOpenId] = useState<number | null>(null);
+  const open = data.find((l) => l.id === openId);
+  return (
+    <>
+      <SimpleList<LogEntry>
+        primaryText={(l) => <LogSentence entry={l} link={false} />}
+        secondaryText={(l) => fmt.dateTime(l.created_at)}
+        tertiaryText={(l) => <Ltr>{l.ip}</Ltr>}
+        linkType={false}
+        rowClick={(id) => {
+          setOpenId(Number(id));
+          return false;
+        }}
+        rowSx={() => ({ '& .MuiListItemText-primary': { whiteSpace: 'normal', overflowWrap: 'anywhere' } })}
+      />
+      <Dialog open={!!open} onClose={() => setOpenId(null)} fullWidth>
+        <DialogTitle>{open ? fmt.dateTime(open.created_at) : ''}</DialogTitle>
+        <DialogContent sx={{ px: 1 }}>
+          {open && (
+            <RecordContextProvider value={open}>
+              <Change />
+            </RecordContextProvider>
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setOpenId(null)}>{translate('common.close')}</Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}
+
+/** The entry in full: its sentence, action code, and each field that changed, before and after. */
 function Change() {
   const l = useRecordContext<LogEntry>();
   const translate = useTranslate();
@@ -61,6 +105,11 @@ function Change() {
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
   return (
     <Box sx={{ px: 2, pb: 2 }}>
+      <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
+        <Typography variant="body2"><LogSentence entry={l} /></Typography>
+        <Chip size="small" variant="outlined" label={l.action} title={translate('logs.fields.action')} />
+      </Stack>
+      {l.description && <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>{l.description}</Typography>}
       {keys.length === 0 ? (
         <Typography variant="body2" color="text.secondary">{translate('logs.no_fields')}</Typography>
       ) : (

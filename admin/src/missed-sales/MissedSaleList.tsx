@@ -1,4 +1,4 @@
-import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, ReferenceInput, SimpleList, TopToolbar, usePermissions, useTranslate } from 'react-admin';
+import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, ReferenceInput, SimpleList, usePermissions, useTranslate } from 'react-admin';
 import { Button, Typography } from '@mui/material';
 import { Link, useSearchParams } from 'react-router';
 import type { MissedSaleResponse } from '@app/contracts';
@@ -7,6 +7,7 @@ import { CsvExportButton } from '../common/CsvExportButton';
 import { useSession } from '../providers/useSession';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useIsPhone } from '../common/useIsPhone';
+import { ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 
 /** One purchase refused because the dealer's wallet could not pay (GET /missed-sales). */
@@ -26,17 +27,17 @@ export default function MissedSaleList() {
   const [params] = useSearchParams();
   const preset = Object.fromEntries(['from', 'to', ...(dealer ? [] : ['dealer_id'])].flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : [])));
   const money = (v: string | undefined) => (v === undefined ? '—' : `${v} ${fmt.currency}`);
-  const filters = [
+  const filters = usePhoneFilters([
     ...(dealer
       ? []
       : [
-          <ReferenceInput key="dealer_id" source="dealer_id" reference="users" filter={{ user_type: 'dealer' }} alwaysOn>
+          <ReferenceInput key="dealer_id" source="dealer_id" reference="users" filter={{ user_type: 'dealer' }} label="wallets.fields.dealer" alwaysOn>
             <AutocompleteInput label="wallets.fields.dealer" optionText="name" />
           </ReferenceInput>,
         ]),
     <DateInput key="from" source="from" label="wallets.fields.from" alwaysOn />,
     <DateInput key="to" source="to" label="wallets.fields.to" alwaysOn />,
-  ];
+  ]);
   const title = translate('menu.missed_sales');
   return (
     <>
@@ -54,11 +55,12 @@ export default function MissedSaleList() {
         disableSyncWithLocation
         title={title}
         actions={
-          <TopToolbar>
+          <ListTopBar>
             <CsvExportButton path="/missed-sales/export" filename="missed-sales" />
-          </TopToolbar>
+          </ListTopBar>
         }
         empty={false}
+        error={<ListError />}
       >
         {phone ? (
           <SimpleList

@@ -10,6 +10,7 @@ import { serverMessage } from '../providers/errors';
 import { useSession } from '../providers/useSession';
 import { TransactionRows } from '../wallets/WalletTransactionList';
 import { useCompanyFormat } from '../common/useCompanyFormat';
+import { Ltr } from '../common/Ltr';
 import { REVIEW_COUNT_KEY } from '../layout/useReviewCount';
 import { RechargeStatus, StateChip } from './RechargeStatus';
 import { RemoteCallTimeline } from './RemoteCallTimeline';
@@ -82,23 +83,23 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
   const can = (p: string) => !!permissions?.includes(p);
   const rows: [string, ReactNode][] = r
     ? [
-        ['recharges.fields.reference', r.reference],
-        ['wallets.fields.dealer', `${r.dealer.name}${r.dealer.dealer_code ? ` (${r.dealer.dealer_code})` : ''}`],
+        ['recharges.fields.reference', <Ltr>{r.reference}</Ltr>],
+        ['wallets.fields.dealer', <>{r.dealer.name}{r.dealer.dealer_code ? <> (<Ltr>{r.dealer.dealer_code}</Ltr>)</> : null}</>],
         ['recharges.fields.bundle', `${r.provider_name} · ${r.category_name} · ${r.bundle_name}`],
-        ['recharges.fields.phone', r.phone],
-        ['recharges.fields.payer_phone', r.payer_phone],
+        ['recharges.fields.phone', <Ltr>{r.phone}</Ltr>],
+        ['recharges.fields.payer_phone', r.payer_phone ? <Ltr>{r.payer_phone}</Ltr> : null],
         ['recharges.fields.payment_method', r.payment_method],
-        ['recharges.fields.amount', `${r.amount} ${r.currency}`],
-        ...(r.cost !== undefined ? ([['recharges.fields.cost', r.cost], ['recharges.fields.profit', r.profit]] as [string, string][]) : []),
+        ['recharges.fields.amount', <Ltr>{`${r.amount} ${r.currency}`}</Ltr>],
+        ...(r.cost !== undefined ? ([['recharges.fields.cost', <Ltr>{r.cost}</Ltr>], ['recharges.fields.profit', <Ltr>{r.profit}</Ltr>]] as [string, ReactNode][]) : []),
         ['recharges.fields.pricing_model', translate(`wallets.pricing.${r.pricing_model}`)],
         ['recharges.fields.created_at', fmt.dateTime(r.created_at)],
         ['recharges.fields.payment_state', r.payment_state ? <StateChip kind="payment" state={r.payment_state} /> : null],
         ['recharges.fields.payment_flow', r.payment_flow ? translate(`recharges.payment_flows.${r.payment_flow}`, { _: r.payment_flow }) : null],
         ['recharges.fields.delivery_state', r.delivery_state ? <StateChip kind="delivery" state={r.delivery_state} /> : null],
-        ['recharges.fields.delivery_id', r.delivery_id],
+        ['recharges.fields.delivery_id', r.delivery_id ? <Ltr>{r.delivery_id}</Ltr> : null],
         ['recharges.fields.attempts', String(r.attempts)],
-        ['recharges.fields.payment_reference', r.payment_reference],
-        ['recharges.fields.operator_reference', r.operator_reference],
+        ['recharges.fields.payment_reference', r.payment_reference ? <Ltr>{r.payment_reference}</Ltr> : null],
+        ['recharges.fields.operator_reference', r.operator_reference ? <Ltr>{r.operator_reference}</Ltr> : null],
         ['recharges.fields.failure_reason', r.failure_reason],
       ]
     : [];

@@ -1,14 +1,17 @@
-import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, ReferenceInput, SelectInput, TextInput, usePermissions, useTranslate } from 'react-admin';
+import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, ReferenceInput, SelectInput, SimpleList, TextInput, usePermissions, useTranslate } from 'react-admin';
 import { Alert, Button } from '@mui/material';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { RECHARGE_STATUSES, type RechargeResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
+import { Ltr, useLtr } from '../common/Ltr';
 import { CsvExportButton } from '../common/CsvExportButton';
 import { useSession } from '../providers/useSession';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useReviewCount } from '../layout/useReviewCount';
 import { RechargeStatus } from './RechargeStatus';
 import { RechargeDetail } from './RechargeDetail';
+import { useIsPhone } from '../common/useIsPhone';
+import { ListEmpty, ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
 
 export { RechargeStatus };
 
@@ -21,19 +24,21 @@ export default function RechargeList() {
   const { permissions } = usePermissions<string[]>();
   const seesCost = !!permissions?.includes('view bundles prices');
   const waiting = useReviewCount();
+  const phone = useIsPhone();
+  const ltr = useLtr();
   const openId = (useParams()['*'] ?? '').split('/')[0];
   // Links from the dashboard carry their filters (?status=completed&from=...&to=...).
   const [params] = useSearchParams();
   const preset = Object.fromEntries(['status', 'from', 'to', 'dealer_id', 'provider_id', 'phone'].flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : [])));
-  const filters = [
+  const filters = usePhoneFilters([
     ...(dealer
       ? []
       : [
-          <ReferenceInput key="dealer_id" source="dealer_id" reference="users" filter={{ user_type: 'dealer' }} alwaysOn>
+          <ReferenceInput key="dealer_id" source="dealer_id" reference="users" filter={{ user_type: 'dealer' }} label="wallets.fields.dealer" alwaysOn>
             <AutocompleteInput label="wallets.fields.dealer" optionText="name" />
           </ReferenceInput>,
         ]),
-    <ReferenceInput key="provider_id" source="provider_id" reference="internet-providers">
+    <ReferenceInput key="provider_id" source="provider_id" reference={dealer ? 'dealer-providers' : 'internet-providers'} label="recharges.fields.provider">
       <AutocompleteInput label="recharges.fields.provider" optionText="name" />
     </ReferenceInput>,
     <SelectInput key="status" source="status" label="recharges.fields.status" choices={RECHARGE_STATUSES.map((s) => ({ id: s, name: `recharges.status.${s}` }))} alwaysOn />,
@@ -41,7 +46,7 @@ export default function RechargeList() {
     <DateInput key="to" source="to" label="wallets.fields.to" alwaysOn />,
     <TextInput key="phone" source="phone" label="recharges.fields.phone" alwaysOn />,
     <TextInput key="q" source="q" label="recharges.fields.reference" />,
-  ];
+  ]);
   return (
     <>
       <PageTitle title={translate('menu.recharges')} />
@@ -58,17 +63,42 @@ export default function RechargeList() {
           {translate('recharges.review.waiting_count', { smart_count: waiting })}
         </Alert>
       )}
-      <List resource="recharges" filters={filters} filterDefaultValues={preset} sort={{ field: 'id', order: 'DESC' }} perPage={25} disableSyncWithLocation title={translate('menu.recharges')} actions={<CsvExportButton path="/recharges/export" filename="recharges" />}>
-        <Datagrid bulkActionButtons={false} rowClick={(id) => `/recharges/${id}`}>
-          <FunctionField label="recharges.fields.created_at" render={(r: RechargeResponse) => fmt.dateTime(r.created_at)} />
-          <FunctionField label="recharges.fields.reference" render={(r: RechargeResponse) => r.reference} />
-          {!dealer && <FunctionField label="wallets.fields.dealer" render={(r: RechargeResponse) => r.dealer.name} />}
-          <FunctionField label="recharges.fields.bundle" render={(r: RechargeResponse) => `${r.provider_name} · ${r.bundle_name}`} />
-          <FunctionField label="recharges.fields.phone" render={(r: RechargeResponse) => r.phone} />
-          <FunctionField label="recharges.fields.amount" render={(r: RechargeResponse) => `${r.amount} ${r.currency}`} />
-          {seesCost && <FunctionField label="recharges.fields.profit" render={(r: RechargeResponse) => r.profit} />}
-          <FunctionField label="recharges.fields.status" render={(r: RechargeResponse) => <RechargeStatus status={r.status} reason={r.review_reason} />} />
-        </Datagrid>
+      <List
+        resource="recharges"
+        filters={filters}
+        filterDefaultValues={preset}
+        sort={{ field: 'id', order: 'DESC' }}
+        perPage={25}
+        disableSyncWithLocation
+        title={translate('menu.recharges')}
+        actions={
+          <ListTopBar>
+            <CsvExportButton path="/recharges/export" filename="recharges" />
+          </ListTopBar>
+        }
+        empty={<ListEmpty message={dealer ? 'empty.recharges_dealer' : 'empty.recharges'} />}
+        error={<ListError />}
+      >
+        {phone ? (
+          <SimpleList
+            primaryText={(r: RechargeResponse) => `${r.provider_name} · ${r.bundle_name}`}
+            secondaryText={(r: RechargeResponse) => `${ltr(r.phone)} · ${ltr(`${r.amount} ${r.currency}`)}${dealer ? '' : ` · ${r.dealer.name}`}`}
+            tertiaryText={(r: RechargeResponse) => <RechargeStatus status={r.status} reason={r.review_reason} />}
+            linkType={false}
+            rowClick={(id) => `/recharges/${id}`}
+          />
+        ) : (
+          <Datagrid bulkActionButtons={false} rowClick={(id) => `/recharges/${id}`}>
+            <FunctionField label="recharges.fields.created_at" render={(r: RechargeResponse) => fmt.dateTime(r.created_at)} />
+            <FunctionField label="recharges.fields.reference" render={(r: RechargeResponse) => <Ltr>{r.reference}</Ltr>} />
+            {!dealer && <FunctionField label="wallets.fields.dealer" render={(r: RechargeResponse) => r.dealer.name} />}
+            <FunctionField label="recharges.fields.bundle" render={(r: RechargeResponse) => `${r.provider_name} · ${r.bundle_name}`} />
+            <FunctionField label="recharges.fields.phone" render={(r: RechargeResponse) => <Ltr>{r.phone}</Ltr>} />
+            <FunctionField label="recharges.fields.amount" render={(r: RechargeResponse) => <Ltr>{`${r.amount} ${r.currency}`}</Ltr>} />
+            {seesCost && <FunctionField label="recharges.fields.profit" render={(r: RechargeResponse) => <Ltr>{r.profit}</Ltr>} />}
+            <FunctionField label="recharges.fields.status" render={(r: RechargeResponse) => <RechargeStatus status={r.status} reason={r.review_reason} />} />
+          </Datagrid>
+        )}
       </List>
       <RechargeDetail id={openId || null} onClose={() => navigate('/recharges')} />
     </>

@@ -3,8 +3,10 @@ import { Box, Typography } from '@mui/material';
 import { useNavigate, useParams } from 'react-router';
 import type { RechargeResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
+import { Ltr, useLtr } from '../common/Ltr';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { useIsPhone } from '../common/useIsPhone';
+import { ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { StateChip } from './RechargeStatus';
 import { RechargeDetail, waitingSince } from './RechargeDetail';
@@ -20,20 +22,21 @@ export default function ReviewList() {
   const translate = useTranslate();
   const navigate = useNavigate();
   const phone = useIsPhone();
+  const ltr = useLtr();
   const fmt = useCompanyFormat();
   const openId = (useParams()['*'] ?? '').split('/')[0];
   const waited = (r: RechargeResponse) => {
     const since = waitingSince(r);
     return since ? fmt.duration(Date.now() - new Date(since).getTime()) : '—';
   };
-  const filters = [
-    <ReferenceInput key="dealer_id" source="dealer_id" reference="users" filter={{ user_type: 'dealer' }} alwaysOn>
+  const filters = usePhoneFilters([
+    <ReferenceInput key="dealer_id" source="dealer_id" reference="users" filter={{ user_type: 'dealer' }} label="wallets.fields.dealer" alwaysOn>
       <AutocompleteInput label="wallets.fields.dealer" optionText="name" />
     </ReferenceInput>,
-    <ReferenceInput key="provider_id" source="provider_id" reference="internet-providers" alwaysOn>
+    <ReferenceInput key="provider_id" source="provider_id" reference="internet-providers" label="recharges.fields.provider" alwaysOn>
       <AutocompleteInput label="recharges.fields.provider" optionText="name" />
     </ReferenceInput>,
-  ];
+  ]);
   const title = translate('menu.recharges_review');
   return (
     <>
@@ -50,13 +53,14 @@ export default function ReviewList() {
         sort={{ field: 'id', order: 'ASC' }}
         perPage={25}
         disableSyncWithLocation
-        actions={false}
+        actions={<ListTopBar />}
         title={title}
         empty={<Empty />}
+        error={<ListError />}
       >
         {phone ? (
           <SimpleList
-            primaryText={(r: RechargeResponse) => `${r.reference} · ${r.amount} ${r.currency}`}
+            primaryText={(r: RechargeResponse) => `${ltr(r.reference)} · ${ltr(`${r.amount} ${r.currency}`)}`}
             secondaryText={(r: RechargeResponse) => r.review_reason ?? ''}
             tertiaryText={(r: RechargeResponse) => translate('recharges.review.waited', { time: waited(r) })}
             linkType={false}
@@ -65,11 +69,11 @@ export default function ReviewList() {
         ) : (
           <Datagrid bulkActionButtons={false} rowClick={(id) => `${BASE}/${id}`}>
             <FunctionField label="recharges.review.waited_column" render={(r: RechargeResponse) => <strong>{waited(r)}</strong>} />
-            <FunctionField label="recharges.fields.reference" render={(r: RechargeResponse) => r.reference} />
+            <FunctionField label="recharges.fields.reference" render={(r: RechargeResponse) => <Ltr>{r.reference}</Ltr>} />
             <FunctionField label="wallets.fields.dealer" render={(r: RechargeResponse) => r.dealer.name} />
             <FunctionField label="recharges.fields.bundle" render={(r: RechargeResponse) => `${r.provider_name} · ${r.bundle_name}`} />
-            <FunctionField label="recharges.fields.phone" render={(r: RechargeResponse) => r.phone} />
-            <FunctionField label="recharges.fields.amount" render={(r: RechargeResponse) => `${r.amount} ${r.currency}`} />
+            <FunctionField label="recharges.fields.phone" render={(r: RechargeResponse) => <Ltr>{r.phone}</Ltr>} />
+            <FunctionField label="recharges.fields.amount" render={(r: RechargeResponse) => <Ltr>{`${r.amount} ${r.currency}`}</Ltr>} />
             <FunctionField label="recharges.fields.payment_state" render={(r: RechargeResponse) => <StateChip kind="payment" state={r.payment_state} />} />
             <FunctionField label="recharges.fields.delivery_state" render={(r: RechargeResponse) => <StateChip kind="delivery" state={r.delivery_state} />} />
             <FunctionField label="recharges.fields.review_reason" render={(r: RechargeResponse) => <Box sx={{ maxWidth: 360, whiteSpace: 'normal' }}>{r.review_reason ?? '—'}</Box>} />

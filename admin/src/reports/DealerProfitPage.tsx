@@ -3,6 +3,7 @@ import { useGetList, useTranslate } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, CardContent, CardHeader, MenuItem, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import { PageTitle } from '../common/PageTitle';
+import { CsvDownloadButton } from '../common/CsvExportButton';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { apiFetch } from '../providers/http';
 import { useSession } from '../providers/useSession';
@@ -32,7 +33,10 @@ export default function DealerProfitPage() {
   const dealers = useGetList('users', { filter: { user_type: 'dealer' }, pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: !dealer });
   return (
     <>
-      <PageTitle title={translate('menu.dealer_profit_report')} />
+      <PageTitle
+        title={translate('menu.dealer_profit_report')}
+        actions={<CsvDownloadButton path="/reports/dealer-profit" query={{ ...filters, format: 'csv' }} fileName={`dealer-profit-${filters.from}-${filters.to}${dealer || filters.dealer_id ? '-by-bundle' : ''}.csv`} />}
+      />
       <Card sx={{ mb: 2 }}>
         <CardContent>
           <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 2, '& .MuiTextField-root': { width: 'auto', minWidth: 160 } }}>

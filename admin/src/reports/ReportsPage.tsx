@@ -1,14 +1,15 @@
 import { useState } from 'react';
-import { useGetList, useNotify, useTranslate } from 'react-admin';
+import { useGetList, useTranslate } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, CardContent, MenuItem, Stack, Table, TableBody, TableCell, TableFooter, TableHead, TableRow, TextField, Typography } from '@mui/material';
-import DownloadIcon from '@mui/icons-material/DownloadOutlined';
+import { Alert, Box, Card, CardContent, MenuItem, Stack, Table, TableBody, TableCell, TableFooter, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import { RECHARGE_STATUSES } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
+import { CsvDownloadButton } from '../common/CsvExportButton';
 import { useCompanyFormat } from '../common/useCompanyFormat';
-import { apiFetch, buildUrl, requestHeaders } from '../providers/http';
+import { apiFetch } from '../providers/http';
 import { useSession } from '../providers/useSession';
-import { Bars } from './Bars';
+import { Chart } from '../charts/Chart';
+import { fillPeriods, type Period } from '../charts/chartFormat';
 
 interface Row {
   key: string;
@@ -26,11 +27,18 @@ interface Report {
   totals: Omit<Row, 'key' | 'label'>;
 }
 const GROUPS = ['day', 'week', 'month', 'provider', 'bundle', 'dealer'] as const;
+const periodOf = (group: string): Period => (group === 'day' || group === 'week' || group === 'month' ? group : 'category');
+/** The rows as chart points: every day, week or month of the range (0 where nothing sold); names as they are. */
+const chartPoints = (data: Report) =>
+  fillPeriods(
+    data.rows.map((r) => ({ key: r.label, value: Number(r.revenue) })),
+    periodOf(data.group_by),
+    { from: data.from, to: data.to },
+  );
 
 /** /reports: sales over a date range, filtered and grouped, with totals, a chart and the CSV of exactly what is shown. */
 export default function ReportsPage() {
   const translate = useTranslate();
-  const notify = useNotify();
   const dealer = useSession().user?.user_type === 'dealer';
   // The last 30 days of the company's calendar (not the browser's) until the user picks dates.
   const company = useCompanyFormat();
@@ -39,20 +47,13 @@ export default function ReportsPage() {
   const set = (k: keyof typeof filters) => (e: React.ChangeEvent<HTMLInputElement>) => setFilters((f) => ({ ...f, [k]: e.target.value }));
   const { data, error, isPending } = useQuery({ queryKey: ['reports', 'sales', filters], queryFn: async () => (await apiFetch<Report>('/reports/sales', { query: filters })).data as Report, enabled: company.ready });
   const dealers = useGetList('users', { filter: { user_type: 'dealer' }, pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: !dealer });
-  const providers = useGetList('internet-providers', { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } });
+  // A dealer may not read /internet-providers: its own operators are /dealer-providers (same ids).
+  const providers = useGetList(dealer ? 'dealer-providers' : 'internet-providers', { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } });
   const methods = useGetList('payment-methods', { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } });
-  const download = async () => {
-    const res = await fetch(buildUrl('/reports/sales', { ...filters, format: 'csv' }), { headers: requestHeaders(true) });
-    if (!res.ok) return notify('common.export_failed', { type: 'error' });
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(await res.blob());
-    a.download = `sales-${filters.from}-${filters.to}-by-${filters.group_by}.csv`;
-    a.click();
-  };
   const seesCost = data?.totals.cost !== undefined;
   return (
     <>
-      <PageTitle title={translate('menu.sales_report')} actions={<Button startIcon={<DownloadIcon />} onClick={download}>{translate('common.export_csv')}</Button>} />
+      <PageTitle title={translate('menu.sales_report')} actions={<CsvDownloadButton path="/reports/sales" query={{ ...filters, format: 'csv' }} fileName={`sales-${filters.from}-${filters.to}-by-${filters.group_by}.csv`} />} />
       <Card sx={{ mb: 2 }}>
         <CardContent>
           <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 2, '& .MuiTextField-root': { width: 'auto', minWidth: 160 } }}>
@@ -89,7 +90,17 @@ export default function ReportsPage() {
       {data && (
         <Card>
           <CardContent sx={{ overflowX: 'auto' }}>
-            <Bars rows={data.rows.map((r) => ({ label: r.label, value: Number(r.revenue) }))} label={translate('reports.chart_label')} />
+            <Box sx={{ mb: 2 }}>
+              <Chart
+                points={chartPoints(data)}
+                isEmpty={data.rows.every((r) => !Number(r.revenue))}
+                period={periodOf(data.group_by)}
+                label={translate('reports.chart_label')}
+                seriesLabel={translate('reports.revenue')}
+                currency={company.currency}
+                empty={translate('reports.chart_empty')}
+              />
+            </Box>
             <Table size="small" aria-label={translate('menu.sales_report')}>
               <TableHead>
                 <TableRow>

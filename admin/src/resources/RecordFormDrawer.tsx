@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { CreateBase, EditBase, SaveButton, SimpleForm, Toolbar, useNotify, useTranslate, type RaRecord } from 'react-admin';
+import { CreateBase, EditBase, SaveButton, SimpleForm, Toolbar, useTranslate, type RaRecord } from 'react-admin';
+import { useDoneToast } from '../common/DoneToast';
 import { Box, Button, Drawer, IconButton, Stack, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import type { z } from 'zod';
@@ -32,9 +33,10 @@ export function RecordFormDrawer({
   children: ReactNode;
 }) {
   const translate = useTranslate();
-  const notify = useNotify();
-  const done = (message: string) => () => {
-    notify(message, { type: 'success', messageArgs: { smart_count: 1 } });
+  const toast = useDoneToast();
+  // The toast names what was saved ("Banner “Weekend offer” created"), not "Element created".
+  const done = (what: 'created' | 'updated') => (data: RaRecord) => {
+    toast(what, resource, data);
     route.close();
   };
   const form = (schema: z.ZodType, isEdit: boolean) => (
@@ -55,12 +57,12 @@ export function RecordFormDrawer({
       </Stack>
       <Box>
         {route.mode === 'create' && (
-          <CreateBase resource={resource} redirect={false} transform={transform} mutationOptions={{ onSuccess: done('ra.notification.created') }}>
+          <CreateBase resource={resource} redirect={false} transform={transform} mutationOptions={{ onSuccess: done('created') }}>
             {form(schemas.create, false)}
           </CreateBase>
         )}
         {route.record && route.mode !== 'create' && (
-          <EditBase resource={resource} id={route.record.id} redirect={false} mutationMode="pessimistic" transform={transform} mutationOptions={{ onSuccess: done('ra.notification.updated') }}>
+          <EditBase resource={resource} id={route.record.id} redirect={false} mutationMode="pessimistic" transform={transform} mutationOptions={{ onSuccess: done('updated') }}>
             {form(schemas.update, true)}
           </EditBase>
         )}
@@ -72,7 +74,8 @@ export function RecordFormDrawer({
 function FormToolbar({ isEdit, onCancel }: { isEdit: boolean; onCancel: () => void }) {
   const translate = useTranslate();
   return (
-    <Toolbar sx={{ gap: 1, justifyContent: 'flex-end' }}>
+    // Sticky at the drawer's bottom: Save stays in view however long the form and however short the screen.
+    <Toolbar sx={{ gap: 1, justifyContent: 'flex-end', position: 'sticky', bottom: 0, zIndex: 2, bgcolor: 'background.paper', borderTop: 1, borderColor: 'divider' }}>
       <Button onClick={onCancel}>{translate('common.cancel')}</Button>
       <SaveButton label={isEdit ? 'common.update' : 'common.save'} icon={<></>} />
     </Toolbar>

@@ -1,4 +1,4 @@
-import { BulkDeleteButton, Datagrid, DeleteButton, FunctionField, List, NumberField, SearchInput, SimpleList, TextField, useCanAccess, useTranslate } from 'react-admin';
+import { Datagrid, FunctionField, List, NumberField, SearchInput, SimpleList, TextField, useCanAccess, useTranslate } from 'react-admin';
 import { Button, Chip } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import LockIcon from '@mui/icons-material/LockOutlined';
@@ -8,6 +8,8 @@ import { RoleFormDialog } from './RoleFormDialog';
 import { useRecordRoute } from '../common/useRecordRoute';
 import { useIsPhone } from '../common/useIsPhone';
 import type { RoleRecord } from './types';
+import { TrashBulkButton, TrashButton } from '../common/DoneToast';
+import { ListEmpty, ListError } from '../common/ListParts';
 
 /** /settings/roles: the role list; create, edit and permission assignment in the modal. */
 export default function RoleList() {
@@ -30,7 +32,7 @@ export default function RoleList() {
           )
         }
       />
-      <List resource="roles" title={title} filters={[<SearchInput key="q" source="q" alwaysOn />]} sort={{ field: 'name', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false}>
+      <List resource="roles" title={title} filters={[<SearchInput key="q" source="q" alwaysOn />]} sort={{ field: 'name', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} empty={<ListEmpty message="empty.roles" />} error={<ListError />}>
         {phone ? (
           <SimpleList
             primaryText={(r: RoleRecord) => r.name}
@@ -40,7 +42,7 @@ export default function RoleList() {
           />
         ) : (
         <Datagrid
-          bulkActionButtons={canDelete ? <BulkDeleteButton mutationMode="pessimistic" /> : false}
+          bulkActionButtons={canDelete ? <TrashBulkButton /> : false}
           isRowSelectable={(r) => !r.protected}
           rowClick={(id) => `/settings/roles/${id}`}
         >
@@ -57,7 +59,7 @@ export default function RoleList() {
           <FunctionField label="roles.fields.permissions" sortable={false} render={(r: RoleRecord) => r.permissions?.length ?? 0} />
           <NumberField source="users_count" label="roles.fields.users_count" sortable={false} />
           <LocaleDateField source="created_at" label="roles.fields.created_at" />
-          {canDelete && <FunctionField render={(r: RoleRecord) => (r.protected ? null : <DeleteButton mutationMode="pessimistic" redirect={false} />)} />}
+          {canDelete && <FunctionField render={(r: RoleRecord) => (r.protected ? null : <TrashButton />)} />}
         </Datagrid>
         )}
       </List>

@@ -1,4 +1,4 @@
-import { AutocompleteInput, BulkDeleteButton, Datagrid, DeleteButton, FunctionField, List, ReferenceInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, useCanAccess, useTranslate } from 'react-admin';
+import { AutocompleteInput, Datagrid, FunctionField, List, ReferenceInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, useCanAccess, useTranslate } from 'react-admin';
 import { Button } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { areaSchema, updateAreaSchema, AREA_TYPES, type AreaResponse } from '@app/contracts';
@@ -9,6 +9,8 @@ import { RecordFormDrawer } from '../resources/RecordFormDrawer';
 import { StatusToggle } from '../resources/StatusToggle';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { STATUS_CHOICES } from '../catalogue/parts';
+import { TrashBulkButton, TrashButton } from '../common/DoneToast';
+import { ListEmpty, ListError } from '../common/ListParts';
 
 const BASE = '/settings/areas';
 const TYPE_CHOICES = AREA_TYPES.map((t) => ({ id: t, name: `settings.area_types.${t}` }));
@@ -26,18 +28,18 @@ export default function AreaList() {
     <>
       <Breadcrumbs items={[{ label: 'menu.settings', to: '/settings' }, { label: 'menu.settings_areas' }]} />
       <PageTitle title={translate('menu.settings_areas')} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.area.new_title')}</Button>} />
-      <List resource="areas" filters={filters} sort={{ field: 'name', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.settings_areas')}>
+      <List resource="areas" filters={filters} sort={{ field: 'name', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.settings_areas')} empty={<ListEmpty message="empty.area" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.area.new_title')}</Button>} />} error={<ListError />}>
         {phone ? (
           <SimpleList primaryText={(r: AreaResponse) => r.name} secondaryText={(r: AreaResponse) => [translate(`settings.area_types.${r.type}`), r.parent?.name].filter(Boolean).join(' · ')} tertiaryText={(r: AreaResponse) => r.code ?? ''} rowClick={(id) => `${BASE}/${id}`} />
         ) : (
-          <Datagrid rowClick={(id) => (canEdit ? `${BASE}/${id}` : false)} bulkActionButtons={canDelete ? <BulkDeleteButton mutationMode="pessimistic" /> : false}>
+          <Datagrid rowClick={(id) => (canEdit ? `${BASE}/${id}` : false)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <TextField source="name" label="catalogue.fields.name" />
             <TextField source="code" label="catalogue.fields.code" emptyText="—" />
             <FunctionField source="type" label="settings.fields.type" render={(r: AreaResponse) => translate(`settings.area_types.${r.type}`)} />
             <FunctionField label="settings.fields.parent" render={(r: AreaResponse) => r.parent?.name ?? '—'} />
             <FunctionField label="settings.fields.children" render={(r: AreaResponse) => r.children_count} />
             <FunctionField source="status" label="catalogue.fields.status" render={() => <StatusToggle />} />
-            {canDelete && <DeleteButton mutationMode="pessimistic" redirect={false} />}
+            {canDelete && <TrashButton />}
           </Datagrid>
         )}
       </List>

@@ -1,4 +1,4 @@
-import { AutocompleteInput, BulkDeleteButton, Datagrid, DeleteButton, FunctionField, List, NumberInput, ReferenceInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, useCanAccess, useTranslate } from 'react-admin';
+import { AutocompleteInput, Datagrid, FunctionField, List, NumberInput, ReferenceInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, useCanAccess, useTranslate } from 'react-admin';
 import { Button } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { contactSchema, updateContactSchema, CONTACT_TYPES, type ContactResponse } from '@app/contracts';
@@ -7,10 +7,13 @@ import { useIsPhone } from '../common/useIsPhone';
 import { useRecordRoute } from '../common/useRecordRoute';
 import { useSession } from '../providers/useSession';
 import { RecordFormDrawer } from '../resources/RecordFormDrawer';
+import { TranslationFields } from '../common/TranslationFields';
 import { StatusToggle } from '../resources/StatusToggle';
 import { SortArrows } from '../resources/SortArrows';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { STATUS_CHOICES } from '../catalogue/parts';
+import { TrashBulkButton, TrashButton } from '../common/DoneToast';
+import { ListEmpty, ListError } from '../common/ListParts';
 
 const BASE = '/settings/contacts';
 const TYPE_CHOICES = CONTACT_TYPES.map((t) => ({ id: t, name: `settings.contact_types.${t}` }));
@@ -30,24 +33,25 @@ export default function ContactList() {
     <>
       <Breadcrumbs items={[{ label: 'menu.settings', to: '/settings' }, { label: 'menu.settings_contacts' }]} />
       <PageTitle title={translate('menu.settings_contacts')} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.contact.new_title')}</Button>} />
-      <List resource="contacts" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.settings_contacts')}>
+      <List resource="contacts" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.settings_contacts')} empty={<ListEmpty message="empty.contact" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.contact.new_title')}</Button>} />} error={<ListError />}>
         {phone ? (
           <SimpleList primaryText={(r: ContactResponse) => r.value} secondaryText={(r: ContactResponse) => `${translate(`settings.contact_types.${r.type}`)}${r.label ? ` · ${r.label}` : ''}`} tertiaryText={(r: ContactResponse) => translate(`users.status.${r.status}`)} rowClick={(id) => `${BASE}/${id}`} />
         ) : (
-          <Datagrid rowClick={(id) => (canEdit ? `${BASE}/${id}` : false)} bulkActionButtons={canDelete ? <BulkDeleteButton mutationMode="pessimistic" /> : false}>
+          <Datagrid rowClick={(id) => (canEdit ? `${BASE}/${id}` : false)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <FunctionField source="type" label="settings.fields.type" render={(r: ContactResponse) => translate(`settings.contact_types.${r.type}`)} />
             <TextField source="label" label="settings.fields.label" emptyText="—" />
             <TextField source="value" label="settings.fields.value" />
             {!dealer && <FunctionField label="settings.fields.owner" render={owner} />}
             <FunctionField source="sort_order" label="catalogue.fields.sort_order" render={() => <SortArrows resource="contacts" disabled={!canEdit} />} />
             <FunctionField source="status" label="catalogue.fields.status" render={() => <StatusToggle />} />
-            {canDelete && <DeleteButton mutationMode="pessimistic" redirect={false} />}
+            {canDelete && <TrashButton />}
           </Datagrid>
         )}
       </List>
       <RecordFormDrawer resource="contacts" route={route} schemas={{ create: contactSchema, update: updateContactSchema }} titles={{ create: 'settings.contact.new_title', edit: 'settings.contact.edit_title' }} defaultValues={{ type: 'phone' }}>
         <SelectInput source="type" label="settings.fields.type" choices={TYPE_CHOICES} />
         <TextInput source="label" label="settings.fields.label" helperText="settings.contact.label_help" fullWidth />
+        <TranslationFields source="label" label="settings.fields.label" />
         <TextInput source="value" label="settings.fields.value" helperText="settings.contact.value_help" fullWidth />
         <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
         <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />

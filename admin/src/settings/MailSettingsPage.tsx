@@ -5,6 +5,7 @@ import SendIcon from '@mui/icons-material/SendOutlined';
 import { mailSettingsSchema, MAIL_SECURITY, type MailSettingsResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
 import { FullPageLoader } from '../common/FullPageLoader';
+import { LoadError } from '../common/ListParts';
 import { sharedResolver } from '../common/zodForm';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { apiFetch } from '../providers/http';
@@ -15,8 +16,17 @@ import { useSettingsGroup } from './useSettingsForm';
 /** /settings/mail: the SMTP server (the password is write-only) and a "Send test mail" action. */
 export default function MailSettingsPage() {
   const translate = useTranslate();
-  const { data, isPending, save } = useSettingsGroup<MailSettingsResponse>('mail');
+  const { data, isPending, error, refetch, save } = useSettingsGroup<MailSettingsResponse>('mail');
   const { canAccess: canUpdate } = useCanAccess({ resource: 'settings', action: 'update mail settings' });
+  // A failed load says why (the server's message) instead of spinning.
+  if (error && !data) {
+    return (
+      <>
+        <PageTitle title={translate('menu.settings_mail')} />
+        <LoadError error={error} onRetry={() => refetch()} />
+      </>
+    );
+  }
   if (isPending || !data) return <FullPageLoader />;
   const record = { ...data, host: data.host ?? '', port: data.port ?? 587, password: '' };
   return (

@@ -1,18 +1,21 @@
-import { AutocompleteInput, BulkDeleteButton, Datagrid, DeleteButton, FunctionField, ImageField, ImageInput, List, NumberInput, ReferenceInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, useCanAccess, useTranslate } from 'react-admin';
+import { AutocompleteInput, Datagrid, FunctionField, List, NumberInput, ReferenceInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, useCanAccess, useTranslate } from 'react-admin';
+import { ImageUploadInput } from '../common/ImageUploadInput';
 import { Button } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import PaymentsIcon from '@mui/icons-material/PaymentsOutlined';
 import { paymentMethodSchema, updatePaymentMethodSchema, PAYMENT_METHOD_TYPES, type PaymentMethodResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
-import { resolveImage } from '../common/image';
 import { useIsPhone } from '../common/useIsPhone';
 import { useRecordRoute } from '../common/useRecordRoute';
 import { useSession } from '../providers/useSession';
 import { RecordFormDrawer } from '../resources/RecordFormDrawer';
+import { TranslationFields } from '../common/TranslationFields';
 import { StatusToggle } from '../resources/StatusToggle';
 import { SortArrows } from '../resources/SortArrows';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { Logo, STATUS_CHOICES, keepNewFileOnly } from '../catalogue/parts';
+import { TrashBulkButton, TrashButton } from '../common/DoneToast';
+import { ListEmpty, ListError } from '../common/ListParts';
 
 const BASE = '/settings/payment-methods';
 export const PAYMENT_TYPE_CHOICES = PAYMENT_METHOD_TYPES.map((t) => ({ id: t, name: `settings.payment_types.${t}` }));
@@ -36,11 +39,11 @@ export default function PaymentMethodList() {
     <>
       <Breadcrumbs items={[{ label: 'menu.settings', to: '/settings' }, { label: 'menu.settings_payment_methods' }]} />
       <PageTitle title={translate('menu.settings_payment_methods')} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.payment_method.new_title')}</Button>} />
-      <List resource="payment-methods" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.settings_payment_methods')}>
+      <List resource="payment-methods" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.settings_payment_methods')} empty={<ListEmpty message="empty.payment_method" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.payment_method.new_title')}</Button>} />} error={<ListError />}>
         {phone ? (
           <SimpleList primaryText={(r: PaymentMethodResponse) => r.name} secondaryText={(r: PaymentMethodResponse) => `${translate(`settings.payment_types.${r.type}`)} · ${r.account_number ?? ''}`} tertiaryText={(r: PaymentMethodResponse) => translate(`users.status.${r.status}`)} leftAvatar={(r: PaymentMethodResponse) => <Logo src={r.logo} icon={PaymentsIcon} />} rowClick={(id) => `${BASE}/${id}`} />
         ) : (
-          <Datagrid rowClick={(id) => (canEdit ? `${BASE}/${id}` : false)} bulkActionButtons={canDelete ? <BulkDeleteButton mutationMode="pessimistic" /> : false}>
+          <Datagrid rowClick={(id) => (canEdit ? `${BASE}/${id}` : false)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <FunctionField label="catalogue.fields.logo" render={(r: PaymentMethodResponse) => <Logo src={r.logo} icon={PaymentsIcon} />} />
             <TextField source="name" label="catalogue.fields.name" />
             <FunctionField source="type" label="settings.fields.type" render={(r: PaymentMethodResponse) => translate(`settings.payment_types.${r.type}`)} />
@@ -48,18 +51,18 @@ export default function PaymentMethodList() {
             {!dealer && <FunctionField label="settings.fields.owner" render={owner} />}
             <FunctionField source="sort_order" label="catalogue.fields.sort_order" render={() => <SortArrows resource="payment-methods" disabled={!canEdit} />} />
             <FunctionField source="status" label="catalogue.fields.status" render={() => <StatusToggle />} />
-            {canDelete && <DeleteButton mutationMode="pessimistic" redirect={false} />}
+            {canDelete && <TrashButton />}
           </Datagrid>
         )}
       </List>
       <RecordFormDrawer resource="payment-methods" route={route} schemas={{ create: paymentMethodSchema, update: updatePaymentMethodSchema }} titles={{ create: 'settings.payment_method.new_title', edit: 'settings.payment_method.edit_title' }} transform={keepNewFileOnly('logo')}>
         <TextInput source="name" label="catalogue.fields.name" fullWidth />
+        <TranslationFields source="name" label="catalogue.fields.name" />
         <SelectInput source="type" label="settings.fields.type" choices={PAYMENT_TYPE_CHOICES} />
         <TextInput source="account_number" label="settings.fields.account_number" helperText="settings.payment_method.account_help" />
         <TextInput source="instructions" label="settings.fields.instructions" helperText="settings.payment_method.instructions_help" fullWidth multiline minRows={2} />
-        <ImageInput source="logo" label="catalogue.fields.logo" accept={{ 'image/*': ['.jpg', '.jpeg', '.png', '.gif', '.webp'] }} helperText="users.logo_hint" format={(v) => (typeof v === 'string' ? { src: resolveImage(v) } : v)}>
-          <ImageField source="src" title="title" />
-        </ImageInput>
+        <TranslationFields source="instructions" label="settings.fields.instructions" multiline />
+        <ImageUploadInput source="logo" label="catalogue.fields.logo" />
         <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
         <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
         {!dealer && (

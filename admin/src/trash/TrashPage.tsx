@@ -2,6 +2,7 @@ import { LinkBase as RouterLink, Datagrid, FunctionField, List, SearchInput, Sim
 import { Tab, Tabs } from '@mui/material';
 import { PageTitle } from '../common/PageTitle';
 import { LocaleDateField } from '../common/LocaleDateField';
+import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useIsPhone } from '../common/useIsPhone';
 import { resourceDef, TRASH_TABS } from '../resources/registry';
 import { TrashBulkActions, TrashRowActions } from './TrashActions';
@@ -10,6 +11,7 @@ import { TrashBulkActions, TrashRowActions } from './TrashActions';
 export default function TrashPage({ resource }: { resource: string }) {
   const translate = useTranslate();
   const phone = useIsPhone();
+  const fmt = useCompanyFormat();
   const name = resourceDef(resource)?.recordRepresentation ?? 'name';
   return (
     <>
@@ -32,7 +34,7 @@ export default function TrashPage({ resource }: { resource: string }) {
         empty={false}
       >
         {phone ? (
-          <SimpleList primaryText={(r) => String(r[name] ?? '')} secondaryText={(r) => (r.email as string) ?? ''} tertiaryText={(r) => new Date(r.deleted_at).toLocaleDateString()} rowClick={false} />
+          <SimpleList primaryText={(r) => String(r[name] ?? '')} secondaryText={(r) => (r.email as string) ?? ''} tertiaryText={(r) => fmt.dateTime(r.deleted_at)} rowClick={false} />
         ) : (
           <Datagrid bulkActionButtons={<TrashBulkActions resource={resource} />} rowClick={false}>
             <TextField source={name} label={name === 'title' ? 'banners.fields.title' : 'users.fields.name'} />

@@ -56,4 +56,28 @@ describe('user slide-over form', () => {
     expect(screen.getByText('Error')).toBeTruthy();
     expect(screen.getByText('Something odd')).toBeTruthy();
   });
+
+  it('edits the dealer’s description per language, and puts a translation’s server error on its input, not in the banner', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const record = { id: 7, name: 'Shop', email: 's@x.so', user_type: 'dealer', status: 'active', dealer_code: 'SHOP', roles: [], permissions: [], dealer_details: { brand_color: '#000000', company_name: 'Shop Ltd', description: 'Bundles', pricing_model: 'cost', translations: { ae: { description: 'باقات' } } } };
+    const update = vi.fn().mockRejectedValue(
+      Object.assign(new Error('Validation failed.'), { status: 422, body: { message: 'Validation failed.', errors: { 'translations.so.company_name': 'This value is too long' } } }),
+    );
+    const i18nProvider = await testI18nProvider();
+    startSession('t', { id: 1, name: 'A', email: 'a@x.so', permissions: [{ name: 'update users' }] }, false);
+    render(
+      <AdminContext dataProvider={testDataProvider({ update, getOne: async () => ({ data: record }) as never, getList: async () => ({ data: [], total: 0 }) as never })} i18nProvider={i18nProvider} store={memoryStore()}>
+        <UserFormDrawer open userType="dealer" record={record as never} onClose={() => undefined} />
+      </AdminContext>,
+    );
+    expect(((await screen.findByLabelText('Description in Arabic')) as HTMLInputElement).value).toBe('باقات');
+    expect(screen.getByRole('button', { name: 'Translations of Company name' }).getAttribute('aria-expanded')).toBe('false');
+    fireEvent.change(screen.getByLabelText('Description in Somali'), { target: { value: 'Xirmooyin' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update' }));
+    await waitFor(() => expect(update).toHaveBeenCalled());
+    expect(update.mock.calls[0][1].data.translations).toMatchObject({ ae: { description: 'باقات' }, so: { description: 'Xirmooyin' } });
+    expect(await screen.findByText('This value is too long')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Translations of Company name' }).getAttribute('aria-expanded')).toBe('true');
+    expect(screen.queryByText('Error')).toBeNull();
+  });
 });

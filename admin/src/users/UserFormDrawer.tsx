@@ -13,6 +13,7 @@ import { ErrorBanner, SaveCancelButtons } from '../common/FormParts';
 import { PasswordField } from '../common/PasswordField';
 import { generatePassword } from './password';
 import { splitServerErrors } from './serverErrors';
+import { TranslationFields, translationPaths } from '../common/TranslationFields';
 import { RolePicker } from './RolePicker';
 import { LogoUpload } from './LogoUpload';
 import type { UserRecord, UserType } from './types';
@@ -40,11 +41,13 @@ export interface UserFormValues {
   pricing_model: 'cost' | 'profit';
   /** New dealers only: the company's catalogue switched on at cost + this margin ('' = an empty shop). */
   starter_margin: string;
+  /** The company name and description per language (translations.ae.description ...). */
+  translations: Record<string, Record<string, string>>;
 }
 
 const FIELDS = Object.keys({
   name: 1, email: 1, password: 1, password_confirmation: 1, phone: 1, address: 1, dealer_code: 1, status: 1, user_type: 1, role_id: 1,
-  brand_color: 1, company_name: 1, description: 1, website: 1, contact_email: 1, contact_phone: 1, pricing_model: 1, starter_margin: 1,
+  brand_color: 1, company_name: 1, description: 1, website: 1, contact_email: 1, contact_phone: 1, pricing_model: 1, starter_margin: 1, translations: 1,
 } satisfies Record<keyof UserFormValues, 1>) as (keyof UserFormValues)[];
 
 export function initialValues(userType: UserType, record?: UserRecord | null): UserFormValues {
@@ -68,6 +71,7 @@ export function initialValues(userType: UserType, record?: UserRecord | null): U
     contact_phone: d?.contact_phone ?? '',
     pricing_model: (d?.pricing_model as 'cost' | 'profit') ?? 'cost',
     starter_margin: '',
+    translations: d?.translations ?? {},
   };
 }
 
@@ -96,6 +100,7 @@ export function toPayload(values: UserFormValues, isEdit: boolean): Record<strin
       contact_email: values.contact_email,
       contact_phone: values.contact_phone,
       pricing_model: values.pricing_model,
+      translations: values.translations,
     });
     if (!isEdit && values.starter_margin.trim() !== '') out.starter_margin = values.starter_margin.trim();
   } else {
@@ -155,7 +160,8 @@ export function UserFormDrawer({ open, userType, record, onClose }: { open: bool
     // Field errors are put on their fields by react-admin; the logo's goes to the logo area and
     // anything else to the Error banner (docs/product.md section 8).
     onError: (e: unknown) => {
-      const split = splitServerErrors(e, FIELDS);
+      // A translation's error (translations.ae.description) goes on its input too, not to the banner.
+      const split = splitServerErrors(e, [...FIELDS, ...translationPaths('company_name'), ...translationPaths('description')]);
       setLogoError(split.logo);
       setBanner(split.banner);
     },
@@ -323,6 +329,9 @@ function UserFormBody({
                 <Grid size={{ xs: 12, sm: 6 }}>
                   <TextField {...field('company_name')} />
                 </Grid>
+                <Grid size={12}>
+                  <TranslationFields source="company_name" label="users.fields.company_name" />
+                </Grid>
                 <Grid size={{ xs: 12, sm: 6 }}>
                   <Controller
                     control={control}
@@ -374,6 +383,9 @@ function UserFormBody({
                 </Grid>
                 <Grid size={12}>
                   <TextField {...field('description', { multiline: true, minRows: 2 })} />
+                </Grid>
+                <Grid size={12}>
+                  <TranslationFields source="description" label="users.fields.description" multiline />
                 </Grid>
                 {!isEdit && (
                   <Grid size={12}>

@@ -1,8 +1,6 @@
 import {
-  BulkDeleteButton,
   BulkUpdateButton,
   Datagrid,
-  DeleteButton,
   FunctionField,
   List,
   SearchInput,
@@ -20,12 +18,14 @@ import AddIcon from '@mui/icons-material/Add';
 import CheckCircleIcon from '@mui/icons-material/CheckCircleOutlined';
 import BlockIcon from '@mui/icons-material/Block';
 import { PageTitle } from '../common/PageTitle';
+import { Ltr } from '../common/Ltr';
 import { LocaleDateField } from '../common/LocaleDateField';
 import { resolveImage } from '../common/image';
 import { UserFormDrawer } from './UserFormDrawer';
 import { useRecordRoute } from '../common/useRecordRoute';
 import { useIsPhone } from '../common/useIsPhone';
 import type { UserRecord, UserType } from './types';
+import { TrashBulkButton, TrashButton } from '../common/DoneToast';
 
 const statusChoices = [
   { id: 'active', name: 'users.status.active' },
@@ -39,7 +39,7 @@ function BulkActions() {
     <>
       {canStatus && <BulkUpdateButton data={{ status: 'active' }} label="users.bulk_activate" icon={<CheckCircleIcon />} mutationMode="pessimistic" />}
       {canStatus && <BulkUpdateButton data={{ status: 'inactive' }} label="users.bulk_deactivate" icon={<BlockIcon />} mutationMode="pessimistic" />}
-      {canDelete && <BulkDeleteButton mutationMode="pessimistic" />}
+      {canDelete && <TrashBulkButton />}
     </>
   );
 }
@@ -126,8 +126,8 @@ export default function UserList({ userType }: { userType: Exclude<UserType, 'us
           />
           <TextField source="email" label="users.fields.email" />
           {/* Phone numbers read left to right in Arabic too ("+252..." not "252...+"). */}
-          <FunctionField source="phone" label="users.fields.phone" render={(record: { phone?: string | null }) => (record.phone ? <bdi dir="ltr">{record.phone}</bdi> : '—')} />
-          {dealer && <TextField source="dealer_code" label="users.fields.dealer_code" />}
+          <FunctionField source="phone" label="users.fields.phone" render={(record: { phone?: string | null }) => (record.phone ? <Ltr>{record.phone}</Ltr> : '—')} />
+          {dealer && <FunctionField source="dealer_code" label="users.fields.dealer_code" render={(r: { dealer_code?: string | null }) => (r.dealer_code ? <Ltr>{r.dealer_code}</Ltr> : '—')} />}
           {dealer && <TextField source="dealer_details.company_name" label="users.fields.company_name" sortable={false} emptyText="—" />}
           {dealer && (
             <FunctionField
@@ -143,7 +143,7 @@ export default function UserList({ userType }: { userType: Exclude<UserType, 'us
             render={(r: UserRecord) => <Chip size="small" color={r.status === 'active' ? 'success' : 'default'} label={translate(`users.status.${r.status}`)} />}
           />
           <LocaleDateField source="created_at" label="users.fields.created_at" />
-          {canDelete && <DeleteButton mutationMode="pessimistic" redirect={false} />}
+          {canDelete && <TrashButton />}
         </Datagrid>
         )}
       </List>

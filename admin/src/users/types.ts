@@ -11,6 +11,8 @@ export interface DealerDetails {
   contact_phone?: string | null;
   pricing_model?: 'cost' | 'profit' | null;
   logo_path?: string | null;
+  /** company_name and description per language ({"ae": {"description": "…"}}); null: none. */
+  translations?: Record<string, Record<string, string>> | null;
 }
 
 export interface UserRecord extends SessionUser {

@@ -4,10 +4,12 @@ import { Alert, Button, Card, CardContent, CardHeader, Chip, Grid, Stack, Table,
 import { Link, useSearchParams } from 'react-router';
 import type { TopUpRequestResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
+import { Ltr, useLtr } from '../common/Ltr';
+import { useCompanyFormat } from '../common/useCompanyFormat';
 import { FullPageLoader } from '../common/FullPageLoader';
 import { serverMessage } from '../providers/errors';
 import { MoneyDialog } from './MoneyDialog';
-import { BalanceChart } from './BalanceChart';
+import { Chart } from '../charts/Chart';
 import { TransactionRows } from './WalletTransactionList';
 import { LowBalanceAlertForm } from './LowBalanceAlertForm';
 import { useMyWallet } from './myWallet';
@@ -19,6 +21,8 @@ import { useMyWallet } from './myWallet';
  */
 export default function MyWalletPage() {
   const translate = useTranslate();
+  const fmt = useCompanyFormat();
+  const ltr = useLtr();
   const { data, isPending, error, refetch } = useMyWallet(15_000);
   const requests = useGetList<TopUpRequestResponse>('wallet-top-up-requests', { pagination: { page: 1, perPage: 5 }, sort: { field: 'id', order: 'DESC' } });
   const [params, setParams] = useSearchParams();
@@ -40,7 +44,7 @@ export default function MyWalletPage() {
             <CardContent>
               <Typography color="text.secondary">{translate('wallets.fields.balance')}</Typography>
               <Typography variant="h3" component="p" sx={{ fontWeight: 700 }} data-testid="my-balance">
-                {`${wallet.balance} ${wallet.currency}`}
+                <Ltr>{`${wallet.balance} ${wallet.currency}`}</Ltr>
               </Typography>
               <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
                 {translate(`wallets.pricing_help.${wallet.pricing_model}`)}
@@ -59,7 +63,7 @@ export default function MyWalletPage() {
                 </Button>
               }
             >
-              {translate('missed_sales.today_dealer', { smart_count: missed.count, amount: `${missed.amount} ${wallet.currency}` })}
+              {translate('missed_sales.today_dealer', { smart_count: missed.count, amount: ltr(`${missed.amount} ${wallet.currency}`) })}
             </Alert>
           </Grid>
         )}
@@ -75,7 +79,16 @@ export default function MyWalletPage() {
           <Card sx={{ height: '100%' }}>
             <CardHeader title={translate('wallets.last_30_days')} />
             <CardContent>
-              <BalanceChart days={data.days} />
+              <Chart
+                kind="line"
+                period="day"
+                points={data.days.map((d) => ({ key: d.date, value: Number(d.balance) }))}
+                isEmpty={data.days.every((d) => !Number(d.balance) && !Number(d.credits) && !Number(d.debits))}
+                label={translate('wallets.chart_label', { from: data.days[0]?.date ?? '', to: data.days.at(-1)?.date ?? '', max: Math.max(0, ...data.days.map((d) => Number(d.balance))).toFixed(2) })}
+                seriesLabel={translate('wallets.chart_series')}
+                currency={wallet.currency}
+                empty={translate('wallets.chart_empty')}
+              />
             </CardContent>
           </Card>
         </Grid>
@@ -104,9 +117,13 @@ export default function MyWalletPage() {
                   <TableBody>
                     {requests.data!.map((r) => (
                       <TableRow key={r.id}>
-                        <TableCell>{r.created_at ? new Date(r.created_at).toLocaleString() : ''}</TableCell>
-                        <TableCell>{r.amount}</TableCell>
-                        <TableCell>{r.reference}</TableCell>
+                        <TableCell>{fmt.dateTime(r.created_at)}</TableCell>
+                        <TableCell>
+                          <Ltr>{r.amount}</Ltr>
+                        </TableCell>
+                        <TableCell>
+                          <Ltr>{r.reference}</Ltr>
+                        </TableCell>
                         <TableCell>
                           <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
                             <Chip size="small" color={r.status === 'approved' ? 'success' : r.status === 'rejected' ? 'error' : 'default'} label={translate(`wallets.request_status.${r.status}`)} />

@@ -1,14 +1,18 @@
 import { useState } from 'react';
-import { Datagrid, FunctionField, List, SearchInput, useCanAccess, useGetList, useNotify, useRefresh, useTranslate, usePermissions } from 'react-admin';
+import { Datagrid, FunctionField, List, SearchInput, SimpleList, useCanAccess, useGetList, useNotify, useRefresh, useTranslate, usePermissions } from 'react-admin';
 import { Box, Button, Card, CardContent, CardHeader, Chip, Link as MuiLink, Stack, TextField as MuiTextField, Tooltip, Typography } from '@mui/material';
 import AlertIcon from '@mui/icons-material/NotificationsActiveOutlined';
 import { Link } from 'react-router';
 import type { TopUpRequestResponse, WalletResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
+import { Ltr, useLtr } from '../common/Ltr';
+import { useCompanyFormat } from '../common/useCompanyFormat';
 import { resolveImage } from '../common/image';
 import { apiFetch } from '../providers/http';
 import { MoneyDialog } from './MoneyDialog';
 import { AdjustDialog, LowBalanceDialog, TopUpDialog } from './WalletDialogs';
+import { useIsPhone } from '../common/useIsPhone';
+import { ListEmpty, ListError } from '../common/ListParts';
 
 type Action = { kind: 'top-up' | 'adjust' | 'alert'; wallet: WalletResponse } | null;
 
@@ -21,48 +25,70 @@ export default function WalletList() {
   const canAdjust = !!permissions?.includes('adjust wallets');
   const canReview = !!permissions?.includes('review wallet top-ups');
   const [action, setAction] = useState<Action>(null);
+  const phone = useIsPhone();
   const close = () => setAction(null);
   const done = () => {
     setAction(null);
     refresh();
   };
+  /** A wallet's buttons (top up, adjust, alert, its transactions), as the user may use them. */
+  const actions = (w: WalletResponse) => (
+    <>
+      {canTopUp && <Button size="small" variant="outlined" onClick={() => setAction({ kind: 'top-up', wallet: w })}>{translate('wallets.top_up')}</Button>}
+      {canAdjust && <Button size="small" onClick={() => setAction({ kind: 'adjust', wallet: w })}>{translate('wallets.adjust')}</Button>}
+      {canAdjust && (
+        <Tooltip title={translate('wallets.alert.set_for', { name: w.dealer.name })} describeChild>
+          <Button size="small" startIcon={<AlertIcon />} onClick={() => setAction({ kind: 'alert', wallet: w })}>
+            {translate('wallets.alert.button')}
+          </Button>
+        </Tooltip>
+      )}
+      <Button size="small" component={Link} to={`/wallet-transactions?dealer=${w.dealer_id}`}>{translate('wallets.transactions')}</Button>
+    </>
+  );
   return (
     <>
       <PageTitle title={translate('menu.wallets')} />
       {canReview && <TopUpRequests onDecided={refresh} />}
-      <List resource="wallets" filters={[<SearchInput key="q" source="q" alwaysOn />]} sort={{ field: 'dealer', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.wallets')}>
-        <Datagrid bulkActionButtons={false} rowClick={false}>
-          <FunctionField source="dealer" label="wallets.fields.dealer" render={(w: WalletResponse) => `${w.dealer.name}${w.dealer.dealer_code ? ` (${w.dealer.dealer_code})` : ''}`} />
-          <FunctionField label="wallets.fields.pricing_model" render={(w: WalletResponse) => translate(`wallets.pricing.${w.pricing_model}`)} />
-          <FunctionField
-            source="balance"
-            label="wallets.fields.balance"
-            render={(w: WalletResponse) => (
-              <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
+      <List resource="wallets" filters={[<SearchInput key="q" source="q" alwaysOn />]} sort={{ field: 'dealer', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.wallets')} empty={<ListEmpty message="empty.wallets" />} error={<ListError />}>
+        {phone ? (
+          <SimpleList
+            primaryText={(w: WalletResponse) => `${w.dealer.name}${w.dealer.dealer_code ? ` (${w.dealer.dealer_code})` : ''}`}
+            secondaryText={(w: WalletResponse) => (
+              <Box component="span" sx={{ display: 'block' }}>
+                <Box component="span" sx={{ display: 'block' }}>{translate(`wallets.pricing.${w.pricing_model}`)}</Box>
+                <Box component="span" sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, mt: 0.5 }} onClick={(e) => e.stopPropagation()}>
+                  {actions(w)}
+                </Box>
+              </Box>
+            )}
+            tertiaryText={(w: WalletResponse) => (
+              <Box component="span" sx={{ display: 'inline-flex', gap: 0.5, alignItems: 'center' }}>
                 <strong>{`${w.balance} ${w.currency}`}</strong>
                 {w.low_balance && <Chip size="small" color="warning" label={translate('wallets.alert.low')} />}
-              </Stack>
+              </Box>
             )}
+            linkType={false}
+            rowClick={false}
           />
-          <FunctionField label="wallets.alert.threshold" render={(w: WalletResponse) => (w.low_balance_threshold ? `${w.low_balance_threshold} ${w.currency}` : '—')} />
-          <FunctionField
-            label=""
-            render={(w: WalletResponse) => (
-              <Stack direction="row" sx={{ gap: 1, justifyContent: 'flex-end' }}>
-                {canTopUp && <Button size="small" variant="outlined" onClick={() => setAction({ kind: 'top-up', wallet: w })}>{translate('wallets.top_up')}</Button>}
-                {canAdjust && <Button size="small" onClick={() => setAction({ kind: 'adjust', wallet: w })}>{translate('wallets.adjust')}</Button>}
-                {canAdjust && (
-                  <Tooltip title={translate('wallets.alert.set_for', { name: w.dealer.name })} describeChild>
-                    <Button size="small" startIcon={<AlertIcon />} onClick={() => setAction({ kind: 'alert', wallet: w })}>
-                      {translate('wallets.alert.button')}
-                    </Button>
-                  </Tooltip>
-                )}
-                <Button size="small" component={Link} to={`/wallet-transactions?dealer=${w.dealer_id}`}>{translate('wallets.transactions')}</Button>
-              </Stack>
-            )}
-          />
-        </Datagrid>
+        ) : (
+          <Datagrid bulkActionButtons={false} rowClick={false}>
+            <FunctionField source="dealer" label="wallets.fields.dealer" render={(w: WalletResponse) => <>{w.dealer.name}{w.dealer.dealer_code ? <> (<Ltr>{w.dealer.dealer_code}</Ltr>)</> : null}</>} />
+            <FunctionField label="wallets.fields.pricing_model" render={(w: WalletResponse) => translate(`wallets.pricing.${w.pricing_model}`)} />
+            <FunctionField
+              source="balance"
+              label="wallets.fields.balance"
+              render={(w: WalletResponse) => (
+                <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
+                  <strong><Ltr>{`${w.balance} ${w.currency}`}</Ltr></strong>
+                  {w.low_balance && <Chip size="small" color="warning" label={translate('wallets.alert.low')} />}
+                </Stack>
+              )}
+            />
+            <FunctionField label="wallets.alert.threshold" render={(w: WalletResponse) => (w.low_balance_threshold ? <Ltr>{`${w.low_balance_threshold} ${w.currency}`}</Ltr> : '—')} />
+            <FunctionField label="" render={(w: WalletResponse) => <Stack direction="row" sx={{ gap: 1, justifyContent: 'flex-end' }}>{actions(w)}</Stack>} />
+          </Datagrid>
+        )}
       </List>
       {action?.kind === 'top-up' && <TopUpDialog wallet={action.wallet} onClose={close} onDone={done} />}
       {action?.kind === 'adjust' && <AdjustDialog wallet={action.wallet} onClose={close} onDone={done} />}
@@ -74,6 +100,8 @@ export default function WalletList() {
 /** Pending top-up requests with their receipts: approve (credits once) or reject with a reason. */
 function TopUpRequests({ onDecided }: { onDecided: () => void }) {
   const translate = useTranslate();
+  const fmt = useCompanyFormat();
+  const ltr = useLtr();
   const notify = useNotify();
   const { data = [], refetch } = useGetList<TopUpRequestResponse>('wallet-top-up-requests', { filter: { status: 'pending' }, pagination: { page: 1, perPage: 50 }, sort: { field: 'id', order: 'ASC' } });
   const [rejecting, setRejecting] = useState<TopUpRequestResponse | null>(null);
@@ -97,9 +125,9 @@ function TopUpRequests({ onDecided }: { onDecided: () => void }) {
           {data.map((r) => (
             <Box key={r.id} sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2, justifyContent: 'space-between' }}>
               <Box>
-                <Typography sx={{ fontWeight: 600 }}>{`${r.dealer.name} · ${r.amount}`}</Typography>
+                <Typography sx={{ fontWeight: 600 }}>{r.dealer.name} · <Ltr>{r.amount}</Ltr></Typography>
                 <Typography variant="body2" color="text.secondary">
-                  {translate('wallets.request_line', { reference: r.reference, at: r.created_at ? new Date(r.created_at).toLocaleString() : '' })}
+                  {translate('wallets.request_line', { reference: ltr(r.reference), at: fmt.dateTime(r.created_at) })}
                   {r.note ? ` · ${r.note}` : ''}
                 </Typography>
                 {r.receipt && (

@@ -1,25 +1,32 @@
-import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, ReferenceInput, SelectInput, TextInput, useTranslate } from 'react-admin';
-import { Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, ReferenceInput, SelectInput, SimpleList, TextInput, useTranslate } from 'react-admin';
+import { Box, Chip, Divider, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useSearchParams } from 'react-router';
 import { TRANSACTION_KINDS, type WalletTransactionResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
 import { CsvExportButton } from '../common/CsvExportButton';
 import { useSession } from '../providers/useSession';
 import { useCompanyFormat } from '../common/useCompanyFormat';
+import { useIsPhone } from '../common/useIsPhone';
+import { ListEmpty, ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
+import { Ltr } from '../common/Ltr';
 
 
-/** /wallet-transactions: the ledger, filtered by dealer, type, kind and date range, with its CSV. */
+/**
+ * /wallet-transactions: the ledger, filtered by dealer, type, kind and date range, with its CSV.
+ * Phones get one line per movement (kind, signed amount, balance after) and filters behind a button.
+ */
 export default function WalletTransactionList() {
   const translate = useTranslate();
   const { dateTime: when } = useCompanyFormat();
   const dealer = useSession().user?.user_type === 'dealer';
   const [params] = useSearchParams();
   const fromUrl = params.get('dealer');
-  const filters = [
+  const phone = useIsPhone();
+  const filters = usePhoneFilters([
     ...(dealer
       ? []
       : [
-          <ReferenceInput key="dealer_id" source="dealer_id" reference="users" filter={{ user_type: 'dealer' }} alwaysOn>
+          <ReferenceInput key="dealer_id" source="dealer_id" reference="users" filter={{ user_type: 'dealer' }} label="wallets.fields.dealer" alwaysOn>
             <AutocompleteInput label="wallets.fields.dealer" optionText="name" />
           </ReferenceInput>,
         ]),
@@ -28,21 +35,45 @@ export default function WalletTransactionList() {
     <DateInput key="from" source="from" label="wallets.fields.from" alwaysOn />,
     <DateInput key="to" source="to" label="wallets.fields.to" alwaysOn />,
     <TextInput key="q" source="q" label="wallets.fields.reference" />,
-  ];
+  ]);
   return (
     <>
       <PageTitle title={translate('menu.wallet_transactions')} />
-      <List resource="wallet-transactions" filters={filters} filterDefaultValues={fromUrl && !dealer ? { dealer_id: fromUrl } : undefined} sort={{ field: 'id', order: 'DESC' }} perPage={25} disableSyncWithLocation title={translate('menu.wallet_transactions')} actions={<CsvExportButton path="/wallet-transactions/export" filename="wallet-transactions" />}>
-        <Datagrid bulkActionButtons={false} rowClick={false}>
-          <FunctionField label="wallets.fields.date" render={(t: WalletTransactionResponse) => when(t.created_at)} />
-          {!dealer && <FunctionField label="wallets.fields.dealer" render={(t: WalletTransactionResponse) => t.dealer.name} />}
-          <FunctionField label="wallets.fields.kind" render={(t: WalletTransactionResponse) => translate(`wallets.kinds.${t.kind}`)} />
-          <FunctionField label="wallets.fields.amount" render={(t: WalletTransactionResponse) => <Amount t={t} />} />
-          <FunctionField label="wallets.fields.balance_after" render={(t: WalletTransactionResponse) => t.balance_after} />
-          <FunctionField label="wallets.fields.reference" render={(t: WalletTransactionResponse) => t.reference ?? '—'} />
-          <FunctionField label="wallets.fields.note" render={(t: WalletTransactionResponse) => t.note ?? '—'} />
-          <FunctionField label="wallets.fields.by" render={(t: WalletTransactionResponse) => t.actor?.name ?? translate('wallets.system')} />
-        </Datagrid>
+      <List
+        resource="wallet-transactions"
+        filters={filters}
+        filterDefaultValues={fromUrl && !dealer ? { dealer_id: fromUrl } : undefined}
+        sort={{ field: 'id', order: 'DESC' }}
+        perPage={25}
+        disableSyncWithLocation
+        title={translate('menu.wallet_transactions')}
+        actions={
+          <ListTopBar>
+            <CsvExportButton path="/wallet-transactions/export" filename="wallet-transactions" />
+          </ListTopBar>
+        }
+        empty={<ListEmpty message={dealer ? 'empty.transactions_dealer' : 'empty.transactions'} />}
+        error={<ListError />}
+      >
+        {phone ? (
+          <SimpleList
+            primaryText={(t: WalletTransactionResponse) => (dealer ? translate(`wallets.kinds.${t.kind}`) : `${t.dealer.name} · ${translate(`wallets.kinds.${t.kind}`)}`)}
+            secondaryText={(t: WalletTransactionResponse) => `${when(t.created_at)}${t.reference ? ` · ${t.reference}` : ''}`}
+            tertiaryText={(t: WalletTransactionResponse) => <Amount t={t} />}
+            linkType={false}
+          />
+        ) : (
+          <Datagrid bulkActionButtons={false} rowClick={false}>
+            <FunctionField label="wallets.fields.date" render={(t: WalletTransactionResponse) => when(t.created_at)} />
+            {!dealer && <FunctionField label="wallets.fields.dealer" render={(t: WalletTransactionResponse) => t.dealer.name} />}
+            <FunctionField label="wallets.fields.kind" render={(t: WalletTransactionResponse) => translate(`wallets.kinds.${t.kind}`)} />
+            <FunctionField label="wallets.fields.amount" render={(t: WalletTransactionResponse) => <Amount t={t} />} />
+            <FunctionField label="wallets.fields.balance_after" render={(t: WalletTransactionResponse) => <Ltr>{t.balance_after}</Ltr>} />
+            <FunctionField label="wallets.fields.reference" render={(t: WalletTransactionResponse) => (t.reference ? <Ltr>{t.reference}</Ltr> : '—')} />
+            <FunctionField label="wallets.fields.note" render={(t: WalletTransactionResponse) => t.note ?? '—'} />
+            <FunctionField label="wallets.fields.by" render={(t: WalletTransactionResponse) => t.actor?.name ?? translate('wallets.system')} />
+          </Datagrid>
+        )}
       </List>
     </>
   );
@@ -51,7 +82,7 @@ export default function WalletTransactionList() {
 function Amount({ t }: { t: WalletTransactionResponse }) {
   return (
     <Typography component="span" sx={{ fontWeight: 600, color: t.type === 'credit' ? 'success.main' : 'error.main' }}>
-      {`${t.type === 'credit' ? '+' : '−'}${t.amount}`}
+      <Ltr>{`${t.type === 'credit' ? '+' : '−'}${t.amount}`}</Ltr>
     </Typography>
   );
 }
@@ -60,7 +91,26 @@ function Amount({ t }: { t: WalletTransactionResponse }) {
 export function TransactionRows({ rows, showDealer }: { rows: WalletTransactionResponse[]; showDealer: boolean }) {
   const translate = useTranslate();
   const { dateTime: when } = useCompanyFormat();
+  const phone = useIsPhone();
   if (!rows.length) return <Typography color="text.secondary">{translate('wallets.no_transactions')}</Typography>;
+  if (phone) {
+    return (
+      <Stack divider={<Divider flexItem />} spacing={1}>
+        {rows.map((t) => (
+          <Box key={t.id} sx={{ display: 'flex', justifyContent: 'space-between', gap: 1 }}>
+            <Box sx={{ minWidth: 0 }}>
+              <Typography variant="body2" sx={{ fontWeight: 600 }}>{showDealer ? `${t.dealer.name} · ` : ''}{translate(`wallets.kinds.${t.kind}`)}</Typography>
+              <Typography variant="caption" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>{`${when(t.created_at)}${t.reference ? ` · ${t.reference}` : ''}`}</Typography>
+            </Box>
+            <Box sx={{ textAlign: 'end', flexShrink: 0 }}>
+              <Amount t={t} />
+              <Typography variant="caption" color="text.secondary" component="div">{t.balance_after}</Typography>
+            </Box>
+          </Box>
+        ))}
+      </Stack>
+    );
+  }
   return (
     <Table size="small">
       <TableHead>
@@ -84,8 +134,10 @@ export function TransactionRows({ rows, showDealer }: { rows: WalletTransactionR
             <TableCell>
               <Amount t={t} />
             </TableCell>
-            <TableCell>{t.balance_after}</TableCell>
-            <TableCell>{t.reference ?? '—'}</TableCell>
+            <TableCell>
+              <Ltr>{t.balance_after}</Ltr>
+            </TableCell>
+            <TableCell>{t.reference ? <Ltr>{t.reference}</Ltr> : '—'}</TableCell>
           </TableRow>
         ))}
       </TableBody>

@@ -7,6 +7,7 @@ import { notFound } from '../http/errors.ts';
 import { MAX_PER_PAGE, DEFAULT_PER_PAGE } from '../http/list-query.ts';
 import { fromDbTime, startOfZonedDay, toDbTime } from '../database/time.ts';
 import { readCompanySettings } from '../settings/company-settings.ts';
+import { describeSubjects, type LogSubject } from '../activity-log/subjects.ts';
 
 const logSchema = z.object({
   id: z.number().int(),
@@ -14,6 +15,19 @@ const logSchema = z.object({
   action: z.string(),
   subject_type: z.string().nullable(),
   subject_id: z.number().int().nullable(),
+  subject: z
+    .object({
+      type: z.string(),
+      id: z.number().int().nullable(),
+      name: z.string().nullable(),
+      user_type: z.string().optional(),
+      dealer_id: z.number().int().optional(),
+      provider_id: z.number().int().optional(),
+      category_id: z.number().int().optional(),
+      gone: z.boolean().optional(),
+    })
+    .nullable()
+    .describe('What the entry is about, named as people name it (a user or role name, a banner title, a sale reference, a wallet\'s dealer), with the ids the console links with'),
   description: z.string().nullable(),
   before: z.unknown().nullable(),
   after: z.unknown().nullable(),
@@ -41,12 +55,13 @@ const parse = (v: string | null) => {
     return v;
   }
 };
-const present = (r: Record<string, any>) => ({
+const present = (r: Record<string, any>, subject: LogSubject | null) => ({
   id: Number(r.id),
   actor: r.actor_id ? { id: r.actor_id, h_id: encodeId(r.actor_id), name: r.actor_name ?? '' } : null,
   action: r.action,
   subject_type: r.subject_type ?? null,
   subject_id: r.subject_id ?? null,
+  subject,
   description: r.description ?? null,
   before: parse(r.before),
   after: parse(r.after),
@@ -78,12 +93,14 @@ export function logRoutes(registry: OpenApiRegistry) {
     const countRow = await qb.clone().clearSelect().count({ n: '*' }).first();
     const total = Number((countRow as { n: number | string }).n);
     const rows = await qb.orderBy('activity_log.id', 'desc').limit(perPage).offset((page - 1) * perPage);
-    return { data: rows.map(present), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } };
+    const subjects = await describeSubjects(ctx.db as never, rows);
+    return { data: rows.map((r, i) => present(r, subjects[i])), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } };
   });
   api.get('/:id', { summary: 'One log entry', permission: 'view logs', response: logSchema }, async (req, ctx) => {
     const row = await base(ctx.db as never).where('activity_log.id', Number(req.params.id) || 0).first();
     if (!row) throw notFound();
-    return { data: present(row) };
+    const [subject] = await describeSubjects(ctx.db as never, [row]);
+    return { data: present(row, subject) };
   });
   return api;
 }

@@ -1,0 +1,135 @@
+import { Fragment } from 'react';
+import { useTranslate } from 'react-admin';
+import { Link as MuiLink } from '@mui/material';
+import { Link } from 'react-router';
+
+/** What a log entry is about, as GET /logs names it (api/src/activity-log/subjects.ts). */
+export interface LogSubject {
+  type: string;
+  id: number | null;
+  name: string | null;
+  user_type?: string;
+  dealer_id?: number;
+  provider_id?: number;
+  category_id?: number;
+  gone?: boolean;
+}
+
+export interface LogEntry {
+  id: number;
+  actor: { id: number; name: string } | null;
+  action: string;
+  subject_type: string | null;
+  subject_id: number | null;
+  subject?: LogSubject | null;
+  description: string | null;
+  before: unknown;
+  after: unknown;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: string;
+}
+
+/** Every action the API writes (api/src/activity-log/activity-log.ts), each with a sentence in logs.actions.*. */
+export const LOG_ACTIONS = [
+  'email_changed', 'created', 'updated', 'deleted', 'restored', 'force_deleted', 'status_changed', 'permissions_assigned',
+  'logo_updated', 'logo_removed', 'login', 'login_failed', 'logout', 'locked', 'unlocked', 'unlock_failed', 'profile_updated',
+  'profile_picture_updated', 'password_changed', 'mail_tested', 'wallet_topped_up', 'wallet_adjusted', 'top_up_requested',
+  'top_up_approved', 'top_up_rejected', 'low_balance_alert_changed', 'low_balance_alert_sent', 'low_balance_alert_failed',
+  'recharge_created', 'recharge_completed', 'recharge_failed', 'recharge_refunded', 'recharge_retried', 'recharge_needs_review',
+  'recharge_resumed', 'recharge_settled_in_review', 'recharge_refunded_by_hand', 'recharge_payment_reconciled', 'catalogue_changed',
+] as const;
+
+export const LOG_SUBJECTS = ['user', 'role', 'banner', 'provider', 'category', 'bundle', 'payment_method', 'contact', 'area', 'settings', 'wallet', 'wallet_top_up_request', 'recharge', 'dealer_provider', 'dealer_category', 'dealer_bundle'] as const;
+
+const SETTINGS_PAGES: Record<string, string> = { company: '/settings/company', mail: '/settings/mail', money: '/settings/money' };
+
+/** The console page of a log entry's subject, when it has one that still opens. */
+export function subjectPath(s: LogSubject | null | undefined): string | null {
+  if (!s) return null;
+  if (s.type === 'settings') return s.name && SETTINGS_PAGES[s.name] ? SETTINGS_PAGES[s.name] : null;
+  if (s.type === 'wallet' || s.type === 'wallet_top_up_request') return s.dealer_id ? `/wallet-transactions?dealer=${s.dealer_id}` : null;
+  if (!s.id || s.gone) return null;
+  switch (s.type) {
+    case 'user':
+      return `${s.user_type === 'dealer' ? '/dealers' : '/admin'}/${s.id}`;
+    case 'role':
+      return `/settings/roles/${s.id}`;
+    case 'banner':
+      return `/banners/${s.id}`;
+    case 'provider':
+      return `/internet-providers/${s.id}`;
+    case 'category':
+      return s.provider_id ? `/internet-providers/${s.provider_id}/categories/${s.id}` : null;
+    case 'bundle':
+      return s.provider_id && s.category_id ? `/internet-providers/${s.provider_id}/categories/${s.category_id}/bundles/${s.id}` : null;
+    case 'payment_method':
+      return `/settings/payment-methods/${s.id}`;
+    case 'contact':
+      return `/settings/contacts/${s.id}`;
+    case 'area':
+      return `/settings/areas/${s.id}`;
+    case 'recharge':
+      return `/recharges/${s.id}`;
+    default:
+      return null;
+  }
+}
+
+/** Splits a translated sentence around one placeholder, so a link can stand where it was. */
+const MARK = '\u2063';
+
+export interface Sentence {
+  text: string;
+  parts: Array<string | { subject: string; to: string | null }>;
+}
+
+/**
+ * A log entry as a sentence in the user's language: "Admin User assigned permissions to role
+ * Editors", the subject linked to its page where it has one. Unknown actions get a sentence too
+ * ("Admin User: something_new user Amina").
+ */
+export function useLogSentence() {
+  const translate = useTranslate();
+  return (l: LogEntry): Sentence => {
+    const actor = l.actor?.name || translate('logs.someone');
+    const s = l.subject ?? (l.subject_type ? { type: l.subject_type, id: l.subject_id, name: null } : null);
+    let subject = '';
+    if (s) {
+      const rawName = s.name ?? (s.id ? `#${s.id}` : (l.description ?? ''));
+      const name = s.type === 'settings' && s.name && SETTINGS_PAGES[s.name] ? translate(`logs.settings_groups.${s.name}`) : rawName;
+      subject = translate(`logs.subjects.${s.type}`, { name, _: translate('logs.subjects.other', { type: s.type.replace(/_/g, ' '), name }) }).trim();
+    }
+    const known = (LOG_ACTIONS as readonly string[]).includes(l.action);
+    const key = known ? `logs.actions.${l.action}` : 'logs.actions.other';
+    const withMark = translate(key, { actor, subject: MARK, action: l.action.replace(/_/g, ' ') });
+    const to = subjectPath(s);
+    const parts: Sentence['parts'] = [];
+    withMark.split(MARK).forEach((piece, i) => {
+      if (i > 0) parts.push({ subject, to });
+      if (piece) parts.push(piece);
+    });
+    const text = parts.map((p) => (typeof p === 'string' ? p : p.subject)).join('').replace(/\s+/g, ' ').trim();
+    return { text, parts };
+  };
+}
+
+/** The sentence with its subject as a link (when it has a page). */
+export function LogSentence({ entry, link = true }: { entry: LogEntry; link?: boolean }) {
+  const sentence = useLogSentence()(entry);
+  return (
+    <span>
+      {sentence.parts.map((p, i) =>
+        typeof p === 'string' ? (
+          <Fragment key={i}>{p}</Fragment>
+        ) : p.to && link ? (
+          <MuiLink key={i} component={Link} to={p.to} onClick={(e: React.MouseEvent) => e.stopPropagation()} sx={{ fontWeight: 600 }}>
+            {p.subject}
+          </MuiLink>
+        ) : (
+          <strong key={i}>{p.subject}</strong>
+        ),
+      )}
+    </span>
+  );
+}
