@@ -24,7 +24,8 @@ async function loadBundle(lng: Language) {
 }
 
 export function applyDirection(lng: Language) {
-  document.documentElement.lang = lng;
+  // 'ae' is this product's code for Arabic; the page says 'ar' (BCP 47) for screen readers and fonts.
+  document.documentElement.lang = lng === 'ae' ? 'ar' : lng;
   document.documentElement.dir = lng === 'ae' ? 'rtl' : 'ltr';
 }
 

@@ -46,7 +46,7 @@ describe('the company catalogue', () => {
     const { page, errors, close } = await signedIn(ADMIN, '/internet-providers');
     await page.getByRole('button', { name: 'New Operator' }).click();
     const form = page.getByRole('dialog', { name: 'New Operator' });
-    await form.getByLabel(/^Name/).fill('Amtel');
+    await form.getByLabel(/^Name\s*\*?$/).fill('Amtel');
     await form.getByLabel(/^Code/).fill('AMTEL');
     await form.getByLabel(/^Number prefixes/).fill('71, x9');
     await form.locator('input[type=file]').setInputFiles({ name: 'amtel.png', mimeType: 'image/png', buffer: PNG });
@@ -60,17 +60,17 @@ describe('the company catalogue', () => {
     await row.getByText('Amtel', { exact: true }).click();
     await page.waitForURL(/\/categories$/);
 
-    await page.getByRole('button', { name: 'New Category' }).click();
+    await page.getByRole('button', { name: 'New Category' }).first().click();
     const cat = page.getByRole('dialog', { name: 'New Category' });
-    await cat.getByLabel(/^Name/).fill('Weekly');
+    await cat.getByLabel(/^Name\s*\*?$/).fill('Weekly');
     await cat.getByRole('button', { name: 'Save' }).click();
     await cat.waitFor({ state: 'detached' });
     await page.getByRole('row').filter({ hasText: 'Weekly' }).getByText('Weekly', { exact: true }).click();
     await page.waitForURL(/\/bundles$/);
 
-    await page.getByRole('button', { name: 'New Bundle' }).click();
+    await page.getByRole('button', { name: 'New Bundle' }).first().click();
     const b = page.getByRole('dialog', { name: 'New Bundle' });
-    await b.getByLabel(/^Name/).fill('5 GB Weekly');
+    await b.getByLabel(/^Name\s*\*?$/).fill('5 GB Weekly');
     await b.getByLabel(/^Data volume/).fill('5120');
     await b.getByLabel(/^Validity/).fill('7');
     await b.getByLabel(/^Cost price/).fill('2.00');

@@ -53,7 +53,7 @@ describe('a sale from top-up to delivery', () => {
     const dealer = await signedIn(DEALER, '/my-wallet');
     // 12.50 less the cost of 1 GB Daily (0.40).
     await dealer.page.getByTestId('my-balance').getByText('12.10 USD').waitFor();
-    await dealer.page.getByRole('img', { name: /Closing balance per day/ }).waitFor();
+    await dealer.page.getByRole('figure', { name: /Closing balance per day/ }).waitFor();
     await dealer.page.getByRole('cell', { name: 'EVC-E2E-1' }).waitFor();
     await dealer.page.goto('/recharges');
     await dealer.page.getByRole('row').filter({ hasText: data.reference }).getByText('Completed').waitFor();

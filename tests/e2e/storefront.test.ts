@@ -58,7 +58,7 @@ describe('the DEMO storefront', () => {
     await page.getByRole('combobox', { name: 'Language' }).selectOption('ae');
     await page.getByRole('button', { name: 'شراء 1 GB Daily' }).waitFor();
     await expect(page.title()).resolves.toBe('Demo Dealer - خدمات الإنترنت');
-    await expect(page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).resolves.toEqual(['ae', 'rtl']);
+    await expect(page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).resolves.toEqual(['ar', 'rtl']);
     // In Arabic, the price and the bundle's name keep their order (isolated left to right).
     const row = page.getByRole('listitem').filter({ hasText: '1 GB Daily' });
     await expect(row.locator('bdi[dir="ltr"]').filter({ hasText: '$0.50' }).count()).resolves.toBe(1);
@@ -227,4 +227,29 @@ describe('accessibility (axe-core): no serious or critical violations', () => {
     expect(await serious(page)).toEqual([]);
     await context.close();
   });
+
+  for (const lng of ['ae', 'so']) {
+    it(`on the same pages in ${lng} (the dealer's texts translated, Arabic right to left)`, async () => {
+      const headers = { dealer_code: 'DEMO' };
+      const shop = await (await fetch(`${env.server.url}/api/v1/client/dealer/providers`, { headers })).json();
+      const provider = shop.data.providers[0];
+      const category = provider.categories[0];
+      const { context, page } = await phone();
+      const pages = ['/dealer/DEMO', `/dealer/DEMO/provider/${provider.id}`, `/dealer/DEMO/provider/${provider.id}/category/${category.id}`];
+      for (const path of pages) {
+        await page.goto(`${path}?lng=${lng}`);
+        await page.locator('h1, h2').first().waitFor();
+        await page.waitForLoadState('networkidle');
+        expect(await serious(page)).toEqual([]);
+      }
+      await expect(page.evaluate(() => document.documentElement.lang)).resolves.toBe(lng === 'ae' ? 'ar' : 'so');
+      await page.getByRole('listitem').getByRole('button').first().click();
+      await page.getByRole('dialog').waitFor();
+      expect(await serious(page)).toEqual([]);
+      await page.goto(`/dealer/DEMO/order/RC0000000000?lng=${lng}`);
+      await page.locator('h1').first().waitFor();
+      expect(await serious(page)).toEqual([]);
+      await context.close();
+    });
+  }
 });

@@ -132,7 +132,7 @@ describe('installable per dealer', () => {
 
   it('writes the Arabic page right to left from the first paint, with its title in Arabic', async () => {
     const res = await h.http().get(`/dealer/${shop.code}?lng=ae`);
-    expect(res.text).toContain('<html lang="ae" dir="rtl">');
+    expect(res.text).toContain('<html lang="ar" dir="rtl">');
     expect(res.text).toContain('<title>Xamar &amp; Sons - خدمات الإنترنت</title>');
     expect((await h.http().get(`/dealer/${shop.code}`)).text).toContain('<html lang="en" dir="ltr">');
   });

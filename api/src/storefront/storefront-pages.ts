@@ -170,7 +170,7 @@ export function storefrontPages(db: Knex, storage: FileStorage): Router {
       .join('\n    ');
     res.setHeader('Cache-Control', 'no-cache');
     // The page's language and direction from the first paint (Arabic right to left), as the app sets them.
-    const root = `<html lang="${lng}" dir="${lng === 'ae' ? 'rtl' : 'ltr'}">`;
+    const root = `<html lang="${lng === 'ae' ? 'ar' : lng}" dir="${lng === 'ae' ? 'rtl' : 'ltr'}">`;
     res.status(dealer ? 200 : 404).type('html').send(html.replace(/<html[^>]*>/, root).replace(/<title>[^<]*<\/title>/, '').replace('<!--storefront-head-->', head));
   });
   return router;
