@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useGetList, useTranslate } from 'react-admin';
+import { useGetList, useLocaleState, useTranslate } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Box, Card, CardContent, MenuItem, Stack, Table, TableBody, TableCell, TableFooter, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import { RECHARGE_STATUSES } from '@app/contracts';
@@ -9,7 +9,7 @@ import { useCompanyFormat } from '../common/useCompanyFormat';
 import { apiFetch } from '../providers/http';
 import { useSession } from '../providers/useSession';
 import { Chart } from '../charts/Chart';
-import { fillPeriods, type Period } from '../charts/chartFormat';
+import { fillPeriods, formatKey, intlLang, type Period } from '../charts/chartFormat';
 
 interface Row {
   key: string;
@@ -39,6 +39,7 @@ const chartPoints = (data: Report) =>
 /** /reports: sales over a date range, filtered and grouped, with totals, a chart and the CSV of exactly what is shown. */
 export default function ReportsPage() {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const dealer = useSession().user?.user_type === 'dealer';
   // The last 30 days of the company's calendar (not the browser's) until the user picks dates.
   const company = useCompanyFormat();
@@ -114,7 +115,7 @@ export default function ReportsPage() {
               <TableBody>
                 {data.rows.map((r) => (
                   <TableRow key={r.key}>
-                    <TableCell>{r.label}</TableCell>
+                    <TableCell>{formatKey(r.label, periodOf(data.group_by), intlLang(locale), 'tooltip')}</TableCell>
                     <TableCell align="right">{r.count}</TableCell>
                     <TableCell align="right">{r.revenue}</TableCell>
                     {seesCost && <TableCell align="right">{r.cost}</TableCell>}
