@@ -31,6 +31,9 @@ export async function up(knex: Knex): Promise<void> {
   // Sales made before: what the old worker recorded, in the new words (purchases, collected at once).
   await knex('recharges').whereNotNull('payment_reference').update({ payment_state: 'collected', payment_flow: 'purchase' });
   await knex('recharges').whereIn('status', ['failed', 'refunded']).whereNotNull('payment_reference').update({ payment_state: 'released' });
+  // Unless the old worker's refund of it failed (it only said so in the reason): still collected, so
+  // the refund by hand can return it and the customer is not told it was.
+  await knex('recharges').whereIn('status', ['failed', 'refunded']).whereNotNull('payment_reference').where('failure_reason', 'like', '%refund failed%').update({ payment_state: 'collected' });
   await knex('recharges').where('status', 'completed').update({ delivery_state: 'delivered' });
   await knex('recharges').whereIn('status', ['failed', 'refunded']).whereNotNull('payment_reference').update({ delivery_state: 'failed' });
   await knex('recharges').whereIn('status', ['failed', 'refunded']).whereNull('payment_reference').update({ payment_state: 'declined' });

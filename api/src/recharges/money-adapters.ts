@@ -63,6 +63,12 @@ export type MoneyEnv = z.infer<typeof moneyEnvSchema>;
 export function readMoneyEnv(env: NodeJS.ProcessEnv = process.env): MoneyEnv {
   const parsed = moneyEnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   if (!parsed.success) throw new Error(`Invalid payment/operator configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  // Real bundles must be paid by a real gateway: in production, a live aggregator beside the
+  // stand-in gateway (which approves every test number) would deliver for nothing.
+  const livePayment = parsed.data.PAYMENT_ADAPTER === 'waafipay' && !!parsed.data.WAAFIPAY_URL;
+  if (env.NODE_ENV === 'production' && parsed.data.RELOADLY_API_URL && !livePayment) {
+    throw new Error('Invalid payment/operator configuration: RELOADLY_API_URL delivers real bundles, so NODE_ENV=production needs WAAFIPAY_URL and its credentials too (the embedded stand-in gateway never collects money)');
+  }
   return parsed.data;
 }
 

@@ -3,10 +3,10 @@ import type pino from 'pino';
 import { fromDbTime, toDbTime } from '../database/time.ts';
 import { unitOfWork } from '../database/unit-of-work.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
-import { systemContext, type ServiceContext } from '../platform/context.ts';
+import { systemContext, transact, type ServiceContext } from '../platform/context.ts';
 import type { PaymentAdapter, PaymentFlow } from './adapters/payment-adapter.ts';
 import type { DeliveryResult, OperatorAdapter } from './adapters/operator-adapter.ts';
-import { completeRecharge, failRecharge } from './recharge.service.ts';
+import { completeRecharge, creditProfitIfDue, failRecharge } from './recharge.service.ts';
 
 /**
  * Fulfilment, in the background and never inside a customer's request (docs/architecture.md,
@@ -490,8 +490,13 @@ export class RechargeWorker {
     if (found.status === 'unknown') return;
     const set = async (state: string, note: string) => {
       const now = toDbTime();
-      const changed = await this.opts.db('recharges').where({ id: r.id, payment_state: r.payment_state }).update({ payment_state: state, payment_reference: found.status === 'found' ? (found.transactionId ?? r.payment_reference) : r.payment_reference, updated_at: now });
-      if (changed) await recordActivity(this.ctx, { action: 'recharge_payment_reconciled', subjectType: 'recharge', subjectId: r.id, after: { payment_state: state, note } });
+      await transact(this.ctx, async (tctx) => {
+        const changed = await tctx.db('recharges').where({ id: r.id, payment_state: r.payment_state }).update({ payment_state: state, payment_reference: found.status === 'found' ? (found.transactionId ?? r.payment_reference) : r.payment_reference, updated_at: now });
+        if (!changed) return;
+        await recordActivity(tctx, { action: 'recharge_payment_reconciled', subjectType: 'recharge', subjectId: r.id, after: { payment_state: state, note } });
+        // Taken after the sale completed: the "Profit Only" dealer's profit is due now.
+        if (state === 'collected') await creditProfitIfDue(tctx, await tctx.db('recharges').where({ id: r.id }).first());
+      });
     };
     if (found.status === 'not_found') return set('absent', 'The gateway never had this payment.');
     const s = found.state;

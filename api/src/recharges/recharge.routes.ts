@@ -115,7 +115,8 @@ export function rechargeRoutes(registry: OpenApiRegistry, money: RechargeMoney =
     await transact(ctx, async (tctx) => {
       const moved = await tctx.db('wallet_transactions').where({ recharge_id: row.id }).first('id');
       if (moved || !['none', 'absent'].includes(row.payment_state) || row.delivery_state !== 'none') throw new AppError(409, 'api:recharges.retry_not_possible');
-      const won = await tctx.db('recharges').where({ id: row.id, status: 'failed' }).whereIn('payment_state', ['none', 'absent']).update({ status: 'pending', payment_state: 'none', attempts: 0, crashes: 0, unsure_since: null, next_attempt_at: null, failure_reason: null, failed_at: null, updated_at: toDbTime() });
+      const won = await tctx.db('recharges').where({ id: row.id, status: 'failed' }).whereIn('payment_state', ['none', 'absent'])// A new try: an earlier review's decision is about the old one, not this.
+        .update({ status: 'pending', payment_state: 'none', attempts: 0, crashes: 0, unsure_since: null, next_attempt_at: null, failure_reason: null, failed_at: null, review_outcome: null, reviewed_by: null, reviewed_at: null, review_reason: null, needs_review_at: null, updated_at: toDbTime() });
       if (!won) throw new AppError(409, 'api:recharges.retry_not_possible');
       await recordActivity(tctx, { action: 'recharge_retried', subjectType: 'recharge', subjectId: row.id });
     });

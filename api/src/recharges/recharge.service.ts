@@ -282,7 +282,19 @@ interface SettleOptions {
   claimedAt?: string | null;
 }
 
-/** Delivered: completed, and under "Profit Only" the dealer's profit credited (once). */
+/**
+ * A "Profit Only" dealer earns its profit on money the company collected: once the sale is
+ * completed and its payment collected (now, or later when the reconciliation takes it). Once: the
+ * ledger's unique (recharge_id, kind) stands behind the check.
+ */
+export async function creditProfitIfDue(ctx: ServiceContext, r: Record<string, any>): Promise<void> {
+  if (r.status !== 'completed' || r.pricing_model !== 'profit' || !(Number(r.profit) > 0) || r.payment_state !== 'collected') return;
+  if (await ctx.db('wallet_transactions').where({ recharge_id: r.id, kind: 'profit_credit' }).first('id')) return;
+  const wallet = await ctx.db('wallets').where({ dealer_id: r.dealer_id }).first('id');
+  if (wallet) await credit(ctx, wallet.id, { kind: 'profit_credit', amount: Number(r.profit), rechargeId: r.id, reference: r.reference });
+}
+
+/** Delivered: completed, and under "Profit Only" the dealer's profit credited (once) when the payment was collected. */
 export async function completeRecharge(ctx: ServiceContext, id: number, operatorReference: string, opts: SettleOptions & { note?: string | null } = {}): Promise<boolean> {
   return transact(ctx, async (tctx) => {
     const now = toDbTime();
@@ -291,10 +303,7 @@ export async function completeRecharge(ctx: ServiceContext, id: number, operator
     const won = await qb.update({ status: 'completed', operator_reference: operatorReference, completed_at: now, failure_reason: opts.note ?? null, next_attempt_at: null, unsure_since: null, updated_at: now });
     if (!won) return false;
     const r = await tctx.db('recharges').where({ id }).first();
-    if (r.pricing_model === 'profit' && Number(r.profit) > 0) {
-      const wallet = await tctx.db('wallets').where({ dealer_id: r.dealer_id }).first('id');
-      if (wallet) await credit(tctx, wallet.id, { kind: 'profit_credit', amount: Number(r.profit), rechargeId: id, reference: r.reference });
-    }
+    await creditProfitIfDue(tctx, r);
     await recordActivity(tctx, { action: 'recharge_completed', subjectType: 'recharge', subjectId: id, after: { operator_reference: operatorReference, payment_state: r.payment_state, ...(opts.note ? { note: opts.note } : {}) } });
     return true;
   });

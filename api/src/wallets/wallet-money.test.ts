@@ -79,7 +79,7 @@ describe('idempotent top-ups and adjustments', () => {
     expect(await rows(shop.walletId)).toHaveLength(1);
   });
 
-  it('the Idempotency-Key header, when sent, is the key: any reference under it is the same request or a 409', async () => {
+  it('the Idempotency-Key header, when sent, is the key: any reference under it is the same request or a 409, and a bank reference is credited once whatever the key', async () => {
     const shop = await makeDealer();
     const key = '5b0e7f3c-0d1e-4a9b-8c55-2f1c9e7a1d20';
     const first = await topUp(shop.walletId, { amount: 2, reference: 'EVC-7001' }, key);
@@ -90,10 +90,12 @@ describe('idempotent top-ups and adjustments', () => {
     const otherRequest = await topUp(shop.walletId, { amount: 2, reference: 'EVC-7002' }, key);
     expect(otherRequest.status).toBe(409);
     expect(otherRequest.body.message).toBe('This Idempotency-Key was already used on this wallet for a different request.');
-    // Another key is another request, even with a reference seen before under a key.
-    expect((await topUp(shop.walletId, { amount: 2, reference: 'EVC-7001' }, 'another-key-0001')).body.data.replayed).toBe(false);
+    // Another key (a dialog opened again, a second admin) with a bank reference already credited: refused, never a second credit.
+    const sameTransfer = await topUp(shop.walletId, { amount: 2, reference: 'evc-7001' }, 'another-key-0001');
+    expect(sameTransfer.status).toBe(409);
+    expect(sameTransfer.body.errors.reference).toEqual(['This bank reference was already credited to this wallet. Check the ledger before crediting the same transfer again.']);
     // Keys are opaque: case counts, and a long or unusual one is kept as its hash (at most 160 characters).
-    expect((await topUp(shop.walletId, { amount: 2, reference: 'EVC-7001' }, key.toUpperCase())).body.data.replayed).toBe(false);
+    expect((await topUp(shop.walletId, { amount: 2, reference: 'EVC-7004' }, key.toUpperCase())).body.data.replayed).toBe(false);
     const long = 'k'.repeat(300);
     const l1 = await topUp(shop.walletId, { amount: 1, reference: 'EVC-7003' }, long);
     const l2 = await topUp(shop.walletId, { amount: 1, reference: 'EVC-7003' }, long);
@@ -102,8 +104,8 @@ describe('idempotent top-ups and adjustments', () => {
     expect(stored.every((k: string) => k.length <= 160 && k.startsWith('top_up:hdr:'))).toBe(true);
     expect(stored[0]).toBe(`top_up:hdr:${key}`);
     expect(stored.filter((k: string) => k.includes('sha256:'))).toHaveLength(2);
-    expect(await balance(shop.walletId)).toBe(700);
-    expect(await ledgerSum(h.knex, shop.walletId)).toBe(700);
+    expect(await balance(shop.walletId)).toBe(500);
+    expect(await ledgerSum(h.knex, shop.walletId)).toBe(500);
   });
 
   it('adjustments are keyed apart from top-ups, a replayed debit debits once', async () => {

@@ -143,6 +143,12 @@ export async function topUp(ctx: ServiceContext, rawId: string | number, input: 
   const wallet = await lockWallet(ctx, rawId);
   const seen = await earlier(ctx, wallet.id, idem, true);
   if (seen) return seen;
+  // One bank transfer, one credit: under an Idempotency-Key (a console dialog opened again, a
+  // second admin) the same bank reference on this wallet is still refused. The wallet row is locked.
+  if (idem.source === 'header') {
+    const sameReference = await ctx.db('wallet_transactions').where({ wallet_id: wallet.id, kind: 'top_up' }).whereRaw('LOWER(reference) = ?', [input.reference.trim().toLowerCase()]).first('id');
+    if (sameReference) throw new AppError(409, 'api:wallets.reference_already_credited', { reference: ['api:wallets.reference_already_credited'] });
+  }
   const limits = await readMoneyLimits(ctx.db);
   checkOperationLimit(input.amount, limits, wallet.currency);
   const posted = await credit(ctx, wallet.id, { kind: 'top_up', amount: input.amount, reference: input.reference, note: input.note, maxBalance: limits.max_balance, idempotencyKey: idem.key, requestHash: idem.hash });
