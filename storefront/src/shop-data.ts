@@ -2,36 +2,39 @@ import { call, type Banner, type Contact, type PaymentMethod, type Provider, typ
 import { loadShop, saveShop } from './offline-cache';
 import { prime, useQuery } from './query';
 import { readBoot } from './boot';
-import { t } from './i18n';
+import { currentLanguage, t } from './i18n';
 
 /**
  * A shop's data: dealer and banners, operators with their categories and bundles, contacts and
  * payment methods. Each answer is saved for offline use; the saved copy shows at once.
  */
 export function useShop(code: string) {
+  // The dealer's texts come in the customer's language: one query per shop and language, so a
+  // language switch asks again (the saved offline copy shows meanwhile).
+  const lng = currentLanguage();
   const boot = readBoot();
-  if (boot && boot.code === code) {
-    prime(`dealer:${code}`, boot.dealer);
-    prime(`providers:${code}`, boot.providers);
+  if (boot && boot.code === code && boot.lng === lng) {
+    prime(`dealer:${code}:${lng}`, boot.dealer);
+    prime(`providers:${code}:${lng}`, boot.providers);
   }
   const saved = code ? loadShop(code) : null;
   const opts = { dealerCode: code, t };
-  const dealer = useQuery(code ? `dealer:${code}` : null, async () => {
+  const dealer = useQuery(code ? `dealer:${code}:${lng}` : null, async () => {
     const d = await call<{ dealer: StoreDealer; banners: Banner[] }>('/dealer', opts);
     saveShop(code, { dealer: d.dealer, banners: d.banners });
     return d;
   }, saved?.dealer ? { dealer: saved.dealer, banners: saved.banners ?? [] } : undefined);
-  const providers = useQuery(code ? `providers:${code}` : null, async () => {
+  const providers = useQuery(code ? `providers:${code}:${lng}` : null, async () => {
     const d = await call<{ currency: string; providers: Provider[] }>('/dealer/providers', opts);
     saveShop(code, { providers: d.providers, currency: d.currency });
     return d;
   }, saved?.providers ? { providers: saved.providers, currency: saved.currency ?? 'USD' } : undefined);
-  const contacts = useQuery(code ? `contacts:${code}` : null, async () => {
+  const contacts = useQuery(code ? `contacts:${code}:${lng}` : null, async () => {
     const d = (await call<Contact[]>('/contacts', opts)) ?? [];
     saveShop(code, { contacts: d });
     return d;
   }, saved?.contacts);
-  const payments = useQuery(code ? `payment-methods:${code}` : null, async () => {
+  const payments = useQuery(code ? `payment-methods:${code}:${lng}` : null, async () => {
     const d = (await call<PaymentMethod[]>('/payment-methods', opts)) ?? [];
     saveShop(code, { paymentMethods: d });
     return d;

@@ -128,7 +128,8 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
                 {translate('recharges.retry')}
               </Button>
             )}
-            {['pending', 'processing', 'failed'].includes(r.status) && can('refund recharges') && (
+            {/* As the API allows: a failed sale, or a refunded one whose customer payment is still held. */}
+            {(r.status === 'failed' || (r.status === 'refunded' && ['reserved', 'collected'].includes(r.payment_state))) && can('refund recharges') && (
               <Button size="small" color="warning" onClick={() => act('refund')}>
                 {translate('recharges.refund')}
               </Button>

@@ -2,6 +2,8 @@ import { AutocompleteInput, Datagrid, FunctionField, List, ReferenceInput, Simpl
 import { Box, Typography } from '@mui/material';
 import { useNavigate, useParams } from 'react-router';
 import type { RechargeResponse } from '@app/contracts';
+import { useSession } from '../providers/useSession';
+import { hasPermission } from '../permissions/permissions';
 import { PageTitle } from '../common/PageTitle';
 import { Ltr, useLtr } from '../common/Ltr';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
@@ -29,13 +31,23 @@ export default function ReviewList() {
     const since = waitingSince(r);
     return since ? fmt.duration(Date.now() - new Date(since).getTime()) : '—';
   };
+  // Each filter only for those who may read its choices (a reviewer may not read users or operators).
+  const { permissions } = useSession();
   const filters = usePhoneFilters([
-    <ReferenceInput key="dealer_id" source="dealer_id" reference="users" filter={{ user_type: 'dealer' }} label="wallets.fields.dealer" alwaysOn>
-      <AutocompleteInput label="wallets.fields.dealer" optionText="name" />
-    </ReferenceInput>,
-    <ReferenceInput key="provider_id" source="provider_id" reference="internet-providers" label="recharges.fields.provider" alwaysOn>
-      <AutocompleteInput label="recharges.fields.provider" optionText="name" />
-    </ReferenceInput>,
+    ...(hasPermission(permissions, 'view users') || hasPermission(permissions, 'view dealers')
+      ? [
+          <ReferenceInput key="dealer_id" source="dealer_id" reference="users" filter={{ user_type: 'dealer' }} label="wallets.fields.dealer" alwaysOn>
+            <AutocompleteInput label="wallets.fields.dealer" optionText="name" />
+          </ReferenceInput>,
+        ]
+      : []),
+    ...(hasPermission(permissions, 'view internet providers')
+      ? [
+          <ReferenceInput key="provider_id" source="provider_id" reference="internet-providers" label="recharges.fields.provider" alwaysOn>
+            <AutocompleteInput label="recharges.fields.provider" optionText="name" />
+          </ReferenceInput>,
+        ]
+      : []),
   ]);
   const title = translate('menu.recharges_review');
   return (

@@ -38,8 +38,9 @@ export interface StorefrontDealerRow {
 export async function findStorefrontDealer(db: Db, code: string): Promise<StorefrontDealerRow> {
   const row = await db('users')
     .leftJoin('dealer_details', 'dealer_details.user_id', 'users.id')
-    // Codes are case-insensitive on both engines (MariaDB's collation; SQLite's NOCASE index).
-    .whereRaw('LOWER(users.dealer_code) = LOWER(?)', [code])
+    // Codes are case-insensitive on both engines, through the unique index: MariaDB's collation
+    // already ignores case; SQLite's index is COLLATE NOCASE (migration 20261124A).
+    .where((w) => (db.client.config.client === 'mysql2' ? w.where('users.dealer_code', code) : w.whereRaw('users.dealer_code = ? COLLATE NOCASE', [code])))
     .where({ 'users.user_type': 'dealer', 'users.status': 'active' })
     .whereNull('users.deleted_at')
     .first('users.id', 'users.name', 'users.dealer_code', 'dealer_details.pricing_model', 'dealer_details.company_name', 'dealer_details.logo_path', 'dealer_details.brand_color', 'dealer_details.description', 'dealer_details.website', 'dealer_details.translations');
