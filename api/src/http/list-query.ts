@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { QueryBuilder, Model } from 'objection';
 import { fieldError } from './errors.ts';
 import { decodeId } from './ids.ts';
@@ -80,24 +79,6 @@ export function applyFilters<M extends Model>(qb: QueryBuilder<M, M[]>, query: R
 export interface Page<T> {
   data: T[];
   meta: { current_page: number; per_page: number; total: number; last_page: number };
-}
-
-/**
- * One page of a plain knex query (lists that join or aggregate outside a model): the total by a
- * COUNT over the same filters, then the rows, ordered by `orderBy` and an id tie-break.
- */
-export async function paginateQuery<T>(
-  qb: Knex.QueryBuilder,
-  params: { page: number; perPage: number },
-  order: { column: string; order: 'asc' | 'desc'; tieBreak?: string },
-  present: (row: Record<string, any>) => T,
-): Promise<{ data: T[]; meta: Page<T>['meta'] }> {
-  const countRow = await qb.clone().clearSelect().clearOrder().count({ n: '*' }).first();
-  const total = Number((countRow as { n: number | string } | undefined)?.n ?? 0);
-  qb.orderBy(order.column, order.order);
-  if (order.tieBreak && order.tieBreak !== order.column) qb.orderBy(order.tieBreak, order.order);
-  const rows = await qb.limit(params.perPage).offset((params.page - 1) * params.perPage);
-  return { data: rows.map(present), meta: { current_page: params.page, per_page: params.perPage, total, last_page: Math.max(1, Math.ceil(total / params.perPage)) } };
 }
 
 export async function paginate<M extends Model>(qb: QueryBuilder<M, M[]>, table: string, params: ListParams): Promise<{ results: M[]; meta: Page<M>['meta'] }> {
