@@ -471,3 +471,22 @@ export const missedSalesSummarySchema = z.object({
   today_amount: z.string(),
   by_dealer: z.array(z.object({ dealer: dealerRef, count: z.number().int(), amount: z.string() })).describe('Top 5 by amount today; empty for a dealer'),
 });
+
+/**
+ * What a log entry is about, as GET /logs names it (api/src/activity-log/subjects.ts): its name
+ * and the ids the console needs to link to its page.
+ */
+export interface LogSubject {
+  type: string;
+  id: number | null;
+  name: string | null;
+  /** users: admin or dealer (the console opens them under /admin or /dealers). */
+  user_type?: string;
+  /** wallets, top-up requests, dealer catalogue switches: the dealer they belong to. */
+  dealer_id?: number;
+  /** categories and bundles: the operator (and category) they open under. */
+  provider_id?: number;
+  category_id?: number;
+  /** a deleted record: its page no longer opens. */
+  gone?: boolean;
+}

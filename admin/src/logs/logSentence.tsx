@@ -2,18 +2,9 @@ import { Fragment } from 'react';
 import { useTranslate } from 'react-admin';
 import { Link as MuiLink } from '@mui/material';
 import { Link } from 'react-router';
+import type { LogSubject } from '@app/contracts';
 
-/** What a log entry is about, as GET /logs names it (api/src/activity-log/subjects.ts). */
-export interface LogSubject {
-  type: string;
-  id: number | null;
-  name: string | null;
-  user_type?: string;
-  dealer_id?: number;
-  provider_id?: number;
-  category_id?: number;
-  gone?: boolean;
-}
+export type { LogSubject };
 
 export interface LogEntry {
   id: number;

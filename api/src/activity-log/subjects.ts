@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { LogSubject } from '@app/contracts';
 
 /**
  * What a log entry is about, as people name it: the user's or role's name, a banner's title, a
@@ -6,20 +7,7 @@ import type { Knex } from 'knex';
  * the subject's page (a user's type, a category's operator, a wallet's dealer). Records gone for
  * good are named from the snapshot the entry kept (before/after).
  */
-export interface LogSubject {
-  type: string;
-  id: number | null;
-  name: string | null;
-  /** users: admin or dealer (the console opens them under /admin or /dealers). */
-  user_type?: string;
-  /** wallets, top-up requests, dealer catalogue switches: the dealer they belong to. */
-  dealer_id?: number;
-  /** categories and bundles: the operator (and category) they open under. */
-  provider_id?: number;
-  category_id?: number;
-  /** a deleted record: its page no longer opens. */
-  gone?: boolean;
-}
+export type { LogSubject };
 
 interface Row {
   subject_type: string | null;
