@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { StandInAnswer, StandInHandler, StandInRequest } from './stand-in-server.ts';
+import { faultQueue, type StandInAnswer, type StandInHandler, type StandInRequest } from './stand-in-server.ts';
 
 /**
  * A local Reloadly: the OAuth token endpoint and the top-ups API (/work/shared/INTEGRATIONS.md),
@@ -175,7 +175,7 @@ export function createReloadlyStandIn(
   const byIdentifier = new Map<string, TopupRecord>();
   const sendCounts = new Map<string, number>();
   const spent = new Set<string>();
-  let faults: { match: { path?: string; customIdentifier?: string }; fault: ReloadlyFault; left: number }[] = [];
+  const faults = faultQueue<{ path: string; customIdentifier: string | undefined }, ReloadlyFault>();
   // Ids start from the clock, so a restarted stand-in (the embedded default) never reuses one.
   let nextId = Date.now();
 
@@ -192,17 +192,7 @@ export function createReloadlyStandIn(
     return typeof id === 'string' ? id : undefined;
   }
 
-  function takeFault(req: StandInRequest): ReloadlyFault | undefined {
-    const customIdentifier = identifierOf(req);
-    const found = faults.find(
-      (f) =>
-        (f.match.path === undefined || f.match.path === req.path) &&
-        (f.match.customIdentifier === undefined || f.match.customIdentifier === customIdentifier),
-    );
-    if (!found) return undefined;
-    if (--found.left <= 0) faults = faults.filter((f) => f !== found);
-    return found.fault;
-  }
+  const takeFault = (req: StandInRequest) => faults.take({ path: req.path, customIdentifier: identifierOf(req) });
 
   /** Applies an injected fault around the processing step: before it, instead of it, or to its answer. */
   async function withFault(req: StandInRequest, process: () => Promise<StandInAnswer>): Promise<StandInAnswer> {
@@ -444,19 +434,15 @@ export function createReloadlyStandIn(
     expireTokens: () => {
       for (const token of tokens.keys()) tokens.set(token, 0);
     },
-    injectFault: (match, fault, times = 1) => {
-      if (times > 0) faults.push({ match: { ...match }, fault, left: times });
-    },
-    clearFaults() {
-      faults = [];
-    },
+    injectFault: (match, fault, times = 1) => faults.add(match, fault, times),
+    clearFaults: () => faults.clear(),
     reset: () => {
       tokens.clear();
       records.clear();
       byIdentifier.clear();
       sendCounts.clear();
       spent.clear();
-      faults = [];
+      faults.clear();
     },
   };
 }

@@ -222,3 +222,25 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     );
   });
 }
+
+/**
+ * Faults injected into a stand-in: the next `times` requests matching every field given (e.g. a
+ * path or a reference) get the fault, oldest first.
+ */
+export function faultQueue<M extends Record<string, unknown>, F>() {
+  let queued: { match: Partial<M>; fault: F; left: number }[] = [];
+  return {
+    add(match: Partial<M>, fault: F, times = 1) {
+      if (times > 0) queued.push({ match: { ...match }, fault, left: times });
+    },
+    take(actual: M): F | undefined {
+      const found = queued.find((f) => Object.entries(f.match).every(([k, v]) => v === undefined || actual[k] === v));
+      if (!found) return undefined;
+      if (--found.left <= 0) queued = queued.filter((f) => f !== found);
+      return found.fault;
+    },
+    clear() {
+      queued = [];
+    },
+  };
+}

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { StandInAnswer, StandInHandler, StandInRequest } from './stand-in-server.ts';
+import { faultQueue, type StandInAnswer, type StandInHandler, type StandInRequest } from './stand-in-server.ts';
 
 /**
  * A local WaafiPay: speaks the gateway's `POST /asm` protocol (/work/shared/INTEGRATIONS.md) so the
@@ -151,7 +151,7 @@ export function createWaafiPayStandIn(
   const requestCounts = new Map<string, number>();
   /** "Once per referenceId/transaction" test-number faults already spent. */
   const spent = new Set<string>();
-  let faults: { match: { serviceName?: string; referenceId?: string }; fault: WaafiFault; left: number }[] = [];
+  const faults = faultQueue<{ serviceName: unknown; referenceId: string | undefined }, WaafiFault>();
   // Ids start from the clock, so a restarted stand-in (the embedded default) never reuses one.
   let nextId = Date.now();
 
@@ -165,16 +165,7 @@ export function createWaafiPayStandIn(
   const invalid = (description: string) => envelope(WAAFIPAY_RESULTS.invalidParams, { description });
   const unavailable: StandInAnswer = { kind: 'answer', status: 503, body: { message: 'Service Unavailable' } };
 
-  function takeFault(serviceName: unknown, referenceId: string | undefined): WaafiFault | undefined {
-    const found = faults.find(
-      (f) =>
-        (f.match.serviceName === undefined || f.match.serviceName === serviceName) &&
-        (f.match.referenceId === undefined || f.match.referenceId === referenceId),
-    );
-    if (!found) return undefined;
-    if (--found.left <= 0) faults = faults.filter((f) => f !== found);
-    return found.fault;
-  }
+  const takeFault = (serviceName: unknown, referenceId: string | undefined) => faults.take({ serviceName, referenceId });
 
   /** Applies a fault around the processing step: before it, instead of it, or to its answer. */
   async function withFault(fault: WaafiFault | undefined, process: () => Promise<StandInAnswer>): Promise<StandInAnswer> {
@@ -395,18 +386,14 @@ export function createWaafiPayStandIn(
       const transaction = byRef.get(ref);
       return transaction && snapshot(transaction);
     },
-    injectFault: (match, fault, times = 1) => {
-      if (times > 0) faults.push({ match: { ...match }, fault, left: times });
-    },
-    clearFaults() {
-      faults = [];
-    },
+    injectFault: (match, fault, times = 1) => faults.add(match, fault, times),
+    clearFaults: () => faults.clear(),
     reset: () => {
       byRef.clear();
       byTransactionId.clear();
       requestCounts.clear();
       spent.clear();
-      faults = [];
+      faults.clear();
     },
   };
 }
