@@ -142,6 +142,16 @@ describe('idempotent top-ups and adjustments', () => {
     expect(await ledgerSum(h.knex, shop.walletId)).toBe(700);
   });
 
+  it('one bank transfer sent at once under ten different keys (ten dialogs, ten admins): credited once, the others a 409, no 5xx', async () => {
+    const shop = await makeDealer();
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => topUp(shop.walletId, { amount: '3.00', reference: 'EVC-SAME-TRANSFER' }, `dialog-key-${i}-0000`)));
+    expect(results.filter((r) => r.status >= 500)).toEqual([]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(409)]);
+    expect(await balance(shop.walletId)).toBe(300);
+    expect(await rows(shop.walletId)).toHaveLength(1);
+    expect(await ledgerSum(h.knex, shop.walletId)).toBe(300);
+  });
+
   it('the unique index is the last word: a second ledger row under one key is refused by the database', async () => {
     const shop = await makeDealer();
     const ctx = systemContext({ db: h.knex });
