@@ -25,7 +25,7 @@ export const PAYER_NETWORKS: Partial<Record<PaymentMethodType, { network: string
 };
 
 /** A wallet or merchant number (digits, spaces, + and -) or a bank account (letters too). */
-const accountNumber = z.preprocess(
+export const accountNumberSchema = z.preprocess(
   (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
   z.string().max(64, { message: 'validation:too_long' }).regex(/^[A-Za-z0-9 +\-/.]+$/, { message: 'validation:account_number_invalid' }).nullable().optional(),
 );
@@ -33,7 +33,7 @@ const accountNumber = z.preprocess(
 const paymentMethodFields = {
   name,
   type: z.enum(PAYMENT_METHOD_TYPES, { message: 'validation:payment_type_invalid' }),
-  account_number: accountNumber,
+  account_number: accountNumberSchema,
   instructions: optionalText(2000),
   status: statusSchema.optional(),
   sort_order: sortOrderSchema,

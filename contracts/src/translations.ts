@@ -28,7 +28,7 @@ export type TranslatableTable = keyof typeof TRANSLATABLE_FIELDS;
 const tooLong = (field: string, max: number) => (field === 'name' && max === 191 ? 'validation:name_max_191' : 'validation:too_long');
 
 /** Multipart forms send the object as JSON text; blank text or "null" means none. */
-function fromText(v: unknown): unknown {
+export function fromJsonText(v: unknown): unknown {
   if (typeof v !== 'string') return v;
   const t = v.trim();
   if (t === '' || t === 'null') return null;
@@ -50,7 +50,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 export function translationsSchema<F extends Record<string, number>>(fields: F) {
   return z
     .preprocess(
-      fromText,
+      fromJsonText,
       z
         .unknown()
         .superRefine((value, ctx) => {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { displayNameSchema, httpUrlSchema, optionalText, statusSchema } from './common.ts';
 import { toMinor } from './money.ts';
-import { TRANSLATABLE_FIELDS, translationsSchema } from './translations.ts';
+import { TRANSLATABLE_FIELDS, fromJsonText, translationsSchema } from './translations.ts';
+import { accountNumberSchema } from './settings.ts';
 
 /**
  * The user form payload of docs/product.md section 3, with the rules and exact messages of section 5.
@@ -142,12 +143,29 @@ const starterMargin = z.preprocess(
     .optional(),
 );
 
+/**
+ * A new "Cost + Profit" dealer may also start from the company's payment methods: a map from a
+ * company method's id to this dealer's own account number (customers of such a shop pay the
+ * dealer, so the company's numbers are never copied). Multipart: JSON text.
+ */
+const starterPaymentMethods = z.preprocess(
+  fromJsonText,
+  z
+    .record(z.string().max(32), accountNumberSchema, { message: 'validation:starter_payment_methods_invalid' })
+    .nullable()
+    .optional()
+    .refine((v) => !v || Object.keys(v).length <= 50, { message: 'validation:starter_payment_methods_invalid' })
+    .transform((v) => (v && Object.keys(v).length ? Object.entries(v).map(([method_id, account_number]) => ({ method_id, account_number: account_number ?? null })) : undefined))
+    .optional(),
+);
+
 export const createUserSchema = z
   .object({
     ...userFields,
     password: passwordSchema,
     password_confirmation: z.string().optional(),
     starter_margin: starterMargin,
+    starter_payment_methods: starterPaymentMethods,
   })
   .superRefine((d, ctx) => crossFieldRules(d, ctx, 'create'));
 

@@ -80,4 +80,53 @@ describe('user slide-over form', () => {
     expect(screen.getByRole('button', { name: 'Translations of Company name' }).getAttribute('aria-expanded')).toBe('true');
     expect(screen.queryByText('Error')).toBeNull();
   });
+
+  it("starts a Cost + Profit dealer from the company's payment methods with its own numbers, and shows a refused number on its field", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const create = vi.fn().mockRejectedValue(
+      Object.assign(new Error('Validation failed.'), {
+        status: 422,
+        body: { message: 'Validation failed.', errors: { 'starter_payment_methods.m3': "Enter this shop's own number: customers of a Cost + Profit shop pay the shop, not the company." } },
+      }),
+    );
+    const getList = vi.fn(async (resource: string) =>
+      (resource === 'payment-methods' ? { data: [{ id: 3, h_id: 'm3', name: 'EVC Plus', type: 'evc_plus' }, { id: 4, h_id: 'm4', name: 'Cash', type: 'cash' }], total: 2 } : { data: [], total: 0 }) as never,
+    );
+    const i18nProvider = await testI18nProvider();
+    startSession('t', { id: 1, name: 'A', email: 'a@x.so', permissions: [{ name: 'create users' }, { name: 'view payment methods' }] }, false);
+    const { container } = render(
+      <AdminContext dataProvider={testDataProvider({ create, getList })} i18nProvider={i18nProvider} store={memoryStore()}>
+        <UserFormDrawer open userType="dealer" record={null} onClose={() => undefined} />
+      </AdminContext>,
+    );
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'EVC Plus' }));
+    expect(getList.mock.calls.find((c) => c[0] === 'payment-methods')?.[1]).toMatchObject({ filter: { dealer_id: 'global', status: 'active' } });
+    fireEvent.change(screen.getByLabelText(/^This shop's number for EVC Plus/), { target: { value: '615000000' } });
+    fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: 'Shop' } });
+    fireEvent.change(screen.getByLabelText(/^Email/), { target: { value: 'shop@x.so' } });
+    fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: 'Abcdef!1' } });
+    fireEvent.change(screen.getByLabelText(/^Confirm password/), { target: { value: 'Abcdef!1' } });
+    fireEvent.change(screen.getByLabelText(/^Dealer code/), { target: { value: 'SHOP' } });
+    const file = new File([new Uint8Array([137, 80, 78, 71])], 'logo.png', { type: 'image/png' });
+    fireEvent.change(container.ownerDocument.querySelector('input[type=file]')!, { target: { files: [file] } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(create).toHaveBeenCalled());
+    expect(create.mock.calls[0][1].data.starter_payment_methods).toEqual({ m3: '615000000' });
+    expect(await screen.findByText("Enter this shop's own number: customers of a Cost + Profit shop pay the shop, not the company.")).toBeTruthy();
+    expect(screen.queryByText('Error')).toBeNull();
+  });
+
+  it('tells a Profit Only dealer that its customers pay the company', async () => {
+    const i18nProvider = await testI18nProvider();
+    startSession('t', { id: 1, name: 'A', email: 'a@x.so', permissions: [{ name: 'create users' }, { name: 'view payment methods' }] }, false);
+    render(
+      <AdminContext dataProvider={testDataProvider({ getList: async () => ({ data: [{ id: 3, h_id: 'm3', name: 'EVC Plus', type: 'evc_plus' }], total: 1 }) as never })} i18nProvider={i18nProvider} store={memoryStore()}>
+        <UserFormDrawer open userType="dealer" record={null} onClose={() => undefined} />
+      </AdminContext>,
+    );
+    fireEvent.mouseDown(await screen.findByRole('combobox', { name: /Pricing model/ }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Profit Only' }));
+    expect(await screen.findByText("Customers of a Profit Only shop pay through the company's payment methods: nothing to set up.")).toBeTruthy();
+    expect(screen.queryByRole('checkbox', { name: 'EVC Plus' })).toBeNull();
+  });
 });

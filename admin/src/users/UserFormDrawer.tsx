@@ -16,6 +16,7 @@ import { splitServerErrors } from './serverErrors';
 import { TranslationFields, translationPaths } from '../common/TranslationFields';
 import { RolePicker } from './RolePicker';
 import { LogoUpload } from './LogoUpload';
+import { StarterPaymentMethods, type StarterPaymentMethodsValue } from './StarterPaymentMethods';
 import type { UserRecord, UserType } from './types';
 
 export const SLIDE_OVER_WIDTH = 800;
@@ -41,13 +42,15 @@ export interface UserFormValues {
   pricing_model: 'cost' | 'profit';
   /** New dealers only: the company's catalogue switched on at cost + this margin ('' = an empty shop). */
   starter_margin: string;
+  /** New "Cost + Profit" dealers only: company payment methods to copy, each with the shop's own number. */
+  starter_payment_methods: StarterPaymentMethodsValue;
   /** The company name and description per language (translations.ae.description ...). */
   translations: Record<string, Record<string, string>>;
 }
 
 const FIELDS = Object.keys({
   name: 1, email: 1, password: 1, password_confirmation: 1, phone: 1, address: 1, dealer_code: 1, status: 1, user_type: 1, role_id: 1,
-  brand_color: 1, company_name: 1, description: 1, website: 1, contact_email: 1, contact_phone: 1, pricing_model: 1, starter_margin: 1, translations: 1,
+  brand_color: 1, company_name: 1, description: 1, website: 1, contact_email: 1, contact_phone: 1, pricing_model: 1, starter_margin: 1, starter_payment_methods: 1, translations: 1,
 } satisfies Record<keyof UserFormValues, 1>) as (keyof UserFormValues)[];
 
 export function initialValues(userType: UserType, record?: UserRecord | null): UserFormValues {
@@ -71,6 +74,7 @@ export function initialValues(userType: UserType, record?: UserRecord | null): U
     contact_phone: d?.contact_phone ?? '',
     pricing_model: (d?.pricing_model as 'cost' | 'profit') ?? 'cost',
     starter_margin: '',
+    starter_payment_methods: {},
     translations: d?.translations ?? {},
   };
 }
@@ -103,6 +107,7 @@ export function toPayload(values: UserFormValues, isEdit: boolean): Record<strin
       translations: values.translations,
     });
     if (!isEdit && values.starter_margin.trim() !== '') out.starter_margin = values.starter_margin.trim();
+    if (!isEdit && values.pricing_model === 'cost' && Object.keys(values.starter_payment_methods ?? {}).length) out.starter_payment_methods = values.starter_payment_methods;
   } else {
     out.role_id = values.role_id;
   }
@@ -161,7 +166,7 @@ export function UserFormDrawer({ open, userType, record, onClose }: { open: bool
     // anything else to the Error banner (docs/product.md section 8).
     onError: (e: unknown) => {
       // A translation's error (translations.ae.description) goes on its input too, not to the banner.
-      const split = splitServerErrors(e, [...FIELDS, ...translationPaths('company_name'), ...translationPaths('description')]);
+      const split = splitServerErrors(e, [...FIELDS, 'starter_payment_methods.*', ...translationPaths('company_name'), ...translationPaths('description')]);
       setLogoError(split.logo);
       setBanner(split.banner);
     },
@@ -394,6 +399,11 @@ function UserFormBody({
                       helperText={err('starter_margin') ?? translate('users.starter_margin_help')}
                       slotProps={{ htmlInput: { dir: 'ltr' } }}
                     />
+                  </Grid>
+                )}
+                {!isEdit && (
+                  <Grid size={12}>
+                    <StarterPaymentMethods pricingModel={watch('pricing_model') ?? 'cost'} />
                   </Grid>
                 )}
                 <Grid size={12}>

@@ -11,12 +11,20 @@ export interface FileStorage {
   put(folder: string, extension: string, bytes: Buffer): Promise<string>;
   /** Removes a file previously returned by put; unknown or foreign paths are ignored. */
   remove(publicPath: string | null | undefined): Promise<void>;
+  /** Stores a copy of a file under a new name (a record made from another gets its own file); null when it is gone. */
+  copy(publicPath: string, folder: string): Promise<string | null>;
   readonly root: string;
 }
 
 export const PUBLIC_PREFIX = '/storage/';
 
 export function localDiskStorage(root: string): FileStorage {
+  /** The file behind a public path, or null for unknown or foreign paths (never outside the root). */
+  const fileOf = (publicPath: string): string | null => {
+    if (!publicPath.startsWith(PUBLIC_PREFIX)) return null;
+    const full = path.resolve(root, publicPath.slice(PUBLIC_PREFIX.length));
+    return full.startsWith(path.resolve(root) + path.sep) ? full : null;
+  };
   return {
     root,
     async put(folder, extension, bytes) {
@@ -28,11 +36,14 @@ export function localDiskStorage(root: string): FileStorage {
       return `${PUBLIC_PREFIX}${safeFolder}/${name}`;
     },
     async remove(publicPath) {
-      if (!publicPath?.startsWith(PUBLIC_PREFIX)) return;
-      const relative = publicPath.slice(PUBLIC_PREFIX.length);
-      const full = path.resolve(root, relative);
-      if (!full.startsWith(path.resolve(root) + path.sep)) return; // never outside the root
-      await fs.rm(full, { force: true });
+      const full = publicPath ? fileOf(publicPath) : null;
+      if (full) await fs.rm(full, { force: true });
+    },
+    async copy(publicPath, folder) {
+      const full = fileOf(publicPath);
+      if (!full) return null;
+      const bytes = await fs.readFile(full).catch(() => null);
+      return bytes ? this.put(folder, path.extname(full).slice(1), bytes) : null;
     },
   };
 }

@@ -4,7 +4,8 @@ import { createHarness, bearer, PNG_1PX, type Harness } from '../../../tests/api
 /**
  * A new dealer ready to sell: created with a starter margin, its shop offers the company's
  * catalogue at cost + margin at once (the storefront's own read says so); without one it starts
- * empty; a bad margin is a 422 that creates nothing.
+ * empty; a bad margin is a 422 that creates nothing. A "Cost + Profit" dealer may also start from
+ * the company's payment methods with its own numbers, which its shop then offers.
  */
 let h: Harness;
 let root: string;
@@ -19,6 +20,17 @@ beforeAll(async () => {
   }
 });
 afterAll(() => h.close());
+
+let evc: { h_id: string; logo: string | null };
+let cash: { h_id: string };
+let zaadInactive: { h_id: string };
+beforeAll(async () => {
+  const made = await h.http().post('/api/v1/payment-methods').set(bearer(root)).field('name', 'EVC Plus').field('type', 'evc_plus').field('account_number', '615000000').field('instructions', 'Approve the prompt').field('translations', JSON.stringify({ ae: { name: 'إي في سي بلس' } })).attach('logo', PNG_1PX, 'evc.png');
+  expect(made.status).toBe(201);
+  evc = made.body.data;
+  cash = (await h.http().post('/api/v1/payment-methods').set(bearer(root)).send({ name: 'Cash at the shop', type: 'cash' })).body.data;
+  zaadInactive = (await h.http().post('/api/v1/payment-methods').set(bearer(root)).send({ name: 'Zaad', type: 'zaad', account_number: '634000000', status: 'inactive' })).body.data;
+});
 
 const newDealer = (code: string, extra: Record<string, string> = {}) => {
   const req = h.http().post('/api/v1/users').set(bearer(root));
@@ -56,5 +68,47 @@ describe('a new dealer ready to sell', () => {
       expect(res.body.errors.starter_margin).toEqual(['Enter the margin as an amount such as 0.10 (0 sells at cost)']);
     }
     expect(await h.knex('users').where('dealer_code', 'like', 'BAD%').count({ n: '*' }).first()).toMatchObject({ n: 0 });
+  });
+});
+
+describe("a new Cost + Profit dealer starts from the company's payment methods", () => {
+  const methodsOf = async (code: string, lang = 'en') =>
+    (await h.http().get('/api/v1/client/payment-methods').set('dealer_code', code).set('Accept-Language', lang)).body.data as { name: string; type: string; account_number: string | null; instructions: string | null; logo: string | null }[];
+
+  it("copies the ticked methods with the shop's own numbers; its shop offers them", async () => {
+    const res = await newDealer('PAYS', { starter_payment_methods: JSON.stringify({ [evc.h_id]: '61 7000001', [cash.h_id]: '' }) });
+    expect(res.status).toBe(201);
+    const offered = await methodsOf('PAYS');
+    expect(offered.map((m) => [m.name, m.type, m.account_number, m.instructions])).toEqual([
+      ['EVC Plus', 'evc_plus', '61 7000001', 'Approve the prompt'],
+      ['Cash at the shop', 'cash', null, null],
+    ]);
+    // Its own logo file (the company's stays if the shop replaces or deletes its copy), and the translations.
+    expect(offered[0].logo).toMatch(/^\/storage\/payment-methods\//);
+    expect(offered[0].logo).not.toBe(evc.logo);
+    expect((await h.http().get(offered[0].logo!)).status).toBe(200);
+    expect((await methodsOf('PAYS', 'ar'))[0].name).toBe('إي في سي بلس');
+    const dealerId = (await h.knex('users').where('dealer_code', 'PAYS').first('id')).id;
+    const logged = await h.knex('activity_log').where({ subject_type: 'payment_method', action: 'created' }).whereIn('subject_id', h.knex('payment_methods').where('dealer_id', dealerId).select('id'));
+    expect(logged).toHaveLength(2);
+  });
+
+  it("refuses the company's own number, a missing number, an unknown or inactive method, and any for a Profit Only shop; nothing is created", async () => {
+    const res = await newDealer('NOPAY1', { starter_payment_methods: JSON.stringify({ [evc.h_id]: '+252 615-000-000', [zaadInactive.h_id]: '634111111', nope: '1' }) });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({
+      [`starter_payment_methods.${evc.h_id}`]: ["Enter this shop's own number: customers of a Cost + Profit shop pay the shop, not the company."],
+      [`starter_payment_methods.${zaadInactive.h_id}`]: ["This is not one of the company's active payment methods."],
+      'starter_payment_methods.nope': ["This is not one of the company's active payment methods."],
+    });
+    const missing = await newDealer('NOPAY2', { starter_payment_methods: JSON.stringify({ [evc.h_id]: '' }) });
+    expect(missing.body.errors).toEqual({ [`starter_payment_methods.${evc.h_id}`]: ['Enter the account or merchant number customers pay to'] });
+    const profit = await newDealer('NOPAY3', { pricing_model: 'profit', starter_payment_methods: JSON.stringify({ [evc.h_id]: '617000002' }) });
+    expect(profit.status).toBe(422);
+    expect(profit.body.errors.starter_payment_methods).toEqual(["A Profit Only shop's customers pay through the company's payment methods; leave these empty."]);
+    const arabic = await newDealer('NOPAY4', { starter_payment_methods: JSON.stringify({ [evc.h_id]: '615000000' }) }).set('Accept-Language', 'ar');
+    expect(arabic.body.errors[`starter_payment_methods.${evc.h_id}`]).toEqual(['أدخل رقم هذا المتجر نفسه: عملاء متجر «التكلفة + الربح» يدفعون للمتجر لا للشركة.']);
+    expect(await h.knex('users').where('dealer_code', 'like', 'NOPAY%').count({ n: '*' }).first()).toMatchObject({ n: 0 });
+    expect(await h.knex('payment_methods').whereNotNull('dealer_id').count({ n: '*' }).first()).toMatchObject({ n: 2 });
   });
 });

@@ -72,7 +72,7 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       dealer_logo: { folder: 'logos', requiredOnCreate: (body) => body.user_type === 'dealer', requiredMessage: 'validation:dealer_logo_required', checkedByCreate: true },
     },
     prepare: (_ctx, input) => prepareUserInput(input),
-    create: (ctx, input) => createUser(ctx, input, { logo: dealerLogo(ctx, input.user_type) }),
+    create: (ctx, input) => createUser(ctx, input, { logo: dealerLogo(ctx, input.user_type), storage }),
     update: (ctx, user, input) => updateUser(ctx, user, input, { logo: dealerLogo(ctx, input.user_type ?? user.user_type) ?? undefined, storage }),
     updateAnyPermission: ['update users', 'change user status', 'assign user roles'],
     uniqueFields: {

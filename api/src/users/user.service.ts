@@ -9,6 +9,7 @@ import { assertCanManage, assertNotLastSuperAdmin, grantableDealerRole, resolveA
 import type { ServiceContext } from '../platform/context.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { bulkDealerBundles } from '../dealer-catalogue/dealer-catalogue.service.ts';
+import { checkStarterPaymentMethods, copyStarterPaymentMethods } from './dealer-starter.ts';
 
 /**
  * Users: admins and dealers (docs/product.md sections 3, 5). Every rule lives here and takes a service
@@ -76,7 +77,11 @@ async function setRoles(ctx: ServiceContext, userId: number, roleIds: number[]):
  * Create an admin (with its role) or a dealer (with the dealer role, its details and its
  * wallet): the one place a dealer comes into being. `logo` is an already stored URL path.
  */
-export async function createUser(ctx: ServiceContext, input: PreparedCreate & { role_name?: string }, opts: { logo?: string | null; verified?: boolean } = {}): Promise<User> {
+export async function createUser(
+  ctx: ServiceContext,
+  input: PreparedCreate & { role_name?: string },
+  opts: { logo?: string | null; verified?: boolean; storage?: FileStorage } = {},
+): Promise<User> {
   const type = input.user_type ?? 'admin';
   const errors: Record<string, string[]> = {};
   const collect = async (check: () => Promise<unknown>) => {
@@ -98,6 +103,7 @@ export async function createUser(ctx: ServiceContext, input: PreparedCreate & { 
     else roleId = (await resolveAdminRole(ctx.db, ctx.actor, input.role_id)).id;
   });
   if (type === 'dealer' && !opts.logo && ctx.actor.kind !== 'system') errors.dealer_logo = ['validation:dealer_logo_required'];
+  const starterMethods = type === 'dealer' ? await checkStarterPaymentMethods(ctx, input.pricing_model ?? 'cost', input.starter_payment_methods, errors) : [];
   if (Object.keys(errors).length) throw validationFailed(errors);
 
   const now = toDbTime();
@@ -127,8 +133,10 @@ export async function createUser(ctx: ServiceContext, input: PreparedCreate & { 
       translations: input.translations ?? null,
     } as Partial<DealerDetails>);
     await ensureWallet(ctx, user.id);
-    // Ready to sell: the company's catalogue at cost + the chosen margin, in the same transaction.
+    // Ready to sell: the company's catalogue at cost + the chosen margin and, for a "Cost + Profit"
+    // shop, the company's payment methods with the dealer's own numbers, in the same transaction.
     if (input.starter_margin !== undefined) await bulkDealerBundles(ctx, user.id, { status: 'active', profit: input.starter_margin });
+    await copyStarterPaymentMethods(ctx, user.id, starterMethods, opts.storage);
   }
   return user;
 }
