@@ -97,6 +97,9 @@ describe('console in Chromium against the real server', () => {
     await form.getByLabel(/^Company name\s*\*?$/).fill('Hodan Telecom');
     // Ready to sell: the company's catalogue at cost + 0.10.
     await form.getByLabel("Margin on the company's catalogue").fill('0.10');
+    // ... and the company's EVC Plus with the shop's own number (customers of a Cost + Profit shop pay the shop).
+    await form.getByRole('checkbox', { name: 'EVC Plus (company)' }).check();
+    await form.getByLabel("This shop's number for EVC Plus (company)").fill('617000099');
     await form.getByRole('button', { name: 'Save' }).click();
     await form.getByText('Dealer logo is required for new dealer accounts').waitFor();
     await form.locator('input[type=file][name=dealer_logo]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
@@ -107,6 +110,8 @@ describe('console in Chromium against the real server', () => {
     const row = page.getByRole('row').filter({ hasText: 'hodan@shop.so' });
     await row.waitFor();
     await expect(row.getByText('HODAN', { exact: true }).isVisible()).resolves.toBe(true);
+    const methods = (await (await fetch(new URL('/api/v1/client/payment-methods', env.server.url), { headers: { dealer_code: 'HODAN' } })).json()) as { data: { name: string; account_number: string }[] };
+    expect(methods.data.map((m) => [m.name, m.account_number])).toEqual([['EVC Plus (company)', '617000099']]);
     const logo = await row.locator('img').first().getAttribute('src');
     expect(logo).toMatch(/\/storage\//);
     const img = await fetch(new URL(logo!, env.server.url));
@@ -128,7 +133,7 @@ describe('console in Chromium against the real server', () => {
     await trashed.waitFor();
     await trashed.getByRole('button', { name: /Restore/ }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
-    await toast(page, 'Record restored').waitFor();
+    await toast(page, 'User “Hodan Telecom Shop” restored from the trash').waitFor();
     await trashed.waitFor({ state: 'detached' });
     await page.goto('/dealers');
     await page.getByRole('row').filter({ hasText: 'hodan@shop.so' }).waitFor();
@@ -192,7 +197,7 @@ describe('console in Chromium against the real server', () => {
     const trashed = page.getByRole('row').filter({ hasText: 'auditor' });
     await trashed.getByRole('button', { name: /Delete permanently/ }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
-    await toast(page, 'Record deleted permanently').waitFor();
+    await toast(page, 'Role “auditor” deleted for good').waitFor();
     await trashed.waitFor({ state: 'detached' });
     expect(errors).toEqual([]);
     await context.close();

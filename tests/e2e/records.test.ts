@@ -135,7 +135,7 @@ describe('banners, the registry example', () => {
     const trashed = page.getByRole('row').filter({ hasText: 'Ramadan mega offer' });
     await trashed.getByRole('button', { name: /Restore/ }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
-    await toast(page, 'Record restored').waitFor();
+    await toast(page, 'Banner “Ramadan mega offer” restored from the trash').waitFor();
     await page.goto('/banners');
     await page.getByRole('row').filter({ hasText: 'Ramadan mega offer' }).waitFor();
     expect(errors).toEqual([]);

@@ -1,7 +1,7 @@
 import { BulkDeleteButton, DeleteButton, useListContext, useNotify, useRecordContext, useResourceContext, useTranslate, useUnselectAll, type RaRecord } from 'react-admin';
 import { resourceDef } from '../resources/registry';
 
-export type Done = 'created' | 'updated' | 'deleted';
+export type Done = 'created' | 'updated' | 'deleted' | 'activated' | 'deactivated' | 'restored' | 'force_deleted';
 
 /**
  * Toasts that say what was done to what ("Banner “Weekend offer” moved to the trash") instead of
@@ -21,13 +21,13 @@ export function useDoneToast() {
   };
 }
 
-/** "N banners moved to the trash". */
+/** "Banners: 3 moved to the trash" (or restored, or deleted for good). */
 export function useDoneManyToast() {
   const notify = useNotify();
   const translate = useTranslate();
-  return (resource: string, count: number) => {
+  return (resource: string, count: number, done: 'deleted' | 'restored' | 'force_deleted' = 'deleted') => {
     const def = resourceDef(resource);
-    notify('toasts.deleted_many', { type: 'success', messageArgs: { things: def ? translate(def.labelKey) : resource, smart_count: count } });
+    notify(`toasts.${done}_many`, { type: 'success', messageArgs: { things: def ? translate(def.labelKey) : resource, smart_count: count } });
   };
 }
 

@@ -5,6 +5,7 @@ import { Button, IconButton, Tooltip } from '@mui/material';
 import RestoreIcon from '@mui/icons-material/RestoreFromTrash';
 import DeleteForeverIcon from '@mui/icons-material/DeleteForever';
 import type { ConsoleDataProvider } from '../providers/dataProvider';
+import { useDoneManyToast, useDoneToast } from '../common/DoneToast';
 
 type Action = 'restore' | 'force_delete';
 
@@ -13,6 +14,8 @@ function useTrashMutation(resource: string) {
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const notify = useNotify();
   const queryClient = useQueryClient();
+  const toast = useDoneToast();
+  const toastMany = useDoneManyToast();
   return useMutation({
     mutationFn: async ({ action, ids, record }: { action: Action; ids: Identifier[]; record?: { id: Identifier; h_id?: string } }) => {
       if (record) {
@@ -20,10 +23,13 @@ function useTrashMutation(resource: string) {
         else await dataProvider.forceDelete(resource, { id: record.id, previousData: record });
       } else if (action === 'restore') await dataProvider.restoreMany(resource, { ids });
       else await dataProvider.forceDeleteMany(resource, { ids });
-      return { action, count: ids.length };
+      return { action, count: ids.length, record };
     },
-    onSuccess: ({ action, count }) => {
-      notify(action === 'restore' ? 'trash.restored' : 'trash.deleted', { type: 'success', messageArgs: { smart_count: count } });
+    // Said by name: "User “Ali” restored from the trash", "Roles: 3 deleted for good".
+    onSuccess: ({ action, count, record }) => {
+      const done = action === 'restore' ? 'restored' : 'force_deleted';
+      if (record) toast(done, resource, record);
+      else toastMany(resource, count, done);
       void queryClient.invalidateQueries({ queryKey: [resource] });
     },
     onError: (e: Error) => notify(e.message, { type: 'error' }),

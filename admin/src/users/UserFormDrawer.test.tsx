@@ -89,7 +89,7 @@ describe('user slide-over form', () => {
         body: { message: 'Validation failed.', errors: { 'starter_payment_methods.m3': "Enter this shop's own number: customers of a Cost + Profit shop pay the shop, not the company." } },
       }),
     );
-    const getList = vi.fn(async (resource: string) =>
+    const getList = vi.fn(async (resource: string, _params?: unknown) =>
       (resource === 'payment-methods' ? { data: [{ id: 3, h_id: 'm3', name: 'EVC Plus', type: 'evc_plus' }, { id: 4, h_id: 'm4', name: 'Cash', type: 'cash' }], total: 2 } : { data: [], total: 0 }) as never,
     );
     const i18nProvider = await testI18nProvider();
