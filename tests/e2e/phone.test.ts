@@ -167,4 +167,25 @@ describe('small ends', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('in Arabic, switching an operator off and on (desktop) and creating an area (phone) are said by name', async () => {
+    const { context, page, errors } = await phonePage(ADMIN, '/settings/areas');
+    await page.evaluate(() => localStorage.setItem('i18nextLng', 'ae'));
+    // The switch lives in the desktop table (on a phone a row opens its form, where status is).
+    await page.setViewportSize({ width: 1366, height: 800 });
+    await page.goto('/internet-providers');
+    const hormuud = page.getByRole('row').filter({ hasText: 'Hormuud' }).first();
+    await hormuud.getByRole('switch').first().click();
+    await page.getByText('تم إيقاف المشغّل «Hormuud»').waitFor();
+    await hormuud.getByRole('switch').first().click();
+    await page.getByText('تم تفعيل المشغّل «Hormuud»').waitFor();
+    // A new area at 390 px in Arabic.
+    await page.setViewportSize(PHONE);
+    await page.goto('/settings/areas/create');
+    await page.getByRole('dialog').getByLabel(/الاسم/).first().fill('Waberi');
+    await page.getByRole('dialog').getByRole('button', { name: 'حفظ' }).click();
+    await page.getByText('تم إنشاء المنطقة «Waberi»').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
