@@ -13,6 +13,7 @@ import { docsRoutes } from './openapi/docs.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { userRoutes } from './users/user.routes.ts';
+import { userOptionRoutes } from './users/user-options.routes.ts';
 import { roleRoutes } from './roles/role.routes.ts';
 import { bannerRoutes } from './banners/banner.routes.ts';
 import { providerRoutes } from './catalogue/provider.routes.ts';
@@ -128,6 +129,7 @@ export function createApp({ config, db, storage = localDiskStorage(path.join(con
   api.use('/health', healthRoutes(registry, db.knex).router);
   mount('/auth', authRoutes(registry, storage));
   mount('/users', userRoutes(registry, storage));
+  mount('/user-options', userOptionRoutes(registry));
   mount('/roles', roleRoutes(registry, storage));
   mount('/banners', bannerRoutes(registry, storage));
   mount('/internet-providers', providerRoutes(registry, storage));

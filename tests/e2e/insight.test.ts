@@ -97,4 +97,44 @@ describe('insight', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it("staff who read sales but not users pick a dealer in every filter, with no refused call", async () => {
+    await sell(); // a list with rows shows its filters (the same sale as above when run together)
+    const api = env.server.url;
+    const login = await (await fetch(`${api}/api/v1/auth/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) })).json();
+    const auth = { authorization: `Bearer ${login.data.token}`, 'content-type': 'application/json' };
+    const permissions = ['view dashboard', 'view recharges', 'view reports', 'view wallet transactions', 'view logs'];
+    const role = await (await fetch(`${api}/api/v1/roles`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'sales-desk', permissions }) })).json();
+    const desk = { email: 'desk@example.com', password: 'Ledger@Pass2026!' };
+    const made = await fetch(`${api}/api/v1/users`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Sales Desk', ...desk, password_confirmation: desk.password, user_type: 'admin', role_id: role.data.id }) });
+    expect(made.status).toBe(201);
+
+    const { context, page, errors } = await newPage(env.browser, env.server.url);
+    const refused: string[] = [];
+    page.on('response', (r) => {
+      if (r.url().includes('/api/v1/') && r.status() >= 400) refused.push(`${r.status()} ${new URL(r.url()).pathname}`);
+    });
+    await signIn(page, desk);
+    await page.waitForURL(/\/dashboard$/);
+    for (const path of ['/recharges', '/wallet-transactions']) {
+      await page.goto(path);
+      await page.locator('main h1').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      await page.getByLabel('Dealer').first().click();
+      const filtered = page.waitForRequest((r) => r.url().includes(`/api/v1${path}?`) && r.url().includes('dealer_id='));
+      await page.getByRole('option', { name: 'Demo Dealer' }).click();
+      await filtered;
+    }
+    await page.goto('/reports');
+    await page.getByLabel('Dealer').first().click();
+    await page.getByRole('option', { name: 'Demo Dealer' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.goto('/logs');
+    await page.getByLabel('Who').first().click();
+    await page.getByRole('option', { name: 'Super Admin' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(refused).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

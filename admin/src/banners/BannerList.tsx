@@ -60,7 +60,7 @@ export default function BannerList() {
         <NumberInput source="sort_order" label="banners.fields.sort_order" min={0} />
         <SelectInput source="status" label="banners.fields.status" choices={STATUS} defaultValue="active" />
         {!dealer && (
-          <ReferenceInput source="dealer_id" reference="users" filter={{ user_type: 'dealer' }}>
+          <ReferenceInput source="dealer_id" reference="user-options" filter={{ user_type: 'dealer' }}>
             <AutocompleteInput label="banners.fields.dealer" optionText="name" helperText="banners.dealer_help" />
           </ReferenceInput>
         )}

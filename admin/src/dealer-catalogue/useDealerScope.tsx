@@ -29,9 +29,9 @@ export function useDealerScope() {
 export function DealerPicker({ scope }: { scope: ReturnType<typeof useDealerScope> }) {
   const translate = useTranslate();
   const [q, setQ] = useState('');
-  // A dealer has no chooser and may not read /users: nothing is asked for it.
-  const { data: options = [], isPending } = useGetList('users', { filter: { user_type: 'dealer', q: q || undefined }, pagination: { page: 1, perPage: 20 }, sort: { field: 'name', order: 'ASC' } }, { enabled: !scope.isDealer });
-  const { data: chosen } = useGetOne('users', { id: scope.dealerId! }, { enabled: !scope.isDealer && !!scope.dealerId });
+  // A dealer has no chooser: nothing is asked for it.
+  const { data: options = [], isPending } = useGetList('user-options', { filter: { user_type: 'dealer', q: q || undefined }, pagination: { page: 1, perPage: 20 }, sort: { field: 'name', order: 'ASC' } }, { enabled: !scope.isDealer });
+  const { data: chosen } = useGetOne('user-options', { id: scope.dealerId! }, { enabled: !scope.isDealer && !!scope.dealerId });
   if (scope.isDealer) return null;
   return (
     <Box sx={{ mb: 2, maxWidth: 420 }}>

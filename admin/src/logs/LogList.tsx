@@ -21,7 +21,7 @@ export default function LogList() {
   const fmt = useCompanyFormat();
   const phone = useIsPhone();
   const filters = usePhoneFilters([
-    <ReferenceInput key="actor_id" source="actor_id" reference="users" label="logs.fields.actor" alwaysOn>
+    <ReferenceInput key="actor_id" source="actor_id" reference="user-options" label="logs.fields.actor" alwaysOn>
       <AutocompleteInput label="logs.fields.actor" optionText="name" />
     </ReferenceInput>,
     <SelectInput key="action" source="action" label="logs.fields.action" choices={LOG_ACTIONS.map((a) => ({ id: a, name: `logs.action_names.${a}` }))} alwaysOn />,

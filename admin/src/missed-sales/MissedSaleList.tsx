@@ -31,7 +31,7 @@ export default function MissedSaleList() {
     ...(dealer
       ? []
       : [
-          <ReferenceInput key="dealer_id" source="dealer_id" reference="users" filter={{ user_type: 'dealer' }} label="wallets.fields.dealer" alwaysOn>
+          <ReferenceInput key="dealer_id" source="dealer_id" reference="user-options" filter={{ user_type: 'dealer' }} label="wallets.fields.dealer" alwaysOn>
             <AutocompleteInput label="wallets.fields.dealer" optionText="name" />
           </ReferenceInput>,
         ]),

@@ -34,13 +34,18 @@ export default function RechargeList() {
     ...(dealer
       ? []
       : [
-          <ReferenceInput key="dealer_id" source="dealer_id" reference="users" filter={{ user_type: 'dealer' }} label="wallets.fields.dealer" alwaysOn>
+          <ReferenceInput key="dealer_id" source="dealer_id" reference="user-options" filter={{ user_type: 'dealer' }} label="wallets.fields.dealer" alwaysOn>
             <AutocompleteInput label="wallets.fields.dealer" optionText="name" />
           </ReferenceInput>,
         ]),
-    <ReferenceInput key="provider_id" source="provider_id" reference={dealer ? 'dealer-providers' : 'internet-providers'} label="recharges.fields.provider">
-      <AutocompleteInput label="recharges.fields.provider" optionText="name" />
-    </ReferenceInput>,
+    // Operators only for those who may read them (a dealer reads its own).
+    ...(dealer || permissions?.includes('view internet providers')
+      ? [
+          <ReferenceInput key="provider_id" source="provider_id" reference={dealer ? 'dealer-providers' : 'internet-providers'} label="recharges.fields.provider">
+            <AutocompleteInput label="recharges.fields.provider" optionText="name" />
+          </ReferenceInput>,
+        ]
+      : []),
     <SelectInput key="status" source="status" label="recharges.fields.status" choices={RECHARGE_STATUSES.map((s) => ({ id: s, name: `recharges.status.${s}` }))} alwaysOn />,
     <DateInput key="from" source="from" label="wallets.fields.from" alwaysOn />,
     <DateInput key="to" source="to" label="wallets.fields.to" alwaysOn />,

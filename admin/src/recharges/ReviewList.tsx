@@ -31,16 +31,13 @@ export default function ReviewList() {
     const since = waitingSince(r);
     return since ? fmt.duration(Date.now() - new Date(since).getTime()) : '—';
   };
-  // Each filter only for those who may read its choices (a reviewer may not read users or operators).
+  // Each filter only for those who may read its choices (a reviewer may not read operators;
+  // dealers' names come from /user-options, open to whoever reads sales).
   const { permissions } = useSession();
   const filters = usePhoneFilters([
-    ...(hasPermission(permissions, 'view users') || hasPermission(permissions, 'view dealers')
-      ? [
-          <ReferenceInput key="dealer_id" source="dealer_id" reference="users" filter={{ user_type: 'dealer' }} label="wallets.fields.dealer" alwaysOn>
-            <AutocompleteInput label="wallets.fields.dealer" optionText="name" />
-          </ReferenceInput>,
-        ]
-      : []),
+    <ReferenceInput key="dealer_id" source="dealer_id" reference="user-options" filter={{ user_type: 'dealer' }} label="wallets.fields.dealer" alwaysOn>
+      <AutocompleteInput label="wallets.fields.dealer" optionText="name" />
+    </ReferenceInput>,
     ...(hasPermission(permissions, 'view internet providers')
       ? [
           <ReferenceInput key="provider_id" source="provider_id" reference="internet-providers" label="recharges.fields.provider" alwaysOn>

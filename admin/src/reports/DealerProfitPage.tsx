@@ -30,7 +30,7 @@ export default function DealerProfitPage() {
   const filters = { ...picked, from: picked.from || company.companyDay(29), to: picked.to || company.companyDay(0) };
   const set = (k: keyof typeof filters) => (e: React.ChangeEvent<HTMLInputElement>) => setFilters((f) => ({ ...f, [k]: e.target.value }));
   const { data, error } = useQuery({ queryKey: ['reports', 'dealer-profit', filters], queryFn: async () => (await apiFetch<Profit>('/reports/dealer-profit', { query: filters })).data as Profit, enabled: company.ready });
-  const dealers = useGetList('users', { filter: { user_type: 'dealer' }, pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: !dealer });
+  const dealers = useGetList('user-options', { filter: { user_type: 'dealer' }, pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: !dealer });
   return (
     <>
       <PageTitle

@@ -8,6 +8,7 @@ import { CsvDownloadButton } from '../common/CsvExportButton';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { apiFetch } from '../providers/http';
 import { useSession } from '../providers/useSession';
+import { hasPermission } from '../permissions/permissions';
 import { Chart } from '../charts/Chart';
 import { fillPeriods, formatKey, intlLang, type Period } from '../charts/chartFormat';
 
@@ -40,17 +41,21 @@ const chartPoints = (data: Report) =>
 export default function ReportsPage() {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const dealer = useSession().user?.user_type === 'dealer';
+  const session = useSession();
+  const dealer = session.user?.user_type === 'dealer';
+  // Each picker only for those who may read its choices (a dealer's operators are its own).
+  const picksOperator = dealer || hasPermission(session.permissions, 'view internet providers');
+  const picksMethod = hasPermission(session.permissions, 'view payment methods');
   // The last 30 days of the company's calendar (not the browser's) until the user picks dates.
   const company = useCompanyFormat();
   const [picked, setFilters] = useState({ from: '', to: '', group_by: 'day', dealer_id: '', provider_id: '', category: '', payment_method_id: '', status: '' });
   const filters = { ...picked, from: picked.from || company.companyDay(29), to: picked.to || company.companyDay(0) };
   const set = (k: keyof typeof filters) => (e: React.ChangeEvent<HTMLInputElement>) => setFilters((f) => ({ ...f, [k]: e.target.value }));
   const { data, error, isPending } = useQuery({ queryKey: ['reports', 'sales', filters], queryFn: async () => (await apiFetch<Report>('/reports/sales', { query: filters })).data as Report, enabled: company.ready });
-  const dealers = useGetList('users', { filter: { user_type: 'dealer' }, pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: !dealer });
+  const dealers = useGetList('user-options', { filter: { user_type: 'dealer' }, pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: !dealer });
   // A dealer may not read /internet-providers: its own operators are /dealer-providers (same ids).
-  const providers = useGetList(dealer ? 'dealer-providers' : 'internet-providers', { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } });
-  const methods = useGetList('payment-methods', { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } });
+  const providers = useGetList(dealer ? 'dealer-providers' : 'internet-providers', { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: picksOperator });
+  const methods = useGetList('payment-methods', { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: picksMethod });
   const seesCost = data?.totals.cost !== undefined;
   return (
     <>
@@ -69,15 +74,19 @@ export default function ReportsPage() {
                 {(dealers.data ?? []).map((d) => <MenuItem key={d.id} value={String(d.id)}>{d.name}</MenuItem>)}
               </TextField>
             )}
-            <TextField select slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} label={translate('recharges.fields.provider')} value={filters.provider_id} onChange={set('provider_id')} size="small" sx={{ minWidth: 160 }}>
-              <MenuItem value="">{translate('reports.all')}</MenuItem>
-              {(providers.data ?? []).map((p) => <MenuItem key={p.id} value={String(p.id)}>{p.name}</MenuItem>)}
-            </TextField>
+            {picksOperator && (
+              <TextField select slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} label={translate('recharges.fields.provider')} value={filters.provider_id} onChange={set('provider_id')} size="small" sx={{ minWidth: 160 }}>
+                <MenuItem value="">{translate('reports.all')}</MenuItem>
+                {(providers.data ?? []).map((p) => <MenuItem key={p.id} value={String(p.id)}>{p.name}</MenuItem>)}
+              </TextField>
+            )}
             <TextField label={translate('reports.category')} value={filters.category} onChange={set('category')} size="small" sx={{ minWidth: 140 }} />
-            <TextField select slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} label={translate('recharges.fields.payment_method')} value={filters.payment_method_id} onChange={set('payment_method_id')} size="small" sx={{ minWidth: 170 }}>
-              <MenuItem value="">{translate('reports.all')}</MenuItem>
-              {(methods.data ?? []).map((m) => <MenuItem key={m.id} value={String(m.id)}>{m.name}</MenuItem>)}
-            </TextField>
+            {picksMethod && (
+              <TextField select slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} label={translate('recharges.fields.payment_method')} value={filters.payment_method_id} onChange={set('payment_method_id')} size="small" sx={{ minWidth: 170 }}>
+                <MenuItem value="">{translate('reports.all')}</MenuItem>
+                {(methods.data ?? []).map((m) => <MenuItem key={m.id} value={String(m.id)}>{m.name}</MenuItem>)}
+              </TextField>
+            )}
             <TextField select slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} label={translate('recharges.fields.status')} value={filters.status} onChange={set('status')} size="small" sx={{ minWidth: 160 }}>
               <MenuItem value="">{translate('recharges.status.completed')}</MenuItem>
               <MenuItem value="all">{translate('reports.all')}</MenuItem>

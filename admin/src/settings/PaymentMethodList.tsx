@@ -66,7 +66,7 @@ export default function PaymentMethodList() {
         <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
         <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
         {!dealer && (
-          <ReferenceInput source="dealer_id" reference="users" filter={{ user_type: 'dealer' }}>
+          <ReferenceInput source="dealer_id" reference="user-options" filter={{ user_type: 'dealer' }}>
             <AutocompleteInput label="settings.fields.dealer" optionText="name" helperText="settings.payment_method.dealer_help" />
           </ReferenceInput>
         )}
