@@ -4,9 +4,10 @@ import net from 'node:net';
  * For tests: a TCP proxy in front of the database that can play a network partition. Until
  * `partition()` it forwards both ways; after it, every socket stays open and nothing gets through
  * (what a client sees when a link or a firewall drops packets: no reset, no answer), and new
- * connections are accepted and left silent. `heal()` lets new connections through again (the
- * silent ones stay silent, as after a real partition). Closing a client socket closes its
- * upstream one, so the server ends that session (and rolls back its transaction).
+ * connections are accepted and left silent. `heal()` lets traffic through again, except on the
+ * connections that lost bytes in between (their protocol stream is broken: they stay silent).
+ * Closing a client socket closes its upstream one, so the server ends that session (and rolls
+ * back its transaction).
  */
 export interface PartitionProxy {
   address: { host: string; port: number };
@@ -36,10 +37,12 @@ export async function startPartitionProxy(upstream: { host: string; port: number
     server.on('error', () => undefined);
     client.on('close', () => server.destroy());
     client.on('data', (chunk) => {
-      if (!partitioned && !silent.has(client)) server.write(chunk);
+      if (partitioned) silent.add(client);
+      if (!silent.has(client)) server.write(chunk);
     });
     server.on('data', (chunk) => {
-      if (!partitioned && !silent.has(client)) client.write(chunk);
+      if (partitioned) silent.add(client);
+      if (!silent.has(client)) client.write(chunk);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -50,8 +53,6 @@ export async function startPartitionProxy(upstream: { host: string; port: number
       partitioned = true;
     },
     heal() {
-      // Connections caught in the partition stay silent; new ones go through.
-      for (const socket of sockets) silent.add(socket);
       partitioned = false;
     },
     async close() {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createHarness, PASSWORD, TEST_DATABASE, type Harness } from '../../../tests/api/harness.ts';
 import { buy, makeShop, type Shop } from '../recharges/recharge-fixtures.ts';
 import { startPartitionProxy, type PartitionProxy } from './partition-proxy.ts';
+import { databaseTimeouts } from '../../../db/config.ts';
 
 /**
  * A sick database is a 503 with Retry-After within seconds, never a hang and never a 500, and a
@@ -29,6 +30,19 @@ async function money(side: Knex, shop: Shop) {
   const sales = await side('recharges').where({ dealer_id: shop.dealerId }).count({ n: '*' }).first();
   return { balance: Number(wallet.balance), ledger: Number(ledger!.n), sales: Number(sales!.n) };
 }
+
+describe('the database timeouts (DB_* settings)', () => {
+  it('default to a 5 s lock wait, 10 s statements, 5 s to get a connection and 2 s for /health', () => {
+    expect(databaseTimeouts({})).toEqual({ lockWaitSeconds: 5, statementSeconds: 10, acquireSeconds: 5, healthSeconds: 2 });
+    expect(databaseTimeouts({ DB_LOCK_WAIT_TIMEOUT_SECONDS: '3', DB_STATEMENT_TIMEOUT_SECONDS: '2.5' })).toMatchObject({ lockWaitSeconds: 3, statementSeconds: 2.5 });
+  });
+
+  it('refuse a value that would mean "for ever" or nothing, naming the setting', () => {
+    for (const [name, value] of [['DB_LOCK_WAIT_TIMEOUT_SECONDS', '0'], ['DB_LOCK_WAIT_TIMEOUT_SECONDS', '1.5'], ['DB_STATEMENT_TIMEOUT_SECONDS', 'ten'], ['DB_ACQUIRE_TIMEOUT_SECONDS', '-1'], ['DB_HEALTH_TIMEOUT_SECONDS', '600']]) {
+      expect(() => databaseTimeouts({ [name]: value })).toThrow(name);
+    }
+  });
+});
 
 describe.runIf(mysql)('a network partition (sockets open, nothing answers)', () => {
   let proxy: PartitionProxy;
@@ -78,6 +92,36 @@ describe.runIf(mysql)('a network partition (sockets open, nothing answers)', () 
       expect(retried.body.data.replayed).toBe(false);
       expect((await buy(h, shop, { idempotency_key: 'partition-sale' })).status).toBe(201);
       expect(await money(side, shop)).toEqual({ balance: before.balance + 500 - 40, ledger: before.ledger + 2, sales: before.sales + 1 });
+    } finally {
+      proxy.heal();
+      await side.destroy();
+    }
+  });
+
+  it('answers 503 when the partition falls inside a top-up\'s transaction, and the top-up never lands', async () => {
+    const side = h.directKnex();
+    try {
+      const before = await money(side, shop);
+      // The top-up waits inside its transaction for the wallet row this session holds.
+      const holder = await side.transaction();
+      await holder('wallets').where({ id: shop.walletId }).forUpdate().first('id');
+      const credit = timed(topUp(h, root, shop.walletId, 'mid-partition'));
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // The link goes, then the lock: the server runs the top-up's statement, its answer is lost.
+      proxy.partition();
+      await holder.commit();
+      const { res, ms } = await credit;
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual(UNAVAILABLE);
+      expect(ms).toBeLessThan(6_000);
+      proxy.heal();
+      // The server ended that session with its connection: nothing of the top-up, now or later.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await money(side, shop)).toEqual(before);
+      const retried = await topUp(h, root, shop.walletId, 'mid-partition');
+      expect(retried.status).toBe(200);
+      expect(retried.body.data.replayed).toBe(false);
+      expect((await money(side, shop)).ledger).toBe(before.ledger + 1);
     } finally {
       proxy.heal();
       await side.destroy();
