@@ -93,11 +93,6 @@ export function databaseTrouble(err: unknown): DatabaseTrouble | null {
   return null;
 }
 
-/** The database cannot serve now (down, restarting, pool exhausted, busy, schema missing): a 503, not a 500. */
-export function isDatabaseUnavailable(err: unknown): boolean {
-  return databaseTrouble(err) !== null;
-}
-
 export function isUniqueViolation(err: unknown): boolean {
   if (err instanceof UniqueViolationError) return true;
   const code = codeOf(err);
