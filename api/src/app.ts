@@ -126,7 +126,7 @@ export function createApp({ config, db, storage = localDiskStorage(path.join(con
   api.use(express.json({ limit: '1mb' }));
   // Mounted paths: each ApiRouter carries its own prefix for the OpenAPI document.
   const mount = (prefix: string, r: { router: express.Router }) => api.use(prefix, r.router);
-  api.use('/health', healthRoutes(registry, db.knex).router);
+  api.use('/health', healthRoutes(registry, db.knex, db.timeouts.healthSeconds).router);
   mount('/auth', authRoutes(registry, storage));
   mount('/users', userRoutes(registry, storage));
   mount('/user-options', userOptionRoutes(registry));

@@ -35,6 +35,10 @@ export interface Harness {
   db: Database;
   knex: Knex;
   dataDir: string;
+  /** MySQL: the database's name; SQLite: its file. */
+  databaseName: string;
+  /** A connection of its own to the same database, outside the app's pool and limits (a second session); destroy it after. */
+  directKnex: () => Knex;
   http: () => ReturnType<typeof request>;
   /** A client that keeps cookies between calls (a browser's storefront session). */
   agent: () => ReturnType<typeof request.agent>;
@@ -49,16 +53,33 @@ export interface Harness {
   createRole: (name: string, permissions?: string[]) => Promise<number>;
 }
 
-export async function createHarness(opts: { rechargeMoney?: RechargeMoney } = {}): Promise<Harness> {
+export interface HarnessOptions {
+  rechargeMoney?: RechargeMoney;
+  /** Settings of this app only (e.g. DB_STATEMENT_TIMEOUT_SECONDS), over the process's. */
+  env?: NodeJS.ProcessEnv;
+  /** MySQL: where the app connects instead of TEST_MYSQL_URL's host (a test's proxy in front of it). */
+  mysqlAddress?: { host: string; port: number };
+}
+
+export async function createHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'api-test-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, APP_KEY: crypto.randomBytes(32).toString('hex'), NODE_ENV: 'test', SEED_DEMO: 'false' };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env, DATA_DIR: dataDir, APP_KEY: crypto.randomBytes(32).toString('hex'), NODE_ENV: 'test', SEED_DEMO: 'false' };
   let dropMysql: (() => Promise<void>) | undefined;
+  let directKnex: () => Knex;
+  let databaseName: string;
   if (TEST_DATABASE === 'mysql') {
     const name = `t_${process.pid}_${crypto.randomBytes(4).toString('hex')}`;
+    databaseName = name;
     const u = new URL(MYSQL_URL);
-    const admin = knexFactory({ client: 'mysql2', connection: { host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) } });
+    const server = { host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) };
+    const admin = knexFactory({ client: 'mysql2', connection: server });
     await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    directKnex = () => knexFactory({ client: 'mysql2', connection: { ...server, database: name, timezone: 'Z', dateStrings: true }, pool: { min: 0, max: 2 } });
     u.pathname = `/${name}`;
+    if (opts.mysqlAddress) {
+      u.hostname = opts.mysqlAddress.host;
+      u.port = String(opts.mysqlAddress.port);
+    }
     env.DATABASE_URL = u.toString();
     dropMysql = async () => {
       await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
@@ -66,6 +87,8 @@ export async function createHarness(opts: { rechargeMoney?: RechargeMoney } = {}
     };
   } else {
     delete env.DATABASE_URL;
+    databaseName = path.join(dataDir, 'app.sqlite');
+    directKnex = () => knexFactory({ client: 'better-sqlite3', connection: { filename: databaseName }, useNullAsDefault: true, pool: { min: 1, max: 1 } });
   }
   const config = loadConfig(env);
   const db = connectDatabase(env);
@@ -107,6 +130,8 @@ export async function createHarness(opts: { rechargeMoney?: RechargeMoney } = {}
     db,
     knex: db.knex,
     dataDir,
+    databaseName,
+    directKnex,
     http: () => request(app),
     agent: () => request.agent(app),
     adminToken,

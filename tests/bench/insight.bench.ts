@@ -121,7 +121,7 @@ for (const database of databases) {
     };
   }
   const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl };
-  const { clientName, ...config } = knexConfig(env);
+  const { clientName, timeouts: _timeouts, ...config } = knexConfig(env, { purpose: 'maintenance' });
   const knex = knexFactory({ ...config, migrations: { tableName: 'knex_migrations', migrationSource } });
   let server: ReturnType<typeof spawn> | undefined;
   try {

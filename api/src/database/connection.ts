@@ -1,27 +1,51 @@
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import { Model } from 'objection';
-import { knexConfig, type DatabaseClient } from '../../../db/config.ts';
+import { knexConfig, type DatabaseClient, type DatabaseTimeouts } from '../../../db/config.ts';
 import { migrationSource, runSeeds } from '../../../db/migration-source.ts';
 import { setRootKnex } from './unit-of-work.ts';
+import { mysqlClientWithDeadline } from './mysql-client.ts';
 
 export interface Database {
   knex: Knex;
   client: DatabaseClient;
+  /** How long requests wait on the database before answering 503 (db/config.ts). */
+  timeouts: DatabaseTimeouts;
+  /** A connection of its own without the API's statement ceiling, for migrations; destroy it after. */
+  maintenanceKnex: () => Knex;
 }
 
+const migrations = { tableName: 'knex_migrations', migrationSource };
+
 export function connectDatabase(env: NodeJS.ProcessEnv = process.env): Database {
-  const { clientName, ...config } = knexConfig(env);
-  const knex = knexFactory({ ...config, migrations: { tableName: 'knex_migrations', migrationSource } });
+  const { clientName, timeouts, ...config } = knexConfig(env);
+  // MySQL/MariaDB: no statement waits for an answer for ever (mysql-client.ts).
+  const client = clientName === 'mysql' ? (mysqlClientWithDeadline(timeouts.statementSeconds * 1000 + 1000) as unknown as Knex.Config['client']) : config.client;
+  const knex = knexFactory({ ...config, client, migrations });
   // Objection models use this connection unless a transaction is passed explicitly.
   Model.knex(knex);
   setRootKnex(knex);
-  return { knex, client: clientName };
+  const maintenanceKnex = () => {
+    const { clientName: _name, timeouts: _timeouts, ...maintenance } = knexConfig(env, { purpose: 'maintenance' });
+    return knexFactory({ ...maintenance, pool: { ...maintenance.pool, min: 0, max: 1 }, migrations });
+  };
+  return { knex, client: clientName, timeouts, maintenanceKnex };
 }
 
 /** Migrations, the catalogue seeds of db/seeds (permissions, protected roles) and, if asked, the demo data. */
 export async function migrateAndSeed(db: Database, opts: { seedDemo: boolean; dataDir?: string }): Promise<void> {
-  await db.knex.migrate.latest();
+  // A migration may rightly run longer than a request's statement ceiling (an ALTER TABLE on a big
+  // table): on MySQL it runs on a connection of its own. SQLite has no ceiling and one connection.
+  if (db.client === 'mysql') {
+    const migrator = db.maintenanceKnex();
+    try {
+      await migrator.migrate.latest();
+    } finally {
+      await migrator.destroy();
+    }
+  } else {
+    await db.knex.migrate.latest();
+  }
   await runSeeds(db.knex);
   if (opts.seedDemo) {
     const { seedDemoData } = await import('../demo/demo-data.ts');

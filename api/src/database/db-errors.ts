@@ -1,4 +1,5 @@
 import { UniqueViolationError, ForeignKeyViolationError } from 'objection';
+import { NO_ANSWER } from './mysql-client.ts';
 
 /**
  * What a database error means, on both engines, in one place (docs/architecture.md (database traps): dialect differences
@@ -6,6 +7,7 @@ import { UniqueViolationError, ForeignKeyViolationError } from 'objection';
  */
 interface DriverError {
   code?: string;
+  fatal?: boolean;
   errno?: number;
   name?: string;
   constraint?: string;
@@ -20,16 +22,29 @@ function native(err: unknown): DriverError {
   return e.nativeError ?? e;
 }
 
+/** MariaDB's own errors that mysql2 knows by number only. */
+const MARIADB_CODES: Record<number, string> = { 1927: 'ER_CONNECTION_KILLED', 1969: 'ER_STATEMENT_TIMEOUT' };
+
 function codeOf(err: unknown): string | undefined {
-  return native(err).code ?? (err as DriverError)?.code;
+  const e = native(err);
+  return e.code ?? (err as DriverError)?.code ?? (e.errno ? MARIADB_CODES[e.errno] : undefined);
 }
 
-/** InnoDB chose this transaction as a deadlock victim or it waited too long for a lock; SQLite is busy. */
-export function isLockConflict(err: unknown): boolean {
+/** InnoDB chose this transaction as a deadlock victim, or SQLite is busy: worth trying again at once. */
+export function isRetryableConflict(err: unknown): boolean {
   const code = codeOf(err);
-  return code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT' || code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_LOCKED';
+  return code === 'ER_LOCK_DEADLOCK' || code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_LOCKED';
 }
 
+/** The database works but could not finish in time: a lock wait, a statement over its ceiling, a deadlock. */
+const BUSY = new Set([
+  'ER_LOCK_WAIT_TIMEOUT', // 1205
+  'ER_STATEMENT_TIMEOUT', // 1969, MariaDB max_statement_time
+  'ER_QUERY_TIMEOUT', // 3024, MySQL max_execution_time
+  'ER_QUERY_INTERRUPTED', // 1317
+]);
+
+/** The database cannot be reached, or is not the one the API was built for (dropped, not migrated). */
 const UNAVAILABLE = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -39,17 +54,43 @@ const UNAVAILABLE = new Set([
   'EPIPE',
   'PROTOCOL_CONNECTION_LOST',
   'PROTOCOL_SEQUENCE_TIMEOUT',
+  'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR',
+  'PROTOCOL_ENQUEUE_AFTER_QUIT',
   'ER_CON_COUNT_ERROR',
   'ER_SERVER_SHUTDOWN',
-  'ER_QUERY_INTERRUPTED',
+  'ER_CONNECTION_KILLED', // 1927, MariaDB: KILL or shutdown
+  'ER_NO_SUCH_TABLE', // 1146: the schema is gone
+  'ER_BAD_DB_ERROR', // 1049: the database is gone
+  'ER_DBACCESS_DENIED_ERROR',
+  'ER_ACCESS_DENIED_ERROR',
+  'SQLITE_CANTOPEN',
+  'SQLITE_IOERR',
+  'SQLITE_FULL',
+  'SQLITE_READONLY',
+  'SQLITE_CORRUPT',
+  'SQLITE_NOTADB',
+  NO_ANSWER, // mysql-client.ts: no answer within the statement ceiling
 ]);
 
-/** The database cannot serve now (down, restarting, pool exhausted, busy): a 503, not a 500. */
-export function isDatabaseUnavailable(err: unknown): boolean {
+export type DatabaseTrouble = 'busy' | 'unavailable';
+
+/**
+ * Whether an error means the database cannot serve now (a 503 with Retry-After, never a 500):
+ * 'busy' when it is working but could not finish in time, 'unavailable' when it is down, silent,
+ * out of connections or missing its schema.
+ */
+export function databaseTrouble(err: unknown): DatabaseTrouble | null {
   const code = codeOf(err);
-  if (isLockConflict(err) || (code && UNAVAILABLE.has(code))) return true;
+  if (isRetryableConflict(err) || (code && BUSY.has(code))) return 'busy';
+  if (code && UNAVAILABLE.has(code)) return 'unavailable';
+  // mysql2 closes a connection after a fatal error; what comes after says so in words only.
+  if (native(err).fatal === true || /closed state/.test(native(err).message ?? '')) return 'unavailable';
+  // SQLite reports a missing table (the file replaced, a schema dropped) as a plain SQLITE_ERROR.
+  if (code === 'SQLITE_ERROR' && /no such table: /.test(native(err).message ?? '')) return 'unavailable';
+  // The pool waited too long for a connection (KnexTimeoutError), or a query's own .timeout().
   const name = (err as DriverError)?.name;
-  return name === 'KnexTimeoutError' || native(err).name === 'KnexTimeoutError' || (err as DriverError)?.name === 'ConnectionError';
+  if (name === 'KnexTimeoutError' || native(err).name === 'KnexTimeoutError' || name === 'ConnectionError') return 'unavailable';
+  return null;
 }
 
 export function isUniqueViolation(err: unknown): boolean {

@@ -116,7 +116,8 @@ describe('an unreachable database', () => {
     const config = loadConfig({ DATA_DIR: dir, APP_KEY: crypto.randomBytes(32).toString('hex'), NODE_ENV: 'test' });
     // Port 9 (discard) on loopback refuses connections; the pool gives up quickly.
     const knex = knexFactory({ client: 'mysql2', connection: { host: '127.0.0.1', port: 9, user: 'root', database: 'x' }, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 2_000 });
-    const app = createApp({ config, db: { knex, client: 'mysql' } });
+    const { databaseTimeouts } = await import('../../../db/config.ts');
+    const app = createApp({ config, db: { knex, client: 'mysql', timeouts: databaseTimeouts({}), maintenanceKnex: () => knex } });
     const { setRootKnex } = await import('./unit-of-work.ts');
     const { Model } = await import('objection');
     Model.knex(knex);
@@ -128,8 +129,8 @@ describe('an unreachable database', () => {
       const token = signAccessToken({ userId: 1, sessionId: 'x' }, 60);
       const scoped = await request(app).get('/api/v1/users').set(bearer(token));
       expect(scoped.status).toBe(503);
-      expect(scoped.headers['retry-after']).toBe('2');
-      expect(scoped.body).toEqual({ success: false, message: 'The service is busy. Please try again in a moment.' });
+      expect(scoped.headers['retry-after']).toBe('5');
+      expect(scoped.body).toEqual({ success: false, message: 'The service is temporarily unavailable. Please try again in a few seconds.' });
     } finally {
       // Back to the harness's connection for the rest of this file.
       Model.knex(h.knex);

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { AppError } from '../http/errors.ts';
-import { isLockConflict, isDatabaseUnavailable } from './db-errors.ts';
+import { databaseTrouble, isRetryableConflict, type DatabaseTrouble } from './db-errors.ts';
 
 /**
  * Units of work (docs/architecture.md, "Transactions"):
@@ -10,8 +10,12 @@ import { isLockConflict, isDatabaseUnavailable } from './db-errors.ts';
  *   (Model.query() with no argument, or db() below) still runs on it: on SQLite, whose pool
  *   has one connection, a stray query on the default connection would wait for ever;
  * - onCommit / onRollback hooks for work that must follow the outcome (file removal, caches);
- * - deadlocks and lock-wait timeouts (MySQL/MariaDB) and a busy SQLite are retried a bounded
- *   number of times with jitter, then answered 503 with Retry-After.
+ * - deadlocks (MySQL/MariaDB) and a busy SQLite are retried a bounded number of times with
+ *   jitter, then answered 503 with Retry-After. A lock wait that timed out is answered 503 at
+ *   once: it has already waited its whole budget (DB_LOCK_WAIT_TIMEOUT_SECONDS), and the client
+ *   must hear within seconds. Any other sign of a sick database (a statement over its ceiling,
+ *   no answer, the schema gone) is a 503 too. Each of these ends the transaction without a
+ *   commit (a rollback, or the connection destroyed), so a write answered 503 never lands later.
  */
 interface UnitState {
   trx: Knex.Transaction;
@@ -41,9 +45,13 @@ export function db(): Knex | Knex.Transaction {
 }
 
 export const RETRY_LIMIT = 4;
-export const RETRY_AFTER_SECONDS = 2;
+/** Retry-After of a 503: a busy database frees up in moments; one down or partitioned takes longer. */
+export const RETRY_AFTER_SECONDS: Record<DatabaseTrouble, number> = { busy: 2, unavailable: 5 };
+const MESSAGES: Record<DatabaseTrouble, string> = { busy: 'api:errors.busy', unavailable: 'api:errors.database_unavailable' };
 
-export const serviceBusy = () => new AppError(503, 'api:errors.busy', undefined, undefined, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+/** The 503 a sick database is answered with (the error handler gives driver errors the same). */
+export const serviceUnavailable = (trouble: DatabaseTrouble = 'busy') =>
+  new AppError(503, MESSAGES[trouble], undefined, undefined, { 'Retry-After': String(RETRY_AFTER_SECONDS[trouble]) });
 
 const isTransaction = (k: Knex | Knex.Transaction): k is Knex.Transaction => (k as Knex.Transaction).isTransaction === true;
 
@@ -88,15 +96,13 @@ export async function unitOfWork<T>(work: (trx: Knex.Transaction) => Promise<T>,
       return result;
     } catch (err) {
       await runHooks(state.afterRollback);
-      if (isLockConflict(err)) {
-        if (attempt < RETRY_LIMIT) {
-          // Full jitter: 10..(40 * 2^attempt) ms, so colliding transactions spread out.
-          await sleep(10 + Math.random() * 40 * 2 ** attempt);
-          continue;
-        }
-        throw serviceBusy();
+      if (isRetryableConflict(err) && attempt < RETRY_LIMIT) {
+        // Full jitter: 10..(40 * 2^attempt) ms, so colliding transactions spread out.
+        await sleep(10 + Math.random() * 40 * 2 ** attempt);
+        continue;
       }
-      if (isDatabaseUnavailable(err)) throw serviceBusy();
+      const trouble = databaseTrouble(err);
+      if (trouble) throw serviceUnavailable(trouble);
       throw err;
     }
   }

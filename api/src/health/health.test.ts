@@ -57,6 +57,22 @@ describe('health, unknown paths and the OpenAPI document', () => {
     expect((await h.http().get('/locales/en/..%2F..%2Fpackage.json')).status).toBe(404);
   });
 
+  it('says down with 503 and Retry-After when the schema is gone (it reads the migrations table)', async () => {
+    const { createHarness: make } = await import('../../../tests/api/harness.ts');
+    const other = await make();
+    try {
+      await other.knex.schema.dropTable('knex_migrations');
+      const started = Date.now();
+      const res = await other.http().get('/api/v1/health?lng=so');
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.body).toEqual({ success: false, message: 'Adeegga si ku meel gaar ah looma heli karo. Fadlan mar kale isku day dhowr ilbiriqsi kadib.', data: { status: 'degraded', database: 'down' } });
+    } finally {
+      await other.close();
+    }
+  });
+
   it('answers 503 when the database is down', async () => {
     const { createHarness: make } = await import('../../../tests/api/harness.ts');
     const other = await make();

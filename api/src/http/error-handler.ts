@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError } from './errors.ts';
-import { isDatabaseUnavailable } from '../database/db-errors.ts';
-import { RETRY_AFTER_SECONDS } from '../database/unit-of-work.ts';
+import { databaseTrouble } from '../database/db-errors.ts';
+import { serviceUnavailable } from '../database/unit-of-work.ts';
 import { translateMessage, translator, pickLanguage } from '../i18n/server-i18n.ts';
 
 /** JSON 404 for any unknown API path. */
@@ -20,6 +20,12 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   let message = 'api:errors.server';
   let errors: Record<string, string[]> | undefined;
   let vars: Record<string, unknown> | undefined;
+  const trouble = err instanceof AppError ? null : databaseTrouble(err);
+  if (trouble) {
+    // Down, silent, busy or missing its schema: the client may retry; nothing it did was wrong.
+    req.log?.warn({ err }, `database ${trouble}`);
+    err = serviceUnavailable(trouble);
+  }
   if (err instanceof AppError) {
     status = err.status;
     message = err.message;
@@ -32,12 +38,6 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   } else if (err?.type === 'entity.too.large') {
     status = 413;
     message = 'api:errors.payload_too_large';
-  } else if (isDatabaseUnavailable(err)) {
-    // Down, restarting, pool exhausted or busy: the client may retry; nothing it did was wrong.
-    status = 503;
-    message = 'api:errors.busy';
-    res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-    req.log?.warn({ err }, 'database unavailable');
   } else if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500) {
     status = err.status;
     message = 'api:errors.bad_request';

@@ -10,6 +10,7 @@ import type { ServiceContext } from '../platform/context.ts';
 import { shopCacheKey, storefrontCache } from './storefront-cache.ts';
 import { pickLanguage } from '../i18n/server-i18n.ts';
 import { findStorefrontDealer, storefrontContacts, storefrontDealer, storefrontPaymentMethods, storefrontProviders } from './storefront.service.ts';
+import { serviceUnavailable } from '../database/unit-of-work.ts';
 
 /**
  * The dealer code of a storefront request: the `dealer_code` header (underscore, as the storefront
@@ -110,7 +111,7 @@ export function clientRoutes(registry: OpenApiRegistry, hooks: { onRechargeCreat
   });
   api.get('/session', { summary: "The customer's session: its CSRF token for the storefront's POSTs (sets the session cookie)", auth: 'public', response: z.object({ csrf_token: z.string() }) }, async (req, _ctx, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    if (!req.session) throw new AppError(503, 'api:errors.busy');
+    if (!req.session) throw serviceUnavailable();
     return { data: { csrf_token: csrfTokenOf(req) } };
   });
   api.get('/recharges', { summary: 'The recharges made from this browser (its session) in this shop, newest first', auth: 'public', query: dealerCodeQuery, response: z.array(publicRechargeSchema) }, async (req, ctx, res) => {
