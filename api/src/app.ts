@@ -114,7 +114,7 @@ export function createApp({ config, db, storage = localDiskStorage(path.join(con
   api.use(
     rateLimit({
       windowMs: 60_000,
-      limit: Number(process.env.API_RATE_LIMIT_PER_MINUTE || 1200),
+      limit: config.apiRateLimitPerMinute,
       standardHeaders: 'draft-8',
       legacyHeaders: false,
       skip: (req) => req.path === '/health',
@@ -195,7 +195,7 @@ export function createApp({ config, db, storage = localDiskStorage(path.join(con
   );
 
   // The customer storefront: /dealer/{code}/... pages, their manifests and icons, /customer-sw.js.
-  app.use(storefrontPages(db.knex, storage));
+  app.use(storefrontPages(db.knex, storage, { cacheTemplate: config.env === 'production' }));
 
   // The console: built assets, then index.html for its client-side routes.
   if (fs.existsSync(path.join(ADMIN_DIST, 'index.html'))) {

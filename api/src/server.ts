@@ -58,15 +58,15 @@ async function main() {
   const config = loadConfig();
   const logger = pino({ level: config.logLevel === 'silent' ? 'info' : config.logLevel });
   const db = connectDatabase();
-  await waitForDatabase(db, logger, Number(process.env.DB_CONNECT_TIMEOUT_SECONDS || 60));
-  await migrateAndSeed(db, { seedDemo: config.seedDemo, dataDir: config.dataDir });
+  await waitForDatabase(db, logger, config.dbConnectTimeoutSeconds);
+  await migrateAndSeed(db, { seedDemo: config.seedDemo, seedDemoHistory: config.seedDemoHistory, dataDir: config.dataDir });
   const moneyEnv = readMoneyEnv();
   const money = await moneyAdapters(moneyEnv, { trail: databaseTrail(db.knex, logger), logger });
   logger.info(`Money: ${money.describe}`);
   if (config.env === 'production' && !moneyEnv.WAAFIPAY_URL) logger.warn('NODE_ENV=production without WAAFIPAY_URL: payments go to the embedded stand-in, not to a real gateway');
   // Fulfilment runs in this process unless RECHARGE_WORKER=false (e.g. a web-only instance).
   const worker =
-    process.env.RECHARGE_WORKER === 'false'
+    !config.rechargeWorker
       ? null
       : new RechargeWorker({
           db: db.knex,

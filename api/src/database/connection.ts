@@ -33,7 +33,7 @@ export function connectDatabase(env: NodeJS.ProcessEnv = process.env): Database 
 }
 
 /** Migrations, the catalogue seeds of db/seeds (permissions, protected roles) and, if asked, the demo data. */
-export async function migrateAndSeed(db: Database, opts: { seedDemo: boolean; dataDir?: string }): Promise<void> {
+export async function migrateAndSeed(db: Database, opts: { seedDemo: boolean; seedDemoHistory?: boolean; dataDir?: string }): Promise<void> {
   // A migration may rightly run longer than a request's statement ceiling (an ALTER TABLE on a big
   // table): on MySQL it runs on a connection of its own. SQLite has no ceiling and one connection.
   if (db.client === 'mysql') {
@@ -56,8 +56,10 @@ export async function migrateAndSeed(db: Database, opts: { seedDemo: boolean; da
       const { seedDemoStorefront } = await import('../demo/demo-storefront.ts');
       const { localDiskStorage } = await import('../uploads/storage.ts');
       await seedDemoStorefront(db.knex, localDiskStorage(path.join(opts.dataDir, 'storage')));
-      const { seedDemoHistory } = await import('../demo/demo-history.ts');
-      await seedDemoHistory(db.knex);
+      if (opts.seedDemoHistory !== false) {
+        const { seedDemoHistory } = await import('../demo/demo-history.ts');
+        await seedDemoHistory(db.knex);
+      }
     }
   }
 }

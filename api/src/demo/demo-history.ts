@@ -28,7 +28,6 @@ function random(seed: number) {
 }
 
 export async function seedDemoHistory(knex: Knex, days = 21): Promise<void> {
-  if (process.env.SEED_DEMO_HISTORY === 'false') return;
   if (await knex('recharges').first('id')) return;
   const demo = await knex('users').where({ dealer_code: DEMO_DEALER.code }).first('id');
   if (!demo) return;

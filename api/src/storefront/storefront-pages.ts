@@ -24,12 +24,12 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', 
 /** The dealer code of a storefront URL: trimmed; an empty one is ignored (docs/product.md section 5). */
 const codeOf = (req: Request) => decodeURIComponent(String(req.params.code ?? '')).trim();
 
-export function storefrontPages(db: Knex, storage: FileStorage): Router {
+export function storefrontPages(db: Knex, storage: FileStorage, opts: { cacheTemplate: boolean }): Router {
   const router = express.Router();
   let template: string | null = null;
   const page = () => {
     // Read once in production; again on each request while developing (a fresh build shows at once).
-    if (template === null || process.env.NODE_ENV !== 'production') {
+    if (template === null || !opts.cacheTemplate) {
       const file = path.join(STOREFRONT_DIST, 'index.html');
       template = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
     }

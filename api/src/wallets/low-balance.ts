@@ -5,6 +5,7 @@ import { rootKnex } from '../database/unit-of-work.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
 import { translator } from '../i18n/server-i18n.ts';
 import { serviceLog } from '../platform/logger.ts';
+import { appUrlOf } from '../config.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import { readCompanySettings } from '../settings/company-settings.ts';
 import { readMailServer, sendMail } from '../settings/mail-settings.ts';
@@ -18,8 +19,7 @@ import { readMailServer, sendMail } from '../settings/mail-settings.ts';
 
 /** Where the email's link points: APP_URL (the console's public address) + /my-wallet, else the bare path. */
 function myWalletLink(): string {
-  const base = (process.env.APP_URL ?? '').trim().replace(/\/+$/, '');
-  return `${base}/my-wallet`;
+  return `${appUrlOf()}/my-wallet`;
 }
 
 const completed = (db: Knex | Knex.Transaction) => (db as Knex.Transaction).isTransaction === true && (db as Knex.Transaction).isCompleted();
