@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type pino from 'pino';
 import { fromDbTime, toDbTime } from '../database/time.ts';
 import { unitOfWork } from '../database/unit-of-work.ts';
+import { databaseTrouble } from '../database/db-errors.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
 import { systemContext, transact, type ServiceContext } from '../platform/context.ts';
 import type { PaymentAdapter, PaymentFlow } from './adapters/payment-adapter.ts';
@@ -215,10 +216,22 @@ export class RechargeWorker {
       await this.advance(r);
     } catch (err) {
       if (err instanceof LeaseLost) return;
+      // The database itself is busy or out of reach: not the sale's fault, so not one of its
+      // bounded crashes (an outage must not send every sale in flight to review). Tried again later.
+      if (databaseTrouble(err)) {
+        this.opts.logger?.warn({ err, recharge: r.id }, 'recharge postponed: the database is in trouble');
+        await this.postpone(r).catch(() => undefined);
+        return;
+      }
       this.opts.logger?.error({ err, recharge: r.id }, 'recharge processing failed');
       // Counted and retried later; if even this fails (the database is gone), the lease brings it back.
       await this.crashed(r, err).catch(() => undefined);
     }
+  }
+
+  private async postpone(r: Row) {
+    const claim = { id: r.id, status: 'processing', processing_started_at: r.processing_started_at };
+    await this.opts.db('recharges').where(claim).update({ status: 'pending', next_attempt_at: toDbTime(new Date(Date.now() + this.maxRetryMs)), updated_at: toDbTime() });
   }
 
   private async crashed(r: Row, err: unknown) {

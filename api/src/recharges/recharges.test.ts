@@ -229,6 +229,36 @@ describe('crash recovery', () => {
     expect(Number(row.crashes)).toBe(5);
     expect(row.review_reason).toMatch(/stopped unexpectedly 5 times/);
   });
+
+  it('a sale that meets a sick database is postponed, not counted as a crash, and never sent to review for it', async () => {
+    const shop = await makeShop(h, root, 'cost', { balance: '1' });
+    const sale = await buy(h, shop);
+    // The database times out on a lock right after the gateway took the payment, then at each of
+    // the next nine tries (twice the crash bound in all).
+    let sick = 10;
+    const lockTimeout = () => Object.assign(new Error('Lock wait timeout exceeded; try restarting transaction'), { code: 'ER_LOCK_WAIT_TIMEOUT', errno: 1205 });
+    const sickPayment = Object.create(kit.payment) as typeof kit.payment;
+    sickPayment.charge = async (...args) => {
+      await kit.payment.charge(...args);
+      sick--;
+      throw lockTimeout();
+    };
+    sickPayment.lookup = async (...args) => {
+      if (sick-- > 0) throw lockTimeout();
+      return kit.payment.lookup(...args);
+    };
+    const sickWorker = kit.newWorker({ payment: sickPayment });
+    for (let i = 0; i < 20 && (await status(shop, sale.body.data.id)).status !== 'completed'; i++) {
+      await h.knex('recharges').where({ id: sale.body.data.id }).update({ next_attempt_at: null });
+      await sickWorker.drain();
+    }
+    expect(sick).toBeLessThanOrEqual(0);
+    // Every trouble met, none counted: the sale went through once the database was well, paid once.
+    const row = await h.knex('recharges').where({ id: sale.body.data.id }).first();
+    expect([row.status, Number(row.crashes), row.needs_review_at ?? null]).toEqual(['completed', 0, null]);
+    expect(await h.knex('wallet_transactions').where('recharge_id', sale.body.data.id)).toHaveLength(1);
+    expect(await walletBalance(h, shop.walletId)).toBe(100 - 40);
+  });
 });
 
 describe('the console: list, detail, retry, refund', () => {
