@@ -13,8 +13,8 @@ export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
 export type DatabaseClient = 'sqlite' | 'mysql';
 
 /**
- * How long the API waits on the database before it answers 503 (docs/decisions.md, "A sick
- * database is a 503"). Read from the environment, checked at start: a typo fails the start, it
+ * How long the API waits on the database before it answers 503 (docs/decisions.md, "Operations":
+ * a sick database is a 503). Read from the environment, checked at start: a typo fails the start, it
  * never silently means "wait for ever".
  */
 export interface DatabaseTimeouts {

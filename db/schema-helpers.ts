@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 /**
  * Column shapes every table shares, so that migrations stay portable between SQLite and
- * MySQL/MariaDB without branching on the client (docs/architecture.md (database traps), "dialect differences in one place").
+ * MySQL/MariaDB without branching on the client (docs/data-model.md, "Portable migrations").
  * - ids are unsigned ints (`increments`), so every foreign key is `integer().unsigned()`:
  *   an `int` column cannot reference an `int unsigned` one on MySQL.
  * - times are DATETIME(3) written as UTC strings by the model layer.

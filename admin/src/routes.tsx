@@ -40,7 +40,8 @@ export const ROUTES: AppRoute[] = [
   { path: '/dealer-providers', permissions: ['view dealer providers'], screen: screen(() => import('./dealer-catalogue/DealerProviderList')) },
   { path: '/dealer-providers/:id/categories', permissions: ['view dealer categories'], screen: screen(() => import('./dealer-catalogue/DealerCategoryList')) },
   { path: '/dealer-providers/:id/categories/:categoryId/bundles', permissions: ['view dealer bundles'], screen: screen(() => import('./dealer-catalogue/DealerBundleList')) },
-  // docs/product.md lists no permission for /wallets; the API's list needs 'view wallets', so the screen does too.
+  // The specification names no permission for /wallets; the API's list needs 'view wallets', so the
+  // screen does too (docs/decisions.md, "Money").
   { path: '/wallets', permissions: ['view wallets'], screen: screen(() => import('./wallets/WalletList')) },
   { path: '/wallet-transactions', permissions: ['view wallet transactions'], screen: screen(() => import('./wallets/WalletTransactionList')) },
   { path: '/my-wallet', permissions: ['view own wallet'], userTypes: ['dealer'], screen: screen(() => import('./wallets/MyWalletPage')) },

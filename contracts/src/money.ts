@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * Money is integer minor units (cents) everywhere inside the product; in API answers an amount
  * is a string with two decimals ("12.50"), and requests accept such a string or a number
- * (docs/api-conventions.md). Conversions go through strings, never through float arithmetic.
+ * (docs/api-conventions.md, "Money and times in answers"). Conversions go through strings, never through float arithmetic.
  */
 const AMOUNT = /^(-)?(\d{1,13})(?:\.(\d{1,2}))?$/;
 

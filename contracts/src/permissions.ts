@@ -1,7 +1,7 @@
 /**
  * The permission catalogue: every permission the product checks, grouped by the console area
  * that shows it in the role form. Names come from docs/product.md section 6; the create/update/delete
- * variants are ours (docs/decisions.md (Access); docs/decisions.md). Seeds insert these; the API and console check them
+ * variants are ours (docs/decisions.md, "Access"). Seeds insert these; the API and console check them
  * by name, so renaming one is a migration, not an edit here.
  */
 export const PERMISSION_GROUPS = {

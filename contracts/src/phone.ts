@@ -1,6 +1,7 @@
 /**
- * Somali mobile numbers (DESIGN section 7): 9 digits after +252, 00252 or a leading 0. Zod-free,
- * so the storefront bundles it without the schemas; the API's purchase schema uses it too.
+ * Somali mobile numbers (docs/product.md section 5, "Storefront purchase"): 9 digits after +252,
+ * 00252 or a leading 0. Zod-free, so the storefront bundles it without the schemas; the API's
+ * purchase schema uses it too.
  */
 
 /** "+252 61 512 3456", "00252615123456", "0615123456" or "615123456" -> "615123456"; null otherwise. */

@@ -4,7 +4,8 @@ import { nationalNumber } from './phone.ts';
 
 /**
  * A customer's purchase from a storefront (docs/data-model.md, Recharges). Somali numbers are 9
- * digits after +252, 00252 or a leading 0 (DESIGN section 7); they are kept in that national form.
+ * digits after +252, 00252 or a leading 0 (docs/product.md section 5,
+ * "Storefront purchase"); they are kept in that national form.
  */
 export const RECHARGE_STATUSES = ['pending', 'processing', 'completed', 'failed', 'refunded', 'needs_review'] as const;
 export type RechargeStatus = (typeof RECHARGE_STATUSES)[number];

@@ -2,7 +2,7 @@
  * The resource registry: each managed resource declared once. The API's generic routes, the
  * OpenAPI document, the route-permission test, and the console's resources, routes, menu,
  * canAccess mapping, trash tabs and global-search groups all read these declarations
- * (docs/architecture.md, "Adding a resource").
+ * (docs/architecture.md, "The resource registry"; README.md, "Adding a resource").
  */
 
 /** What the generic routes can offer; a resource opts in to the ones it has. */

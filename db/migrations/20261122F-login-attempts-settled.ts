@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 // An attempt is "in progress" until its password check settles it: parallel correct sign-ins
-// must not count each other as failures (docs/decisions.md, sign-in throttling).
+// must not count each other as failures (docs/decisions.md, "Access": sign-in throttling).
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('login_attempts', (t) => {
     t.datetime('settled_at', { precision: 3 }).nullable();

@@ -1,6 +1,6 @@
 /**
- * The storefront's calls (docs/product.md section 7, Client / storefront): /api/v1/client/* with the
- * dealer code as the `dealer_code` header, a 30 s timeout and the messages of section 8.
+ * The storefront's calls (docs/api-conventions.md, "Storefront calls"): /api/v1/client/* with the
+ * dealer code as the `dealer_code` header, a 30 s timeout and the messages of docs/product.md section 8.
  */
 import type { PublicRecharge } from '@app/contracts';
 
@@ -23,7 +23,7 @@ export interface CallOptions {
   method?: 'GET' | 'POST';
   body?: unknown;
   headers?: Record<string, string>;
-  /** Translates the fallback messages of section 8. */
+  /** Translates the fallback messages of docs/product.md section 8. */
   t?: (key: string) => string;
 }
 

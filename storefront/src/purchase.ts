@@ -1,5 +1,5 @@
 /**
- * A purchase is sent with an idempotency key made once per purchase (docs/api-conventions.md): a
+ * A purchase is sent with an idempotency key made once per purchase (docs/api-conventions.md, "Storefront calls"): a
  * double tap sends nothing twice, and a retry after a dropped connection sends the same key, so the
  * API answers the first recharge instead of buying again. Changing what is bought makes a new key.
  */

@@ -1,5 +1,5 @@
 /**
- * The service worker (docs/product.md section 7): /customer-sw.js?dealer={code}, then a DEALER_INFO
+ * The service worker (docs/product.md sections 3 and 8): /customer-sw.js?dealer={code}, then a DEALER_INFO
  * message with the dealer code and start URL. A failed registration is logged and answers false.
  */
 export async function registerServiceWorker(dealerCode: string): Promise<boolean> {

@@ -2,7 +2,7 @@ import { UniqueViolationError, ForeignKeyViolationError } from 'objection';
 import { NO_ANSWER } from './mysql-client.ts';
 
 /**
- * What a database error means, on both engines, in one place (docs/architecture.md (database traps): dialect differences
+ * What a database error means, on both engines, in one place (docs/architecture.md, "Transactions": dialect differences
  * live in helpers). Objection wraps driver errors and keeps the original as nativeError.
  */
 interface DriverError {

@@ -7,7 +7,7 @@ import { databaseTimeouts } from '../../../db/config.ts';
 
 /**
  * A sick database is a 503 with Retry-After within seconds, never a hang and never a 500, and a
- * write answered 503 never lands afterwards (docs/decisions.md, "A sick database is a 503"):
+ * write answered 503 never lands afterwards (docs/decisions.md, "Operations": a sick database is a 503):
  * a network partition, a wallet row locked by another session, a schema that is gone.
  */
 const mysql = TEST_DATABASE === 'mysql';

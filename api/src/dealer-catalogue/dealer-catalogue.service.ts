@@ -234,9 +234,9 @@ export async function switchSelection(ctx: ServiceContext, level: 'providers' | 
 }
 
 /**
- * The dealer's price must cover the cost (docs/product.md, pricing models): under "Cost + Profit" the
- * dealer pays the cost from its wallet, under "Profit Only" the company does; either way a price
- * below cost would sell at a loss.
+ * The dealer's price must cover the cost (docs/decisions.md, "Catalogue, settings and storefront
+ * reads"): under "Cost + Profit" the dealer pays the cost from its wallet, under "Profit Only" the
+ * company does; either way a price below cost would sell at a loss.
  */
 function checkPrice(price: number, cost: number, field: 'selling_price' | 'profit') {
   if (price < cost) throw fieldError(field, 'validation:dealer_price_below_cost', { cost: formatMinor(cost) });

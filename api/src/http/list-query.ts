@@ -37,7 +37,7 @@ export function pageParams(query: Record<string, unknown>): { page: number; perP
   };
 }
 
-/** `page`, `per_page` (max 100), `sort`, `order`, `q` (docs/api-conventions.md). */
+/** `page`, `per_page` (max 100), `sort`, `order`, `q` (docs/api-conventions.md, "Lists"). */
 export function parseListParams(query: Record<string, unknown>, opts: Pick<ListOptions<Model>, 'sortable' | 'defaultSort'>): ListParams {
   const { page, perPage } = pageParams(query);
   const sort = firstString(query.sort) || opts.defaultSort.field;

@@ -240,7 +240,7 @@ export function resourceRoutes<M extends SoftModel, R extends ZodType>(registry:
   const ids = (req: Request) => (req.body as { ids: (string | number)[] }).ids;
   const affected = affectedSchema;
 
-  // Literal paths first (docs/architecture.md (database traps): /trashed/list, /bulk/..., /search must come before /:id).
+  // Literal paths first: /trashed/list, /bulk/..., /search must come before /:id.
   if (has('trashList')) api.get('/trashed/list', { summary: `List ${noun} in the trash`, ...perms('trashList'), list: true, query: mod.schemas.filters, response: mod.response }, listHandler('trashed'));
   if (has('search')) api.get('/search', { summary: `Search ${noun} by q`, ...perms('search'), list: true, query: mod.schemas.filters, response: mod.response }, listHandler('active'));
 

@@ -9,8 +9,8 @@ import { createWaafiPayStandIn, WAAFIPAY_STAND_IN_CREDENTIALS, type WaafiPayStan
 import { createReloadlyStandIn, RELOADLY_STAND_IN_CREDENTIALS, type ReloadlyStandIn } from './stand-ins/reloadly-stand-in.ts';
 
 /**
- * The payment gateway and the operators' aggregator a running server talks to (README,
- * "Live money"). With no configuration, both are the embedded stand-ins: small HTTP servers on
+ * The payment gateway and the operators' aggregator a running server talks to (docs/integrations.md,
+ * "Configuration"). With no configuration, both are the embedded stand-ins: small HTTP servers on
  * loopback that speak WaafiPay's and Reloadly's protocols with the README's test numbers, so the
  * default path runs the real adapters' code. Setting WAAFIPAY_URL / RELOADLY_API_URL (with their
  * credentials) points the same adapters at the vendors' sandboxes or production.

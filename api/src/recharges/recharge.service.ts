@@ -162,7 +162,7 @@ export async function createRecharge(ctx: ServiceContext, dealer: StorefrontDeal
 const mask = (phone: string) => (phone.length > 5 ? `${phone.slice(0, 2)}${'*'.repeat(phone.length - 5)}${phone.slice(-3)}` : phone);
 
 /**
- * What the customer is told (docs/product.md, "What the customer is told"): each outcome has its
+ * What the customer is told (docs/data-model.md, "Recharges"): each outcome has its
  * own words, and what happened to their money is never guessed. `released` after a
  * pre-authorisation took nothing; after a purchase it was given back.
  */

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 /**
  * Secrets kept in the settings table (the SMTP password) are encrypted at rest with AES-256-GCM
  * under a key derived from APP_KEY: a database dump alone does not reveal them. Rotating APP_KEY
- * makes them unreadable, so they must be entered again (docs/decisions.md, Settings).
+ * makes them unreadable, so they must be entered again (docs/decisions.md, "Catalogue, settings and storefront reads").
  */
 let key: Buffer | null = null;
 

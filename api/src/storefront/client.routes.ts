@@ -14,7 +14,7 @@ import { serviceUnavailable } from '../database/unit-of-work.ts';
 
 /**
  * The dealer code of a storefront request: the `dealer_code` header (underscore, as the storefront
- * sends it), else `X-Dealer-Code`, else the `dealer_code` query parameter (docs/api-conventions.md).
+ * sends it), else `X-Dealer-Code`, else the `dealer_code` query parameter (docs/api-conventions.md, "Storefront calls").
  */
 export function dealerCodeOf(req: Request): string {
   const raw = req.get('dealer_code') ?? req.get('x-dealer-code') ?? (typeof req.query.dealer_code === 'string' ? req.query.dealer_code : undefined);

@@ -7,7 +7,7 @@ import { isUniqueViolation } from '../database/db-errors.ts';
 import { AppError } from '../http/errors.ts';
 
 /**
- * The storefront customer's session (DESIGN section 4): express-session with its sessions in the
+ * The storefront customer's session (docs/api-conventions.md, "Storefront calls"): express-session with its sessions in the
  * `customer_sessions` table (never the memory store), so the recharges made from one browser can be
  * listed after a restart and on any server process. The session also holds the CSRF token that the
  * storefront's POSTs carry, because a cookie is what names the session.

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 
 /**
- * The storefront reads' in-process cache (docs/architecture.md, Storefront reads): every visit
+ * The storefront reads' in-process cache (docs/decisions.md, "Catalogue, settings and storefront reads"): every visit
  * asks for the same few answers, which change only when someone edits the catalogue. An entry
  * holds the serialised body and its ETag.
  *

@@ -11,7 +11,7 @@ import type { FileStorage } from '../uploads/storage.ts';
 import { rootKnex as rootDb } from '../database/unit-of-work.ts';
 
 /**
- * The storefront's pages (DESIGN section 6), served by the API process: /dealer/{code}/... answer
+ * The storefront's pages (README.md, "Storefront"), served by the API process: /dealer/{code}/... answer
  * the built app with the dealer's title, description and Open Graph tags written into the HTML (a
  * link shared in WhatsApp previews with the shop's name and logo), a manifest and icons per dealer
  * so each shop installs as its own app, and the service worker at /customer-sw.js.

@@ -6,7 +6,7 @@ import { readCompanySettings } from '../settings/company-settings.ts';
 import { activePaymentMethods } from '../settings/payment-methods.ts';
 
 /**
- * What a dealer's storefront reads (docs/api-conventions.md, Storefront): public fields only,
+ * What a dealer's storefront reads (docs/api-conventions.md, "Storefront calls"): public fields only,
  * active records only, the dealer's selling prices and never a cost. A bundle priced below its
  * current cost (the company raised the cost after the dealer set a price) is not offered.
  *

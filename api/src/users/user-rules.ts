@@ -53,7 +53,8 @@ export async function grantableDealerRole(db: Db, actor: Actor): Promise<Role> {
  * The last active super admin cannot be deactivated, trashed, deleted or re-roled: nobody
  * could undo it. The active super admins' rows are locked while counted (FOR UPDATE on
  * MySQL/MariaDB), so two admins removing each other at once are serialised: the second one
- * counts after the first committed and is refused (docs/architecture.md (database traps): lock what you count).
+ * counts after the first committed and is refused (docs/architecture.md, "Database traps this code
+ * avoids": lock what you count).
  */
 export async function assertNotLastSuperAdmin(db: Db, userIds: number[]): Promise<void> {
   const supers: { id: number }[] = await db('users')

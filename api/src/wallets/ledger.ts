@@ -5,7 +5,7 @@ import { toDbTime } from '../database/time.ts';
 import type { ServiceContext } from '../platform/context.ts';
 
 /**
- * The only code that changes a wallet's balance (docs/data-model.md, the five invariants). Every
+ * The only code that changes a wallet's balance (docs/data-model.md, "Wallets and the ledger": the five invariants). Every
  * change is one conditional UPDATE of the balance plus one ledger row with balance_before and
  * balance_after, on the caller's transaction. Call inside a unit of work.
  *

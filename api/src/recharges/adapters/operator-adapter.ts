@@ -65,7 +65,7 @@ function fromTransaction(tx: any): DeliveryResult {
 }
 
 /**
- * Reloadly over HTTP (../shared/INTEGRATIONS.md): an OAuth client-credentials token, kept until
+ * Reloadly over HTTP (docs/integrations.md, "Reloadly"): an OAuth client-credentials token, kept until
  * it expires and renewed once on a 401; the operator from the provider or detected from the
  * number; `customIdentifier` = the recharge's reference, so the aggregator refuses a duplicate.
  */

@@ -77,7 +77,7 @@ function stateOf(raw: unknown): RemotePaymentState | null {
 }
 
 /**
- * WaafiPay over HTTP (../shared/INTEGRATIONS.md): one POST per service to the /asm endpoint. An
+ * WaafiPay over HTTP (docs/integrations.md, "WaafiPay"): one POST per service to the /asm endpoint. An
  * answer with responseCode 2001 is success, any other code a refusal; no answer, a reset or a 5xx
  * is unknown. The request carries the merchant's credentials; the trail never shows them.
  */

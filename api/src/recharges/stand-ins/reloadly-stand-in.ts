@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { faultQueue, type StandInAnswer, type StandInHandler, type StandInRequest } from './stand-in-server.ts';
 
 /**
- * A local Reloadly: the OAuth token endpoint and the top-ups API (/work/shared/INTEGRATIONS.md),
+ * A local Reloadly: the OAuth token endpoint and the top-ups API (docs/integrations.md, "Reloadly"),
  * so the product's real Reloadly HTTP adapter can be exercised offline, and so `npm start` with no
  * configuration delivers (pretend) bundles. Reloadly serves auth and API on two hosts, hence two
  * handlers; combinedHandle serves both from one port. State lives in memory only.

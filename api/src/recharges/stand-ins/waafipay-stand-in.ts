@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { faultQueue, type StandInAnswer, type StandInHandler, type StandInRequest } from './stand-in-server.ts';
 
 /**
- * A local WaafiPay: speaks the gateway's `POST /asm` protocol (/work/shared/INTEGRATIONS.md) so the
+ * A local WaafiPay: speaks the gateway's `POST /asm` protocol (docs/integrations.md, "WaafiPay") so the
  * product's real WaafiPay HTTP adapter can be exercised offline, and so `npm start` with no
  * configuration takes (pretend) payments. State lives in memory only.
  *
