@@ -4,6 +4,10 @@
  * on Debian's Chromium (CHROME_PATH, default /usr/bin/chromium). Prints the performance,
  * accessibility and best-practices scores and the first-load JavaScript; the README records them.
  * Budgets: performance >= 90, accessibility >= 95, first-load JS <= 100 KB gzip.
+ *
+ * Lighthouse and chrome-launcher are this folder's own dependencies (package.json, package-lock.json
+ * here, exact versions), not the project's: `npm run bench:lighthouse` installs them with `npm ci`
+ * before it runs this file, so `npm ci` at the root stays small and its lock stable.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,7 +18,7 @@ import lighthouse from 'lighthouse';
 
 const PORT = Number(process.env.BENCH_PORT || 3997);
 const base = `http://127.0.0.1:${PORT}`;
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 
 execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lighthouse-'));
