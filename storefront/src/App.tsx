@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import type { Bundle, Provider, Recharge } from './api';
 import { ApiError } from './api';
 import { currentLanguage, LANGUAGES, switchLanguage, t } from './i18n';
@@ -45,10 +45,10 @@ function Shop({ route, lang, onLanguage }: { route: Route; lang: string; onLangu
   const { dealer, providers, contacts, payments } = useShop(route.code);
   const [buying, setBuying] = useState<{ provider: Provider; bundle: Bundle } | null>(null);
   const [mine, setMine] = useState<Recharge[]>([]);
-  const refreshMine = () => void fetchMyRecharges(route.code).then(setMine, () => undefined);
+  const refreshMine = useCallback(() => void fetchMyRecharges(route.code).then(setMine, () => undefined), [route.code]);
   useEffect(() => {
     if (online) refreshMine();
-  }, [route.code, online]);
+  }, [refreshMine, online]);
   useEffect(() => {
     void registerServiceWorker(route.code);
   }, [route.code]);

@@ -5,7 +5,7 @@ import { idempotencyKeySchema, publicRechargeSchema, rechargeRequestSchema, stor
 import { createRecharge, findForStorefront, presentPublic } from '../recharges/recharge.service.ts';
 import { ApiRouter } from '../http/api-router.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
-import { AppError, fieldError } from '../http/errors.ts';
+import { fieldError } from '../http/errors.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import { shopCacheKey, storefrontCache } from './storefront-cache.ts';
 import { pickLanguage } from '../i18n/server-i18n.ts';
