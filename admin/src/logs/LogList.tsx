@@ -42,7 +42,6 @@ export default function LogList() {
         filters={filters}
         sort={{ field: 'id', order: 'DESC' }}
         perPage={25}
-        disableSyncWithLocation
         actions={<ListTopBar />}
         title={translate('menu.logs')}
         empty={<ListEmpty message="logs.empty" />}

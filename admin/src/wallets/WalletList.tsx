@@ -50,7 +50,7 @@ export default function WalletList() {
     <>
       <PageTitle title={translate('menu.wallets')} />
       {canReview && <TopUpRequests onDecided={refresh} />}
-      <List resource="wallets" filters={[<SearchInput key="q" source="q" alwaysOn />]} sort={{ field: 'dealer', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.wallets')} empty={<ListEmpty message="empty.wallets" />} error={<ListError />}>
+      <List resource="wallets" filters={[<SearchInput key="q" source="q" alwaysOn />]} sort={{ field: 'dealer', order: 'ASC' }} perPage={25} actions={false} title={translate('menu.wallets')} empty={<ListEmpty message="empty.wallets" />} error={<ListError />}>
         {phone ? (
           <SimpleList
             primaryText={(w: WalletResponse) => `${w.dealer.name}${w.dealer.dealer_code ? ` (${w.dealer.dealer_code})` : ''}`}
