@@ -12,7 +12,7 @@ import { DirectionCache } from './theme/DirectionCache';
 import { buildTheme } from './theme/themes';
 import { Layout } from './layout/Layout';
 import { useVisibleMenu } from './layout/useMenu';
-import { ROUTES, RESOURCE_SCREENS } from './routes';
+import { CONSOLE_RESOURCES, ROUTES, RESOURCE_SCREENS } from './routes';
 import { RecordRedirect } from './resources/RecordRedirect';
 import { RouteGuard } from './auth/RouteGuard';
 import { ErrorPage, NotFoundPage, UnauthorizedPage } from './auth/StatusPages';
@@ -92,6 +92,19 @@ function ConsoleAdmin() {
               />
             );
           })}
+          {CONSOLE_RESOURCES.map(({ name, recordRepresentation, permissions, list: List, hasRecordPage, children = [] }) => (
+            <Resource
+              key={name}
+              name={name}
+              recordRepresentation={recordRepresentation as never}
+              list={<RouteGuard permissions={permissions}><List /></RouteGuard>}
+              show={hasRecordPage ? <RecordRedirect resource={name} /> : undefined}
+            >
+              {children.map(({ path, permissions: needs, screen: Screen, props }) => (
+                <Route key={path} path={path} element={<RouteGuard permissions={needs}><Screen {...props} /></RouteGuard>} />
+              ))}
+            </Resource>
+          ))}
           <CustomRoutes noLayout>
             <Route path="/auth/login" element={blank(<LoginPage />)} />
             <Route path="/auth/admin/login" element={blank(<LoginPage />)} />

@@ -29,6 +29,39 @@ export const RESOURCE_SCREENS: Record<string, ComponentType | undefined> = {
   'internet-providers': screen(() => import('./catalogue/ProviderList')),
 };
 
+/**
+ * Console resources outside the registry (no generic lifecycle): react-admin Resources all the
+ * same, so useCreatePath, ReferenceField links and the query cache know them. The list screen is
+ * at /{name} and reads a record's id from the rest of the path (/recharges/41 opens that sale);
+ * react-admin's show URL (/{name}/{id}/show) forwards to it. `children` are more specific routes
+ * under the resource (/recharges/review/*).
+ */
+export interface ConsoleResource {
+  name: string;
+  recordRepresentation: string | ((record: never) => string);
+  permissions: readonly string[];
+  list: ComponentType;
+  /** Records that open at a console URL (GET /{name}/{id} exists). */
+  hasRecordPage: boolean;
+  children?: AppRoute[];
+}
+
+export const CONSOLE_RESOURCES: ConsoleResource[] = [
+  // The API's wallet list needs 'view wallets', so the screen does too (docs/decisions.md, "Money").
+  { name: 'wallets', recordRepresentation: (w: { dealer?: { name: string } }) => w.dealer?.name ?? '', permissions: ['view wallets'], list: screen(() => import('./wallets/WalletList')), hasRecordPage: true },
+  { name: 'wallet-transactions', recordRepresentation: 'reference', permissions: ['view wallet transactions'], list: screen(() => import('./wallets/WalletTransactionList')), hasRecordPage: false },
+  {
+    name: 'recharges',
+    recordRepresentation: 'reference',
+    permissions: ['view recharges'],
+    list: screen(() => import('./recharges/RechargeList')),
+    hasRecordPage: true,
+    // More specific than /recharges/{id}: the review queue and its drawer (/recharges/review/{id}).
+    children: [{ path: 'review/*', permissions: ['view recharges', 'review recharges'], screen: screen(() => import('./recharges/ReviewList')) }],
+  },
+  { name: 'logs', recordRepresentation: 'id', permissions: ['view logs'], list: screen(() => import('./logs/LogList')), hasRecordPage: true },
+];
+
 export const ROUTES: AppRoute[] = [
   { path: '/dashboard', permissions: ['view dashboard'], screen: screen(() => import('./dashboard/DashboardPage')) },
   // `/*`: every record has a URL (/admin/create, /dealers/12) that opens its form over the list.
@@ -40,14 +73,8 @@ export const ROUTES: AppRoute[] = [
   { path: '/dealer-providers', permissions: ['view dealer providers'], screen: screen(() => import('./dealer-catalogue/DealerProviderList')) },
   { path: '/dealer-providers/:id/categories', permissions: ['view dealer categories'], screen: screen(() => import('./dealer-catalogue/DealerCategoryList')) },
   { path: '/dealer-providers/:id/categories/:categoryId/bundles', permissions: ['view dealer bundles'], screen: screen(() => import('./dealer-catalogue/DealerBundleList')) },
-  // The specification names no permission for /wallets; the API's list needs 'view wallets', so the
-  // screen does too (docs/decisions.md, "Money").
-  { path: '/wallets', permissions: ['view wallets'], screen: screen(() => import('./wallets/WalletList')) },
-  { path: '/wallet-transactions', permissions: ['view wallet transactions'], screen: screen(() => import('./wallets/WalletTransactionList')) },
   { path: '/my-wallet', permissions: ['view own wallet'], userTypes: ['dealer'], screen: screen(() => import('./wallets/MyWalletPage')) },
-  { path: '/recharges/*', permissions: ['view recharges'], screen: screen(() => import('./recharges/RechargeList')) },
-  // More specific than /recharges/*: the review queue and its drawer (/recharges/review/{id}).
-  { path: '/recharges/review/*', permissions: ['view recharges', 'review recharges'], screen: screen(() => import('./recharges/ReviewList')) },
+  // /wallets, /wallet-transactions, /recharges (and /recharges/review) and /logs are CONSOLE_RESOURCES.
   { path: '/missed-sales', permissions: ['view recharges'], screen: screen(() => import('./missed-sales/MissedSaleList')) },
   { path: '/reports', permissions: ['view reports'], screen: screen(() => import('./reports/ReportsPage')) },
   { path: '/reports/dealer-profit', permissions: ['view dealer profit report'], screen: screen(() => import('./reports/DealerProfitPage')) },
@@ -59,7 +86,6 @@ export const ROUTES: AppRoute[] = [
   { path: '/settings/company', permissions: ['view company settings'], screen: screen(() => import('./settings/CompanySettingsPage')) },
   { path: '/settings/money', permissions: ['view company settings'], screen: screen(() => import('./settings/MoneySettingsPage')) },
   { path: '/settings/contacts/*', permissions: ['view contact settings'], screen: screen(() => import('./settings/ContactList')) },
-  { path: '/logs', permissions: ['view logs'], screen: screen(() => import('./logs/LogList')) },
   { path: '/trash', permissions: ['view trash items'], screen: TrashPage, props: { resource: TRASH_TABS[0].resource } },
   ...TRASH_TABS.map((tab) => ({ path: tab.path, permissions: ['view trash items'], screen: TrashPage, props: { resource: tab.resource } })),
   { path: '/auth/profile', screen: screen(() => import('./profile/ProfilePage')) },

@@ -46,6 +46,14 @@ export const idListSchema = z.object({
     .max(500, { message: 'validation:ids_too_many' }),
 });
 
+/**
+ * POST /{resource}/reorder: the rows in their new order (first = lowest sort_order); each gets
+ * sort_order = start + its position, so a page further down the list keeps its place.
+ */
+export const reorderSchema = idListSchema.extend({
+  start: z.number().int().min(0).max(1_000_000).optional(),
+});
+
 /** Optional http(s) URL: other schemes (javascript:, data:, file:) are refused. Blank means none. */
 export const httpUrlSchema = (max = 500) =>
   z.preprocess(

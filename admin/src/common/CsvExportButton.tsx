@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useListContext, useNotify, useTranslate } from 'react-admin';
 import { Button } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/DownloadOutlined';
-import { buildUrl, requestHeaders, type Query } from '../providers/http';
+import type { Query } from '../providers/http';
+import { useConsoleDataProvider } from '../providers/dataProvider';
 import { useCompanyFormat } from './useCompanyFormat';
 
 /** Downloads a CSV endpoint with the given query as `fileName` (default `${filename}-{company day}.csv`). */
@@ -10,23 +11,21 @@ export function CsvDownloadButton({ path, query, filename, fileName }: { path: s
   const translate = useTranslate();
   const notify = useNotify();
   const { companyDay } = useCompanyFormat();
+  const dataProvider = useConsoleDataProvider();
   const [busy, setBusy] = useState(false);
   const download = async () => {
     setBusy(true);
     try {
-      const headers = requestHeaders(true);
-      headers.set('Accept', 'text/csv');
-      const res = await fetch(buildUrl(path, query), { headers });
-      if (!res.ok) throw new Error(translate('common.export_failed'));
-      const url = URL.createObjectURL(await res.blob());
+      const { data: file } = await dataProvider.exportCsv({ path, query });
+      const url = URL.createObjectURL(file);
       const a = document.createElement('a');
       a.href = url;
       // The company's day, as the file's times (not the browser's UTC date).
       a.download = fileName ?? `${filename ?? 'export'}-${companyDay(0)}.csv`;
       a.click();
       URL.revokeObjectURL(url);
-    } catch (e) {
-      notify((e as Error).message, { type: 'error' });
+    } catch {
+      notify(translate('common.export_failed'), { type: 'error' });
     } finally {
       setBusy(false);
     }

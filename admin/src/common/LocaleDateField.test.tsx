@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { AdminContext, memoryStore, RecordContextProvider, testDataProvider } from 'react-admin';
+import { dataProvider } from '../providers/dataProvider';
 import { LocaleDateField } from './LocaleDateField';
 import { testI18nProvider } from '../test/i18n';
 import { mockFetch } from '../test/fetchMock';
@@ -10,7 +11,7 @@ const settings = (timezone: string) => ({ status: 200, body: { success: true, da
 async function show(record: Record<string, unknown>, source: string) {
   const i18nProvider = await testI18nProvider();
   render(
-    <AdminContext dataProvider={testDataProvider()} i18nProvider={i18nProvider} store={memoryStore()}>
+    <AdminContext dataProvider={testDataProvider({ publicSettings: dataProvider.publicSettings } as never)} i18nProvider={i18nProvider} store={memoryStore()}>
       <RecordContextProvider value={record}>
         <p data-testid="at">
           <LocaleDateField source={source} showTime />

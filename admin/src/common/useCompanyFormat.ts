@@ -1,12 +1,18 @@
 import { useLocaleState } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
-import { apiFetch } from '../providers/http';
+import { useConsoleDataProvider } from '../providers/dataProvider';
 
-interface PublicSettings {
+export interface PublicSettings {
   company_name: string;
   currency: string;
   timezone: string;
   footer_text: string | null;
+}
+
+/** GET /settings/public through the dataProvider: one query, shared by the footer and every date on screen. */
+export function usePublicSettings() {
+  const dataProvider = useConsoleDataProvider();
+  return useQuery({ queryKey: ['settings', 'public'], queryFn: async () => (await dataProvider.publicSettings<PublicSettings>()).data, staleTime: 5 * 60_000, retry: false });
 }
 
 /**
@@ -15,7 +21,7 @@ interface PublicSettings {
  */
 export function useCompanyFormat() {
   const [locale] = useLocaleState();
-  const { data, isPending } = useQuery({ queryKey: ['settings', 'public'], queryFn: async () => (await apiFetch<PublicSettings>('/settings/public')).data ?? null, staleTime: 5 * 60_000, retry: false });
+  const { data, isPending } = usePublicSettings();
   const lang = locale === 'ae' ? 'ar' : locale;
   const timeZone = data?.timezone;
   return {

@@ -5,7 +5,7 @@ import MissedIcon from '@mui/icons-material/RemoveShoppingCartOutlined';
 import { Link as RouterLink } from 'react-router';
 import { PageTitle } from '../common/PageTitle';
 import { FullPageLoader } from '../common/FullPageLoader';
-import { apiFetch } from '../providers/http';
+import { useConsoleDataProvider } from '../providers/dataProvider';
 import { useSession } from '../providers/useSession';
 import { Chart } from '../charts/Chart';
 import { Ltr, useLtr } from '../common/Ltr';
@@ -49,7 +49,8 @@ export default function DashboardPage() {
   const dealer = useSession().user?.user_type === 'dealer';
   const fmt = useCompanyFormat();
   const ltr = useLtr();
-  const { data, isPending, error } = useQuery({ queryKey: ['dashboard'], queryFn: async () => (await apiFetch<Dashboard>('/dashboard')).data as Dashboard, refetchInterval: 60_000 });
+  const dataProvider = useConsoleDataProvider();
+  const { data, isPending, error } = useQuery({ queryKey: ['dashboard'], queryFn: async () => (await dataProvider.dashboard<Dashboard>()).data, refetchInterval: 60_000 });
   // The layout's banner already warns a dealer below its own threshold (same cached call).
   const mine = useMyWallet();
   if (error) return <Alert severity="error">{(error as Error).message}</Alert>;

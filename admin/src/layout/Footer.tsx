@@ -1,12 +1,6 @@
 import { Box, Link, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
-import { useQuery } from '@tanstack/react-query';
-import { apiFetch } from '../providers/http';
-
-interface PublicSettings {
-  company_name: string;
-  footer_text: string | null;
-}
+import { usePublicSettings } from '../common/useCompanyFormat';
 
 /**
  * A copyright line and a developed-by link (docs/product.md section 2). The line names the company's
@@ -14,7 +8,7 @@ interface PublicSettings {
  */
 export function Footer() {
   const translate = useTranslate();
-  const { data } = useQuery({ queryKey: ['settings', 'public'], queryFn: async () => (await apiFetch<PublicSettings>('/settings/public')).data ?? null, staleTime: 5 * 60_000, retry: false });
+  const { data } = usePublicSettings();
   const year = new Date().getFullYear();
   return (
     <Box component="footer" sx={{ px: 3, py: 2, mt: 'auto', display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', gap: 1, color: 'text.secondary' }}>

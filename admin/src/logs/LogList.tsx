@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, RecordContextProvider, ReferenceInput, SelectInput, SimpleList, TextInput, useListContext, useRecordContext, useTranslate } from 'react-admin';
+import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, RecordContextProvider, ReferenceInput, SelectInput, SimpleList, TextInput, useGetOne, useListContext, useRecordContext, useTranslate } from 'react-admin';
+import { useNavigate, useParams } from 'react-router';
 import { Box, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Button, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { PageTitle } from '../common/PageTitle';
 import { Ltr } from '../common/Ltr';
@@ -14,10 +15,13 @@ const show = (v: unknown) => (v === undefined ? '' : v === null ? '—' : typeof
  * /logs: the activity log, newest first, one sentence per entry in the user's language ("Admin
  * User assigned permissions to role Editors", the subject linked to its page); a row opens the
  * change as a before/after table. Phones get a simple list and their filters behind a button.
- * Nothing here can change the log.
+ * /logs/{id} opens one entry (react-admin's record URL of the logs resource). Nothing here can
+ * change the log.
  */
 export default function LogList() {
   const translate = useTranslate();
+  const navigate = useNavigate();
+  const openId = (useParams()['*'] ?? '').split('/')[0];
   const fmt = useCompanyFormat();
   const phone = useIsPhone();
   const filters = usePhoneFilters([
@@ -38,7 +42,6 @@ export default function LogList() {
         filters={filters}
         sort={{ field: 'id', order: 'DESC' }}
         perPage={25}
-        disableSyncWithLocation
         actions={<ListTopBar />}
         title={translate('menu.logs')}
         empty={<ListEmpty message="logs.empty" />}
@@ -54,14 +57,41 @@ export default function LogList() {
           </Datagrid>
         )}
       </List>
+      <LinkedEntry id={openId || null} onClose={() => navigate('/logs')} />
     </>
+  );
+}
+
+/** The entry a URL names (/logs/{id}), in the dialog phones use. */
+function LinkedEntry({ id, onClose }: { id: string | null; onClose: () => void }) {
+  const { data } = useGetOne<LogEntry>('logs', { id: id as unknown as number }, { enabled: !!id, retry: false });
+  return <EntryDialog entry={id && data && String(data.id) === id ? data : undefined} onClose={onClose} />;
+}
+
+/** One entry's change in a dialog, titled with its time. */
+function EntryDialog({ entry, onClose }: { entry: LogEntry | undefined; onClose: () => void }) {
+  const fmt = useCompanyFormat();
+  const translate = useTranslate();
+  return (
+    <Dialog open={!!entry} onClose={onClose} fullWidth>
+      <DialogTitle>{entry ? fmt.dateTime(entry.created_at) : ''}</DialogTitle>
+      <DialogContent sx={{ px: 1 }}>
+        {entry && (
+          <RecordContextProvider value={entry}>
+            <Change />
+          </RecordContextProvider>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{translate('common.close')}</Button>
+      </DialogActions>
+    </Dialog>
   );
 }
 
 /** Phones: one sentence per entry with its time; tapping one opens the change in a dialog. */
 function PhoneLogs() {
   const fmt = useCompanyFormat();
-  const translate = useTranslate();
   const { data = [] } = useListContext<LogEntry>();
   const [openId, setOpenId] = useState<number | null>(null);
   const open = data.find((l) => l.id === openId);
@@ -78,19 +108,7 @@ function PhoneLogs() {
         }}
         rowSx={() => ({ '& .MuiListItemText-primary': { whiteSpace: 'normal', overflowWrap: 'anywhere' } })}
       />
-      <Dialog open={!!open} onClose={() => setOpenId(null)} fullWidth>
-        <DialogTitle>{open ? fmt.dateTime(open.created_at) : ''}</DialogTitle>
-        <DialogContent sx={{ px: 1 }}>
-          {open && (
-            <RecordContextProvider value={open}>
-              <Change />
-            </RecordContextProvider>
-          )}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={() => setOpenId(null)}>{translate('common.close')}</Button>
-        </DialogActions>
-      </Dialog>
+      <EntryDialog entry={open} onClose={() => setOpenId(null)} />
     </>
   );
 }

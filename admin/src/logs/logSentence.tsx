@@ -29,6 +29,7 @@ export const LOG_ACTIONS = [
   'top_up_approved', 'top_up_rejected', 'low_balance_alert_changed', 'low_balance_alert_sent', 'low_balance_alert_failed',
   'recharge_created', 'recharge_completed', 'recharge_failed', 'recharge_refunded', 'recharge_retried', 'recharge_needs_review',
   'recharge_resumed', 'recharge_settled_in_review', 'recharge_refunded_by_hand', 'recharge_payment_reconciled', 'catalogue_changed',
+  'reordered',
 ] as const;
 
 export const LOG_SUBJECTS = ['user', 'role', 'banner', 'provider', 'category', 'bundle', 'payment_method', 'contact', 'area', 'settings', 'wallet', 'wallet_top_up_request', 'recharge', 'dealer_provider', 'dealer_category', 'dealer_bundle'] as const;
@@ -93,7 +94,9 @@ export function useLogSentence() {
     }
     const known = (LOG_ACTIONS as readonly string[]).includes(l.action);
     const key = known ? `logs.actions.${l.action}` : 'logs.actions.other';
-    const withMark = translate(key, { actor, subject: MARK, action: l.action.replace(/_/g, ' ') });
+    // {{types}}: the plural name of the subject's kind ("Operators"), for entries about many rows (a new order).
+    const types = s ? translate(`logs.subject_types.${s.type}`, { _: s.type.replace(/_/g, ' ') }) : '';
+    const withMark = translate(key, { actor, subject: MARK, types, action: l.action.replace(/_/g, ' ') });
     const to = subjectPath(s);
     const parts: Sentence['parts'] = [];
     withMark.split(MARK).forEach((piece, i) => {

@@ -52,7 +52,6 @@ export default function MissedSaleList() {
         filterDefaultValues={preset}
         sort={{ field: 'id', order: 'DESC' }}
         perPage={25}
-        disableSyncWithLocation
         title={title}
         actions={
           <ListTopBar>

@@ -134,4 +134,59 @@ describe('dataProvider request shapes', () => {
     await dataProvider.getManyReference('users', { target: 'role_id', id: 3, pagination: { page: 1, perPage: 10 }, sort: { field: 'id', order: 'ASC' }, filter: {} });
     expect(calls[0].url).toContain('role_id=3');
   });
+  it('reorders a page in one call: POST /{resource}/reorder with the ids in order and the first position', async () => {
+    const calls = mockFetch([{ status: 200, body: { success: true, message: 'New order saved', data: { affected: 2 } } }]);
+    const res = await dataProvider.reorder('internet-providers', { ids: ['h3', 'h1', 'h2'], start: 25 });
+    expect(calls[0]).toMatchObject({ url: '/api/v1/internet-providers/reorder', method: 'POST', body: { ids: ['h3', 'h1', 'h2'], start: 25 } });
+    expect(res).toEqual({ data: { affected: 2 }, message: 'New order saved' });
+  });
+
+  it("the console's own calls: wallets, top-up requests, recharges, reports, search, settings", async () => {
+    const calls = mockFetch([]);
+    await dataProvider.myWallet();
+    await dataProvider.setLowBalanceAlert({ id: 'me', threshold: '5.00' });
+    await dataProvider.setLowBalanceAlert({ id: 7, threshold: null });
+    await dataProvider.topUp({ id: 7, data: { amount: '1' }, idempotencyKey: 'k-1' });
+    await dataProvider.adjustWallet({ id: 7, data: { type: 'debit' }, idempotencyKey: 'k-2' });
+    await dataProvider.requestTopUp({ data: { amount: '3', receipt: new File(['x'], 'r.png', { type: 'image/png' }) } });
+    await dataProvider.approveTopUp({ id: 4 });
+    await dataProvider.rejectTopUp({ id: 4, data: { reason: 'No' } });
+    await dataProvider.rechargeAction({ id: 9, action: 'settle', data: { outcome: 'delivered', note: 'ok' } });
+    await dataProvider.reviewCount();
+    await dataProvider.report('sales', { filter: { from: '2026-01-01', group_by: 'day' } });
+    await dataProvider.dashboard();
+    await dataProvider.globalSearch({ q: 'ali' });
+    await dataProvider.publicSettings();
+    await dataProvider.getSettings('mail');
+    await dataProvider.saveSettings('mail', { data: { host: 'smtp' } });
+    await dataProvider.testMail({ to: 'a@x.so' });
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      'GET /api/v1/my-wallet',
+      'PUT /api/v1/my-wallet/low-balance-alert',
+      'PUT /api/v1/wallets/7/low-balance-alert',
+      'POST /api/v1/wallets/7/top-up',
+      'POST /api/v1/wallets/7/adjust',
+      'POST /api/v1/wallet-top-up-requests',
+      'POST /api/v1/wallet-top-up-requests/4/approve',
+      'POST /api/v1/wallet-top-up-requests/4/reject',
+      'POST /api/v1/recharges/9/settle',
+      'GET /api/v1/recharges/review-count',
+      'GET /api/v1/reports/sales?from=2026-01-01&group_by=day',
+      'GET /api/v1/dashboard',
+      'GET /api/v1/search?q=ali',
+      'GET /api/v1/settings/public',
+      'GET /api/v1/settings/mail',
+      'PUT /api/v1/settings/mail',
+      'POST /api/v1/settings/mail/test',
+    ]);
+    expect(calls[2].body).toEqual({ threshold: null });
+    expect(calls[3].headers.get('Idempotency-Key')).toBe('k-1');
+    expect(calls[5].body).toBeInstanceOf(FormData);
+    expect(calls[8].body).toEqual({ outcome: 'delivered', note: 'ok' });
+  });
+
+  it('reads a recharge as one record: the sale with its timeline, transactions and remote calls', async () => {
+    mockFetch([one({ recharge: { id: 9, reference: 'RC9' }, timeline: [], transactions: [], remote_calls: [] })]);
+    expect((await dataProvider.getOne('recharges', { id: 9 })).data).toEqual({ id: 9, reference: 'RC9', timeline: [], transactions: [], remote_calls: [] });
+  });
 });

@@ -1,5 +1,6 @@
-import type { DataProvider, GetListParams, Identifier, RaRecord } from 'react-admin';
-import { apiFetch as rawFetch, type Query, type RequestOptions } from './http';
+import { HttpError, useDataProvider, type DataProvider, type GetListParams, type Identifier, type RaRecord } from 'react-admin';
+import { apiFetch as rawFetch, buildUrl, requestHeaders, type Query, type RequestOptions } from './http';
+import { errorText, messageForStatus } from './errors';
 
 /** Every dataProvider call reaches react-admin's checkError, which handles a 401 (see http.ts). */
 const apiFetch = <T>(path: string, opts: RequestOptions = {}) => rawFetch<T>(path, { ...opts, on401: 'checkError' });
@@ -73,7 +74,53 @@ export interface ConsoleDataProvider extends DataProvider {
   deleteDealerLogo(params: { id: Identifier | 'me' }): Promise<{ data: Rec }>;
   /** POST /dealer-bundles/bulk: turn on/off or price at cost + profit all bundles of a category (or operator). */
   dealerBundlesBulk(body: Record<string, unknown>): Promise<{ data: { affected: number }; message?: string }>;
+  /** POST /{resource}/reorder: the rows in their new order, numbered from `start` (one call, one transaction). */
+  reorder(resource: string, params: { ids: Identifier[]; start: number }): Promise<Said<{ affected: number }>>;
+
+  // The console's calls beyond a resource's records, answered with the server's message where it has one.
+  /** GET /my-wallet: the signed-in dealer's wallet, last days, transactions. */
+  myWallet<T = unknown>(): Promise<{ data: T }>;
+  /** PUT /my-wallet/low-balance-alert (`id` 'me') or /wallets/{id}/low-balance-alert. */
+  setLowBalanceAlert(params: { id: Identifier | 'me'; threshold: string | null }): Promise<Said>;
+  /** POST /wallets/{id}/top-up and /adjust, with the Idempotency-Key of the dialog's opening. */
+  topUp(params: { id: Identifier; data: Record<string, unknown>; idempotencyKey: string }): Promise<Said>;
+  adjustWallet(params: { id: Identifier; data: Record<string, unknown>; idempotencyKey: string }): Promise<Said>;
+  /** POST /wallet-top-up-requests (multipart when a receipt is attached). */
+  requestTopUp(params: { data: Record<string, unknown> }): Promise<Said>;
+  approveTopUp(params: { id: Identifier }): Promise<Said>;
+  rejectTopUp(params: { id: Identifier; data: { reason: string } }): Promise<Said>;
+  /** POST /recharges/{id}/retry | refund | settle. */
+  rechargeAction(params: { id: Identifier; action: 'retry' | 'refund' | 'settle'; data?: Record<string, unknown> }): Promise<Said>;
+  /** GET /recharges/review-count. */
+  reviewCount(): Promise<{ data: number }>;
+  /** GET /reports/{name} (sales, dealer-profit) with its filters. */
+  report<T = unknown>(name: 'sales' | 'dealer-profit', params: { filter: Query }): Promise<{ data: T }>;
+  /** GET /dashboard. */
+  dashboard<T = unknown>(): Promise<{ data: T }>;
+  /** GET /search: the header's global search, grouped. */
+  globalSearch<T = unknown>(params: { q: string }): Promise<{ data: T }>;
+  /** GET /settings/public (no sign-in needed): company name, logo, currency, time zone, footer. */
+  publicSettings<T = unknown>(): Promise<{ data: T | null }>;
+  /** GET and PUT /settings/{group}. */
+  getSettings<T = unknown>(group: string): Promise<{ data: T }>;
+  saveSettings<T = unknown>(group: string, params: { data: Record<string, unknown> | FormData }): Promise<Said<T>>;
+  /** POST /settings/mail/test. */
+  testMail(params: { to: string }): Promise<Said>;
+  /** A CSV endpoint with its query, as a file. */
+  exportCsv(params: { path: string; query: Query }): Promise<{ data: Blob }>;
 }
+
+/** An answer with the server's message (for the toast). */
+export interface Said<T = unknown> {
+  data: T;
+  message?: string;
+}
+
+/** The console's dataProvider with its own methods, for components (react-admin's useDataProvider, typed). */
+export const useConsoleDataProvider = () => useDataProvider<ConsoleDataProvider>();
+
+const said = <T>(res: { data: T; message?: string }): Said<T> => ({ data: res.data, message: res.message });
+const idOf = (id: Identifier) => encodeURIComponent(String(id));
 
 export const dataProvider: ConsoleDataProvider = {
   async getList(resource, params) {
@@ -91,6 +138,11 @@ export const dataProvider: ConsoleDataProvider = {
     const id = encodeURIComponent(String(params.id));
     // meta.query: extra parameters of the call (the dealer catalogue's dealer_id for admins).
     const res = await apiFetch<Rec>(params.meta?.trashed ? `/${resource}/${id}/trashed` : `/${resource}/${id}`, { query: params.meta?.query });
+    // GET /recharges/{id} answers the sale with its timeline, transactions and remote calls: one record.
+    if (resource === 'recharges' && res.data && 'recharge' in res.data) {
+      const { recharge, ...rest } = res.data as unknown as { recharge: Rec };
+      return { data: { ...recharge, ...rest } as never };
+    }
     return { data: res.data as never };
   },
 
@@ -204,5 +256,87 @@ export const dataProvider: ConsoleDataProvider = {
     const path = params.id === 'me' ? '/users/dealer/logo' : `/users/${encodeURIComponent(String(params.id))}/dealer-logo`;
     const res = await apiFetch<Rec>(path, { method: 'DELETE' });
     return { data: res.data };
+  },
+
+  async reorder(resource, params) {
+    return said(await apiFetch<{ affected: number }>(`/${resource}/reorder`, { method: 'POST', body: { ids: params.ids, start: params.start } }));
+  },
+
+  async myWallet<T>() {
+    return { data: (await apiFetch<T>('/my-wallet')).data };
+  },
+
+  async setLowBalanceAlert(params) {
+    const path = params.id === 'me' ? '/my-wallet/low-balance-alert' : `/wallets/${idOf(params.id)}/low-balance-alert`;
+    return said(await apiFetch(path, { method: 'PUT', body: { threshold: params.threshold } }));
+  },
+
+  async topUp(params) {
+    return said(await apiFetch(`/wallets/${idOf(params.id)}/top-up`, { method: 'POST', body: params.data, headers: { 'Idempotency-Key': params.idempotencyKey } }));
+  },
+
+  async adjustWallet(params) {
+    return said(await apiFetch(`/wallets/${idOf(params.id)}/adjust`, { method: 'POST', body: params.data, headers: { 'Idempotency-Key': params.idempotencyKey } }));
+  },
+
+  async requestTopUp(params) {
+    return said(await apiFetch('/wallet-top-up-requests', { method: 'POST', body: prepareBody(params.data) }));
+  },
+
+  async approveTopUp(params) {
+    return said(await apiFetch(`/wallet-top-up-requests/${idOf(params.id)}/approve`, { method: 'POST' }));
+  },
+
+  async rejectTopUp(params) {
+    return said(await apiFetch(`/wallet-top-up-requests/${idOf(params.id)}/reject`, { method: 'POST', body: params.data }));
+  },
+
+  async rechargeAction(params) {
+    return said(await apiFetch(`/recharges/${idOf(params.id)}/${params.action}`, { method: 'POST', body: params.data }));
+  },
+
+  async reviewCount() {
+    return { data: Number((await apiFetch<{ count: number }>('/recharges/review-count')).data?.count ?? 0) };
+  },
+
+  async report<T>(name: 'sales' | 'dealer-profit', params: { filter: Query }) {
+    return { data: (await apiFetch<T>(`/reports/${name}`, { query: params.filter })).data };
+  },
+
+  async dashboard<T>() {
+    return { data: (await apiFetch<T>('/dashboard')).data };
+  },
+
+  async globalSearch<T>(params: { q: string }) {
+    return { data: (await apiFetch<T>('/search', { query: { q: params.q } })).data };
+  },
+
+  async publicSettings<T>() {
+    return { data: ((await apiFetch<T>('/settings/public')).data ?? null) as T | null };
+  },
+
+  async getSettings<T>(group: string) {
+    return { data: (await apiFetch<T>(`/settings/${group}`)).data };
+  },
+
+  async saveSettings<T>(group: string, params: { data: Record<string, unknown> | FormData }) {
+    return said(await apiFetch<T>(`/settings/${group}`, { method: 'PUT', body: params.data }));
+  },
+
+  async testMail(params) {
+    return said(await apiFetch('/settings/mail/test', { method: 'POST', body: { to: params.to } }));
+  },
+
+  async exportCsv(params) {
+    const headers = requestHeaders(true);
+    headers.set('Accept', 'text/csv');
+    let res: Response;
+    try {
+      res = await fetch(buildUrl(params.path, params.query), { headers, credentials: 'same-origin' });
+    } catch {
+      throw new HttpError(errorText('network'), 0, {});
+    }
+    if (!res.ok) throw new HttpError(messageForStatus(res.status, undefined, false), res.status, {});
+    return { data: await res.blob() };
   },
 };

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { useNotify, usePermissions, useRefresh, useTranslate } from 'react-admin';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useGetOne, useNotify, usePermissions, useRefresh, useTranslate } from 'react-admin';
+import { useQueryClient } from '@tanstack/react-query';
 import { Alert, AlertTitle, Box, Button, Drawer, IconButton, Stack, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import type { ReactNode } from 'react';
 import type { RechargeResponse, RemoteCallResponse, WalletTransactionResponse } from '@app/contracts';
-import { apiFetch } from '../providers/http';
+import { useConsoleDataProvider } from '../providers/dataProvider';
 import { serverMessage } from '../providers/errors';
 import { useSession } from '../providers/useSession';
 import { TransactionRows } from '../wallets/WalletTransactionList';
@@ -23,6 +23,9 @@ export interface RechargeDetailData {
   /** Every request to WaafiPay / Reloadly and its answer; empty for dealers. */
   remote_calls?: RemoteCallResponse[];
 }
+
+/** The recharges resource's record (dataProvider.getOne): the sale with its timeline, transactions and remote calls. */
+export type RechargeRecord = RechargeResponse & Partial<Omit<RechargeDetailData, 'recharge'>>;
 
 /** What a person wrote or was told with an event (a review's reason, a settlement's outcome and note). */
 function eventDetail(detail: string | null, translate: (key: string, opts?: object) => string): string | null {
@@ -58,12 +61,15 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
   const { permissions } = usePermissions<string[]>();
   const dealer = useSession().user?.user_type === 'dealer';
   const [error, setError] = useState<string | null>(null);
-  const { data, refetch, error: loadError } = useQuery({
-    queryKey: ['recharge', id],
-    enabled: !!id,
-    queryFn: async () => (await apiFetch<RechargeDetailData>(`/recharges/${id}`)).data as RechargeDetailData,
-    refetchInterval: (q) => (q.state.data && ['pending', 'processing'].includes(q.state.data.recharge.status) ? 2000 : false),
-  });
+  const dataProvider = useConsoleDataProvider();
+  // react-admin's getOne of the recharges resource; a row the list put in the cache has no timeline
+  // yet, so the drawer waits for the full record as it did.
+  const { data: record, refetch, error: loadError } = useGetOne<RechargeRecord>(
+    'recharges',
+    { id: (id ?? '') as unknown as number },
+    { enabled: !!id, refetchInterval: (q) => (q.state.data && ['pending', 'processing'].includes(q.state.data.status) ? 2000 : false) },
+  );
+  const data: RechargeDetailData | undefined = record?.timeline ? { recharge: record, timeline: record.timeline, transactions: record.transactions ?? [], remote_calls: record.remote_calls } : undefined;
   const reload = async () => {
     await refetch();
     refresh();
@@ -72,7 +78,7 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
   const act = async (what: 'retry' | 'refund') => {
     setError(null);
     try {
-      const res = await apiFetch(`/recharges/${id}/${what}`, { method: 'POST' });
+      const res = await dataProvider.rechargeAction({ id: id!, action: what });
       notify(res.message ?? '', { type: 'success' });
       await reload();
     } catch (e) {

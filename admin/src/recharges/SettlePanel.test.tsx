@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { AdminContext, memoryStore, testDataProvider } from 'react-admin';
+import { dataProvider } from '../providers/dataProvider';
 import { SettlePanel } from './SettlePanel';
 import { RemoteCallTimeline, prettyJson } from './RemoteCallTimeline';
 import { testI18nProvider } from '../test/i18n';
@@ -11,7 +12,7 @@ const recharge = { id: 41, reference: 'RC-41', amount: '0.50', currency: 'USD', 
 async function renderPanel(onSettled = vi.fn(), r: typeof recharge | (Omit<typeof recharge, 'pricing_model'> & { pricing_model: 'profit' }) = recharge) {
   const i18nProvider = await testI18nProvider();
   render(
-    <AdminContext dataProvider={testDataProvider()} i18nProvider={i18nProvider} store={memoryStore()}>
+    <AdminContext dataProvider={dataProvider} i18nProvider={i18nProvider} store={memoryStore()}>
       <SettlePanel recharge={r} onSettled={onSettled} />
     </AdminContext>,
   );

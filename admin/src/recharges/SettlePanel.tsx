@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, FormControl, FormControlLabel, FormHelperText, FormLabel, Paper, Radio, RadioGroup, TextField, Typography } from '@mui/material';
 import { REVIEW_OUTCOMES, type RechargeResponse } from '@app/contracts';
-import { apiFetch } from '../providers/http';
+import { useConsoleDataProvider } from '../providers/dataProvider';
 import { fieldErrors, serverMessage } from '../providers/errors';
 
 type Outcome = (typeof REVIEW_OUTCOMES)[number];
@@ -17,6 +17,7 @@ type Outcome = (typeof REVIEW_OUTCOMES)[number];
 export function SettlePanel({ recharge, onSettled }: { recharge: Pick<RechargeResponse, 'id' | 'reference' | 'amount' | 'currency' | 'pricing_model'>; onSettled: () => void }) {
   const translate = useTranslate();
   const notify = useNotify();
+  const dataProvider = useConsoleDataProvider();
   const [outcome, setOutcome] = useState<Outcome | ''>('');
   const [note, setNote] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -37,7 +38,7 @@ export function SettlePanel({ recharge, onSettled }: { recharge: Pick<RechargeRe
   const settle = async () => {
     setBusy(true);
     try {
-      const res = await apiFetch(`/recharges/${recharge.id}/settle`, { method: 'POST', body: { outcome, note: note.trim() } });
+      const res = await dataProvider.rechargeAction({ id: recharge.id, action: 'settle', data: { outcome, note: note.trim() } });
       notify(res.message ?? 'ra.notification.updated', { type: 'success' });
       setConfirming(false);
       setOutcome('');

@@ -1,11 +1,11 @@
-import { useState } from 'react';
 import { useGetList, useTranslate } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, CardContent, CardHeader, MenuItem, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import { PageTitle } from '../common/PageTitle';
 import { CsvDownloadButton } from '../common/CsvExportButton';
 import { useCompanyFormat } from '../common/useCompanyFormat';
-import { apiFetch } from '../providers/http';
+import { useConsoleDataProvider } from '../providers/dataProvider';
+import { useUrlFilters } from './useUrlFilters';
 import { useSession } from '../providers/useSession';
 
 interface Figures {
@@ -26,10 +26,11 @@ export default function DealerProfitPage() {
   const dealer = useSession().user?.user_type === 'dealer';
   // The last 30 days of the company's calendar (not the browser's) until the user picks dates.
   const company = useCompanyFormat();
-  const [picked, setFilters] = useState({ from: '', to: '', dealer_id: '' });
+  // The filters live in the URL (?from=&dealer_id=), so the page can be shared and reloaded.
+  const [picked, set] = useUrlFilters({ from: '', to: '', dealer_id: '' });
   const filters = { ...picked, from: picked.from || company.companyDay(29), to: picked.to || company.companyDay(0) };
-  const set = (k: keyof typeof filters) => (e: React.ChangeEvent<HTMLInputElement>) => setFilters((f) => ({ ...f, [k]: e.target.value }));
-  const { data, error } = useQuery({ queryKey: ['reports', 'dealer-profit', filters], queryFn: async () => (await apiFetch<Profit>('/reports/dealer-profit', { query: filters })).data as Profit, enabled: company.ready });
+  const dataProvider = useConsoleDataProvider();
+  const { data, error } = useQuery({ queryKey: ['reports', 'dealer-profit', filters], queryFn: async () => (await dataProvider.report<Profit>('dealer-profit', { filter: filters })).data, enabled: company.ready });
   const dealers = useGetList('user-options', { filter: { user_type: 'dealer' }, pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: !dealer });
   return (
     <>

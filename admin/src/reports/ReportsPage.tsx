@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useGetList, useLocaleState, useTranslate } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Box, Card, CardContent, MenuItem, Stack, Table, TableBody, TableCell, TableFooter, TableHead, TableRow, TextField, Typography } from '@mui/material';
@@ -6,7 +5,8 @@ import { RECHARGE_STATUSES } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
 import { CsvDownloadButton } from '../common/CsvExportButton';
 import { useCompanyFormat } from '../common/useCompanyFormat';
-import { apiFetch } from '../providers/http';
+import { useConsoleDataProvider } from '../providers/dataProvider';
+import { useUrlFilters } from './useUrlFilters';
 import { useSession } from '../providers/useSession';
 import { hasPermission } from '../permissions/permissions';
 import { Chart } from '../charts/Chart';
@@ -48,10 +48,11 @@ export default function ReportsPage() {
   const picksMethod = hasPermission(session.permissions, 'view payment methods');
   // The last 30 days of the company's calendar (not the browser's) until the user picks dates.
   const company = useCompanyFormat();
-  const [picked, setFilters] = useState({ from: '', to: '', group_by: 'day', dealer_id: '', provider_id: '', category: '', payment_method_id: '', status: '' });
+  // The filters live in the URL (?from=&group_by=provider ...), so a report's link can be shared and reloaded.
+  const [picked, set] = useUrlFilters({ from: '', to: '', group_by: 'day', dealer_id: '', provider_id: '', category: '', payment_method_id: '', status: '' });
   const filters = { ...picked, from: picked.from || company.companyDay(29), to: picked.to || company.companyDay(0) };
-  const set = (k: keyof typeof filters) => (e: React.ChangeEvent<HTMLInputElement>) => setFilters((f) => ({ ...f, [k]: e.target.value }));
-  const { data, error, isPending } = useQuery({ queryKey: ['reports', 'sales', filters], queryFn: async () => (await apiFetch<Report>('/reports/sales', { query: filters })).data as Report, enabled: company.ready });
+  const dataProvider = useConsoleDataProvider();
+  const { data, error, isPending } = useQuery({ queryKey: ['reports', 'sales', filters], queryFn: async () => (await dataProvider.report<Report>('sales', { filter: filters })).data, enabled: company.ready });
   const dealers = useGetList('user-options', { filter: { user_type: 'dealer' }, pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: !dealer });
   // A dealer may not read /internet-providers: its own operators are /dealer-providers (same ids).
   const providers = useGetList(dealer ? 'dealer-providers' : 'internet-providers', { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: picksOperator });

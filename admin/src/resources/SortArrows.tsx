@@ -1,20 +1,22 @@
-import { useDataProvider, useListContext, useNotify, useRecordContext, useRefresh, useTranslate, type RaRecord } from 'react-admin';
+import { useListContext, useNotify, useRecordContext, useRefresh, useTranslate, type RaRecord } from 'react-admin';
 import { IconButton, Stack } from '@mui/material';
 import UpIcon from '@mui/icons-material/KeyboardArrowUp';
 import DownIcon from '@mui/icons-material/KeyboardArrowDown';
 import { useState } from 'react';
+import { useConsoleDataProvider } from '../providers/dataProvider';
 
 type Sorted = RaRecord & { sort_order: number; h_id?: string };
 
 /**
  * Up/down arrows that move a row within the list sorted by sort_order: the page is renumbered in
- * its new order and only the rows whose position changed are saved. Keyboard and screen-reader
+ * its new order and saved in one call (POST /{resource}/reorder), which writes only the rows
+ * whose position changed. Keyboard and screen-reader
  * friendly, unlike drag and drop, and it works on a phone.
  */
 export function SortArrows({ resource, disabled }: { resource: string; disabled?: boolean }) {
   const record = useRecordContext<Sorted>();
   const { data = [], page = 1, perPage = 25, sort } = useListContext<Sorted>();
-  const dataProvider = useDataProvider();
+  const dataProvider = useConsoleDataProvider();
   const refresh = useRefresh();
   const notify = useNotify();
   const translate = useTranslate();
@@ -28,13 +30,14 @@ export function SortArrows({ resource, disabled }: { resource: string; disabled?
     order.splice(index + delta, 0, item);
     const descending = String(sort?.order).toUpperCase() === 'DESC';
     const base = (page - 1) * perPage;
-    const changes = order
-      .map((r, i) => ({ r, sort_order: descending ? base + order.length - 1 - i : base + i }))
-      .filter(({ r, sort_order }) => r.sort_order !== sort_order);
+    // The server numbers the rows from `start` in the order sent (lowest sort_order first).
+    const ascending = descending ? [...order].reverse() : order;
+    const changed = ascending.some((r, i) => r.sort_order !== base + i);
+    if (!changed) return;
     setBusy(true);
     try {
-      // One after another: each is a small write, and the list stays consistent if one fails.
-      for (const { r, sort_order } of changes) await dataProvider.update(resource, { id: r.id, data: { sort_order }, previousData: r });
+      // One call, one transaction: the whole page's new order is saved at once or not at all.
+      await dataProvider.reorder(resource, { ids: ascending.map((r) => r.h_id ?? r.id), start: base });
       refresh();
     } catch (e) {
       notify((e as Error).message, { type: 'error' });

@@ -20,10 +20,12 @@ export const ICONS: Record<string, ComponentType> = { people: PeopleIcon, securi
 export const resourceDef = (name: string): ResourceDefinition | undefined => RESOURCE_LIST.find((r) => r.name === name);
 
 /** Where a record opens in the console: users by their type (/admin or /dealers), others under their console path. */
-export function recordPath(resource: string, record: { id: number | string; user_type?: string; provider_id?: number; category_id?: number; provider?: { id: number } | null }): string {
+export function recordPath(resource: string, record: { id: number | string; user_type?: string; provider_id?: number; category_id?: number; provider?: { id: number } | null; dealer_id?: number }): string {
   if (resource === 'users') return `${record.user_type === 'dealer' ? '/dealers' : '/admin'}/${record.id}`;
   // Categories and bundles open under their operator (and category).
   if (resource === 'internet-categories') return `/internet-providers/${record.provider_id}/categories/${record.id}`;
+  // A wallet's page is its ledger.
+  if (resource === 'wallets') return `/wallet-transactions?dealer=${record.dealer_id}`;
   if (resource === 'bundles') return `/internet-providers/${record.provider?.id}/categories/${record.category_id}/bundles/${record.id}`;
   return `${resourceDef(resource)?.consolePath ?? `/${resource}`}/${record.id}`;
 }

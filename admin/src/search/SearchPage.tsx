@@ -3,7 +3,7 @@ import { useSearchParams } from '../common/useSearchParams';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, CardContent, CardHeader, CircularProgress, List, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
 import { PageTitle } from '../common/PageTitle';
-import { apiFetch } from '../providers/http';
+import { useConsoleDataProvider } from '../providers/dataProvider';
 
 interface Hit {
   id: number;
@@ -31,7 +31,8 @@ export default function SearchPage() {
   const translate = useTranslate();
   const [params] = useSearchParams();
   const q = (params.get('q') ?? '').trim();
-  const result = useQuery({ queryKey: ['search', q], enabled: q.length >= 2, queryFn: async () => (await apiFetch<Results>('/search', { query: { q } })).data as Results });
+  const dataProvider = useConsoleDataProvider();
+  const result = useQuery({ queryKey: ['search', q], enabled: q.length >= 2, queryFn: async () => (await dataProvider.globalSearch<Results>({ q })).data });
   const groups = GROUPS.filter((g) => (result.data?.[g.key]?.length ?? 0) > 0);
   return (
     <>

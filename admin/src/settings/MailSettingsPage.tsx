@@ -8,7 +8,7 @@ import { FullPageLoader } from '../common/FullPageLoader';
 import { LoadError } from '../common/ListParts';
 import { sharedResolver } from '../common/zodForm';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
-import { apiFetch } from '../providers/http';
+import { useConsoleDataProvider } from '../providers/dataProvider';
 import { fieldErrors, serverMessage } from '../providers/errors';
 import { useSession } from '../providers/useSession';
 import { useSettingsGroup } from './useSettingsForm';
@@ -60,13 +60,14 @@ function TestMailCard({ configured }: { configured: boolean }) {
   const translate = useTranslate();
   const notify = useNotify();
   const [to, setTo] = useState(useSession().user?.email ?? '');
+  const dataProvider = useConsoleDataProvider();
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const send = async () => {
     setBusy(true);
     setResult(null);
     try {
-      const res = await apiFetch('/settings/mail/test', { method: 'POST', body: { to } });
+      const res = await dataProvider.testMail({ to });
       setResult({ ok: true, text: res.message ?? '' });
       notify(res.message ?? '', { type: 'success' });
     } catch (e) {

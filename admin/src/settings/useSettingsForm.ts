@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNotify } from 'react-admin';
-import { apiFetch } from '../providers/http';
+import { useConsoleDataProvider } from '../providers/dataProvider';
 import { fieldErrors, serverMessage } from '../providers/errors';
 
 /**
@@ -11,10 +11,11 @@ import { fieldErrors, serverMessage } from '../providers/errors';
 export function useSettingsGroup<T>(group: 'company' | 'mail' | 'money') {
   const queryClient = useQueryClient();
   const notify = useNotify();
-  const query = useQuery({ queryKey: ['settings', group], queryFn: async () => (await apiFetch<T>(`/settings/${group}`)).data as T });
+  const dataProvider = useConsoleDataProvider();
+  const query = useQuery({ queryKey: ['settings', group], queryFn: async () => (await dataProvider.getSettings<T>(group)).data });
   const save = async (body: Record<string, unknown> | FormData): Promise<Record<string, string> | undefined> => {
     try {
-      const res = await apiFetch<T>(`/settings/${group}`, { method: 'PUT', body });
+      const res = await dataProvider.saveSettings<T>(group, { data: body });
       queryClient.setQueryData(['settings', group], res.data);
       if (group === 'company') await queryClient.invalidateQueries({ queryKey: ['settings', 'public'] });
       notify(res.message ?? 'ra.notification.updated', { type: 'success' });

@@ -3,7 +3,7 @@ import { useNotify, useTranslate } from 'react-admin';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, InputAdornment, Stack, TextField, Typography } from '@mui/material';
 import type { WalletResponse } from '@app/contracts';
-import { apiFetch } from '../providers/http';
+import { useConsoleDataProvider } from '../providers/dataProvider';
 import { fieldErrors, serverMessage } from '../providers/errors';
 import { MY_WALLET_KEY } from './myWallet';
 
@@ -16,6 +16,7 @@ export function LowBalanceAlertForm({ wallet }: { wallet: Pick<WalletResponse, '
   const translate = useTranslate();
   const notify = useNotify();
   const queryClient = useQueryClient();
+  const dataProvider = useConsoleDataProvider();
   const [value, setValue] = useState(wallet.low_balance_threshold ?? '');
   const [error, setError] = useState<string | null>(null);
   const [general, setGeneral] = useState<string | null>(null);
@@ -27,7 +28,7 @@ export function LowBalanceAlertForm({ wallet }: { wallet: Pick<WalletResponse, '
     setError(null);
     setGeneral(null);
     try {
-      const res = await apiFetch('/my-wallet/low-balance-alert', { method: 'PUT', body: { threshold } });
+      const res = await dataProvider.setLowBalanceAlert({ id: 'me', threshold });
       notify(res.message ?? 'ra.notification.updated', { type: 'success' });
       if (threshold === null) setValue('');
       await queryClient.invalidateQueries({ queryKey: MY_WALLET_KEY });

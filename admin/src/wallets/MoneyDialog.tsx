@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
-import { apiFetch } from '../providers/http';
 import { fieldErrors, serverMessage } from '../providers/errors';
+import type { Said } from '../providers/dataProvider';
 
 /**
  * A key for one money action: made once per dialog opening and sent with every try of it, so a
@@ -24,25 +24,22 @@ export function newIdempotencyKey(): string {
 export function MoneyDialog<T extends Record<string, unknown>>({
   open,
   title,
-  path,
-  method = 'POST',
-  idempotent = false,
+  send,
   initial,
   submitLabel,
-  toBody,
   onClose,
   onDone,
   children,
 }: {
   open: boolean;
   title: string;
-  path: string;
-  method?: 'POST' | 'PUT';
-  /** Send an Idempotency-Key made once per opening (top-up and adjustment). */
-  idempotent?: boolean;
+  /**
+   * The dataProvider call that sends it; `idempotencyKey` is made once per opening (the top-up and
+   * the adjustment send it as their Idempotency-Key).
+   */
+  send: (values: T, idempotencyKey: string) => Promise<Said>;
   initial: T;
   submitLabel: string;
-  toBody?: (values: T) => Record<string, unknown> | FormData;
   onClose: () => void;
   onDone: (data: unknown) => void;
   children: (values: T, set: (patch: Partial<T>) => void, errors: Record<string, string>) => ReactNode;
@@ -76,7 +73,7 @@ export function MoneyDialog<T extends Record<string, unknown>>({
     setErrors({});
     setGeneral(null);
     try {
-      const res = await apiFetch(path, { method, body: toBody ? toBody(values) : values, headers: idempotent ? { 'Idempotency-Key': key.current } : undefined });
+      const res = await send(values, key.current);
       // A replay (the same key again: a double click, a retry after a lost answer) answers the first
       // result: a success, said to be one.
       const replayed = !!(res.data as { replayed?: boolean } | undefined)?.replayed;

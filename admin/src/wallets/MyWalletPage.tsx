@@ -13,6 +13,7 @@ import { Chart } from '../charts/Chart';
 import { TransactionRows } from './WalletTransactionList';
 import { LowBalanceAlertForm } from './LowBalanceAlertForm';
 import { useMyWallet } from './myWallet';
+import { useConsoleDataProvider } from '../providers/dataProvider';
 
 /**
  * /my-wallet: the signed-in dealer's balance, its low-balance alert, the sales it missed today, the
@@ -23,6 +24,7 @@ export default function MyWalletPage() {
   const translate = useTranslate();
   const fmt = useCompanyFormat();
   const ltr = useLtr();
+  const dataProvider = useConsoleDataProvider();
   const { data, isPending, error, refetch } = useMyWallet(15_000);
   const requests = useGetList<TopUpRequestResponse>('wallet-top-up-requests', { pagination: { page: 1, perPage: 5 }, sort: { field: 'id', order: 'DESC' } });
   const [params, setParams] = useSearchParams();
@@ -142,18 +144,10 @@ export default function MyWalletPage() {
       <MoneyDialog
         open={asking}
         title={translate('wallets.request_top_up')}
-        path="/wallet-top-up-requests"
         initial={{ amount: '', reference: '', note: '', receipt: null as File | null }}
         submitLabel={translate('wallets.send_request')}
-        toBody={(v) => {
-          if (!v.receipt) return { amount: v.amount, reference: v.reference, note: v.note };
-          const fd = new FormData();
-          fd.append('amount', v.amount);
-          fd.append('reference', v.reference);
-          fd.append('note', v.note);
-          fd.append('receipt', v.receipt);
-          return fd;
-        }}
+        // Multipart when a receipt is attached (the dataProvider sends any file that way).
+        send={(v) => dataProvider.requestTopUp({ data: { amount: v.amount, reference: v.reference, note: v.note, ...(v.receipt ? { receipt: v.receipt } : {}) } })}
         onClose={() => setAsking(false)}
         onDone={() => {
           setAsking(false);

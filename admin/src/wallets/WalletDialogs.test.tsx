@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { AdminContext, memoryStore, testDataProvider } from 'react-admin';
+import { dataProvider } from '../providers/dataProvider';
 import { TopUpDialog, AdjustDialog } from './WalletDialogs';
 import { LowBalanceAlertForm } from './LowBalanceAlertForm';
 import { testI18nProvider } from '../test/i18n';
@@ -12,7 +13,7 @@ const posted = { status: 200, body: { success: true, message: 'Wallet topped up 
 async function wrap(ui: React.ReactNode) {
   const i18nProvider = await testI18nProvider();
   return (
-    <AdminContext dataProvider={testDataProvider()} i18nProvider={i18nProvider} store={memoryStore()}>
+    <AdminContext dataProvider={dataProvider} i18nProvider={i18nProvider} store={memoryStore()}>
       {ui}
     </AdminContext>
   );

@@ -2,6 +2,7 @@ import { useTranslate } from 'react-admin';
 import { InputAdornment, MenuItem, TextField, Typography } from '@mui/material';
 import type { WalletResponse } from '@app/contracts';
 import { MoneyDialog } from './MoneyDialog';
+import { useConsoleDataProvider } from '../providers/dataProvider';
 
 type Wallet = Pick<WalletResponse, 'id' | 'dealer' | 'balance' | 'currency' | 'low_balance_threshold'>;
 interface Props {
@@ -19,8 +20,9 @@ const decimal = { htmlInput: { inputMode: 'decimal' as const } };
  */
 export function TopUpDialog({ wallet, open = true, onClose, onDone }: Props) {
   const translate = useTranslate();
+  const dataProvider = useConsoleDataProvider();
   return (
-    <MoneyDialog open={open} idempotent title={translate('wallets.top_up_title', { name: wallet.dealer.name })} path={`/wallets/${wallet.id}/top-up`} initial={{ amount: '', reference: '', note: '' }} submitLabel={translate('wallets.top_up')} onClose={onClose} onDone={onDone}>
+    <MoneyDialog open={open} title={translate('wallets.top_up_title', { name: wallet.dealer.name })} send={(data, idempotencyKey) => dataProvider.topUp({ id: wallet.id, data, idempotencyKey })} initial={{ amount: '', reference: '', note: '' }} submitLabel={translate('wallets.top_up')} onClose={onClose} onDone={onDone}>
       {(v, set, e) => (
         <>
           <Typography variant="body2">{translate('wallets.current_balance', { balance: `${wallet.balance} ${wallet.currency}` })}</Typography>
@@ -36,8 +38,9 @@ export function TopUpDialog({ wallet, open = true, onClose, onDone }: Props) {
 /** POST /wallets/{id}/adjust (credit or debit with its reason), idempotent like the top-up. */
 export function AdjustDialog({ wallet, open = true, onClose, onDone }: Props) {
   const translate = useTranslate();
+  const dataProvider = useConsoleDataProvider();
   return (
-    <MoneyDialog open={open} idempotent title={translate('wallets.adjust_title', { name: wallet.dealer.name })} path={`/wallets/${wallet.id}/adjust`} initial={{ type: 'credit', amount: '', reference: '', note: '' }} submitLabel={translate('wallets.adjust')} onClose={onClose} onDone={onDone}>
+    <MoneyDialog open={open} title={translate('wallets.adjust_title', { name: wallet.dealer.name })} send={(data, idempotencyKey) => dataProvider.adjustWallet({ id: wallet.id, data, idempotencyKey })} initial={{ type: 'credit', amount: '', reference: '', note: '' }} submitLabel={translate('wallets.adjust')} onClose={onClose} onDone={onDone}>
       {(v, set, e) => (
         <>
           <Typography variant="body2">{translate('wallets.current_balance', { balance: `${wallet.balance} ${wallet.currency}` })}</Typography>
@@ -60,14 +63,13 @@ export function AdjustDialog({ wallet, open = true, onClose, onDone }: Props) {
  */
 export function LowBalanceDialog({ wallet, mine = false, open = true, onClose, onDone }: Props & { mine?: boolean }) {
   const translate = useTranslate();
+  const dataProvider = useConsoleDataProvider();
   return (
     <MoneyDialog
       open={open}
-      method="PUT"
       title={mine ? translate('wallets.alert.title_mine') : translate('wallets.alert.title', { name: wallet.dealer.name })}
-      path={mine ? '/my-wallet/low-balance-alert' : `/wallets/${wallet.id}/low-balance-alert`}
+      send={(v) => dataProvider.setLowBalanceAlert({ id: mine ? 'me' : wallet.id, threshold: String(v.threshold).trim() === '' ? null : String(v.threshold).trim() })}
       initial={{ threshold: wallet.low_balance_threshold ?? '' }}
-      toBody={(v) => ({ threshold: String(v.threshold).trim() === '' ? null : String(v.threshold).trim() })}
       submitLabel={translate('common.save')}
       onClose={onClose}
       onDone={onDone}

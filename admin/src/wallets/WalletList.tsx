@@ -8,7 +8,7 @@ import { PageTitle } from '../common/PageTitle';
 import { Ltr, useLtr } from '../common/Ltr';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { resolveImage } from '../common/image';
-import { apiFetch } from '../providers/http';
+import { useConsoleDataProvider } from '../providers/dataProvider';
 import { MoneyDialog } from './MoneyDialog';
 import { AdjustDialog, LowBalanceDialog, TopUpDialog } from './WalletDialogs';
 import { useIsPhone } from '../common/useIsPhone';
@@ -50,7 +50,7 @@ export default function WalletList() {
     <>
       <PageTitle title={translate('menu.wallets')} />
       {canReview && <TopUpRequests onDecided={refresh} />}
-      <List resource="wallets" filters={[<SearchInput key="q" source="q" alwaysOn />]} sort={{ field: 'dealer', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.wallets')} empty={<ListEmpty message="empty.wallets" />} error={<ListError />}>
+      <List resource="wallets" filters={[<SearchInput key="q" source="q" alwaysOn />]} sort={{ field: 'dealer', order: 'ASC' }} perPage={25} actions={false} title={translate('menu.wallets')} empty={<ListEmpty message="empty.wallets" />} error={<ListError />}>
         {phone ? (
           <SimpleList
             primaryText={(w: WalletResponse) => `${w.dealer.name}${w.dealer.dealer_code ? ` (${w.dealer.dealer_code})` : ''}`}
@@ -103,13 +103,14 @@ function TopUpRequests({ onDecided }: { onDecided: () => void }) {
   const fmt = useCompanyFormat();
   const ltr = useLtr();
   const notify = useNotify();
+  const dataProvider = useConsoleDataProvider();
   const { data = [], refetch } = useGetList<TopUpRequestResponse>('wallet-top-up-requests', { filter: { status: 'pending' }, pagination: { page: 1, perPage: 50 }, sort: { field: 'id', order: 'ASC' } });
   const [rejecting, setRejecting] = useState<TopUpRequestResponse | null>(null);
   const { canAccess } = useCanAccess({ resource: 'wallets', action: 'review wallet top-ups' });
   if (!canAccess || data.length === 0) return null;
   const approve = async (r: TopUpRequestResponse) => {
     try {
-      const res = await apiFetch(`/wallet-top-up-requests/${r.id}/approve`, { method: 'POST' });
+      const res = await dataProvider.approveTopUp({ id: r.id });
       notify(res.message ?? '', { type: 'success' });
     } catch (e) {
       notify((e as Error).message, { type: 'error' });
@@ -146,7 +147,7 @@ function TopUpRequests({ onDecided }: { onDecided: () => void }) {
         </Stack>
       </CardContent>
       {rejecting && (
-        <MoneyDialog open title={translate('wallets.reject_title', { name: rejecting.dealer.name })} path={`/wallet-top-up-requests/${rejecting.id}/reject`} initial={{ reason: '' }} submitLabel={translate('wallets.reject')} onClose={() => setRejecting(null)} onDone={async () => { setRejecting(null); await refetch(); }}>
+        <MoneyDialog open title={translate('wallets.reject_title', { name: rejecting.dealer.name })} send={(v) => dataProvider.rejectTopUp({ id: rejecting.id, data: v })} initial={{ reason: '' }} submitLabel={translate('wallets.reject')} onClose={() => setRejecting(null)} onDone={async () => { setRejecting(null); await refetch(); }}>
           {(v, set, e) => <MuiTextField label={translate('wallets.fields.reason')} value={v.reason} onChange={(ev) => set({ reason: ev.target.value })} error={!!e.reason} helperText={e.reason} multiline autoFocus />}
         </MoneyDialog>
       )}

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { WalletResponse, WalletTransactionResponse } from '@app/contracts';
-import { apiFetch } from '../providers/http';
+import { useConsoleDataProvider } from '../providers/dataProvider';
 import { useSession } from '../providers/useSession';
 import { hasPermission } from '../permissions/permissions';
 
@@ -27,5 +27,6 @@ export function useIsWalletOwner(): boolean {
  */
 export function useMyWallet(refetchInterval: number | false = 60_000) {
   const enabled = useIsWalletOwner();
-  return useQuery({ queryKey: MY_WALLET_KEY, enabled, queryFn: async () => (await apiFetch<MyWallet>('/my-wallet')).data as MyWallet, refetchInterval: enabled ? refetchInterval : false });
+  const dataProvider = useConsoleDataProvider();
+  return useQuery({ queryKey: MY_WALLET_KEY, enabled, queryFn: async () => (await dataProvider.myWallet<MyWallet>()).data, refetchInterval: enabled ? refetchInterval : false });
 }

@@ -46,7 +46,8 @@ export type ActivityAction =
   | 'recharge_settled_in_review'
   | 'recharge_refunded_by_hand'
   | 'recharge_payment_reconciled'
-  | 'catalogue_changed';
+  | 'catalogue_changed'
+  | 'reordered';
 
 const SECRET_FIELDS = new Set(['password', 'password_confirmation', 'current_password', 'remember_token']);
 

@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import type { ModelClass, QueryBuilder } from 'objection';
 import { z, type ZodType } from 'zod';
-import { affectedSchema, idListSchema, operationPermissions, hasOperation, type Operation, type ResourceDefinition } from '@app/contracts';
+import { affectedSchema, idListSchema, reorderSchema, operationPermissions, hasOperation, type Operation, type ResourceDefinition } from '@app/contracts';
 import { ApiRouter, type EndpointSpec } from './api-router.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { BaseModel } from '../database/base.model.ts';
@@ -346,6 +346,33 @@ export function resourceRoutes<M extends SoftModel, R extends ZodType>(registry:
       });
       const rows = await Promise.all(created.map((r) => reload(ctx, r.id)));
       return { message: msg('bulk_created'), messageVars: { count: created.length }, data: await mod.present(rows, ctx) };
+    });
+  }
+
+  // Resources listed by sort_order: one call saves a new order (one transaction, one log entry),
+  // with the update permission; a dealer names only its own rows (any other id: 404).
+  if (has('update') && listOptions.sortable?.includes('sort_order')) {
+    api.post('/reorder', { summary: `Save a new order of ${noun} (sort_order = start + position)`, ...perms('update'), body: reorderSchema, response: affected }, async (req, ctx) => {
+      const { ids: order, start = 0 } = req.body as { ids: (string | number)[]; start?: number };
+      const decoded = order.map((v) => decodeId(v));
+      if (new Set(decoded).size !== decoded.length) throw validationFailed({ ids: ['validation:ids_distinct'] });
+      const count = await transact(ctx, async (tctx) => {
+        const rows = await findMany(tctx, order, 'active', { lock: true });
+        const byId = new Map(rows.map((r) => [r.id, r as M & { sort_order: number }]));
+        const before: Record<number, number> = {};
+        const after: Record<number, number> = {};
+        for (const [i, id] of (decoded as number[]).entries()) {
+          const row = byId.get(id)!;
+          if (row.sort_order === start + i) continue;
+          before[id] = row.sort_order;
+          after[id] = start + i;
+          await Model.query(tctx.db as Knex).patch({ sort_order: start + i } as never).where('id', id);
+        }
+        const changed = Object.keys(after).length;
+        if (changed) await recordActivity(tctx, { action: 'reordered', subjectType: def.subjectType, subjectId: null, before: { sort_order: before }, after: { sort_order: after } });
+        return changed;
+      });
+      return { message: msg('reordered'), data: { affected: count } };
     });
   }
 
