@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { AdminContext, memoryStore, testDataProvider } from 'react-admin';
+import { AdminContext, memoryStore } from 'react-admin';
 import { dataProvider } from '../providers/dataProvider';
 import { TopUpDialog, AdjustDialog } from './WalletDialogs';
 import { LowBalanceAlertForm } from './LowBalanceAlertForm';
