@@ -1,4 +1,4 @@
-import { formatMinor, RESOURCES } from '@app/contracts';
+import { formatMinor, RESOURCES, type Permission } from '@app/contracts';
 import { encodeId } from '../http/ids.ts';
 import { likePattern } from '../http/list-query.ts';
 import { isDealer, type ServiceContext } from '../platform/context.ts';
@@ -38,7 +38,7 @@ export async function searchEverything(ctx: ServiceContext, rawQuery: string): P
   const q = rawQuery.trim();
   if (q.length < MIN_SEARCH_LENGTH) return { users: [], dealers: [], providers: [], bundles: [], recharges: [] };
   const like = likePattern(q);
-  const has = (p: string) => ctx.actor.permissions.has(p);
+  const has = (p: Permission) => ctx.actor.permissions.has(p);
 
   const people = async (type: 'admin' | 'dealer'): Promise<SearchHit[]> => {
     const allowed = !isDealer(ctx.actor) && (has('view users') || has(type === 'admin' ? 'view admins' : 'view dealers'));
