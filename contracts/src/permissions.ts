@@ -86,7 +86,9 @@ export const PERMISSION_GROUPS = {
 } as const satisfies Record<string, readonly string[]>;
 
 export type PermissionGroup = keyof typeof PERMISSION_GROUPS;
-export type PermissionName = (typeof PERMISSION_GROUPS)[PermissionGroup][number];
+/** One permission of the catalogue: a name outside it (a typo) is a compile error wherever permissions are named. */
+export type Permission = (typeof PERMISSION_GROUPS)[PermissionGroup][number];
+export type PermissionName = Permission;
 
 export const ALL_PERMISSIONS: PermissionName[] = Object.values(PERMISSION_GROUPS).flat();
 

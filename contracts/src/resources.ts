@@ -1,3 +1,5 @@
+import type { Permission } from './permissions.ts';
+
 /**
  * The resource registry: each managed resource declared once. The API's generic routes, the
  * OpenAPI document, the route-permission test, and the console's resources, routes, menu,
@@ -32,15 +34,18 @@ export const SIGNED_IN = '(signed in)' as const;
 
 export interface ResourcePermissions {
   /** Reading needs any one of these (the API's scope narrows the rows). */
-  view: readonly string[];
-  create?: string;
-  update?: string;
-  delete?: string;
-  restore?: string;
-  forceDelete?: string;
+  view: readonly Permission[];
+  create?: Permission;
+  update?: Permission;
+  delete?: Permission;
+  restore?: Permission;
+  forceDelete?: Permission;
   /** Reading the trash needs this as well as a `view` permission. */
-  trash?: string;
+  trash?: Permission;
 }
+
+/** A noun with the whole lifecycle in the catalogue (view, create, update, delete, restore, force delete). */
+type LifecycleNoun = Permission extends infer P ? (P extends `force delete ${infer N}` ? N : never) : never;
 
 export interface ResourceDefinition {
   /** react-admin resource name and the API endpoint below /api/v1 (`/${name}`). */
@@ -73,13 +78,14 @@ export interface ResourceDefinition {
   imageFields?: readonly string[];
 }
 
-const P = (noun: string, extra: Partial<ResourcePermissions> = {}): ResourcePermissions => ({
-  view: [`view ${noun}`],
-  create: `create ${noun}`,
-  update: `update ${noun}`,
-  delete: `delete ${noun}`,
-  restore: `restore ${noun}`,
-  forceDelete: `force delete ${noun}`,
+const P = <N extends LifecycleNoun>(noun: N, extra: Partial<ResourcePermissions> = {}): ResourcePermissions => ({
+  // Each is in the catalogue: LifecycleNoun is read from it.
+  view: [`view ${noun}` as Permission],
+  create: `create ${noun}` as Permission,
+  update: `update ${noun}` as Permission,
+  delete: `delete ${noun}` as Permission,
+  restore: `restore ${noun}` as Permission,
+  forceDelete: `force delete ${noun}` as Permission,
   trash: 'view trash items',
   ...extra,
 });
@@ -242,9 +248,9 @@ export const TRASHABLE_RESOURCES: readonly ResourceDefinition[] = RESOURCE_LIST.
  * The permission an operation needs, as the route table and the console's canAccess read it:
  * `all` must all be held, then at least one of `any`.
  */
-export function operationPermissions(def: ResourceDefinition, op: Operation): { all: string[]; any: string[] } {
+export function operationPermissions(def: ResourceDefinition, op: Operation): { all: Permission[]; any: Permission[] } {
   const p = def.permissions;
-  const need = (name: string | undefined) => {
+  const need = (name: Permission | undefined) => {
     if (!name) throw new Error(`Resource ${def.name} offers ${op} but declares no permission for it`);
     return name;
   };
@@ -281,8 +287,8 @@ export function operationPermissions(def: ResourceDefinition, op: Operation): { 
 export interface SelectionDefinition {
   name: string;
   labelKey: string;
-  view: string;
-  update: string;
+  view: Permission;
+  update: Permission;
 }
 export const DEALER_CATALOGUE = {
   providers: { name: 'dealer-providers', labelKey: 'menu.dealer_providers', view: 'view dealer providers', update: 'update dealer providers' },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bannerResponseSchema, bannerSchema, updateBannerSchema, RESOURCES, STATUSES } from '@app/contracts';
 import { resourceRoutes, filterQuery } from '../http/resource-routes.ts';
+import type { ImageFields } from '../platform/resource-service.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { encodeId, decodeId } from '../http/ids.ts';
@@ -32,7 +33,7 @@ export function bannerRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       },
     },
     graph: 'dealer',
-    images: { image: { folder: 'banners', column: 'image_path', requiredOnCreate: true } },
+    images: { image: { folder: 'banners', column: 'image_path', requiredOnCreate: true } } satisfies ImageFields<typeof RESOURCES.banners>,
     snapshot: (b) => ({ title: b.title, image_path: b.image_path, link_url: b.link_url, sort_order: b.sort_order, status: b.status, dealer_id: b.dealer_id, translations: b.translations ?? null }),
     present: async (banners) =>
       banners.map((b) => ({

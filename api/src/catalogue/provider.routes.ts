@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { providerResponseSchema, providerSchema, updateProviderSchema, RESOURCES, STATUSES } from '@app/contracts';
 import { resourceRoutes, filterQuery } from '../http/resource-routes.ts';
+import type { ImageFields } from '../platform/resource-service.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { encodeId } from '../http/ids.ts';
@@ -21,7 +22,7 @@ export function providerRoutes(registry: OpenApiRegistry, storage: FileStorage) 
       defaultSort: { field: 'sort_order', order: 'asc' },
       filters: { status: (qb, v) => void qb.where('providers.status', v) },
     },
-    images: { logo: { folder: 'providers', column: 'logo_path' } },
+    images: { logo: { folder: 'providers', column: 'logo_path' } } satisfies ImageFields<(typeof RESOURCES)['internet-providers']>,
     uniqueFields: { providers_code_unique: ['code', 'validation:code_taken'] },
     create: createProvider,
     update: async (ctx, row, input) => {

@@ -1,6 +1,6 @@
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { ZodType } from 'zod';
-import { SIGNED_IN } from '@app/contracts';
+import { SIGNED_IN, type Permission } from '@app/contracts';
 import { authenticateRequest } from '../auth/authenticate.ts';
 import { forbidden, locked, validationFailed, AppError, type FieldErrors } from './errors.ts';
 import { parseOrThrow } from './validate.ts';
@@ -18,6 +18,9 @@ export interface Result {
   status?: number;
 }
 
+/** A permission of the catalogue, or SIGNED_IN (any signed-in user). */
+export type RoutePermission = Permission | typeof SIGNED_IN;
+
 export interface EndpointSpec {
   summary: string;
   /** public: no token; user: signed in and unlocked; user-while-locked: signed in, lock ignored. */
@@ -26,9 +29,9 @@ export interface EndpointSpec {
    * Every listed permission is required. Signed-in routes must declare one (or anyPermission):
    * SIGNED_IN says "any signed-in user" explicitly; a route with neither is refused at startup.
    */
-  permission?: string | string[];
+  permission?: RoutePermission | RoutePermission[];
   /** At least one of these is required (finer rules then apply inside the service). */
-  anyPermission?: string[];
+  anyPermission?: Permission[];
   body?: ZodType;
   bodyIsArray?: boolean;
   query?: ZodType;
@@ -90,7 +93,7 @@ export class ApiRouter {
     if (auth !== 'public' && permission.length === 0 && !spec.anyPermission?.length) {
       throw new Error(`${method.toUpperCase()} ${fullPath} declares no permission: name one, or SIGNED_IN for any signed-in user`);
     }
-    const required = permission.filter((p) => p !== SIGNED_IN);
+    const required = permission.filter((p): p is Permission => p !== SIGNED_IN);
     this.registry.add({
       method,
       path: fullPath,

@@ -1,4 +1,5 @@
 import type { TFunction } from 'i18next';
+import type { Permission } from '@app/contracts';
 import type { Language } from '../i18n/server-i18n.ts';
 import type { User } from '../users/user.model.ts';
 import type { Session } from '../auth/session.model.ts';
@@ -7,7 +8,7 @@ import type { Session } from '../auth/session.model.ts';
 export interface AuthContext {
   user: User;
   session: Session;
-  permissions: Set<string>;
+  permissions: Set<Permission>;
   isSuperAdmin: boolean;
 }
 

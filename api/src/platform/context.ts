@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Request } from 'express';
 import type { TFunction } from 'i18next';
-import { ALL_PERMISSIONS } from '@app/contracts';
+import { ALL_PERMISSIONS, type Permission } from '@app/contracts';
 import type { User } from '../users/user.model.ts';
 import { translator, type Language } from '../i18n/server-i18n.ts';
 import { rootKnex, unitOfWork } from '../database/unit-of-work.ts';
@@ -17,7 +17,7 @@ export interface Actor {
   id: number | null;
   user: User | null;
   userType: 'admin' | 'dealer' | null;
-  permissions: ReadonlySet<string>;
+  permissions: ReadonlySet<Permission>;
   isSuperAdmin: boolean;
 }
 
@@ -36,7 +36,7 @@ export function systemActor(): Actor {
   return { kind: 'system', id: null, user: null, userType: null, permissions: new Set(ALL_PERMISSIONS), isSuperAdmin: true };
 }
 
-export function userActor(user: User, permissions: ReadonlySet<string>, isSuperAdmin: boolean): Actor {
+export function userActor(user: User, permissions: ReadonlySet<Permission>, isSuperAdmin: boolean): Actor {
   return { kind: 'user', id: user.id, user, userType: user.user_type, permissions, isSuperAdmin };
 }
 

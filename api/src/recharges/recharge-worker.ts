@@ -8,6 +8,8 @@ import { systemContext, transact, type ServiceContext } from '../platform/contex
 import type { PaymentAdapter, PaymentFlow } from './adapters/payment-adapter.ts';
 import type { DeliveryResult, OperatorAdapter } from './adapters/operator-adapter.ts';
 import { completeRecharge, creditProfitIfDue, failRecharge } from './recharge.service.ts';
+import type { RechargeRow } from './recharge-rows.ts';
+import type { DeliveryState } from '@app/contracts';
 
 /**
  * Fulfilment, in the background and never inside a customer's request (docs/architecture.md,
@@ -57,7 +59,16 @@ export const MAX_SENDS = 3;
 
 class LeaseLost extends Error {}
 
-type Row = Record<string, any>;
+/**
+ * A sale the worker handles: its row, with what its provider and bundle tell the operator (joined
+ * by claim(); absent on the reconciliation's reads). The purchase always sets the reference and
+ * the payer's phone (contracts: both required), so the worker reads them as strings.
+ */
+type Row = RechargeRow & { reference: string; payer_phone: string; adapter_key?: string | null; external_operator_id?: string | null; operator_product_code?: string | null };
+/** Columns a step writes. */
+type Fields = Partial<RechargeRow>;
+/** The claim a step must still hold: the row as this worker took it. */
+type Claim = Pick<RechargeRow, 'id' | 'status' | 'processing_started_at'>;
 
 const elapsedSince = (dbTime: string | null | undefined) => (dbTime ? Date.now() - new Date(fromDbTime(dbTime)!).getTime() : 0);
 
@@ -197,11 +208,11 @@ export class RechargeWorker {
    */
   async recoverExpired(leaseMs = this.leaseMs): Promise<number> {
     const before = toDbTime(new Date(Date.now() - leaseMs));
-    const stale: Row[] = await this.opts.db('recharges').where('status', 'processing').where('processing_started_at', '<', before).select('id', 'crashes', 'processing_started_at');
+    const stale: Pick<RechargeRow, 'id' | 'crashes' | 'processing_started_at'>[] = await this.opts.db('recharges').where('status', 'processing').where('processing_started_at', '<', before).select('id', 'crashes', 'processing_started_at');
     let resumed = 0;
     for (const r of stale) {
       const crashes = Number(r.crashes) + 1;
-      const claim = { id: r.id, status: 'processing', processing_started_at: r.processing_started_at };
+      const claim: Claim = { id: r.id, status: 'processing', processing_started_at: r.processing_started_at };
       if (crashes >= MAX_CRASHES) {
         await this.toReviewWhere(claim, crashes, `Processing stopped unexpectedly ${crashes} times (the worker's lease ran out).`);
       } else {
@@ -236,7 +247,7 @@ export class RechargeWorker {
 
   private async crashed(r: Row, err: unknown) {
     const crashes = Number(r.crashes) + 1;
-    const claim = { id: r.id, status: 'processing', processing_started_at: r.processing_started_at };
+    const claim: Claim = { id: r.id, status: 'processing', processing_started_at: r.processing_started_at };
     const message = err instanceof Error ? err.message : String(err);
     if (crashes >= MAX_CRASHES) return this.toReviewWhere(claim, crashes, `Processing failed unexpectedly ${crashes} times: ${message}`);
     await this.opts.db('recharges').where(claim).update({ status: 'pending', crashes, next_attempt_at: toDbTime(new Date(Date.now() + this.retryBaseMs * 2 ** crashes)), updated_at: toDbTime() });
@@ -245,7 +256,7 @@ export class RechargeWorker {
   /* ---------------- the steps ---------------- */
 
   /** Records a step of this claim (or stops: another worker took the sale over). */
-  private async step(r: Row, fields: Row): Promise<void> {
+  private async step(r: Row, fields: Fields): Promise<void> {
     const changed = await this.opts.db('recharges')
       .where({ id: r.id, status: 'processing', processing_started_at: r.processing_started_at })
       .update({ ...fields, updated_at: toDbTime() });
@@ -266,7 +277,7 @@ export class RechargeWorker {
     await this.later(r, Math.min(this.maxRetryMs, Math.max(this.retryBaseMs, Math.floor(waited / 4))));
   }
 
-  private async toReviewWhere(where: Row, crashes: number, reason: string) {
+  private async toReviewWhere(where: Claim, crashes: number, reason: string) {
     await unitOfWork(async (trx) => {
       const now = toDbTime();
       const changed = await trx('recharges')
@@ -358,10 +369,12 @@ export class RechargeWorker {
       await this.applyDelivery(r, found);
     }
     if (r.delivery_state === 'processing') {
-      const polled = await operator!.poll(r.delivery_id, forWhom);
+      // In processing the operator has answered with its delivery id.
+      const polled = await operator!.poll(r.delivery_id!, forWhom);
       if (polled.status === 'unknown') return this.wait(r, `The aggregator cannot say what became of the top-up: ${polled.error}`);
       await this.applyDelivery(r, polled);
-      if (r.delivery_state === 'processing') return this.wait(r, 'The operator is still processing the top-up.');
+      // applyDelivery moved r on (step() assigns what it wrote).
+      if ((r.delivery_state as DeliveryState) === 'processing') return this.wait(r, 'The operator is still processing the top-up.');
     }
     if (r.delivery_state === 'processing') return this.wait(r, 'The operator is still processing the top-up.');
 
@@ -413,7 +426,9 @@ export class RechargeWorker {
         } else break;
       }
       await this.step(r, { payment_state: pendingState, unsure_since: r.unsure_since ?? toDbTime() });
-      const done = action === 'commit' ? await pay.commit({ referenceId: r.reference, transactionId: r.payment_reference }, forWhom) : await pay.release({ referenceId: r.reference, transactionId: r.payment_reference, flow }, forWhom);
+      // A payment to commit or let go was made: the gateway's transaction id is recorded.
+      const transactionId = r.payment_reference!;
+      const done = action === 'commit' ? await pay.commit({ referenceId: r.reference, transactionId }, forWhom) : await pay.release({ referenceId: r.reference, transactionId, flow }, forWhom);
       if (done.status === 'done') return this.stepTrue(r, { payment_state: target, unsure_since: null });
       // Refused or unknown: the lookup above tells what the gateway has.
     }
@@ -422,7 +437,7 @@ export class RechargeWorker {
     return false;
   }
 
-  private async stepTrue(r: Row, fields: Row): Promise<true> {
+  private async stepTrue(r: Row, fields: Fields): Promise<true> {
     await this.step(r, fields);
     return true;
   }
@@ -487,7 +502,7 @@ export class RechargeWorker {
       return found.status !== 'not_found' && found.status !== 'unknown';
     }
     if (r.delivery_state === 'processing' && operator) {
-      const polled = await operator.poll(r.delivery_id, forWhom);
+      const polled = await operator.poll(r.delivery_id!, forWhom);
       return polled.status === 'delivered' || polled.status === 'failed';
     }
     return false;

@@ -13,6 +13,7 @@ import { dealerRef } from '../users/dealer-ref.ts';
 import { noticeLowBalance } from '../wallets/low-balance.ts';
 import { recordMissedSale, type MissedSaleInput } from '../wallets/missed-sales.ts';
 import { rootKnex } from '../database/unit-of-work.ts';
+import type { RechargeListRow, RechargeRow } from './recharge-rows.ts';
 
 /**
  * Recharges (docs/data-model.md, Recharges): the sale, priced and snapshotted in the customer's
@@ -166,7 +167,7 @@ const mask = (phone: string) => (phone.length > 5 ? `${phone.slice(0, 2)}${'*'.r
  * own words, and what happened to their money is never guessed. `released` after a
  * pre-authorisation took nothing; after a purchase it was given back.
  */
-export function customerOutcome(r: Record<string, any>): { outcome: CustomerOutcome; money: CustomerMoney } {
+export function customerOutcome(r: RechargeRow): { outcome: CustomerOutcome; money: CustomerMoney } {
   const payment: string = r.payment_state ?? 'none';
   const delivery: string = r.delivery_state ?? 'none';
   const purchase = r.payment_flow === 'purchase';
@@ -186,7 +187,7 @@ export function customerOutcome(r: Record<string, any>): { outcome: CustomerOutc
   return { outcome: waited > 60_000 ? 'delayed' : 'delivering', money: held() };
 }
 
-export function presentPublic(r: Record<string, any>, t: (key: string) => string): PublicRecharge {
+export function presentPublic(r: RechargeRow, t: (key: string) => string): PublicRecharge {
   const { outcome, money } = customerOutcome(r);
   const message = t(outcome === 'not_delivered' ? `api:recharges.outcome.not_delivered_${money === 'returned' ? 'returned' : money === 'unknown' ? 'unknown' : 'nothing_taken'}` : `api:recharges.outcome.${outcome}`);
   return {
@@ -223,7 +224,7 @@ export async function findForStorefront(db: Db, dealerId: number, raw: string, s
   if (reference) row = await qb.where('reference', reference).first();
   else if (id && sessionId) row = await qb.where({ id, customer_session_id: sessionId }).first();
   if (!row) throw notFound('api:recharges.not_found');
-  return row as Record<string, any>;
+  return row as RechargeRow;
 }
 
 export const rechargeQuery = (db: Db) =>
@@ -233,7 +234,7 @@ export const rechargeQuery = (db: Db) =>
     .leftJoin('users as reviewers', 'reviewers.id', 'recharges.reviewed_by')
     .select('recharges.*', 'users.name as dealer_name', 'users.dealer_code', 'payment_methods.name as payment_method_name', 'reviewers.name as reviewer_name');
 
-export function presentRecharge(r: Record<string, any>, seesCost: boolean): RechargeResponse {
+export function presentRecharge(r: RechargeListRow, seesCost: boolean): RechargeResponse {
   return {
     id: r.id,
     h_id: encodeId(r.id),
@@ -287,7 +288,7 @@ interface SettleOptions {
  * completed and its payment collected (now, or later when the reconciliation takes it). Once: the
  * ledger's unique (recharge_id, kind) stands behind the check.
  */
-export async function creditProfitIfDue(ctx: ServiceContext, r: Record<string, any>): Promise<void> {
+export async function creditProfitIfDue(ctx: ServiceContext, r: RechargeRow): Promise<void> {
   if (r.status !== 'completed' || r.pricing_model !== 'profit' || !(Number(r.profit) > 0) || r.payment_state !== 'collected') return;
   if (await ctx.db('wallet_transactions').where({ recharge_id: r.id, kind: 'profit_credit' }).first('id')) return;
   const wallet = await ctx.db('wallets').where({ dealer_id: r.dealer_id }).first('id');

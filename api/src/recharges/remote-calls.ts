@@ -3,6 +3,7 @@ import type pino from 'pino';
 import type { RemoteCallResponse } from '@app/contracts';
 import { fromDbTime, toDbTime } from '../database/time.ts';
 import type { RemoteTrail } from './adapters/remote-call.ts';
+import type { RemoteCallRow } from './recharge-rows.ts';
 
 /**
  * The remote-call trail (docs/architecture.md, "Recharges"): every request to a gateway or an
@@ -33,7 +34,7 @@ export function databaseTrail(db: Knex, logger?: pino.Logger): RemoteTrail {
   };
 }
 
-export function presentRemoteCall(r: Record<string, any>): RemoteCallResponse {
+export function presentRemoteCall(r: RemoteCallRow): RemoteCallResponse {
   return {
     id: Number(r.id),
     system: r.system,

@@ -1,8 +1,12 @@
 import type { Knex } from 'knex';
-import { ALL_PERMISSIONS, SUPER_ADMIN_ROLE } from '@app/contracts';
+import { ALL_PERMISSIONS, SUPER_ADMIN_ROLE, type Permission } from '@app/contracts';
 
 export interface EffectivePermissions {
-  permissions: Set<string>;
+  /**
+   * Names read from the database: the catalogue's (seeded from it), typed as such. A name a later
+   * migration adds before the catalogue knows it is carried along but no code checks it.
+   */
+  permissions: Set<Permission>;
   isSuperAdmin: boolean;
 }
 
@@ -12,7 +16,7 @@ export interface EffectivePermissions {
  * the database (including ones added later). Two queries for any number of users.
  */
 export async function effectivePermissions(db: Knex | Knex.Transaction, userIds: number[]): Promise<Map<number, EffectivePermissions>> {
-  const result = new Map<number, EffectivePermissions>(userIds.map((id) => [id, { permissions: new Set<string>(), isSuperAdmin: false }]));
+  const result = new Map<number, EffectivePermissions>(userIds.map((id) => [id, { permissions: new Set<Permission>(), isSuperAdmin: false }]));
   if (!userIds.length) return result;
   const roles: { user_id: number; role_id: number; name: string }[] = await db('user_roles')
     .join('roles', 'roles.id', 'user_roles.role_id')
@@ -23,7 +27,7 @@ export async function effectivePermissions(db: Knex | Knex.Transaction, userIds:
   // A super admin's roles need no join: it holds everything.
   const others = roles.filter((r) => !result.get(r.user_id)!.isSuperAdmin);
   if (others.length) {
-    const rows: { role_id: number; name: string }[] = await db('role_permissions')
+    const rows: { role_id: number; name: Permission }[] = await db('role_permissions')
       .join('permissions', 'permissions.id', 'role_permissions.permission_id')
       .whereIn('role_permissions.role_id', [...new Set(others.map((r) => r.role_id))])
       .orderBy('permissions.id')
@@ -31,7 +35,7 @@ export async function effectivePermissions(db: Knex | Knex.Transaction, userIds:
     for (const p of rows) for (const r of others) if (p.role_id === r.role_id) result.get(r.user_id)!.permissions.add(p.name);
   }
   if (roles.some((r) => result.get(r.user_id)!.isSuperAdmin)) {
-    const all: string[] = (await db('permissions').orderBy('id').select('name')).map((p: { name: string }) => p.name);
+    const all: Permission[] = (await db('permissions').orderBy('id').select('name')).map((p: { name: Permission }) => p.name);
     const every = [...new Set([...all, ...ALL_PERMISSIONS])];
     for (const entry of result.values()) if (entry.isSuperAdmin) entry.permissions = new Set(every);
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { areaResponseSchema, areaSchema, updateAreaSchema, AREA_TYPES, RESOURCES, STATUSES } from '@app/contracts';
-import { resourceRoutes, filterQuery, type WriteContext } from '../http/resource-routes.ts';
+import { resourceRoutes, filterQuery } from '../http/resource-routes.ts';
+import type { ResourceModule, WriteContext } from '../platform/resource-service.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { decodeId, encodeId } from '../http/ids.ts';
@@ -29,52 +30,55 @@ async function resolveParent(ctx: WriteContext, raw: unknown, self: number | nul
   return parent.id;
 }
 
-/** /areas: regions, cities and districts, as a tree (parent_id), each with an optional unique code. */
+/** Areas: regions, cities and districts, as a tree (parent_id), each with an optional unique code. */
+export const areaResource: ResourceModule<Area, typeof areaResponseSchema> = {
+  def: RESOURCES.areas,
+  model: Area,
+  schemas: {
+    create: areaSchema,
+    update: updateAreaSchema,
+    filters: filterQuery({ status: z.enum(STATUSES).optional(), type: z.enum(AREA_TYPES).optional(), parent_id: z.string().optional() }),
+  },
+  response: areaResponseSchema,
+  list: {
+    sortable: ['id', 'name', 'code', 'type', 'status', 'created_at', 'updated_at', 'deleted_at'],
+    defaultSort: { field: 'name', order: 'asc' },
+    filters: {
+      status: (qb, v) => void qb.where('areas.status', v),
+      type: (qb, v) => void qb.where('areas.type', v),
+      // "none" lists the top level.
+      parent_id: (qb, v) => void (v === 'none' ? qb.whereNull('areas.parent_id') : qb.where('areas.parent_id', decodeId(v) ?? 0)),
+    },
+  },
+  graph: 'parent',
+  uniqueFields: { areas_code_unique: ['code', 'validation:code_taken'] },
+  create: async (ctx, input) => Area.query(ctx.db).insertAndFetch({ ...input, parent_id: await resolveParent(ctx, input.parent_id, null) }),
+  update: async (ctx, row, input) => {
+    const patch = { ...input };
+    if ('parent_id' in input) patch.parent_id = await resolveParent(ctx, input.parent_id, row.id);
+    if (Object.keys(patch).length) await Area.query(ctx.db).patch(patch).where('id', row.id);
+  },
+  snapshot: (a) => ({ name: a.name, code: a.code, type: a.type, parent_id: a.parent_id, status: a.status }),
+  present: async (areas, ctx) => {
+    const counts = await childCounts(ctx.db, 'areas', 'parent_id', areas.map((a) => a.id));
+    return areas.map((a) => ({
+      id: a.id,
+      h_id: encodeId(a.id),
+      name: a.name,
+      code: a.code ?? null,
+      type: a.type,
+      parent_id: a.parent_id ?? null,
+      parent: a.parent ? { id: a.parent.id, h_id: encodeId(a.parent.id), name: a.parent.name } : null,
+      children_count: counts.get(a.id) ?? 0,
+      status: a.status,
+      created_at: a.created_at ?? null,
+      updated_at: a.updated_at ?? null,
+      deleted_at: a.deleted_at ?? null,
+    }));
+  },
+};
+
+/** /areas: the generic routes over areaResource. */
 export function areaRoutes(registry: OpenApiRegistry, storage: FileStorage) {
-  return resourceRoutes<Area, typeof areaResponseSchema>(registry, storage, {
-    def: RESOURCES.areas,
-    model: Area,
-    schemas: {
-      create: areaSchema,
-      update: updateAreaSchema,
-      filters: filterQuery({ status: z.enum(STATUSES).optional(), type: z.enum(AREA_TYPES).optional(), parent_id: z.string().optional() }),
-    },
-    response: areaResponseSchema,
-    list: {
-      sortable: ['id', 'name', 'code', 'type', 'status', 'created_at', 'updated_at', 'deleted_at'],
-      defaultSort: { field: 'name', order: 'asc' },
-      filters: {
-        status: (qb, v) => void qb.where('areas.status', v),
-        type: (qb, v) => void qb.where('areas.type', v),
-        // "none" lists the top level.
-        parent_id: (qb, v) => void (v === 'none' ? qb.whereNull('areas.parent_id') : qb.where('areas.parent_id', decodeId(v) ?? 0)),
-      },
-    },
-    graph: 'parent',
-    uniqueFields: { areas_code_unique: ['code', 'validation:code_taken'] },
-    create: async (ctx, input) => Area.query(ctx.db).insertAndFetch({ ...input, parent_id: await resolveParent(ctx, input.parent_id, null) }),
-    update: async (ctx, row, input) => {
-      const patch = { ...input };
-      if ('parent_id' in input) patch.parent_id = await resolveParent(ctx, input.parent_id, row.id);
-      if (Object.keys(patch).length) await Area.query(ctx.db).patch(patch).where('id', row.id);
-    },
-    snapshot: (a) => ({ name: a.name, code: a.code, type: a.type, parent_id: a.parent_id, status: a.status }),
-    present: async (areas, ctx) => {
-      const counts = await childCounts(ctx.db, 'areas', 'parent_id', areas.map((a) => a.id));
-      return areas.map((a) => ({
-        id: a.id,
-        h_id: encodeId(a.id),
-        name: a.name,
-        code: a.code ?? null,
-        type: a.type,
-        parent_id: a.parent_id ?? null,
-        parent: a.parent ? { id: a.parent.id, h_id: encodeId(a.parent.id), name: a.parent.name } : null,
-        children_count: counts.get(a.id) ?? 0,
-        status: a.status,
-        created_at: a.created_at ?? null,
-        updated_at: a.updated_at ?? null,
-        deleted_at: a.deleted_at ?? null,
-      }));
-    },
-  });
+  return resourceRoutes(registry, storage, areaResource);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { paymentMethodResponseSchema, paymentMethodSchema, updatePaymentMethodSchema, PAYMENT_METHOD_TYPES, RESOURCES, STATUSES } from '@app/contracts';
 import { resourceRoutes, filterQuery } from '../http/resource-routes.ts';
+import type { ImageFields } from '../platform/resource-service.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { decodeId } from '../http/ids.ts';
@@ -34,7 +35,7 @@ export function paymentMethodRoutes(registry: OpenApiRegistry, storage: FileStor
       },
     },
     graph: 'dealer',
-    images: { logo: { folder: 'payment-methods', column: 'logo_path' } },
+    images: { logo: { folder: 'payment-methods', column: 'logo_path' } } satisfies ImageFields<(typeof RESOURCES)['payment-methods']>,
     update: async (ctx, row, input) => {
       // The number stays required when the type changes away from cash.
       const type = input.type ?? row.type;

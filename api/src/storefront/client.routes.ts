@@ -3,6 +3,7 @@ import { checkCsrf, csrfTokenOf } from './customer-session.ts';
 import { z } from 'zod';
 import { idempotencyKeySchema, publicRechargeSchema, rechargeRequestSchema, storefrontContactSchema, storefrontDealerSchema, storefrontPaymentMethodSchema, storefrontProvidersSchema, type RechargeRequest } from '@app/contracts';
 import { createRecharge, findForStorefront, presentPublic } from '../recharges/recharge.service.ts';
+import type { RechargeRow } from '../recharges/recharge-rows.ts';
 import { ApiRouter } from '../http/api-router.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { fieldError } from '../http/errors.ts';
@@ -118,8 +119,8 @@ export function clientRoutes(registry: OpenApiRegistry, hooks: { onRechargeCreat
     res.setHeader('Cache-Control', 'no-store');
     const dealer = await findStorefrontDealer(ctx.db, dealerCodeOf(req));
     if (!req.session?.csrfToken) return { data: [] };
-    const rows = await ctx.db('recharges').where({ dealer_id: dealer.id, customer_session_id: req.sessionID }).orderBy('id', 'desc').limit(20);
-    return { data: rows.map((r: Record<string, any>) => presentPublic(r, ctx.t)) };
+    const rows: RechargeRow[] = await ctx.db('recharges').where({ dealer_id: dealer.id, customer_session_id: req.sessionID }).orderBy('id', 'desc').limit(20);
+    return { data: rows.map((r) => presentPublic(r, ctx.t)) };
   });
   api.get('/recharge/:id', { summary: "A recharge's status: by its reference, or by id / h_id from the browser session that made it", auth: 'public', query: dealerCodeQuery, response: publicRechargeSchema }, async (req, ctx, res) => {
     const dealer = await findStorefrontDealer(ctx.db, dealerCodeOf(req));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Permission } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
 import { encodeId, decodeId } from '../http/ids.ts';
 import { notFound } from '../http/errors.ts';
@@ -13,12 +14,12 @@ import type { ServiceContext } from '../platform/context.ts';
  * without 'view users'; admins' names only those who read admins or the logs (where they appear
  * as actors). A dealer gets only itself.
  */
-const DEALER_READERS = [
+const DEALER_READERS: Permission[] = [
   'view users', 'view dealers', 'view recharges', 'view wallets', 'view wallet transactions', 'view reports',
   'view dealer profit report', 'view payment methods', 'view contact settings', 'view banners', 'view dealer providers',
   'view dealer categories', 'view dealer bundles', 'review recharges', 'view logs',
 ];
-const ADMIN_READERS = ['view users', 'view admins', 'view logs'];
+const ADMIN_READERS: Permission[] = ['view users', 'view admins', 'view logs'];
 
 const userOptionSchema = z.object({
   id: z.number().int(),
@@ -44,7 +45,7 @@ const present = (r: Omit<Row, 'h_id'>): Row => ({ id: r.id, h_id: encodeId(r.id)
 function visibleUsers(ctx: ServiceContext, userType?: 'admin' | 'dealer') {
   const qb = ctx.db('users').whereNull('deleted_at').select('id', 'name', 'user_type', 'dealer_code', 'status');
   if (ctx.actor.userType === 'dealer') return qb.where('id', ctx.actor.id!);
-  const held = (names: string[]) => ctx.actor.kind === 'system' || names.some((p) => ctx.actor.permissions.has(p));
+  const held = (names: Permission[]) => ctx.actor.kind === 'system' || names.some((p) => ctx.actor.permissions.has(p));
   const types = (['admin', 'dealer'] as const).filter((t) => (!userType || t === userType) && held(t === 'admin' ? ADMIN_READERS : DEALER_READERS));
   return qb.whereIn('user_type', types.length ? types : ['none']);
 }

@@ -15,7 +15,9 @@ type Db = Knex | Knex.Transaction;
  */
 export function assertCanGrant(actor: Actor, permissionNames: readonly string[]): void {
   if (actor.isSuperAdmin) return;
-  if (permissionNames.some((p) => !actor.permissions.has(p))) throw forbidden('api:users.grant_above_own');
+  // Names from a request or a role: any string, held or not.
+  const held: ReadonlySet<string> = actor.permissions;
+  if (permissionNames.some((p) => !held.has(p))) throw forbidden('api:users.grant_above_own');
 }
 
 /** The actor may change or delete only users whose rights are within its own. */

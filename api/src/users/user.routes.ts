@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { affectedSchema, bulkUserStatusSchema, createUserSchema, updateUserSchema, userResponseSchema, RESOURCES, STATUSES, USER_TYPES, SIGNED_IN } from '@app/contracts';
-import { resourceRoutes, filterQuery, type WriteContext } from '../http/resource-routes.ts';
+import { resourceRoutes, filterQuery } from '../http/resource-routes.ts';
+import type { ImageFields, WriteContext } from '../platform/resource-service.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { DealerDetails, User } from './user.model.ts';
 import { presentUsers } from './user.presenter.ts';
@@ -70,7 +71,7 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     images: {
       // Required for a new dealer; createUser reports it together with a taken email or code.
       dealer_logo: { folder: 'logos', requiredOnCreate: (body) => body.user_type === 'dealer', requiredMessage: 'validation:dealer_logo_required', checkedByCreate: true },
-    },
+    } satisfies ImageFields<typeof RESOURCES.users>,
     prepare: (_ctx, input) => prepareUserInput(input),
     create: (ctx, input) => createUser(ctx, input, { logo: dealerLogo(ctx, input.user_type), storage }),
     update: (ctx, user, input) => updateUser(ctx, user, input, { logo: dealerLogo(ctx, input.user_type ?? user.user_type) ?? undefined, storage }),

@@ -6,6 +6,11 @@ import { fromDbTime, toDbTime, whereInZonedDays, zonedDay } from '../database/ti
 import { serviceLog } from '../platform/logger.ts';
 import { isDealer, type ServiceContext } from '../platform/context.ts';
 import { dealerRef } from '../users/dealer-ref.ts';
+import type { MissedSaleListRow } from './wallet-rows.ts';
+import { fieldError } from '../http/errors.ts';
+import type { Page } from '../http/list-query.ts';
+import { readCompanySettings } from '../settings/company-settings.ts';
+import { pageOf, type PageRequest } from './wallet.service.ts';
 
 /**
  * Missed sales (docs/data-model.md, Wallets and the ledger): purchases a "Cost + Profit" dealer's
@@ -69,7 +74,7 @@ export function missedSaleQuery(ctx: ServiceContext, f: MissedSaleFilters, timeZ
   return qb;
 }
 
-export function presentMissedSale(r: Record<string, any>, seesCost: boolean): MissedSaleResponse {
+export function presentMissedSale(r: MissedSaleListRow, seesCost: boolean): MissedSaleResponse {
   return {
     id: Number(r.id),
     dealer: dealerRef(Number(r.dealer_id), r.dealer_name ?? '', r.dealer_code),
@@ -79,6 +84,31 @@ export function presentMissedSale(r: Record<string, any>, seesCost: boolean): Mi
     ...(seesCost ? { cost: formatMinor(Number(r.cost)) } : {}),
     created_at: fromDbTime(r.created_at)!,
   };
+}
+
+/** Cost is shown only to those who may see the company's cost prices. */
+const seesCost = (ctx: ServiceContext) => ctx.actor.permissions.has('view bundles prices');
+
+async function filteredMissedSales(ctx: ServiceContext, f: MissedSaleFilters) {
+  if (f.from && f.to && f.from > f.to) throw fieldError('from', 'validation:date_range_invalid');
+  const { timezone } = await readCompanySettings(ctx.db);
+  // Wrapped: a knex builder is thenable, so returning it from an async function would run it.
+  return { qb: missedSaleQuery(ctx, f, timezone), timezone };
+}
+
+/** A page of the filtered missed sales, newest first unless `order` is asc. */
+export async function listMissedSales(ctx: ServiceContext, f: MissedSaleFilters, p: PageRequest): Promise<Page<MissedSaleResponse>> {
+  const { qb } = await filteredMissedSales(ctx, f);
+  const cost = seesCost(ctx);
+  return pageOf(qb, p, 'missed_sales.created_at', (r: MissedSaleListRow) => presentMissedSale(r, cost), 'missed_sales.id');
+}
+
+/** The filtered missed sales for the CSV, newest first, at most `limit`; with whether cost is shown and the time zone. */
+export async function exportMissedSales(ctx: ServiceContext, f: MissedSaleFilters, limit: number) {
+  const { qb, timezone } = await filteredMissedSales(ctx, f);
+  const rows: MissedSaleListRow[] = await qb.orderBy('missed_sales.created_at', 'desc').orderBy('missed_sales.id', 'desc').limit(limit);
+  const cost = seesCost(ctx);
+  return { rows: rows.map((r) => presentMissedSale(r, cost)), seesCost: cost, timezone };
 }
 
 /** Today's missed sales (company day) of one dealer, or of every dealer with null. */

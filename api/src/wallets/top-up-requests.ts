@@ -4,11 +4,14 @@ import { decodeId, encodeId } from '../http/ids.ts';
 import { AppError, notFound } from '../http/errors.ts';
 import { fromDbTime, toDbTime } from '../database/time.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
-import { isDealer, type ServiceContext } from '../platform/context.ts';
+import { isDealer, transact, type ServiceContext } from '../platform/context.ts';
 import { credit } from './ledger.ts';
-import { checkOperationLimit, noWallet } from './wallet.service.ts';
+import { checkOperationLimit, noWallet, pageOf, type PageRequest } from './wallet.service.ts';
+import type { Page } from '../http/list-query.ts';
+import type { FileStorage } from '../uploads/storage.ts';
 import { readMoneyLimits } from '../settings/money-settings.ts';
 import { dealerRef } from '../users/dealer-ref.ts';
+import type { TopUpRequestListRow, TopUpRequestRow, TopUpRequestStatus, WalletRow } from './wallet-rows.ts';
 
 /**
  * A dealer asks for a top-up (what it paid in, the payment's reference, a receipt); an admin
@@ -23,7 +26,7 @@ export const requestQuery = (db: Db) =>
     .leftJoin('users as reviewers', 'reviewers.id', 'wallet_top_up_requests.reviewed_by')
     .select('wallet_top_up_requests.*', 'users.name as dealer_name', 'users.dealer_code', 'reviewers.name as reviewer_name');
 
-export function presentRequest(r: Record<string, any>): TopUpRequestResponse {
+export function presentRequest(r: TopUpRequestListRow): TopUpRequestResponse {
   return {
     id: r.id,
     h_id: encodeId(r.id),
@@ -43,18 +46,65 @@ export function presentRequest(r: Record<string, any>): TopUpRequestResponse {
   };
 }
 
+/**
+ * Who reads which request. Listing: a dealer, and anyone who may not review, only their own; a
+ * reviewer every dealer's. One request by id: a dealer only its own, staff any (the route lets in
+ * only those who may ask or review). Deciding (approve, reject) needs the review permission at the
+ * route and is not narrowed further.
+ */
+function readsOnlyOwn(ctx: ServiceContext, purpose: 'list' | 'show'): boolean {
+  if (isDealer(ctx.actor)) return true;
+  return purpose === 'list' && !ctx.actor.permissions.has('review wallet top-ups');
+}
+
+export interface TopUpRequestFilters {
+  status?: TopUpRequestStatus;
+  dealer_id?: string;
+}
+
+/** A page of the requests the caller may read, newest first unless `order` is asc. */
+export function listRequests(ctx: ServiceContext, f: TopUpRequestFilters, p: PageRequest): Promise<Page<TopUpRequestResponse>> {
+  const qb = requestQuery(ctx.db);
+  if (readsOnlyOwn(ctx, 'list')) qb.where('wallet_top_up_requests.dealer_id', ctx.actor.id ?? 0);
+  if (f.status) qb.where('wallet_top_up_requests.status', f.status);
+  if (f.dealer_id) qb.where('wallet_top_up_requests.dealer_id', decodeId(f.dealer_id) ?? 0);
+  return pageOf(qb, p, 'wallet_top_up_requests.id', presentRequest, 'wallet_top_up_requests.id');
+}
+
 export async function findRequest(ctx: ServiceContext, rawId: string | number): Promise<TopUpRequestResponse> {
   const id = decodeId(rawId);
   const qb = requestQuery(ctx.db).where('wallet_top_up_requests.id', id ?? 0);
-  if (isDealer(ctx.actor)) qb.where('wallet_top_up_requests.dealer_id', ctx.actor.id!);
-  const row = id ? await qb.first() : undefined;
+  if (readsOnlyOwn(ctx, 'show')) qb.where('wallet_top_up_requests.dealer_id', ctx.actor.id!);
+  const row: TopUpRequestListRow | undefined = id ? await qb.first() : undefined;
   if (!row) throw notFound();
   return presentRequest(row);
 }
 
+export interface TopUpRequestInput {
+  /** Minor units. */
+  amount: number;
+  reference: string;
+  note?: string | null;
+}
+
+/**
+ * A dealer asks for a top-up, with an optional receipt (an image whose bytes were checked). The
+ * receipt is stored first and removed again when the request is refused.
+ */
+export async function submitRequest(ctx: ServiceContext, storage: FileStorage, input: TopUpRequestInput, receipt: { bytes: Buffer; extension: string } | null): Promise<TopUpRequestResponse> {
+  const receiptPath = receipt ? await storage.put('receipts', receipt.extension, receipt.bytes) : null;
+  try {
+    const id = await transact(ctx, (tctx) => createRequest(tctx, { ...input, receipt_path: receiptPath }));
+    return await findRequest(ctx, id);
+  } catch (err) {
+    if (receiptPath) await storage.remove(receiptPath);
+    throw err;
+  }
+}
+
 export async function createRequest(ctx: ServiceContext, input: { amount: number; reference: string; note?: string | null; receipt_path?: string | null }): Promise<number> {
   if (!isDealer(ctx.actor)) throw new AppError(403, 'api:wallets.only_dealers_request');
-  const wallet = await ctx.db('wallets').where('dealer_id', ctx.actor.id!).first('id', 'currency');
+  const wallet: Pick<WalletRow, 'id' | 'currency'> | undefined = await ctx.db('wallets').where('dealer_id', ctx.actor.id!).first('id', 'currency');
   if (!wallet) throw noWallet();
   checkOperationLimit(input.amount, await readMoneyLimits(ctx.db), wallet.currency);
   const now = toDbTime();
@@ -77,19 +127,19 @@ export async function createRequest(ctx: ServiceContext, input: { amount: number
 /** Moves a pending request to its decision, or says it was already decided (409). */
 async function decide(ctx: ServiceContext, rawId: string | number, status: 'approved' | 'rejected', reason: string | null) {
   const id = decodeId(rawId);
-  const row = id ? await ctx.db('wallet_top_up_requests').where({ id }).first() : undefined;
+  const row: TopUpRequestRow | undefined = id ? await ctx.db('wallet_top_up_requests').where({ id }).first() : undefined;
   if (!row) throw notFound();
   const now = toDbTime();
   const won = await ctx.db('wallet_top_up_requests').where({ id: row.id, status: 'pending' }).update({ status, reason, reviewed_by: ctx.actor.id, reviewed_at: now, updated_at: now });
   if (won === 0) throw new AppError(409, 'api:wallets.request_already_decided');
-  return row as Record<string, any>;
+  return row;
 }
 
 export async function approveRequest(ctx: ServiceContext, rawId: string | number): Promise<void> {
   const row = await decide(ctx, rawId, 'approved', null);
   // The ceilings of the day of approval (they may have been lowered since the request).
   const limits = await readMoneyLimits(ctx.db);
-  const wallet = await ctx.db('wallets').where({ id: row.wallet_id }).first('currency');
+  const wallet: Pick<WalletRow, 'currency'> | undefined = await ctx.db('wallets').where({ id: row.wallet_id }).first('currency');
   checkOperationLimit(Number(row.amount), limits, wallet?.currency ?? '');
   const posted = await credit(ctx, row.wallet_id, { kind: 'top_up', amount: Number(row.amount), reference: row.reference, note: row.note, maxBalance: limits.max_balance });
   await ctx.db('wallet_top_up_requests').where({ id: row.id }).update({ wallet_transaction_id: posted.id });

@@ -10,6 +10,9 @@ import { readMoneyLimits, type MoneyLimits } from '../settings/money-settings.ts
 import { credit, debit } from './ledger.ts';
 import { keyedRow, keyReused, ledgerIdempotency, type Idempotency } from './idempotency.ts';
 import { dealerRef } from '../users/dealer-ref.ts';
+import { likePattern, pageParams, type Page } from '../http/list-query.ts';
+import { readCompanySettings } from '../settings/company-settings.ts';
+import type { WalletListRow, WalletRow, WalletTransactionListRow } from './wallet-rows.ts';
 
 /**
  * Wallet reads and the admin's money actions (docs/data-model.md, Wallets and the ledger). Every
@@ -23,7 +26,7 @@ export function walletQuery(db: Db) {
   return db('wallets').join('users', 'users.id', 'wallets.dealer_id').leftJoin('dealer_details', 'dealer_details.user_id', 'users.id').select(walletColumns);
 }
 
-export function presentWallet(r: Record<string, any>): WalletResponse {
+export function presentWallet(r: WalletListRow): WalletResponse {
   const threshold = r.low_balance_threshold === null || r.low_balance_threshold === undefined ? null : Number(r.low_balance_threshold);
   return {
     id: r.id,
@@ -45,14 +48,40 @@ export async function findWallet(ctx: ServiceContext, rawId: string | number): P
   const id = decodeId(rawId);
   const qb = walletQuery(ctx.db).where('wallets.id', id ?? 0);
   if (isDealer(ctx.actor)) qb.where('wallets.dealer_id', ctx.actor.id!);
-  const row = id ? await qb.first() : undefined;
+  const row: WalletListRow | undefined = id ? await qb.first() : undefined;
   if (!row) throw notFound();
   return presentWallet(row);
 }
 
-export async function walletOfDealer(db: Db, dealerId: number): Promise<WalletResponse | null> {
-  const row = await walletQuery(db).where('wallets.dealer_id', dealerId).first();
-  return row ? presentWallet(row) : null;
+/** A dealer's wallet row (balance in integer minor units), or null when it has none. */
+export async function walletOfDealer(db: Db, dealerId: number): Promise<WalletListRow | null> {
+  const row: WalletListRow | undefined = await walletQuery(db).where('wallets.dealer_id', dealerId).first();
+  return row ?? null;
+}
+
+/** The signed-in dealer's own wallet row; anyone else (or a dealer without one) has no wallet (404). */
+export async function ownWallet(ctx: ServiceContext): Promise<WalletListRow> {
+  if (!isDealer(ctx.actor)) throw noWallet();
+  const wallet = await walletOfDealer(ctx.db, ctx.actor.id!);
+  if (!wallet) throw noWallet();
+  return wallet;
+}
+
+/** A page request as the list routes take it (strings from the query; bad values fall back). */
+export interface PageRequest {
+  page?: string;
+  per_page?: string;
+  order?: string;
+}
+
+/** One page of a money list, sorted by `sortColumn` then `tieBreak` (desc unless order is asc), each row presented. */
+export async function pageOf<R, T>(qb: Knex.QueryBuilder, p: PageRequest, sortColumn: string, present: (r: R) => T, tieBreak: string): Promise<Page<T>> {
+  const { page, perPage } = pageParams({ page: p.page, per_page: p.per_page });
+  const order = (p.order ?? '').toLowerCase() === 'asc' ? 'asc' : 'desc';
+  const countRow = await qb.clone().clearSelect().clearOrder().count({ n: '*' }).first();
+  const total = Number((countRow as { n: number | string } | undefined)?.n ?? 0);
+  const rows: R[] = await qb.orderBy(sortColumn, order).orderBy(tieBreak, order).limit(perPage).offset((page - 1) * perPage);
+  return { data: rows.map(present), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } };
 }
 
 export const transactionQuery = (db: Db) =>
@@ -62,7 +91,7 @@ export const transactionQuery = (db: Db) =>
     .leftJoin('users as actors', 'actors.id', 'wallet_transactions.actor_id')
     .select('wallet_transactions.*', 'wallets.dealer_id', 'users.name as dealer_name', 'users.dealer_code', 'actors.name as actor_name');
 
-export function presentTransaction(r: Record<string, any>): WalletTransactionResponse {
+export function presentTransaction(r: WalletTransactionListRow): WalletTransactionResponse {
   return {
     id: Number(r.id),
     wallet_id: r.wallet_id,
@@ -104,12 +133,48 @@ export function applyTransactionFilters(qb: Knex.QueryBuilder, ctx: ServiceConte
   if (f.q) qb.where('wallet_transactions.reference', 'like', `%${f.q.replace(/[!%_]/g, (c) => `!${c}`)}%`);
 }
 
+export interface WalletListFilters {
+  /** A dealer's name or code. */
+  q?: string;
+  sort?: 'balance' | 'dealer' | 'updated_at' | 'id';
+}
+
+/** A page of the live dealers' wallets, by dealer name (A to Z) unless sorted otherwise (then newest or largest first). */
+export function listWallets(ctx: ServiceContext, f: WalletListFilters, p: PageRequest): Promise<Page<WalletResponse>> {
+  const qb = walletQuery(ctx.db).whereNull('users.deleted_at');
+  const q = (f.q ?? '').trim();
+  if (q) qb.where((w) => w.whereRaw("LOWER(users.name) LIKE LOWER(?) ESCAPE '!'", [likePattern(q)]).orWhereRaw("LOWER(users.dealer_code) LIKE LOWER(?) ESCAPE '!'", [likePattern(q)]));
+  const sort = { balance: 'wallets.balance', dealer: 'users.name', updated_at: 'wallets.updated_at', id: 'wallets.id' }[f.sort ?? 'dealer'] ?? 'users.name';
+  return pageOf(qb, { ...p, order: p.order || (sort === 'users.name' ? 'asc' : 'desc') }, sort, presentWallet, 'wallets.id');
+}
+
+/** The ledger rows the caller may read (a dealer: its own), filtered, and the company time zone they were read in. */
+async function filteredTransactions(ctx: ServiceContext, f: TransactionFilters) {
+  const { timezone } = await readCompanySettings(ctx.db);
+  const qb = transactionQuery(ctx.db);
+  applyTransactionFilters(qb, ctx, f, timezone);
+  // Wrapped: a knex builder is thenable, so returning it from an async function would run it.
+  return { qb, timezone };
+}
+
+/** A page of the filtered ledger, newest first unless `order` is asc. */
+export async function listTransactions(ctx: ServiceContext, f: TransactionFilters, p: PageRequest): Promise<Page<WalletTransactionResponse>> {
+  return pageOf((await filteredTransactions(ctx, f)).qb, p, 'wallet_transactions.id', presentTransaction, 'wallet_transactions.id');
+}
+
+/** The filtered ledger for the CSV, newest first, at most `limit` rows. */
+export async function exportTransactions(ctx: ServiceContext, f: TransactionFilters, limit: number) {
+  const { qb, timezone } = await filteredTransactions(ctx, f);
+  const rows: WalletTransactionListRow[] = await qb.orderBy('wallet_transactions.id', 'desc').limit(limit);
+  return { rows: rows.map(presentTransaction), timezone };
+}
+
 /** Locks the wallet row for this unit of work and says whose it is (a dealer may only act on its own). */
 async function lockWallet(ctx: ServiceContext, rawId: string | number) {
   const id = decodeId(rawId);
-  const row = id ? await ctx.db('wallets').where({ id }).forUpdate().first('id', 'dealer_id', 'currency', 'low_balance_threshold') : undefined;
+  const row: Pick<WalletRow, 'id' | 'dealer_id' | 'currency' | 'low_balance_threshold'> | undefined = id ? await ctx.db('wallets').where({ id }).forUpdate().first('id', 'dealer_id', 'currency', 'low_balance_threshold') : undefined;
   if (!row) throw notFound();
-  return row as { id: number; dealer_id: number; currency: string; low_balance_threshold: number | string | null };
+  return row;
 }
 
 /** An admin credit (a top-up, an adjustment credit, an approved top-up request) above the company's ceiling on one operation: 422. */

@@ -1,0 +1,193 @@
+import type { RechargeResponse, RechargeStatus, RemoteCallResponse, SettleRechargeInput, WalletTransactionResponse } from '@app/contracts';
+import { decodeId } from '../http/ids.ts';
+import { AppError, notFound } from '../http/errors.ts';
+import { pageParams, type Page } from '../http/list-query.ts';
+import { fromDbTime, startOfZonedDay, toDbTime } from '../database/time.ts';
+import { recordActivity } from '../activity-log/activity-log.ts';
+import { isDealer, transact, type ServiceContext } from '../platform/context.ts';
+import { readCompanySettings } from '../settings/company-settings.ts';
+import { presentTransaction, transactionQuery } from '../wallets/wallet.service.ts';
+import { credit } from '../wallets/ledger.ts';
+import type { WalletTransactionListRow } from '../wallets/wallet-rows.ts';
+import { presentRecharge, rechargeQuery } from './recharge.service.ts';
+import { presentRemoteCall } from './remote-calls.ts';
+import type { RechargeListRow, RechargeRow, RemoteCallRow } from './recharge-rows.ts';
+import type { PaymentAdapter, PaymentFlow } from './adapters/payment-adapter.ts';
+
+/**
+ * What the console does with sales (GET/POST /recharges): find and list them (a dealer only its
+ * own), show one with its timeline, and the people's money actions: retry, refund by hand, settle
+ * a sale in review. Routes, the CLI and tests call these with a service context, never a request.
+ */
+
+/** What the money actions need from the running process: the gateway (manual refunds) and the worker. */
+export interface RechargeMoney {
+  payment?: PaymentAdapter;
+  wake?: () => void;
+}
+
+export interface RechargeFilters {
+  dealer_id?: string;
+  provider_id?: string;
+  status?: RechargeStatus;
+  /** Days (YYYY-MM-DD) in the company's time zone. */
+  from?: string;
+  to?: string;
+  phone?: string;
+  /** A reference: ours, the gateway's or the operator's. */
+  q?: string;
+}
+
+export interface RechargePageRequest {
+  page?: string;
+  per_page?: string;
+  order?: string;
+}
+
+export interface RechargeDetail {
+  recharge: RechargeResponse;
+  timeline: { at: string; event: string; detail: string | null }[];
+  transactions: WalletTransactionResponse[];
+  remote_calls: RemoteCallResponse[];
+}
+
+/** Cost and profit are shown only to those who may see the company's cost prices. */
+const seesCost = (ctx: ServiceContext) => ctx.actor.permissions.has('view bundles prices');
+
+/** The filtered sales the caller may see, and the company's time zone they were read in. */
+async function filtered(ctx: ServiceContext, f: RechargeFilters) {
+  const { timezone } = await readCompanySettings(ctx.db);
+  const qb = rechargeQuery(ctx.db);
+  if (isDealer(ctx.actor)) qb.where('recharges.dealer_id', ctx.actor.id!);
+  if (f.dealer_id) qb.where('recharges.dealer_id', decodeId(f.dealer_id) ?? 0);
+  if (f.provider_id) qb.where('recharges.provider_id', decodeId(f.provider_id) ?? 0);
+  if (f.status) qb.where('recharges.status', f.status);
+  if (f.from) qb.where('recharges.created_at', '>=', toDbTime(startOfZonedDay(f.from, timezone)));
+  if (f.to) qb.where('recharges.created_at', '<', toDbTime(new Date(startOfZonedDay(f.to, timezone).getTime() + 86_400_000)));
+  const phone = (f.phone ?? '').replace(/\D/g, '').replace(/^(?:00252|252|0)/, '');
+  if (phone) qb.where('recharges.phone', 'like', `%${phone}%`);
+  if (f.q) qb.where((w) => w.where('recharges.reference', f.q!.trim().toUpperCase()).orWhere('recharges.payment_reference', f.q!.trim()).orWhere('recharges.operator_reference', f.q!.trim()));
+  // Wrapped: a knex builder is thenable, so returning it from an async function would run it.
+  return { qb, timezone };
+}
+
+/** One sale the caller may see (a dealer only its own), or 404. */
+export async function findRecharge(ctx: ServiceContext, rawId: string | number): Promise<RechargeListRow> {
+  const id = decodeId(rawId);
+  const qb = rechargeQuery(ctx.db).where('recharges.id', id ?? 0);
+  if (isDealer(ctx.actor)) qb.where('recharges.dealer_id', ctx.actor.id!);
+  const row: RechargeListRow | undefined = id ? await qb.first() : undefined;
+  if (!row) throw notFound();
+  return row;
+}
+
+const presentOne = async (ctx: ServiceContext, id: number) => presentRecharge(await findRecharge(ctx, id), seesCost(ctx));
+
+/** A page of the filtered sales, newest first unless `order` is asc. */
+export async function listRecharges(ctx: ServiceContext, f: RechargeFilters, p: RechargePageRequest): Promise<Page<RechargeResponse>> {
+  const { qb } = await filtered(ctx, f);
+  const { page, perPage } = pageParams({ page: p.page, per_page: p.per_page });
+  const order = (p.order ?? 'desc').toLowerCase() === 'asc' ? 'asc' : 'desc';
+  const countRow = await qb.clone().clearSelect().clearOrder().count({ n: '*' }).first();
+  const total = Number((countRow as { n: number | string } | undefined)?.n ?? 0);
+  const rows: RechargeListRow[] = await qb.orderBy('recharges.id', order).limit(perPage).offset((page - 1) * perPage);
+  return { data: rows.map((r) => presentRecharge(r, seesCost(ctx))), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } };
+}
+
+/** The filtered sales for the CSV, newest first, at most `limit`; with whether cost is shown and the time zone. */
+export async function exportRecharges(ctx: ServiceContext, f: RechargeFilters, limit: number) {
+  const { qb, timezone } = await filtered(ctx, f);
+  const rows: RechargeListRow[] = await qb.orderBy('recharges.id', 'desc').limit(limit);
+  const cost = seesCost(ctx);
+  return { rows: rows.map((r) => presentRecharge(r, cost)), seesCost: cost, timezone };
+}
+
+/** How many sales wait for a person (the console's badge). */
+export async function reviewCount(ctx: ServiceContext): Promise<number> {
+  const row = await ctx.db('recharges').where('status', 'needs_review').count({ n: '*' }).first();
+  return Number((row as { n: number | string }).n);
+}
+
+/** One sale with its timeline, its ledger rows and (staff only) the remote-call trail. */
+export async function rechargeDetail(ctx: ServiceContext, rawId: string | number): Promise<RechargeDetail> {
+  const row = await findRecharge(ctx, rawId);
+  const log: { action: string; created_at: string; after: string | null }[] = await ctx.db('activity_log').where({ subject_type: 'recharge', subject_id: row.id }).orderBy('id').select('action', 'created_at', 'after');
+  const transactions: WalletTransactionListRow[] = await transactionQuery(ctx.db).where('wallet_transactions.recharge_id', row.id).orderBy('wallet_transactions.id');
+  const timeline = log.map((l) => ({ at: fromDbTime(l.created_at)!, event: l.action, detail: l.after }));
+  // The gateway's and the aggregator's traffic is the company's: dealers see their sale, not it.
+  const calls: RemoteCallRow[] = isDealer(ctx.actor) ? [] : await ctx.db('remote_calls').where('recharge_id', row.id).orderBy('id').limit(500);
+  return { recharge: presentRecharge(row, seesCost(ctx)), timeline, transactions: transactions.map(presentTransaction), remote_calls: calls.map(presentRemoteCall) };
+}
+
+/** A failed recharge that reached neither the gateway nor the operator is tried again (the payer is prompted again). */
+export async function retryRecharge(ctx: ServiceContext, money: RechargeMoney, rawId: string | number): Promise<RechargeResponse> {
+  const row = await findRecharge(ctx, rawId);
+  await transact(ctx, async (tctx) => {
+    const moved = await tctx.db('wallet_transactions').where({ recharge_id: row.id }).first('id');
+    if (moved || !['none', 'absent'].includes(row.payment_state) || row.delivery_state !== 'none') throw new AppError(409, 'api:recharges.retry_not_possible');
+    const won = await tctx.db('recharges').where({ id: row.id, status: 'failed' }).whereIn('payment_state', ['none', 'absent'])// A new try: an earlier review's decision is about the old one, not this.
+      .update({ status: 'pending', payment_state: 'none', attempts: 0, crashes: 0, unsure_since: null, next_attempt_at: null, failure_reason: null, failed_at: null, review_outcome: null, reviewed_by: null, reviewed_at: null, review_reason: null, needs_review_at: null, updated_at: toDbTime() });
+    if (!won) throw new AppError(409, 'api:recharges.retry_not_possible');
+    await recordActivity(tctx, { action: 'recharge_retried', subjectType: 'recharge', subjectId: row.id });
+  });
+  money.wake?.();
+  return presentOne(ctx, row.id);
+}
+
+export interface RefundOutcome {
+  recharge: RechargeResponse;
+  /** False when the customer's payment is still being let go (the gateway has not confirmed yet). */
+  paymentReturned: boolean;
+}
+
+/**
+ * A failed sale whose money is not all back: the dealer's debit is credited back and the
+ * customer's payment let go (a reserve) or reversed (a purchase) through the gateway, each once;
+ * the original reason stays. 409 when nothing is left to refund. Ten at once: one refund.
+ */
+export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, rawId: string | number): Promise<RefundOutcome> {
+  const row = await findRecharge(ctx, rawId);
+  const { releasePayment } = await transact(ctx, async (tctx) => {
+    const r: RechargeRow = await tctx.db('recharges').where({ id: row.id }).forUpdate().first();
+    if (r.status !== 'failed' && r.status !== 'refunded') throw new AppError(409, 'api:recharges.refund_not_possible');
+    const debited: { amount: number; wallet_id: number } | undefined = await tctx.db('wallet_transactions').where({ recharge_id: r.id, kind: 'recharge_debit' }).first('amount', 'wallet_id');
+    const debitBack = debited ? Boolean(await tctx.db('wallet_transactions').where({ recharge_id: r.id, kind: 'recharge_refund' }).first('id')) : true;
+    const paymentHeld = r.payment_state === 'reserved' || r.payment_state === 'collected';
+    if (debitBack && !paymentHeld) throw new AppError(409, 'api:recharges.nothing_to_refund');
+    const now = toDbTime();
+    // Not back yet, so there was a debit.
+    const returned = debitBack ? null : Number(debited!.amount);
+    if (returned !== null) await credit(tctx, debited!.wallet_id, { kind: 'recharge_refund', amount: returned, rechargeId: r.id, reference: r.reference, note: 'Refunded by hand' });
+    if (paymentHeld) await tctx.db('recharges').where({ id: r.id, payment_state: r.payment_state }).update({ payment_state: 'releasing' });
+    await tctx.db('recharges').where({ id: r.id }).update({ status: 'refunded', refunded_at: r.refunded_at ?? now, updated_at: now });
+    await recordActivity(tctx, { action: 'recharge_refunded_by_hand', subjectType: 'recharge', subjectId: r.id, before: { status: r.status, payment_state: r.payment_state }, after: { dealer_debit_returned: returned, payment: paymentHeld ? 'releasing' : r.payment_state } });
+    return { releasePayment: paymentHeld ? { transactionId: r.payment_reference as string, flow: r.payment_flow ?? 'purchase', reference: r.reference as string } : null };
+  });
+  let paymentReturned = true;
+  if (releasePayment) {
+    // Outside the transaction: the gateway's answer may take seconds. Unconfirmed, it stays
+    // `releasing` and the reconciliation asks again.
+    const done = money.payment ? await money.payment.release({ referenceId: releasePayment.reference, transactionId: releasePayment.transactionId, flow: releasePayment.flow satisfies PaymentFlow }, { rechargeId: row.id }) : null;
+    if (done?.status === 'done') await ctx.db('recharges').where({ id: row.id, payment_state: 'releasing' }).update({ payment_state: 'released', updated_at: toDbTime() });
+    else paymentReturned = false;
+  }
+  return { recharge: await presentOne(ctx, row.id), paymentReturned };
+}
+
+/**
+ * A sale in review settled by a person: the decision is recorded and the worker carries it out
+ * (commits or lets go the customer's payment, settles the ledger), each step logged.
+ */
+export async function settleRecharge(ctx: ServiceContext, money: RechargeMoney, rawId: string | number, input: SettleRechargeInput): Promise<RechargeResponse> {
+  const row = await findRecharge(ctx, rawId);
+  await transact(ctx, async (tctx) => {
+    const now = toDbTime();
+    const won = await tctx.db('recharges')
+      .where({ id: row.id, status: 'needs_review' })
+      .update({ status: 'pending', review_outcome: input.outcome, reviewed_by: ctx.actor.id, reviewed_at: now, next_attempt_at: null, unsure_since: null, crashes: 0, updated_at: now });
+    if (!won) throw new AppError(409, 'api:recharges.settle_not_possible');
+    await recordActivity(tctx, { action: 'recharge_settled_in_review', subjectType: 'recharge', subjectId: row.id, before: { status: 'needs_review', review_reason: row.review_reason }, after: { outcome: input.outcome, note: input.note } });
+  });
+  money.wake?.();
+  return presentOne(ctx, row.id);
+}

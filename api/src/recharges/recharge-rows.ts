@@ -1,0 +1,81 @@
+import type { DeliveryState, PaymentState, RechargeStatus } from '@app/contracts';
+import type { PaymentFlow } from './adapters/payment-adapter.ts';
+
+/**
+ * A `recharges` row as the database returns it (docs/data-model.md, "Recharges"). Money is integer
+ * minor units (see wallets/wallet-rows.ts); times are the database's strings (database/time.ts).
+ */
+export interface RechargeRow {
+  id: number;
+  dealer_id: number;
+  bundle_id: number | null;
+  provider_id: number | null;
+  payment_method_id: number | null;
+  /** The sale's snapshot of the catalogue. */
+  provider_name: string;
+  category_name: string;
+  bundle_name: string;
+  data_volume_mb: number | null;
+  validity_days: number | null;
+  pricing_model: string;
+  phone: string;
+  payer_phone: string | null;
+  payer_reference: string | null;
+  amount: number;
+  cost: number;
+  profit: number;
+  currency: string;
+  status: RechargeStatus;
+  reference: string | null;
+  payment_reference: string | null;
+  operator_reference: string | null;
+  failure_reason: string | null;
+  idempotency_key: string;
+  request_hash: string | null;
+  customer_session_id: string | null;
+  attempts: number;
+  crashes: number;
+  payment_state: PaymentState;
+  payment_flow: PaymentFlow | null;
+  payment_adapter: string | null;
+  delivery_state: DeliveryState;
+  delivery_id: string | null;
+  operator_adapter: string | null;
+  unsure_since: string | null;
+  next_attempt_at: string | null;
+  review_reason: string | null;
+  needs_review_at: string | null;
+  reviewed_by: number | null;
+  reviewed_at: string | null;
+  review_outcome: 'delivered' | 'not_delivered' | null;
+  processing_started_at: string | null;
+  completed_at: string | null;
+  failed_at: string | null;
+  refunded_at: string | null;
+  created_at: string | null;
+  updated_at: string | null;
+}
+
+/** A recharge with its dealer, payment method and reviewer, as rechargeQuery selects it. */
+export interface RechargeListRow extends RechargeRow {
+  dealer_name: string;
+  dealer_code: string | null;
+  payment_method_name: string | null;
+  reviewer_name: string | null;
+}
+
+export interface RemoteCallRow {
+  id: number;
+  recharge_id: number | null;
+  system: string;
+  operation: string;
+  method: string;
+  url: string;
+  request: string | null;
+  response: string | null;
+  http_status: number | null;
+  outcome: 'ok' | 'refused' | 'unknown';
+  error: string | null;
+  duration_ms: number;
+  created_at: string;
+}
