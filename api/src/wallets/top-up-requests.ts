@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { formatMinor, type TopUpRequestResponse } from '@app/contracts';
 import { decodeId, encodeId } from '../http/ids.ts';
-import { AppError, notFound } from '../http/errors.ts';
+import { AppError, forbidden, notFound } from '../http/errors.ts';
 import { fromDbTime, toDbTime } from '../database/time.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
 import { isDealer, transact, type ServiceContext } from '../platform/context.ts';
@@ -47,14 +47,13 @@ export function presentRequest(r: TopUpRequestListRow): TopUpRequestResponse {
 }
 
 /**
- * Who reads which request. Listing: a dealer, and anyone who may not review, only their own; a
- * reviewer every dealer's. One request by id: a dealer only its own, staff any (the route lets in
- * only those who may ask or review). Deciding (approve, reject) needs the review permission at the
- * route and is not narrowed further.
+ * Who reads which request, in the list and by id alike: a dealer, and anyone who may not review,
+ * only their own; a reviewer every dealer's. Deciding (approve, reject) needs the review permission
+ * and staff: a dealer never decides a request, not even one whose role was given that permission
+ * (it would credit its own wallet).
  */
-function readsOnlyOwn(ctx: ServiceContext, purpose: 'list' | 'show'): boolean {
-  if (isDealer(ctx.actor)) return true;
-  return purpose === 'list' && !ctx.actor.permissions.has('review wallet top-ups');
+function readsOnlyOwn(ctx: ServiceContext): boolean {
+  return isDealer(ctx.actor) || !ctx.actor.permissions.has('review wallet top-ups');
 }
 
 export interface TopUpRequestFilters {
@@ -65,7 +64,7 @@ export interface TopUpRequestFilters {
 /** A page of the requests the caller may read, newest first unless `order` is asc. */
 export function listRequests(ctx: ServiceContext, f: TopUpRequestFilters, p: PageRequest): Promise<Page<TopUpRequestResponse>> {
   const qb = requestQuery(ctx.db);
-  if (readsOnlyOwn(ctx, 'list')) qb.where('wallet_top_up_requests.dealer_id', ctx.actor.id ?? 0);
+  if (readsOnlyOwn(ctx)) qb.where('wallet_top_up_requests.dealer_id', ctx.actor.id ?? 0);
   if (f.status) qb.where('wallet_top_up_requests.status', f.status);
   if (f.dealer_id) qb.where('wallet_top_up_requests.dealer_id', decodeId(f.dealer_id) ?? 0);
   return pageOf(qb, p, 'wallet_top_up_requests.id', presentRequest, 'wallet_top_up_requests.id');
@@ -74,7 +73,7 @@ export function listRequests(ctx: ServiceContext, f: TopUpRequestFilters, p: Pag
 export async function findRequest(ctx: ServiceContext, rawId: string | number): Promise<TopUpRequestResponse> {
   const id = decodeId(rawId);
   const qb = requestQuery(ctx.db).where('wallet_top_up_requests.id', id ?? 0);
-  if (readsOnlyOwn(ctx, 'show')) qb.where('wallet_top_up_requests.dealer_id', ctx.actor.id!);
+  if (readsOnlyOwn(ctx)) qb.where('wallet_top_up_requests.dealer_id', ctx.actor.id ?? 0);
   const row: TopUpRequestListRow | undefined = id ? await qb.first() : undefined;
   if (!row) throw notFound();
   return presentRequest(row);
@@ -126,6 +125,7 @@ export async function createRequest(ctx: ServiceContext, input: { amount: number
 
 /** Moves a pending request to its decision, or says it was already decided (409). */
 async function decide(ctx: ServiceContext, rawId: string | number, status: 'approved' | 'rejected', reason: string | null) {
+  if (isDealer(ctx.actor)) throw forbidden();
   const id = decodeId(rawId);
   const row: TopUpRequestRow | undefined = id ? await ctx.db('wallet_top_up_requests').where({ id }).first() : undefined;
   if (!row) throw notFound();

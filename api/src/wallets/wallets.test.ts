@@ -145,6 +145,28 @@ describe('top-up requests', () => {
     const admin = await h.userWith(['request wallet top-ups']);
     expect((await h.http().post('/api/v1/wallet-top-up-requests').set(bearer(admin.token)).send({ amount: 4, reference: 'x' })).status).toBe(403);
   });
+
+  it('a dealer never decides a request, even with the review permission; staff who may not review read none by id', async () => {
+    const asked = await h.http().post('/api/v1/wallet-top-up-requests').set(bearer(dealer.token)).send({ amount: 7, reference: 'EVC-SELF' });
+    expect(asked.status).toBe(201);
+    // The dealer role is given the review permission by mistake: approving its own is still refused.
+    const dealerRole = await h.knex('roles').where({ name: 'dealer' }).first('id');
+    const reviewId = (await h.knex('permissions').where({ name: 'review wallet top-ups' }).first('id')).id;
+    await h.knex('role_permissions').insert({ role_id: dealerRole.id, permission_id: reviewId });
+    const again = await h.login('walleta@test.example');
+    const before = await balance(dealer.walletId);
+    for (const action of ['approve', 'reject']) {
+      const res = await h.http().post(`/api/v1/wallet-top-up-requests/${asked.body.data.id}/${action}`).set(bearer(again)).send({ reason: 'mine' });
+      expect(res.status).toBe(403);
+    }
+    expect(await balance(dealer.walletId)).toBe(before);
+    expect((await h.knex('wallet_top_up_requests').where({ id: asked.body.data.id }).first()).status).toBe('pending');
+    await h.knex('role_permissions').where({ role_id: dealerRole.id, permission_id: reviewId }).delete();
+    // Staff who read wallets but may not review: no request of any dealer, by list or by id.
+    const viewer = await h.userWith(['view wallets', 'request wallet top-ups']);
+    expect((await h.http().get(`/api/v1/wallet-top-up-requests/${asked.body.data.id}`).set(bearer(viewer.token))).status).toBe(404);
+    expect((await h.http().get('/api/v1/wallet-top-up-requests').set(bearer(viewer.token))).body.data).toEqual([]);
+  });
 });
 
 describe('at once', () => {
