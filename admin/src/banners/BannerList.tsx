@@ -36,11 +36,11 @@ export default function BannerList() {
   return (
     <>
       <PageTitle title={translate('menu.banners')} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('banners.new_title')}</Button>} />
-      <List resource="banners" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.banners')} empty={<ListEmpty message="empty.banners" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('banners.new_title')}</Button>} />} error={<ListError />}>
+      <List resource="banners" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} actions={false} title={translate('menu.banners')} empty={<ListEmpty message="empty.banners" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('banners.new_title')}</Button>} />} error={<ListError />}>
         {phone ? (
-          <SimpleList primaryText={(r: BannerResponse) => r.title} secondaryText={dealerName} tertiaryText={(r: BannerResponse) => translate(`users.status.${r.status}`)} leftAvatar={thumb} rowClick={(id) => `/banners/${id}`} />
+          <SimpleList primaryText={(r: BannerResponse) => r.title} secondaryText={dealerName} tertiaryText={(r: BannerResponse) => translate(`users.status.${r.status}`)} leftAvatar={thumb} rowClick={(id) => route.path(id)} />
         ) : (
-          <Datagrid rowClick={(id) => `/banners/${id}`} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
+          <Datagrid rowClick={(id) => route.path(id)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <FunctionField label="banners.fields.image" render={thumb} />
             <TextField source="title" label="banners.fields.title" />
             <TextField source="link_url" label="banners.fields.link_url" emptyText="—" sortable={false} />

@@ -47,11 +47,11 @@ export default function BundleList() {
         ]}
       />
       <PageTitle title={title} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('catalogue.bundle.new_title')}</Button>} />
-      <List resource="bundles" filter={{ category_id: categoryId }} filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={title} storeKey={`bundles.${categoryId}`} empty={<ListEmpty message="empty.bundle" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('catalogue.bundle.new_title')}</Button>} />} error={<ListError />}>
+      <List resource="bundles" filter={{ category_id: categoryId }} filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} actions={false} title={title} storeKey={`bundles.${categoryId}`} empty={<ListEmpty message="empty.bundle" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('catalogue.bundle.new_title')}</Button>} />} error={<ListError />}>
         {phone ? (
-          <SimpleList primaryText={(r: BundleResponse) => r.name} secondaryText={(r: BundleResponse) => `${volume(r)} · ${translate('catalogue.days', { smart_count: r.validity_days })}`} tertiaryText={(r: BundleResponse) => r.selling_price} rowClick={(id) => `${base}/${id}`} />
+          <SimpleList primaryText={(r: BundleResponse) => r.name} secondaryText={(r: BundleResponse) => `${volume(r)} · ${translate('catalogue.days', { smart_count: r.validity_days })}`} tertiaryText={(r: BundleResponse) => r.selling_price} rowClick={(id) => route.path(id)} />
         ) : (
-          <Datagrid rowClick={(id) => (canEdit ? `${base}/${id}` : false)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
+          <Datagrid rowClick={(id) => (canEdit ? route.path(id) : false)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <TextField source="name" label="catalogue.fields.name" />
             <FunctionField source="data_volume_mb" label="catalogue.fields.data_volume" render={volume} />
             <FunctionField source="validity_days" label="catalogue.fields.validity" render={(r: BundleResponse) => translate('catalogue.days', { smart_count: r.validity_days })} />

@@ -36,7 +36,7 @@ export default function CategoryList() {
     <>
       <Breadcrumbs items={[{ label: 'menu.internet_providers', to: canSeeProviders ? '/internet-providers' : undefined }, { label: provider?.name ?? '…' }, { label: 'menu.internet_categories' }]} />
       <PageTitle title={title} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('catalogue.category.new_title')}</Button>} />
-      <List resource="internet-categories" filter={{ provider_id: providerId }} filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={title} storeKey={`internet-categories.${providerId}`} empty={<ListEmpty message="empty.category" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('catalogue.category.new_title')}</Button>} />} error={<ListError />}>
+      <List resource="internet-categories" filter={{ provider_id: providerId }} filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} actions={false} title={title} storeKey={`internet-categories.${providerId}`} empty={<ListEmpty message="empty.category" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('catalogue.category.new_title')}</Button>} />} error={<ListError />}>
         {phone ? (
           <SimpleList primaryText={(r: CategoryResponse) => r.name} secondaryText={(r: CategoryResponse) => translate('catalogue.bundles_count', { smart_count: r.bundles_count })} tertiaryText={(r: CategoryResponse) => translate(`users.status.${r.status}`)} linkType={false} rowClick={(id) => open(id)} />
         ) : (

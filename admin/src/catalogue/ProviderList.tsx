@@ -35,7 +35,7 @@ export default function ProviderList() {
     <>
       <Breadcrumbs items={[{ label: 'menu.internet_providers' }]} />
       <PageTitle title={translate('menu.internet_providers')} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('catalogue.provider.new_title')}</Button>} />
-      <List resource="internet-providers" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.internet_providers')} empty={<ListEmpty message="empty.provider" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('catalogue.provider.new_title')}</Button>} />} error={<ListError />}>
+      <List resource="internet-providers" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} actions={false} title={translate('menu.internet_providers')} empty={<ListEmpty message="empty.provider" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('catalogue.provider.new_title')}</Button>} />} error={<ListError />}>
         {phone ? (
           <SimpleList primaryText={(r: ProviderResponse) => r.name} secondaryText={(r: ProviderResponse) => r.phone_prefixes.join(', ')} tertiaryText={(r: ProviderResponse) => translate(`users.status.${r.status}`)} leftAvatar={(r: ProviderResponse) => <Logo src={r.logo} />} linkType={false} rowClick={(id) => open(id)} />
         ) : (

@@ -46,7 +46,7 @@ export default function DealerBundleList() {
       <PageTitle title={title} actions={scope.dealerId && canEdit && <BulkActions categoryId={categoryId} dealerData={scope.filter} />} />
       <DealerPicker scope={scope} />
       {scope.dealerId && (
-        <List resource="dealer-bundles" filter={{ ...scope.filter, category_id: categoryId }} filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={title} storeKey={`dealer-bundles.${scope.dealerId}.${categoryId}`} empty={<ListEmpty message="empty.dealer_catalogue" />} error={<ListError />}>
+        <List resource="dealer-bundles" filter={{ ...scope.filter, category_id: categoryId }} filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} actions={false} title={title} storeKey={`dealer-bundles.${scope.dealerId}.${categoryId}`} empty={<ListEmpty message="empty.dealer_catalogue" />} error={<ListError />}>
           {phone ? (
             <SimpleList primaryText={(r: DealerBundleResponse) => r.name} secondaryText={(r: DealerBundleResponse) => `${volumeLabel(r.data_volume_mb, translate)} · ${r.selling_price}`} tertiaryText={(r: DealerBundleResponse) => translate(r.enabled ? 'dealer_catalogue.on' : 'dealer_catalogue.off')} linkType={false} rowClick={false} />
           ) : (

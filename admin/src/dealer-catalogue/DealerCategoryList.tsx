@@ -28,7 +28,7 @@ export default function DealerCategoryList() {
       <PageTitle title={title} />
       <DealerPicker scope={scope} />
       {scope.dealerId && (
-        <List resource="dealer-categories" filter={{ ...scope.filter, provider_id: providerId }} filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={title} storeKey={`dealer-categories.${scope.dealerId}.${providerId}`} empty={<ListEmpty message="empty.dealer_catalogue" />} error={<ListError />}>
+        <List resource="dealer-categories" filter={{ ...scope.filter, provider_id: providerId }} filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} actions={false} title={title} storeKey={`dealer-categories.${scope.dealerId}.${providerId}`} empty={<ListEmpty message="empty.dealer_catalogue" />} error={<ListError />}>
           {phone ? (
             <SimpleList primaryText={(r: DealerCategoryResponse) => r.name} secondaryText={(r: DealerCategoryResponse) => translate('dealer_catalogue.bundles_on', { on: r.enabled_bundles_count, all: r.bundles_count })} tertiaryText={(r: DealerCategoryResponse) => translate(r.enabled ? 'dealer_catalogue.on' : 'dealer_catalogue.off')} linkType={false} rowClick={(id) => open(id)} />
           ) : (

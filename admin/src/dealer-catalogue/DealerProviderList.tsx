@@ -27,7 +27,7 @@ export default function DealerProviderList() {
       <PageTitle title={translate('menu.dealer_providers')} />
       <DealerPicker scope={scope} />
       {scope.dealerId && (
-        <List resource="dealer-providers" filter={scope.filter} filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.dealer_providers')} storeKey={`dealer-providers.${scope.dealerId}`} empty={<ListEmpty message="empty.dealer_catalogue" />} error={<ListError />}>
+        <List resource="dealer-providers" filter={scope.filter} filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} actions={false} title={translate('menu.dealer_providers')} storeKey={`dealer-providers.${scope.dealerId}`} empty={<ListEmpty message="empty.dealer_catalogue" />} error={<ListError />}>
           {phone ? (
             <SimpleList primaryText={(r: DealerProviderResponse) => r.name} secondaryText={(r: DealerProviderResponse) => translate('dealer_catalogue.categories_on', { on: r.enabled_categories_count, all: r.categories_count })} tertiaryText={(r: DealerProviderResponse) => translate(r.enabled ? 'dealer_catalogue.on' : 'dealer_catalogue.off')} leftAvatar={(r: DealerProviderResponse) => <Logo src={r.logo} />} linkType={false} rowClick={(id) => open(id)} />
           ) : (

@@ -1,6 +1,6 @@
 import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, ReferenceInput, SimpleList, usePermissions, useTranslate } from 'react-admin';
 import { Button, Typography } from '@mui/material';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import type { MissedSaleResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
 import { CsvExportButton } from '../common/CsvExportButton';
@@ -9,6 +9,7 @@ import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useIsPhone } from '../common/useIsPhone';
 import { ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
+import { usePresetFilters } from '../common/listUrl';
 
 /** One purchase refused because the dealer's wallet could not pay (GET /missed-sales). */
 type MissedSale = MissedSaleResponse;
@@ -24,8 +25,8 @@ export default function MissedSaleList() {
   const fmt = useCompanyFormat();
   const { permissions } = usePermissions<string[]>();
   const seesCost = !!permissions?.includes('view bundles prices');
-  const [params] = useSearchParams();
-  const preset = Object.fromEntries(['from', 'to', ...(dealer ? [] : ['dealer_id'])].flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : [])));
+  // The dashboard's links preset the days (and dealer): ?from=...&to=... moves into the list's own filter.
+  const preset = usePresetFilters(dealer ? { from: 'from', to: 'to' } : { from: 'from', to: 'to', dealer_id: 'dealer_id' });
   const money = (v: string | undefined) => (v === undefined ? '—' : `${v} ${fmt.currency}`);
   const filters = usePhoneFilters([
     ...(dealer
@@ -38,6 +39,7 @@ export default function MissedSaleList() {
     <DateInput key="from" source="from" label="wallets.fields.from" alwaysOn />,
     <DateInput key="to" source="to" label="wallets.fields.to" alwaysOn />,
   ]);
+  if (preset) return preset;
   const title = translate('menu.missed_sales');
   return (
     <>
@@ -49,7 +51,6 @@ export default function MissedSaleList() {
       <List
         resource="missed-sales"
         filters={filters}
-        filterDefaultValues={preset}
         sort={{ field: 'id', order: 'DESC' }}
         perPage={25}
         title={title}

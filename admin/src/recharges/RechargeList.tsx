@@ -1,6 +1,6 @@
 import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, ReferenceInput, SelectInput, SimpleList, TextInput, usePermissions, useTranslate } from 'react-admin';
 import { Alert, Button } from '@mui/material';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { RECHARGE_STATUSES, type RechargeResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
 import { Ltr, useLtr } from '../common/Ltr';
@@ -12,6 +12,7 @@ import { RechargeStatus } from './RechargeStatus';
 import { RechargeDetail } from './RechargeDetail';
 import { useIsPhone } from '../common/useIsPhone';
 import { ListEmpty, ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
+import { useListUrls, usePresetFilters } from '../common/listUrl';
 
 export { RechargeStatus };
 
@@ -27,9 +28,10 @@ export default function RechargeList() {
   const phone = useIsPhone();
   const ltr = useLtr();
   const openId = (useParams()['*'] ?? '').split('/')[0];
-  // Links from the dashboard carry their filters (?status=completed&from=...&to=...).
-  const [params] = useSearchParams();
-  const preset = Object.fromEntries(['status', 'from', 'to', 'dealer_id', 'provider_id', 'phone'].flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : [])));
+  // The filters, sort and page are in the URL; a sale opens at /recharges/{id} with them kept.
+  const urls = useListUrls('/recharges');
+  // Links from the dashboard carry their filters (?status=completed&from=...&to=...): moved into the list's own.
+  const preset = usePresetFilters({ status: 'status', from: 'from', to: 'to', dealer_id: 'dealer_id', provider_id: 'provider_id', phone: 'phone' });
   const filters = usePhoneFilters([
     ...(dealer
       ? []
@@ -52,6 +54,7 @@ export default function RechargeList() {
     <TextInput key="phone" source="phone" label="recharges.fields.phone" alwaysOn />,
     <TextInput key="q" source="q" label="recharges.fields.reference" />,
   ]);
+  if (preset) return preset;
   return (
     <>
       <PageTitle title={translate('menu.recharges')} />
@@ -71,10 +74,8 @@ export default function RechargeList() {
       <List
         resource="recharges"
         filters={filters}
-        filterDefaultValues={preset}
         sort={{ field: 'id', order: 'DESC' }}
         perPage={25}
-        disableSyncWithLocation
         title={translate('menu.recharges')}
         actions={
           <ListTopBar>
@@ -90,10 +91,10 @@ export default function RechargeList() {
             secondaryText={(r: RechargeResponse) => `${ltr(r.phone)} · ${ltr(`${r.amount} ${r.currency}`)}${dealer ? '' : ` · ${r.dealer.name}`}`}
             tertiaryText={(r: RechargeResponse) => <RechargeStatus status={r.status} reason={r.review_reason} />}
             linkType={false}
-            rowClick={(id) => `/recharges/${id}`}
+            rowClick={(id) => urls.record(id)}
           />
         ) : (
-          <Datagrid bulkActionButtons={false} rowClick={(id) => `/recharges/${id}`}>
+          <Datagrid bulkActionButtons={false} rowClick={(id) => urls.record(id)}>
             <FunctionField label="recharges.fields.created_at" render={(r: RechargeResponse) => fmt.dateTime(r.created_at)} />
             <FunctionField label="recharges.fields.reference" render={(r: RechargeResponse) => <Ltr>{r.reference}</Ltr>} />
             {!dealer && <FunctionField label="wallets.fields.dealer" render={(r: RechargeResponse) => r.dealer.name} />}
@@ -105,7 +106,7 @@ export default function RechargeList() {
           </Datagrid>
         )}
       </List>
-      <RechargeDetail id={openId || null} onClose={() => navigate('/recharges')} />
+      <RechargeDetail id={openId || null} onClose={() => navigate(urls.list)} />
     </>
   );
 }

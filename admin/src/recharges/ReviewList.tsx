@@ -10,6 +10,7 @@ import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { useIsPhone } from '../common/useIsPhone';
 import { ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
 import { useCompanyFormat } from '../common/useCompanyFormat';
+import { useListUrls } from '../common/listUrl';
 import { StateChip } from './RechargeStatus';
 import { RechargeDetail, waitingSince } from './RechargeDetail';
 
@@ -27,6 +28,8 @@ export default function ReviewList() {
   const ltr = useLtr();
   const fmt = useCompanyFormat();
   const openId = (useParams()['*'] ?? '').split('/')[0];
+  // The filters and page are in the URL; a sale opens at /recharges/review/{id} with them kept.
+  const urls = useListUrls(BASE);
   const waited = (r: RechargeResponse) => {
     const since = waitingSince(r);
     return since ? fmt.duration(Date.now() - new Date(since).getTime()) : '—';
@@ -61,7 +64,6 @@ export default function ReviewList() {
         filters={filters}
         sort={{ field: 'id', order: 'ASC' }}
         perPage={25}
-        disableSyncWithLocation
         actions={<ListTopBar />}
         title={title}
         empty={<Empty />}
@@ -73,10 +75,10 @@ export default function ReviewList() {
             secondaryText={(r: RechargeResponse) => r.review_reason ?? ''}
             tertiaryText={(r: RechargeResponse) => translate('recharges.review.waited', { time: waited(r) })}
             linkType={false}
-            rowClick={(id) => `${BASE}/${id}`}
+            rowClick={(id) => urls.record(id)}
           />
         ) : (
-          <Datagrid bulkActionButtons={false} rowClick={(id) => `${BASE}/${id}`}>
+          <Datagrid bulkActionButtons={false} rowClick={(id) => urls.record(id)}>
             <FunctionField label="recharges.review.waited_column" render={(r: RechargeResponse) => <strong>{waited(r)}</strong>} />
             <FunctionField label="recharges.fields.reference" render={(r: RechargeResponse) => <Ltr>{r.reference}</Ltr>} />
             <FunctionField label="wallets.fields.dealer" render={(r: RechargeResponse) => r.dealer.name} />
@@ -89,7 +91,7 @@ export default function ReviewList() {
           </Datagrid>
         )}
       </List>
-      <RechargeDetail id={openId || null} onClose={() => navigate(BASE)} />
+      <RechargeDetail id={openId || null} onClose={() => navigate(urls.list)} />
     </>
   );
 }

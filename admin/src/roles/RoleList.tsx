@@ -32,19 +32,19 @@ export default function RoleList() {
           )
         }
       />
-      <List resource="roles" title={title} filters={[<SearchInput key="q" source="q" alwaysOn />]} sort={{ field: 'name', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} empty={<ListEmpty message="empty.roles" />} error={<ListError />}>
+      <List resource="roles" title={title} filters={[<SearchInput key="q" source="q" alwaysOn />]} sort={{ field: 'name', order: 'ASC' }} perPage={25} actions={false} empty={<ListEmpty message="empty.roles" />} error={<ListError />}>
         {phone ? (
           <SimpleList
             primaryText={(r: RoleRecord) => r.name}
             secondaryText={(r: RoleRecord) => r.description ?? ''}
             tertiaryText={(r: RoleRecord) => String(r.users_count ?? 0)}
-            rowClick={(id) => `/settings/roles/${id}`}
+            rowClick={(id) => dialog.path(id)}
           />
         ) : (
         <Datagrid
           bulkActionButtons={canDelete ? <TrashBulkButton /> : false}
           isRowSelectable={(r) => !r.protected}
-          rowClick={(id) => `/settings/roles/${id}`}
+          rowClick={(id) => dialog.path(id)}
         >
           <FunctionField
             source="name"

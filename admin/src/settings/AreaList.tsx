@@ -28,11 +28,11 @@ export default function AreaList() {
     <>
       <Breadcrumbs items={[{ label: 'menu.settings', to: '/settings' }, { label: 'menu.settings_areas' }]} />
       <PageTitle title={translate('menu.settings_areas')} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.area.new_title')}</Button>} />
-      <List resource="areas" filters={filters} sort={{ field: 'name', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.settings_areas')} empty={<ListEmpty message="empty.area" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.area.new_title')}</Button>} />} error={<ListError />}>
+      <List resource="areas" filters={filters} sort={{ field: 'name', order: 'ASC' }} perPage={25} actions={false} title={translate('menu.settings_areas')} empty={<ListEmpty message="empty.area" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.area.new_title')}</Button>} />} error={<ListError />}>
         {phone ? (
-          <SimpleList primaryText={(r: AreaResponse) => r.name} secondaryText={(r: AreaResponse) => [translate(`settings.area_types.${r.type}`), r.parent?.name].filter(Boolean).join(' · ')} tertiaryText={(r: AreaResponse) => r.code ?? ''} rowClick={(id) => `${BASE}/${id}`} />
+          <SimpleList primaryText={(r: AreaResponse) => r.name} secondaryText={(r: AreaResponse) => [translate(`settings.area_types.${r.type}`), r.parent?.name].filter(Boolean).join(' · ')} tertiaryText={(r: AreaResponse) => r.code ?? ''} rowClick={(id) => route.path(id)} />
         ) : (
-          <Datagrid rowClick={(id) => (canEdit ? `${BASE}/${id}` : false)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
+          <Datagrid rowClick={(id) => (canEdit ? route.path(id) : false)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <TextField source="name" label="catalogue.fields.name" />
             <TextField source="code" label="catalogue.fields.code" emptyText="—" />
             <FunctionField source="type" label="settings.fields.type" render={(r: AreaResponse) => translate(`settings.area_types.${r.type}`)} />

@@ -33,11 +33,11 @@ export default function ContactList() {
     <>
       <Breadcrumbs items={[{ label: 'menu.settings', to: '/settings' }, { label: 'menu.settings_contacts' }]} />
       <PageTitle title={translate('menu.settings_contacts')} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.contact.new_title')}</Button>} />
-      <List resource="contacts" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.settings_contacts')} empty={<ListEmpty message="empty.contact" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.contact.new_title')}</Button>} />} error={<ListError />}>
+      <List resource="contacts" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} actions={false} title={translate('menu.settings_contacts')} empty={<ListEmpty message="empty.contact" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.contact.new_title')}</Button>} />} error={<ListError />}>
         {phone ? (
-          <SimpleList primaryText={(r: ContactResponse) => r.value} secondaryText={(r: ContactResponse) => `${translate(`settings.contact_types.${r.type}`)}${r.label ? ` · ${r.label}` : ''}`} tertiaryText={(r: ContactResponse) => translate(`users.status.${r.status}`)} rowClick={(id) => `${BASE}/${id}`} />
+          <SimpleList primaryText={(r: ContactResponse) => r.value} secondaryText={(r: ContactResponse) => `${translate(`settings.contact_types.${r.type}`)}${r.label ? ` · ${r.label}` : ''}`} tertiaryText={(r: ContactResponse) => translate(`users.status.${r.status}`)} rowClick={(id) => route.path(id)} />
         ) : (
-          <Datagrid rowClick={(id) => (canEdit ? `${BASE}/${id}` : false)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
+          <Datagrid rowClick={(id) => (canEdit ? route.path(id) : false)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <FunctionField source="type" label="settings.fields.type" render={(r: ContactResponse) => translate(`settings.contact_types.${r.type}`)} />
             <TextField source="label" label="settings.fields.label" emptyText="—" />
             <TextField source="value" label="settings.fields.value" />

@@ -39,11 +39,11 @@ export default function PaymentMethodList() {
     <>
       <Breadcrumbs items={[{ label: 'menu.settings', to: '/settings' }, { label: 'menu.settings_payment_methods' }]} />
       <PageTitle title={translate('menu.settings_payment_methods')} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.payment_method.new_title')}</Button>} />
-      <List resource="payment-methods" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} disableSyncWithLocation actions={false} title={translate('menu.settings_payment_methods')} empty={<ListEmpty message="empty.payment_method" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.payment_method.new_title')}</Button>} />} error={<ListError />}>
+      <List resource="payment-methods" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} actions={false} title={translate('menu.settings_payment_methods')} empty={<ListEmpty message="empty.payment_method" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.payment_method.new_title')}</Button>} />} error={<ListError />}>
         {phone ? (
-          <SimpleList primaryText={(r: PaymentMethodResponse) => r.name} secondaryText={(r: PaymentMethodResponse) => `${translate(`settings.payment_types.${r.type}`)} · ${r.account_number ?? ''}`} tertiaryText={(r: PaymentMethodResponse) => translate(`users.status.${r.status}`)} leftAvatar={(r: PaymentMethodResponse) => <Logo src={r.logo} icon={PaymentsIcon} />} rowClick={(id) => `${BASE}/${id}`} />
+          <SimpleList primaryText={(r: PaymentMethodResponse) => r.name} secondaryText={(r: PaymentMethodResponse) => `${translate(`settings.payment_types.${r.type}`)} · ${r.account_number ?? ''}`} tertiaryText={(r: PaymentMethodResponse) => translate(`users.status.${r.status}`)} leftAvatar={(r: PaymentMethodResponse) => <Logo src={r.logo} icon={PaymentsIcon} />} rowClick={(id) => route.path(id)} />
         ) : (
-          <Datagrid rowClick={(id) => (canEdit ? `${BASE}/${id}` : false)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
+          <Datagrid rowClick={(id) => (canEdit ? route.path(id) : false)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <FunctionField label="catalogue.fields.logo" render={(r: PaymentMethodResponse) => <Logo src={r.logo} icon={PaymentsIcon} />} />
             <TextField source="name" label="catalogue.fields.name" />
             <FunctionField source="type" label="settings.fields.type" render={(r: PaymentMethodResponse) => translate(`settings.payment_types.${r.type}`)} />

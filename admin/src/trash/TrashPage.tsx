@@ -28,7 +28,6 @@ export default function TrashPage({ resource }: { resource: string }) {
         queryOptions={{ meta: { trashed: true } }}
         filters={[<SearchInput key="q" source="q" alwaysOn />]}
         sort={{ field: 'deleted_at', order: 'DESC' }}
-        disableSyncWithLocation
         actions={false}
         title={translate('menu.trash')}
         empty={false}

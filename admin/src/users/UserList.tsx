@@ -92,7 +92,6 @@ export default function UserList({ userType }: { userType: Exclude<UserType, 'us
         sort={{ field: 'created_at', order: 'DESC' }}
         perPage={10}
         title={title}
-        disableSyncWithLocation
         actions={
           <TopToolbar>
             <FilterButton />
@@ -105,12 +104,12 @@ export default function UserList({ userType }: { userType: Exclude<UserType, 'us
             secondaryText={(r: UserRecord) => r.email}
             tertiaryText={(r: UserRecord) => translate(`users.status.${r.status}`)}
             leftAvatar={(r: UserRecord) => <Avatar src={resolveImage(dealer ? (r.dealer_details?.logo_path ?? r.profile_image) : r.profile_image)} alt="" />}
-            rowClick={(id) => (canEdit ? `${base}/${id}` : false)}
+            rowClick={(id) => (canEdit ? drawer.path(id) : false)}
           />
         ) : (
         <Datagrid
           bulkActionButtons={<BulkActions />}
-          rowClick={(id) => (canEdit ? `${base}/${id}` : false)}
+          rowClick={(id) => (canEdit ? drawer.path(id) : false)}
         >
           <FunctionField
             source="name"

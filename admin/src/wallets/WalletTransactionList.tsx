@@ -1,6 +1,5 @@
 import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, ReferenceInput, SelectInput, SimpleList, TextInput, useTranslate } from 'react-admin';
 import { Box, Chip, Divider, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import { useSearchParams } from 'react-router';
 import { TRANSACTION_KINDS, type WalletTransactionResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
 import { CsvExportButton } from '../common/CsvExportButton';
@@ -9,6 +8,7 @@ import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useIsPhone } from '../common/useIsPhone';
 import { ListEmpty, ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
 import { Ltr } from '../common/Ltr';
+import { usePresetFilters } from '../common/listUrl';
 
 
 /**
@@ -19,8 +19,8 @@ export default function WalletTransactionList() {
   const translate = useTranslate();
   const { dateTime: when } = useCompanyFormat();
   const dealer = useSession().user?.user_type === 'dealer';
-  const [params] = useSearchParams();
-  const fromUrl = params.get('dealer');
+  // A wallet's ledger link (/wallet-transactions?dealer=5) presets the dealer filter; the list's filters live in the URL.
+  const preset = usePresetFilters(dealer ? {} : { dealer: 'dealer_id' });
   const phone = useIsPhone();
   const filters = usePhoneFilters([
     ...(dealer
@@ -36,16 +36,15 @@ export default function WalletTransactionList() {
     <DateInput key="to" source="to" label="wallets.fields.to" alwaysOn />,
     <TextInput key="q" source="q" label="wallets.fields.reference" />,
   ]);
+  if (preset) return preset;
   return (
     <>
       <PageTitle title={translate('menu.wallet_transactions')} />
       <List
         resource="wallet-transactions"
         filters={filters}
-        filterDefaultValues={fromUrl && !dealer ? { dealer_id: fromUrl } : undefined}
         sort={{ field: 'id', order: 'DESC' }}
         perPage={25}
-        disableSyncWithLocation
         title={translate('menu.wallet_transactions')}
         actions={
           <ListTopBar>
