@@ -202,7 +202,8 @@ const asTyped = (v: string) => v;
 /**
  * A text input of the user form: labelled users.fields.<source>, full width; `ltr` for values
  * read left to right in an Arabic console too (emails, phones, codes, numbers); `required` marks
- * the label and tells assistive technology (the shared schema decides what is refused).
+ * the label and tells assistive technology (the shared schema decides what is refused). No room is
+ * kept under it for a message unless it has a help text.
  */
 function UserTextInput({
   source,
@@ -217,6 +218,7 @@ function UserTextInput({
       label={`users.fields.${source}`}
       parse={asTyped}
       isRequired={required}
+      helperText={false}
       fullWidth
       slotProps={{ htmlInput: { ...(required ? { 'aria-required': true } : {}), ...(ltr ? { dir: 'ltr' } : {}), ...(inputMode ? { inputMode } : {}) } }}
       {...rest}
@@ -337,7 +339,7 @@ function UserFormBody({ userType, record, onClose, banner }: { userType: UserTyp
               parse={asTyped}
               isRequired={!isEdit}
               autoComplete="new-password"
-              helperText={isEdit ? 'users.password_keep' : undefined}
+              helperText={isEdit ? 'users.password_keep' : false}
               fullWidth
               slotProps={{ htmlInput: { dir: 'ltr', ...(isEdit ? {} : { 'aria-required': true }) } }}
             />
@@ -349,6 +351,7 @@ function UserFormBody({ userType, record, onClose, banner }: { userType: UserTyp
               parse={asTyped}
               isRequired={!isEdit}
               autoComplete="new-password"
+              helperText={false}
               fullWidth
               slotProps={{ htmlInput: { dir: 'ltr', ...(isEdit ? {} : { 'aria-required': true }) } }}
             />
@@ -371,7 +374,7 @@ function UserFormBody({ userType, record, onClose, banner }: { userType: UserTyp
             <UserTextInput source="phone" type="tel" ltr />
           </Grid>
           <Grid size={{ xs: 12, sm: 6 }}>
-            <SelectInput source="status" label="users.fields.status" choices={STATUS_CHOICES} isRequired fullWidth />
+            <SelectInput source="status" label="users.fields.status" choices={STATUS_CHOICES} isRequired helperText={false} fullWidth />
           </Grid>
           <Grid size={12}>
             <UserTextInput source="address" multiline minRows={2} />
