@@ -58,13 +58,16 @@ function sessionLimits(conn: any, t: DatabaseTimeouts, done: (err: Error | null)
     // MariaDB: every statement, and a session left idle inside a transaction (a client that
     // vanished mid-transaction) is ended by the server, which rolls it back and frees its locks.
     const idleInTransaction = Math.max(30, Math.ceil(t.statementSeconds * 3));
-    conn.query(`SET SESSION max_statement_time = ${t.statementSeconds}, idle_transaction_timeout = ${idleInTransaction}`, (mariaErr: { errno?: number } | null) => {
-      // 1193 unknown system variable: MySQL, whose ceiling covers SELECTs only (the client's own
-      // timer covers the rest).
-      if (!mariaErr) return done(null);
-      if (mariaErr.errno !== 1193) return done(mariaErr as Error);
-      conn.query(`SET SESSION max_execution_time = ${Math.round(t.statementSeconds * 1000)}`, (mysqlErr: Error | null) => done(mysqlErr));
-    });
+    conn.query(
+      `SET SESSION max_statement_time = ${t.statementSeconds}, idle_transaction_timeout = ${idleInTransaction}`,
+      (mariaErr: { errno?: number } | null) => {
+        // 1193 unknown system variable: MySQL, whose ceiling covers SELECTs only (the client's own
+        // timer covers the rest).
+        if (!mariaErr) return done(null);
+        if (mariaErr.errno !== 1193) return done(mariaErr as Error);
+        conn.query(`SET SESSION max_execution_time = ${Math.round(t.statementSeconds * 1000)}`, (mysqlErr: Error | null) => done(mysqlErr));
+      },
+    );
   });
 }
 
@@ -129,7 +132,10 @@ export function knexConfig(
             if (err) conn.destroy();
             done(err, conn);
           };
-          const timer = setTimeout(() => finish(Object.assign(new Error('The database did not answer the session settings'), { code: 'ETIMEDOUT' })), timeouts.acquireSeconds * 1000);
+          const timer = setTimeout(
+            () => finish(Object.assign(new Error('The database did not answer the session settings'), { code: 'ETIMEDOUT' })),
+            timeouts.acquireSeconds * 1000,
+          );
           conn.query("SET time_zone = '+00:00'", (err: Error | null) => {
             if (err || !api) return finish(err);
             sessionLimits(conn, timeouts, finish);

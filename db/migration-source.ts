@@ -31,7 +31,10 @@ export const migrationSource: Knex.MigrationSource<string> = {
  * own services (api/src/demo), so db never imports API code.
  */
 export async function runSeeds(knex: Knex): Promise<void> {
-  const files = fs.readdirSync(path.join(here, 'seeds')).filter((f) => f.endsWith('.ts')).sort();
+  const files = fs
+    .readdirSync(path.join(here, 'seeds'))
+    .filter((f) => f.endsWith('.ts'))
+    .sort();
   for (const file of files) {
     const mod = (await import(pathToFileURL(path.join(here, 'seeds', file)).href)) as { seed: (k: Knex) => Promise<void> };
     await mod.seed(knex);

@@ -26,7 +26,10 @@ export function foreignId(
   const col = t.integer(column).unsigned();
   if (opts.nullable) col.nullable();
   else col.notNullable();
-  t.foreign(column).references('id').inTable(table).onDelete(opts.onDelete ?? 'RESTRICT');
+  t.foreign(column)
+    .references('id')
+    .inTable(table)
+    .onDelete(opts.onDelete ?? 'RESTRICT');
   return col;
 }
 

@@ -5,7 +5,10 @@
  */
 import { spawnSync } from 'node:child_process';
 
-const databases = (process.env.TEST_DATABASES || 'sqlite').split(',').map((s) => s.trim()).filter(Boolean);
+const databases = (process.env.TEST_DATABASES || 'sqlite')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const extra = process.argv.slice(2);
 let failed = false;
 for (const database of databases) {

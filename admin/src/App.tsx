@@ -87,7 +87,13 @@ function ConsoleAdmin() {
                 key={def.name}
                 name={def.name}
                 recordRepresentation={def.recordRepresentation}
-                list={List ? <RouteGuard anyOf={def.permissions.view}><List /></RouteGuard> : undefined}
+                list={
+                  List ? (
+                    <RouteGuard anyOf={def.permissions.view}>
+                      <List />
+                    </RouteGuard>
+                  ) : undefined
+                }
                 edit={List ? undefined : <RecordRedirect resource={def.name} />}
               />
             );
@@ -97,11 +103,23 @@ function ConsoleAdmin() {
               key={name}
               name={name}
               recordRepresentation={recordRepresentation as never}
-              list={<RouteGuard permissions={permissions}><List /></RouteGuard>}
+              list={
+                <RouteGuard permissions={permissions}>
+                  <List />
+                </RouteGuard>
+              }
               show={hasRecordPage ? <RecordRedirect resource={name} /> : undefined}
             >
               {children.map(({ path, permissions: needs, screen: Screen, props }) => (
-                <Route key={path} path={path} element={<RouteGuard permissions={needs}><Screen {...props} /></RouteGuard>} />
+                <Route
+                  key={path}
+                  path={path}
+                  element={
+                    <RouteGuard permissions={needs}>
+                      <Screen {...props} />
+                    </RouteGuard>
+                  }
+                />
               ))}
             </Resource>
           ))}

@@ -48,8 +48,20 @@ export interface ConsoleResource {
 
 export const CONSOLE_RESOURCES: ConsoleResource[] = [
   // The API's wallet list needs 'view wallets', so the screen does too (docs/decisions.md, "Money").
-  { name: 'wallets', recordRepresentation: (w: { dealer?: { name: string } }) => w.dealer?.name ?? '', permissions: ['view wallets'], list: screen(() => import('./wallets/WalletList')), hasRecordPage: true },
-  { name: 'wallet-transactions', recordRepresentation: 'reference', permissions: ['view wallet transactions'], list: screen(() => import('./wallets/WalletTransactionList')), hasRecordPage: false },
+  {
+    name: 'wallets',
+    recordRepresentation: (w: { dealer?: { name: string } }) => w.dealer?.name ?? '',
+    permissions: ['view wallets'],
+    list: screen(() => import('./wallets/WalletList')),
+    hasRecordPage: true,
+  },
+  {
+    name: 'wallet-transactions',
+    recordRepresentation: 'reference',
+    permissions: ['view wallet transactions'],
+    list: screen(() => import('./wallets/WalletTransactionList')),
+    hasRecordPage: false,
+  },
   {
     name: 'recharges',
     recordRepresentation: 'reference',
@@ -72,7 +84,11 @@ export const ROUTES: AppRoute[] = [
   { path: '/internet-providers/:id/categories/:categoryId/bundles/*', permissions: ['view bundles'], screen: screen(() => import('./catalogue/BundleList')) },
   { path: '/dealer-providers', permissions: ['view dealer providers'], screen: screen(() => import('./dealer-catalogue/DealerProviderList')) },
   { path: '/dealer-providers/:id/categories', permissions: ['view dealer categories'], screen: screen(() => import('./dealer-catalogue/DealerCategoryList')) },
-  { path: '/dealer-providers/:id/categories/:categoryId/bundles', permissions: ['view dealer bundles'], screen: screen(() => import('./dealer-catalogue/DealerBundleList')) },
+  {
+    path: '/dealer-providers/:id/categories/:categoryId/bundles',
+    permissions: ['view dealer bundles'],
+    screen: screen(() => import('./dealer-catalogue/DealerBundleList')),
+  },
   { path: '/my-wallet', permissions: ['view own wallet'], userTypes: ['dealer'], screen: screen(() => import('./wallets/MyWalletPage')) },
   // /wallets, /wallet-transactions, /recharges (and /recharges/review) and /logs are CONSOLE_RESOURCES.
   { path: '/missed-sales', permissions: ['view recharges'], screen: screen(() => import('./missed-sales/MissedSaleList')) },

@@ -56,7 +56,14 @@ export interface AppDeps {
 const ADMIN_DIST = path.join(PROJECT_ROOT, 'admin', 'dist');
 
 /** Builds the whole HTTP application: API, translations, uploads and the console. */
-export function createApp({ config, db, storage = localDiskStorage(path.join(config.dataDir, 'storage')), logger, onRechargeCreated, rechargeMoney }: AppDeps): Express {
+export function createApp({
+  config,
+  db,
+  storage = localDiskStorage(path.join(config.dataDir, 'storage')),
+  logger,
+  onRechargeCreated,
+  rechargeMoney,
+}: AppDeps): Express {
   configureIds(config.appKey);
   configureTokens(config.appKey);
   configureSecrets(config.appKey);
@@ -199,9 +206,16 @@ export function createApp({ config, db, storage = localDiskStorage(path.join(con
 
   // The console: built assets, then index.html for its client-side routes.
   if (fs.existsSync(path.join(ADMIN_DIST, 'index.html'))) {
-    app.use(express.static(ADMIN_DIST, { index: false, maxAge: '1y', immutable: true, setHeaders: (res, file) => {
-      if (!file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'no-cache');
-    } }));
+    app.use(
+      express.static(ADMIN_DIST, {
+        index: false,
+        maxAge: '1y',
+        immutable: true,
+        setHeaders: (res, file) => {
+          if (!file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'no-cache');
+        },
+      }),
+    );
     app.get(/.*/, (req, res, next) => {
       if (!req.accepts('html')) return next();
       res.setHeader('Cache-Control', 'no-cache');

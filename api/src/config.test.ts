@@ -38,7 +38,17 @@ describe('settings from the environment', () => {
       API_RATE_LIMIT_PER_MINUTE: '600',
       SEED_DEMO_HISTORY: 'false',
     });
-    expect(config).toMatchObject({ port: 8080, trustProxy: 1, logLevel: 'warn', appUrl: 'https://office.example.so', dbConnectTimeoutSeconds: 5, rechargeWorker: false, apiRateLimitPerMinute: 600, seedDemo: true, seedDemoHistory: false });
+    expect(config).toMatchObject({
+      port: 8080,
+      trustProxy: 1,
+      logLevel: 'warn',
+      appUrl: 'https://office.example.so',
+      dbConnectTimeoutSeconds: 5,
+      rechargeWorker: false,
+      apiRateLimitPerMinute: 600,
+      seedDemo: true,
+      seedDemoHistory: false,
+    });
   });
 
   it('refuses bad values, naming each variable', () => {

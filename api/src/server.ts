@@ -63,24 +63,24 @@ async function main() {
   const moneyEnv = readMoneyEnv();
   const money = await moneyAdapters(moneyEnv, { trail: databaseTrail(db.knex, logger), logger });
   logger.info(`Money: ${money.describe}`);
-  if (config.env === 'production' && !moneyEnv.WAAFIPAY_URL) logger.warn('NODE_ENV=production without WAAFIPAY_URL: payments go to the embedded stand-in, not to a real gateway');
+  if (config.env === 'production' && !moneyEnv.WAAFIPAY_URL)
+    logger.warn('NODE_ENV=production without WAAFIPAY_URL: payments go to the embedded stand-in, not to a real gateway');
   // Fulfilment runs in this process unless RECHARGE_WORKER=false (e.g. a web-only instance).
-  const worker =
-    !config.rechargeWorker
-      ? null
-      : new RechargeWorker({
-          db: db.knex,
-          client: db.client,
-          payment: money.payment,
-          operators: money.operators,
-          logger,
-          concurrency: moneyEnv.RECHARGE_WORKER_CONCURRENCY,
-          paymentTimeoutMs: moneyEnv.PAYMENT_TIMEOUT_MS,
-          leaseMs: moneyEnv.RECHARGE_LEASE_MS,
-          reviewAfterMs: moneyEnv.RECHARGE_REVIEW_AFTER_MS,
-          retryBaseMs: moneyEnv.RECHARGE_RETRY_BASE_MS,
-          reconcileMs: moneyEnv.RECHARGE_RECONCILE_MS,
-        });
+  const worker = !config.rechargeWorker
+    ? null
+    : new RechargeWorker({
+        db: db.knex,
+        client: db.client,
+        payment: money.payment,
+        operators: money.operators,
+        logger,
+        concurrency: moneyEnv.RECHARGE_WORKER_CONCURRENCY,
+        paymentTimeoutMs: moneyEnv.PAYMENT_TIMEOUT_MS,
+        leaseMs: moneyEnv.RECHARGE_LEASE_MS,
+        reviewAfterMs: moneyEnv.RECHARGE_REVIEW_AFTER_MS,
+        retryBaseMs: moneyEnv.RECHARGE_RETRY_BASE_MS,
+        reconcileMs: moneyEnv.RECHARGE_RECONCILE_MS,
+      });
   if (worker) {
     // One process owns a SQLite file, so what it left in processing is its own: resume it now.
     // On MySQL other processes may be working: their rows come back when the lease runs out.
@@ -94,7 +94,9 @@ async function main() {
     logger.info(`Listening on ${url} (database: ${db.client})`);
     console.log(`\n  Console:  ${url}/\n  API:      ${url}/api/v1  (docs: ${url}/api/v1/docs)`);
     if (config.seedDemo) {
-      console.log('  Demo sign-ins: admin@example.com / Admin@12345 (super admin), dealer@example.com / Dealer@12345 (dealer DEMO), hodan@example.com / Dealer@12345 (dealer HODAN)');
+      console.log(
+        '  Demo sign-ins: admin@example.com / Admin@12345 (super admin), dealer@example.com / Dealer@12345 (dealer DEMO), hodan@example.com / Dealer@12345 (dealer HODAN)',
+      );
       console.log(`  Storefront: ${url}/dealer/DEMO\n`);
     }
   });

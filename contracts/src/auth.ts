@@ -37,4 +37,3 @@ export const changePasswordSchema = z
       ctx.addIssue({ code: 'custom', path: ['password_confirmation'], message: 'validation:password_mismatch' });
     }
   });
-

@@ -51,7 +51,11 @@ export const PROVIDER_ADAPTERS = ['sandbox', 'reloadly'] as const;
 /** The aggregator's operator id (digits); blank: detected from the customer's number. */
 const externalOperatorId = z.preprocess(
   (v) => (typeof v === 'number' ? String(v) : typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
-  z.string({ message: 'validation:operator_id_invalid' }).regex(/^\d{1,18}$/, { message: 'validation:operator_id_invalid' }).nullable().optional(),
+  z
+    .string({ message: 'validation:operator_id_invalid' })
+    .regex(/^\d{1,18}$/, { message: 'validation:operator_id_invalid' })
+    .nullable()
+    .optional(),
 );
 
 export const providerSchema = z.object({
@@ -83,11 +87,21 @@ const bundleFields = {
   /** Megabytes; empty means unlimited. */
   data_volume_mb: z.preprocess(
     (v) => (v === '' || v === null ? null : typeof v === 'string' ? Number(v) : v),
-    z.number({ message: 'validation:volume_invalid' }).int({ message: 'validation:volume_invalid' }).min(1, { message: 'validation:volume_invalid' }).max(10_000_000, { message: 'validation:volume_invalid' }).nullable().optional(),
+    z
+      .number({ message: 'validation:volume_invalid' })
+      .int({ message: 'validation:volume_invalid' })
+      .min(1, { message: 'validation:volume_invalid' })
+      .max(10_000_000, { message: 'validation:volume_invalid' })
+      .nullable()
+      .optional(),
   ),
   validity_days: z.preprocess(
     (v) => (typeof v === 'string' && v !== '' ? Number(v) : v),
-    z.number({ message: 'validation:validity_invalid' }).int({ message: 'validation:validity_invalid' }).min(1, { message: 'validation:validity_invalid' }).max(366, { message: 'validation:validity_invalid' }),
+    z
+      .number({ message: 'validation:validity_invalid' })
+      .int({ message: 'validation:validity_invalid' })
+      .min(1, { message: 'validation:validity_invalid' })
+      .max(366, { message: 'validation:validity_invalid' }),
   ),
   cost_price: priceSchema,
   selling_price: priceSchema,
@@ -126,7 +140,8 @@ export const dealerBundleSchema = z
   })
   .superRefine((d, ctx) => {
     if (d.selling_price !== undefined && d.profit !== undefined) ctx.addIssue({ code: 'custom', path: ['profit'], message: 'validation:price_or_profit' });
-    if (d.status === undefined && d.selling_price === undefined && d.profit === undefined) ctx.addIssue({ code: 'custom', path: ['status'], message: 'validation:nothing_to_change' });
+    if (d.status === undefined && d.selling_price === undefined && d.profit === undefined)
+      ctx.addIssue({ code: 'custom', path: ['status'], message: 'validation:nothing_to_change' });
   });
 
 /** Bulk actions over one category's bundles (or one operator's, or all): turn on/off, or price at cost + profit. */

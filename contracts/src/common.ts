@@ -61,14 +61,17 @@ export const httpUrlSchema = (max = 500) =>
     z
       .string()
       .max(max, { message: 'validation:too_long' })
-      .refine((v) => {
-        try {
-          const u = new URL(v);
-          return (u.protocol === 'http:' || u.protocol === 'https:') && Boolean(u.hostname);
-        } catch {
-          return false;
-        }
-      }, { message: 'validation:url_invalid' })
+      .refine(
+        (v) => {
+          try {
+            const u = new URL(v);
+            return (u.protocol === 'http:' || u.protocol === 'https:') && Boolean(u.hostname);
+          } catch {
+            return false;
+          }
+        },
+        { message: 'validation:url_invalid' },
+      )
       .nullable()
       .optional(),
   );
@@ -76,7 +79,10 @@ export const httpUrlSchema = (max = 500) =>
 /** A record reference from a form or JSON: numeric id or h_id; blank means none. */
 export const recordRefSchema = z.preprocess(
   (v) => (v === '' || v === 'null' ? null : v),
-  z.union([z.number().int().positive(), z.string().trim().min(1).max(64)], { message: 'validation:invalid_value' }).nullable().optional(),
+  z
+    .union([z.number().int().positive(), z.string().trim().min(1).max(64)], { message: 'validation:invalid_value' })
+    .nullable()
+    .optional(),
 );
 
 /** A required record reference (numeric id or h_id), with its own "choose one" message. */
@@ -89,5 +95,10 @@ export const requiredRefSchema = (message: string) =>
 /** Sort position; multipart forms send it as text. */
 export const sortOrderSchema = z.preprocess(
   (v) => (v === '' || v === null || v === undefined ? undefined : typeof v === 'string' ? Number(v) : v),
-  z.number({ message: 'validation:sort_order_invalid' }).int({ message: 'validation:sort_order_invalid' }).min(0, { message: 'validation:sort_order_invalid' }).max(1_000_000, { message: 'validation:sort_order_invalid' }).optional(),
+  z
+    .number({ message: 'validation:sort_order_invalid' })
+    .int({ message: 'validation:sort_order_invalid' })
+    .min(0, { message: 'validation:sort_order_invalid' })
+    .max(1_000_000, { message: 'validation:sort_order_invalid' })
+    .optional(),
 );

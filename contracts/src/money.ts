@@ -25,25 +25,21 @@ export function formatMinor(minor: number | bigint): string {
 }
 
 /** A request amount: "12.50" or 12.5, positive, at most 2 decimals; parsed to minor units. */
-export const amountSchema = z
-  .union([z.string(), z.number()], { message: 'validation:amount_invalid' })
-  .transform((v, ctx) => {
-    const minor = toMinor(v);
-    if (minor === null || minor <= 0 || !Number.isSafeInteger(minor)) {
-      ctx.addIssue({ code: 'custom', message: 'validation:amount_invalid' });
-      return z.NEVER;
-    }
-    return minor;
-  });
+export const amountSchema = z.union([z.string(), z.number()], { message: 'validation:amount_invalid' }).transform((v, ctx) => {
+  const minor = toMinor(v);
+  if (minor === null || minor <= 0 || !Number.isSafeInteger(minor)) {
+    ctx.addIssue({ code: 'custom', message: 'validation:amount_invalid' });
+    return z.NEVER;
+  }
+  return minor;
+});
 
 /** A price: like an amount, but zero is allowed (a free bundle, a zero cost). */
-export const priceSchema = z
-  .union([z.string(), z.number()], { message: 'validation:price_invalid' })
-  .transform((v, ctx) => {
-    const minor = toMinor(v);
-    if (minor === null || minor < 0 || !Number.isSafeInteger(minor)) {
-      ctx.addIssue({ code: 'custom', message: 'validation:price_invalid' });
-      return z.NEVER;
-    }
-    return minor;
-  });
+export const priceSchema = z.union([z.string(), z.number()], { message: 'validation:price_invalid' }).transform((v, ctx) => {
+  const minor = toMinor(v);
+  if (minor === null || minor < 0 || !Number.isSafeInteger(minor)) {
+    ctx.addIssue({ code: 'custom', message: 'validation:price_invalid' });
+    return z.NEVER;
+  }
+  return minor;
+});

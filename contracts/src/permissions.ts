@@ -36,7 +36,15 @@ export const PERMISSION_GROUPS = {
     'update dealer bundles',
   ],
   banners: ['view banners', 'create banners', 'update banners', 'delete banners', 'restore banners', 'force delete banners'],
-  wallets: ['view wallets', 'view own wallet', 'view wallet transactions', 'top up wallets', 'adjust wallets', 'request wallet top-ups', 'review wallet top-ups'],
+  wallets: [
+    'view wallets',
+    'view own wallet',
+    'view wallet transactions',
+    'top up wallets',
+    'adjust wallets',
+    'request wallet top-ups',
+    'review wallet top-ups',
+  ],
   recharges: ['view recharges', 'retry recharges', 'refund recharges', 'review recharges'],
   reports: ['view reports', 'view dealer profit report', 'export reports'],
   users: [
@@ -51,15 +59,7 @@ export const PERMISSION_GROUPS = {
     'change user status',
     'assign user roles',
   ],
-  roles: [
-    'view roles',
-    'create roles',
-    'update roles',
-    'delete roles',
-    'restore roles',
-    'force delete roles',
-    'assign permissions',
-  ],
+  roles: ['view roles', 'create roles', 'update roles', 'delete roles', 'restore roles', 'force delete roles', 'assign permissions'],
   settings: [
     'manage settings',
     'view mail settings',

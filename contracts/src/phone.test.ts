@@ -3,7 +3,8 @@ import { checkPhone, nationalNumber } from './phone.ts';
 
 describe('Somali mobile numbers', () => {
   it('takes +252, 00252, 252, a leading 0 or none, with spaces and dashes', () => {
-    for (const v of ['+252 61 512 3456', '00252615123456', '252615123456', '0615123456', '615-123-456', '(061) 5123456']) expect(nationalNumber(v)).toBe('615123456');
+    for (const v of ['+252 61 512 3456', '00252615123456', '252615123456', '0615123456', '615-123-456', '(061) 5123456'])
+      expect(nationalNumber(v)).toBe('615123456');
     for (const v of ['61512345', '61512345678', '+25461512345', 'abc']) expect(nationalNumber(v)).toBeNull();
   });
 

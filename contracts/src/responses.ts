@@ -294,14 +294,24 @@ export const storefrontProvidersSchema = z.object({
       code: z.string(),
       logo: z.string().nullable(),
       phone_prefixes: z.array(z.string()),
-      categories: z.array(z.object({ id: z.number().int(), h_id: z.string(), name: z.string(), description: z.string().nullable(), bundles: z.array(storefrontBundleSchema) })),
+      categories: z.array(
+        z.object({ id: z.number().int(), h_id: z.string(), name: z.string(), description: z.string().nullable(), bundles: z.array(storefrontBundleSchema) }),
+      ),
     }),
   ),
 });
 export type StorefrontProviders = z.infer<typeof storefrontProvidersSchema>;
 
 export const storefrontContactSchema = z.object({ id: z.number().int(), type: z.enum(CONTACT_TYPES), label: z.string().nullable(), value: z.string() });
-export const storefrontPaymentMethodSchema = z.object({ id: z.number().int(), h_id: z.string(), name: z.string(), type: z.enum(PAYMENT_METHOD_TYPES), account_number: z.string().nullable(), instructions: z.string().nullable(), logo: z.string().nullable() });
+export const storefrontPaymentMethodSchema = z.object({
+  id: z.number().int(),
+  h_id: z.string(),
+  name: z.string(),
+  type: z.enum(PAYMENT_METHOD_TYPES),
+  account_number: z.string().nullable(),
+  instructions: z.string().nullable(),
+  logo: z.string().nullable(),
+});
 
 const walletDealer = z.object({ id: z.number().int(), h_id: z.string(), name: z.string(), dealer_code: z.string().nullable() });
 
@@ -340,7 +350,9 @@ export type WalletTransactionResponse = z.infer<typeof walletTransactionResponse
 export const myWalletResponseSchema = z.object({
   wallet: walletResponseSchema,
   transactions: z.array(walletTransactionResponseSchema).describe('The latest 10'),
-  days: z.array(z.object({ date: z.string(), credits: z.string(), debits: z.string(), balance: z.string() })).describe('The last 30 days, oldest first, in the company time zone'),
+  days: z
+    .array(z.object({ date: z.string(), credits: z.string(), debits: z.string(), balance: z.string() }))
+    .describe('The last 30 days, oldest first, in the company time zone'),
   pending_top_ups: z.number().int(),
   missed_sales_today: z.object({ count: z.number().int(), amount: z.string() }).describe('Purchases refused today because the wallet was empty'),
 });

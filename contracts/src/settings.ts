@@ -27,7 +27,12 @@ export const PAYER_NETWORKS: Partial<Record<PaymentMethodType, { network: string
 /** A wallet or merchant number (digits, spaces, + and -) or a bank account (letters too). */
 export const accountNumberSchema = z.preprocess(
   (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
-  z.string().max(64, { message: 'validation:too_long' }).regex(/^[A-Za-z0-9 +\-/.]+$/, { message: 'validation:account_number_invalid' }).nullable().optional(),
+  z
+    .string()
+    .max(64, { message: 'validation:too_long' })
+    .regex(/^[A-Za-z0-9 +\-/.]+$/, { message: 'validation:account_number_invalid' })
+    .nullable()
+    .optional(),
 );
 
 const paymentMethodFields = {
@@ -43,7 +48,8 @@ const paymentMethodFields = {
 };
 /** Every type but cash needs the number the customer pays to. */
 const accountNeeded = (d: { type?: string; account_number?: string | null }, ctx: z.RefinementCtx) => {
-  if (d.type && d.type !== 'cash' && !d.account_number) ctx.addIssue({ code: 'custom', path: ['account_number'], message: 'validation:account_number_required' });
+  if (d.type && d.type !== 'cash' && !d.account_number)
+    ctx.addIssue({ code: 'custom', path: ['account_number'], message: 'validation:account_number_required' });
 };
 export const paymentMethodSchema = z.object(paymentMethodFields).superRefine(accountNeeded);
 export const updatePaymentMethodSchema = z.object(paymentMethodFields).partial();
@@ -71,7 +77,8 @@ const contactFields = {
 /** The value must fit its type: a phone number for phone and WhatsApp, an address for email. */
 const valueFitsType = (d: { type?: string; value?: string }, ctx: z.RefinementCtx) => {
   if (!d.type || d.value === undefined) return;
-  if ((d.type === 'phone' || d.type === 'whatsapp') && !PHONE.test(d.value)) ctx.addIssue({ code: 'custom', path: ['value'], message: 'validation:contact_phone_invalid' });
+  if ((d.type === 'phone' || d.type === 'whatsapp') && !PHONE.test(d.value))
+    ctx.addIssue({ code: 'custom', path: ['value'], message: 'validation:contact_phone_invalid' });
   if (d.type === 'email' && !EMAIL.test(d.value)) ctx.addIssue({ code: 'custom', path: ['value'], message: 'validation:email_invalid' });
 };
 export const contactSchema = z.object(contactFields).superRefine(valueFitsType);
@@ -82,7 +89,12 @@ const areaFields = {
   name,
   code: z.preprocess(
     (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim().toUpperCase()) : v),
-    z.string().max(32, { message: 'validation:too_long' }).regex(/^[A-Z0-9_-]+$/, { message: 'validation:code_invalid' }).nullable().optional(),
+    z
+      .string()
+      .max(32, { message: 'validation:too_long' })
+      .regex(/^[A-Z0-9_-]+$/, { message: 'validation:code_invalid' })
+      .nullable()
+      .optional(),
   ),
   type: z.enum(AREA_TYPES, { message: 'validation:area_type_invalid' }).optional(),
   parent_id: recordRefSchema,
@@ -115,28 +127,52 @@ export const companySettingsSchema = z.object({
     z.string().max(191, { message: 'validation:email_max' }).regex(EMAIL, { message: 'validation:email_invalid' }).nullable().optional(),
   ),
   currency: z.enum(CURRENCIES, { message: 'validation:currency_invalid' }),
-  timezone: z.string({ message: 'validation:timezone_invalid' }).trim().min(1, { message: 'validation:timezone_invalid' }).max(64, { message: 'validation:timezone_invalid' }).refine(isTimeZone, { message: 'validation:timezone_invalid' }),
+  timezone: z
+    .string({ message: 'validation:timezone_invalid' })
+    .trim()
+    .min(1, { message: 'validation:timezone_invalid' })
+    .max(64, { message: 'validation:timezone_invalid' })
+    .refine(isTimeZone, { message: 'validation:timezone_invalid' }),
   footer_text: optionalText(500),
 });
 export type CompanySettingsInput = z.infer<typeof companySettingsSchema>;
 
 export const MAIL_SECURITY = ['none', 'starttls', 'tls'] as const;
 export const mailSettingsSchema = z.object({
-  host: z.string({ message: 'validation:mail_host_required' }).trim().min(1, { message: 'validation:mail_host_required' }).max(191, { message: 'validation:too_long' }).refine((v) => v === '' || /^[A-Za-z0-9.-]+$|^\[[0-9a-fA-F:]+\]$/.test(v), { message: 'validation:mail_host_invalid' }),
+  host: z
+    .string({ message: 'validation:mail_host_required' })
+    .trim()
+    .min(1, { message: 'validation:mail_host_required' })
+    .max(191, { message: 'validation:too_long' })
+    .refine((v) => v === '' || /^[A-Za-z0-9.-]+$|^\[[0-9a-fA-F:]+\]$/.test(v), { message: 'validation:mail_host_invalid' }),
   port: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
-    z.number({ message: 'validation:mail_port_invalid' }).int({ message: 'validation:mail_port_invalid' }).min(1, { message: 'validation:mail_port_invalid' }).max(65535, { message: 'validation:mail_port_invalid' }),
+    z
+      .number({ message: 'validation:mail_port_invalid' })
+      .int({ message: 'validation:mail_port_invalid' })
+      .min(1, { message: 'validation:mail_port_invalid' })
+      .max(65535, { message: 'validation:mail_port_invalid' }),
   ),
   security: z.enum(MAIL_SECURITY, { message: 'validation:mail_security_invalid' }),
   username: optionalText(191),
   /** Blank or absent keeps the stored password; `clear_password: true` removes it. Never answered back. */
   password: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.string().max(500, { message: 'validation:too_long' }).optional()),
   clear_password: z.boolean().optional(),
-  from_address: z.string({ message: 'validation:mail_from_required' }).trim().min(1, { message: 'validation:mail_from_required' }).max(191, { message: 'validation:email_max' }).refine(emailOrBlank, { message: 'validation:email_invalid' }),
+  from_address: z
+    .string({ message: 'validation:mail_from_required' })
+    .trim()
+    .min(1, { message: 'validation:mail_from_required' })
+    .max(191, { message: 'validation:email_max' })
+    .refine(emailOrBlank, { message: 'validation:email_invalid' }),
   from_name: optionalText(191),
 });
 export type MailSettingsInput = z.infer<typeof mailSettingsSchema>;
 
 export const testMailSchema = z.object({
-  to: z.string({ message: 'validation:email_required' }).trim().min(1, { message: 'validation:email_required' }).max(191, { message: 'validation:email_max' }).refine(emailOrBlank, { message: 'validation:email_invalid' }),
+  to: z
+    .string({ message: 'validation:email_required' })
+    .trim()
+    .min(1, { message: 'validation:email_required' })
+    .max(191, { message: 'validation:email_max' })
+    .refine(emailOrBlank, { message: 'validation:email_invalid' }),
 });

@@ -72,8 +72,10 @@ export function translationsSchema<F extends Record<string, number>>(fields: F) 
             for (const [field, text] of Object.entries(texts)) {
               const max = fields[field];
               if (max === undefined) ctx.addIssue({ code: 'custom', path: [lang, field], message: 'validation:translation_field_invalid' });
-              else if (text !== null && text !== undefined && typeof text !== 'string') ctx.addIssue({ code: 'custom', path: [lang, field], message: 'validation:translation_text_invalid' });
-              else if (typeof text === 'string' && text.trim().length > max) ctx.addIssue({ code: 'custom', path: [lang, field], message: tooLong(field, max) });
+              else if (text !== null && text !== undefined && typeof text !== 'string')
+                ctx.addIssue({ code: 'custom', path: [lang, field], message: 'validation:translation_text_invalid' });
+              else if (typeof text === 'string' && text.trim().length > max)
+                ctx.addIssue({ code: 'custom', path: [lang, field], message: tooLong(field, max) });
             }
           }
         })

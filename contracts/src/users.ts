@@ -52,7 +52,10 @@ export const emailSchema = z
 
 const brandColor = z.preprocess(
   (v) => (v === '' || v == null ? undefined : v),
-  z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: 'validation:brand_color_invalid' }).optional(),
+  z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, { message: 'validation:brand_color_invalid' })
+    .optional(),
 );
 
 const roleId = z.preprocess(
@@ -155,7 +158,9 @@ const starterPaymentMethods = z.preprocess(
     .nullable()
     .optional()
     .refine((v) => !v || Object.keys(v).length <= 50, { message: 'validation:starter_payment_methods_invalid' })
-    .transform((v) => (v && Object.keys(v).length ? Object.entries(v).map(([method_id, account_number]) => ({ method_id, account_number: account_number ?? null })) : undefined))
+    .transform((v) =>
+      v && Object.keys(v).length ? Object.entries(v).map(([method_id, account_number]) => ({ method_id, account_number: account_number ?? null })) : undefined,
+    )
     .optional(),
 );
 
@@ -193,12 +198,13 @@ export const updateUserSchema = z
   })
   .superRefine((d, ctx) => crossFieldRules(d as UserPayloadShape, ctx, 'update'));
 
-
 export const bulkUserStatusSchema = z.object({
-  ids: z.array(z.union([z.string().min(1), z.number().int().positive()])).min(1, { message: 'validation:ids_required' }).max(500),
+  ids: z
+    .array(z.union([z.string().min(1), z.number().int().positive()]))
+    .min(1, { message: 'validation:ids_required' })
+    .max(500),
   status: statusSchema,
 });
-
 
 export type CreateUserInput = z.infer<typeof createUserSchema>;
 export type UpdateUserInput = z.infer<typeof updateUserSchema>;

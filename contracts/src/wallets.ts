@@ -40,7 +40,11 @@ export const topUpRequestSchema = z.object({
 });
 
 export const rejectTopUpSchema = z.object({
-  reason: z.string({ message: 'validation:reason_required' }).trim().min(1, { message: 'validation:reason_required' }).max(500, { message: 'validation:too_long' }),
+  reason: z
+    .string({ message: 'validation:reason_required' })
+    .trim()
+    .min(1, { message: 'validation:reason_required' })
+    .max(500, { message: 'validation:too_long' }),
 });
 
 /**

@@ -33,7 +33,11 @@ export async function up(knex: Knex): Promise<void> {
   await knex('recharges').whereIn('status', ['failed', 'refunded']).whereNotNull('payment_reference').update({ payment_state: 'released' });
   // Unless the old worker's refund of it failed (it only said so in the reason): still collected, so
   // the refund by hand can return it and the customer is not told it was.
-  await knex('recharges').whereIn('status', ['failed', 'refunded']).whereNotNull('payment_reference').where('failure_reason', 'like', '%refund failed%').update({ payment_state: 'collected' });
+  await knex('recharges')
+    .whereIn('status', ['failed', 'refunded'])
+    .whereNotNull('payment_reference')
+    .where('failure_reason', 'like', '%refund failed%')
+    .update({ payment_state: 'collected' });
   await knex('recharges').where('status', 'completed').update({ delivery_state: 'delivered' });
   await knex('recharges').whereIn('status', ['failed', 'refunded']).whereNotNull('payment_reference').update({ delivery_state: 'failed' });
   await knex('recharges').whereIn('status', ['failed', 'refunded']).whereNull('payment_reference').update({ payment_state: 'declined' });
@@ -103,7 +107,22 @@ export async function down(knex: Knex): Promise<void> {
   await knex.schema.dropTable('remote_calls');
   await knex.schema.alterTable('recharges', (t) => {
     t.dropForeign(['reviewed_by']);
-    for (const c of ['payment_state', 'payment_flow', 'payment_adapter', 'delivery_state', 'delivery_id', 'operator_adapter', 'unsure_since', 'crashes', 'review_reason', 'needs_review_at', 'reviewed_by', 'reviewed_at', 'review_outcome']) t.dropColumn(c);
+    for (const c of [
+      'payment_state',
+      'payment_flow',
+      'payment_adapter',
+      'delivery_state',
+      'delivery_id',
+      'operator_adapter',
+      'unsure_since',
+      'crashes',
+      'review_reason',
+      'needs_review_at',
+      'reviewed_by',
+      'reviewed_at',
+      'review_outcome',
+    ])
+      t.dropColumn(c);
   });
   await knex.schema.alterTable('providers', (t) => {
     t.dropColumn('external_operator_id');

@@ -16,7 +16,11 @@ export async function up(knex: Knex): Promise<void> {
     await knex.raw('ALTER TABLE missed_sales MODIFY idempotency_key VARCHAR(128) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL');
     return;
   }
-  const clashes: { code: string }[] = await knex('users').whereNotNull('dealer_code').groupByRaw('LOWER(dealer_code)').havingRaw('COUNT(*) > 1').select(knex.raw('GROUP_CONCAT(dealer_code) AS code'));
+  const clashes: { code: string }[] = await knex('users')
+    .whereNotNull('dealer_code')
+    .groupByRaw('LOWER(dealer_code)')
+    .havingRaw('COUNT(*) > 1')
+    .select(knex.raw('GROUP_CONCAT(dealer_code) AS code'));
   if (clashes.length) {
     throw new Error(`Dealer codes that differ only by letter case must be renamed first: ${clashes.map((c) => c.code).join('; ')}`);
   }

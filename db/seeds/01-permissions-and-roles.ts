@@ -30,7 +30,9 @@ export async function seed(knex: Knex): Promise<void> {
 
   const ids = async (names: string[]) => (await knex('permissions').whereIn('name', names).select('id')).map((r: { id: number }) => r.id);
   const grant = async (roleId: number, permissionIds: number[]) => {
-    const have = new Set((await knex('role_permissions').where('role_id', roleId).select('permission_id')).map((r: { permission_id: number }) => r.permission_id));
+    const have = new Set(
+      (await knex('role_permissions').where('role_id', roleId).select('permission_id')).map((r: { permission_id: number }) => r.permission_id),
+    );
     const missing = permissionIds.filter((id) => !have.has(id));
     if (missing.length) await knex('role_permissions').insert(missing.map((permission_id) => ({ role_id: roleId, permission_id })));
   };

@@ -25,4 +25,4 @@ for (const f of files) {
   console.log(`${f}  ${(buf.length / 1024).toFixed(1)} KB  gzip ${(g / 1024).toFixed(1)} KB`);
 }
 console.log(`Initial JS: ${(raw / 1024).toFixed(1)} KB minified, ${(gz / 1024).toFixed(1)} KB gzip (${files.size} files)`);
-console.log(`Budget: ${BUDGET_KB} KB gzip: ${gz / 1024 <= BUDGET_KB ? "within" : "OVER"}`);
+console.log(`Budget: ${BUDGET_KB} KB gzip: ${gz / 1024 <= BUDGET_KB ? 'within' : 'OVER'}`);

@@ -68,7 +68,11 @@ function Shop({ route, lang, onLanguage }: { route: Route; lang: string; onLangu
   if (!d) {
     if (dealer.error instanceof ApiError && dealer.error.status === 404) return <NotFound lang={lang} />;
     if (dealer.error) return <Failure message={(dealer.error as Error).message} onRetry={() => void dealer.refetch()} />;
-    return <p className="loading" role="status">{t('common.loading')}</p>;
+    return (
+      <p className="loading" role="status">
+        {t('common.loading')}
+      </p>
+    );
   }
   const list = providers.data?.providers ?? [];
   const currency = providers.data?.currency ?? d.currency;
@@ -99,14 +103,31 @@ function Shop({ route, lang, onLanguage }: { route: Route; lang: string; onLangu
       )}
       <main>
         {route.order && (
-          <Suspense fallback={<p className="loading" role="status">{t('common.loading')}</p>}>
-            <OrderPage code={route.code} reference={route.order} shop={d.company_name || d.name} providers={list} online={online} onBuy={(provider, bundle) => setBuying({ provider, bundle })} />
+          <Suspense
+            fallback={
+              <p className="loading" role="status">
+                {t('common.loading')}
+              </p>
+            }
+          >
+            <OrderPage
+              code={route.code}
+              reference={route.order}
+              shop={d.company_name || d.name}
+              providers={list}
+              online={online}
+              onBuy={(provider, bundle) => setBuying({ provider, bundle })}
+            />
           </Suspense>
         )}
         {!route.order && route.providerId === null && (
           <>
             <Banners banners={dealer.data?.banners ?? []} />
-            {d.description && <p className="muted intro" dir="auto">{d.description}</p>}
+            {d.description && (
+              <p className="muted intro" dir="auto">
+                {d.description}
+              </p>
+            )}
             <section aria-labelledby="ops-title" id="bundles">
               <h1 id="ops-title">{t('shop.choose_operator')}</h1>
               {providers.error && !list.length ? <Failure message={(providers.error as Error).message} onRetry={() => void providers.refetch()} /> : null}
@@ -117,7 +138,13 @@ function Shop({ route, lang, onLanguage }: { route: Route; lang: string; onLangu
                   return (
                     <li key={p.id}>
                       <a className="tile" href={to} onClick={(e) => onLinkClick(e, to)}>
-                        {p.logo ? <img src={p.logo} alt="" width={56} height={56} loading="lazy" /> : <span className="tile-mark" aria-hidden="true">{p.name.slice(0, 1)}</span>}
+                        {p.logo ? (
+                          <img src={p.logo} alt="" width={56} height={56} loading="lazy" />
+                        ) : (
+                          <span className="tile-mark" aria-hidden="true">
+                            {p.name.slice(0, 1)}
+                          </span>
+                        )}
                         <bdi>{p.name}</bdi>
                       </a>
                     </li>
@@ -179,7 +206,12 @@ function Shop({ route, lang, onLanguage }: { route: Route; lang: string; onLangu
                     <strong>
                       <Ltr>{money(b.price, currency)}</Ltr>
                     </strong>
-                    <button type="button" className="primary" onClick={() => setBuying({ provider, bundle: b })} aria-label={t('shop.buy_named', { bundle: b.name })}>
+                    <button
+                      type="button"
+                      className="primary"
+                      onClick={() => setBuying({ provider, bundle: b })}
+                      aria-label={t('shop.buy_named', { bundle: b.name })}
+                    >
                       {t('shop.buy')}
                     </button>
                   </span>
@@ -190,7 +222,19 @@ function Shop({ route, lang, onLanguage }: { route: Route; lang: string; onLangu
         )}
       </main>
       {buying && (
-        <PurchaseDialog code={route.code} provider={buying.provider} bundle={buying.bundle} currency={currency} methods={payments.data ?? []} online={online} onClose={() => { setBuying(null); refreshMine(); }} onBought={refreshMine} />
+        <PurchaseDialog
+          code={route.code}
+          provider={buying.provider}
+          bundle={buying.bundle}
+          currency={currency}
+          methods={payments.data ?? []}
+          online={online}
+          onClose={() => {
+            setBuying(null);
+            refreshMine();
+          }}
+          onBought={refreshMine}
+        />
       )}
     </>
   );

@@ -36,14 +36,21 @@ export async function call<T>(path: string, opts: CallOptions): Promise<T> {
   if (lang) headers['Accept-Language'] = lang === 'ae' ? 'ar' : lang;
   let res: Response;
   try {
-    res = await fetch(`/api/v1/client${path}`, { method: opts.method ?? 'GET', headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body), credentials: 'same-origin', signal: AbortSignal.timeout(TIMEOUT_MS) });
+    res = await fetch(`/api/v1/client${path}`, {
+      method: opts.method ?? 'GET',
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      credentials: 'same-origin',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
   } catch (err) {
     const timeout = err instanceof DOMException && (err.name === 'TimeoutError' || err.name === 'AbortError');
     throw new ApiError(t(timeout ? 'errors.timeout' : 'errors.network'), 0);
   }
   const body = (await res.json().catch(() => null)) as { message?: string; data?: T; errors?: Record<string, string[]> } | null;
   if (!res.ok) {
-    const fallback = res.status === 404 ? 'errors.not_found' : res.status === 422 ? 'errors.validation' : res.status >= 500 ? 'errors.server' : 'errors.unexpected';
+    const fallback =
+      res.status === 404 ? 'errors.not_found' : res.status === 422 ? 'errors.validation' : res.status >= 500 ? 'errors.server' : 'errors.unexpected';
     throw new ApiError(res.status >= 500 ? t('errors.server') : (body?.message ?? t(fallback)), res.status, body?.errors ?? {});
   }
   return body?.data as T;

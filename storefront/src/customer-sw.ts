@@ -52,7 +52,13 @@ registerRoute(
     { allowlist: [SHOP_ROUTE] },
   ),
 );
-registerRoute(({ url }) => url.pathname.startsWith('/storage/') || /\/dealer\/[^/]+\/(icon-\d+\.png|og\.png|manifest\.webmanifest)$/.test(url.pathname) || url.pathname.startsWith('/locales/'), new StaleWhileRevalidate({ cacheName: 'storefront-assets', plugins: [new ExpirationPlugin({ maxEntries: 200, maxAgeSeconds: 30 * 86400 })] }));
+registerRoute(
+  ({ url }) =>
+    url.pathname.startsWith('/storage/') ||
+    /\/dealer\/[^/]+\/(icon-\d+\.png|og\.png|manifest\.webmanifest)$/.test(url.pathname) ||
+    url.pathname.startsWith('/locales/'),
+  new StaleWhileRevalidate({ cacheName: 'storefront-assets', plugins: [new ExpirationPlugin({ maxEntries: 200, maxAgeSeconds: 30 * 86400 })] }),
+);
 
 // Anything else that fails: a navigation still gets the app (which shows its not-found page).
 setCatchHandler(async ({ request, url }) => (request.mode === 'navigate' ? offlinePage(url) : Response.error()));

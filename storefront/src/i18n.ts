@@ -40,7 +40,12 @@ export async function initI18n(): Promise<void> {
     resources: {},
     // Kept in a cookie under /dealer too, so the server writes the next page in this language
     // (the console, outside /dealer, keeps its own choice).
-    detection: { order: ['querystring', 'cookie', 'localStorage', 'sessionStorage', 'navigator', 'htmlTag'], lookupQuerystring: 'lng', caches: ['localStorage', 'cookie'], cookieOptions: { path: '/dealer', sameSite: 'lax' } },
+    detection: {
+      order: ['querystring', 'cookie', 'localStorage', 'sessionStorage', 'navigator', 'htmlTag'],
+      lookupQuerystring: 'lng',
+      caches: ['localStorage', 'cookie'],
+      cookieOptions: { path: '/dealer', sameSite: 'lax' },
+    },
   });
   const lng = toSupported(i18next.language);
   // The words the server put in the page, when they are this language's; else fetched.

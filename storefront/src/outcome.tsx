@@ -62,15 +62,17 @@ export function rich(key: string, vars: Record<string, string | number>, names: 
   const keys = Object.keys(vars).filter((k) => k !== 'count');
   const marked: Record<string, string | number> = Object.fromEntries(keys.map((n, i) => [n, `\u0001${i}\u0001`]));
   if ('count' in vars) marked.count = vars.count;
-  return t(key, marked)
-    // \u0001 marks where a value goes: a character no translation or value contains.
-    // eslint-disable-next-line no-control-regex
-    .split(/\u0001(\d+)\u0001/)
-    .map((part, i) => {
-      if (i % 2 === 0) return part;
-      const name = keys[Number(part)];
-      return names.includes(name) ? <Name key={i}>{vars[name]}</Name> : <Ltr key={i}>{vars[name]}</Ltr>;
-    });
+  return (
+    t(key, marked)
+      // \u0001 marks where a value goes: a character no translation or value contains.
+      // eslint-disable-next-line no-control-regex
+      .split(/\u0001(\d+)\u0001/)
+      .map((part, i) => {
+        if (i % 2 === 0) return part;
+        const name = keys[Number(part)];
+        return names.includes(name) ? <Name key={i}>{vars[name]}</Name> : <Ltr key={i}>{vars[name]}</Ltr>;
+      })
+  );
 }
 
 /** "615123456" -> "061 5123456", as Somali numbers are written. */

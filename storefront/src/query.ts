@@ -13,7 +13,11 @@ export const RETRY_DELAY_MS = 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs `fn`, retrying up to RETRIES times RETRY_DELAY_MS apart while online; never when offline or for a 4xx. */
-export async function withRetries<T>(fn: () => Promise<T>, isOnline: () => boolean = () => navigator.onLine, delay: (ms: number) => Promise<unknown> = sleep): Promise<T> {
+export async function withRetries<T>(
+  fn: () => Promise<T>,
+  isOnline: () => boolean = () => navigator.onLine,
+  delay: (ms: number) => Promise<unknown> = sleep,
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await fn();

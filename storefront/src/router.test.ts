@@ -9,6 +9,7 @@ describe('storefront routes', () => {
     expect(parseRoute('/dealer/DEMO/order/')).toBeNull();
     expect(parseRoute('/dealer/DEMO/order/RC1/extra')).toBeNull();
     expect(orderPath('DEMO', 'RC7K3M9Q2XPA')).toBe('/dealer/DEMO/order/RC7K3M9Q2XPA');
-    for (const p of ['/dealer/DEMO', '/dealer/DEMO/provider/3', '/dealer/DEMO/provider/3/category/7', '/dealer/DEMO/order/RC7K3M9Q2XPA']) expect(pathOf(parseRoute(p)!)).toBe(p);
+    for (const p of ['/dealer/DEMO', '/dealer/DEMO/provider/3', '/dealer/DEMO/provider/3/category/7', '/dealer/DEMO/order/RC7K3M9Q2XPA'])
+      expect(pathOf(parseRoute(p)!)).toBe(p);
   });
 });

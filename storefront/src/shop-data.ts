@@ -19,26 +19,42 @@ export function useShop(code: string) {
   }
   const saved = code ? loadShop(code) : null;
   const opts = { dealerCode: code, t };
-  const dealer = useQuery(code ? `dealer:${code}:${lng}` : null, async () => {
-    const d = await call<{ dealer: StoreDealer; banners: Banner[] }>('/dealer', opts);
-    saveShop(code, { dealer: d.dealer, banners: d.banners });
-    return d;
-  }, saved?.dealer ? { dealer: saved.dealer, banners: saved.banners ?? [] } : undefined);
-  const providers = useQuery(code ? `providers:${code}:${lng}` : null, async () => {
-    const d = await call<{ currency: string; providers: Provider[] }>('/dealer/providers', opts);
-    saveShop(code, { providers: d.providers, currency: d.currency });
-    return d;
-  }, saved?.providers ? { providers: saved.providers, currency: saved.currency ?? 'USD' } : undefined);
-  const contacts = useQuery(code ? `contacts:${code}:${lng}` : null, async () => {
-    const d = (await call<Contact[]>('/contacts', opts)) ?? [];
-    saveShop(code, { contacts: d });
-    return d;
-  }, saved?.contacts);
-  const payments = useQuery(code ? `payment-methods:${code}:${lng}` : null, async () => {
-    const d = (await call<PaymentMethod[]>('/payment-methods', opts)) ?? [];
-    saveShop(code, { paymentMethods: d });
-    return d;
-  }, saved?.paymentMethods);
+  const dealer = useQuery(
+    code ? `dealer:${code}:${lng}` : null,
+    async () => {
+      const d = await call<{ dealer: StoreDealer; banners: Banner[] }>('/dealer', opts);
+      saveShop(code, { dealer: d.dealer, banners: d.banners });
+      return d;
+    },
+    saved?.dealer ? { dealer: saved.dealer, banners: saved.banners ?? [] } : undefined,
+  );
+  const providers = useQuery(
+    code ? `providers:${code}:${lng}` : null,
+    async () => {
+      const d = await call<{ currency: string; providers: Provider[] }>('/dealer/providers', opts);
+      saveShop(code, { providers: d.providers, currency: d.currency });
+      return d;
+    },
+    saved?.providers ? { providers: saved.providers, currency: saved.currency ?? 'USD' } : undefined,
+  );
+  const contacts = useQuery(
+    code ? `contacts:${code}:${lng}` : null,
+    async () => {
+      const d = (await call<Contact[]>('/contacts', opts)) ?? [];
+      saveShop(code, { contacts: d });
+      return d;
+    },
+    saved?.contacts,
+  );
+  const payments = useQuery(
+    code ? `payment-methods:${code}:${lng}` : null,
+    async () => {
+      const d = (await call<PaymentMethod[]>('/payment-methods', opts)) ?? [];
+      saveShop(code, { paymentMethods: d });
+      return d;
+    },
+    saved?.paymentMethods,
+  );
   return { dealer, providers, contacts, payments };
 }
 

@@ -10,7 +10,14 @@ export const WORDS = { en, ae, so } as const;
 
 export async function useLanguage(lng: 'en' | 'ae' | 'so') {
   if (!i18next.isInitialized || !i18next.hasResourceBundle('ae', 'storefront')) {
-    await i18next.init({ lng, fallbackLng: 'en', ns: ['storefront'], defaultNS: 'storefront', resources: { en: { storefront: en }, ae: { storefront: ae }, so: { storefront: so } }, interpolation: { escapeValue: false } });
+    await i18next.init({
+      lng,
+      fallbackLng: 'en',
+      ns: ['storefront'],
+      defaultNS: 'storefront',
+      resources: { en: { storefront: en }, ae: { storefront: ae }, so: { storefront: so } },
+      interpolation: { escapeValue: false },
+    });
   }
   await i18next.changeLanguage(lng);
   document.documentElement.lang = lng;
@@ -74,7 +81,11 @@ export function mockApi({ post = [], get = [] }: { post?: Answer[]; get?: Answer
       if (path === '/session') answer = { status: 200, data: { csrf_token: 'token' } };
       else if (method === 'POST' && path === '/recharge') answer = post[Math.min(posts++, post.length - 1)] ?? answer;
       else if (path.startsWith('/recharge/')) answer = get[Math.min(gets++, get.length - 1)] ?? answer;
-      return { ok: answer.status < 400, status: answer.status, json: async () => structuredClone({ success: answer.status < 400, message: answer.message, data: answer.data }) } as Response;
+      return {
+        ok: answer.status < 400,
+        status: answer.status,
+        json: async () => structuredClone({ success: answer.status < 400, message: answer.message, data: answer.data }),
+      } as Response;
     }),
   );
   return calls;

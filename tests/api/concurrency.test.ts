@@ -246,7 +246,9 @@ describe('20 simultaneous permission replacements on one role', () => {
     const sets = Array.from({ length: 20 }, (_, i) => (i === 0 ? [] : catalogue.slice(2 * i, 2 * i + 4 + (i % 5))));
     expect(new Set(sets.map((s) => JSON.stringify(s))).size).toBe(20);
 
-    const results = await Promise.all(sets.map((permissions) => h.http().post(`/api/v1/roles/${roleId}/assign-permissions`).set(bearer(root)).send({ permissions })));
+    const results = await Promise.all(
+      sets.map((permissions) => h.http().post(`/api/v1/roles/${roleId}/assign-permissions`).set(bearer(root)).send({ permissions })),
+    );
     expectNo5xx(results.filter((r) => r.status !== 503));
     const busy = results.filter((r) => r.status === 503);
     for (const r of busy) expect(r.headers['retry-after']).toBe('2');
@@ -255,7 +257,11 @@ describe('20 simultaneous permission replacements on one role', () => {
     expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
 
     const sorted = (names: string[]) => JSON.stringify([...names].sort());
-    const final: string[] = await h.knex('role_permissions').join('permissions', 'permissions.id', 'role_permissions.permission_id').where('role_id', roleId).pluck('permissions.name');
+    const final: string[] = await h
+      .knex('role_permissions')
+      .join('permissions', 'permissions.id', 'role_permissions.permission_id')
+      .where('role_id', roleId)
+      .pluck('permissions.name');
     expect(final.length).toBe(new Set(final).size);
     expect(sets.map(sorted)).toContain(sorted(final));
 
@@ -275,7 +281,14 @@ describe('parallel logo uploads to one dealer', () => {
   async function makeDealer() {
     const n = next();
     const req = h.http().post('/api/v1/users').set(bearer(root));
-    const fields = { name: `Logo Dealer ${n}`, email: `logo${n}@test.example`, password: PASSWORD, password_confirmation: PASSWORD, user_type: 'dealer', dealer_code: `LOGO${n}` };
+    const fields = {
+      name: `Logo Dealer ${n}`,
+      email: `logo${n}@test.example`,
+      password: PASSWORD,
+      password_confirmation: PASSWORD,
+      user_type: 'dealer',
+      dealer_code: `LOGO${n}`,
+    };
     for (const [k, v] of Object.entries(fields)) req.field(k, v);
     const res = await req.attach('dealer_logo', PNG_1PX, 'first.png');
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -291,13 +304,25 @@ describe('parallel logo uploads to one dealer', () => {
     const otherLogo = path.basename(other.logo);
 
     const uploads = [
-      ...Array.from({ length: 8 }, (_, i) => h.http().post(`/api/v1/users/${dealer.id}/dealer-logo`).set(bearer(root)).attach('logo', i % 2 ? PNG_1PX : GIF_1PX, `l${i}.png`)),
-      ...Array.from({ length: 3 }, (_, i) => h.http().patch(`/api/v1/users/${dealer.id}`).set(bearer(root)).field('company_name', `Racing ${i}`).attach('dealer_logo', PNG_1PX, `p${i}.png`)),
+      ...Array.from({ length: 8 }, (_, i) =>
+        h
+          .http()
+          .post(`/api/v1/users/${dealer.id}/dealer-logo`)
+          .set(bearer(root))
+          .attach('logo', i % 2 ? PNG_1PX : GIF_1PX, `l${i}.png`),
+      ),
+      ...Array.from({ length: 3 }, (_, i) =>
+        h.http().patch(`/api/v1/users/${dealer.id}`).set(bearer(root)).field('company_name', `Racing ${i}`).attach('dealer_logo', PNG_1PX, `p${i}.png`),
+      ),
       // Writes that fail once their file is stored: a taken email, a taken dealer code.
       h.http().patch(`/api/v1/users/${dealer.id}`).set(bearer(root)).field('email', otherEmail).attach('dealer_logo', PNG_1PX, 'taken.png'),
       h.http().patch(`/api/v1/users/${dealer.id}`).set(bearer(root)).field('dealer_code', otherCode).attach('dealer_logo', GIF_1PX, 'code.gif'),
       // A file that is no image.
-      h.http().post(`/api/v1/users/${dealer.id}/dealer-logo`).set(bearer(root)).attach('logo', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'x.png'),
+      h
+        .http()
+        .post(`/api/v1/users/${dealer.id}/dealer-logo`)
+        .set(bearer(root))
+        .attach('logo', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), 'x.png'),
     ];
     const results = await Promise.all(uploads);
     expectNo5xx(results);
@@ -315,7 +340,11 @@ describe('parallel logo uploads to one dealer', () => {
     expect(newFiles('logos', before).sort()).toEqual([path.basename(stored!), otherLogo].sort());
     expect(fs.readFileSync(diskPath(stored!)).length).toBeGreaterThan(0);
     // Every winning write was logged, each replacing the one before it.
-    const changes = await h.knex('activity_log').where({ subject_type: 'user', subject_id: dealer.id }).whereIn('action', ['logo_updated', 'updated']).orderBy('id');
+    const changes = await h
+      .knex('activity_log')
+      .where({ subject_type: 'user', subject_id: dealer.id })
+      .whereIn('action', ['logo_updated', 'updated'])
+      .orderBy('id');
     expect(changes).toHaveLength(11);
     const logoOf = (json: string | null) => (json ? ((JSON.parse(json).logo_path ?? JSON.parse(json).dealer_details?.logo_path) as string) : null);
     expect(logoOf(changes[0].before)).toBe(dealer.logo);
@@ -330,7 +359,8 @@ describe('parallel logo uploads to one dealer', () => {
     const n = next();
     const dealerForm = (fields: Record<string, string>) => {
       const req = h.http().post('/api/v1/users').set(bearer(root));
-      for (const [k, v] of Object.entries({ name: `Failing ${n}`, password: PASSWORD, password_confirmation: PASSWORD, user_type: 'dealer', ...fields })) req.field(k, v);
+      for (const [k, v] of Object.entries({ name: `Failing ${n}`, password: PASSWORD, password_confirmation: PASSWORD, user_type: 'dealer', ...fields }))
+        req.field(k, v);
       return req.attach('dealer_logo', PNG_1PX, 'logo.png');
     };
     const existing = await h.knex('users').where('id', dealer.id).first();
@@ -369,7 +399,9 @@ describe('unique-key races end in the right field', () => {
   it('10 new dealers with the same email: one 201, nine 422 on email only, one logo kept', async () => {
     const before = storedFiles('logos');
     const n = next();
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => dealerForm({ name: `Twin ${i}`, email: `twin${n}@test.example`, dealer_code: `TWIN${n}X${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => dealerForm({ name: `Twin ${i}`, email: `twin${n}@test.example`, dealer_code: `TWIN${n}X${i}` })),
+    );
     expectNo5xx(results);
     const created = results.filter((r) => r.status === 201);
     expect(created).toHaveLength(1);
@@ -390,7 +422,19 @@ describe('unique-key races end in the right field', () => {
     const n = next();
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        h.http().post('/api/v1/users').set(bearer(root)).send({ name: `Coder ${i}`, email: `coder${n}-${i}@test.example`, password: PASSWORD, password_confirmation: PASSWORD, user_type: 'admin', role_id: editorRoleId, dealer_code: code(n, i) }),
+        h
+          .http()
+          .post('/api/v1/users')
+          .set(bearer(root))
+          .send({
+            name: `Coder ${i}`,
+            email: `coder${n}-${i}@test.example`,
+            password: PASSWORD,
+            password_confirmation: PASSWORD,
+            user_type: 'admin',
+            role_id: editorRoleId,
+            dealer_code: code(n, i),
+          }),
       ),
     );
     expectNo5xx(results);
@@ -405,7 +449,9 @@ describe('unique-key races end in the right field', () => {
   it('10 dealers with the same code as multipart: one 201, nine 422 on dealer_code, one logo kept', async () => {
     const before = storedFiles('logos');
     const n = next();
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => dealerForm({ name: `Coder ${i}`, email: `mcoder${n}-${i}@test.example`, dealer_code: `MSAME${n}` })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => dealerForm({ name: `Coder ${i}`, email: `mcoder${n}-${i}@test.example`, dealer_code: `MSAME${n}` })),
+    );
     expectNo5xx(results);
     const created = results.filter((r) => r.status === 201);
     expect(created).toHaveLength(1);
@@ -417,7 +463,15 @@ describe('unique-key races end in the right field', () => {
     ['the same name', () => 'Twin Role'],
     ['one name in different cases', (i: number) => (i % 2 ? 'twin case role' : 'TWIN CASE ROLE')],
   ])('10 new roles with %s: one 201, nine 422 on name only', async (_label, name) => {
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => h.http().post('/api/v1/roles').set(bearer(root)).send({ name: name(i), permissions: ['view users'] })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        h
+          .http()
+          .post('/api/v1/roles')
+          .set(bearer(root))
+          .send({ name: name(i), permissions: ['view users'] }),
+      ),
+    );
     expectNo5xx(results);
     const created = results.filter((r) => r.status === 201);
     expect(created).toHaveLength(1);
@@ -436,7 +490,14 @@ describe('unique-key races end in the right field', () => {
 describe('bulk create of 100 admins while a list is asked for', () => {
   it('hashes before its transaction opens: the list answers while the bulk is still hashing, then the bulk answers 201 with 100 users', async () => {
     const n = next();
-    const items = Array.from({ length: 100 }, (_, i) => ({ name: `Bulk ${i}`, email: `bulk${n}-${i}@test.example`, password: PASSWORD, password_confirmation: PASSWORD, user_type: 'admin', role_id: editorRoleId }));
+    const items = Array.from({ length: 100 }, (_, i) => ({
+      name: `Bulk ${i}`,
+      email: `bulk${n}-${i}@test.example`,
+      password: PASSWORD,
+      password_confirmation: PASSWORD,
+      user_type: 'admin',
+      role_id: editorRoleId,
+    }));
     hashing.started = 0;
     hashing.finished = 0;
     const underWay = new Promise<void>((resolve) => (hashing.onStart = resolve));
@@ -506,7 +567,16 @@ describe('concurrent edits of one banner', () => {
   it('6 image replacements at once leave one file: the one the database names', async () => {
     const before = storedFiles('banners');
     const { id, image } = await banner('Pictured');
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => h.http().patch(`/api/v1/banners/${id}`).set(bearer(root)).field('title', `Pictured ${i}`).attach('image', i % 2 ? PNG_1PX : GIF_1PX, 'i.png')));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        h
+          .http()
+          .patch(`/api/v1/banners/${id}`)
+          .set(bearer(root))
+          .field('title', `Pictured ${i}`)
+          .attach('image', i % 2 ? PNG_1PX : GIF_1PX, 'i.png'),
+      ),
+    );
     expectNo5xx(results);
     expect(results.map((r) => r.status)).toEqual(Array(6).fill(200));
     const stored = (await h.knex('banners').where('id', id).first()).image_path as string;
@@ -529,14 +599,25 @@ describe('a dealer deleted for good while banners are written for it', () => {
     const n = next();
     return h.insertUser({ name: `Doomed ${n}`, email: `doomed${n}@test.example`, user_type: 'dealer', dealer_code: `DOOM${n}` }, 'dealer');
   }
-  const createFor = (dealerId: number, i: number) => h.http().post('/api/v1/banners').set(bearer(root)).field('title', `Doomed banner ${i}`).field('dealer_id', String(dealerId)).attach('image', PNG_1PX, 'd.png');
+  const createFor = (dealerId: number, i: number) =>
+    h
+      .http()
+      .post('/api/v1/banners')
+      .set(bearer(root))
+      .field('title', `Doomed banner ${i}`)
+      .field('dealer_id', String(dealerId))
+      .attach('image', PNG_1PX, 'd.png');
   const forceDelete = (dealerId: number) => h.http().delete(`/api/v1/users/${dealerId}/force`).set(bearer(root));
 
   it('new banners either commit first (and go with the dealer) or are refused: no 5xx, no row, no file left', async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const dealer = await doomedDealer();
       const before = storedFiles('banners');
-      const results = await Promise.all([...Array.from({ length: 3 }, (_, i) => createFor(dealer, i)), forceDelete(dealer), ...Array.from({ length: 3 }, (_, i) => createFor(dealer, i + 3))]);
+      const results = await Promise.all([
+        ...Array.from({ length: 3 }, (_, i) => createFor(dealer, i)),
+        forceDelete(dealer),
+        ...Array.from({ length: 3 }, (_, i) => createFor(dealer, i + 3)),
+      ]);
       expectNo5xx(results);
       expect(results[3].status, describeAll(results).join('\n')).toBe(200);
       for (const r of [...results.slice(0, 3), ...results.slice(4)]) {
@@ -558,9 +639,17 @@ describe('a dealer deleted for good while banners are written for it', () => {
       expect(made.status).toBe(201);
       const id = made.body.data.id as number;
       const results = await Promise.all([
-        ...Array.from({ length: 3 }, (_, i) => h.http().patch(`/api/v1/banners/${id}`).set(bearer(root)).attach('image', i % 2 ? PNG_1PX : GIF_1PX, 'r.png')),
+        ...Array.from({ length: 3 }, (_, i) =>
+          h
+            .http()
+            .patch(`/api/v1/banners/${id}`)
+            .set(bearer(root))
+            .attach('image', i % 2 ? PNG_1PX : GIF_1PX, 'r.png'),
+        ),
         forceDelete(dealer),
-        ...Array.from({ length: 3 }, (_, i) => h.http().patch(`/api/v1/banners/${id}`).set(bearer(root)).field('title', `Late ${i}`).attach('image', PNG_1PX, 'r.png')),
+        ...Array.from({ length: 3 }, (_, i) =>
+          h.http().patch(`/api/v1/banners/${id}`).set(bearer(root)).field('title', `Late ${i}`).attach('image', PNG_1PX, 'r.png'),
+        ),
       ]);
       expectNo5xx(results);
       expect(results[3].status, describeAll(results).join('\n')).toBe(200);
@@ -588,7 +677,12 @@ describe('a dealer deleted for good while banners are written for it', () => {
     // is made by an editor that is no super admin: the delete locks every active super admin's row
     // (last-super-admin rule), which the editor's log row (actor_id -> users) would otherwise wait for.
     const editor = await h.userWith(['view banners', 'update banners']);
-    const patch = h.http().patch(`/api/v1/banners/${id}`).set(bearer(editor.token)).attach('image', GIF_1PX, 'new.png').then((r) => r);
+    const patch = h
+      .http()
+      .patch(`/api/v1/banners/${id}`)
+      .set(bearer(editor.token))
+      .attach('image', GIF_1PX, 'new.png')
+      .then((r) => r);
     await holding;
     // It commits as soon as the delete reads the dealer's banners: a read that does not wait for
     // the banner's lock sees the old image, and the new one would stay on disk.

@@ -63,7 +63,14 @@ export interface HarnessOptions {
 
 export async function createHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'api-test-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env, DATA_DIR: dataDir, APP_KEY: crypto.randomBytes(32).toString('hex'), NODE_ENV: 'test', SEED_DEMO: 'false' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...opts.env,
+    DATA_DIR: dataDir,
+    APP_KEY: crypto.randomBytes(32).toString('hex'),
+    NODE_ENV: 'test',
+    SEED_DEMO: 'false',
+  };
   let dropMysql: (() => Promise<void>) | undefined;
   let directKnex: () => Knex;
   let databaseName: string;
@@ -168,8 +175,5 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
 }
 
 /** Bytes of real images, so uploads pass the magic-number check. */
-export const PNG_1PX = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-  'base64',
-);
+export const PNG_1PX = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 export const GIF_1PX = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');

@@ -4,9 +4,30 @@ import { ALL_PERMISSIONS } from '@app/contracts';
 import { runSeeds } from '../../db/migration-source.ts';
 
 const TABLES = [
-  'users', 'dealer_details', 'roles', 'permissions', 'role_permissions', 'user_roles', 'sessions', 'login_attempts',
-  'customer_sessions', 'activity_log', 'providers', 'categories', 'bundles', 'dealer_providers', 'dealer_categories',
-  'dealer_bundles', 'banners', 'wallets', 'payment_methods', 'recharges', 'wallet_transactions', 'settings', 'contacts', 'areas',
+  'users',
+  'dealer_details',
+  'roles',
+  'permissions',
+  'role_permissions',
+  'user_roles',
+  'sessions',
+  'login_attempts',
+  'customer_sessions',
+  'activity_log',
+  'providers',
+  'categories',
+  'bundles',
+  'dealer_providers',
+  'dealer_categories',
+  'dealer_bundles',
+  'banners',
+  'wallets',
+  'payment_methods',
+  'recharges',
+  'wallet_transactions',
+  'settings',
+  'contacts',
+  'areas',
 ];
 
 let h: Harness;
@@ -32,7 +53,12 @@ describe(`migrations and seeds on ${TEST_DATABASE}`, () => {
       ['dealer', 'web', true],
       ['super-admin', 'web', true],
     ]);
-    const superPerms = await h.knex('role_permissions').join('roles', 'roles.id', 'role_permissions.role_id').where('roles.name', 'super-admin').count({ n: '*' }).first();
+    const superPerms = await h
+      .knex('role_permissions')
+      .join('roles', 'roles.id', 'role_permissions.role_id')
+      .where('roles.name', 'super-admin')
+      .count({ n: '*' })
+      .first();
     expect(Number(superPerms?.n)).toBe(ALL_PERMISSIONS.length);
     expect(await h.knex('users').count({ n: '*' }).first()).toMatchObject({ n: 0 }); // SEED_DEMO=false
   });

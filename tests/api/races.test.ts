@@ -31,7 +31,8 @@ async function superAdmin(name: string) {
 const activeSuperAdmins = async () =>
   Number(
     (
-      await h.knex('users')
+      await h
+        .knex('users')
         .join('user_roles', 'user_roles.user_id', 'users.id')
         .join('roles', 'roles.id', 'user_roles.role_id')
         .where({ 'roles.name': 'super-admin', 'users.status': 'active' })
@@ -48,7 +49,12 @@ describe('the last active super admin, when two remove each other at the same mo
     for (let round = 0; round < 3; round++) {
       const a = await superAdmin(`sa-${how}-${round}-a`);
       const b = await superAdmin(`sa-${how}-${round}-b`);
-      await h.knex('users').whereNot('id', a.id).whereNot('id', b.id).whereIn('id', h.knex('user_roles').join('roles', 'roles.id', 'user_roles.role_id').where('roles.name', 'super-admin').select('user_id')).update({ status: 'inactive' });
+      await h
+        .knex('users')
+        .whereNot('id', a.id)
+        .whereNot('id', b.id)
+        .whereIn('id', h.knex('user_roles').join('roles', 'roles.id', 'user_roles.role_id').where('roles.name', 'super-admin').select('user_id'))
+        .update({ status: 'inactive' });
       expect(await activeSuperAdmins()).toBe(2);
       const act = (actor: { token: string }, target: { id: number }) =>
         how === 'deactivate'
@@ -97,10 +103,17 @@ describe('20 simultaneous permission assignments on one role', () => {
     const catalogue: string[] = await h.knex('permissions').orderBy('id').pluck('name');
     const roleId = await h.createRole('contested');
     const sets = Array.from({ length: 20 }, (_, i) => catalogue.filter((_p, j) => (j + i) % 3 === 0).slice(0, 5 + i));
-    const results = await Promise.all(sets.map((permissions) => h.http().post(`/api/v1/roles/${roleId}/assign-permissions`).set(bearer(root)).send({ permissions })));
+    const results = await Promise.all(
+      sets.map((permissions) => h.http().post(`/api/v1/roles/${roleId}/assign-permissions`).set(bearer(root)).send({ permissions })),
+    );
     no5xx(results);
     expect(results.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
-    const final: string[] = await h.knex('role_permissions').join('permissions', 'permissions.id', 'role_permissions.permission_id').where('role_id', roleId).orderBy('permissions.id').pluck('permissions.name');
+    const final: string[] = await h
+      .knex('role_permissions')
+      .join('permissions', 'permissions.id', 'role_permissions.permission_id')
+      .where('role_id', roleId)
+      .orderBy('permissions.id')
+      .pluck('permissions.name');
     expect(sets.map((s) => JSON.stringify([...s].sort())).includes(JSON.stringify([...final].sort()))).toBe(true);
   });
 });
@@ -113,15 +126,31 @@ describe('parallel logo uploads to one dealer', () => {
 
   it('leave exactly one file on disk: the one the database names', async () => {
     const create = h.http().post('/api/v1/users').set(bearer(root));
-    for (const [k, v] of Object.entries({ name: 'Racer', email: 'racer@test.example', password: PASSWORD, password_confirmation: PASSWORD, user_type: 'dealer', dealer_code: 'RACER' })) create.field(k, v);
+    for (const [k, v] of Object.entries({
+      name: 'Racer',
+      email: 'racer@test.example',
+      password: PASSWORD,
+      password_confirmation: PASSWORD,
+      user_type: 'dealer',
+      dealer_code: 'RACER',
+    }))
+      create.field(k, v);
     const dealer = await create.attach('dealer_logo', PNG_1PX, 'a.png');
     expect(dealer.status).toBe(201);
     const id = dealer.body.data.id as number;
     const before = new Set(logos());
 
     const uploads = [
-      ...Array.from({ length: 6 }, (_, i) => h.http().post(`/api/v1/users/${id}/dealer-logo`).set(bearer(root)).attach('logo', i % 2 ? PNG_1PX : GIF_1PX, `l${i}.png`)),
-      ...Array.from({ length: 3 }, () => h.http().patch(`/api/v1/users/${id}`).set(bearer(root)).field('company_name', 'Racing Co').attach('dealer_logo', PNG_1PX, 'p.png')),
+      ...Array.from({ length: 6 }, (_, i) =>
+        h
+          .http()
+          .post(`/api/v1/users/${id}/dealer-logo`)
+          .set(bearer(root))
+          .attach('logo', i % 2 ? PNG_1PX : GIF_1PX, `l${i}.png`),
+      ),
+      ...Array.from({ length: 3 }, () =>
+        h.http().patch(`/api/v1/users/${id}`).set(bearer(root)).field('company_name', 'Racing Co').attach('dealer_logo', PNG_1PX, 'p.png'),
+      ),
     ];
     const results = await Promise.all(uploads);
     no5xx(results);
@@ -140,7 +169,15 @@ describe('parallel logo uploads to one dealer', () => {
       return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
     };
     const before = new Set(avatars());
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => h.http().post('/api/v1/auth/profile-picture').set(bearer(me.token)).attach('profile_image', i % 2 ? PNG_1PX : GIF_1PX, `a${i}.png`)));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        h
+          .http()
+          .post('/api/v1/auth/profile-picture')
+          .set(bearer(me.token))
+          .attach('profile_image', i % 2 ? PNG_1PX : GIF_1PX, `a${i}.png`),
+      ),
+    );
     no5xx(results);
     expect(results.every((r) => r.status === 200)).toBe(true);
     const stored = (await h.knex('users').where('id', me.id).first()).profile_image as string;
@@ -150,27 +187,66 @@ describe('parallel logo uploads to one dealer', () => {
   it('a write that fails validation leaves no file behind', async () => {
     const before = logos().length;
     const bad = h.http().post('/api/v1/users').set(bearer(root));
-    for (const [k, v] of Object.entries({ name: 'Bad', email: 'not-an-email', password: PASSWORD, password_confirmation: PASSWORD, user_type: 'dealer', dealer_code: 'BADONE' })) bad.field(k, v);
+    for (const [k, v] of Object.entries({
+      name: 'Bad',
+      email: 'not-an-email',
+      password: PASSWORD,
+      password_confirmation: PASSWORD,
+      user_type: 'dealer',
+      dealer_code: 'BADONE',
+    }))
+      bad.field(k, v);
     expect((await bad.attach('dealer_logo', PNG_1PX, 'x.png')).status).toBe(422);
     const taken = h.http().post('/api/v1/users').set(bearer(root));
-    for (const [k, v] of Object.entries({ name: 'Taken', email: 'racer@test.example', password: PASSWORD, password_confirmation: PASSWORD, user_type: 'dealer', dealer_code: 'OTHER1' })) taken.field(k, v);
+    for (const [k, v] of Object.entries({
+      name: 'Taken',
+      email: 'racer@test.example',
+      password: PASSWORD,
+      password_confirmation: PASSWORD,
+      user_type: 'dealer',
+      dealer_code: 'OTHER1',
+    }))
+      taken.field(k, v);
     expect((await taken.attach('dealer_logo', PNG_1PX, 'x.png')).status).toBe(422);
     expect(logos().length).toBe(before);
   });
 });
 
 describe('unique-key races report the right field', () => {
-  const dealerJson = (i: number, over: Record<string, unknown>) => ({ name: `U${i}`, password: PASSWORD, password_confirmation: PASSWORD, user_type: 'admin', role_id: 1, ...over });
+  const dealerJson = (i: number, over: Record<string, unknown>) => ({
+    name: `U${i}`,
+    password: PASSWORD,
+    password_confirmation: PASSWORD,
+    user_type: 'admin',
+    role_id: 1,
+    ...over,
+  });
 
   it('the same email ten times at once: one 201, the rest 422 on email', async () => {
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => h.http().post('/api/v1/users').set(bearer(root)).send(dealerJson(i, { email: 'same@test.example', dealer_code: `CODE${i}` }))));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        h
+          .http()
+          .post('/api/v1/users')
+          .set(bearer(root))
+          .send(dealerJson(i, { email: 'same@test.example', dealer_code: `CODE${i}` })),
+      ),
+    );
     no5xx(results);
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     for (const r of results.filter((x) => x.status !== 201)) expect(r.body.errors).toEqual({ email: ['The email has already been taken.'] });
   });
 
   it('the same dealer code ten times at once: one 201, the rest 422 on dealer_code', async () => {
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => h.http().post('/api/v1/users').set(bearer(root)).send(dealerJson(i, { email: `code${i}@test.example`, dealer_code: 'SAMECODE' }))));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        h
+          .http()
+          .post('/api/v1/users')
+          .set(bearer(root))
+          .send(dealerJson(i, { email: `code${i}@test.example`, dealer_code: 'SAMECODE' })),
+      ),
+    );
     no5xx(results);
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     for (const r of results.filter((x) => x.status !== 201)) expect(r.body.errors).toEqual({ dealer_code: ['The dealer code has already been taken.'] });
@@ -207,7 +283,15 @@ describe('ten edits of one banner at once', () => {
 
 describe('the catalogue at once', () => {
   it('ten operators with one code: one 201, the rest 422 on code', async () => {
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => h.http().post('/api/v1/internet-providers').set(bearer(root)).send({ name: `Twin ${i}`, code: 'TWINCODE' })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        h
+          .http()
+          .post('/api/v1/internet-providers')
+          .set(bearer(root))
+          .send({ name: `Twin ${i}`, code: 'TWINCODE' }),
+      ),
+    );
     no5xx(results);
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     for (const r of results.filter((x) => x.status !== 201)) expect(r.body.errors).toEqual({ code: ['The code has already been taken.'] });
@@ -216,7 +300,11 @@ describe('the catalogue at once', () => {
   it('price and cost changes of one bundle at once never leave it selling below cost', async () => {
     const provider = await h.http().post('/api/v1/internet-providers').set(bearer(root)).send({ name: 'Race Op', code: 'RACEOP' });
     const category = await h.http().post('/api/v1/internet-categories').set(bearer(root)).send({ provider_id: provider.body.data.id, name: 'Daily' });
-    const bundle = await h.http().post('/api/v1/bundles').set(bearer(root)).send({ category_id: category.body.data.id, name: '1 GB', validity_days: 1, cost_price: '1.00', selling_price: '1.50' });
+    const bundle = await h
+      .http()
+      .post('/api/v1/bundles')
+      .set(bearer(root))
+      .send({ category_id: category.body.data.id, name: '1 GB', validity_days: 1, cost_price: '1.00', selling_price: '1.50' });
     const id = bundle.body.data.id as number;
     // Each change alone is valid against the stored row; together some pairs would undercut.
     const changes = [
@@ -236,11 +324,19 @@ describe('the dealer catalogue and settings at once', () => {
     const email = `${code.toLowerCase()}@test.example`;
     const id = await h.insertUser({ name: `Shop ${code}`, email, user_type: 'dealer', dealer_code: code }, 'dealer');
     const token = await h.login(email);
-    const provider = await h.http().post('/api/v1/internet-providers').set(bearer(root)).send({ name: `Op ${code}`, code: `OP${code}` });
+    const provider = await h
+      .http()
+      .post('/api/v1/internet-providers')
+      .set(bearer(root))
+      .send({ name: `Op ${code}`, code: `OP${code}` });
     const category = await h.http().post('/api/v1/internet-categories').set(bearer(root)).send({ provider_id: provider.body.data.id, name: 'Daily' });
     const bundles: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const b = await h.http().post('/api/v1/bundles').set(bearer(root)).send({ category_id: category.body.data.id, name: `B${i}`, validity_days: 1, cost_price: '1.00', selling_price: '1.20' });
+      const b = await h
+        .http()
+        .post('/api/v1/bundles')
+        .set(bearer(root))
+        .send({ category_id: category.body.data.id, name: `B${i}`, validity_days: 1, cost_price: '1.00', selling_price: '1.20' });
       bundles.push(b.body.data.id);
     }
     return { id, token, categoryId: category.body.data.id as number, bundles };
@@ -249,8 +345,20 @@ describe('the dealer catalogue and settings at once', () => {
   it('bulk switches, single switches and prices of one dealer at once: no 5xx, one row per bundle', async () => {
     const shop = await shopWithBundles('RACESHOP');
     const calls = [
-      ...Array.from({ length: 4 }, (_, i) => h.http().post('/api/v1/dealer-bundles/bulk').set(bearer(shop.token)).send({ category_id: shop.categoryId, status: i % 2 ? 'active' : 'inactive', profit: `0.${i + 1}0` })),
-      ...shop.bundles.map((b, i) => h.http().patch(`/api/v1/dealer-bundles/${b}`).set(bearer(shop.token)).send({ status: 'active', selling_price: `1.${50 + i}` })),
+      ...Array.from({ length: 4 }, (_, i) =>
+        h
+          .http()
+          .post('/api/v1/dealer-bundles/bulk')
+          .set(bearer(shop.token))
+          .send({ category_id: shop.categoryId, status: i % 2 ? 'active' : 'inactive', profit: `0.${i + 1}0` }),
+      ),
+      ...shop.bundles.map((b, i) =>
+        h
+          .http()
+          .patch(`/api/v1/dealer-bundles/${b}`)
+          .set(bearer(shop.token))
+          .send({ status: 'active', selling_price: `1.${50 + i}` }),
+      ),
       // An admin acting for the same dealer at the same time.
       ...shop.bundles.map((b) => h.http().patch(`/api/v1/dealer-bundles/${b}`).set(bearer(root)).send({ dealer_id: shop.id, status: 'inactive' })),
     ];
@@ -268,14 +376,22 @@ describe('the dealer catalogue and settings at once', () => {
     const target = shop.bundles[0];
     await h.http().patch(`/api/v1/dealer-bundles/${target}`).set(bearer(shop.token)).send({ status: 'active', selling_price: '1.10' });
     const results = await Promise.all([
-      ...Array.from({ length: 5 }, (_, i) => h.http().patch(`/api/v1/dealer-bundles/${target}`).set(bearer(shop.token)).send({ selling_price: `1.${10 + i}` })),
+      ...Array.from({ length: 5 }, (_, i) =>
+        h
+          .http()
+          .patch(`/api/v1/dealer-bundles/${target}`)
+          .set(bearer(shop.token))
+          .send({ selling_price: `1.${10 + i}` }),
+      ),
       h.http().patch(`/api/v1/bundles/${target}`).set(bearer(root)).send({ cost_price: '1.18', selling_price: '1.30' }),
     ]);
     no5xx(results);
     const bundle = await h.knex('bundles').where('id', target).first();
     const own = await h.knex('dealer_bundles').where({ dealer_id: shop.id, bundle_id: target }).first();
     const shown = await h.http().get('/api/v1/client/dealer/providers').set('dealer_code', 'COSTRACE');
-    const offered = shown.body.data.providers.flatMap((p: { categories: { bundles: { id: number; price: string }[] }[] }) => p.categories.flatMap((c) => c.bundles));
+    const offered = shown.body.data.providers.flatMap((p: { categories: { bundles: { id: number; price: string }[] }[] }) =>
+      p.categories.flatMap((c) => c.bundles),
+    );
     const entry = offered.find((b: { id: number }) => b.id === target);
     if (Number(own.selling_price) < Number(bundle.cost_price)) expect(entry).toBeUndefined();
     else expect(Number(entry.price) * 100).toBeGreaterThanOrEqual(Number(bundle.cost_price));
@@ -297,7 +413,15 @@ describe('the dealer catalogue and settings at once', () => {
 
   it('ten company-settings saves at once end with one of them, whole', async () => {
     const names = Array.from({ length: 10 }, (_, i) => `Company ${i}`);
-    const results = await Promise.all(names.map((n, i) => h.http().put('/api/v1/settings/company').set(bearer(root)).send({ company_name: n, currency: 'USD', timezone: 'Africa/Mogadishu', footer_text: `Footer ${i}` })));
+    const results = await Promise.all(
+      names.map((n, i) =>
+        h
+          .http()
+          .put('/api/v1/settings/company')
+          .set(bearer(root))
+          .send({ company_name: n, currency: 'USD', timezone: 'Africa/Mogadishu', footer_text: `Footer ${i}` }),
+      ),
+    );
     no5xx(results);
     for (const r of results) expect(r.status).toBe(200);
     const saved = (await h.http().get('/api/v1/settings/company').set(bearer(root))).body.data;

@@ -37,7 +37,15 @@ async function prepare(): Promise<Env> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-proc-'));
   if (TEST_DATABASE !== 'mysql') {
     const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: path.join(dataDir, 'app.sqlite') }, useNullAsDefault: true });
-    return { dataDir, databaseUrl: '', knex, cleanup: async () => { await knex.destroy(); fs.rmSync(dataDir, { recursive: true, force: true }); } };
+    return {
+      dataDir,
+      databaseUrl: '',
+      knex,
+      cleanup: async () => {
+        await knex.destroy();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
   }
   const name = `rcp_${crypto.randomBytes(4).toString('hex')}`;
   const u = new URL(MYSQL_URL);
@@ -114,12 +122,18 @@ async function stop(server: Server, signal: NodeJS.Signals = 'SIGTERM') {
 }
 
 async function adminToken(url: string) {
-  const res = await fetch(`${url}/api/v1/auth/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: 'Admin@12345' }) });
+  const res = await fetch(`${url}/api/v1/auth/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@example.com', password: 'Admin@12345' }),
+  });
   return ((await res.json()) as { data: { token: string } }).data.token;
 }
 
 async function demoShop(url: string) {
-  const providers = (await (await fetch(`${url}/api/v1/client/dealer/providers`, { headers: { dealer_code: 'DEMO' } })).json()) as { data: { providers: { categories: { bundles: { id: number; price: string }[] }[] }[] } };
+  const providers = (await (await fetch(`${url}/api/v1/client/dealer/providers`, { headers: { dealer_code: 'DEMO' } })).json()) as {
+    data: { providers: { categories: { bundles: { id: number; price: string }[] }[] }[] };
+  };
   const bundle = providers.data.providers[0].categories[0].bundles[0];
   const methods = (await (await fetch(`${url}/api/v1/client/payment-methods`, { headers: { dealer_code: 'DEMO' } })).json()) as { data: { id: number }[] };
   return { bundleId: bundle.id, methodId: methods.data[0].id };
@@ -129,7 +143,13 @@ const purchase = (url: string, shop: { bundleId: number; methodId: number }, i: 
   fetch(`${url}/api/v1/client/recharge`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', dealer_code: 'DEMO' },
-    body: JSON.stringify({ bundle_id: shop.bundleId, payment_method_id: shop.methodId, phone, payer_phone: '0617000021', idempotency_key: `proc-${i}-${crypto.randomBytes(4).toString('hex')}` }),
+    body: JSON.stringify({
+      bundle_id: shop.bundleId,
+      payment_method_id: shop.methodId,
+      phone,
+      payer_phone: '0617000021',
+      idempotency_key: `proc-${i}-${crypto.randomBytes(4).toString('hex')}`,
+    }),
   });
 
 async function waitUntilSettled(knex: Knex, timeoutMs: number) {
@@ -155,7 +175,10 @@ async function assertMoneyRight(knex: Knex) {
     expect(log).toHaveLength(1);
   }
   for (const w of await knex('wallets')) {
-    const row = await knex('wallet_transactions').where({ wallet_id: w.id }).select(knex.raw("COALESCE(SUM(CASE WHEN type = 'credit' THEN amount ELSE -amount END), 0) as total")).first();
+    const row = await knex('wallet_transactions')
+      .where({ wallet_id: w.id })
+      .select(knex.raw("COALESCE(SUM(CASE WHEN type = 'credit' THEN amount ELSE -amount END), 0) as total"))
+      .first();
     expect(Number((row as { total: number }).total)).toBe(Number(w.balance));
     expect(Number(w.balance)).toBeGreaterThanOrEqual(0);
   }
@@ -164,7 +187,11 @@ async function assertMoneyRight(knex: Knex) {
 
 /** The stand-ins as a process of their own: a gateway and an aggregator that outlive the server, as real ones do. */
 async function startStandIns(extra: Record<string, string>): Promise<{ child: ChildProcess; waafipay: string; reloadly: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/recharges/stand-ins/serve.ts'], { cwd: PROJECT_ROOT, env: { ...process.env, ...extra }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/recharges/stand-ins/serve.ts'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, ...extra },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
@@ -197,12 +224,32 @@ async function remoteBooks(standIns: { waafipay: string; reloadly: string }, ref
     await fetch(`${standIns.waafipay}/asm`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ schemaVersion: '1.0', requestId: crypto.randomUUID(), timestamp: new Date().toISOString(), channelName: 'WEB', serviceName: 'HPP_GETTRANINFO', serviceParams: { merchantUid: 'M0910291', storeId: '1000201', hppKey: 'HPP-STANDIN-KEY', referenceId: reference } }),
+      body: JSON.stringify({
+        schemaVersion: '1.0',
+        requestId: crypto.randomUUID(),
+        timestamp: new Date().toISOString(),
+        channelName: 'WEB',
+        serviceName: 'HPP_GETTRANINFO',
+        serviceParams: { merchantUid: 'M0910291', storeId: '1000201', hppKey: 'HPP-STANDIN-KEY', referenceId: reference },
+      }),
     })
   ).json();
-  const token = (await (await fetch(`${standIns.reloadly}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: 'standin-client', client_secret: 'standin-secret', grant_type: 'client_credentials', audience: standIns.reloadly }) })).json()).access_token;
-  const report = await (await fetch(`${standIns.reloadly}/topups/reports/transactions?customIdentifier=${reference}`, { headers: { authorization: `Bearer ${token}` } })).json();
-  return { payment: info.responseCode === '2001' ? (info.params.status as string) : null, topups: (report.content as { status: string }[]).map((t) => t.status) };
+  const token = (
+    await (
+      await fetch(`${standIns.reloadly}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: 'standin-client', client_secret: 'standin-secret', grant_type: 'client_credentials', audience: standIns.reloadly }),
+      })
+    ).json()
+  ).access_token;
+  const report = await (
+    await fetch(`${standIns.reloadly}/topups/reports/transactions?customIdentifier=${reference}`, { headers: { authorization: `Bearer ${token}` } })
+  ).json();
+  return {
+    payment: info.responseCode === '2001' ? (info.params.status as string) : null,
+    topups: (report.content as { status: string }[]).map((t) => t.status),
+  };
 }
 
 describe('a server killed during the payment prompt and during delivery', () => {
@@ -223,7 +270,11 @@ describe('a server killed during the payment prompt and during delivery', () => 
     await env.knex('providers').update({ adapter_key: 'reloadly' });
     const token = await adminToken(first.url);
     const wallet = (await env.knex('wallets').join('users', 'users.id', 'wallets.dealer_id').where('users.dealer_code', 'DEMO').first('wallets.id')).id;
-    await fetch(`${first.url}/api/v1/wallets/${wallet}/top-up`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ amount: '100.00', reference: 'proc' }) });
+    await fetch(`${first.url}/api/v1/wallets/${wallet}/top-up`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ amount: '100.00', reference: 'proc' }),
+    });
     const shop = await demoShop(first.url);
     const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => purchase(first.url, shop, i, i % 4 === 0 ? '0615559999' : '0615123456')));
     expect(answers.map((a) => a.status).every((s) => s === 201)).toBe(true);
@@ -276,9 +327,15 @@ describe.runIf(TEST_DATABASE === 'mysql')('two server processes on one MariaDB d
     const b = await startServer(env, { PAYMENT_SANDBOX_APPROVAL_MS: '50', OPERATOR_SANDBOX_LATENCY_MS: '50', RECHARGE_LEASE_MS: '60000' });
     const token = await adminToken(a.url);
     const wallet = (await env.knex('wallets').join('users', 'users.id', 'wallets.dealer_id').where('users.dealer_code', 'DEMO').first('wallets.id')).id;
-    await fetch(`${a.url}/api/v1/wallets/${wallet}/top-up`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ amount: '500.00', reference: 'proc' }) });
+    await fetch(`${a.url}/api/v1/wallets/${wallet}/top-up`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ amount: '500.00', reference: 'proc' }),
+    });
     const shop = await demoShop(a.url);
-    const answers = await Promise.all(Array.from({ length: 120 }, (_, i) => purchase(i % 2 ? a.url : b.url, shop, i, i % 7 === 0 ? '0615559999' : '0615123456')));
+    const answers = await Promise.all(
+      Array.from({ length: 120 }, (_, i) => purchase(i % 2 ? a.url : b.url, shop, i, i % 7 === 0 ? '0615559999' : '0615123456')),
+    );
     expect(answers.filter((r) => r.status !== 201).map((r) => r.status)).toEqual([]);
     await waitUntilSettled(env.knex, 90_000);
     const recharges = await assertMoneyRight(env.knex);

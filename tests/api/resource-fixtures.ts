@@ -20,12 +20,25 @@ export interface ResourceFixture {
 /** A live provider, and a live category of it, made directly in the database for records that refer to them. */
 async function providerId(h: Harness): Promise<number> {
   const code = `P${unique()}`;
-  await h.knex('providers').insert({ name: `Operator ${code}`, code, status: 'active', sort_order: 0, adapter_key: 'sandbox', phone_prefixes: JSON.stringify([uniquePrefix()]), created_at: '2026-01-01 00:00:00.000', updated_at: '2026-01-01 00:00:00.000' });
+  await h
+    .knex('providers')
+    .insert({
+      name: `Operator ${code}`,
+      code,
+      status: 'active',
+      sort_order: 0,
+      adapter_key: 'sandbox',
+      phone_prefixes: JSON.stringify([uniquePrefix()]),
+      created_at: '2026-01-01 00:00:00.000',
+      updated_at: '2026-01-01 00:00:00.000',
+    });
   return (await h.knex('providers').where({ code }).first()).id as number;
 }
 async function categoryId(h: Harness): Promise<number> {
   const provider_id = await providerId(h);
-  await h.knex('categories').insert({ provider_id, name: 'Daily', status: 'active', sort_order: 0, created_at: '2026-01-01 00:00:00.000', updated_at: '2026-01-01 00:00:00.000' });
+  await h
+    .knex('categories')
+    .insert({ provider_id, name: 'Daily', status: 'active', sort_order: 0, created_at: '2026-01-01 00:00:00.000', updated_at: '2026-01-01 00:00:00.000' });
   return (await h.knex('categories').where({ provider_id }).first()).id as number;
 }
 
@@ -43,7 +56,11 @@ export const RESOURCE_FIXTURES: Record<string, ResourceFixture> = {
   users: {
     create: (req) => {
       const id = unique();
-      return multipart(req, { name: `Dealer ${id}`, email: `d${id}@test.example`, password: PASSWORD, password_confirmation: PASSWORD, user_type: 'dealer', dealer_code: `D${id}` }, { dealer_logo: PNG_1PX });
+      return multipart(
+        req,
+        { name: `Dealer ${id}`, email: `d${id}@test.example`, password: PASSWORD, password_confirmation: PASSWORD, user_type: 'dealer', dealer_code: `D${id}` },
+        { dealer_logo: PNG_1PX },
+      );
     },
     update: { body: { name: 'Renamed Dealer' }, field: 'name', value: 'Renamed Dealer' },
     bulkItem: () => {
@@ -67,16 +84,37 @@ export const RESOURCE_FIXTURES: Record<string, ResourceFixture> = {
     bulkItem: async (h) => ({ provider_id: await providerId(h), name: `Monthly ${unique()}` }),
   },
   bundles: {
-    create: async (req, _owner, h) => req.send({ category_id: await categoryId(h), name: `1 GB ${unique()}`, data_volume_mb: 1024, validity_days: 1, cost_price: '0.40', selling_price: '0.50' }),
+    create: async (req, _owner, h) =>
+      req.send({
+        category_id: await categoryId(h),
+        name: `1 GB ${unique()}`,
+        data_volume_mb: 1024,
+        validity_days: 1,
+        cost_price: '0.40',
+        selling_price: '0.50',
+      }),
     update: { body: { selling_price: '0.75' }, field: 'selling_price', value: '0.75' },
-    bulkItem: async (h) => ({ category_id: await categoryId(h), name: `2 GB ${unique()}`, data_volume_mb: 2048, validity_days: 7, cost_price: 1, selling_price: 1.25 }),
+    bulkItem: async (h) => ({
+      category_id: await categoryId(h),
+      name: `2 GB ${unique()}`,
+      data_volume_mb: 2048,
+      validity_days: 7,
+      cost_price: 1,
+      selling_price: 1.25,
+    }),
   },
   banners: {
-    create: (req, ownerId) => multipart(req, { title: `Banner ${unique()}`, link_url: 'https://example.so/offer', sort_order: 1, dealer_id: ownerId ?? undefined }, { image: PNG_1PX }),
+    create: (req, ownerId) =>
+      multipart(req, { title: `Banner ${unique()}`, link_url: 'https://example.so/offer', sort_order: 1, dealer_id: ownerId ?? undefined }, { image: PNG_1PX }),
     update: { body: { title: 'Changed title' }, field: 'title', value: 'Changed title' },
   },
   'payment-methods': {
-    create: (req, ownerId) => multipart(req, { name: `EVC Plus ${unique()}`, type: 'evc_plus', account_number: '615123456', instructions: 'Dial *712#', dealer_id: ownerId ?? undefined }, { logo: PNG_1PX }),
+    create: (req, ownerId) =>
+      multipart(
+        req,
+        { name: `EVC Plus ${unique()}`, type: 'evc_plus', account_number: '615123456', instructions: 'Dial *712#', dealer_id: ownerId ?? undefined },
+        { logo: PNG_1PX },
+      ),
     update: { body: { account_number: '617000000' }, field: 'account_number', value: '617000000' },
     bulkItem: () => ({ name: `Zaad ${unique()}`, type: 'zaad', account_number: '634000000' }),
   },
@@ -99,7 +137,12 @@ export function fixtureOf(def: ResourceDefinition): ResourceFixture {
 }
 
 /** A record made through the API by a super admin (owned by ownerId for dealer-owned resources). */
-export async function makeRecord(h: Harness, def: ResourceDefinition, ownerId: number | null, opts: { trashed?: boolean } = {}): Promise<{ id: number; h_id: string }> {
+export async function makeRecord(
+  h: Harness,
+  def: ResourceDefinition,
+  ownerId: number | null,
+  opts: { trashed?: boolean } = {},
+): Promise<{ id: number; h_id: string }> {
   const token = await h.adminToken();
   const res = await fixtureOf(def).create(h.http().post(`/api/v1/${def.name}`).set(bearer(token)), def.ownerColumn ? ownerId : null, h);
   if (res.status !== 201) throw new Error(`fixture ${def.name} not created: ${res.status} ${JSON.stringify(res.body)}`);

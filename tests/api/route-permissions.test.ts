@@ -23,7 +23,12 @@ const actors = {} as Record<ActorName, Actor>;
 async function dealer(name: string): Promise<Actor> {
   const email = `${name}@test.example`;
   const id = await h.insertUser({ name, email, user_type: 'dealer', dealer_code: name.toUpperCase() }, 'dealer');
-  const perms = await h.knex('permissions').join('role_permissions', 'role_permissions.permission_id', 'permissions.id').join('roles', 'roles.id', 'role_permissions.role_id').where('roles.name', 'dealer').pluck('permissions.name');
+  const perms = await h
+    .knex('permissions')
+    .join('role_permissions', 'role_permissions.permission_id', 'permissions.id')
+    .join('roles', 'roles.id', 'role_permissions.role_id')
+    .where('roles.name', 'dealer')
+    .pluck('permissions.name');
   return { token: await h.login(email), id, permissions: new Set(perms), dealer: true };
 }
 
@@ -49,20 +54,34 @@ function request(def: ResourceDefinition, op: Operation, id: number) {
   const base = `/api/v1/${def.name}`;
   const http = h.http();
   switch (op) {
-    case 'list': return http.get(base);
-    case 'search': return http.get(`${base}/search?q=a`);
-    case 'show': return http.get(`${base}/${id}`);
-    case 'create': return http.post(base).send({});
-    case 'update': return http.patch(`${base}/${id}`).send(fixtureOf(def).update.body);
-    case 'delete': return http.delete(`${base}/${id}`);
-    case 'trashList': return http.get(`${base}/trashed/list`);
-    case 'trashShow': return http.get(`${base}/${id}/trashed`);
-    case 'restore': return http.post(`${base}/${id}/restore`);
-    case 'forceDelete': return http.delete(`${base}/${id}/force`);
-    case 'bulkCreate': return http.post(`${base}/bulk`).send([]);
-    case 'bulkDelete': return http.delete(`${base}/bulk/delete`).send({ ids: [id] });
-    case 'bulkRestore': return http.post(`${base}/bulk/restore`).send({ ids: [id] });
-    case 'bulkForceDelete': return http.delete(`${base}/bulk/force-delete`).send({ ids: [id] });
+    case 'list':
+      return http.get(base);
+    case 'search':
+      return http.get(`${base}/search?q=a`);
+    case 'show':
+      return http.get(`${base}/${id}`);
+    case 'create':
+      return http.post(base).send({});
+    case 'update':
+      return http.patch(`${base}/${id}`).send(fixtureOf(def).update.body);
+    case 'delete':
+      return http.delete(`${base}/${id}`);
+    case 'trashList':
+      return http.get(`${base}/trashed/list`);
+    case 'trashShow':
+      return http.get(`${base}/${id}/trashed`);
+    case 'restore':
+      return http.post(`${base}/${id}/restore`);
+    case 'forceDelete':
+      return http.delete(`${base}/${id}/force`);
+    case 'bulkCreate':
+      return http.post(`${base}/bulk`).send([]);
+    case 'bulkDelete':
+      return http.delete(`${base}/bulk/delete`).send({ ids: [id] });
+    case 'bulkRestore':
+      return http.post(`${base}/bulk/restore`).send({ ids: [id] });
+    case 'bulkForceDelete':
+      return http.delete(`${base}/bulk/force-delete`).send({ ids: [id] });
   }
 }
 
@@ -80,14 +99,18 @@ function expected(def: ResourceDefinition, op: Operation, actorName: ActorName, 
 }
 
 describe.each(REGISTRY_RESOURCES.map((def) => [def.name, def] as const))('%s: every operation x every kind of caller', (_name, def) => {
-  const cases = def.operations.flatMap((op) => (Object.keys({ anonymous: 1, locked: 1, superAdmin: 1, limitedAdmin: 1, dealerA: 1, dealerB: 1 }) as ActorName[]).map((a) => [op, a] as const));
+  const cases = def.operations.flatMap((op) =>
+    (Object.keys({ anonymous: 1, locked: 1, superAdmin: 1, limitedAdmin: 1, dealerA: 1, dealerB: 1 }) as ActorName[]).map((a) => [op, a] as const),
+  );
   it.each(cases)('%s as %s', async (op, actorName) => {
     const ownerId = def.ownerColumn ? actors.dealerB.id : null;
     const record = RECORD_OPS.includes(op) ? await makeRecord(h, def, ownerId, { trashed: TRASHED_OPS.includes(op) }) : { id: 0 };
     const req = request(def, op, record.id);
     const token = actors[actorName].token;
     const res = await (token ? req.set(bearer(token)) : req);
-    expect(expected(def, op, actorName, ownerId), `${op} ${def.name} as ${actorName}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`).toContain(res.status);
+    expect(expected(def, op, actorName, ownerId), `${op} ${def.name} as ${actorName}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`).toContain(
+      res.status,
+    );
     expect(res.body.success).toBe(res.status < 300);
   });
 });

@@ -38,10 +38,12 @@ describe('the server process', () => {
     const agent = new http.Agent({ keepAlive: true });
     const get = () =>
       new Promise<number>((resolve, reject) => {
-        http.get({ host: '127.0.0.1', port, path: '/api/v1/health', agent }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        }).on('error', reject);
+        http
+          .get({ host: '127.0.0.1', port, path: '/api/v1/health', agent }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          })
+          .on('error', reject);
       });
     for (let i = 0; i < 100; i++) {
       try {

@@ -19,7 +19,10 @@ const PORT = Number(process.env.BENCH_PORT || 3999);
 const base = `http://127.0.0.1:${PORT}`;
 const DURATION = Number(process.env.BENCH_SECONDS || 10);
 const MYSQL_URL = process.env.BENCH_MYSQL_URL || 'mysql://root@127.0.0.1:3306/test';
-const databases = (process.env.BENCH_DATABASES || 'sqlite,mysql').split(',').map((s) => s.trim()).filter(Boolean);
+const databases = (process.env.BENCH_DATABASES || 'sqlite,mysql')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 
 interface Row {
   database: string;
@@ -61,7 +64,10 @@ async function prepare(database: string): Promise<{ env: Record<string, string>;
   if (database === 'sqlite') return { env: { DATA_DIR: dataDir, DATABASE_URL: '' }, cleanup: removeDir };
   const name = `bench_${crypto.randomBytes(4).toString('hex')}`;
   const u = new URL(MYSQL_URL);
-  const admin = knexFactory({ client: 'mysql2', connection: { host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) } });
+  const admin = knexFactory({
+    client: 'mysql2',
+    connection: { host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) },
+  });
   await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   u.pathname = `/${name}`;
   return {
@@ -77,7 +83,15 @@ async function prepare(database: string): Promise<{ env: Record<string, string>;
 async function bench(database: string) {
   const { env, cleanup } = await prepare(database);
   const server = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
-    env: { ...process.env, ...env, PORT: String(PORT), SEED_DEMO: 'true', SEED_DEMO_HISTORY: 'false', LOG_LEVEL: 'warn', API_RATE_LIMIT_PER_MINUTE: '100000000' },
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(PORT),
+      SEED_DEMO: 'true',
+      SEED_DEMO_HISTORY: 'false',
+      LOG_LEVEL: 'warn',
+      API_RATE_LIMIT_PER_MINUTE: '100000000',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise((r) => server.once('exit', r));
@@ -96,10 +110,20 @@ async function bench(database: string) {
     // Purchases: the DEMO wallet gets enough for every sale, then 50 clients buy at once.
     const wallets = (await (await fetch(`${base}/api/v1/wallets?q=DEMO`, { headers: auth })).json()) as { data: { id: number }[] };
     // The money ceilings (settings) are raised first: the benchmark's float is far above a real dealer's.
-    await fetch(`${base}/api/v1/settings/money`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ max_operation: '100000000', max_balance: '1000000000' }) });
-    await fetch(`${base}/api/v1/wallets/${wallets.data[0].id}/top-up`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ amount: '10000000', reference: 'bench' }) });
+    await fetch(`${base}/api/v1/settings/money`, {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ max_operation: '100000000', max_balance: '1000000000' }),
+    });
+    await fetch(`${base}/api/v1/wallets/${wallets.data[0].id}/top-up`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: '10000000', reference: 'bench' }),
+    });
     const shopHeaders = { dealer_code: 'DEMO', 'content-type': 'application/json' };
-    const catalogue = (await (await fetch(`${base}/api/v1/client/dealer/providers`, { headers: shopHeaders })).json()) as { data: { providers: { categories: { bundles: { id: number }[] }[] }[] } };
+    const catalogue = (await (await fetch(`${base}/api/v1/client/dealer/providers`, { headers: shopHeaders })).json()) as {
+      data: { providers: { categories: { bundles: { id: number }[] }[] }[] };
+    };
     const methods = (await (await fetch(`${base}/api/v1/client/payment-methods`, { headers: shopHeaders })).json()) as { data: { id: number }[] };
     const bundleId = catalogue.data.providers[0].categories[0].bundles[0].id;
     let n = 0;
@@ -110,7 +134,16 @@ async function bench(database: string) {
         {
           method: 'POST',
           headers: shopHeaders,
-          setupRequest: (req) => ({ ...req, body: JSON.stringify({ bundle_id: bundleId, payment_method_id: methods.data[0].id, phone: '0615123456', payer_phone: '0617000021', idempotency_key: `bench-${database}-${process.pid}-${n++}` }) }),
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({
+              bundle_id: bundleId,
+              payment_method_id: methods.data[0].id,
+              phone: '0615123456',
+              payer_phone: '0617000021',
+              idempotency_key: `bench-${database}-${process.pid}-${n++}`,
+            }),
+          }),
         },
       ],
     });
@@ -133,7 +166,10 @@ async function bare() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-bare-'));
   const bodyFile = path.join(dir, 'body.json');
   fs.writeFileSync(bodyFile, JSON.stringify({ success: true, data: { id: 1, status: 'pending' } }));
-  const server = spawn(process.execPath, ['--import', 'tsx', 'tests/bench/bare-server.ts'], { env: { ...process.env, PORT: String(PORT), BODY_FILE: bodyFile }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const server = spawn(process.execPath, ['--import', 'tsx', 'tests/bench/bare-server.ts'], {
+    env: { ...process.env, PORT: String(PORT), BODY_FILE: bodyFile },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const exited = new Promise((r) => server.once('exit', r));
   try {
     for (let i = 0; i < 100; i++) {

@@ -11,7 +11,10 @@ import { PROJECT_ROOT } from '../../db/config.ts';
 function files(dir: string, pattern: RegExp): string[] {
   const full = path.join(PROJECT_ROOT, dir);
   if (!fs.existsSync(full)) return [];
-  return fs.readdirSync(full, { recursive: true, encoding: 'utf8' }).filter((f) => pattern.test(f) && !/\.test\./.test(f)).map((f) => path.join(full, f));
+  return fs
+    .readdirSync(full, { recursive: true, encoding: 'utf8' })
+    .filter((f) => pattern.test(f) && !/\.test\./.test(f))
+    .map((f) => path.join(full, f));
 }
 
 function count(paths: string[]): { total: number; code: number } {
@@ -52,10 +55,14 @@ for (const name of ['banners', 'users', 'roles']) {
   const apiSide = count(files(`api/src/${name}`, /\.ts$/));
   const consoleSide = count(files(`admin/src/${name}`, /\.tsx?$/));
   const schema = count(files('contracts/src', new RegExp(`^${name}\\.ts$`)));
-  rows.push(`| ${name} | ${apiSide.code} (${apiSide.total}) | ${consoleSide.code} (${consoleSide.total}) | ${schema.code} (${schema.total}) | ${translationLines(name)} |`);
+  rows.push(
+    `| ${name} | ${apiSide.code} (${apiSide.total}) | ${consoleSide.code} (${consoleSide.total}) | ${schema.code} (${schema.total}) | ${translationLines(name)} |`,
+  );
 }
 console.log('Lines of code per resource: code without blank and comment lines (all lines in brackets); tests excluded.\n');
 console.log('| resource | API (api/src/<name>) | console (admin/src/<name>) | schema (contracts/src/<name>.ts) | en translations |');
 console.log('|---|---|---|---|---|');
 for (const r of rows) console.log(r);
-console.log('\nShared parts a new resource reuses instead: api/src/http/resource-routes.ts, admin/src/resources/ (form drawer, status toggle, registry glue), admin/src/common/useRecordRoute.ts.');
+console.log(
+  '\nShared parts a new resource reuses instead: api/src/http/resource-routes.ts, admin/src/resources/ (form drawer, status toggle, registry glue), admin/src/common/useRecordRoute.ts.',
+);

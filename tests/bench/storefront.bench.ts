@@ -30,7 +30,9 @@ async function waitFor(url: string, init?: RequestInit) {
 }
 
 const run = (opts: autocannon.Options) =>
-  new Promise<autocannon.Result>((resolve, reject) => autocannon({ duration: SECONDS, connections: CONNECTIONS, ...opts }, (err, r) => (err ? reject(err) : resolve(r))));
+  new Promise<autocannon.Result>((resolve, reject) =>
+    autocannon({ duration: SECONDS, connections: CONNECTIONS, ...opts }, (err, r) => (err ? reject(err) : resolve(r))),
+  );
 
 const stop = async (child: ChildProcess) => {
   const exited = new Promise((r) => child.once('exit', r));
@@ -40,7 +42,15 @@ const stop = async (child: ChildProcess) => {
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-storefront-'));
 const real = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
-  env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: String(REAL_PORT), SEED_DEMO: 'true', LOG_LEVEL: 'warn', API_RATE_LIMIT_PER_MINUTE: '100000000' },
+  env: {
+    ...process.env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    PORT: String(REAL_PORT),
+    SEED_DEMO: 'true',
+    LOG_LEVEL: 'warn',
+    API_RATE_LIMIT_PER_MINUTE: '100000000',
+  },
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 let bare: ChildProcess | undefined;
@@ -53,7 +63,10 @@ try {
   const bytes = Buffer.from(await answer.arrayBuffer());
   const bodyFile = path.join(dataDir, 'providers.json');
   fs.writeFileSync(bodyFile, bytes);
-  bare = spawn(process.execPath, ['--import', 'tsx', 'tests/bench/bare-server.ts'], { env: { ...process.env, PORT: String(BARE_PORT), BODY_FILE: bodyFile }, stdio: ['ignore', 'ignore', 'inherit'] });
+  bare = spawn(process.execPath, ['--import', 'tsx', 'tests/bench/bare-server.ts'], {
+    env: { ...process.env, PORT: String(BARE_PORT), BODY_FILE: bodyFile },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const bareUrl = `http://127.0.0.1:${BARE_PORT}/bare`;
   await waitFor(bareUrl);
 
@@ -68,7 +81,9 @@ try {
     if (b.requests.average > best.bare) [best.bare, p99.bare] = [b.requests.average, b.latency.p99];
   }
   const ratio = best.real / best.bare;
-  console.log(`\nNode ${process.version}, ${os.cpus().length} cores, ${ROUNDS} rounds of ${SECONDS} s, ${CONNECTIONS} connections, body ${bytes.length} bytes\n`);
+  console.log(
+    `\nNode ${process.version}, ${os.cpus().length} cores, ${ROUNDS} rounds of ${SECONDS} s, ${CONNECTIONS} connections, body ${bytes.length} bytes\n`,
+  );
   console.log('| route | req/s (best round) | p99 |');
   console.log('|---|---|---|');
   console.log(`| GET /api/v1/client/dealer/providers (real server, SQLite, DEMO) | ${Math.round(best.real)} | ${p99.real} ms |`);

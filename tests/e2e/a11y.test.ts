@@ -44,10 +44,30 @@ describe('accessibility (axe-core): no serious or critical violations', () => {
 
   // Every console screen an admin can open, in the three languages (Arabic right to left).
   const CONSOLE_PAGES = [
-    '/dashboard', '/internet-providers', '/dealer-providers', '/banners', '/wallets', '/wallet-transactions', '/recharges',
-    '/recharges/review', '/missed-sales', '/reports', '/reports/dealer-profit', '/settings', '/settings/money', '/settings/mail',
-    '/settings/roles', '/settings/areas', '/settings/payment-methods', '/settings/company', '/settings/contacts', '/logs', '/trash',
-    '/admin', '/dealers', '/auth/profile',
+    '/dashboard',
+    '/internet-providers',
+    '/dealer-providers',
+    '/banners',
+    '/wallets',
+    '/wallet-transactions',
+    '/recharges',
+    '/recharges/review',
+    '/missed-sales',
+    '/reports',
+    '/reports/dealer-profit',
+    '/settings',
+    '/settings/money',
+    '/settings/mail',
+    '/settings/roles',
+    '/settings/areas',
+    '/settings/payment-methods',
+    '/settings/company',
+    '/settings/contacts',
+    '/logs',
+    '/trash',
+    '/admin',
+    '/dealers',
+    '/auth/profile',
   ];
   for (const lang of ['en', 'ae', 'so'] as const) {
     it(`on every console screen in ${lang}`, async () => {

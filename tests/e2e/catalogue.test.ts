@@ -89,7 +89,7 @@ describe('the company catalogue', () => {
 });
 
 describe('the dealer catalogue', () => {
-  it("lets the dealer set its own price, which the storefront shows at once", async () => {
+  it('lets the dealer set its own price, which the storefront shows at once', async () => {
     const { page, errors, close } = await signedIn(DEALER, '/dealer-providers');
     await page.getByRole('row').filter({ hasText: 'Hormuud' }).getByText('Hormuud', { exact: true }).click();
     await page.waitForURL(/\/dealer-providers\/\d+\/categories$/);

@@ -110,7 +110,9 @@ describe('console in Chromium against the real server', () => {
     const row = page.getByRole('row').filter({ hasText: 'hodan@shop.so' });
     await row.waitFor();
     await expect(row.getByText('HODAN', { exact: true }).isVisible()).resolves.toBe(true);
-    const methods = (await (await fetch(new URL('/api/v1/client/payment-methods', env.server.url), { headers: { dealer_code: 'HODAN' } })).json()) as { data: { name: string; account_number: string }[] };
+    const methods = (await (await fetch(new URL('/api/v1/client/payment-methods', env.server.url), { headers: { dealer_code: 'HODAN' } })).json()) as {
+      data: { name: string; account_number: string }[];
+    };
     expect(methods.data.map((m) => [m.name, m.account_number])).toEqual([['EVC Plus (company)', '617000099']]);
     const logo = await row.locator('img').first().getAttribute('src');
     expect(logo).toMatch(/\/storage\//);
@@ -230,11 +232,22 @@ describe('console in Chromium against the real server', () => {
 
   it('a user with a limited role sees only its menu entries and gets /unauthorized elsewhere', async () => {
     const { token } = await api<{ token: string }>('/auth/admin/login', { method: 'POST', body: ADMIN });
-    const role = await api<{ id: number }>('/roles', { method: 'POST', token, body: { name: 'support', guard_name: 'web', permissions: ['view admins', 'view roles'] } });
+    const role = await api<{ id: number }>('/roles', {
+      method: 'POST',
+      token,
+      body: { name: 'support', guard_name: 'web', permissions: ['view admins', 'view roles'] },
+    });
     await api('/users', {
       method: 'POST',
       token,
-      body: { name: 'Support Agent', email: 'support@example.com', password: 'Agent@Pass123', password_confirmation: 'Agent@Pass123', user_type: 'admin', role_id: role.id },
+      body: {
+        name: 'Support Agent',
+        email: 'support@example.com',
+        password: 'Agent@Pass123',
+        password_confirmation: 'Agent@Pass123',
+        user_type: 'admin',
+        role_id: role.id,
+      },
     });
 
     const { context, page, errors } = await newPage(env.browser, env.server.url);
@@ -269,7 +282,13 @@ describe('console in Chromium against the real server', () => {
     await api('/auth/logout', { method: 'POST', token: decodeURIComponent(token) });
     // The next call ends it: the menu's review count (asked again when the window gets focus) or the Admins list.
     await page.getByRole('navigation', { name: 'Main menu' }).getByRole('button', { name: 'Users' }).click();
-    await Promise.race([page.waitForURL(/\/auth\/login/), page.getByRole('link', { name: 'Admins' }).click().catch(() => undefined)]);
+    await Promise.race([
+      page.waitForURL(/\/auth\/login/),
+      page
+        .getByRole('link', { name: 'Admins' })
+        .click()
+        .catch(() => undefined),
+    ]);
     await page.waitForURL(/\/auth\/login/);
     await toast(page, 'Your session has expired. Please login again.').waitFor();
     expect(await page.evaluate(() => [localStorage.getItem('auth_user'), document.cookie.includes('auth_token=')])).toEqual([null, false]);

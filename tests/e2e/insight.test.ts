@@ -11,14 +11,38 @@ const env = useServerAndBrowser();
 
 async function sell() {
   const api = env.server.url;
-  const token = (await (await fetch(`${api}/api/v1/auth/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: 'Admin@12345' }) })).json()).data.token;
+  const token = (
+    await (
+      await fetch(`${api}/api/v1/auth/admin/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'admin@example.com', password: 'Admin@12345' }),
+      })
+    ).json()
+  ).data.token;
   const wallets = await (await fetch(`${api}/api/v1/wallets?q=DEMO`, { headers: { authorization: `Bearer ${token}` } })).json();
-  await fetch(`${api}/api/v1/wallets/${wallets.data[0].id}/top-up`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ amount: 10, reference: 'insight' }) });
+  await fetch(`${api}/api/v1/wallets/${wallets.data[0].id}/top-up`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ amount: 10, reference: 'insight' }),
+  });
   const headers = { dealer_code: 'DEMO', 'content-type': 'application/json' };
   const catalogue = await (await fetch(`${api}/api/v1/client/dealer/providers`, { headers })).json();
   const bundle = catalogue.data.providers[0].categories[0].bundles.find((b: { name: string }) => b.name === '1 GB Daily');
   const methods = await (await fetch(`${api}/api/v1/client/payment-methods`, { headers })).json();
-  const sale = await (await fetch(`${api}/api/v1/client/recharge`, { method: 'POST', headers, body: JSON.stringify({ bundle_id: bundle.id, payment_method_id: methods.data[0].id, phone: '0615554321', payer_phone: '0617000021', idempotency_key: 'insight-sale-1' }) })).json();
+  const sale = await (
+    await fetch(`${api}/api/v1/client/recharge`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        bundle_id: bundle.id,
+        payment_method_id: methods.data[0].id,
+        phone: '0615554321',
+        payer_phone: '0617000021',
+        idempotency_key: 'insight-sale-1',
+      }),
+    })
+  ).json();
   for (let i = 0; i < 60; i++) {
     const r = await (await fetch(`${api}/api/v1/client/recharge/${sale.data.reference}`, { headers })).json();
     if (r.data.status === 'completed') return sale.data;
@@ -98,15 +122,23 @@ describe('insight', () => {
     await context.close();
   });
 
-  it("staff who read sales but not users pick a dealer in every filter, with no refused call", async () => {
+  it('staff who read sales but not users pick a dealer in every filter, with no refused call', async () => {
     await sell(); // a list with rows shows its filters (the same sale as above when run together)
     const api = env.server.url;
-    const login = await (await fetch(`${api}/api/v1/auth/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) })).json();
+    const login = await (
+      await fetch(`${api}/api/v1/auth/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) })
+    ).json();
     const auth = { authorization: `Bearer ${login.data.token}`, 'content-type': 'application/json' };
     const permissions = ['view dashboard', 'view recharges', 'view reports', 'view wallet transactions', 'view logs'];
-    const role = await (await fetch(`${api}/api/v1/roles`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'sales-desk', permissions }) })).json();
+    const role = await (
+      await fetch(`${api}/api/v1/roles`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'sales-desk', permissions }) })
+    ).json();
     const desk = { email: 'desk@example.com', password: 'Ledger@Pass2026!' };
-    const made = await fetch(`${api}/api/v1/users`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Sales Desk', ...desk, password_confirmation: desk.password, user_type: 'admin', role_id: role.data.id }) });
+    const made = await fetch(`${api}/api/v1/users`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ name: 'Sales Desk', ...desk, password_confirmation: desk.password, user_type: 'admin', role_id: role.data.id }),
+    });
     expect(made.status).toBe(201);
 
     const { context, page, errors } = await newPage(env.browser, env.server.url);

@@ -121,7 +121,12 @@ describe('list filters live in the URL', () => {
     await expect.poll(firstName).toBe('Hodan');
     await expect(page.getByRole('cell', { name: 'Karaan', exact: true }).count()).resolves.toBe(0);
     const url = new URL(page.url());
-    expect([url.searchParams.get('sort'), url.searchParams.get('order'), url.searchParams.get('page'), url.searchParams.get('perPage')]).toEqual(['name', 'DESC', '2', '5']);
+    expect([url.searchParams.get('sort'), url.searchParams.get('order'), url.searchParams.get('page'), url.searchParams.get('perPage')]).toEqual([
+      'name',
+      'DESC',
+      '2',
+      '5',
+    ]);
 
     await page.getByRole('cell', { name: 'Hodan', exact: true }).click();
     const form = page.getByRole('dialog', { name: 'Edit Area' });
@@ -136,9 +141,14 @@ describe('list filters live in the URL', () => {
   });
 
   it("links' presets (a wallet's ledger, the dashboard's missed sales) become the list's filter; the dealer catalogue keeps ?dealer=; trash tabs keep their own", async () => {
-    const login = await fetch(`${server.url}/api/v1/auth/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+    const login = await fetch(`${server.url}/api/v1/auth/admin/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ADMIN),
+    });
     const token = (await login.json()).data.token as string;
-    const dealerId = async (code: string) => (await (await fetch(`${server.url}/api/v1/users?dealer_code=${code}`, { headers: { authorization: `Bearer ${token}` } })).json()).data[0].id as number;
+    const dealerId = async (code: string) =>
+      (await (await fetch(`${server.url}/api/v1/users?dealer_code=${code}`, { headers: { authorization: `Bearer ${token}` } })).json()).data[0].id as number;
     const [hodan, demo] = [await dealerId('HODAN'), await dealerId('DEMO')];
     const { context, page, errors } = await newPage(browser, server.url);
     await signIn(page);

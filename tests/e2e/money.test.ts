@@ -37,7 +37,13 @@ describe('a sale from top-up to delivery', () => {
     const sale = await fetch(`${env.server.url}/api/v1/client/recharge`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ bundle_id: bundle.id, payment_method_id: methods.data[0].id, phone: '0615123456', payer_phone: '0617000021', idempotency_key: 'e2e-sale-0001' }),
+      body: JSON.stringify({
+        bundle_id: bundle.id,
+        payment_method_id: methods.data[0].id,
+        phone: '0615123456',
+        payer_phone: '0617000021',
+        idempotency_key: 'e2e-sale-0001',
+      }),
     });
     expect(sale.status).toBe(201);
     const { data } = await sale.json();

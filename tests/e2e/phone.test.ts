@@ -34,7 +34,24 @@ async function token(page: Page) {
 }
 
 describe('the console at 390 px', () => {
-  const ADMIN_LISTS = ['/wallets', '/wallet-transactions', '/recharges', '/recharges/review', '/missed-sales', '/logs', '/banners', '/internet-providers', '/dealer-providers', '/dealers', '/admin', '/settings/roles', '/settings/areas', '/settings/payment-methods', '/settings/contacts', '/trash/users'];
+  const ADMIN_LISTS = [
+    '/wallets',
+    '/wallet-transactions',
+    '/recharges',
+    '/recharges/review',
+    '/missed-sales',
+    '/logs',
+    '/banners',
+    '/internet-providers',
+    '/dealer-providers',
+    '/dealers',
+    '/admin',
+    '/settings/roles',
+    '/settings/areas',
+    '/settings/payment-methods',
+    '/settings/contacts',
+    '/trash/users',
+  ];
 
   it('no list is wider than the screen, and the wide ones are simple lists, not tables', async () => {
     const { context, page, errors } = await phonePage(ADMIN, '/wallets');
@@ -77,10 +94,13 @@ describe('the console at 390 px', () => {
       await expect(page.locator('header').getByRole('button', { name: 'Open customizer' }).count()).resolves.toBe(1);
       const box = (await button.boundingBox())!;
       // Nothing of the page's content lies under it, and nothing is fixed at the screen's edge.
-      const covered = await page.evaluate(({ x, y, w, h }) => {
-        const main = document.getElementById('main-content')!.getBoundingClientRect();
-        return !(x + w <= main.left || x >= main.right || y + h <= main.top || y >= main.bottom);
-      }, { x: box.x, y: box.y, w: box.width, h: box.height });
+      const covered = await page.evaluate(
+        ({ x, y, w, h }) => {
+          const main = document.getElementById('main-content')!.getBoundingClientRect();
+          return !(x + w <= main.left || x >= main.right || y + h <= main.top || y >= main.bottom);
+        },
+        { x: box.x, y: box.y, w: box.width, h: box.height },
+      );
       expect(covered, `at ${width}px`).toBe(false);
       await expect(button.evaluate((b) => getComputedStyle(b).position)).resolves.not.toBe('fixed');
       await button.click();

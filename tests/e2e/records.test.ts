@@ -73,8 +73,8 @@ describe('records have URLs', () => {
   });
 });
 
-describe('forms on react-admin\'s CreateBase / EditBase', () => {
-  it('a server field error lands on its field, and a protected role\'s permissions can still be assigned', async () => {
+describe("forms on react-admin's CreateBase / EditBase", () => {
+  it("a server field error lands on its field, and a protected role's permissions can still be assigned", async () => {
     const { context, page, errors } = await newPage(env.browser, env.server.url);
     await signIn(page, ADMIN, '/auth/login?redirect=%2Fsettings%2Froles%2Fcreate');
     const modal = page.getByRole('dialog', { name: 'New Role' });

@@ -80,7 +80,10 @@ describe('a sale nobody can tell about', () => {
     const group = nav.getByRole('button', { name: /Recharges/ });
     await expect.poll(() => group.textContent()).toContain('1');
     await group.click();
-    const menuItem = nav.getByRole('link', { name: /Needs review/ }).or(nav.getByRole('menuitem', { name: /Needs review/ })).first();
+    const menuItem = nav
+      .getByRole('link', { name: /Needs review/ })
+      .or(nav.getByRole('menuitem', { name: /Needs review/ }))
+      .first();
     await expect.poll(() => menuItem.textContent()).toContain('1');
     await menuItem.click();
     await page.waitForURL('**/recharges/review');
@@ -120,17 +123,29 @@ describe('a sale nobody can tell about', () => {
     const token = login.body.data.token as string;
     const wallet = (await api('/wallets?q=DEMO', { token })).body.data[0];
     if (Number(wallet.balance) > 0) {
-      const emptied = await api(`/wallets/${wallet.id}/adjust`, { method: 'POST', token, body: { type: 'debit', amount: wallet.balance, reference: 'review-e2e-empty', note: 'Emptied for the missed-sale test' } });
+      const emptied = await api(`/wallets/${wallet.id}/adjust`, {
+        method: 'POST',
+        token,
+        body: { type: 'debit', amount: wallet.balance, reference: 'review-e2e-empty', note: 'Emptied for the missed-sale test' },
+      });
       expect(emptied.status).toBe(200);
     }
     const headers = { dealer_code: 'DEMO' };
     const providers = await fetch(`${server.url}/api/v1/client/dealer/providers`, { headers }).then((r) => r.json());
-    const bundle = providers.data.providers[0].categories.flatMap((c: { bundles: { id: number; name: string }[] }) => c.bundles).find((b: { name: string }) => b.name === '1 GB Daily');
+    const bundle = providers.data.providers[0].categories
+      .flatMap((c: { bundles: { id: number; name: string }[] }) => c.bundles)
+      .find((b: { name: string }) => b.name === '1 GB Daily');
     const methods = await fetch(`${server.url}/api/v1/client/payment-methods`, { headers }).then((r) => r.json());
     const refused = await fetch(`${server.url}/api/v1/client/recharge`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ bundle_id: bundle.id, payment_method_id: methods.data[0].id, phone: '0615121212', payer_phone: '0617000021', idempotency_key: 'review-e2e-missed' }),
+      body: JSON.stringify({
+        bundle_id: bundle.id,
+        payment_method_id: methods.data[0].id,
+        phone: '0615121212',
+        payer_phone: '0617000021',
+        idempotency_key: 'review-e2e-missed',
+      }),
     });
     expect(refused.status).toBeGreaterThanOrEqual(400);
     expect(refused.status).toBeLessThan(500);

@@ -25,15 +25,25 @@ async function phone(locale = 'en-US') {
 }
 
 async function topUpDemo(amount: string) {
-  const login = await fetch(`${env.server.url}/api/v1/auth/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: 'Admin@12345' }) });
+  const login = await fetch(`${env.server.url}/api/v1/auth/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@example.com', password: 'Admin@12345' }),
+  });
   const token = (await login.json()).data.token;
   const wallets = await (await fetch(`${env.server.url}/api/v1/wallets?q=DEMO`, { headers: { authorization: `Bearer ${token}` } })).json();
-  await fetch(`${env.server.url}/api/v1/wallets/${wallets.data[0].id}/top-up`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ amount, reference: 'storefront-e2e' }) });
+  await fetch(`${env.server.url}/api/v1/wallets/${wallets.data[0].id}/top-up`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ amount, reference: 'storefront-e2e' }),
+  });
 }
 
 async function serious(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
 }
 
 async function openDaily(page: Page) {
@@ -156,7 +166,13 @@ describe('installable and offline', () => {
   it('serves the manifest and the worker, which takes control; Chromium reports no installability errors', async () => {
     // A profile on disk: an incognito-like context is never installable ("in-incognito").
     const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'sf-profile-'));
-    const context = await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', headless: true, baseURL: env.server.url, args: ['--no-sandbox', '--disable-gpu'], viewport: { width: 390, height: 844 } });
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      baseURL: env.server.url,
+      args: ['--no-sandbox', '--disable-gpu'],
+      viewport: { width: 390, height: 844 },
+    });
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto('/dealer/DEMO');
     await page.getByRole('heading', { name: 'Choose your operator' }).waitFor();

@@ -10,7 +10,10 @@ export function AuthCard({ title, subtitle, children }: { title: string; subtitl
     document.title = `${title} | ${translate('app.name')}`;
   }, [title, translate]);
   return (
-    <Box component="main" sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', bgcolor: 'background.default', p: 2, position: 'relative' }}>
+    <Box
+      component="main"
+      sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', bgcolor: 'background.default', p: 2, position: 'relative' }}
+    >
       <Box sx={{ position: 'absolute', top: 12, insetInlineEnd: 12 }}>
         <LanguageSwitcher />
       </Box>

@@ -23,7 +23,12 @@ export default function LockScreen() {
   const queryClient = useQueryClient();
   const { user, isAuthenticated, permissions } = useSession();
   const [error, setError] = useState<string | null>(null);
-  const { register, handleSubmit, formState, setError: setFieldError } = useForm<{ password: string }>({
+  const {
+    register,
+    handleSubmit,
+    formState,
+    setError: setFieldError,
+  } = useForm<{ password: string }>({
     resolver: sharedResolver(lockSchema),
     mode: 'onChange',
     defaultValues: { password: '' },
@@ -58,7 +63,7 @@ export default function LockScreen() {
 
   return (
     <AuthCard title={translate('lock.screen_title')} subtitle={translate('lock.screen_subtitle')}>
-      <Stack spacing={1} sx={{ alignItems: "center", mb: 3 }}>
+      <Stack spacing={1} sx={{ alignItems: 'center', mb: 3 }}>
         <Avatar src={resolveImage(user.profile_image)} alt="" sx={{ width: 72, height: 72 }} />
         <Typography sx={{ fontWeight: 600 }}>{user.name}</Typography>
         <Typography variant="body2" color="text.secondary">

@@ -19,7 +19,13 @@ export default function LockSessionDialog({ open, onClose }: { open: boolean; on
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
-  const { register, handleSubmit, formState, setError: setFieldError, reset } = useForm<{ password: string }>({
+  const {
+    register,
+    handleSubmit,
+    formState,
+    setError: setFieldError,
+    reset,
+  } = useForm<{ password: string }>({
     resolver: sharedResolver(lockSchema),
     mode: 'onChange',
     defaultValues: { password: '' },

@@ -81,7 +81,9 @@ export default function LoginPage() {
             control={control}
             render={({ field }) => (
               <FormControlLabel
-                control={<Checkbox checked={Boolean(field.value)} onChange={(_e, checked) => field.onChange(checked)} onBlur={field.onBlur} name={field.name} />}
+                control={
+                  <Checkbox checked={Boolean(field.value)} onChange={(_e, checked) => field.onChange(checked)} onBlur={field.onBlur} name={field.name} />
+                }
                 label={translate('auth.remember_me')}
               />
             )}

@@ -12,7 +12,7 @@ function StatusPage({ code, title, text, actions }: { code: string; title: strin
   const { permissions } = useSession();
   return (
     <Box component="main" sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 3, bgcolor: 'background.default' }}>
-      <Stack spacing={2} sx={{ alignItems: "center", textAlign: "center", maxWidth: 520 }}>
+      <Stack spacing={2} sx={{ alignItems: 'center', textAlign: 'center', maxWidth: 520 }}>
         <Typography variant="h2" component="p" color="primary" aria-hidden sx={{ fontWeight: 800 }}>
           {code}
         </Typography>

@@ -1,4 +1,20 @@
-import { AutocompleteInput, Datagrid, FunctionField, List, NumberField, NumberInput, ReferenceInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, required, useCanAccess, useTranslate } from 'react-admin';
+import {
+  AutocompleteInput,
+  Datagrid,
+  FunctionField,
+  List,
+  NumberField,
+  NumberInput,
+  ReferenceInput,
+  SearchInput,
+  SelectInput,
+  SimpleList,
+  TextField,
+  TextInput,
+  required,
+  useCanAccess,
+  useTranslate,
+} from 'react-admin';
 import { ImageUploadInput } from '../common/ImageUploadInput';
 import { Button } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
@@ -15,8 +31,13 @@ import { StatusToggle } from '../resources/StatusToggle';
 import { TrashBulkButton, TrashButton } from '../common/DoneToast';
 import { ListEmpty, ListError } from '../common/ListParts';
 
-const STATUS = [{ id: 'active', name: 'users.status.active' }, { id: 'inactive', name: 'users.status.inactive' }];
-const thumb = (r: BannerResponse) => <img src={resolveImage(r.image)} alt="" width={96} height={40} style={{ objectFit: 'cover', borderRadius: 4 }} loading="lazy" />;
+const STATUS = [
+  { id: 'active', name: 'users.status.active' },
+  { id: 'inactive', name: 'users.status.inactive' },
+];
+const thumb = (r: BannerResponse) => (
+  <img src={resolveImage(r.image)} alt="" width={96} height={40} style={{ objectFit: 'cover', borderRadius: 4 }} loading="lazy" />
+);
 // An unchanged image stays a URL string: only a new file is sent.
 const keepNewImageOnly = (d: Record<string, unknown>) => (typeof d.image === 'string' || d.image == null ? { ...d, image: undefined } : d);
 
@@ -29,16 +50,48 @@ export default function BannerList() {
   const { canAccess: canCreate } = useCanAccess({ resource: 'banners', action: 'create' });
   const { canAccess: canDelete } = useCanAccess({ resource: 'banners', action: 'delete' });
   const dealerName = (r: BannerResponse) => r.dealer?.name ?? translate('banners.all_storefronts');
-  const filters = [
-    <SearchInput key="q" source="q" alwaysOn />,
-    <SelectInput key="status" source="status" label="banners.fields.status" choices={STATUS} />,
-  ];
+  const filters = [<SearchInput key="q" source="q" alwaysOn />, <SelectInput key="status" source="status" label="banners.fields.status" choices={STATUS} />];
   return (
     <>
-      <PageTitle title={translate('menu.banners')} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('banners.new_title')}</Button>} />
-      <List resource="banners" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} actions={false} title={translate('menu.banners')} empty={<ListEmpty message="empty.banners" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('banners.new_title')}</Button>} />} error={<ListError />}>
+      <PageTitle
+        title={translate('menu.banners')}
+        actions={
+          canCreate && (
+            <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
+              {translate('banners.new_title')}
+            </Button>
+          )
+        }
+      />
+      <List
+        resource="banners"
+        filters={filters}
+        sort={{ field: 'sort_order', order: 'ASC' }}
+        perPage={25}
+        actions={false}
+        title={translate('menu.banners')}
+        empty={
+          <ListEmpty
+            message="empty.banners"
+            action={
+              canCreate && (
+                <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
+                  {translate('banners.new_title')}
+                </Button>
+              )
+            }
+          />
+        }
+        error={<ListError />}
+      >
         {phone ? (
-          <SimpleList primaryText={(r: BannerResponse) => r.title} secondaryText={dealerName} tertiaryText={(r: BannerResponse) => translate(`users.status.${r.status}`)} leftAvatar={thumb} rowClick={(id) => route.path(id)} />
+          <SimpleList
+            primaryText={(r: BannerResponse) => r.title}
+            secondaryText={dealerName}
+            tertiaryText={(r: BannerResponse) => translate(`users.status.${r.status}`)}
+            leftAvatar={thumb}
+            rowClick={(id) => route.path(id)}
+          />
         ) : (
           <Datagrid rowClick={(id) => route.path(id)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <FunctionField label="banners.fields.image" render={thumb} />
@@ -52,7 +105,13 @@ export default function BannerList() {
           </Datagrid>
         )}
       </List>
-      <RecordFormDrawer resource="banners" route={route} schemas={{ create: bannerSchema, update: updateBannerSchema }} titles={{ create: 'banners.new_title', edit: 'banners.edit_title' }} transform={keepNewImageOnly}>
+      <RecordFormDrawer
+        resource="banners"
+        route={route}
+        schemas={{ create: bannerSchema, update: updateBannerSchema }}
+        titles={{ create: 'banners.new_title', edit: 'banners.edit_title' }}
+        transform={keepNewImageOnly}
+      >
         <TextInput source="title" label="banners.fields.title" fullWidth />
         <TranslationFields source="title" label="banners.fields.title" />
         <ImageUploadInput source="image" label="banners.fields.image" validate={route.mode === 'create' ? required() : undefined} />

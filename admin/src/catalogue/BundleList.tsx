@@ -1,4 +1,18 @@
-import { Datagrid, FunctionField, List, NumberInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, useCanAccess, useGetOne, useTranslate, usePermissions } from 'react-admin';
+import {
+  Datagrid,
+  FunctionField,
+  List,
+  NumberInput,
+  SearchInput,
+  SelectInput,
+  SimpleList,
+  TextField,
+  TextInput,
+  useCanAccess,
+  useGetOne,
+  useTranslate,
+  usePermissions,
+} from 'react-admin';
 import { Button } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { useParams } from 'react-router';
@@ -34,7 +48,10 @@ export default function BundleList() {
   const { canAccess: canDelete } = useCanAccess({ resource: 'bundles', action: 'delete' });
   const { canAccess: canSeeProviders } = useCanAccess({ resource: 'internet-providers', action: 'list' });
   const title = category ? translate('catalogue.bundle.title_of', { name: `${provider?.name ?? ''} · ${category.name}` }) : translate('menu.bundles');
-  const filters = [<SearchInput key="q" source="q" alwaysOn />, <SelectInput key="status" source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} />];
+  const filters = [
+    <SearchInput key="q" source="q" alwaysOn />,
+    <SelectInput key="status" source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} />,
+  ];
   const volume = (r: BundleResponse) => volumeLabel(r.data_volume_mb, translate);
   return (
     <>
@@ -46,15 +63,55 @@ export default function BundleList() {
           { label: 'menu.bundles' },
         ]}
       />
-      <PageTitle title={title} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('catalogue.bundle.new_title')}</Button>} />
-      <List resource="bundles" filter={{ category_id: categoryId }} filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} actions={false} title={title} storeKey={`bundles.${categoryId}`} empty={<ListEmpty message="empty.bundle" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('catalogue.bundle.new_title')}</Button>} />} error={<ListError />}>
+      <PageTitle
+        title={title}
+        actions={
+          canCreate && (
+            <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
+              {translate('catalogue.bundle.new_title')}
+            </Button>
+          )
+        }
+      />
+      <List
+        resource="bundles"
+        filter={{ category_id: categoryId }}
+        filters={filters}
+        sort={{ field: 'sort_order', order: 'ASC' }}
+        perPage={25}
+        actions={false}
+        title={title}
+        storeKey={`bundles.${categoryId}`}
+        empty={
+          <ListEmpty
+            message="empty.bundle"
+            action={
+              canCreate && (
+                <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
+                  {translate('catalogue.bundle.new_title')}
+                </Button>
+              )
+            }
+          />
+        }
+        error={<ListError />}
+      >
         {phone ? (
-          <SimpleList primaryText={(r: BundleResponse) => r.name} secondaryText={(r: BundleResponse) => `${volume(r)} · ${translate('catalogue.days', { smart_count: r.validity_days })}`} tertiaryText={(r: BundleResponse) => r.selling_price} rowClick={(id) => route.path(id)} />
+          <SimpleList
+            primaryText={(r: BundleResponse) => r.name}
+            secondaryText={(r: BundleResponse) => `${volume(r)} · ${translate('catalogue.days', { smart_count: r.validity_days })}`}
+            tertiaryText={(r: BundleResponse) => r.selling_price}
+            rowClick={(id) => route.path(id)}
+          />
         ) : (
           <Datagrid rowClick={(id) => (canEdit ? route.path(id) : false)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <TextField source="name" label="catalogue.fields.name" />
             <FunctionField source="data_volume_mb" label="catalogue.fields.data_volume" render={volume} />
-            <FunctionField source="validity_days" label="catalogue.fields.validity" render={(r: BundleResponse) => translate('catalogue.days', { smart_count: r.validity_days })} />
+            <FunctionField
+              source="validity_days"
+              label="catalogue.fields.validity"
+              render={(r: BundleResponse) => translate('catalogue.days', { smart_count: r.validity_days })}
+            />
             {seesCost && <TextField source="cost_price" label="catalogue.fields.cost_price" sortable={false} />}
             <TextField source="selling_price" label="catalogue.fields.selling_price" />
             <TextField source="operator_product_code" label="catalogue.fields.operator_product_code" emptyText="—" sortable={false} />
@@ -64,13 +121,31 @@ export default function BundleList() {
           </Datagrid>
         )}
       </List>
-      <RecordFormDrawer resource="bundles" route={route} schemas={{ create: bundleSchema, update: updateBundleSchema }} titles={{ create: 'catalogue.bundle.new_title', edit: 'catalogue.bundle.edit_title' }} defaultValues={{ category_id: Number(categoryId) || categoryId, validity_days: 1 }}>
+      <RecordFormDrawer
+        resource="bundles"
+        route={route}
+        schemas={{ create: bundleSchema, update: updateBundleSchema }}
+        titles={{ create: 'catalogue.bundle.new_title', edit: 'catalogue.bundle.edit_title' }}
+        defaultValues={{ category_id: Number(categoryId) || categoryId, validity_days: 1 }}
+      >
         <TextInput source="name" label="catalogue.fields.name" fullWidth />
         <TranslationFields source="name" label="catalogue.fields.name" />
         <NumberInput source="data_volume_mb" label="catalogue.fields.data_volume_mb" helperText="catalogue.bundle.volume_help" min={1} parse={emptyIsNull} />
         <NumberInput source="validity_days" label="catalogue.fields.validity_days" min={1} max={366} />
-        {seesCost && <TextInput source="cost_price" label="catalogue.fields.cost_price" slotProps={{ htmlInput: { inputMode: 'decimal' } }} helperText="catalogue.bundle.price_help" />}
-        <TextInput source="selling_price" label="catalogue.fields.selling_price" slotProps={{ htmlInput: { inputMode: 'decimal' } }} helperText="catalogue.bundle.price_help" />
+        {seesCost && (
+          <TextInput
+            source="cost_price"
+            label="catalogue.fields.cost_price"
+            slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+            helperText="catalogue.bundle.price_help"
+          />
+        )}
+        <TextInput
+          source="selling_price"
+          label="catalogue.fields.selling_price"
+          slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+          helperText="catalogue.bundle.price_help"
+        />
         <TextInput source="operator_product_code" label="catalogue.fields.operator_product_code" />
         <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
         <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />

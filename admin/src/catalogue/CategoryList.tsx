@@ -1,4 +1,17 @@
-import { Datagrid, FunctionField, List, NumberInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, useCanAccess, useGetOne, useTranslate } from 'react-admin';
+import {
+  Datagrid,
+  FunctionField,
+  List,
+  NumberInput,
+  SearchInput,
+  SelectInput,
+  SimpleList,
+  TextField,
+  TextInput,
+  useCanAccess,
+  useGetOne,
+  useTranslate,
+} from 'react-admin';
 import { Button, IconButton } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/EditOutlined';
@@ -31,27 +44,111 @@ export default function CategoryList() {
   const { canAccess: canSeeProviders } = useCanAccess({ resource: 'internet-providers', action: 'list' });
   const open = (id: unknown) => `${base}/${id}/bundles`;
   const title = provider ? translate('catalogue.category.title_of', { name: provider.name }) : translate('menu.internet_categories');
-  const filters = [<SearchInput key="q" source="q" alwaysOn />, <SelectInput key="status" source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} />];
+  const filters = [
+    <SearchInput key="q" source="q" alwaysOn />,
+    <SelectInput key="status" source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} />,
+  ];
   return (
     <>
-      <Breadcrumbs items={[{ label: 'menu.internet_providers', to: canSeeProviders ? '/internet-providers' : undefined }, { label: provider?.name ?? '…' }, { label: 'menu.internet_categories' }]} />
-      <PageTitle title={title} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('catalogue.category.new_title')}</Button>} />
-      <List resource="internet-categories" filter={{ provider_id: providerId }} filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} actions={false} title={title} storeKey={`internet-categories.${providerId}`} empty={<ListEmpty message="empty.category" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('catalogue.category.new_title')}</Button>} />} error={<ListError />}>
+      <Breadcrumbs
+        items={[
+          { label: 'menu.internet_providers', to: canSeeProviders ? '/internet-providers' : undefined },
+          { label: provider?.name ?? '…' },
+          { label: 'menu.internet_categories' },
+        ]}
+      />
+      <PageTitle
+        title={title}
+        actions={
+          canCreate && (
+            <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
+              {translate('catalogue.category.new_title')}
+            </Button>
+          )
+        }
+      />
+      <List
+        resource="internet-categories"
+        filter={{ provider_id: providerId }}
+        filters={filters}
+        sort={{ field: 'sort_order', order: 'ASC' }}
+        perPage={25}
+        actions={false}
+        title={title}
+        storeKey={`internet-categories.${providerId}`}
+        empty={
+          <ListEmpty
+            message="empty.category"
+            action={
+              canCreate && (
+                <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
+                  {translate('catalogue.category.new_title')}
+                </Button>
+              )
+            }
+          />
+        }
+        error={<ListError />}
+      >
         {phone ? (
-          <SimpleList primaryText={(r: CategoryResponse) => r.name} secondaryText={(r: CategoryResponse) => translate('catalogue.bundles_count', { smart_count: r.bundles_count })} tertiaryText={(r: CategoryResponse) => translate(`users.status.${r.status}`)} linkType={false} rowClick={(id) => open(id)} />
+          <SimpleList
+            primaryText={(r: CategoryResponse) => r.name}
+            secondaryText={(r: CategoryResponse) => translate('catalogue.bundles_count', { smart_count: r.bundles_count })}
+            tertiaryText={(r: CategoryResponse) => translate(`users.status.${r.status}`)}
+            linkType={false}
+            rowClick={(id) => open(id)}
+          />
         ) : (
           <Datagrid rowClick={(id) => open(id)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <TextField source="name" label="catalogue.fields.name" />
             <TextField source="description" label="catalogue.fields.description" emptyText="—" sortable={false} />
-            <FunctionField label="catalogue.fields.bundles" render={(r: CategoryResponse) => <Button size="small" onClick={(e) => { e.stopPropagation(); navigate(open(r.id)); }}>{translate('catalogue.bundles_count', { smart_count: r.bundles_count })}</Button>} />
-            <FunctionField source="sort_order" label="catalogue.fields.sort_order" render={() => <SortArrows resource="internet-categories" disabled={!canEdit} />} />
+            <FunctionField
+              label="catalogue.fields.bundles"
+              render={(r: CategoryResponse) => (
+                <Button
+                  size="small"
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    navigate(open(r.id));
+                  }}
+                >
+                  {translate('catalogue.bundles_count', { smart_count: r.bundles_count })}
+                </Button>
+              )}
+            />
+            <FunctionField
+              source="sort_order"
+              label="catalogue.fields.sort_order"
+              render={() => <SortArrows resource="internet-categories" disabled={!canEdit} />}
+            />
             <FunctionField source="status" label="catalogue.fields.status" render={() => <StatusToggle />} />
-            {canEdit && <FunctionField label="" render={(r: CategoryResponse) => <IconButton aria-label={translate('catalogue.edit_named', { name: r.name })} onClick={(e) => { e.stopPropagation(); route.openEdit(r); }}><EditIcon fontSize="small" /></IconButton>} />}
+            {canEdit && (
+              <FunctionField
+                label=""
+                render={(r: CategoryResponse) => (
+                  <IconButton
+                    aria-label={translate('catalogue.edit_named', { name: r.name })}
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      route.openEdit(r);
+                    }}
+                  >
+                    <EditIcon fontSize="small" />
+                  </IconButton>
+                )}
+              />
+            )}
             {canDelete && <TrashButton />}
           </Datagrid>
         )}
       </List>
-      <RecordFormDrawer resource="internet-categories" route={route} schemas={{ create: categorySchema, update: updateCategorySchema }} titles={{ create: 'catalogue.category.new_title', edit: 'catalogue.category.edit_title' }} defaultValues={{ provider_id: Number(providerId) || providerId }}>
+      <RecordFormDrawer
+        resource="internet-categories"
+        route={route}
+        schemas={{ create: categorySchema, update: updateCategorySchema }}
+        titles={{ create: 'catalogue.category.new_title', edit: 'catalogue.category.edit_title' }}
+        defaultValues={{ provider_id: Number(providerId) || providerId }}
+      >
         <TextInput source="name" label="catalogue.fields.name" fullWidth />
         <TranslationFields source="name" label="catalogue.fields.name" />
         <TextInput source="description" label="catalogue.fields.description" fullWidth multiline minRows={2} />

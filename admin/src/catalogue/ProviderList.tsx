@@ -1,4 +1,16 @@
-import { Datagrid, FunctionField, List, NumberInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, useCanAccess, useTranslate } from 'react-admin';
+import {
+  Datagrid,
+  FunctionField,
+  List,
+  NumberInput,
+  SearchInput,
+  SelectInput,
+  SimpleList,
+  TextField,
+  TextInput,
+  useCanAccess,
+  useTranslate,
+} from 'react-admin';
 import { ImageUploadInput } from '../common/ImageUploadInput';
 import { Button, Chip, IconButton, Stack } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
@@ -30,37 +42,151 @@ export default function ProviderList() {
   const { canAccess: canEdit } = useCanAccess({ resource: 'internet-providers', action: 'edit' });
   const { canAccess: canDelete } = useCanAccess({ resource: 'internet-providers', action: 'delete' });
   const open = (id: unknown) => `${BASE}/${id}/categories`;
-  const filters = [<SearchInput key="q" source="q" alwaysOn />, <SelectInput key="status" source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} />];
+  const filters = [
+    <SearchInput key="q" source="q" alwaysOn />,
+    <SelectInput key="status" source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} />,
+  ];
   return (
     <>
       <Breadcrumbs items={[{ label: 'menu.internet_providers' }]} />
-      <PageTitle title={translate('menu.internet_providers')} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('catalogue.provider.new_title')}</Button>} />
-      <List resource="internet-providers" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} actions={false} title={translate('menu.internet_providers')} empty={<ListEmpty message="empty.provider" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('catalogue.provider.new_title')}</Button>} />} error={<ListError />}>
+      <PageTitle
+        title={translate('menu.internet_providers')}
+        actions={
+          canCreate && (
+            <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
+              {translate('catalogue.provider.new_title')}
+            </Button>
+          )
+        }
+      />
+      <List
+        resource="internet-providers"
+        filters={filters}
+        sort={{ field: 'sort_order', order: 'ASC' }}
+        perPage={25}
+        actions={false}
+        title={translate('menu.internet_providers')}
+        empty={
+          <ListEmpty
+            message="empty.provider"
+            action={
+              canCreate && (
+                <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
+                  {translate('catalogue.provider.new_title')}
+                </Button>
+              )
+            }
+          />
+        }
+        error={<ListError />}
+      >
         {phone ? (
-          <SimpleList primaryText={(r: ProviderResponse) => r.name} secondaryText={(r: ProviderResponse) => r.phone_prefixes.join(', ')} tertiaryText={(r: ProviderResponse) => translate(`users.status.${r.status}`)} leftAvatar={(r: ProviderResponse) => <Logo src={r.logo} />} linkType={false} rowClick={(id) => open(id)} />
+          <SimpleList
+            primaryText={(r: ProviderResponse) => r.name}
+            secondaryText={(r: ProviderResponse) => r.phone_prefixes.join(', ')}
+            tertiaryText={(r: ProviderResponse) => translate(`users.status.${r.status}`)}
+            leftAvatar={(r: ProviderResponse) => <Logo src={r.logo} />}
+            linkType={false}
+            rowClick={(id) => open(id)}
+          />
         ) : (
           <Datagrid rowClick={(id) => open(id)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <FunctionField label="catalogue.fields.logo" render={(r: ProviderResponse) => <Logo src={r.logo} />} />
             <TextField source="name" label="catalogue.fields.name" />
             <TextField source="code" label="catalogue.fields.code" />
-            <FunctionField label="catalogue.fields.phone_prefixes" render={(r: ProviderResponse) => <Stack direction="row" sx={{ gap: 0.5, flexWrap: 'wrap' }}>{r.phone_prefixes.map((p) => <Chip key={p} size="small" label={p} />)}</Stack>} />
-            <FunctionField label="catalogue.fields.categories" render={(r: ProviderResponse) => <Button size="small" onClick={(e) => { e.stopPropagation(); navigate(open(r.id)); }}>{translate('catalogue.categories_count', { smart_count: r.categories_count })}</Button>} />
-            <FunctionField label="catalogue.fields.adapter_key" render={(r: ProviderResponse) => <Chip size="small" variant="outlined" color={r.adapter_key === 'reloadly' ? 'primary' : 'default'} label={translate(`catalogue.adapters.${r.adapter_key}`, { _: r.adapter_key })} />} />
-            <FunctionField source="sort_order" label="catalogue.fields.sort_order" render={() => <SortArrows resource="internet-providers" disabled={!canEdit} />} />
+            <FunctionField
+              label="catalogue.fields.phone_prefixes"
+              render={(r: ProviderResponse) => (
+                <Stack direction="row" sx={{ gap: 0.5, flexWrap: 'wrap' }}>
+                  {r.phone_prefixes.map((p) => (
+                    <Chip key={p} size="small" label={p} />
+                  ))}
+                </Stack>
+              )}
+            />
+            <FunctionField
+              label="catalogue.fields.categories"
+              render={(r: ProviderResponse) => (
+                <Button
+                  size="small"
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    navigate(open(r.id));
+                  }}
+                >
+                  {translate('catalogue.categories_count', { smart_count: r.categories_count })}
+                </Button>
+              )}
+            />
+            <FunctionField
+              label="catalogue.fields.adapter_key"
+              render={(r: ProviderResponse) => (
+                <Chip
+                  size="small"
+                  variant="outlined"
+                  color={r.adapter_key === 'reloadly' ? 'primary' : 'default'}
+                  label={translate(`catalogue.adapters.${r.adapter_key}`, { _: r.adapter_key })}
+                />
+              )}
+            />
+            <FunctionField
+              source="sort_order"
+              label="catalogue.fields.sort_order"
+              render={() => <SortArrows resource="internet-providers" disabled={!canEdit} />}
+            />
             <FunctionField source="status" label="catalogue.fields.status" render={() => <StatusToggle />} />
-            {canEdit && <FunctionField label="" render={(r: ProviderResponse) => <IconButton aria-label={translate('catalogue.edit_named', { name: r.name })} onClick={(e) => { e.stopPropagation(); route.openEdit(r); }}><EditIcon fontSize="small" /></IconButton>} />}
+            {canEdit && (
+              <FunctionField
+                label=""
+                render={(r: ProviderResponse) => (
+                  <IconButton
+                    aria-label={translate('catalogue.edit_named', { name: r.name })}
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      route.openEdit(r);
+                    }}
+                  >
+                    <EditIcon fontSize="small" />
+                  </IconButton>
+                )}
+              />
+            )}
             {canDelete && <TrashButton />}
           </Datagrid>
         )}
       </List>
-      <RecordFormDrawer resource="internet-providers" route={route} schemas={{ create: providerSchema, update: updateProviderSchema }} titles={{ create: 'catalogue.provider.new_title', edit: 'catalogue.provider.edit_title' }} transform={keepNewFileOnly('logo')}>
+      <RecordFormDrawer
+        resource="internet-providers"
+        route={route}
+        schemas={{ create: providerSchema, update: updateProviderSchema }}
+        titles={{ create: 'catalogue.provider.new_title', edit: 'catalogue.provider.edit_title' }}
+        transform={keepNewFileOnly('logo')}
+      >
         <TextInput source="name" label="catalogue.fields.name" fullWidth />
         <TranslationFields source="name" label="catalogue.fields.name" />
         <TextInput source="code" label="catalogue.fields.code" helperText="catalogue.provider.code_help" />
-        <TextInput source="phone_prefixes" label="catalogue.fields.phone_prefixes" helperText="catalogue.provider.prefixes_help" format={(v) => (Array.isArray(v) ? v.join(', ') : (v ?? ''))} fullWidth />
+        <TextInput
+          source="phone_prefixes"
+          label="catalogue.fields.phone_prefixes"
+          helperText="catalogue.provider.prefixes_help"
+          format={(v) => (Array.isArray(v) ? v.join(', ') : (v ?? ''))}
+          fullWidth
+        />
         <ImageUploadInput source="logo" label="catalogue.fields.logo" />
-        <SelectInput source="adapter_key" label="catalogue.fields.adapter_key" choices={ADAPTER_CHOICES} defaultValue="sandbox" helperText="catalogue.provider.adapter_help" />
-        <TextInput source="external_operator_id" label="catalogue.fields.external_operator_id" helperText="catalogue.provider.operator_id_help" format={(v) => v ?? ''} slotProps={{ htmlInput: { inputMode: 'numeric' } }} />
+        <SelectInput
+          source="adapter_key"
+          label="catalogue.fields.adapter_key"
+          choices={ADAPTER_CHOICES}
+          defaultValue="sandbox"
+          helperText="catalogue.provider.adapter_help"
+        />
+        <TextInput
+          source="external_operator_id"
+          label="catalogue.fields.external_operator_id"
+          helperText="catalogue.provider.operator_id_help"
+          format={(v) => v ?? ''}
+          slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+        />
         <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
         <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
       </RecordFormDrawer>

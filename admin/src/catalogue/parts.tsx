@@ -10,7 +10,13 @@ export const STATUS_CHOICES = [
 /** An operator's (or payment method's) logo, or a neutral icon when it has none. */
 export function Logo({ src, size = 36, icon: Icon = RouterIcon }: { src: string | null | undefined; size?: number; icon?: typeof RouterIcon }) {
   return src ? (
-    <Avatar src={resolveImage(src)} alt="" variant="rounded" sx={{ width: size, height: size, bgcolor: 'transparent' }} slotProps={{ img: { loading: 'lazy' } }} />
+    <Avatar
+      src={resolveImage(src)}
+      alt=""
+      variant="rounded"
+      sx={{ width: size, height: size, bgcolor: 'transparent' }}
+      slotProps={{ img: { loading: 'lazy' } }}
+    />
   ) : (
     <Avatar variant="rounded" sx={{ width: size, height: size }}>
       <Icon fontSize="small" />
@@ -19,7 +25,8 @@ export function Logo({ src, size = 36, icon: Icon = RouterIcon }: { src: string 
 }
 
 /** An unchanged image stays a URL string in the form: only a newly chosen file is sent. */
-export const keepNewFileOnly = (field: string) => (d: Record<string, unknown>) => (typeof d[field] === 'string' || d[field] == null ? { ...d, [field]: undefined } : d);
+export const keepNewFileOnly = (field: string) => (d: Record<string, unknown>) =>
+  typeof d[field] === 'string' || d[field] == null ? { ...d, [field]: undefined } : d;
 
 /** "1024" MB -> "1 GB"; null -> unlimited. */
 export function volumeLabel(mb: number | null, translate: (key: string, opts?: object) => string): string {

@@ -39,7 +39,17 @@ describe('Chart', () => {
         disconnect() {}
       },
     );
-    render(await wrap(<Chart {...props} points={[{ key: '2026-11-23', value: 2 }, { key: '2026-11-24', value: 5.5 }]} />));
+    render(
+      await wrap(
+        <Chart
+          {...props}
+          points={[
+            { key: '2026-11-23', value: 2 },
+            { key: '2026-11-24', value: 5.5 },
+          ]}
+        />,
+      ),
+    );
     const figure = await screen.findByRole('figure', { name: 'Revenue per day' }, { timeout: 10_000 });
     expect(figure.querySelector('svg')).toBeTruthy();
   });

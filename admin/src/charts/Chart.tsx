@@ -27,7 +27,22 @@ export function Chart(props: ChartProps) {
   const height = props.period === 'category' ? Math.max(120, 36 * props.points.length + 40) : (props.height ?? 240);
   if (!props.points.length || props.isEmpty) {
     return (
-      <Box role="status" data-testid="chart-empty" sx={{ minHeight: 96, display: 'flex', alignItems: 'center', justifyContent: 'center', border: 1, borderStyle: 'dashed', borderColor: 'divider', borderRadius: 1, px: 2, textAlign: 'center' }}>
+      <Box
+        role="status"
+        data-testid="chart-empty"
+        sx={{
+          minHeight: 96,
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'center',
+          border: 1,
+          borderStyle: 'dashed',
+          borderColor: 'divider',
+          borderRadius: 1,
+          px: 2,
+          textAlign: 'center',
+        }}
+      >
         <Typography color="text.secondary">{props.empty}</Typography>
       </Box>
     );

@@ -34,8 +34,24 @@ describe('chart formatting', () => {
       { key: '2026-11-03', value: 0 },
     ]);
     expect(fillPeriods([], 'day', { from: '2026-11-01', to: '2026-11-02' })).toHaveLength(2);
-    expect(fillPeriods([{ key: '2026-11-02', value: 1 }, { key: '2026-11-16', value: 2 }], 'week').map((p) => p.key)).toEqual(['2026-11-02', '2026-11-09', '2026-11-16']);
-    expect(fillPeriods([{ key: '2026-10', value: 1 }, { key: '2027-01', value: 2 }], 'month').map((p) => `${p.key}:${p.value}`)).toEqual(['2026-10:1', '2026-11:0', '2026-12:0', '2027-01:2']);
+    expect(
+      fillPeriods(
+        [
+          { key: '2026-11-02', value: 1 },
+          { key: '2026-11-16', value: 2 },
+        ],
+        'week',
+      ).map((p) => p.key),
+    ).toEqual(['2026-11-02', '2026-11-09', '2026-11-16']);
+    expect(
+      fillPeriods(
+        [
+          { key: '2026-10', value: 1 },
+          { key: '2027-01', value: 2 },
+        ],
+        'month',
+      ).map((p) => `${p.key}:${p.value}`),
+    ).toEqual(['2026-10:1', '2026-11:0', '2026-12:0', '2027-01:2']);
     const names = [{ key: 'Hormuud', value: 2 }];
     expect(fillPeriods(names, 'category')).toBe(names);
     // A range too long to draw day by day: the rows as they are.

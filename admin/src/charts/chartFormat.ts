@@ -36,13 +36,20 @@ export function formatKey(key: string, period: Period, lang: string, where: 'tic
   if (!date) return key;
   if (period === 'month') return format(lang, date, where === 'tick' ? { month: 'short', year: 'numeric' } : { month: 'long', year: 'numeric' });
   if (where === 'tick') return format(lang, date, { day: 'numeric', month: 'short' });
-  return format(lang, date, period === 'week' ? { day: 'numeric', month: 'short', year: 'numeric' } : { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
+  return format(
+    lang,
+    date,
+    period === 'week' ? { day: 'numeric', month: 'short', year: 'numeric' } : { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' },
+  );
 }
 
 /** A value-axis label: few digits ('1.5K', '120', '0.5'). */
 export function formatTick(value: number, lang: string): string {
   try {
-    return new Intl.NumberFormat(lang, { notation: Math.abs(value) >= 10_000 ? 'compact' : 'standard', maximumFractionDigits: Math.abs(value) >= 10 ? 0 : 2 }).format(value);
+    return new Intl.NumberFormat(lang, {
+      notation: Math.abs(value) >= 10_000 ? 'compact' : 'standard',
+      maximumFractionDigits: Math.abs(value) >= 10 ? 0 : 2,
+    }).format(value);
   } catch {
     return String(value);
   }
@@ -56,15 +63,20 @@ export const formatMoney = (value: number | null, currency: string) => (value ==
  * with 0 where the report has no row: a date axis has no holes. At most `max` points (a range too
  * long is returned as it is).
  */
-export function fillPeriods(rows: { key: string; value: number }[], period: Period, range: { from?: string; to?: string } = {}, max = 400): { key: string; value: number }[] {
-  if (period === 'category' || !rows.length && !(period === 'day' && range.from && range.to)) return rows;
+export function fillPeriods(
+  rows: { key: string; value: number }[],
+  period: Period,
+  range: { from?: string; to?: string } = {},
+  max = 400,
+): { key: string; value: number }[] {
+  if (period === 'category' || (!rows.length && !(period === 'day' && range.from && range.to))) return rows;
   const byKey = new Map(rows.map((r) => [r.key, r.value]));
   const keys = rows.map((r) => r.key).sort();
   const first = keyToDate(period === 'day' && range.from ? range.from : keys[0]);
   const last = keyToDate(period === 'day' && range.to ? range.to : keys[keys.length - 1]);
   if (!first || !last || first > last) return rows;
   const out: { key: string; value: number }[] = [];
-  for (let d = first; d <= last && out.length <= max; ) {
+  for (let d = first; d <= last && out.length <= max;) {
     const key = period === 'month' ? monthKey(d) : dateKey(d);
     out.push({ key, value: byKey.get(key) ?? 0 });
     d = period === 'month' ? new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)) : new Date(d.getTime() + (period === 'week' ? 7 : 1) * 86_400_000);

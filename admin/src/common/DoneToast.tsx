@@ -1,4 +1,14 @@
-import { BulkDeleteButton, DeleteButton, useListContext, useNotify, useRecordContext, useResourceContext, useTranslate, useUnselectAll, type RaRecord } from 'react-admin';
+import {
+  BulkDeleteButton,
+  DeleteButton,
+  useListContext,
+  useNotify,
+  useRecordContext,
+  useResourceContext,
+  useTranslate,
+  useUnselectAll,
+  type RaRecord,
+} from 'react-admin';
 import { resourceDef } from '../resources/registry';
 
 export type Done = 'created' | 'updated' | 'deleted' | 'activated' | 'deactivated' | 'restored' | 'force_deleted';

@@ -4,7 +4,11 @@ import { Box, CircularProgress, Fade, Typography } from '@mui/material';
 export function FullPageLoader({ text }: { text?: string }) {
   return (
     <Fade in timeout={200}>
-      <Box role="status" aria-live="polite" sx={{ minHeight: '60vh', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', gap: 2 }}>
+      <Box
+        role="status"
+        aria-live="polite"
+        sx={{ minHeight: '60vh', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', gap: 2 }}
+      >
         <CircularProgress aria-hidden />
         {text && <Typography color="text.secondary">{text}</Typography>}
       </Box>

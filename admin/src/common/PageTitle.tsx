@@ -10,7 +10,7 @@ export function PageTitle({ title, actions }: { title: string; actions?: ReactNo
     document.title = `${title} | ${translate('app.name')}`;
   }, [title, translate]);
   return (
-    <Stack direction="row" sx={{ alignItems: "center", justifyContent: "space-between", flexWrap: "wrap", gap: 1, mb: 2 }}>
+    <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1, mb: 2 }}>
       <Typography variant="h5" component="h1" sx={{ fontWeight: 700 }}>
         {title}
       </Typography>

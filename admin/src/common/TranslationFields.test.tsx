@@ -8,7 +8,11 @@ import { testI18nProvider } from '../test/i18n';
 
 type Translations = Record<string, Record<string, string>> | null;
 
-async function renderCategory(translations: Translations, update = vi.fn(async (_r: string, p: { data: unknown }) => ({ data: { id: 1, ...(p.data as object) } })), lng = 'en') {
+async function renderCategory(
+  translations: Translations,
+  update = vi.fn(async (_r: string, p: { data: unknown }) => ({ data: { id: 1, ...(p.data as object) } })),
+  lng = 'en',
+) {
   const i18nProvider = await testI18nProvider(lng);
   const dataProvider = testDataProvider({
     getOne: async () => ({ data: { id: 1, name: 'Daily', description: 'One day', translations } }) as never,
@@ -73,9 +77,14 @@ describe('TranslationFields', () => {
 
   it('opens itself to show the API’s 422 on a translation (a collapsed field is never silently wrong)', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const update = vi.fn().mockRejectedValue(
-      Object.assign(new Error('Validation failed.'), { status: 422, body: { message: 'Validation failed.', errors: { 'translations.so.description': 'This value is too long' } } }),
-    );
+    const update = vi
+      .fn()
+      .mockRejectedValue(
+        Object.assign(new Error('Validation failed.'), {
+          status: 422,
+          body: { message: 'Validation failed.', errors: { 'translations.so.description': 'This value is too long' } },
+        }),
+      );
     await renderCategory(null, update);
     await waitFor(() => expect((screen.getByLabelText(/^Name\s*\*?$/) as HTMLInputElement).value).toBe('Daily'));
     const toggle = screen.getByRole('button', { name: 'Translations of Description' });

@@ -17,7 +17,8 @@ if (LANGUAGES.length !== CONTENT_LANGUAGES.length) throw new Error('TranslationF
 /** The form paths of one field's translations: translations.ae.name, translations.so.name ... */
 export const translationPaths = (source: string) => LANGUAGES.map((l) => `translations.${l.code}.${source}`);
 
-const at = (obj: unknown, path: string): unknown => path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
+const at = (obj: unknown, path: string): unknown =>
+  path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
 
 /**
  * The translations of one typed text (docs/data-model.md, Content translations), under its input:

@@ -12,7 +12,12 @@ export interface PublicSettings {
 /** GET /settings/public through the dataProvider: one query, shared by the footer and every date on screen. */
 export function usePublicSettings() {
   const dataProvider = useConsoleDataProvider();
-  return useQuery({ queryKey: ['settings', 'public'], queryFn: async () => (await dataProvider.publicSettings<PublicSettings>()).data, staleTime: 5 * 60_000, retry: false });
+  return useQuery({
+    queryKey: ['settings', 'public'],
+    queryFn: async () => (await dataProvider.publicSettings<PublicSettings>()).data,
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
 }
 
 /**

@@ -1,6 +1,24 @@
 import { useTranslate } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, CardActionArea, CardActions, CardContent, CardHeader, Chip, Grid, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Alert,
+  Button,
+  Card,
+  CardActionArea,
+  CardActions,
+  CardContent,
+  CardHeader,
+  Chip,
+  Grid,
+  Link,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import MissedIcon from '@mui/icons-material/RemoveShoppingCartOutlined';
 import { Link as RouterLink } from 'react-router';
 import { PageTitle } from '../common/PageTitle';
@@ -30,7 +48,17 @@ interface Dashboard {
   days: { date: string; count: number; revenue: string; profit: string }[];
   top_bundles: { key: string; label: string; count: number; revenue: string; profit: string }[];
   top_dealers: { key: string; id: number; label: string; count: number; revenue: string; profit: string }[];
-  latest: { id: number; reference: string; status: string; bundle_name: string; provider_name: string; phone: string; amount: string; currency: string; created_at: string }[];
+  latest: {
+    id: number;
+    reference: string;
+    status: string;
+    bundle_name: string;
+    provider_name: string;
+    phone: string;
+    amount: string;
+    currency: string;
+    created_at: string;
+  }[];
   wallet_balance: string;
   low_balance: boolean;
   /** Purchases refused today because the dealer's wallet could not pay (a dealer: its own). */
@@ -50,7 +78,11 @@ export default function DashboardPage() {
   const fmt = useCompanyFormat();
   const ltr = useLtr();
   const dataProvider = useConsoleDataProvider();
-  const { data, isPending, error } = useQuery({ queryKey: ['dashboard'], queryFn: async () => (await dataProvider.dashboard<Dashboard>()).data, refetchInterval: 60_000 });
+  const { data, isPending, error } = useQuery({
+    queryKey: ['dashboard'],
+    queryFn: async () => (await dataProvider.dashboard<Dashboard>()).data,
+    refetchInterval: 60_000,
+  });
   // The layout's banner already warns a dealer below its own threshold (same cached call).
   const mine = useMyWallet();
   if (error) return <Alert severity="error">{(error as Error).message}</Alert>;
@@ -80,7 +112,15 @@ export default function DashboardPage() {
       <PageTitle title={translate('menu.dashboard')} />
       {data.missed_sales && data.missed_sales.today_count > 0 && <MissedSalesCard missed={data.missed_sales} dealer={dealer} money={money} today={today} />}
       {data.low_balance && !mine.data?.wallet.low_balance && (
-        <Alert severity="warning" sx={{ mb: 2 }} action={<Link component={RouterLink} to="/my-wallet">{translate('dashboard.top_up')}</Link>}>
+        <Alert
+          severity="warning"
+          sx={{ mb: 2 }}
+          action={
+            <Link component={RouterLink} to="/my-wallet">
+              {translate('dashboard.top_up')}
+            </Link>
+          }
+        >
           {translate('dashboard.low_balance', { balance: money(data.wallet_balance) })}
         </Alert>
       )}
@@ -135,7 +175,15 @@ export default function DashboardPage() {
         )}
         <Grid size={{ xs: 12 }}>
           <Card>
-            <CardHeader title={translate('dashboard.latest')} action={<Link component={RouterLink} to="/recharges">{translate('dashboard.all_recharges')}</Link>} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
+            <CardHeader
+              title={translate('dashboard.latest')}
+              action={
+                <Link component={RouterLink} to="/recharges">
+                  {translate('dashboard.all_recharges')}
+                </Link>
+              }
+              slotProps={{ title: { component: 'h2', variant: 'h6' } }}
+            />
             <CardContent sx={{ overflowX: 'auto' }}>
               {data.latest.length === 0 ? (
                 <Typography color="text.secondary">{translate('dashboard.no_sales')}</Typography>
@@ -210,7 +258,17 @@ function Ranked({ rows, money }: { rows: { key: string; label: string; count: nu
  * count, a link to /my-wallet); an admin sees the count and the dealers who missed the most. Both
  * open the missed-sales list.
  */
-function MissedSalesCard({ missed, dealer, money, today }: { missed: NonNullable<Dashboard['missed_sales']>; dealer: boolean; money: (v: string) => string; today: string }) {
+function MissedSalesCard({
+  missed,
+  dealer,
+  money,
+  today,
+}: {
+  missed: NonNullable<Dashboard['missed_sales']>;
+  dealer: boolean;
+  money: (v: string) => string;
+  today: string;
+}) {
   const translate = useTranslate();
   const list = `/missed-sales?from=${today}&to=${today}`;
   const ltr = useLtr();

@@ -1,4 +1,20 @@
-import { Datagrid, FunctionField, List, SearchInput, SelectInput, SimpleList, TextField, useCanAccess, useDataProvider, useGetOne, useNotify, usePermissions, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import {
+  Datagrid,
+  FunctionField,
+  List,
+  SearchInput,
+  SelectInput,
+  SimpleList,
+  TextField,
+  useCanAccess,
+  useDataProvider,
+  useGetOne,
+  useNotify,
+  usePermissions,
+  useRecordContext,
+  useRefresh,
+  useTranslate,
+} from 'react-admin';
 import { Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Stack, TextField as MuiTextField, Tooltip } from '@mui/material';
 import SaveIcon from '@mui/icons-material/Check';
 import UndoIcon from '@mui/icons-material/Undo';
@@ -29,10 +45,21 @@ export default function DealerBundleList() {
   const { permissions } = usePermissions<string[]>();
   const seesCost = !!permissions?.includes('view bundles prices');
   const { canAccess: canEdit } = useCanAccess({ resource: 'dealer-bundles', action: 'edit' });
-  const { data: provider } = useGetOne<DealerProviderResponse>('dealer-providers', { id: providerId as never, meta: { query: scope.filter } }, { enabled: !!scope.dealerId });
-  const { data: category } = useGetOne<DealerCategoryResponse>('dealer-categories', { id: categoryId as never, meta: { query: scope.filter } }, { enabled: !!scope.dealerId });
+  const { data: provider } = useGetOne<DealerProviderResponse>(
+    'dealer-providers',
+    { id: providerId as never, meta: { query: scope.filter } },
+    { enabled: !!scope.dealerId },
+  );
+  const { data: category } = useGetOne<DealerCategoryResponse>(
+    'dealer-categories',
+    { id: categoryId as never, meta: { query: scope.filter } },
+    { enabled: !!scope.dealerId },
+  );
   const title = category ? translate('catalogue.bundle.title_of', { name: `${provider?.name ?? ''} · ${category.name}` }) : translate('menu.dealer_bundles');
-  const filters = [<SearchInput key="q" source="q" alwaysOn />, <SelectInput key="enabled" source="enabled" label="dealer_catalogue.offered" choices={ENABLED_CHOICES} />];
+  const filters = [
+    <SearchInput key="q" source="q" alwaysOn />,
+    <SelectInput key="enabled" source="enabled" label="dealer_catalogue.offered" choices={ENABLED_CHOICES} />,
+  ];
   return (
     <>
       <Breadcrumbs
@@ -46,19 +73,51 @@ export default function DealerBundleList() {
       <PageTitle title={title} actions={scope.dealerId && canEdit && <BulkActions categoryId={categoryId} dealerData={scope.filter} />} />
       <DealerPicker scope={scope} />
       {scope.dealerId && (
-        <List resource="dealer-bundles" filter={{ ...scope.filter, category_id: categoryId }} filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} actions={false} title={title} storeKey={`dealer-bundles.${scope.dealerId}.${categoryId}`} empty={<ListEmpty message="empty.dealer_catalogue" />} error={<ListError />}>
+        <List
+          resource="dealer-bundles"
+          filter={{ ...scope.filter, category_id: categoryId }}
+          filters={filters}
+          sort={{ field: 'sort_order', order: 'ASC' }}
+          perPage={25}
+          actions={false}
+          title={title}
+          storeKey={`dealer-bundles.${scope.dealerId}.${categoryId}`}
+          empty={<ListEmpty message="empty.dealer_catalogue" />}
+          error={<ListError />}
+        >
           {phone ? (
-            <SimpleList primaryText={(r: DealerBundleResponse) => r.name} secondaryText={(r: DealerBundleResponse) => `${volumeLabel(r.data_volume_mb, translate)} · ${r.selling_price}`} tertiaryText={(r: DealerBundleResponse) => translate(r.enabled ? 'dealer_catalogue.on' : 'dealer_catalogue.off')} linkType={false} rowClick={false} />
+            <SimpleList
+              primaryText={(r: DealerBundleResponse) => r.name}
+              secondaryText={(r: DealerBundleResponse) => `${volumeLabel(r.data_volume_mb, translate)} · ${r.selling_price}`}
+              tertiaryText={(r: DealerBundleResponse) => translate(r.enabled ? 'dealer_catalogue.on' : 'dealer_catalogue.off')}
+              linkType={false}
+              rowClick={false}
+            />
           ) : (
             <Datagrid bulkActionButtons={false} rowClick={false}>
               <TextField source="name" label="catalogue.fields.name" />
               <FunctionField label="catalogue.fields.data_volume" render={(r: DealerBundleResponse) => volumeLabel(r.data_volume_mb, translate)} />
-              <FunctionField label="catalogue.fields.validity" render={(r: DealerBundleResponse) => translate('catalogue.days', { smart_count: r.validity_days })} />
+              <FunctionField
+                label="catalogue.fields.validity"
+                render={(r: DealerBundleResponse) => translate('catalogue.days', { smart_count: r.validity_days })}
+              />
               {seesCost && <TextField source="cost_price" label="catalogue.fields.cost_price" sortable={false} />}
               <TextField source="default_selling_price" label="dealer_catalogue.default_price" sortable={false} />
               <FunctionField label="dealer_catalogue.your_price" render={() => <PriceEditor dealerData={scope.filter} disabled={!canEdit} />} />
-              {seesCost && <FunctionField label="dealer_catalogue.profit" render={(r: DealerBundleResponse) => (r.below_cost ? <Chip size="small" color="error" label={translate('dealer_catalogue.below_cost')} /> : r.profit)} />}
-              <FunctionField label="" render={(r: DealerBundleResponse) => (r.available ? null : <Chip size="small" color="warning" label={translate('dealer_catalogue.unavailable')} />)} />
+              {seesCost && (
+                <FunctionField
+                  label="dealer_catalogue.profit"
+                  render={(r: DealerBundleResponse) =>
+                    r.below_cost ? <Chip size="small" color="error" label={translate('dealer_catalogue.below_cost')} /> : r.profit
+                  }
+                />
+              )}
+              <FunctionField
+                label=""
+                render={(r: DealerBundleResponse) =>
+                  r.available ? null : <Chip size="small" color="warning" label={translate('dealer_catalogue.unavailable')} />
+                }
+              />
               <FunctionField label="dealer_catalogue.offered" render={() => <DealerSwitch resource="dealer-bundles" dealerData={scope.filter} />} />
             </Datagrid>
           )}
@@ -110,7 +169,12 @@ function PriceEditor({ dealerData, disabled }: { dealerData: Record<string, unkn
         sx={{ width: 110 }}
       />
       {value !== null && (
-        <IconButton size="small" aria-label={translate('dealer_catalogue.save_price')} disabled={busy} onClick={() => save(value.trim() === '' ? null : value.trim())}>
+        <IconButton
+          size="small"
+          aria-label={translate('dealer_catalogue.save_price')}
+          disabled={busy}
+          onClick={() => save(value.trim() === '' ? null : value.trim())}
+        >
           <SaveIcon fontSize="small" />
         </IconButton>
       )}

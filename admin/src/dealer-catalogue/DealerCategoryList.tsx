@@ -1,4 +1,18 @@
-import { Datagrid, FunctionField, List, SearchInput, SelectInput, SimpleList, TextField, useDataProvider, useGetOne, useNotify, useRefresh, useTranslate, useCanAccess } from 'react-admin';
+import {
+  Datagrid,
+  FunctionField,
+  List,
+  SearchInput,
+  SelectInput,
+  SimpleList,
+  TextField,
+  useDataProvider,
+  useGetOne,
+  useNotify,
+  useRefresh,
+  useTranslate,
+  useCanAccess,
+} from 'react-admin';
 import { Button, Chip } from '@mui/material';
 import { useParams } from 'react-router';
 import { useState } from 'react';
@@ -18,24 +32,58 @@ export default function DealerCategoryList() {
   const providerId = useParams().id!;
   const scope = useDealerScope();
   const phone = useIsPhone();
-  const { data: provider } = useGetOne<DealerProviderResponse>('dealer-providers', { id: providerId as never, meta: { query: scope.filter } }, { enabled: !!scope.dealerId });
+  const { data: provider } = useGetOne<DealerProviderResponse>(
+    'dealer-providers',
+    { id: providerId as never, meta: { query: scope.filter } },
+    { enabled: !!scope.dealerId },
+  );
   const open = (id: unknown) => scope.link(`/dealer-providers/${providerId}/categories/${id}/bundles`);
-  const filters = [<SearchInput key="q" source="q" alwaysOn />, <SelectInput key="enabled" source="enabled" label="dealer_catalogue.offered" choices={ENABLED_CHOICES} />];
+  const filters = [
+    <SearchInput key="q" source="q" alwaysOn />,
+    <SelectInput key="enabled" source="enabled" label="dealer_catalogue.offered" choices={ENABLED_CHOICES} />,
+  ];
   const title = provider ? translate('catalogue.category.title_of', { name: provider.name }) : translate('menu.dealer_categories');
   return (
     <>
-      <Breadcrumbs items={[{ label: 'menu.dealer_providers', to: scope.link('/dealer-providers') }, { label: provider?.name ?? '…' }, { label: 'menu.dealer_categories' }]} />
+      <Breadcrumbs
+        items={[{ label: 'menu.dealer_providers', to: scope.link('/dealer-providers') }, { label: provider?.name ?? '…' }, { label: 'menu.dealer_categories' }]}
+      />
       <PageTitle title={title} />
       <DealerPicker scope={scope} />
       {scope.dealerId && (
-        <List resource="dealer-categories" filter={{ ...scope.filter, provider_id: providerId }} filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} actions={false} title={title} storeKey={`dealer-categories.${scope.dealerId}.${providerId}`} empty={<ListEmpty message="empty.dealer_catalogue" />} error={<ListError />}>
+        <List
+          resource="dealer-categories"
+          filter={{ ...scope.filter, provider_id: providerId }}
+          filters={filters}
+          sort={{ field: 'sort_order', order: 'ASC' }}
+          perPage={25}
+          actions={false}
+          title={title}
+          storeKey={`dealer-categories.${scope.dealerId}.${providerId}`}
+          empty={<ListEmpty message="empty.dealer_catalogue" />}
+          error={<ListError />}
+        >
           {phone ? (
-            <SimpleList primaryText={(r: DealerCategoryResponse) => r.name} secondaryText={(r: DealerCategoryResponse) => translate('dealer_catalogue.bundles_on', { on: r.enabled_bundles_count, all: r.bundles_count })} tertiaryText={(r: DealerCategoryResponse) => translate(r.enabled ? 'dealer_catalogue.on' : 'dealer_catalogue.off')} linkType={false} rowClick={(id) => open(id)} />
+            <SimpleList
+              primaryText={(r: DealerCategoryResponse) => r.name}
+              secondaryText={(r: DealerCategoryResponse) => translate('dealer_catalogue.bundles_on', { on: r.enabled_bundles_count, all: r.bundles_count })}
+              tertiaryText={(r: DealerCategoryResponse) => translate(r.enabled ? 'dealer_catalogue.on' : 'dealer_catalogue.off')}
+              linkType={false}
+              rowClick={(id) => open(id)}
+            />
           ) : (
             <Datagrid rowClick={(id) => open(id)} bulkActionButtons={false}>
               <TextField source="name" label="catalogue.fields.name" />
-              <FunctionField label="dealer_catalogue.bundles" render={(r: DealerCategoryResponse) => translate('dealer_catalogue.bundles_on', { on: r.enabled_bundles_count, all: r.bundles_count })} />
-              <FunctionField label="" render={(r: DealerCategoryResponse) => (r.available ? null : <Chip size="small" color="warning" label={translate('dealer_catalogue.unavailable')} />)} />
+              <FunctionField
+                label="dealer_catalogue.bundles"
+                render={(r: DealerCategoryResponse) => translate('dealer_catalogue.bundles_on', { on: r.enabled_bundles_count, all: r.bundles_count })}
+              />
+              <FunctionField
+                label=""
+                render={(r: DealerCategoryResponse) =>
+                  r.available ? null : <Chip size="small" color="warning" label={translate('dealer_catalogue.unavailable')} />
+                }
+              />
               <FunctionField label="" render={(r: DealerCategoryResponse) => <EnableAllButton category={r} dealerData={scope.filter} />} />
               <FunctionField label="dealer_catalogue.offered" render={() => <DealerSwitch resource="dealer-categories" dealerData={scope.filter} />} />
             </Datagrid>

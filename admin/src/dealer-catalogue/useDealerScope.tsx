@@ -30,7 +30,11 @@ export function DealerPicker({ scope }: { scope: ReturnType<typeof useDealerScop
   const translate = useTranslate();
   const [q, setQ] = useState('');
   // A dealer has no chooser: nothing is asked for it.
-  const { data: options = [], isPending } = useGetList('user-options', { filter: { user_type: 'dealer', q: q || undefined }, pagination: { page: 1, perPage: 20 }, sort: { field: 'name', order: 'ASC' } }, { enabled: !scope.isDealer });
+  const { data: options = [], isPending } = useGetList(
+    'user-options',
+    { filter: { user_type: 'dealer', q: q || undefined }, pagination: { page: 1, perPage: 20 }, sort: { field: 'name', order: 'ASC' } },
+    { enabled: !scope.isDealer },
+  );
   const { data: chosen } = useGetOne('user-options', { id: scope.dealerId! }, { enabled: !scope.isDealer && !!scope.dealerId });
   if (scope.isDealer) return null;
   return (

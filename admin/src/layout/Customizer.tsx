@@ -48,7 +48,7 @@ export function Customizer() {
         </IconButton>
       </Tooltip>
       <Drawer anchor="right" open={open} onClose={() => setOpen(false)} slotProps={{ paper: { sx: { width: 320, p: 2 } } }}>
-        <Stack direction="row" sx={{ alignItems: "center", justifyContent: "space-between" }}>
+        <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between' }}>
           <Typography variant="h6" component="h2">
             {translate('customizer.title')}
           </Typography>
@@ -90,7 +90,12 @@ export function Customizer() {
           ))}
           <FormControl size="small" fullWidth>
             <InputLabel id="cz-animation">{translate('customizer.animation')}</InputLabel>
-            <Select labelId="cz-animation" label={translate('customizer.animation')} value={config.animation} onChange={(e) => update({ animation: e.target.value as ThemeConfig['animation'] })}>
+            <Select
+              labelId="cz-animation"
+              label={translate('customizer.animation')}
+              value={config.animation}
+              onChange={(e) => update({ animation: e.target.value as ThemeConfig['animation'] })}
+            >
               {ANIMATIONS.map((a) => (
                 <MenuItem key={a || 'none'} value={a}>
                   {label(a.replace('animate__', ''))}

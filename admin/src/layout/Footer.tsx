@@ -11,7 +11,10 @@ export function Footer() {
   const { data } = usePublicSettings();
   const year = new Date().getFullYear();
   return (
-    <Box component="footer" sx={{ px: 3, py: 2, mt: 'auto', display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', gap: 1, color: 'text.secondary' }}>
+    <Box
+      component="footer"
+      sx={{ px: 3, py: 2, mt: 'auto', display: 'flex', flexWrap: 'wrap', justifyContent: 'space-between', gap: 1, color: 'text.secondary' }}
+    >
       <Typography variant="body2" data-testid="footer-copyright">
         {data?.footer_text ? `© ${year} ${data.footer_text}` : translate('footer.copyright', { year })}
       </Typography>

@@ -16,7 +16,11 @@ export function HorizontalMenu() {
   const { sections } = useVisibleMenu();
   const items = sections.flatMap((s) => s.items);
   return (
-    <Box component="nav" aria-label={translate('layout.main_menu')} sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, px: 2, py: 0.5, borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }}>
+    <Box
+      component="nav"
+      aria-label={translate('layout.main_menu')}
+      sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, px: 2, py: 0.5, borderBottom: 1, borderColor: 'divider', bgcolor: 'background.paper' }}
+    >
       {items.map((item) => (
         <TopItem key={item.key} item={item} />
       ))}
@@ -33,7 +37,13 @@ function TopItem({ item }: { item: MenuItem }) {
   if (!item.children) {
     const active = isActivePath(item.path!, pathname);
     return (
-      <Button component={RouterLink} to={item.path!} startIcon={Icon ? <Icon /> : undefined} color={active ? 'primary' : 'inherit'} aria-current={active ? 'page' : undefined}>
+      <Button
+        component={RouterLink}
+        to={item.path!}
+        startIcon={Icon ? <Icon /> : undefined}
+        color={active ? 'primary' : 'inherit'}
+        aria-current={active ? 'page' : undefined}
+      >
         {translate(item.label)}
       </Button>
     );
@@ -45,7 +55,16 @@ function TopItem({ item }: { item: MenuItem }) {
       c.children
         ? [<ListSubheader key={`${c.key}-h`}>{translate(c.label)}</ListSubheader>, ...renderChildren(c.children)]
         : [
-            <MuiMenuItem key={c.key} component={RouterLink} to={c.path!} selected={isActivePath(c.path!, pathname) && !children.some((o) => o.path && o.path !== c.path && o.path.startsWith(`${c.path}/`) && isActivePath(o.path, pathname))} onClick={close}>
+            <MuiMenuItem
+              key={c.key}
+              component={RouterLink}
+              to={c.path!}
+              selected={
+                isActivePath(c.path!, pathname) &&
+                !children.some((o) => o.path && o.path !== c.path && o.path.startsWith(`${c.path}/`) && isActivePath(o.path, pathname))
+              }
+              onClick={close}
+            >
               {translate(c.label)}
               {c.badge && <MenuCount kind={c.badge} />}
             </MuiMenuItem>,

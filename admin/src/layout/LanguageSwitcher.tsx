@@ -12,7 +12,13 @@ export function LanguageSwitcher() {
   return (
     <>
       <Tooltip title={translate('topbar.language')}>
-        <IconButton color="inherit" aria-label={translate('topbar.language')} aria-haspopup="menu" onClick={(e) => setAnchor(e.currentTarget)} data-testid="language-switcher">
+        <IconButton
+          color="inherit"
+          aria-label={translate('topbar.language')}
+          aria-haspopup="menu"
+          onClick={(e) => setAnchor(e.currentTarget)}
+          data-testid="language-switcher"
+        >
           <TranslateIcon />
         </IconButton>
       </Tooltip>

@@ -51,7 +51,14 @@ export function Layout({ children }: { children?: ReactNode }) {
           content
         ) : (
           <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
-            <Box sx={{ display: 'flex', flexDirection: 'column', flex: 1, ...(config.layout === 'boxed-layout' ? { maxWidth: 1400, width: '100%', mx: 'auto', boxShadow: 2 } : {}) }}>
+            <Box
+              sx={{
+                display: 'flex',
+                flexDirection: 'column',
+                flex: 1,
+                ...(config.layout === 'boxed-layout' ? { maxWidth: 1400, width: '100%', mx: 'auto', boxShadow: 2 } : {}),
+              }}
+            >
               <TopBar />
               {config.menu === 'horizontal' && !mobile && <HorizontalMenu />}
               {/* A dealer below its low-balance alert (admins never call /my-wallet). */}
@@ -75,4 +82,3 @@ export function Layout({ children }: { children?: ReactNode }) {
     </AuthGuard>
   );
 }
-

@@ -13,7 +13,21 @@ function useBadgeCount(kind: MenuItem['badge']): number {
 }
 
 // A plain Box rather than MUI's Chip or Badge: the menu is on the initial script, which stays small.
-const pill = { display: 'inline-flex', alignItems: 'center', justifyContent: 'center', minWidth: 20, height: 20, px: 0.75, borderRadius: 10, bgcolor: 'warning.main', color: 'warning.contrastText', fontSize: 12, fontWeight: 700, lineHeight: 1, flexShrink: 0 } as const;
+const pill = {
+  display: 'inline-flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  minWidth: 20,
+  height: 20,
+  px: 0.75,
+  borderRadius: 10,
+  bgcolor: 'warning.main',
+  color: 'warning.contrastText',
+  fontSize: 12,
+  fontWeight: 700,
+  lineHeight: 1,
+  flexShrink: 0,
+} as const;
 
 /** A warning-coloured count after the label; nothing at 0. */
 export function MenuCount({ kind }: { kind: NonNullable<MenuItem['badge']> }) {
@@ -35,7 +49,11 @@ export function IconCount({ kind, children }: { kind: MenuItem['badge']; childre
   return (
     <Box component="span" sx={{ position: 'relative', display: 'inline-flex' }}>
       {children}
-      <Box component="span" aria-label={translate('menu.waiting', { smart_count: count })} sx={{ ...pill, position: 'absolute', top: -8, right: -10, height: 16, minWidth: 16, fontSize: 10, px: 0.5 }}>
+      <Box
+        component="span"
+        aria-label={translate('menu.waiting', { smart_count: count })}
+        sx={{ ...pill, position: 'absolute', top: -8, right: -10, height: 16, minWidth: 16, fontSize: 10, px: 0.5 }}
+      >
         {count > 99 ? '99+' : count}
       </Box>
     </Box>

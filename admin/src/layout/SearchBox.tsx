@@ -59,7 +59,9 @@ export function SearchBox({ compact }: { compact: boolean }) {
             gap: 1,
             px: 1.5,
             borderRadius: 2,
-            ...(compact ? { position: 'absolute', top: '100%', insetInlineStart: 8, insetInlineEnd: 8, bgcolor: 'background.paper', boxShadow: 3, py: 0.5 } : { width: 320, bgcolor: 'action.hover' }),
+            ...(compact
+              ? { position: 'absolute', top: '100%', insetInlineStart: 8, insetInlineEnd: 8, bgcolor: 'background.paper', boxShadow: 3, py: 0.5 }
+              : { width: 320, bgcolor: 'action.hover' }),
           }}
         >
           <SearchIcon fontSize="small" aria-hidden />

@@ -77,19 +77,19 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
     const active = isActivePath(item.path!, location.pathname) && !hasMoreSpecificSibling(item.path!, location.pathname, sections);
     return (
       <ListItem key={item.key} disablePadding sx={{ display: 'block' }}>
-      <Tooltip title={mini ? label : ''} placement="right">
-        <ListItemButton
-          component={RouterLink}
-          to={item.path!}
-          selected={active}
-          aria-current={active ? 'page' : undefined}
-          sx={{ borderRadius: 1, mx: 1, pl: depth ? 4.5 : 2, '&.Mui-selected': { color: activeColor, fontWeight: 600 } }}
-        >
-          {icon}
-          {!mini && <ListItemText primary={label} />}
-          {!mini && badge && <MenuCount kind={badge} />}
-        </ListItemButton>
-      </Tooltip>
+        <Tooltip title={mini ? label : ''} placement="right">
+          <ListItemButton
+            component={RouterLink}
+            to={item.path!}
+            selected={active}
+            aria-current={active ? 'page' : undefined}
+            sx={{ borderRadius: 1, mx: 1, pl: depth ? 4.5 : 2, '&.Mui-selected': { color: activeColor, fontWeight: 600 } }}
+          >
+            {icon}
+            {!mini && <ListItemText primary={label} />}
+            {!mini && badge && <MenuCount kind={badge} />}
+          </ListItemButton>
+        </Tooltip>
       </ListItem>
     );
   };
@@ -103,7 +103,10 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
           dense
           subheader={
             s.title && !mini ? (
-              <ListSubheader component="li" sx={{ bgcolor: 'transparent', color: 'inherit', opacity: 0.75, textTransform: 'uppercase', fontSize: 12, lineHeight: '32px' }}>
+              <ListSubheader
+                component="li"
+                sx={{ bgcolor: 'transparent', color: 'inherit', opacity: 0.75, textTransform: 'uppercase', fontSize: 12, lineHeight: '32px' }}
+              >
                 {translate(s.title)}
               </ListSubheader>
             ) : undefined
@@ -136,7 +139,10 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
   if (mobileOnly) return null;
   const hidden = config.menu === 'vertical' && !config.sidebar;
   return (
-    <Drawer variant="permanent" sx={{ width: hidden ? 0 : width, flexShrink: 0, transition: 'width 300ms', '& .MuiDrawer-paper': { ...paperSx, display: hidden ? 'none' : 'block' } }}>
+    <Drawer
+      variant="permanent"
+      sx={{ width: hidden ? 0 : width, flexShrink: 0, transition: 'width 300ms', '& .MuiDrawer-paper': { ...paperSx, display: hidden ? 'none' : 'block' } }}
+    >
       {content}
     </Drawer>
   );

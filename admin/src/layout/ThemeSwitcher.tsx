@@ -13,7 +13,13 @@ export function ThemeSwitcher() {
   const label = translate('topbar.theme', { mode: translate(`customizer.theme_${config.theme}`) });
   return (
     <Tooltip title={label}>
-      <IconButton color="inherit" aria-label={label} data-testid="theme-switcher" data-mode={config.theme} onClick={() => update({ theme: nextThemeMode(config.theme) })}>
+      <IconButton
+        color="inherit"
+        aria-label={label}
+        data-testid="theme-switcher"
+        data-mode={config.theme}
+        onClick={() => update({ theme: nextThemeMode(config.theme) })}
+      >
         <Icon />
       </IconButton>
     </Tooltip>

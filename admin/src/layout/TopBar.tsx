@@ -31,7 +31,12 @@ export function TopBar() {
       <Toolbar sx={{ gap: { xs: 0.5, sm: 1 }, position: 'relative', px: { xs: 1, sm: 2 } }}>
         {showToggle && (
           <Tooltip title={translate('topbar.toggle_sidebar')}>
-            <IconButton edge="start" color="inherit" aria-label={translate('topbar.toggle_sidebar')} onClick={() => (mobile ? setMobileOpen(!mobileOpen) : update({ sidebar: !config.sidebar }))}>
+            <IconButton
+              edge="start"
+              color="inherit"
+              aria-label={translate('topbar.toggle_sidebar')}
+              onClick={() => (mobile ? setMobileOpen(!mobileOpen) : update({ sidebar: !config.sidebar }))}
+            >
               <MenuIcon />
             </IconButton>
           </Tooltip>

@@ -16,5 +16,4 @@ const ANIMATION_FRAMES: Record<Exclude<Animation, ''>, ReturnType<typeof keyfram
   animate__zoomIn: frames('scale3d(0.3, 0.3, 0.3)'),
 };
 
-export const animationSx = (animation: Animation) =>
-  animation ? { animation: `${ANIMATION_FRAMES[animation]} 400ms ease-out both` } : {};
+export const animationSx = (animation: Animation) => (animation ? { animation: `${ANIMATION_FRAMES[animation]} 400ms ease-out both` } : {});

@@ -21,7 +21,20 @@ describe('menu filtering (docs/product.md section 2)', () => {
 
   it('a dealer sees its own areas only', () => {
     const p = paths(filterMenu(MENU, DEALER_PERMISSIONS, 'dealer'));
-    expect(p).toEqual(['/dashboard', '/dealer-providers', '/banners', '/my-wallet', '/wallet-transactions', '/recharges', '/missed-sales', '/reports', '/reports/dealer-profit', '/settings', '/settings/payment-methods', '/settings/contacts']);
+    expect(p).toEqual([
+      '/dashboard',
+      '/dealer-providers',
+      '/banners',
+      '/my-wallet',
+      '/wallet-transactions',
+      '/recharges',
+      '/missed-sales',
+      '/reports',
+      '/reports/dealer-profit',
+      '/settings',
+      '/settings/payment-methods',
+      '/settings/contacts',
+    ]);
     expect(p).not.toContain('/admin');
     expect(p).not.toContain('/settings/company');
     expect(p).not.toContain('/recharges/review');

@@ -81,5 +81,4 @@ export function activeGroupKeys(sections: readonly MenuSection[], pathname: stri
   return [...new Set(keys)];
 }
 
-export const isActivePath = (itemPath: string, pathname: string): boolean =>
-  pathname === itemPath || pathname.startsWith(`${itemPath}/`);
+export const isActivePath = (itemPath: string, pathname: string): boolean => pathname === itemPath || pathname.startsWith(`${itemPath}/`);

@@ -1,7 +1,37 @@
 import { useState } from 'react';
-import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, RecordContextProvider, ReferenceInput, SelectInput, SimpleList, TextInput, useGetOne, useListContext, useRecordContext, useTranslate } from 'react-admin';
+import {
+  AutocompleteInput,
+  Datagrid,
+  DateInput,
+  FunctionField,
+  List,
+  RecordContextProvider,
+  ReferenceInput,
+  SelectInput,
+  SimpleList,
+  TextInput,
+  useGetOne,
+  useListContext,
+  useRecordContext,
+  useTranslate,
+} from 'react-admin';
 import { useNavigate, useParams } from 'react-router';
-import { Box, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Button, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Box,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Button,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import { PageTitle } from '../common/PageTitle';
 import { Ltr } from '../common/Ltr';
 import { useCompanyFormat } from '../common/useCompanyFormat';
@@ -28,8 +58,20 @@ export default function LogList() {
     <ReferenceInput key="actor_id" source="actor_id" reference="user-options" label="logs.fields.actor" alwaysOn>
       <AutocompleteInput label="logs.fields.actor" optionText="name" />
     </ReferenceInput>,
-    <SelectInput key="action" source="action" label="logs.fields.action" choices={LOG_ACTIONS.map((a) => ({ id: a, name: `logs.action_names.${a}` }))} alwaysOn />,
-    <SelectInput key="subject_type" source="subject_type" label="logs.fields.subject" choices={LOG_SUBJECTS.map((s) => ({ id: s, name: `logs.subject_types.${s}` }))} alwaysOn />,
+    <SelectInput
+      key="action"
+      source="action"
+      label="logs.fields.action"
+      choices={LOG_ACTIONS.map((a) => ({ id: a, name: `logs.action_names.${a}` }))}
+      alwaysOn
+    />,
+    <SelectInput
+      key="subject_type"
+      source="subject_type"
+      label="logs.fields.subject"
+      choices={LOG_SUBJECTS.map((s) => ({ id: s, name: `logs.subject_types.${s}` }))}
+      alwaysOn
+    />,
     <DateInput key="from" source="from" label="wallets.fields.from" alwaysOn />,
     <DateInput key="to" source="to" label="wallets.fields.to" alwaysOn />,
     <TextInput key="q" source="q" label="logs.fields.search" />,
@@ -50,9 +92,19 @@ export default function LogList() {
           <PhoneLogs />
         ) : (
           <Datagrid bulkActionButtons={false} rowClick="expand" expand={<Change />}>
-            <FunctionField label="logs.fields.at" render={(l: LogEntry) => <Box component="span" sx={{ whiteSpace: 'nowrap' }}>{fmt.dateTime(l.created_at)}</Box>} />
+            <FunctionField
+              label="logs.fields.at"
+              render={(l: LogEntry) => (
+                <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+                  {fmt.dateTime(l.created_at)}
+                </Box>
+              )}
+            />
             <FunctionField label="logs.what" render={(l: LogEntry) => <LogSentence entry={l} />} />
-            <FunctionField label="logs.fields.description" render={(l: LogEntry) => (l.description ? <Box sx={{ maxWidth: 320, whiteSpace: 'normal', color: 'text.secondary' }}>{l.description}</Box> : '')} />
+            <FunctionField
+              label="logs.fields.description"
+              render={(l: LogEntry) => (l.description ? <Box sx={{ maxWidth: 320, whiteSpace: 'normal', color: 'text.secondary' }}>{l.description}</Box> : '')}
+            />
             <FunctionField label="logs.fields.ip" render={(l: LogEntry) => <Ltr>{l.ip}</Ltr>} />
           </Datagrid>
         )}
@@ -124,12 +176,20 @@ function Change() {
   return (
     <Box sx={{ px: 2, pb: 2 }}>
       <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
-        <Typography variant="body2"><LogSentence entry={l} /></Typography>
+        <Typography variant="body2">
+          <LogSentence entry={l} />
+        </Typography>
         <Chip size="small" variant="outlined" label={l.action} title={translate('logs.fields.action')} />
       </Stack>
-      {l.description && <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>{l.description}</Typography>}
+      {l.description && (
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          {l.description}
+        </Typography>
+      )}
       {keys.length === 0 ? (
-        <Typography variant="body2" color="text.secondary">{translate('logs.no_fields')}</Typography>
+        <Typography variant="body2" color="text.secondary">
+          {translate('logs.no_fields')}
+        </Typography>
       ) : (
         <Table size="small" aria-label={translate('logs.change')}>
           <TableHead>
@@ -150,7 +210,11 @@ function Change() {
           </TableBody>
         </Table>
       )}
-      {l.user_agent && <Typography variant="caption" color="text.secondary">{l.user_agent}</Typography>}
+      {l.user_agent && (
+        <Typography variant="caption" color="text.secondary">
+          {l.user_agent}
+        </Typography>
+      )}
     </Box>
   );
 }

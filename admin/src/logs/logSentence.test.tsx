@@ -7,7 +7,21 @@ import { I18nContextProvider } from 'react-admin';
 import { testI18nProvider } from '../test/i18n';
 import { LOG_ACTIONS, LOG_SUBJECTS, LogSentence, subjectPath, type LogEntry } from './logSentence';
 
-const entry = (over: Partial<LogEntry>): LogEntry => ({ id: 1, actor: { id: 1, name: 'Admin User' }, action: 'created', subject_type: null, subject_id: null, subject: null, description: null, before: null, after: null, ip: null, user_agent: null, created_at: '2026-11-23T10:00:00Z', ...over });
+const entry = (over: Partial<LogEntry>): LogEntry => ({
+  id: 1,
+  actor: { id: 1, name: 'Admin User' },
+  action: 'created',
+  subject_type: null,
+  subject_id: null,
+  subject: null,
+  description: null,
+  before: null,
+  after: null,
+  ip: null,
+  user_agent: null,
+  created_at: '2026-11-23T10:00:00Z',
+  ...over,
+});
 
 async function sentence(l: LogEntry, lng = 'en') {
   const i18n = await testI18nProvider(lng);
@@ -27,8 +41,17 @@ async function sentence(l: LogEntry, lng = 'en') {
 describe('log entries as sentences', () => {
   it('names who did what to what, with the subject linked to its page', async () => {
     const role = entry({ action: 'permissions_assigned', subject_type: 'role', subject_id: 4, subject: { type: 'role', id: 4, name: 'Editors' } });
-    expect(await sentence(role)).toEqual({ text: 'Admin User assigned permissions to role Editors', links: [{ text: 'role Editors', href: '/settings/roles/4' }] });
-    const sale = entry({ action: 'recharge_completed', actor: null, subject_type: 'recharge', subject_id: 9, subject: { type: 'recharge', id: 9, name: 'RC7K2' } });
+    expect(await sentence(role)).toEqual({
+      text: 'Admin User assigned permissions to role Editors',
+      links: [{ text: 'role Editors', href: '/settings/roles/4' }],
+    });
+    const sale = entry({
+      action: 'recharge_completed',
+      actor: null,
+      subject_type: 'recharge',
+      subject_id: 9,
+      subject: { type: 'recharge', id: 9, name: 'RC7K2' },
+    });
     expect((await sentence(sale)).text).toBe('The system completed recharge RC7K2');
     expect((await sentence(sale)).links[0].href).toBe('/recharges/9');
   });
@@ -40,10 +63,14 @@ describe('log entries as sentences', () => {
   });
 
   it('has a sentence for unknown codes, and no link to a record gone for good', async () => {
-    const odd = await sentence(entry({ action: 'something_new', subject_type: 'user', subject_id: 3, subject: { type: 'user', id: 3, name: 'Amina', user_type: 'dealer' } }));
+    const odd = await sentence(
+      entry({ action: 'something_new', subject_type: 'user', subject_id: 3, subject: { type: 'user', id: 3, name: 'Amina', user_type: 'dealer' } }),
+    );
     expect(odd.text).toBe('Admin User: something new user Amina');
     expect(odd.links).toEqual([{ text: 'user Amina', href: '/dealers/3' }]);
-    const gone = await sentence(entry({ action: 'force_deleted', subject_type: 'banner', subject_id: 2, subject: { type: 'banner', id: 2, name: 'Weekend offer', gone: true } }));
+    const gone = await sentence(
+      entry({ action: 'force_deleted', subject_type: 'banner', subject_id: 2, subject: { type: 'banner', id: 2, name: 'Weekend offer', gone: true } }),
+    );
     expect(gone).toEqual({ text: 'Admin User deleted banner Weekend offer for good', links: [] });
     // An entry from before the API named subjects still reads as a sentence.
     expect((await sentence(entry({ action: 'updated', subject_type: 'banner', subject_id: 2, subject: undefined }))).text).toBe('Admin User updated banner #2');
@@ -51,7 +78,9 @@ describe('log entries as sentences', () => {
 
   it('every action the API writes and every subject type has its words in en, ae and so', () => {
     const source = readFileSync(resolve(__dirname, '../../../api/src/activity-log/activity-log.ts'), 'utf8');
-    const written = [...source.slice(source.indexOf('export type ActivityAction'), source.indexOf(';', source.indexOf('export type ActivityAction'))).matchAll(/'([a-z_]+)'/g)].map((m) => m[1]);
+    const written = [
+      ...source.slice(source.indexOf('export type ActivityAction'), source.indexOf(';', source.indexOf('export type ActivityAction'))).matchAll(/'([a-z_]+)'/g),
+    ].map((m) => m[1]);
     expect([...LOG_ACTIONS].sort()).toEqual([...new Set(written)].sort());
     const en = JSON.parse(readFileSync(resolve(__dirname, '../../../locales/en/admin.json'), 'utf8')).logs;
     for (const lng of ['en', 'ae', 'so']) {

@@ -23,16 +23,66 @@ export interface LogEntry {
 
 /** Every action the API writes (api/src/activity-log/activity-log.ts), each with a sentence in logs.actions.*. */
 export const LOG_ACTIONS = [
-  'email_changed', 'created', 'updated', 'deleted', 'restored', 'force_deleted', 'status_changed', 'permissions_assigned',
-  'logo_updated', 'logo_removed', 'login', 'login_failed', 'logout', 'locked', 'unlocked', 'unlock_failed', 'profile_updated',
-  'profile_picture_updated', 'password_changed', 'mail_tested', 'wallet_topped_up', 'wallet_adjusted', 'top_up_requested',
-  'top_up_approved', 'top_up_rejected', 'low_balance_alert_changed', 'low_balance_alert_sent', 'low_balance_alert_failed',
-  'recharge_created', 'recharge_completed', 'recharge_failed', 'recharge_refunded', 'recharge_retried', 'recharge_needs_review',
-  'recharge_resumed', 'recharge_settled_in_review', 'recharge_refunded_by_hand', 'recharge_payment_reconciled', 'catalogue_changed',
+  'email_changed',
+  'created',
+  'updated',
+  'deleted',
+  'restored',
+  'force_deleted',
+  'status_changed',
+  'permissions_assigned',
+  'logo_updated',
+  'logo_removed',
+  'login',
+  'login_failed',
+  'logout',
+  'locked',
+  'unlocked',
+  'unlock_failed',
+  'profile_updated',
+  'profile_picture_updated',
+  'password_changed',
+  'mail_tested',
+  'wallet_topped_up',
+  'wallet_adjusted',
+  'top_up_requested',
+  'top_up_approved',
+  'top_up_rejected',
+  'low_balance_alert_changed',
+  'low_balance_alert_sent',
+  'low_balance_alert_failed',
+  'recharge_created',
+  'recharge_completed',
+  'recharge_failed',
+  'recharge_refunded',
+  'recharge_retried',
+  'recharge_needs_review',
+  'recharge_resumed',
+  'recharge_settled_in_review',
+  'recharge_refunded_by_hand',
+  'recharge_payment_reconciled',
+  'catalogue_changed',
   'reordered',
 ] as const;
 
-export const LOG_SUBJECTS = ['user', 'role', 'banner', 'provider', 'category', 'bundle', 'payment_method', 'contact', 'area', 'settings', 'wallet', 'wallet_top_up_request', 'recharge', 'dealer_provider', 'dealer_category', 'dealer_bundle'] as const;
+export const LOG_SUBJECTS = [
+  'user',
+  'role',
+  'banner',
+  'provider',
+  'category',
+  'bundle',
+  'payment_method',
+  'contact',
+  'area',
+  'settings',
+  'wallet',
+  'wallet_top_up_request',
+  'recharge',
+  'dealer_provider',
+  'dealer_category',
+  'dealer_bundle',
+] as const;
 
 const SETTINGS_PAGES: Record<string, string> = { company: '/settings/company', mail: '/settings/mail', money: '/settings/money' };
 
@@ -103,7 +153,11 @@ export function useLogSentence() {
       if (i > 0) parts.push({ subject, to });
       if (piece) parts.push(piece);
     });
-    const text = parts.map((p) => (typeof p === 'string' ? p : p.subject)).join('').replace(/\s+/g, ' ').trim();
+    const text = parts
+      .map((p) => (typeof p === 'string' ? p : p.subject))
+      .join('')
+      .replace(/\s+/g, ' ')
+      .trim();
     return { text, parts };
   };
 }

@@ -44,7 +44,16 @@ export default function MissedSaleList() {
   return (
     <>
       <Breadcrumbs items={[{ label: 'menu.recharges', to: '/recharges' }, { label: 'menu.missed_sales' }]} />
-      <PageTitle title={title} actions={dealer && <Button component={Link} to="/my-wallet?request=1" variant="contained">{translate('missed_sales.top_up')}</Button>} />
+      <PageTitle
+        title={title}
+        actions={
+          dealer && (
+            <Button component={Link} to="/my-wallet?request=1" variant="contained">
+              {translate('missed_sales.top_up')}
+            </Button>
+          )
+        }
+      />
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2, maxWidth: 900 }}>
         {translate(dealer ? 'missed_sales.help_dealer' : 'missed_sales.help_admin')}
       </Typography>
@@ -72,7 +81,12 @@ export default function MissedSaleList() {
         ) : (
           <Datagrid bulkActionButtons={false} rowClick={false}>
             <FunctionField label="recharges.fields.created_at" render={(r: MissedSale) => fmt.dateTime(r.created_at)} />
-            {!dealer && <FunctionField label="wallets.fields.dealer" render={(r: MissedSale) => (r.dealer ? `${r.dealer.name}${r.dealer.dealer_code ? ` (${r.dealer.dealer_code})` : ''}` : '—')} />}
+            {!dealer && (
+              <FunctionField
+                label="wallets.fields.dealer"
+                render={(r: MissedSale) => (r.dealer ? `${r.dealer.name}${r.dealer.dealer_code ? ` (${r.dealer.dealer_code})` : ''}` : '—')}
+              />
+            )}
             <FunctionField label="recharges.fields.bundle" render={(r: MissedSale) => r.bundle_name} />
             <FunctionField label="recharges.fields.amount" render={(r: MissedSale) => money(r.amount)} />
             {seesCost && <FunctionField label="recharges.fields.cost" render={(r: MissedSale) => money(r.cost)} />}

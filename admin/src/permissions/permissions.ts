@@ -10,11 +10,9 @@ export type Perms = readonly string[] | null | undefined;
 
 export const hasPermission = (perms: Perms, name: string): boolean => !!perms && perms.includes(name);
 
-export const hasAnyPermission = (perms: Perms, names: readonly string[]): boolean =>
-  !!perms && names.some((n) => perms.includes(n));
+export const hasAnyPermission = (perms: Perms, names: readonly string[]): boolean => !!perms && names.some((n) => perms.includes(n));
 
-export const hasAllPermissions = (perms: Perms, names: readonly string[]): boolean =>
-  !!perms && names.every((n) => perms.includes(n));
+export const hasAllPermissions = (perms: Perms, names: readonly string[]): boolean => !!perms && names.every((n) => perms.includes(n));
 
 /** Routes need all listed permissions; a route without a list only needs a signed-in user. */
 export const canOpenRoute = (perms: Perms, required: readonly string[] | undefined): boolean =>

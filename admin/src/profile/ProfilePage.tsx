@@ -75,14 +75,16 @@ function PictureCard() {
   return (
     <Card>
       <CardContent>
-        <Stack spacing={1.5} sx={{ alignItems: "center" }}>
+        <Stack spacing={1.5} sx={{ alignItems: 'center' }}>
           <Avatar src={resolveImage(user?.profile_image)} alt="" sx={{ width: 112, height: 112 }} />
           <Typography variant="h6" component="p">
             {user?.name}
           </Typography>
           <Typography color="text.secondary">{user?.email}</Typography>
-          <Stack direction="row" spacing={1} sx={{ flexWrap: "wrap", justifyContent: "center" }}>
-            {user?.roles?.map((r) => <Chip key={r.id} label={r.name} size="small" />)}
+          <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', justifyContent: 'center' }}>
+            {user?.roles?.map((r) => (
+              <Chip key={r.id} label={r.name} size="small" />
+            ))}
           </Stack>
           <Button component="label" variant="outlined" startIcon={<PhotoCameraIcon />} disabled={busy}>
             {busy ? translate('common.saving') : translate('profile.change_picture')}

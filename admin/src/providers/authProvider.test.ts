@@ -17,7 +17,11 @@ describe('session and authProvider (docs/product.md sections 4 and 9)', () => {
     const calls = mockFetch([{ status: 200, body: { success: true, data: { user, token: 'jwt-1' } } }]);
     const cookieSpy = vi.spyOn(document, 'cookie', 'set');
     await authProvider.login({ email: 'admin@example.com', password: 'Admin@12345', rememberMe: true });
-    expect(calls[0]).toMatchObject({ method: 'POST', url: '/api/v1/auth/admin/login', body: { email: 'admin@example.com', password: 'Admin@12345', rememberMe: true } });
+    expect(calls[0]).toMatchObject({
+      method: 'POST',
+      url: '/api/v1/auth/admin/login',
+      body: { email: 'admin@example.com', password: 'Admin@12345', rememberMe: true },
+    });
     expect(getToken()).toBe('jwt-1');
     expect(getStoredUser()?.name).toBe('Super Admin');
     expect(localStorage.getItem(LOCK_KEY)).toBe('false');
@@ -64,7 +68,10 @@ describe('session and authProvider (docs/product.md sections 4 and 9)', () => {
     await expect(authProvider.checkError({ status: 423 })).rejects.toMatchObject({ redirectTo: '/auth/lock-screen', logoutUser: false });
     expect(isLocked()).toBe(true);
     await expect(authProvider.checkError({ status: 403 })).resolves.toBeUndefined();
-    await expect(authProvider.checkError({ status: 401 })).rejects.toMatchObject({ redirectTo: '/auth/login', message: 'Your session has expired. Please login again.' });
+    await expect(authProvider.checkError({ status: 401 })).rejects.toMatchObject({
+      redirectTo: '/auth/login',
+      message: 'Your session has expired. Please login again.',
+    });
     // react-admin then logs out, which clears the session.
     mockFetch([{ status: 401, body: { success: false, message: 'Unauthenticated.' } }]);
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);

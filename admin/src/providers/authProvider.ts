@@ -1,16 +1,6 @@
 import type { AuthProvider } from 'react-admin';
 import { apiFetch } from './http';
-import {
-  clearSession,
-  getStoredUser,
-  getToken,
-  permissionNames,
-  rehydrate,
-  setLocked,
-  startSession,
-  storeUser,
-  type SessionUser,
-} from './session';
+import { clearSession, getStoredUser, getToken, permissionNames, rehydrate, setLocked, startSession, storeUser, type SessionUser } from './session';
 import { errorText } from './errors';
 import { canAccessLocally } from '../permissions/permissions';
 import { resolveImage } from '../common/image';

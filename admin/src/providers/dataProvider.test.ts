@@ -3,7 +3,10 @@ import { dataProvider } from './dataProvider';
 import { clearSession, getToken, startSession } from './session';
 import { mockFetch } from '../test/fetchMock';
 
-const list = (data: unknown[], total = data.length) => ({ status: 200, body: { success: true, data, meta: { current_page: 1, per_page: 10, total, last_page: 1 } } });
+const list = (data: unknown[], total = data.length) => ({
+  status: 200,
+  body: { success: true, data, meta: { current_page: 1, per_page: 10, total, last_page: 1 } },
+});
 const one = (data: unknown) => ({ status: 200, body: { success: true, data } });
 
 describe('dataProvider request shapes', () => {
@@ -29,7 +32,15 @@ describe('dataProvider request shapes', () => {
     });
     const url = new URL(calls[0].url, 'http://x');
     expect(url.pathname).toBe('/api/v1/users');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ page: '2', per_page: '25', sort: 'name', order: 'desc', q: 'ali', user_type: 'dealer', status: 'active' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      page: '2',
+      per_page: '25',
+      sort: 'name',
+      order: 'desc',
+      q: 'ali',
+      user_type: 'dealer',
+      status: 'active',
+    });
     expect(res).toMatchObject({ data: [{ id: 1 }], total: 42 });
   });
 
@@ -125,13 +136,23 @@ describe('dataProvider request shapes', () => {
     await dataProvider.uploadDealerLogo({ id: 'h9', file });
     await dataProvider.deleteDealerLogo({ id: 'h9' });
     await dataProvider.uploadDealerLogo({ id: 'me', file });
-    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['POST /api/v1/users/h9/dealer-logo', 'DELETE /api/v1/users/h9/dealer-logo', 'POST /api/v1/users/dealer/logo']);
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      'POST /api/v1/users/h9/dealer-logo',
+      'DELETE /api/v1/users/h9/dealer-logo',
+      'POST /api/v1/users/dealer/logo',
+    ]);
     expect(((calls[0].body as FormData).get('logo') as File).name).toBe('l.png');
   });
 
   it('getManyReference filters the list by the target', async () => {
     const calls = mockFetch([list([])]);
-    await dataProvider.getManyReference('users', { target: 'role_id', id: 3, pagination: { page: 1, perPage: 10 }, sort: { field: 'id', order: 'ASC' }, filter: {} });
+    await dataProvider.getManyReference('users', {
+      target: 'role_id',
+      id: 3,
+      pagination: { page: 1, perPage: 10 },
+      sort: { field: 'id', order: 'ASC' },
+      filter: {},
+    });
     expect(calls[0].url).toContain('role_id=3');
   });
   it('reorders a page in one call: POST /{resource}/reorder with the ids in order and the first position', async () => {

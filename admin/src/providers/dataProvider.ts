@@ -166,7 +166,10 @@ export const dataProvider: ConsoleDataProvider = {
     const keys = Object.keys(params.data ?? {});
     if (resource === 'roles' && keys.length === 0) return { data: (params.previousData ?? { id: params.id }) as never };
     if (resource === 'roles' && keys.length === 1 && keys[0] === 'permissions') {
-      return dataProvider.assignPermissions({ id: (params.previousData as Rec | undefined)?.h_id ?? params.id, permissions: (params.data as { permissions: string[] }).permissions }) as never;
+      return dataProvider.assignPermissions({
+        id: (params.previousData as Rec | undefined)?.h_id ?? params.id,
+        permissions: (params.data as { permissions: string[] }).permissions,
+      }) as never;
     }
     const res = await apiFetch<Rec>(`/${resource}/${pathId(params.id, params.previousData)}`, {
       method: 'PATCH',
@@ -272,11 +275,15 @@ export const dataProvider: ConsoleDataProvider = {
   },
 
   async topUp(params) {
-    return said(await apiFetch(`/wallets/${idOf(params.id)}/top-up`, { method: 'POST', body: params.data, headers: { 'Idempotency-Key': params.idempotencyKey } }));
+    return said(
+      await apiFetch(`/wallets/${idOf(params.id)}/top-up`, { method: 'POST', body: params.data, headers: { 'Idempotency-Key': params.idempotencyKey } }),
+    );
   },
 
   async adjustWallet(params) {
-    return said(await apiFetch(`/wallets/${idOf(params.id)}/adjust`, { method: 'POST', body: params.data, headers: { 'Idempotency-Key': params.idempotencyKey } }));
+    return said(
+      await apiFetch(`/wallets/${idOf(params.id)}/adjust`, { method: 'POST', body: params.data, headers: { 'Idempotency-Key': params.idempotencyKey } }),
+    );
   },
 
   async requestTopUp(params) {

@@ -26,7 +26,10 @@ describe('error catalogue (docs/product.md section 8)', () => {
     vi.useFakeTimers();
     vi.stubGlobal(
       'fetch',
-      vi.fn((_url: string, init: RequestInit) => new Promise((_res, rej) => init.signal!.addEventListener('abort', () => rej(new DOMException('aborted', 'AbortError'))))),
+      vi.fn(
+        (_url: string, init: RequestInit) =>
+          new Promise((_res, rej) => init.signal!.addEventListener('abort', () => rej(new DOMException('aborted', 'AbortError')))),
+      ),
     );
     const p = errorOf(apiFetch('/users'));
     await vi.advanceTimersByTimeAsync(29_999);
@@ -42,7 +45,9 @@ describe('error catalogue (docs/product.md section 8)', () => {
   it('passes the server message on for a 401 on login, else the fallback, and keeps the session', async () => {
     mockFetch([fail(401, { success: false, message: 'Invalid email or password.' }), fail(401)]);
     expect((await errorOf(apiFetch('/auth/admin/login', { method: 'POST', isLogin: true }))).message).toBe('Invalid email or password.');
-    expect((await errorOf(apiFetch('/auth/admin/login', { method: 'POST', isLogin: true }))).message).toBe('Authentication failed. Please check your credentials.');
+    expect((await errorOf(apiFetch('/auth/admin/login', { method: 'POST', isLogin: true }))).message).toBe(
+      'Authentication failed. Please check your credentials.',
+    );
     expect(getToken()).toBe('tok');
   });
 
@@ -65,7 +70,14 @@ describe('error catalogue (docs/product.md section 8)', () => {
   });
 
   it('422 keeps the server message and the first message per field', async () => {
-    mockFetch([fail(422, { success: false, message: 'The given data was invalid.', errors: { email: ['Email is required', 'x'], dealer_logo: ['Dealer logo is required for new dealer accounts'] } }), fail(422, {})]);
+    mockFetch([
+      fail(422, {
+        success: false,
+        message: 'The given data was invalid.',
+        errors: { email: ['Email is required', 'x'], dealer_logo: ['Dealer logo is required for new dealer accounts'] },
+      }),
+      fail(422, {}),
+    ]);
     const e = await errorOf(apiFetch('/users', { method: 'POST', body: {} }));
     expect(e.message).toBe('The given data was invalid.');
     expect(e.body.errors).toEqual({ email: 'Email is required', dealer_logo: 'Dealer logo is required for new dealer accounts' });

@@ -111,9 +111,7 @@ export async function apiFetch<T = unknown>(path: string, opts: RequestOptions =
   if (status === 401 && !opts.isLogin && opts.on401 !== 'checkError') clearSession();
   if (status === 423) setLocked(true);
   const allErrors = json.errors && typeof json.errors === 'object' ? json.errors : undefined;
-  const errors = allErrors
-    ? Object.fromEntries(Object.entries(allErrors).map(([k, v]) => [k, Array.isArray(v) ? String(v[0]) : String(v)]))
-    : undefined;
+  const errors = allErrors ? Object.fromEntries(Object.entries(allErrors).map(([k, v]) => [k, Array.isArray(v) ? String(v[0]) : String(v)])) : undefined;
   const body: ApiErrorBody = { message: json.message, errors, allErrors };
   throw new HttpError(messageForStatus(status, json.message, !!opts.isLogin), status, body);
 }

@@ -64,12 +64,18 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
   const dataProvider = useConsoleDataProvider();
   // react-admin's getOne of the recharges resource; a row the list put in the cache has no timeline
   // yet, so the drawer waits for the full record as it did.
-  const { data: record, refetch, error: loadError } = useGetOne<RechargeRecord>(
+  const {
+    data: record,
+    refetch,
+    error: loadError,
+  } = useGetOne<RechargeRecord>(
     'recharges',
     { id: (id ?? '') as unknown as number },
     { enabled: !!id, refetchInterval: (q) => (q.state.data && ['pending', 'processing'].includes(q.state.data.status) ? 2000 : false) },
   );
-  const data: RechargeDetailData | undefined = record?.timeline ? { recharge: record, timeline: record.timeline, transactions: record.transactions ?? [], remote_calls: record.remote_calls } : undefined;
+  const data: RechargeDetailData | undefined = record?.timeline
+    ? { recharge: record, timeline: record.timeline, transactions: record.transactions ?? [], remote_calls: record.remote_calls }
+    : undefined;
   const reload = async () => {
     await refetch();
     refresh();
@@ -90,13 +96,29 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
   const rows: [string, ReactNode][] = r
     ? [
         ['recharges.fields.reference', <Ltr>{r.reference}</Ltr>],
-        ['wallets.fields.dealer', <>{r.dealer.name}{r.dealer.dealer_code ? <> (<Ltr>{r.dealer.dealer_code}</Ltr>)</> : null}</>],
+        [
+          'wallets.fields.dealer',
+          <>
+            {r.dealer.name}
+            {r.dealer.dealer_code ? (
+              <>
+                {' '}
+                (<Ltr>{r.dealer.dealer_code}</Ltr>)
+              </>
+            ) : null}
+          </>,
+        ],
         ['recharges.fields.bundle', `${r.provider_name} · ${r.category_name} · ${r.bundle_name}`],
         ['recharges.fields.phone', <Ltr>{r.phone}</Ltr>],
         ['recharges.fields.payer_phone', r.payer_phone ? <Ltr>{r.payer_phone}</Ltr> : null],
         ['recharges.fields.payment_method', r.payment_method],
         ['recharges.fields.amount', <Ltr>{`${r.amount} ${r.currency}`}</Ltr>],
-        ...(r.cost !== undefined ? ([['recharges.fields.cost', <Ltr>{r.cost}</Ltr>], ['recharges.fields.profit', <Ltr>{r.profit}</Ltr>]] as [string, ReactNode][]) : []),
+        ...(r.cost !== undefined
+          ? ([
+              ['recharges.fields.cost', <Ltr>{r.cost}</Ltr>],
+              ['recharges.fields.profit', <Ltr>{r.profit}</Ltr>],
+            ] as [string, ReactNode][])
+          : []),
         ['recharges.fields.pricing_model', translate(`wallets.pricing.${r.pricing_model}`)],
         ['recharges.fields.created_at', fmt.dateTime(r.created_at)],
         ['recharges.fields.payment_state', r.payment_state ? <StateChip kind="payment" state={r.payment_state} /> : null],
@@ -111,7 +133,12 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
     : [];
   const inReview = r?.status === 'needs_review';
   return (
-    <Drawer anchor="right" open={!!id} onClose={onClose} slotProps={{ paper: { role: 'dialog', 'aria-labelledby': 'recharge-title', sx: { width: { xs: '100%', md: 720 } } } as object }}>
+    <Drawer
+      anchor="right"
+      open={!!id}
+      onClose={onClose}
+      slotProps={{ paper: { role: 'dialog', 'aria-labelledby': 'recharge-title', sx: { width: { xs: '100%', md: 720 } } } as object }}
+    >
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', px: { xs: 2, sm: 3 }, pt: 2 }}>
         <Typography variant="h6" component="h2" id="recharge-title">
           {translate('recharges.detail_title')}
@@ -148,13 +175,18 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
           )}
           {inReview && (
             <Alert severity="warning" sx={{ mb: 2 }}>
-              <AlertTitle>{translate('recharges.review.waiting', { time: fmt.duration(Date.now() - new Date(waitingSince(r) ?? Date.now()).getTime()) })}</AlertTitle>
+              <AlertTitle>
+                {translate('recharges.review.waiting', { time: fmt.duration(Date.now() - new Date(waitingSince(r) ?? Date.now()).getTime()) })}
+              </AlertTitle>
               {r.review_reason ?? translate('recharges.review.no_reason')}
             </Alert>
           )}
           {r.reviewed_at && r.review_outcome && (
             <Alert severity="info" sx={{ mb: 2 }}>
-              {translate(`recharges.review.settled_${r.review_outcome}`, { name: r.reviewed_by?.name ?? translate('wallets.system'), at: fmt.dateTime(r.reviewed_at) })}
+              {translate(`recharges.review.settled_${r.review_outcome}`, {
+                name: r.reviewed_by?.name ?? translate('wallets.system'),
+                at: fmt.dateTime(r.reviewed_at),
+              })}
               {r.review_reason ? ` ${translate('recharges.review.was_because', { reason: r.review_reason })}` : ''}
             </Alert>
           )}

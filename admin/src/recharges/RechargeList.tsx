@@ -1,4 +1,16 @@
-import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, ReferenceInput, SelectInput, SimpleList, TextInput, usePermissions, useTranslate } from 'react-admin';
+import {
+  AutocompleteInput,
+  Datagrid,
+  DateInput,
+  FunctionField,
+  List,
+  ReferenceInput,
+  SelectInput,
+  SimpleList,
+  TextInput,
+  usePermissions,
+  useTranslate,
+} from 'react-admin';
 import { Alert, Button } from '@mui/material';
 import { Link, useNavigate, useParams } from 'react-router';
 import { RECHARGE_STATUSES, type RechargeResponse } from '@app/contracts';
@@ -43,12 +55,23 @@ export default function RechargeList() {
     // Operators only for those who may read them (a dealer reads its own).
     ...(dealer || permissions?.includes('view internet providers')
       ? [
-          <ReferenceInput key="provider_id" source="provider_id" reference={dealer ? 'dealer-providers' : 'internet-providers'} label="recharges.fields.provider">
+          <ReferenceInput
+            key="provider_id"
+            source="provider_id"
+            reference={dealer ? 'dealer-providers' : 'internet-providers'}
+            label="recharges.fields.provider"
+          >
             <AutocompleteInput label="recharges.fields.provider" optionText="name" />
           </ReferenceInput>,
         ]
       : []),
-    <SelectInput key="status" source="status" label="recharges.fields.status" choices={RECHARGE_STATUSES.map((s) => ({ id: s, name: `recharges.status.${s}` }))} alwaysOn />,
+    <SelectInput
+      key="status"
+      source="status"
+      label="recharges.fields.status"
+      choices={RECHARGE_STATUSES.map((s) => ({ id: s, name: `recharges.status.${s}` }))}
+      alwaysOn
+    />,
     <DateInput key="from" source="from" label="wallets.fields.from" alwaysOn />,
     <DateInput key="to" source="to" label="wallets.fields.to" alwaysOn />,
     <TextInput key="phone" source="phone" label="recharges.fields.phone" alwaysOn />,

@@ -4,7 +4,14 @@ import ReviewIcon from '@mui/icons-material/PendingActionsOutlined';
 
 type ChipColor = 'default' | 'info' | 'success' | 'error' | 'warning';
 
-const COLORS: Record<string, ChipColor> = { pending: 'default', processing: 'info', completed: 'success', failed: 'error', refunded: 'warning', needs_review: 'warning' };
+const COLORS: Record<string, ChipColor> = {
+  pending: 'default',
+  processing: 'info',
+  completed: 'success',
+  failed: 'error',
+  refunded: 'warning',
+  needs_review: 'warning',
+};
 
 /**
  * A sale's status. `needs_review` is a filled warning chip with an icon (a person has to act);
@@ -25,7 +32,17 @@ export function RechargeStatus({ status, reason }: { status: string; reason?: st
   return review && reason ? <Tooltip title={reason}>{chip}</Tooltip> : chip;
 }
 
-const PAYMENT_COLORS: Record<string, ChipColor> = { none: 'default', sent: 'warning', reserved: 'info', committing: 'warning', collected: 'success', declined: 'error', releasing: 'warning', released: 'default', absent: 'default' };
+const PAYMENT_COLORS: Record<string, ChipColor> = {
+  none: 'default',
+  sent: 'warning',
+  reserved: 'info',
+  committing: 'warning',
+  collected: 'success',
+  declined: 'error',
+  releasing: 'warning',
+  released: 'default',
+  absent: 'default',
+};
 const DELIVERY_COLORS: Record<string, ChipColor> = { none: 'default', sent: 'warning', processing: 'info', delivered: 'success', failed: 'error' };
 
 /** Where the customer's payment or the delivery stands (contracts: PAYMENT_STATES, DELIVERY_STATES). */

@@ -47,12 +47,24 @@ function RemoteCallLine({ call: c }: { call: RemoteCallResponse }) {
   return (
     <Box component="li" sx={{ position: 'relative', pl: 2, pb: 1.5 }}>
       {/* The dot on the line, coloured by outcome. */}
-      <Box aria-hidden sx={{ position: 'absolute', left: -6, top: 10, width: 10, height: 10, borderRadius: '50%', bgcolor: `${OUTCOME_COLORS[c.outcome] ?? 'warning'}.main` }} />
+      <Box
+        aria-hidden
+        sx={{ position: 'absolute', left: -6, top: 10, width: 10, height: 10, borderRadius: '50%', bgcolor: `${OUTCOME_COLORS[c.outcome] ?? 'warning'}.main` }}
+      />
       <ButtonBase
         onClick={() => setOpen((o) => !o)}
         aria-expanded={open}
         aria-controls={panelId}
-        sx={{ display: 'flex', width: '100%', justifyContent: 'space-between', alignItems: 'flex-start', textAlign: 'start', borderRadius: 1, p: 0.5, '&:hover': { bgcolor: 'action.hover' } }}
+        sx={{
+          display: 'flex',
+          width: '100%',
+          justifyContent: 'space-between',
+          alignItems: 'flex-start',
+          textAlign: 'start',
+          borderRadius: 1,
+          p: 0.5,
+          '&:hover': { bgcolor: 'action.hover' },
+        }}
       >
         <Box sx={{ minWidth: 0 }}>
           <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
@@ -84,7 +96,13 @@ function RemoteCallLine({ call: c }: { call: RemoteCallResponse }) {
       </ButtonBase>
       <Collapse in={open} unmountOnExit>
         <Box id={panelId} sx={{ pt: 1 }}>
-          <Typography variant="caption" color="text.secondary" component="p" dir="ltr" sx={{ fontFamily: 'monospace', wordBreak: 'break-all', textAlign: 'start' }}>
+          <Typography
+            variant="caption"
+            color="text.secondary"
+            component="p"
+            dir="ltr"
+            sx={{ fontFamily: 'monospace', wordBreak: 'break-all', textAlign: 'start' }}
+          >
             {`${c.method} ${c.url}`}
           </Typography>
           <Code title={translate('recharges.remote.request')} text={prettyJson(c.request)} empty={translate('recharges.remote.empty')} />
@@ -105,7 +123,19 @@ function Code({ title, text, empty }: { title: string; text: string; empty: stri
         component="pre"
         dir="ltr"
         tabIndex={0}
-        sx={{ m: 0, p: 1, fontFamily: 'monospace', fontSize: 12, lineHeight: 1.5, textAlign: 'start', whiteSpace: 'pre', overflowX: 'auto', maxHeight: 320, bgcolor: 'action.hover', borderRadius: 1 }}
+        sx={{
+          m: 0,
+          p: 1,
+          fontFamily: 'monospace',
+          fontSize: 12,
+          lineHeight: 1.5,
+          textAlign: 'start',
+          whiteSpace: 'pre',
+          overflowX: 'auto',
+          maxHeight: 320,
+          bgcolor: 'action.hover',
+          borderRadius: 1,
+        }}
       >
         {text || empty}
       </Box>

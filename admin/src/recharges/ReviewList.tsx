@@ -87,7 +87,10 @@ export default function ReviewList() {
             <FunctionField label="recharges.fields.amount" render={(r: RechargeResponse) => <Ltr>{`${r.amount} ${r.currency}`}</Ltr>} />
             <FunctionField label="recharges.fields.payment_state" render={(r: RechargeResponse) => <StateChip kind="payment" state={r.payment_state} />} />
             <FunctionField label="recharges.fields.delivery_state" render={(r: RechargeResponse) => <StateChip kind="delivery" state={r.delivery_state} />} />
-            <FunctionField label="recharges.fields.review_reason" render={(r: RechargeResponse) => <Box sx={{ maxWidth: 360, whiteSpace: 'normal' }}>{r.review_reason ?? '—'}</Box>} />
+            <FunctionField
+              label="recharges.fields.review_reason"
+              render={(r: RechargeResponse) => <Box sx={{ maxWidth: 360, whiteSpace: 'normal' }}>{r.review_reason ?? '—'}</Box>}
+            />
           </Datagrid>
         )}
       </List>

@@ -36,17 +36,30 @@ describe('settle panel (a sale in review)', () => {
   });
 
   it('not delivered: the confirmation says the payment is cancelled and the debit returned, then it posts and refreshes', async () => {
-    const calls = mockFetch([{ status: 200, body: { success: true, message: "Settled as not delivered: the customer's payment is let go and the dealer's debit returned.", data: {} } }]);
+    const calls = mockFetch([
+      {
+        status: 200,
+        body: { success: true, message: "Settled as not delivered: the customer's payment is let go and the dealer's debit returned.", data: {} },
+      },
+    ]);
     const onSettled = await renderPanel();
     fireEvent.click(screen.getByRole('radio', { name: 'Not delivered' }));
     fireEvent.change(screen.getByLabelText(/^Note/), { target: { value: '  Hormuud says no top-up reached 615123456  ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Settle…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Settle RC-41 as not delivered?' });
-    expect(within(dialog).getByText("The customer's payment of 0.50 USD is cancelled (or reversed if it was taken), and the dealer's debit for this sale is returned to its wallet.")).toBeTruthy();
+    expect(
+      within(dialog).getByText(
+        "The customer's payment of 0.50 USD is cancelled (or reversed if it was taken), and the dealer's debit for this sale is returned to its wallet.",
+      ),
+    ).toBeTruthy();
     expect(calls).toHaveLength(0);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Yes, not delivered' }));
     await waitFor(() => expect(onSettled).toHaveBeenCalledTimes(1));
-    expect(calls[0]).toMatchObject({ url: '/api/v1/recharges/41/settle', method: 'POST', body: { outcome: 'not_delivered', note: 'Hormuud says no top-up reached 615123456' } });
+    expect(calls[0]).toMatchObject({
+      url: '/api/v1/recharges/41/settle',
+      method: 'POST',
+      body: { outcome: 'not_delivered', note: 'Hormuud says no top-up reached 615123456' },
+    });
   });
 
   it('delivered on a Profit Only dealer: the payment is committed and the profit credited', async () => {
@@ -84,7 +97,20 @@ describe('remote-call timeline', () => {
 
   it('lists each call and opens to its pretty-printed request and answer', async () => {
     const i18nProvider = await testI18nProvider();
-    const call = { id: 1, system: 'waafipay', operation: 'API_PREAUTHORIZE', method: 'POST', url: 'https://api.waafipay.net/asm', request: '{"serviceName":"API_PREAUTHORIZE","apiKey":"[redacted]"}', response: null, http_status: null, outcome: 'unknown' as const, error: 'No answer in time (timeout)', duration_ms: 5000, created_at: '2026-11-23T09:00:00.000Z' };
+    const call = {
+      id: 1,
+      system: 'waafipay',
+      operation: 'API_PREAUTHORIZE',
+      method: 'POST',
+      url: 'https://api.waafipay.net/asm',
+      request: '{"serviceName":"API_PREAUTHORIZE","apiKey":"[redacted]"}',
+      response: null,
+      http_status: null,
+      outcome: 'unknown' as const,
+      error: 'No answer in time (timeout)',
+      duration_ms: 5000,
+      created_at: '2026-11-23T09:00:00.000Z',
+    };
     render(
       <AdminContext dataProvider={testDataProvider()} i18nProvider={i18nProvider} store={memoryStore()}>
         <RemoteCallTimeline calls={[call]} />

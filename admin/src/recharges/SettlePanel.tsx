@@ -1,6 +1,24 @@
 import { useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
-import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, FormControl, FormControlLabel, FormHelperText, FormLabel, Paper, Radio, RadioGroup, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  FormControl,
+  FormControlLabel,
+  FormHelperText,
+  FormLabel,
+  Paper,
+  Radio,
+  RadioGroup,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { REVIEW_OUTCOMES, type RechargeResponse } from '@app/contracts';
 import { useConsoleDataProvider } from '../providers/dataProvider';
 import { fieldErrors, serverMessage } from '../providers/errors';
@@ -14,7 +32,13 @@ type Outcome = (typeof REVIEW_OUTCOMES)[number];
  * money before anything is sent; the server's message shows on its field or above the form
  * (409 when the sale is no longer in review).
  */
-export function SettlePanel({ recharge, onSettled }: { recharge: Pick<RechargeResponse, 'id' | 'reference' | 'amount' | 'currency' | 'pricing_model'>; onSettled: () => void }) {
+export function SettlePanel({
+  recharge,
+  onSettled,
+}: {
+  recharge: Pick<RechargeResponse, 'id' | 'reference' | 'amount' | 'currency' | 'pricing_model'>;
+  onSettled: () => void;
+}) {
   const translate = useTranslate();
   const notify = useNotify();
   const dataProvider = useConsoleDataProvider();
@@ -59,7 +83,9 @@ export function SettlePanel({ recharge, onSettled }: { recharge: Pick<RechargeRe
   const money = `${recharge.amount} ${recharge.currency}`;
   // What happens to the money depends on the outcome and on the dealer's pricing model (a
   // "Cost + Profit" dealer was debited the cost; a "Profit Only" one earns on completion).
-  const consequence = outcome ? translate(`recharges.settle.consequence.${outcome}_${recharge.pricing_model === 'profit' ? 'profit' : 'cost'}`, { amount: money }) : '';
+  const consequence = outcome
+    ? translate(`recharges.settle.consequence.${outcome}_${recharge.pricing_model === 'profit' ? 'profit' : 'cost'}`, { amount: money })
+    : '';
   return (
     <Paper variant="outlined" component="section" aria-labelledby="settle-title" sx={{ p: 2, my: 2, borderColor: 'warning.main' }}>
       <Typography variant="subtitle1" component="h3" id="settle-title" sx={{ fontWeight: 600 }}>
@@ -77,7 +103,12 @@ export function SettlePanel({ recharge, onSettled }: { recharge: Pick<RechargeRe
         <FormLabel component="legend">{translate('recharges.settle.outcome')}</FormLabel>
         <RadioGroup row value={outcome} onChange={(e) => setOutcome(e.target.value as Outcome)} name="outcome">
           {REVIEW_OUTCOMES.map((o) => (
-            <FormControlLabel key={o} value={o} control={<Radio color={o === 'delivered' ? 'success' : 'error'} />} label={translate(`recharges.settle.${o}`)} />
+            <FormControlLabel
+              key={o}
+              value={o}
+              control={<Radio color={o === 'delivered' ? 'success' : 'error'} />}
+              label={translate(`recharges.settle.${o}`)}
+            />
           ))}
         </RadioGroup>
         {errors.outcome && <FormHelperText>{errors.outcome}</FormHelperText>}
@@ -105,7 +136,9 @@ export function SettlePanel({ recharge, onSettled }: { recharge: Pick<RechargeRe
         </Button>
       </Box>
       <Dialog open={confirming} onClose={() => !busy && setConfirming(false)} aria-labelledby="settle-confirm-title" maxWidth="xs" fullWidth>
-        <DialogTitle id="settle-confirm-title">{translate(`recharges.settle.confirm_title.${outcome || 'delivered'}`, { reference: recharge.reference })}</DialogTitle>
+        <DialogTitle id="settle-confirm-title">
+          {translate(`recharges.settle.confirm_title.${outcome || 'delivered'}`, { reference: recharge.reference })}
+        </DialogTitle>
         <DialogContent>
           <DialogContentText>{consequence}</DialogContentText>
           <DialogContentText sx={{ mt: 1 }}>{translate('recharges.settle.final')}</DialogContentText>

@@ -30,23 +30,63 @@ export default function DealerProfitPage() {
   const [picked, set] = useUrlFilters({ from: '', to: '', dealer_id: '' });
   const filters = { ...picked, from: picked.from || company.companyDay(29), to: picked.to || company.companyDay(0) };
   const dataProvider = useConsoleDataProvider();
-  const { data, error } = useQuery({ queryKey: ['reports', 'dealer-profit', filters], queryFn: async () => (await dataProvider.report<Profit>('dealer-profit', { filter: filters })).data, enabled: company.ready });
-  const dealers = useGetList('user-options', { filter: { user_type: 'dealer' }, pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: !dealer });
+  const { data, error } = useQuery({
+    queryKey: ['reports', 'dealer-profit', filters],
+    queryFn: async () => (await dataProvider.report<Profit>('dealer-profit', { filter: filters })).data,
+    enabled: company.ready,
+  });
+  const dealers = useGetList(
+    'user-options',
+    { filter: { user_type: 'dealer' }, pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } },
+    { enabled: !dealer },
+  );
   return (
     <>
       <PageTitle
         title={translate('menu.dealer_profit_report')}
-        actions={<CsvDownloadButton path="/reports/dealer-profit" query={{ ...filters, format: 'csv' }} fileName={`dealer-profit-${filters.from}-${filters.to}${dealer || filters.dealer_id ? '-by-bundle' : ''}.csv`} />}
+        actions={
+          <CsvDownloadButton
+            path="/reports/dealer-profit"
+            query={{ ...filters, format: 'csv' }}
+            fileName={`dealer-profit-${filters.from}-${filters.to}${dealer || filters.dealer_id ? '-by-bundle' : ''}.csv`}
+          />
+        }
       />
       <Card sx={{ mb: 2 }}>
         <CardContent>
           <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 2, '& .MuiTextField-root': { width: 'auto', minWidth: 160 } }}>
-            <TextField type="date" label={translate('wallets.fields.from')} value={filters.from} onChange={set('from')} slotProps={{ inputLabel: { shrink: true } }} size="small" />
-            <TextField type="date" label={translate('wallets.fields.to')} value={filters.to} onChange={set('to')} slotProps={{ inputLabel: { shrink: true } }} size="small" />
+            <TextField
+              type="date"
+              label={translate('wallets.fields.from')}
+              value={filters.from}
+              onChange={set('from')}
+              slotProps={{ inputLabel: { shrink: true } }}
+              size="small"
+            />
+            <TextField
+              type="date"
+              label={translate('wallets.fields.to')}
+              value={filters.to}
+              onChange={set('to')}
+              slotProps={{ inputLabel: { shrink: true } }}
+              size="small"
+            />
             {!dealer && (
-              <TextField select slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} label={translate('wallets.fields.dealer')} value={filters.dealer_id} onChange={set('dealer_id')} size="small" sx={{ minWidth: 200 }}>
+              <TextField
+                select
+                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+                label={translate('wallets.fields.dealer')}
+                value={filters.dealer_id}
+                onChange={set('dealer_id')}
+                size="small"
+                sx={{ minWidth: 200 }}
+              >
                 <MenuItem value="">{translate('reports.all')}</MenuItem>
-                {(dealers.data ?? []).map((d) => <MenuItem key={d.id} value={String(d.id)}>{d.name}</MenuItem>)}
+                {(dealers.data ?? []).map((d) => (
+                  <MenuItem key={d.id} value={String(d.id)}>
+                    {d.name}
+                  </MenuItem>
+                ))}
               </TextField>
             )}
           </Stack>
@@ -74,7 +114,9 @@ export default function DealerProfitPage() {
                       <TableCell>{translate(`wallets.pricing.${r.pricing_model}`)}</TableCell>
                       <TableCell align="right">{r.count}</TableCell>
                       <TableCell align="right">{r.revenue}</TableCell>
-                      <TableCell align="right" sx={{ fontWeight: 700 }}>{r.profit}</TableCell>
+                      <TableCell align="right" sx={{ fontWeight: 700 }}>
+                        {r.profit}
+                      </TableCell>
                     </TableRow>
                   ))}
                   <TableRow>
@@ -82,11 +124,17 @@ export default function DealerProfitPage() {
                     <TableCell />
                     <TableCell align="right">{data.totals.count}</TableCell>
                     <TableCell align="right">{data.totals.revenue}</TableCell>
-                    <TableCell align="right" sx={{ fontWeight: 700 }}>{data.totals.profit}</TableCell>
+                    <TableCell align="right" sx={{ fontWeight: 700 }}>
+                      {data.totals.profit}
+                    </TableCell>
                   </TableRow>
                 </TableBody>
               </Table>
-              {data.rows.length === 0 && <Typography color="text.secondary" sx={{ mt: 1 }}>{translate('dashboard.no_sales')}</Typography>}
+              {data.rows.length === 0 && (
+                <Typography color="text.secondary" sx={{ mt: 1 }}>
+                  {translate('dashboard.no_sales')}
+                </Typography>
+              )}
             </CardContent>
           </Card>
           {data.bundles && (
@@ -100,7 +148,9 @@ export default function DealerProfitPage() {
                         <TableCell>{`${b.provider} · ${b.name}`}</TableCell>
                         <TableCell align="right">{b.count}</TableCell>
                         <TableCell align="right">{b.revenue}</TableCell>
-                        <TableCell align="right" sx={{ fontWeight: 700 }}>{b.profit}</TableCell>
+                        <TableCell align="right" sx={{ fontWeight: 700 }}>
+                          {b.profit}
+                        </TableCell>
                       </TableRow>
                     ))}
                   </TableBody>

@@ -1,6 +1,21 @@
 import { useGetList, useLocaleState, useTranslate } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Box, Card, CardContent, MenuItem, Stack, Table, TableBody, TableCell, TableFooter, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Card,
+  CardContent,
+  MenuItem,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableFooter,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { RECHARGE_STATUSES } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
 import { CsvDownloadButton } from '../common/CsvExportButton';
@@ -52,46 +67,135 @@ export default function ReportsPage() {
   const [picked, set] = useUrlFilters({ from: '', to: '', group_by: 'day', dealer_id: '', provider_id: '', category: '', payment_method_id: '', status: '' });
   const filters = { ...picked, from: picked.from || company.companyDay(29), to: picked.to || company.companyDay(0) };
   const dataProvider = useConsoleDataProvider();
-  const { data, error, isPending } = useQuery({ queryKey: ['reports', 'sales', filters], queryFn: async () => (await dataProvider.report<Report>('sales', { filter: filters })).data, enabled: company.ready });
-  const dealers = useGetList('user-options', { filter: { user_type: 'dealer' }, pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: !dealer });
+  const { data, error, isPending } = useQuery({
+    queryKey: ['reports', 'sales', filters],
+    queryFn: async () => (await dataProvider.report<Report>('sales', { filter: filters })).data,
+    enabled: company.ready,
+  });
+  const dealers = useGetList(
+    'user-options',
+    { filter: { user_type: 'dealer' }, pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } },
+    { enabled: !dealer },
+  );
   // A dealer may not read /internet-providers: its own operators are /dealer-providers (same ids).
-  const providers = useGetList(dealer ? 'dealer-providers' : 'internet-providers', { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: picksOperator });
+  const providers = useGetList(
+    dealer ? 'dealer-providers' : 'internet-providers',
+    { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } },
+    { enabled: picksOperator },
+  );
   const methods = useGetList('payment-methods', { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: picksMethod });
   const seesCost = data?.totals.cost !== undefined;
   return (
     <>
-      <PageTitle title={translate('menu.sales_report')} actions={<CsvDownloadButton path="/reports/sales" query={{ ...filters, format: 'csv' }} fileName={`sales-${filters.from}-${filters.to}-by-${filters.group_by}.csv`} />} />
+      <PageTitle
+        title={translate('menu.sales_report')}
+        actions={
+          <CsvDownloadButton
+            path="/reports/sales"
+            query={{ ...filters, format: 'csv' }}
+            fileName={`sales-${filters.from}-${filters.to}-by-${filters.group_by}.csv`}
+          />
+        }
+      />
       <Card sx={{ mb: 2 }}>
         <CardContent>
           <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 2, '& .MuiTextField-root': { width: 'auto', minWidth: 160 } }}>
-            <TextField type="date" label={translate('wallets.fields.from')} value={filters.from} onChange={set('from')} slotProps={{ inputLabel: { shrink: true } }} size="small" />
-            <TextField type="date" label={translate('wallets.fields.to')} value={filters.to} onChange={set('to')} slotProps={{ inputLabel: { shrink: true } }} size="small" />
+            <TextField
+              type="date"
+              label={translate('wallets.fields.from')}
+              value={filters.from}
+              onChange={set('from')}
+              slotProps={{ inputLabel: { shrink: true } }}
+              size="small"
+            />
+            <TextField
+              type="date"
+              label={translate('wallets.fields.to')}
+              value={filters.to}
+              onChange={set('to')}
+              slotProps={{ inputLabel: { shrink: true } }}
+              size="small"
+            />
             <TextField select label={translate('reports.group_by')} value={filters.group_by} onChange={set('group_by')} size="small" sx={{ minWidth: 140 }}>
-              {GROUPS.map((g) => (dealer && g === 'dealer' ? null : <MenuItem key={g} value={g}>{translate(`reports.groups.${g}`)}</MenuItem>))}
+              {GROUPS.map((g) =>
+                dealer && g === 'dealer' ? null : (
+                  <MenuItem key={g} value={g}>
+                    {translate(`reports.groups.${g}`)}
+                  </MenuItem>
+                ),
+              )}
             </TextField>
             {!dealer && (
-              <TextField select slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} label={translate('wallets.fields.dealer')} value={filters.dealer_id} onChange={set('dealer_id')} size="small" sx={{ minWidth: 180 }}>
+              <TextField
+                select
+                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+                label={translate('wallets.fields.dealer')}
+                value={filters.dealer_id}
+                onChange={set('dealer_id')}
+                size="small"
+                sx={{ minWidth: 180 }}
+              >
                 <MenuItem value="">{translate('reports.all')}</MenuItem>
-                {(dealers.data ?? []).map((d) => <MenuItem key={d.id} value={String(d.id)}>{d.name}</MenuItem>)}
+                {(dealers.data ?? []).map((d) => (
+                  <MenuItem key={d.id} value={String(d.id)}>
+                    {d.name}
+                  </MenuItem>
+                ))}
               </TextField>
             )}
             {picksOperator && (
-              <TextField select slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} label={translate('recharges.fields.provider')} value={filters.provider_id} onChange={set('provider_id')} size="small" sx={{ minWidth: 160 }}>
+              <TextField
+                select
+                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+                label={translate('recharges.fields.provider')}
+                value={filters.provider_id}
+                onChange={set('provider_id')}
+                size="small"
+                sx={{ minWidth: 160 }}
+              >
                 <MenuItem value="">{translate('reports.all')}</MenuItem>
-                {(providers.data ?? []).map((p) => <MenuItem key={p.id} value={String(p.id)}>{p.name}</MenuItem>)}
+                {(providers.data ?? []).map((p) => (
+                  <MenuItem key={p.id} value={String(p.id)}>
+                    {p.name}
+                  </MenuItem>
+                ))}
               </TextField>
             )}
             <TextField label={translate('reports.category')} value={filters.category} onChange={set('category')} size="small" sx={{ minWidth: 140 }} />
             {picksMethod && (
-              <TextField select slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} label={translate('recharges.fields.payment_method')} value={filters.payment_method_id} onChange={set('payment_method_id')} size="small" sx={{ minWidth: 170 }}>
+              <TextField
+                select
+                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+                label={translate('recharges.fields.payment_method')}
+                value={filters.payment_method_id}
+                onChange={set('payment_method_id')}
+                size="small"
+                sx={{ minWidth: 170 }}
+              >
                 <MenuItem value="">{translate('reports.all')}</MenuItem>
-                {(methods.data ?? []).map((m) => <MenuItem key={m.id} value={String(m.id)}>{m.name}</MenuItem>)}
+                {(methods.data ?? []).map((m) => (
+                  <MenuItem key={m.id} value={String(m.id)}>
+                    {m.name}
+                  </MenuItem>
+                ))}
               </TextField>
             )}
-            <TextField select slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }} label={translate('recharges.fields.status')} value={filters.status} onChange={set('status')} size="small" sx={{ minWidth: 160 }}>
+            <TextField
+              select
+              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+              label={translate('recharges.fields.status')}
+              value={filters.status}
+              onChange={set('status')}
+              size="small"
+              sx={{ minWidth: 160 }}
+            >
               <MenuItem value="">{translate('recharges.status.completed')}</MenuItem>
               <MenuItem value="all">{translate('reports.all')}</MenuItem>
-              {RECHARGE_STATUSES.filter((s) => s !== 'completed').map((s) => <MenuItem key={s} value={s}>{translate(`recharges.status.${s}`)}</MenuItem>)}
+              {RECHARGE_STATUSES.filter((s) => s !== 'completed').map((s) => (
+                <MenuItem key={s} value={s}>
+                  {translate(`recharges.status.${s}`)}
+                </MenuItem>
+              ))}
             </TextField>
           </Stack>
         </CardContent>
@@ -141,10 +245,20 @@ export default function ReportsPage() {
               <TableFooter>
                 <TableRow>
                   <TableCell sx={{ fontWeight: 700 }}>{translate('reports.total')}</TableCell>
-                  <TableCell align="right" sx={{ fontWeight: 700 }}>{data.totals.count}</TableCell>
-                  <TableCell align="right" sx={{ fontWeight: 700 }}>{data.totals.revenue}</TableCell>
-                  {seesCost && <TableCell align="right" sx={{ fontWeight: 700 }}>{data.totals.cost}</TableCell>}
-                  <TableCell align="right" sx={{ fontWeight: 700 }}>{data.totals.profit}</TableCell>
+                  <TableCell align="right" sx={{ fontWeight: 700 }}>
+                    {data.totals.count}
+                  </TableCell>
+                  <TableCell align="right" sx={{ fontWeight: 700 }}>
+                    {data.totals.revenue}
+                  </TableCell>
+                  {seesCost && (
+                    <TableCell align="right" sx={{ fontWeight: 700 }}>
+                      {data.totals.cost}
+                    </TableCell>
+                  )}
+                  <TableCell align="right" sx={{ fontWeight: 700 }}>
+                    {data.totals.profit}
+                  </TableCell>
                 </TableRow>
               </TableFooter>
             </Table>

@@ -40,13 +40,23 @@ export function RecordFormDrawer({
     route.close();
   };
   const form = (schema: z.ZodType, isEdit: boolean) => (
-    <SimpleForm resolver={sharedResolver(schema)} defaultValues={isEdit ? undefined : defaultValues} toolbar={<FormToolbar isEdit={isEdit} onCancel={route.close} />}>
+    <SimpleForm
+      resolver={sharedResolver(schema)}
+      defaultValues={isEdit ? undefined : defaultValues}
+      toolbar={<FormToolbar isEdit={isEdit} onCancel={route.close} />}
+    >
       {children}
     </SimpleForm>
   );
   const title = route.mode === 'create' ? titles.create : titles.edit;
   return (
-    <Drawer anchor="right" open={route.open} onClose={route.close} slotProps={{ paper: { role: 'dialog', 'aria-labelledby': `${resource}-form-title`, sx: { width: { xs: '100%', md: WIDTH } } } as object }} transitionDuration={{ exit: 300 }}>
+    <Drawer
+      anchor="right"
+      open={route.open}
+      onClose={route.close}
+      slotProps={{ paper: { role: 'dialog', 'aria-labelledby': `${resource}-form-title`, sx: { width: { xs: '100%', md: WIDTH } } } as object }}
+      transitionDuration={{ exit: 300 }}
+    >
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', px: 3, pt: 2 }}>
         <Typography variant="h6" component="h2" id={`${resource}-form-title`}>
           {translate(title)}
@@ -62,7 +72,14 @@ export function RecordFormDrawer({
           </CreateBase>
         )}
         {route.record && route.mode !== 'create' && (
-          <EditBase resource={resource} id={route.record.id} redirect={false} mutationMode="pessimistic" transform={transform} mutationOptions={{ onSuccess: done('updated') }}>
+          <EditBase
+            resource={resource}
+            id={route.record.id}
+            redirect={false}
+            mutationMode="pessimistic"
+            transform={transform}
+            mutationOptions={{ onSuccess: done('updated') }}
+          >
             {form(schemas.update, true)}
           </EditBase>
         )}
@@ -75,7 +92,9 @@ function FormToolbar({ isEdit, onCancel }: { isEdit: boolean; onCancel: () => vo
   const translate = useTranslate();
   return (
     // Sticky at the drawer's bottom: Save stays in view however long the form and however short the screen.
-    <Toolbar sx={{ gap: 1, justifyContent: 'flex-end', position: 'sticky', bottom: 0, zIndex: 2, bgcolor: 'background.paper', borderTop: 1, borderColor: 'divider' }}>
+    <Toolbar
+      sx={{ gap: 1, justifyContent: 'flex-end', position: 'sticky', bottom: 0, zIndex: 2, bgcolor: 'background.paper', borderTop: 1, borderColor: 'divider' }}
+    >
       <Button onClick={onCancel}>{translate('common.cancel')}</Button>
       <SaveButton label={isEdit ? 'common.update' : 'common.save'} icon={<></>} />
     </Toolbar>

@@ -48,10 +48,20 @@ export function SortArrows({ resource, disabled }: { resource: string; disabled?
   const off = disabled || busy || !sortedBySortOrder;
   return (
     <Stack direction="row" onClick={(e) => e.stopPropagation()}>
-      <IconButton size="small" aria-label={translate('resources_common.move_up', { name: String(record.name ?? record.title ?? record.id) })} disabled={off || index <= 0} onClick={() => move(-1)}>
+      <IconButton
+        size="small"
+        aria-label={translate('resources_common.move_up', { name: String(record.name ?? record.title ?? record.id) })}
+        disabled={off || index <= 0}
+        onClick={() => move(-1)}
+      >
         <UpIcon fontSize="small" />
       </IconButton>
-      <IconButton size="small" aria-label={translate('resources_common.move_down', { name: String(record.name ?? record.title ?? record.id) })} disabled={off || index < 0 || index >= data.length - 1} onClick={() => move(1)}>
+      <IconButton
+        size="small"
+        aria-label={translate('resources_common.move_down', { name: String(record.name ?? record.title ?? record.id) })}
+        disabled={off || index < 0 || index >= data.length - 1}
+        onClick={() => move(1)}
+      >
         <DownIcon fontSize="small" />
       </IconButton>
     </Stack>

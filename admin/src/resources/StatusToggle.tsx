@@ -23,7 +23,11 @@ export function StatusToggle() {
         update(
           resource,
           { id: record.id, data: { status: active ? 'inactive' : 'active' }, previousData: record },
-          { mutationMode: 'pessimistic', onSuccess: () => toast(active ? 'deactivated' : 'activated', resource, record), onError: (e) => notify((e as Error).message, { type: 'error' }) },
+          {
+            mutationMode: 'pessimistic',
+            onSuccess: () => toast(active ? 'deactivated' : 'activated', resource, record),
+            onError: (e) => notify((e as Error).message, { type: 'error' }),
+          },
         )
       }
     />

@@ -38,6 +38,16 @@ describe('the console reads the resource registry', () => {
 
   it('builds menu items and trash tabs from the declarations', () => {
     expect(menuItemOf('banners')).toMatchObject({ key: 'banners', label: 'menu.banners', path: '/banners', permissions: ['view banners'] });
-    expect(TRASH_TABS.map((t) => t.path)).toEqual(['/trash/users', '/trash/roles', '/trash/banners', '/trash/internet-providers', '/trash/internet-categories', '/trash/bundles', '/trash/payment-methods', '/trash/contacts', '/trash/areas']);
+    expect(TRASH_TABS.map((t) => t.path)).toEqual([
+      '/trash/users',
+      '/trash/roles',
+      '/trash/banners',
+      '/trash/internet-providers',
+      '/trash/internet-categories',
+      '/trash/bundles',
+      '/trash/payment-methods',
+      '/trash/contacts',
+      '/trash/areas',
+    ]);
   });
 });

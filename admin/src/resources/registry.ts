@@ -8,19 +8,40 @@ import DataUsageIcon from '@mui/icons-material/DataUsageOutlined';
 import PaymentsIcon from '@mui/icons-material/PaymentsOutlined';
 import ContactsIcon from '@mui/icons-material/ContactPhoneOutlined';
 import PlaceIcon from '@mui/icons-material/PlaceOutlined';
-import { DEALER_CATALOGUE, RESOURCES, RESOURCE_LIST, TRASHABLE_RESOURCES, operationPermissions, type Operation, type ResourceDefinition } from '@app/contracts/resources';
+import {
+  DEALER_CATALOGUE,
+  RESOURCES,
+  RESOURCE_LIST,
+  TRASHABLE_RESOURCES,
+  operationPermissions,
+  type Operation,
+  type ResourceDefinition,
+} from '@app/contracts/resources';
 import type { Perms } from '../permissions/permissions';
 
 /**
  * The console's reading of the resource registry (contracts/src/resources.ts): icons by key,
  * the console URL of a record, the menu item and trash tab of a resource, and canAccess.
  */
-export const ICONS: Record<string, ComponentType> = { people: PeopleIcon, security: SecurityIcon, banners: ViewCarouselIcon, providers: RouterIcon, categories: CategoryIcon, bundles: DataUsageIcon, payments: PaymentsIcon, contacts: ContactsIcon, areas: PlaceIcon };
+export const ICONS: Record<string, ComponentType> = {
+  people: PeopleIcon,
+  security: SecurityIcon,
+  banners: ViewCarouselIcon,
+  providers: RouterIcon,
+  categories: CategoryIcon,
+  bundles: DataUsageIcon,
+  payments: PaymentsIcon,
+  contacts: ContactsIcon,
+  areas: PlaceIcon,
+};
 
 export const resourceDef = (name: string): ResourceDefinition | undefined => RESOURCE_LIST.find((r) => r.name === name);
 
 /** Where a record opens in the console: users by their type (/admin or /dealers), others under their console path. */
-export function recordPath(resource: string, record: { id: number | string; user_type?: string; provider_id?: number; category_id?: number; provider?: { id: number } | null; dealer_id?: number }): string {
+export function recordPath(
+  resource: string,
+  record: { id: number | string; user_type?: string; provider_id?: number; category_id?: number; provider?: { id: number } | null; dealer_id?: number },
+): string {
   if (resource === 'users') return `${record.user_type === 'dealer' ? '/dealers' : '/admin'}/${record.id}`;
   // Categories and bundles open under their operator (and category).
   if (resource === 'internet-categories') return `/internet-providers/${record.provider_id}/categories/${record.id}`;
@@ -71,7 +92,8 @@ export function canAccessFromRegistry(perms: Perms, { action, resource }: { acti
   if (def && op) return def.operations.includes(op) && held(perms, operationPermissions(def, op));
   // The dealer catalogue: read with its view permission, change (switch, price) with its update one.
   const selection = Object.values(DEALER_CATALOGUE).find((s) => s.name === resource);
-  if (selection) return !!perms && (action === 'list' || action === 'show' ? perms.includes(selection.view) : action === 'edit' && perms.includes(selection.update));
+  if (selection)
+    return !!perms && (action === 'list' || action === 'show' ? perms.includes(selection.view) : action === 'edit' && perms.includes(selection.update));
   const reads = action === 'list' || action === 'show';
   if (reads && READ_WITH[resource]) return !!perms && perms.includes(READ_WITH[resource]);
   const verb = reads ? 'view' : action === 'edit' ? 'update' : action.replace('_', ' ');

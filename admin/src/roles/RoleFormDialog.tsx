@@ -2,7 +2,21 @@ import { useMemo } from 'react';
 import { useController, useFormContext, useFormState } from 'react-hook-form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CreateBase, EditBase, Form, useDataProvider, useNotify, useSaveContext, useTranslate } from 'react-admin';
-import { Alert, Box, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Grid, Paper, Stack, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Checkbox,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  Grid,
+  Paper,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { roleSchema, updateRoleSchema } from '@app/contracts';
 import type { ConsoleDataProvider } from '../providers/dataProvider';
 import { muiRegister, sharedResolver } from '../common/zodForm';
@@ -52,7 +66,12 @@ export function RoleFormDialog({ open, record, onClose }: { open: boolean; recor
   };
   // The form edits permission names; the record carries them as objects.
   const form = (
-    <Form resolver={sharedResolver(isEdit ? updateRoleSchema : roleSchema)} defaultValues={valuesOf(record)} record={record ? { ...record, ...valuesOf(record) } : undefined} noValidate>
+    <Form
+      resolver={sharedResolver(isEdit ? updateRoleSchema : roleSchema)}
+      defaultValues={valuesOf(record)}
+      record={record ? { ...record, ...valuesOf(record) } : undefined}
+      noValidate
+    >
       <RoleFormBody record={record} canAssign={canAssign} onClose={onClose} />
     </Form>
   );
@@ -109,13 +128,40 @@ function RoleFormBody({ record, canAssign, onClose }: { record: RoleRecord | nul
         )}
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, sm: 6 }}>
-            <TextField {...muiRegister(register, 'name')} label={translate('roles.fields.name')} required fullWidth disabled={isProtected} error={!!errors.name} helperText={err('name')} autoFocus={!isProtected} />
+            <TextField
+              {...muiRegister(register, 'name')}
+              label={translate('roles.fields.name')}
+              required
+              fullWidth
+              disabled={isProtected}
+              error={!!errors.name}
+              helperText={err('name')}
+              autoFocus={!isProtected}
+            />
           </Grid>
           <Grid size={{ xs: 12, sm: 6 }}>
-            <TextField {...muiRegister(register, 'guard_name')} label={translate('roles.fields.guard_name')} required fullWidth disabled slotProps={{ htmlInput: { readOnly: true } }} error={!!errors.guard_name} helperText={err('guard_name')} />
+            <TextField
+              {...muiRegister(register, 'guard_name')}
+              label={translate('roles.fields.guard_name')}
+              required
+              fullWidth
+              disabled
+              slotProps={{ htmlInput: { readOnly: true } }}
+              error={!!errors.guard_name}
+              helperText={err('guard_name')}
+            />
           </Grid>
           <Grid size={12}>
-            <TextField {...muiRegister(register, 'description')} label={translate('roles.fields.description')} fullWidth multiline minRows={2} disabled={isProtected} error={!!errors.description} helperText={err('description')} />
+            <TextField
+              {...muiRegister(register, 'description')}
+              label={translate('roles.fields.description')}
+              fullWidth
+              multiline
+              minRows={2}
+              disabled={isProtected}
+              error={!!errors.description}
+              helperText={err('description')}
+            />
           </Grid>
         </Grid>
         <Typography variant="subtitle1" sx={{ fontWeight: 600, mt: 3, mb: 1 }}>
@@ -131,7 +177,11 @@ function RoleFormBody({ record, canAssign, onClose }: { record: RoleRecord | nul
               <Grid key={group} size={{ xs: 12, sm: 6, md: 4 }}>
                 <Paper variant="outlined" sx={{ p: 1.5, height: '100%' }}>
                   <FormControlLabel
-                    label={<Typography sx={{ fontWeight: 600, textTransform: 'capitalize' }}>{translate(`roles.groups.${group.replace(/ /g, '_')}`, { _: group })}</Typography>}
+                    label={
+                      <Typography sx={{ fontWeight: 600, textTransform: 'capitalize' }}>
+                        {translate(`roles.groups.${group.replace(/ /g, '_')}`, { _: group })}
+                      </Typography>
+                    }
                     control={
                       <Checkbox
                         checked={count === names.length && names.length > 0}
@@ -147,7 +197,14 @@ function RoleFormBody({ record, canAssign, onClose }: { record: RoleRecord | nul
                       <FormControlLabel
                         key={p.name}
                         label={<Typography variant="body2">{p.name}</Typography>}
-                        control={<Checkbox size="small" checked={selected.has(p.name)} disabled={!canAssign && isEdit} onChange={(e) => setSelected((s) => void (e.target.checked ? s.add(p.name) : s.delete(p.name)))} />}
+                        control={
+                          <Checkbox
+                            size="small"
+                            checked={selected.has(p.name)}
+                            disabled={!canAssign && isEdit}
+                            onChange={(e) => setSelected((s) => void (e.target.checked ? s.add(p.name) : s.delete(p.name)))}
+                          />
+                        }
                       />
                     ))}
                   </Stack>

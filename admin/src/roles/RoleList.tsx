@@ -32,7 +32,16 @@ export default function RoleList() {
           )
         }
       />
-      <List resource="roles" title={title} filters={[<SearchInput key="q" source="q" alwaysOn />]} sort={{ field: 'name', order: 'ASC' }} perPage={25} actions={false} empty={<ListEmpty message="empty.roles" />} error={<ListError />}>
+      <List
+        resource="roles"
+        title={title}
+        filters={[<SearchInput key="q" source="q" alwaysOn />]}
+        sort={{ field: 'name', order: 'ASC' }}
+        perPage={25}
+        actions={false}
+        empty={<ListEmpty message="empty.roles" />}
+        error={<ListError />}
+      >
         {phone ? (
           <SimpleList
             primaryText={(r: RoleRecord) => r.name}
@@ -41,26 +50,22 @@ export default function RoleList() {
             rowClick={(id) => dialog.path(id)}
           />
         ) : (
-        <Datagrid
-          bulkActionButtons={canDelete ? <TrashBulkButton /> : false}
-          isRowSelectable={(r) => !r.protected}
-          rowClick={(id) => dialog.path(id)}
-        >
-          <FunctionField
-            source="name"
-            label="roles.fields.name"
-            render={(r: RoleRecord) => (
-              <>
-                {r.name} {r.protected && <Chip size="small" icon={<LockIcon />} label={translate('roles.protected')} sx={{ ml: 1 }} />}
-              </>
-            )}
-          />
-          <TextField source="description" label="roles.fields.description" emptyText="—" sortable={false} />
-          <FunctionField label="roles.fields.permissions" sortable={false} render={(r: RoleRecord) => r.permissions?.length ?? 0} />
-          <NumberField source="users_count" label="roles.fields.users_count" sortable={false} />
-          <LocaleDateField source="created_at" label="roles.fields.created_at" />
-          {canDelete && <FunctionField render={(r: RoleRecord) => (r.protected ? null : <TrashButton />)} />}
-        </Datagrid>
+          <Datagrid bulkActionButtons={canDelete ? <TrashBulkButton /> : false} isRowSelectable={(r) => !r.protected} rowClick={(id) => dialog.path(id)}>
+            <FunctionField
+              source="name"
+              label="roles.fields.name"
+              render={(r: RoleRecord) => (
+                <>
+                  {r.name} {r.protected && <Chip size="small" icon={<LockIcon />} label={translate('roles.protected')} sx={{ ml: 1 }} />}
+                </>
+              )}
+            />
+            <TextField source="description" label="roles.fields.description" emptyText="—" sortable={false} />
+            <FunctionField label="roles.fields.permissions" sortable={false} render={(r: RoleRecord) => r.permissions?.length ?? 0} />
+            <NumberField source="users_count" label="roles.fields.users_count" sortable={false} />
+            <LocaleDateField source="created_at" label="roles.fields.created_at" />
+            {canDelete && <FunctionField render={(r: RoleRecord) => (r.protected ? null : <TrashButton />)} />}
+          </Datagrid>
         )}
       </List>
       <RoleFormDialog open={dialog.open} record={dialog.record} onClose={dialog.close} />

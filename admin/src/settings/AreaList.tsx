@@ -1,4 +1,17 @@
-import { AutocompleteInput, Datagrid, FunctionField, List, ReferenceInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, useCanAccess, useTranslate } from 'react-admin';
+import {
+  AutocompleteInput,
+  Datagrid,
+  FunctionField,
+  List,
+  ReferenceInput,
+  SearchInput,
+  SelectInput,
+  SimpleList,
+  TextField,
+  TextInput,
+  useCanAccess,
+  useTranslate,
+} from 'react-admin';
 import { Button } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { areaSchema, updateAreaSchema, AREA_TYPES, type AreaResponse } from '@app/contracts';
@@ -23,14 +36,52 @@ export default function AreaList() {
   const { canAccess: canCreate } = useCanAccess({ resource: 'areas', action: 'create' });
   const { canAccess: canEdit } = useCanAccess({ resource: 'areas', action: 'edit' });
   const { canAccess: canDelete } = useCanAccess({ resource: 'areas', action: 'delete' });
-  const filters = [<SearchInput key="q" source="q" alwaysOn />, <SelectInput key="type" source="type" label="settings.fields.type" choices={TYPE_CHOICES} />, <SelectInput key="status" source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} />];
+  const filters = [
+    <SearchInput key="q" source="q" alwaysOn />,
+    <SelectInput key="type" source="type" label="settings.fields.type" choices={TYPE_CHOICES} />,
+    <SelectInput key="status" source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} />,
+  ];
   return (
     <>
       <Breadcrumbs items={[{ label: 'menu.settings', to: '/settings' }, { label: 'menu.settings_areas' }]} />
-      <PageTitle title={translate('menu.settings_areas')} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.area.new_title')}</Button>} />
-      <List resource="areas" filters={filters} sort={{ field: 'name', order: 'ASC' }} perPage={25} actions={false} title={translate('menu.settings_areas')} empty={<ListEmpty message="empty.area" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.area.new_title')}</Button>} />} error={<ListError />}>
+      <PageTitle
+        title={translate('menu.settings_areas')}
+        actions={
+          canCreate && (
+            <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
+              {translate('settings.area.new_title')}
+            </Button>
+          )
+        }
+      />
+      <List
+        resource="areas"
+        filters={filters}
+        sort={{ field: 'name', order: 'ASC' }}
+        perPage={25}
+        actions={false}
+        title={translate('menu.settings_areas')}
+        empty={
+          <ListEmpty
+            message="empty.area"
+            action={
+              canCreate && (
+                <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
+                  {translate('settings.area.new_title')}
+                </Button>
+              )
+            }
+          />
+        }
+        error={<ListError />}
+      >
         {phone ? (
-          <SimpleList primaryText={(r: AreaResponse) => r.name} secondaryText={(r: AreaResponse) => [translate(`settings.area_types.${r.type}`), r.parent?.name].filter(Boolean).join(' · ')} tertiaryText={(r: AreaResponse) => r.code ?? ''} rowClick={(id) => route.path(id)} />
+          <SimpleList
+            primaryText={(r: AreaResponse) => r.name}
+            secondaryText={(r: AreaResponse) => [translate(`settings.area_types.${r.type}`), r.parent?.name].filter(Boolean).join(' · ')}
+            tertiaryText={(r: AreaResponse) => r.code ?? ''}
+            rowClick={(id) => route.path(id)}
+          />
         ) : (
           <Datagrid rowClick={(id) => (canEdit ? route.path(id) : false)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <TextField source="name" label="catalogue.fields.name" />
@@ -43,7 +94,13 @@ export default function AreaList() {
           </Datagrid>
         )}
       </List>
-      <RecordFormDrawer resource="areas" route={route} schemas={{ create: areaSchema, update: updateAreaSchema }} titles={{ create: 'settings.area.new_title', edit: 'settings.area.edit_title' }} defaultValues={{ type: 'city' }}>
+      <RecordFormDrawer
+        resource="areas"
+        route={route}
+        schemas={{ create: areaSchema, update: updateAreaSchema }}
+        titles={{ create: 'settings.area.new_title', edit: 'settings.area.edit_title' }}
+        defaultValues={{ type: 'city' }}
+      >
         <TextInput source="name" label="catalogue.fields.name" fullWidth />
         <TextInput source="code" label="catalogue.fields.code" helperText="settings.area.code_help" />
         <SelectInput source="type" label="settings.fields.type" choices={TYPE_CHOICES} />

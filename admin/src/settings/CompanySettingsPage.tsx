@@ -28,7 +28,11 @@ export default function CompanySettingsPage() {
   if (isPending || !data) return <FullPageLoader />;
   const submit = (values: Record<string, unknown>) => {
     const logo = values.logo as { rawFile?: File } | string | null | undefined;
-    const fields = Object.fromEntries(Object.entries(values).filter(([k]) => k !== 'logo').map(([k, v]) => [k, v ?? '']));
+    const fields = Object.fromEntries(
+      Object.entries(values)
+        .filter(([k]) => k !== 'logo')
+        .map(([k, v]) => [k, v ?? '']),
+    );
     if (logo && typeof logo === 'object' && logo.rawFile) {
       const fd = new FormData();
       for (const [k, v] of Object.entries(fields)) fd.append(k, String(v));
@@ -51,7 +55,12 @@ export default function CompanySettingsPage() {
               <TextInput source="phone" label="settings.company.phone" fullWidth />
               <TextInput source="email" label="settings.company.email" type="email" fullWidth />
               <SelectInput source="currency" label="settings.company.currency" choices={CURRENCIES.map((c) => ({ id: c, name: c }))} translateChoice={false} />
-              <SelectInput source="timezone" label="settings.company.timezone" choices={[...new Set([data.timezone, ...TIME_ZONES])].map((z) => ({ id: z, name: z }))} translateChoice={false} />
+              <SelectInput
+                source="timezone"
+                label="settings.company.timezone"
+                choices={[...new Set([data.timezone, ...TIME_ZONES])].map((z) => ({ id: z, name: z }))}
+                translateChoice={false}
+              />
               <TextInput source="footer_text" label="settings.company.footer_text" helperText="settings.company.footer_help" fullWidth />
               {canUpdate && <SaveButton label="common.save" sx={{ alignSelf: 'flex-start' }} />}
             </Stack>

@@ -1,4 +1,18 @@
-import { AutocompleteInput, Datagrid, FunctionField, List, NumberInput, ReferenceInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, useCanAccess, useTranslate } from 'react-admin';
+import {
+  AutocompleteInput,
+  Datagrid,
+  FunctionField,
+  List,
+  NumberInput,
+  ReferenceInput,
+  SearchInput,
+  SelectInput,
+  SimpleList,
+  TextField,
+  TextInput,
+  useCanAccess,
+  useTranslate,
+} from 'react-admin';
 import { Button } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { contactSchema, updateContactSchema, CONTACT_TYPES, type ContactResponse } from '@app/contracts';
@@ -32,10 +46,44 @@ export default function ContactList() {
   return (
     <>
       <Breadcrumbs items={[{ label: 'menu.settings', to: '/settings' }, { label: 'menu.settings_contacts' }]} />
-      <PageTitle title={translate('menu.settings_contacts')} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.contact.new_title')}</Button>} />
-      <List resource="contacts" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} actions={false} title={translate('menu.settings_contacts')} empty={<ListEmpty message="empty.contact" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.contact.new_title')}</Button>} />} error={<ListError />}>
+      <PageTitle
+        title={translate('menu.settings_contacts')}
+        actions={
+          canCreate && (
+            <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
+              {translate('settings.contact.new_title')}
+            </Button>
+          )
+        }
+      />
+      <List
+        resource="contacts"
+        filters={filters}
+        sort={{ field: 'sort_order', order: 'ASC' }}
+        perPage={25}
+        actions={false}
+        title={translate('menu.settings_contacts')}
+        empty={
+          <ListEmpty
+            message="empty.contact"
+            action={
+              canCreate && (
+                <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
+                  {translate('settings.contact.new_title')}
+                </Button>
+              )
+            }
+          />
+        }
+        error={<ListError />}
+      >
         {phone ? (
-          <SimpleList primaryText={(r: ContactResponse) => r.value} secondaryText={(r: ContactResponse) => `${translate(`settings.contact_types.${r.type}`)}${r.label ? ` · ${r.label}` : ''}`} tertiaryText={(r: ContactResponse) => translate(`users.status.${r.status}`)} rowClick={(id) => route.path(id)} />
+          <SimpleList
+            primaryText={(r: ContactResponse) => r.value}
+            secondaryText={(r: ContactResponse) => `${translate(`settings.contact_types.${r.type}`)}${r.label ? ` · ${r.label}` : ''}`}
+            tertiaryText={(r: ContactResponse) => translate(`users.status.${r.status}`)}
+            rowClick={(id) => route.path(id)}
+          />
         ) : (
           <Datagrid rowClick={(id) => (canEdit ? route.path(id) : false)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <FunctionField source="type" label="settings.fields.type" render={(r: ContactResponse) => translate(`settings.contact_types.${r.type}`)} />
@@ -48,7 +96,13 @@ export default function ContactList() {
           </Datagrid>
         )}
       </List>
-      <RecordFormDrawer resource="contacts" route={route} schemas={{ create: contactSchema, update: updateContactSchema }} titles={{ create: 'settings.contact.new_title', edit: 'settings.contact.edit_title' }} defaultValues={{ type: 'phone' }}>
+      <RecordFormDrawer
+        resource="contacts"
+        route={route}
+        schemas={{ create: contactSchema, update: updateContactSchema }}
+        titles={{ create: 'settings.contact.new_title', edit: 'settings.contact.edit_title' }}
+        defaultValues={{ type: 'phone' }}
+      >
         <SelectInput source="type" label="settings.fields.type" choices={TYPE_CHOICES} />
         <TextInput source="label" label="settings.fields.label" helperText="settings.contact.label_help" fullWidth />
         <TranslationFields source="label" label="settings.fields.label" />

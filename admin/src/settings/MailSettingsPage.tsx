@@ -36,13 +36,28 @@ export default function MailSettingsPage() {
       <Stack spacing={3}>
         <Card>
           <CardContent>
-            <Form record={record} resolver={sharedResolver(mailSettingsSchema)} onSubmit={(v: Record<string, unknown>) => save({ ...v, password: v.password || undefined })} disabled={!canUpdate}>
+            <Form
+              record={record}
+              resolver={sharedResolver(mailSettingsSchema)}
+              onSubmit={(v: Record<string, unknown>) => save({ ...v, password: v.password || undefined })}
+              disabled={!canUpdate}
+            >
               <Stack sx={{ maxWidth: 640 }}>
                 <TextInput source="host" label="settings.mail.host" fullWidth />
                 <NumberInput source="port" label="settings.mail.port" min={1} max={65535} />
-                <SelectInput source="security" label="settings.mail.security" choices={MAIL_SECURITY.map((s) => ({ id: s, name: `settings.mail.security_${s}` }))} />
+                <SelectInput
+                  source="security"
+                  label="settings.mail.security"
+                  choices={MAIL_SECURITY.map((s) => ({ id: s, name: `settings.mail.security_${s}` }))}
+                />
                 <TextInput source="username" label="settings.mail.username" fullWidth autoComplete="off" />
-                <PasswordInput source="password" label="settings.mail.password" helperText={data.password_set ? 'settings.mail.password_kept' : 'settings.mail.password_none'} fullWidth autoComplete="new-password" />
+                <PasswordInput
+                  source="password"
+                  label="settings.mail.password"
+                  helperText={data.password_set ? 'settings.mail.password_kept' : 'settings.mail.password_none'}
+                  fullWidth
+                  autoComplete="new-password"
+                />
                 <TextInput source="from_address" label="settings.mail.from_address" type="email" fullWidth />
                 <TextInput source="from_name" label="settings.mail.from_name" fullWidth />
                 {canUpdate && <SaveButton label="common.save" sx={{ alignSelf: 'flex-start' }} />}
@@ -78,7 +93,10 @@ function TestMailCard({ configured }: { configured: boolean }) {
   };
   return (
     <Card>
-      <CardHeader title={translate('settings.mail.test_title')} subheader={translate(configured ? 'settings.mail.test_help' : 'settings.mail.test_needs_settings')} />
+      <CardHeader
+        title={translate('settings.mail.test_title')}
+        subheader={translate(configured ? 'settings.mail.test_help' : 'settings.mail.test_needs_settings')}
+      />
       <CardContent>
         <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 2, alignItems: { sm: 'center' }, maxWidth: 640 }}>
           <TextField label={translate('settings.mail.test_to')} type="email" value={to} onChange={(e) => setTo(e.target.value)} size="small" fullWidth />

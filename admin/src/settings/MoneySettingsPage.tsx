@@ -42,11 +42,28 @@ export default function MoneySettingsPage() {
             {translate('settings.money.help')}
             {data.max_allowed ? ` ${translate('settings.money.max_allowed', { max: `${data.max_allowed} ${currency}` })}` : ''}
           </Typography>
-          <Form record={{ max_operation: String(data.max_operation ?? ''), max_balance: String(data.max_balance ?? '') }} resolver={sharedResolver(moneyLimitsSchema)} onSubmit={(v: Record<string, unknown>) => save({ max_operation: v.max_operation, max_balance: v.max_balance })} disabled={!canUpdate}>
+          <Form
+            record={{ max_operation: String(data.max_operation ?? ''), max_balance: String(data.max_balance ?? '') }}
+            resolver={sharedResolver(moneyLimitsSchema)}
+            onSubmit={(v: Record<string, unknown>) => save({ max_operation: v.max_operation, max_balance: v.max_balance })}
+            disabled={!canUpdate}
+          >
             <Stack sx={{ maxWidth: 640 }}>
-              <TextInput source="max_operation" label="settings.money.max_operation" helperText="settings.money.max_operation_help" fullWidth slotProps={adornment} />
+              <TextInput
+                source="max_operation"
+                label="settings.money.max_operation"
+                helperText="settings.money.max_operation_help"
+                fullWidth
+                slotProps={adornment}
+              />
               <TextInput source="max_balance" label="settings.money.max_balance" helperText="settings.money.max_balance_help" fullWidth slotProps={adornment} />
-              {canUpdate ? <SaveButton label="common.save" sx={{ alignSelf: 'flex-start' }} /> : <Typography variant="body2" color="text.secondary">{translate('settings.money.read_only')}</Typography>}
+              {canUpdate ? (
+                <SaveButton label="common.save" sx={{ alignSelf: 'flex-start' }} />
+              ) : (
+                <Typography variant="body2" color="text.secondary">
+                  {translate('settings.money.read_only')}
+                </Typography>
+              )}
             </Stack>
           </Form>
         </CardContent>

@@ -1,4 +1,18 @@
-import { AutocompleteInput, Datagrid, FunctionField, List, NumberInput, ReferenceInput, SearchInput, SelectInput, SimpleList, TextField, TextInput, useCanAccess, useTranslate } from 'react-admin';
+import {
+  AutocompleteInput,
+  Datagrid,
+  FunctionField,
+  List,
+  NumberInput,
+  ReferenceInput,
+  SearchInput,
+  SelectInput,
+  SimpleList,
+  TextField,
+  TextInput,
+  useCanAccess,
+  useTranslate,
+} from 'react-admin';
 import { ImageUploadInput } from '../common/ImageUploadInput';
 import { Button } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
@@ -38,10 +52,45 @@ export default function PaymentMethodList() {
   return (
     <>
       <Breadcrumbs items={[{ label: 'menu.settings', to: '/settings' }, { label: 'menu.settings_payment_methods' }]} />
-      <PageTitle title={translate('menu.settings_payment_methods')} actions={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.payment_method.new_title')}</Button>} />
-      <List resource="payment-methods" filters={filters} sort={{ field: 'sort_order', order: 'ASC' }} perPage={25} actions={false} title={translate('menu.settings_payment_methods')} empty={<ListEmpty message="empty.payment_method" action={canCreate && <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>{translate('settings.payment_method.new_title')}</Button>} />} error={<ListError />}>
+      <PageTitle
+        title={translate('menu.settings_payment_methods')}
+        actions={
+          canCreate && (
+            <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
+              {translate('settings.payment_method.new_title')}
+            </Button>
+          )
+        }
+      />
+      <List
+        resource="payment-methods"
+        filters={filters}
+        sort={{ field: 'sort_order', order: 'ASC' }}
+        perPage={25}
+        actions={false}
+        title={translate('menu.settings_payment_methods')}
+        empty={
+          <ListEmpty
+            message="empty.payment_method"
+            action={
+              canCreate && (
+                <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
+                  {translate('settings.payment_method.new_title')}
+                </Button>
+              )
+            }
+          />
+        }
+        error={<ListError />}
+      >
         {phone ? (
-          <SimpleList primaryText={(r: PaymentMethodResponse) => r.name} secondaryText={(r: PaymentMethodResponse) => `${translate(`settings.payment_types.${r.type}`)} · ${r.account_number ?? ''}`} tertiaryText={(r: PaymentMethodResponse) => translate(`users.status.${r.status}`)} leftAvatar={(r: PaymentMethodResponse) => <Logo src={r.logo} icon={PaymentsIcon} />} rowClick={(id) => route.path(id)} />
+          <SimpleList
+            primaryText={(r: PaymentMethodResponse) => r.name}
+            secondaryText={(r: PaymentMethodResponse) => `${translate(`settings.payment_types.${r.type}`)} · ${r.account_number ?? ''}`}
+            tertiaryText={(r: PaymentMethodResponse) => translate(`users.status.${r.status}`)}
+            leftAvatar={(r: PaymentMethodResponse) => <Logo src={r.logo} icon={PaymentsIcon} />}
+            rowClick={(id) => route.path(id)}
+          />
         ) : (
           <Datagrid rowClick={(id) => (canEdit ? route.path(id) : false)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <FunctionField label="catalogue.fields.logo" render={(r: PaymentMethodResponse) => <Logo src={r.logo} icon={PaymentsIcon} />} />
@@ -49,18 +98,35 @@ export default function PaymentMethodList() {
             <FunctionField source="type" label="settings.fields.type" render={(r: PaymentMethodResponse) => translate(`settings.payment_types.${r.type}`)} />
             <TextField source="account_number" label="settings.fields.account_number" emptyText="—" sortable={false} />
             {!dealer && <FunctionField label="settings.fields.owner" render={owner} />}
-            <FunctionField source="sort_order" label="catalogue.fields.sort_order" render={() => <SortArrows resource="payment-methods" disabled={!canEdit} />} />
+            <FunctionField
+              source="sort_order"
+              label="catalogue.fields.sort_order"
+              render={() => <SortArrows resource="payment-methods" disabled={!canEdit} />}
+            />
             <FunctionField source="status" label="catalogue.fields.status" render={() => <StatusToggle />} />
             {canDelete && <TrashButton />}
           </Datagrid>
         )}
       </List>
-      <RecordFormDrawer resource="payment-methods" route={route} schemas={{ create: paymentMethodSchema, update: updatePaymentMethodSchema }} titles={{ create: 'settings.payment_method.new_title', edit: 'settings.payment_method.edit_title' }} transform={keepNewFileOnly('logo')}>
+      <RecordFormDrawer
+        resource="payment-methods"
+        route={route}
+        schemas={{ create: paymentMethodSchema, update: updatePaymentMethodSchema }}
+        titles={{ create: 'settings.payment_method.new_title', edit: 'settings.payment_method.edit_title' }}
+        transform={keepNewFileOnly('logo')}
+      >
         <TextInput source="name" label="catalogue.fields.name" fullWidth />
         <TranslationFields source="name" label="catalogue.fields.name" />
         <SelectInput source="type" label="settings.fields.type" choices={PAYMENT_TYPE_CHOICES} />
         <TextInput source="account_number" label="settings.fields.account_number" helperText="settings.payment_method.account_help" />
-        <TextInput source="instructions" label="settings.fields.instructions" helperText="settings.payment_method.instructions_help" fullWidth multiline minRows={2} />
+        <TextInput
+          source="instructions"
+          label="settings.fields.instructions"
+          helperText="settings.payment_method.instructions_help"
+          fullWidth
+          multiline
+          minRows={2}
+        />
         <TranslationFields source="instructions" label="settings.fields.instructions" multiline />
         <ImageUploadInput source="logo" label="catalogue.fields.logo" />
         <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />

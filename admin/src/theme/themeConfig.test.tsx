@@ -29,9 +29,25 @@ describe('theme config (docs/product.md sections 2 and 3)', () => {
         <Probe />
       </ThemeConfigProvider>,
     );
-    act(() => ctx.update({ theme: 'dark', menu: 'horizontal', rtlClass: 'rtl', animation: 'animate__zoomIn', navbar: 'navbar-floating', layout: 'boxed-layout', semidark: true }));
+    act(() =>
+      ctx.update({
+        theme: 'dark',
+        menu: 'horizontal',
+        rtlClass: 'rtl',
+        animation: 'animate__zoomIn',
+        navbar: 'navbar-floating',
+        layout: 'boxed-layout',
+        semidark: true,
+      }),
+    );
     expect(ctx.isDarkMode).toBe(true);
-    expect(JSON.parse(localStorage.getItem(THEME_CONFIG_KEY)!)).toMatchObject({ theme: 'dark', menu: 'horizontal', rtlClass: 'rtl', animation: 'animate__zoomIn', semidark: true });
+    expect(JSON.parse(localStorage.getItem(THEME_CONFIG_KEY)!)).toMatchObject({
+      theme: 'dark',
+      menu: 'horizontal',
+      rtlClass: 'rtl',
+      animation: 'animate__zoomIn',
+      semidark: true,
+    });
     expect(document.documentElement.dir).toBe('rtl');
     expect(loadThemeConfig()).toMatchObject({ navbar: 'navbar-floating', layout: 'boxed-layout' });
     act(() => ctx.reset());

@@ -50,7 +50,11 @@ export function TrashRowActions({ resource }: { resource: string }) {
         </IconButton>
       </Tooltip>
       <Tooltip title={translate('trash.force_delete')}>
-        <IconButton aria-label={`${translate('trash.force_delete')} ${record.name ?? record.title ?? ''}`} color="error" onClick={() => setConfirm('force_delete')}>
+        <IconButton
+          aria-label={`${translate('trash.force_delete')} ${record.name ?? record.title ?? ''}`}
+          color="error"
+          onClick={() => setConfirm('force_delete')}
+        >
           <DeleteForeverIcon />
         </IconButton>
       </Tooltip>

@@ -33,13 +33,22 @@ export default function TrashPage({ resource }: { resource: string }) {
         empty={false}
       >
         {phone ? (
-          <SimpleList primaryText={(r) => String(r[name] ?? '')} secondaryText={(r) => (r.email as string) ?? ''} tertiaryText={(r) => fmt.dateTime(r.deleted_at)} rowClick={false} />
+          <SimpleList
+            primaryText={(r) => String(r[name] ?? '')}
+            secondaryText={(r) => (r.email as string) ?? ''}
+            tertiaryText={(r) => fmt.dateTime(r.deleted_at)}
+            rowClick={false}
+          />
         ) : (
           <Datagrid bulkActionButtons={<TrashBulkActions resource={resource} />} rowClick={false}>
             <TextField source={name} label={name === 'title' ? 'banners.fields.title' : 'users.fields.name'} />
             {resource === 'users' && <TextField source="email" label="users.fields.email" />}
             {resource === 'users' && (
-              <FunctionField label="users.fields.user_type" sortable={false} render={(r: { user_type?: string }) => (r.user_type ? translate(`users.types.${r.user_type}`) : '—')} />
+              <FunctionField
+                label="users.fields.user_type"
+                sortable={false}
+                render={(r: { user_type?: string }) => (r.user_type ? translate(`users.types.${r.user_type}`) : '—')}
+              />
             )}
             <LocaleDateField source="deleted_at" label="trash.deleted_at" showTime />
             <TrashRowActions resource={resource} />

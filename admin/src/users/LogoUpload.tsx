@@ -27,7 +27,7 @@ export function LogoUpload({
   useEffect(() => () => void (file && preview && URL.revokeObjectURL(preview)), [file, preview]);
   return (
     <Box data-testid="logo-area" sx={{ border: 1, borderStyle: 'dashed', borderColor: error ? 'error.main' : 'divider', borderRadius: 2, p: 2 }}>
-      <Stack direction="row" spacing={2} sx={{ alignItems: "center" }}>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
         <Avatar variant="rounded" src={preview ?? undefined} alt="" sx={{ width: 64, height: 64 }} />
         <Box>
           <Stack direction="row" spacing={1}>
@@ -41,7 +41,7 @@ export function LogoUpload({
               </Button>
             )}
           </Stack>
-          <Typography variant="caption" color="text.secondary" sx={{ display: "block", mt: 0.5 }}>
+          <Typography variant="caption" color="text.secondary" sx={{ display: 'block', mt: 0.5 }}>
             {file ? file.name : translate('users.logo_hint')}
           </Typography>
         </Box>

@@ -8,8 +8,19 @@ describe('role picker (docs/product.md section 5)', () => {
   afterEach(cleanup);
 
   it('searches the server only from 2 characters and never offers the dealer role', async () => {
-    const search = vi.fn().mockResolvedValue({ data: [{ id: 3, name: 'operations' }, { id: 2, name: 'dealer' }] });
-    const getList = vi.fn().mockResolvedValue({ data: [{ id: 1, name: 'super-admin' }, { id: 2, name: 'dealer' }], total: 2 });
+    const search = vi.fn().mockResolvedValue({
+      data: [
+        { id: 3, name: 'operations' },
+        { id: 2, name: 'dealer' },
+      ],
+    });
+    const getList = vi.fn().mockResolvedValue({
+      data: [
+        { id: 1, name: 'super-admin' },
+        { id: 2, name: 'dealer' },
+      ],
+      total: 2,
+    });
     const dataProvider = { ...testDataProvider({ getList }), search };
     render(
       <AdminContext dataProvider={dataProvider} i18nProvider={await testI18nProvider()} store={memoryStore()}>

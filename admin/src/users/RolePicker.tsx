@@ -19,11 +19,25 @@ export const pickableRoles = (roles: RoleOption[]): RoleOption[] => roles.filter
  * Role picker: all roles (cached 5 min) as options; typing more than one character searches
  * the server (GET /roles/search?q=).
  */
-export function RolePicker({ value, onChange, error, helperText }: { value: number | null; onChange: (id: number | null) => void; error?: boolean; helperText?: string }) {
+export function RolePicker({
+  value,
+  onChange,
+  error,
+  helperText,
+}: {
+  value: number | null;
+  onChange: (id: number | null) => void;
+  error?: boolean;
+  helperText?: string;
+}) {
   const translate = useTranslate();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const [input, setInput] = useState('');
-  const all = useGetList<RoleOption>('roles', { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { staleTime: ALL_ROLES_STALE_MS });
+  const all = useGetList<RoleOption>(
+    'roles',
+    { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } },
+    { staleTime: ALL_ROLES_STALE_MS },
+  );
   const term = input.trim();
   const search = useQuery({
     queryKey: ['roles', 'search', term],

@@ -37,9 +37,14 @@ describe('user slide-over form', () => {
   it('puts server field errors on their fields and unknown ones in the Error banner', async () => {
     // react-admin logs a failed dataProvider call; expected here.
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const create = vi.fn().mockRejectedValue(
-      Object.assign(new Error('The given data was invalid.'), { status: 422, body: { message: 'The given data was invalid.', errors: { email: 'The email has already been taken.', odd: 'Something odd' } } }),
-    );
+    const create = vi
+      .fn()
+      .mockRejectedValue(
+        Object.assign(new Error('The given data was invalid.'), {
+          status: 422,
+          body: { message: 'The given data was invalid.', errors: { email: 'The email has already been taken.', odd: 'Something odd' } },
+        }),
+      );
     await renderForm('admin', testDataProvider({ create, getList: async () => ({ data: [{ id: 2, name: 'ops' }], total: 1 }) as never }));
     expect(await screen.findByRole('heading', { name: 'New Admin' })).toBeTruthy();
     fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: 'Ali' } });
@@ -59,14 +64,39 @@ describe('user slide-over form', () => {
 
   it('edits the dealer’s description per language, and puts a translation’s server error on its input, not in the banner', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const record = { id: 7, name: 'Shop', email: 's@x.so', user_type: 'dealer', status: 'active', dealer_code: 'SHOP', roles: [], permissions: [], dealer_details: { brand_color: '#000000', company_name: 'Shop Ltd', description: 'Bundles', pricing_model: 'cost', translations: { ae: { description: 'باقات' } } } };
-    const update = vi.fn().mockRejectedValue(
-      Object.assign(new Error('Validation failed.'), { status: 422, body: { message: 'Validation failed.', errors: { 'translations.so.company_name': 'This value is too long' } } }),
-    );
+    const record = {
+      id: 7,
+      name: 'Shop',
+      email: 's@x.so',
+      user_type: 'dealer',
+      status: 'active',
+      dealer_code: 'SHOP',
+      roles: [],
+      permissions: [],
+      dealer_details: {
+        brand_color: '#000000',
+        company_name: 'Shop Ltd',
+        description: 'Bundles',
+        pricing_model: 'cost',
+        translations: { ae: { description: 'باقات' } },
+      },
+    };
+    const update = vi
+      .fn()
+      .mockRejectedValue(
+        Object.assign(new Error('Validation failed.'), {
+          status: 422,
+          body: { message: 'Validation failed.', errors: { 'translations.so.company_name': 'This value is too long' } },
+        }),
+      );
     const i18nProvider = await testI18nProvider();
     startSession('t', { id: 1, name: 'A', email: 'a@x.so', permissions: [{ name: 'update users' }] }, false);
     render(
-      <AdminContext dataProvider={testDataProvider({ update, getOne: async () => ({ data: record }) as never, getList: async () => ({ data: [], total: 0 }) as never })} i18nProvider={i18nProvider} store={memoryStore()}>
+      <AdminContext
+        dataProvider={testDataProvider({ update, getOne: async () => ({ data: record }) as never, getList: async () => ({ data: [], total: 0 }) as never })}
+        i18nProvider={i18nProvider}
+        store={memoryStore()}
+      >
         <UserFormDrawer open userType="dealer" record={record as never} onClose={() => undefined} />
       </AdminContext>,
     );
@@ -86,11 +116,23 @@ describe('user slide-over form', () => {
     const create = vi.fn().mockRejectedValue(
       Object.assign(new Error('Validation failed.'), {
         status: 422,
-        body: { message: 'Validation failed.', errors: { 'starter_payment_methods.m3': "Enter this shop's own number: customers of a Cost + Profit shop pay the shop, not the company." } },
+        body: {
+          message: 'Validation failed.',
+          errors: { 'starter_payment_methods.m3': "Enter this shop's own number: customers of a Cost + Profit shop pay the shop, not the company." },
+        },
       }),
     );
-    const getList = vi.fn(async (resource: string, _params?: unknown) =>
-      (resource === 'payment-methods' ? { data: [{ id: 3, h_id: 'm3', name: 'EVC Plus', type: 'evc_plus' }, { id: 4, h_id: 'm4', name: 'Cash', type: 'cash' }], total: 2 } : { data: [], total: 0 }) as never,
+    const getList = vi.fn(
+      async (resource: string, _params?: unknown) =>
+        (resource === 'payment-methods'
+          ? {
+              data: [
+                { id: 3, h_id: 'm3', name: 'EVC Plus', type: 'evc_plus' },
+                { id: 4, h_id: 'm4', name: 'Cash', type: 'cash' },
+              ],
+              total: 2,
+            }
+          : { data: [], total: 0 }) as never,
     );
     const i18nProvider = await testI18nProvider();
     startSession('t', { id: 1, name: 'A', email: 'a@x.so', permissions: [{ name: 'create users' }, { name: 'view payment methods' }] }, false);
@@ -120,7 +162,11 @@ describe('user slide-over form', () => {
     const i18nProvider = await testI18nProvider();
     startSession('t', { id: 1, name: 'A', email: 'a@x.so', permissions: [{ name: 'create users' }, { name: 'view payment methods' }] }, false);
     render(
-      <AdminContext dataProvider={testDataProvider({ getList: async () => ({ data: [{ id: 3, h_id: 'm3', name: 'EVC Plus', type: 'evc_plus' }], total: 1 }) as never })} i18nProvider={i18nProvider} store={memoryStore()}>
+      <AdminContext
+        dataProvider={testDataProvider({ getList: async () => ({ data: [{ id: 3, h_id: 'm3', name: 'EVC Plus', type: 'evc_plus' }], total: 1 }) as never })}
+        i18nProvider={i18nProvider}
+        store={memoryStore()}
+      >
         <UserFormDrawer open userType="dealer" record={null} onClose={() => undefined} />
       </AdminContext>,
     );

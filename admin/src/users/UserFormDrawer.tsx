@@ -178,7 +178,13 @@ export function UserFormDrawer({ open, userType, record, onClose }: { open: bool
       open={open}
       onClose={onClose}
       transitionDuration={{ enter: 225, exit: CLOSE_MS }}
-      slotProps={{ paper: { sx: { width: { xs: '100%', md: SLIDE_OVER_WIDTH }, '& > form': { height: '100%' } }, role: 'dialog', 'aria-labelledby': 'user-form-title' } as object }}
+      slotProps={{
+        paper: {
+          sx: { width: { xs: '100%', md: SLIDE_OVER_WIDTH }, '& > form': { height: '100%' } },
+          role: 'dialog',
+          'aria-labelledby': 'user-form-title',
+        } as object,
+      }}
     >
       {open && !isEdit && (
         <CreateBase resource="users" redirect={false} transform={transform} mutationOptions={mutationOptions}>
@@ -309,7 +315,9 @@ function UserFormBody({ userType, record, onClose, banner }: { userType: UserTyp
   const pricingModel = useWatch<UserFormValues, 'pricing_model'>({ name: 'pricing_model' }) ?? 'cost';
 
   const typeLabel = translate(`users.types.${type}`);
-  const title = isEdit ? translate('users.edit_title', { type: typeLabel }) : translate(`users.new_title.${type ?? 'user'}`, { _: translate('users.new_title.user') });
+  const title = isEdit
+    ? translate('users.edit_title', { type: typeLabel })
+    : translate(`users.new_title.${type ?? 'user'}`, { _: translate('users.new_title.user') });
 
   const pending = !!saving;
   return (

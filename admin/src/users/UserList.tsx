@@ -107,43 +107,56 @@ export default function UserList({ userType }: { userType: Exclude<UserType, 'us
             rowClick={(id) => (canEdit ? drawer.path(id) : false)}
           />
         ) : (
-        <Datagrid
-          bulkActionButtons={<BulkActions />}
-          rowClick={(id) => (canEdit ? drawer.path(id) : false)}
-        >
-          <FunctionField
-            source="name"
-            label="users.fields.name"
-            render={(r: UserRecord) => (
-              <Stack direction="row" spacing={1.5} sx={{ alignItems: "center" }}>
-                <Avatar src={resolveImage(dealer ? (r.dealer_details?.logo_path ?? r.profile_image) : r.profile_image)} alt="" sx={{ width: 32, height: 32 }} />
-                <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                  {r.name}
-                </Typography>
-              </Stack>
-            )}
-          />
-          <TextField source="email" label="users.fields.email" />
-          {/* Phone numbers read left to right in Arabic too ("+252..." not "252...+"). */}
-          <FunctionField source="phone" label="users.fields.phone" render={(record: { phone?: string | null }) => (record.phone ? <Ltr>{record.phone}</Ltr> : '—')} />
-          {dealer && <FunctionField source="dealer_code" label="users.fields.dealer_code" render={(r: { dealer_code?: string | null }) => (r.dealer_code ? <Ltr>{r.dealer_code}</Ltr> : '—')} />}
-          {dealer && <TextField source="dealer_details.company_name" label="users.fields.company_name" sortable={false} emptyText="—" />}
-          {dealer && (
+          <Datagrid bulkActionButtons={<BulkActions />} rowClick={(id) => (canEdit ? drawer.path(id) : false)}>
             <FunctionField
-              label="users.fields.pricing_model"
-              sortable={false}
-              render={(r: UserRecord) => (r.dealer_details?.pricing_model ? translate(`users.pricing.${r.dealer_details.pricing_model}`) : '—')}
+              source="name"
+              label="users.fields.name"
+              render={(r: UserRecord) => (
+                <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+                  <Avatar
+                    src={resolveImage(dealer ? (r.dealer_details?.logo_path ?? r.profile_image) : r.profile_image)}
+                    alt=""
+                    sx={{ width: 32, height: 32 }}
+                  />
+                  <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                    {r.name}
+                  </Typography>
+                </Stack>
+              )}
             />
-          )}
-          {!dealer && <FunctionField label="users.fields.role" sortable={false} render={(r: UserRecord) => r.roles?.map((x) => x.name).join(', ') || '—'} />}
-          <FunctionField
-            source="status"
-            label="users.fields.status"
-            render={(r: UserRecord) => <Chip size="small" color={r.status === 'active' ? 'success' : 'default'} label={translate(`users.status.${r.status}`)} />}
-          />
-          <LocaleDateField source="created_at" label="users.fields.created_at" />
-          {canDelete && <TrashButton />}
-        </Datagrid>
+            <TextField source="email" label="users.fields.email" />
+            {/* Phone numbers read left to right in Arabic too ("+252..." not "252...+"). */}
+            <FunctionField
+              source="phone"
+              label="users.fields.phone"
+              render={(record: { phone?: string | null }) => (record.phone ? <Ltr>{record.phone}</Ltr> : '—')}
+            />
+            {dealer && (
+              <FunctionField
+                source="dealer_code"
+                label="users.fields.dealer_code"
+                render={(r: { dealer_code?: string | null }) => (r.dealer_code ? <Ltr>{r.dealer_code}</Ltr> : '—')}
+              />
+            )}
+            {dealer && <TextField source="dealer_details.company_name" label="users.fields.company_name" sortable={false} emptyText="—" />}
+            {dealer && (
+              <FunctionField
+                label="users.fields.pricing_model"
+                sortable={false}
+                render={(r: UserRecord) => (r.dealer_details?.pricing_model ? translate(`users.pricing.${r.dealer_details.pricing_model}`) : '—')}
+              />
+            )}
+            {!dealer && <FunctionField label="users.fields.role" sortable={false} render={(r: UserRecord) => r.roles?.map((x) => x.name).join(', ') || '—'} />}
+            <FunctionField
+              source="status"
+              label="users.fields.status"
+              render={(r: UserRecord) => (
+                <Chip size="small" color={r.status === 'active' ? 'success' : 'default'} label={translate(`users.status.${r.status}`)} />
+              )}
+            />
+            <LocaleDateField source="created_at" label="users.fields.created_at" />
+            {canDelete && <TrashButton />}
+          </Datagrid>
         )}
       </List>
       <UserFormDrawer open={drawer.open} userType={userType} record={drawer.record} onClose={drawer.close} />

@@ -6,10 +6,7 @@ import { errorText } from '../providers/errors';
  * that field, dealer_logo to the logo area, anything else to the general "Error" banner. A known
  * field ending in ".*" stands for its nested paths (starter_payment_methods.<id>).
  */
-export function splitServerErrors(
-  error: unknown,
-  knownFields: readonly string[],
-): { fields: Record<string, string>; logo?: string; banner?: string } {
+export function splitServerErrors(error: unknown, knownFields: readonly string[]): { fields: Record<string, string>; logo?: string; banner?: string } {
   const e = error as { message?: string; body?: ApiErrorBody };
   const errors = e?.body?.errors ?? {};
   const fields: Record<string, string> = {};

@@ -24,7 +24,16 @@ describe('user form (docs/product.md section 5)', () => {
       password_confirmation: 'Passwords do not match',
       role_id: 'Role is required for admin users',
     });
-    expect(await messages(createUserSchema, { ...initialValues('admin'), name: 'A', email: 'bad', password: 'abcdefgh', password_confirmation: 'abcdefgh', role_id: 2 })).toEqual({
+    expect(
+      await messages(createUserSchema, {
+        ...initialValues('admin'),
+        name: 'A',
+        email: 'bad',
+        password: 'abcdefgh',
+        password_confirmation: 'abcdefgh',
+        role_id: 2,
+      }),
+    ).toEqual({
       email: 'Invalid email format',
       password: 'Password must contain at least one lowercase letter, one uppercase letter, and one special character',
     });
@@ -75,7 +84,12 @@ describe('user form (docs/product.md section 5)', () => {
 
   it('server errors: known fields, the logo area, else the Error banner', () => {
     const known = ['name', 'email'];
-    expect(splitServerErrors({ message: 'x', body: { errors: { email: 'The email has already been taken.', dealer_logo: 'Dealer logo is required for new dealer accounts' } } }, known)).toEqual({
+    expect(
+      splitServerErrors(
+        { message: 'x', body: { errors: { email: 'The email has already been taken.', dealer_logo: 'Dealer logo is required for new dealer accounts' } } },
+        known,
+      ),
+    ).toEqual({
       fields: { email: 'The email has already been taken.' },
       logo: 'Dealer logo is required for new dealer accounts',
       banner: undefined,
@@ -86,6 +100,12 @@ describe('user form (docs/product.md section 5)', () => {
   });
 
   it('the admin role picker never offers the dealer role', () => {
-    expect(pickableRoles([{ id: 1, name: 'super-admin' }, { id: 2, name: 'dealer' }, { id: 3, name: 'ops' }]).map((r) => r.name)).toEqual(['super-admin', 'ops']);
+    expect(
+      pickableRoles([
+        { id: 1, name: 'super-admin' },
+        { id: 2, name: 'dealer' },
+        { id: 3, name: 'ops' },
+      ]).map((r) => r.name),
+    ).toEqual(['super-admin', 'ops']);
   });
 });

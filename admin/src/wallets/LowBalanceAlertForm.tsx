@@ -56,7 +56,9 @@ export function LowBalanceAlertForm({ wallet }: { wallet: Pick<WalletResponse, '
       </Typography>
       {wallet.low_balance_threshold ? (
         <Alert severity={wallet.low_balance ? 'warning' : 'success'} variant="outlined">
-          {translate(wallet.low_balance ? 'wallets.alert.state_below' : 'wallets.alert.state_above', { threshold: `${wallet.low_balance_threshold} ${wallet.currency}` })}
+          {translate(wallet.low_balance ? 'wallets.alert.state_below' : 'wallets.alert.state_above', {
+            threshold: `${wallet.low_balance_threshold} ${wallet.currency}`,
+          })}
         </Alert>
       ) : (
         <Typography variant="body2">{translate('wallets.alert.none')}</Typography>

@@ -17,15 +17,41 @@ export function LowBalanceBanner() {
     <Box
       role="status"
       // The colours of MUI's standard warning alert: dark text on a pale amber (white on warning.main is only 3:1).
-      sx={(t) => ({ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: { xs: 1, sm: 2 }, px: { xs: 2, sm: 3 }, py: 1, borderBottom: 1, borderColor: 'warning.main', bgcolor: t.palette.mode === 'dark' ? '#191207' : '#fff4e5', color: t.palette.mode === 'dark' ? '#ffe2b7' : '#663c00' })}
+      sx={(t) => ({
+        display: 'flex',
+        alignItems: 'center',
+        flexWrap: 'wrap',
+        gap: { xs: 1, sm: 2 },
+        px: { xs: 2, sm: 3 },
+        py: 1,
+        borderBottom: 1,
+        borderColor: 'warning.main',
+        bgcolor: t.palette.mode === 'dark' ? '#191207' : '#fff4e5',
+        color: t.palette.mode === 'dark' ? '#ffe2b7' : '#663c00',
+      })}
     >
       <Typography variant="body2" sx={{ flex: '1 1 240px', fontWeight: 500 }}>
-        {translate('wallets.alert.banner', { balance: `${wallet.balance} ${wallet.currency}`, threshold: `${wallet.low_balance_threshold} ${wallet.currency}` })}
+        {translate('wallets.alert.banner', {
+          balance: `${wallet.balance} ${wallet.currency}`,
+          threshold: `${wallet.low_balance_threshold} ${wallet.currency}`,
+        })}
       </Typography>
       <Box
         component={LinkBase}
         to="/my-wallet?request=1"
-        sx={{ color: 'inherit', border: 1, borderColor: 'currentColor', borderRadius: 1, px: 1.5, py: 0.5, fontSize: 14, fontWeight: 600, textDecoration: 'none', whiteSpace: 'nowrap', '&:hover, &:focus-visible': { bgcolor: 'rgba(0,0,0,0.08)' } }}
+        sx={{
+          color: 'inherit',
+          border: 1,
+          borderColor: 'currentColor',
+          borderRadius: 1,
+          px: 1.5,
+          py: 0.5,
+          fontSize: 14,
+          fontWeight: 600,
+          textDecoration: 'none',
+          whiteSpace: 'nowrap',
+          '&:hover, &:focus-visible': { bgcolor: 'rgba(0,0,0,0.08)' },
+        }}
       >
         {translate('wallets.alert.top_up')}
       </Box>

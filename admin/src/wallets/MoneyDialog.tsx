@@ -84,7 +84,9 @@ export function MoneyDialog<T extends Record<string, unknown>>({
       const fields = fieldErrors(e);
       const known = Object.keys(initial);
       setErrors(Object.fromEntries(Object.entries(fields).filter(([k]) => known.includes(k))));
-      const others = Object.entries(fields).filter(([k]) => !known.includes(k)).map(([, m]) => m);
+      const others = Object.entries(fields)
+        .filter(([k]) => !known.includes(k))
+        .map(([, m]) => m);
       setGeneral(others.length ? others.join(' ') : Object.keys(fields).length ? null : serverMessage(e));
     } finally {
       sending.current = false;

@@ -1,6 +1,22 @@
 import { useState } from 'react';
 import { useTranslate, useGetList } from 'react-admin';
-import { Alert, Button, Card, CardContent, CardHeader, Chip, Grid, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Button,
+  Card,
+  CardContent,
+  CardHeader,
+  Chip,
+  Grid,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { Link, useSearchParams } from 'react-router';
 import type { TopUpRequestResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
@@ -39,7 +55,14 @@ export default function MyWalletPage() {
   const missed = data.missed_sales_today;
   return (
     <>
-      <PageTitle title={translate('menu.my_wallet')} actions={<Button variant="contained" onClick={() => setAsking(true)}>{translate('wallets.request_top_up')}</Button>} />
+      <PageTitle
+        title={translate('menu.my_wallet')}
+        actions={
+          <Button variant="contained" onClick={() => setAsking(true)}>
+            {translate('wallets.request_top_up')}
+          </Button>
+        }
+      />
       <Grid container spacing={3}>
         <Grid size={{ xs: 12, md: 6 }}>
           <Card sx={{ height: '100%' }}>
@@ -51,7 +74,9 @@ export default function MyWalletPage() {
               <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
                 {translate(`wallets.pricing_help.${wallet.pricing_model}`)}
               </Typography>
-              {data.pending_top_ups > 0 && <Chip sx={{ mt: 2 }} color="warning" label={translate('wallets.pending_requests', { smart_count: data.pending_top_ups })} />}
+              {data.pending_top_ups > 0 && (
+                <Chip sx={{ mt: 2 }} color="warning" label={translate('wallets.pending_requests', { smart_count: data.pending_top_ups })} />
+              )}
             </CardContent>
           </Card>
         </Grid>
@@ -86,7 +111,11 @@ export default function MyWalletPage() {
                 period="day"
                 points={data.days.map((d) => ({ key: d.date, value: Number(d.balance) }))}
                 isEmpty={data.days.every((d) => !Number(d.balance) && !Number(d.credits) && !Number(d.debits))}
-                label={translate('wallets.chart_label', { from: data.days[0]?.date ?? '', to: data.days.at(-1)?.date ?? '', max: Math.max(0, ...data.days.map((d) => Number(d.balance))).toFixed(2) })}
+                label={translate('wallets.chart_label', {
+                  from: data.days[0]?.date ?? '',
+                  to: data.days.at(-1)?.date ?? '',
+                  max: Math.max(0, ...data.days.map((d) => Number(d.balance))).toFixed(2),
+                })}
                 seriesLabel={translate('wallets.chart_series')}
                 currency={wallet.currency}
                 empty={translate('wallets.chart_empty')}
@@ -96,7 +125,14 @@ export default function MyWalletPage() {
         </Grid>
         <Grid size={{ xs: 12 }}>
           <Card>
-            <CardHeader title={translate('wallets.latest')} action={<Button component={Link} to="/wallet-transactions">{translate('wallets.all_transactions')}</Button>} />
+            <CardHeader
+              title={translate('wallets.latest')}
+              action={
+                <Button component={Link} to="/wallet-transactions">
+                  {translate('wallets.all_transactions')}
+                </Button>
+              }
+            />
             <CardContent sx={{ overflowX: 'auto' }}>
               <TransactionRows rows={data.transactions} showDealer={false} />
             </CardContent>
@@ -128,7 +164,11 @@ export default function MyWalletPage() {
                         </TableCell>
                         <TableCell>
                           <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
-                            <Chip size="small" color={r.status === 'approved' ? 'success' : r.status === 'rejected' ? 'error' : 'default'} label={translate(`wallets.request_status.${r.status}`)} />
+                            <Chip
+                              size="small"
+                              color={r.status === 'approved' ? 'success' : r.status === 'rejected' ? 'error' : 'default'}
+                              label={translate(`wallets.request_status.${r.status}`)}
+                            />
                             {r.reason && <Typography variant="body2">{r.reason}</Typography>}
                           </Stack>
                         </TableCell>
@@ -147,7 +187,9 @@ export default function MyWalletPage() {
         initial={{ amount: '', reference: '', note: '', receipt: null as File | null }}
         submitLabel={translate('wallets.send_request')}
         // Multipart when a receipt is attached (the dataProvider sends any file that way).
-        send={(v) => dataProvider.requestTopUp({ data: { amount: v.amount, reference: v.reference, note: v.note, ...(v.receipt ? { receipt: v.receipt } : {}) } })}
+        send={(v) =>
+          dataProvider.requestTopUp({ data: { amount: v.amount, reference: v.reference, note: v.note, ...(v.receipt ? { receipt: v.receipt } : {}) } })
+        }
         onClose={() => setAsking(false)}
         onDone={() => {
           setAsking(false);
@@ -158,14 +200,39 @@ export default function MyWalletPage() {
         {(v, set, e) => (
           <>
             <Typography variant="body2">{translate('wallets.request_help')}</Typography>
-            <TextField label={translate('wallets.fields.amount')} value={v.amount} onChange={(ev) => set({ amount: ev.target.value })} error={!!e.amount} helperText={e.amount} slotProps={{ htmlInput: { inputMode: 'decimal' } }} autoFocus />
-            <TextField label={translate('wallets.fields.reference')} value={v.reference} onChange={(ev) => set({ reference: ev.target.value })} error={!!e.reference} helperText={e.reference ?? translate('wallets.reference_help')} />
-            <TextField label={translate('wallets.fields.note')} value={v.note} onChange={(ev) => set({ note: ev.target.value })} error={!!e.note} helperText={e.note} multiline />
+            <TextField
+              label={translate('wallets.fields.amount')}
+              value={v.amount}
+              onChange={(ev) => set({ amount: ev.target.value })}
+              error={!!e.amount}
+              helperText={e.amount}
+              slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+              autoFocus
+            />
+            <TextField
+              label={translate('wallets.fields.reference')}
+              value={v.reference}
+              onChange={(ev) => set({ reference: ev.target.value })}
+              error={!!e.reference}
+              helperText={e.reference ?? translate('wallets.reference_help')}
+            />
+            <TextField
+              label={translate('wallets.fields.note')}
+              value={v.note}
+              onChange={(ev) => set({ note: ev.target.value })}
+              error={!!e.note}
+              helperText={e.note}
+              multiline
+            />
             <Button component="label" variant="outlined">
               {v.receipt ? v.receipt.name : translate('wallets.attach_receipt')}
               <input hidden type="file" accept="image/*" onChange={(ev) => set({ receipt: ev.target.files?.[0] ?? null })} />
             </Button>
-            {e.receipt && <Typography color="error" variant="body2">{e.receipt}</Typography>}
+            {e.receipt && (
+              <Typography color="error" variant="body2">
+                {e.receipt}
+              </Typography>
+            )}
           </>
         )}
       </MoneyDialog>

@@ -8,7 +8,10 @@ import { testI18nProvider } from '../test/i18n';
 import { mockFetch } from '../test/fetchMock';
 
 const wallet = { id: 7, dealer: { id: 3, h_id: 'x', name: 'Demo Dealer', dealer_code: 'DEMO' }, balance: '0.00', currency: 'USD', low_balance_threshold: null };
-const posted = { status: 200, body: { success: true, message: 'Wallet topped up with 12.50. Balance: 12.50', data: { wallet: { ...wallet, balance: '12.50' } } } };
+const posted = {
+  status: 200,
+  body: { success: true, message: 'Wallet topped up with 12.50. Balance: 12.50', data: { wallet: { ...wallet, balance: '12.50' } } },
+};
 
 async function wrap(ui: React.ReactNode) {
   const i18nProvider = await testI18nProvider();
@@ -84,7 +87,15 @@ describe('wallet money dialogs', () => {
     mockFetch([
       {
         status: 422,
-        body: { success: false, message: 'The given data was invalid.', errors: { amount: [ceiling, 'The balance would go above the highest balance (10000000.00).'], note: ['Write down why'], idempotency_key: ['The key was used for another request.'] } },
+        body: {
+          success: false,
+          message: 'The given data was invalid.',
+          errors: {
+            amount: [ceiling, 'The balance would go above the highest balance (10000000.00).'],
+            note: ['Write down why'],
+            idempotency_key: ['The key was used for another request.'],
+          },
+        },
       },
     ]);
     render(await wrap(<AdjustDialog wallet={wallet} onClose={() => undefined} onDone={() => undefined} />));
@@ -95,7 +106,11 @@ describe('wallet money dialogs', () => {
     expect(within(dialog).getByText('Write down why')).toBeTruthy();
     // A field the dialog has no input for shows above the fields.
     expect(within(dialog).getByRole('alert').textContent).toBe('The key was used for another request.');
-    expect(within(dialog).getByLabelText(/^Amount/).getAttribute('aria-invalid')).toBe('true');
+    expect(
+      within(dialog)
+        .getByLabelText(/^Amount/)
+        .getAttribute('aria-invalid'),
+    ).toBe('true');
   });
 
   it('a 409 without field errors shows the server message', async () => {

@@ -22,13 +22,44 @@ export function TopUpDialog({ wallet, open = true, onClose, onDone }: Props) {
   const translate = useTranslate();
   const dataProvider = useConsoleDataProvider();
   return (
-    <MoneyDialog open={open} title={translate('wallets.top_up_title', { name: wallet.dealer.name })} send={(data, idempotencyKey) => dataProvider.topUp({ id: wallet.id, data, idempotencyKey })} initial={{ amount: '', reference: '', note: '' }} submitLabel={translate('wallets.top_up')} onClose={onClose} onDone={onDone}>
+    <MoneyDialog
+      open={open}
+      title={translate('wallets.top_up_title', { name: wallet.dealer.name })}
+      send={(data, idempotencyKey) => dataProvider.topUp({ id: wallet.id, data, idempotencyKey })}
+      initial={{ amount: '', reference: '', note: '' }}
+      submitLabel={translate('wallets.top_up')}
+      onClose={onClose}
+      onDone={onDone}
+    >
       {(v, set, e) => (
         <>
           <Typography variant="body2">{translate('wallets.current_balance', { balance: `${wallet.balance} ${wallet.currency}` })}</Typography>
-          <TextField label={translate('wallets.fields.amount')} value={v.amount} onChange={(ev) => set({ amount: ev.target.value })} error={!!e.amount} helperText={e.amount} slotProps={decimal} autoFocus required />
-          <TextField label={translate('wallets.fields.reference')} value={v.reference} onChange={(ev) => set({ reference: ev.target.value })} error={!!e.reference} helperText={e.reference ?? translate('wallets.reference_help')} required />
-          <TextField label={translate('wallets.fields.note')} value={v.note} onChange={(ev) => set({ note: ev.target.value })} error={!!e.note} helperText={e.note} multiline />
+          <TextField
+            label={translate('wallets.fields.amount')}
+            value={v.amount}
+            onChange={(ev) => set({ amount: ev.target.value })}
+            error={!!e.amount}
+            helperText={e.amount}
+            slotProps={decimal}
+            autoFocus
+            required
+          />
+          <TextField
+            label={translate('wallets.fields.reference')}
+            value={v.reference}
+            onChange={(ev) => set({ reference: ev.target.value })}
+            error={!!e.reference}
+            helperText={e.reference ?? translate('wallets.reference_help')}
+            required
+          />
+          <TextField
+            label={translate('wallets.fields.note')}
+            value={v.note}
+            onChange={(ev) => set({ note: ev.target.value })}
+            error={!!e.note}
+            helperText={e.note}
+            multiline
+          />
         </>
       )}
     </MoneyDialog>
@@ -40,17 +71,55 @@ export function AdjustDialog({ wallet, open = true, onClose, onDone }: Props) {
   const translate = useTranslate();
   const dataProvider = useConsoleDataProvider();
   return (
-    <MoneyDialog open={open} title={translate('wallets.adjust_title', { name: wallet.dealer.name })} send={(data, idempotencyKey) => dataProvider.adjustWallet({ id: wallet.id, data, idempotencyKey })} initial={{ type: 'credit', amount: '', reference: '', note: '' }} submitLabel={translate('wallets.adjust')} onClose={onClose} onDone={onDone}>
+    <MoneyDialog
+      open={open}
+      title={translate('wallets.adjust_title', { name: wallet.dealer.name })}
+      send={(data, idempotencyKey) => dataProvider.adjustWallet({ id: wallet.id, data, idempotencyKey })}
+      initial={{ type: 'credit', amount: '', reference: '', note: '' }}
+      submitLabel={translate('wallets.adjust')}
+      onClose={onClose}
+      onDone={onDone}
+    >
       {(v, set, e) => (
         <>
           <Typography variant="body2">{translate('wallets.current_balance', { balance: `${wallet.balance} ${wallet.currency}` })}</Typography>
-          <TextField select label={translate('wallets.fields.type')} value={v.type} onChange={(ev) => set({ type: ev.target.value })} error={!!e.type} helperText={e.type}>
+          <TextField
+            select
+            label={translate('wallets.fields.type')}
+            value={v.type}
+            onChange={(ev) => set({ type: ev.target.value })}
+            error={!!e.type}
+            helperText={e.type}
+          >
             <MenuItem value="credit">{translate('wallets.types.credit')}</MenuItem>
             <MenuItem value="debit">{translate('wallets.types.debit')}</MenuItem>
           </TextField>
-          <TextField label={translate('wallets.fields.amount')} value={v.amount} onChange={(ev) => set({ amount: ev.target.value })} error={!!e.amount} helperText={e.amount} slotProps={decimal} required />
-          <TextField label={translate('wallets.fields.reference')} value={v.reference} onChange={(ev) => set({ reference: ev.target.value })} error={!!e.reference} helperText={e.reference} required />
-          <TextField label={translate('wallets.fields.reason')} value={v.note} onChange={(ev) => set({ note: ev.target.value })} error={!!e.note} helperText={e.note ?? translate('wallets.reason_help')} multiline required />
+          <TextField
+            label={translate('wallets.fields.amount')}
+            value={v.amount}
+            onChange={(ev) => set({ amount: ev.target.value })}
+            error={!!e.amount}
+            helperText={e.amount}
+            slotProps={decimal}
+            required
+          />
+          <TextField
+            label={translate('wallets.fields.reference')}
+            value={v.reference}
+            onChange={(ev) => set({ reference: ev.target.value })}
+            error={!!e.reference}
+            helperText={e.reference}
+            required
+          />
+          <TextField
+            label={translate('wallets.fields.reason')}
+            value={v.note}
+            onChange={(ev) => set({ note: ev.target.value })}
+            error={!!e.note}
+            helperText={e.note ?? translate('wallets.reason_help')}
+            multiline
+            required
+          />
         </>
       )}
     </MoneyDialog>
@@ -68,7 +137,9 @@ export function LowBalanceDialog({ wallet, mine = false, open = true, onClose, o
     <MoneyDialog
       open={open}
       title={mine ? translate('wallets.alert.title_mine') : translate('wallets.alert.title', { name: wallet.dealer.name })}
-      send={(v) => dataProvider.setLowBalanceAlert({ id: mine ? 'me' : wallet.id, threshold: String(v.threshold).trim() === '' ? null : String(v.threshold).trim() })}
+      send={(v) =>
+        dataProvider.setLowBalanceAlert({ id: mine ? 'me' : wallet.id, threshold: String(v.threshold).trim() === '' ? null : String(v.threshold).trim() })
+      }
       initial={{ threshold: wallet.low_balance_threshold ?? '' }}
       submitLabel={translate('common.save')}
       onClose={onClose}

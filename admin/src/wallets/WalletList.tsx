@@ -1,5 +1,17 @@
 import { useState } from 'react';
-import { Datagrid, FunctionField, List, SearchInput, SimpleList, useCanAccess, useGetList, useNotify, useRefresh, useTranslate, usePermissions } from 'react-admin';
+import {
+  Datagrid,
+  FunctionField,
+  List,
+  SearchInput,
+  SimpleList,
+  useCanAccess,
+  useGetList,
+  useNotify,
+  useRefresh,
+  useTranslate,
+  usePermissions,
+} from 'react-admin';
 import { Box, Button, Card, CardContent, CardHeader, Chip, Link as MuiLink, Stack, TextField as MuiTextField, Tooltip, Typography } from '@mui/material';
 import AlertIcon from '@mui/icons-material/NotificationsActiveOutlined';
 import { Link } from 'react-router';
@@ -34,8 +46,16 @@ export default function WalletList() {
   /** A wallet's buttons (top up, adjust, alert, its transactions), as the user may use them. */
   const actions = (w: WalletResponse) => (
     <>
-      {canTopUp && <Button size="small" variant="outlined" onClick={() => setAction({ kind: 'top-up', wallet: w })}>{translate('wallets.top_up')}</Button>}
-      {canAdjust && <Button size="small" onClick={() => setAction({ kind: 'adjust', wallet: w })}>{translate('wallets.adjust')}</Button>}
+      {canTopUp && (
+        <Button size="small" variant="outlined" onClick={() => setAction({ kind: 'top-up', wallet: w })}>
+          {translate('wallets.top_up')}
+        </Button>
+      )}
+      {canAdjust && (
+        <Button size="small" onClick={() => setAction({ kind: 'adjust', wallet: w })}>
+          {translate('wallets.adjust')}
+        </Button>
+      )}
       {canAdjust && (
         <Tooltip title={translate('wallets.alert.set_for', { name: w.dealer.name })} describeChild>
           <Button size="small" startIcon={<AlertIcon />} onClick={() => setAction({ kind: 'alert', wallet: w })}>
@@ -43,20 +63,33 @@ export default function WalletList() {
           </Button>
         </Tooltip>
       )}
-      <Button size="small" component={Link} to={`/wallet-transactions?dealer=${w.dealer_id}`}>{translate('wallets.transactions')}</Button>
+      <Button size="small" component={Link} to={`/wallet-transactions?dealer=${w.dealer_id}`}>
+        {translate('wallets.transactions')}
+      </Button>
     </>
   );
   return (
     <>
       <PageTitle title={translate('menu.wallets')} />
       {canReview && <TopUpRequests onDecided={refresh} />}
-      <List resource="wallets" filters={[<SearchInput key="q" source="q" alwaysOn />]} sort={{ field: 'dealer', order: 'ASC' }} perPage={25} actions={false} title={translate('menu.wallets')} empty={<ListEmpty message="empty.wallets" />} error={<ListError />}>
+      <List
+        resource="wallets"
+        filters={[<SearchInput key="q" source="q" alwaysOn />]}
+        sort={{ field: 'dealer', order: 'ASC' }}
+        perPage={25}
+        actions={false}
+        title={translate('menu.wallets')}
+        empty={<ListEmpty message="empty.wallets" />}
+        error={<ListError />}
+      >
         {phone ? (
           <SimpleList
             primaryText={(w: WalletResponse) => `${w.dealer.name}${w.dealer.dealer_code ? ` (${w.dealer.dealer_code})` : ''}`}
             secondaryText={(w: WalletResponse) => (
               <Box component="span" sx={{ display: 'block' }}>
-                <Box component="span" sx={{ display: 'block' }}>{translate(`wallets.pricing.${w.pricing_model}`)}</Box>
+                <Box component="span" sx={{ display: 'block' }}>
+                  {translate(`wallets.pricing.${w.pricing_model}`)}
+                </Box>
                 <Box component="span" sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, mt: 0.5 }} onClick={(e) => e.stopPropagation()}>
                   {actions(w)}
                 </Box>
@@ -73,20 +106,46 @@ export default function WalletList() {
           />
         ) : (
           <Datagrid bulkActionButtons={false} rowClick={false}>
-            <FunctionField source="dealer" label="wallets.fields.dealer" render={(w: WalletResponse) => <>{w.dealer.name}{w.dealer.dealer_code ? <> (<Ltr>{w.dealer.dealer_code}</Ltr>)</> : null}</>} />
+            <FunctionField
+              source="dealer"
+              label="wallets.fields.dealer"
+              render={(w: WalletResponse) => (
+                <>
+                  {w.dealer.name}
+                  {w.dealer.dealer_code ? (
+                    <>
+                      {' '}
+                      (<Ltr>{w.dealer.dealer_code}</Ltr>)
+                    </>
+                  ) : null}
+                </>
+              )}
+            />
             <FunctionField label="wallets.fields.pricing_model" render={(w: WalletResponse) => translate(`wallets.pricing.${w.pricing_model}`)} />
             <FunctionField
               source="balance"
               label="wallets.fields.balance"
               render={(w: WalletResponse) => (
                 <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
-                  <strong><Ltr>{`${w.balance} ${w.currency}`}</Ltr></strong>
+                  <strong>
+                    <Ltr>{`${w.balance} ${w.currency}`}</Ltr>
+                  </strong>
                   {w.low_balance && <Chip size="small" color="warning" label={translate('wallets.alert.low')} />}
                 </Stack>
               )}
             />
-            <FunctionField label="wallets.alert.threshold" render={(w: WalletResponse) => (w.low_balance_threshold ? <Ltr>{`${w.low_balance_threshold} ${w.currency}`}</Ltr> : '—')} />
-            <FunctionField label="" render={(w: WalletResponse) => <Stack direction="row" sx={{ gap: 1, justifyContent: 'flex-end' }}>{actions(w)}</Stack>} />
+            <FunctionField
+              label="wallets.alert.threshold"
+              render={(w: WalletResponse) => (w.low_balance_threshold ? <Ltr>{`${w.low_balance_threshold} ${w.currency}`}</Ltr> : '—')}
+            />
+            <FunctionField
+              label=""
+              render={(w: WalletResponse) => (
+                <Stack direction="row" sx={{ gap: 1, justifyContent: 'flex-end' }}>
+                  {actions(w)}
+                </Stack>
+              )}
+            />
           </Datagrid>
         )}
       </List>
@@ -104,7 +163,11 @@ function TopUpRequests({ onDecided }: { onDecided: () => void }) {
   const ltr = useLtr();
   const notify = useNotify();
   const dataProvider = useConsoleDataProvider();
-  const { data = [], refetch } = useGetList<TopUpRequestResponse>('wallet-top-up-requests', { filter: { status: 'pending' }, pagination: { page: 1, perPage: 50 }, sort: { field: 'id', order: 'ASC' } });
+  const { data = [], refetch } = useGetList<TopUpRequestResponse>('wallet-top-up-requests', {
+    filter: { status: 'pending' },
+    pagination: { page: 1, perPage: 50 },
+    sort: { field: 'id', order: 'ASC' },
+  });
   const [rejecting, setRejecting] = useState<TopUpRequestResponse | null>(null);
   const { canAccess } = useCanAccess({ resource: 'wallets', action: 'review wallet top-ups' });
   if (!canAccess || data.length === 0) return null;
@@ -126,7 +189,9 @@ function TopUpRequests({ onDecided }: { onDecided: () => void }) {
           {data.map((r) => (
             <Box key={r.id} sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2, justifyContent: 'space-between' }}>
               <Box>
-                <Typography sx={{ fontWeight: 600 }}>{r.dealer.name} · <Ltr>{r.amount}</Ltr></Typography>
+                <Typography sx={{ fontWeight: 600 }}>
+                  {r.dealer.name} · <Ltr>{r.amount}</Ltr>
+                </Typography>
                 <Typography variant="body2" color="text.secondary">
                   {translate('wallets.request_line', { reference: ltr(r.reference), at: fmt.dateTime(r.created_at) })}
                   {r.note ? ` · ${r.note}` : ''}
@@ -139,16 +204,41 @@ function TopUpRequests({ onDecided }: { onDecided: () => void }) {
               </Box>
               <Stack direction="row" sx={{ gap: 1 }}>
                 <Chip size="small" label={translate('wallets.request_status.pending')} />
-                <Button size="small" variant="contained" onClick={() => approve(r)}>{translate('wallets.approve')}</Button>
-                <Button size="small" color="error" onClick={() => setRejecting(r)}>{translate('wallets.reject')}</Button>
+                <Button size="small" variant="contained" onClick={() => approve(r)}>
+                  {translate('wallets.approve')}
+                </Button>
+                <Button size="small" color="error" onClick={() => setRejecting(r)}>
+                  {translate('wallets.reject')}
+                </Button>
               </Stack>
             </Box>
           ))}
         </Stack>
       </CardContent>
       {rejecting && (
-        <MoneyDialog open title={translate('wallets.reject_title', { name: rejecting.dealer.name })} send={(v) => dataProvider.rejectTopUp({ id: rejecting.id, data: v })} initial={{ reason: '' }} submitLabel={translate('wallets.reject')} onClose={() => setRejecting(null)} onDone={async () => { setRejecting(null); await refetch(); }}>
-          {(v, set, e) => <MuiTextField label={translate('wallets.fields.reason')} value={v.reason} onChange={(ev) => set({ reason: ev.target.value })} error={!!e.reason} helperText={e.reason} multiline autoFocus />}
+        <MoneyDialog
+          open
+          title={translate('wallets.reject_title', { name: rejecting.dealer.name })}
+          send={(v) => dataProvider.rejectTopUp({ id: rejecting.id, data: v })}
+          initial={{ reason: '' }}
+          submitLabel={translate('wallets.reject')}
+          onClose={() => setRejecting(null)}
+          onDone={async () => {
+            setRejecting(null);
+            await refetch();
+          }}
+        >
+          {(v, set, e) => (
+            <MuiTextField
+              label={translate('wallets.fields.reason')}
+              value={v.reason}
+              onChange={(ev) => set({ reason: ev.target.value })}
+              error={!!e.reason}
+              helperText={e.reason}
+              multiline
+              autoFocus
+            />
+          )}
         </MoneyDialog>
       )}
     </Card>

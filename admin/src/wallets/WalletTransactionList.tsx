@@ -10,7 +10,6 @@ import { ListEmpty, ListError, ListTopBar, usePhoneFilters } from '../common/Lis
 import { Ltr } from '../common/Ltr';
 import { usePresetFilters } from '../common/listUrl';
 
-
 /**
  * /wallet-transactions: the ledger, filtered by dealer, type, kind and date range, with its CSV.
  * Phones get one line per movement (kind, signed amount, balance after) and filters behind a button.
@@ -30,8 +29,23 @@ export default function WalletTransactionList() {
             <AutocompleteInput label="wallets.fields.dealer" optionText="name" />
           </ReferenceInput>,
         ]),
-    <SelectInput key="type" source="type" label="wallets.fields.type" choices={[{ id: 'credit', name: 'wallets.types.credit' }, { id: 'debit', name: 'wallets.types.debit' }]} alwaysOn />,
-    <SelectInput key="kind" source="kind" label="wallets.fields.kind" choices={TRANSACTION_KINDS.map((k) => ({ id: k, name: `wallets.kinds.${k}` }))} alwaysOn />,
+    <SelectInput
+      key="type"
+      source="type"
+      label="wallets.fields.type"
+      choices={[
+        { id: 'credit', name: 'wallets.types.credit' },
+        { id: 'debit', name: 'wallets.types.debit' },
+      ]}
+      alwaysOn
+    />,
+    <SelectInput
+      key="kind"
+      source="kind"
+      label="wallets.fields.kind"
+      choices={TRANSACTION_KINDS.map((k) => ({ id: k, name: `wallets.kinds.${k}` }))}
+      alwaysOn
+    />,
     <DateInput key="from" source="from" label="wallets.fields.from" alwaysOn />,
     <DateInput key="to" source="to" label="wallets.fields.to" alwaysOn />,
     <TextInput key="q" source="q" label="wallets.fields.reference" />,
@@ -56,7 +70,9 @@ export default function WalletTransactionList() {
       >
         {phone ? (
           <SimpleList
-            primaryText={(t: WalletTransactionResponse) => (dealer ? translate(`wallets.kinds.${t.kind}`) : `${t.dealer.name} · ${translate(`wallets.kinds.${t.kind}`)}`)}
+            primaryText={(t: WalletTransactionResponse) =>
+              dealer ? translate(`wallets.kinds.${t.kind}`) : `${t.dealer.name} · ${translate(`wallets.kinds.${t.kind}`)}`
+            }
             secondaryText={(t: WalletTransactionResponse) => `${when(t.created_at)}${t.reference ? ` · ${t.reference}` : ''}`}
             tertiaryText={(t: WalletTransactionResponse) => <Amount t={t} />}
             linkType={false}
@@ -98,12 +114,21 @@ export function TransactionRows({ rows, showDealer }: { rows: WalletTransactionR
         {rows.map((t) => (
           <Box key={t.id} sx={{ display: 'flex', justifyContent: 'space-between', gap: 1 }}>
             <Box sx={{ minWidth: 0 }}>
-              <Typography variant="body2" sx={{ fontWeight: 600 }}>{showDealer ? `${t.dealer.name} · ` : ''}{translate(`wallets.kinds.${t.kind}`)}</Typography>
-              <Typography variant="caption" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>{`${when(t.created_at)}${t.reference ? ` · ${t.reference}` : ''}`}</Typography>
+              <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                {showDealer ? `${t.dealer.name} · ` : ''}
+                {translate(`wallets.kinds.${t.kind}`)}
+              </Typography>
+              <Typography
+                variant="caption"
+                color="text.secondary"
+                sx={{ overflowWrap: 'anywhere' }}
+              >{`${when(t.created_at)}${t.reference ? ` · ${t.reference}` : ''}`}</Typography>
             </Box>
             <Box sx={{ textAlign: 'end', flexShrink: 0 }}>
               <Amount t={t} />
-              <Typography variant="caption" color="text.secondary" component="div">{t.balance_after}</Typography>
+              <Typography variant="caption" color="text.secondary" component="div">
+                {t.balance_after}
+              </Typography>
             </Box>
           </Box>
         ))}

@@ -28,5 +28,10 @@ export function useIsWalletOwner(): boolean {
 export function useMyWallet(refetchInterval: number | false = 60_000) {
   const enabled = useIsWalletOwner();
   const dataProvider = useConsoleDataProvider();
-  return useQuery({ queryKey: MY_WALLET_KEY, enabled, queryFn: async () => (await dataProvider.myWallet<MyWallet>()).data, refetchInterval: enabled ? refetchInterval : false });
+  return useQuery({
+    queryKey: MY_WALLET_KEY,
+    enabled,
+    queryFn: async () => (await dataProvider.myWallet<MyWallet>()).data,
+    refetchInterval: enabled ? refetchInterval : false,
+  });
 }

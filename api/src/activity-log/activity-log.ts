@@ -69,14 +69,37 @@ export interface ActivityEntry {
 /** An entry written by a service: actor, address and agent come from its context. */
 /** Sign-in events and money movements change nothing a storefront shows; every other logged change may. */
 const SESSION_ACTIONS = new Set<ActivityAction>([
-  'login', 'login_failed', 'logout', 'locked', 'unlocked', 'unlock_failed', 'mail_tested',
-  'wallet_topped_up', 'wallet_adjusted', 'top_up_requested', 'top_up_approved', 'top_up_rejected',
-  'low_balance_alert_changed', 'low_balance_alert_sent', 'low_balance_alert_failed',
-  'recharge_created', 'recharge_completed', 'recharge_failed', 'recharge_refunded', 'recharge_retried',
-  'recharge_needs_review', 'recharge_resumed', 'recharge_settled_in_review', 'recharge_refunded_by_hand', 'recharge_payment_reconciled',
+  'login',
+  'login_failed',
+  'logout',
+  'locked',
+  'unlocked',
+  'unlock_failed',
+  'mail_tested',
+  'wallet_topped_up',
+  'wallet_adjusted',
+  'top_up_requested',
+  'top_up_approved',
+  'top_up_rejected',
+  'low_balance_alert_changed',
+  'low_balance_alert_sent',
+  'low_balance_alert_failed',
+  'recharge_created',
+  'recharge_completed',
+  'recharge_failed',
+  'recharge_refunded',
+  'recharge_retried',
+  'recharge_needs_review',
+  'recharge_resumed',
+  'recharge_settled_in_review',
+  'recharge_refunded_by_hand',
+  'recharge_payment_reconciled',
 ]);
 
-export async function recordActivity(ctx: { db: Knex | Knex.Transaction; actor: { id: number | null }; ip: string | null; userAgent: string | null }, entry: ActivityEntry): Promise<void> {
+export async function recordActivity(
+  ctx: { db: Knex | Knex.Transaction; actor: { id: number | null }; ip: string | null; userAgent: string | null },
+  entry: ActivityEntry,
+): Promise<void> {
   await ctx.db('activity_log').insert({
     actor_id: entry.actorId !== undefined ? entry.actorId : ctx.actor.id,
     action: entry.action,

@@ -24,39 +24,75 @@ const byId = (rows: Array<Record<string, unknown>>, pick: (r: Record<string, any
 const num = (v: unknown) => (v === null || v === undefined ? undefined : Number(v));
 
 const LOOKUPS: Record<string, Lookup> = {
-  user: async (db, ids) => byId(await db('users').whereIn('id', ids).select('id', 'name', 'user_type', 'deleted_at'), (r) => ({ name: r.name, user_type: r.user_type, deleted_at: r.deleted_at })),
+  user: async (db, ids) =>
+    byId(await db('users').whereIn('id', ids).select('id', 'name', 'user_type', 'deleted_at'), (r) => ({
+      name: r.name,
+      user_type: r.user_type,
+      deleted_at: r.deleted_at,
+    })),
   role: async (db, ids) => byId(await db('roles').whereIn('id', ids).select('id', 'name', 'deleted_at'), (r) => ({ name: r.name, deleted_at: r.deleted_at })),
-  banner: async (db, ids) => byId(await db('banners').whereIn('id', ids).select('id', 'title', 'deleted_at'), (r) => ({ name: r.title, deleted_at: r.deleted_at })),
-  provider: async (db, ids) => byId(await db('providers').whereIn('id', ids).select('id', 'name', 'deleted_at'), (r) => ({ name: r.name, deleted_at: r.deleted_at })),
-  category: async (db, ids) => byId(await db('categories').whereIn('id', ids).select('id', 'name', 'provider_id', 'deleted_at'), (r) => ({ name: r.name, provider_id: num(r.provider_id), deleted_at: r.deleted_at })),
+  banner: async (db, ids) =>
+    byId(await db('banners').whereIn('id', ids).select('id', 'title', 'deleted_at'), (r) => ({ name: r.title, deleted_at: r.deleted_at })),
+  provider: async (db, ids) =>
+    byId(await db('providers').whereIn('id', ids).select('id', 'name', 'deleted_at'), (r) => ({ name: r.name, deleted_at: r.deleted_at })),
+  category: async (db, ids) =>
+    byId(await db('categories').whereIn('id', ids).select('id', 'name', 'provider_id', 'deleted_at'), (r) => ({
+      name: r.name,
+      provider_id: num(r.provider_id),
+      deleted_at: r.deleted_at,
+    })),
   bundle: async (db, ids) =>
     byId(
-      await db('bundles').leftJoin('categories', 'categories.id', 'bundles.category_id').whereIn('bundles.id', ids).select('bundles.id', 'bundles.name', 'bundles.category_id', 'categories.provider_id', 'bundles.deleted_at'),
+      await db('bundles')
+        .leftJoin('categories', 'categories.id', 'bundles.category_id')
+        .whereIn('bundles.id', ids)
+        .select('bundles.id', 'bundles.name', 'bundles.category_id', 'categories.provider_id', 'bundles.deleted_at'),
       (r) => ({ name: r.name, category_id: num(r.category_id), provider_id: num(r.provider_id), deleted_at: r.deleted_at }),
     ),
-  payment_method: async (db, ids) => byId(await db('payment_methods').whereIn('id', ids).select('id', 'name', 'deleted_at'), (r) => ({ name: r.name, deleted_at: r.deleted_at })),
-  contact: async (db, ids) => byId(await db('contacts').whereIn('id', ids).select('id', 'label', 'value', 'deleted_at'), (r) => ({ name: r.label || r.value, deleted_at: r.deleted_at })),
+  payment_method: async (db, ids) =>
+    byId(await db('payment_methods').whereIn('id', ids).select('id', 'name', 'deleted_at'), (r) => ({ name: r.name, deleted_at: r.deleted_at })),
+  contact: async (db, ids) =>
+    byId(await db('contacts').whereIn('id', ids).select('id', 'label', 'value', 'deleted_at'), (r) => ({ name: r.label || r.value, deleted_at: r.deleted_at })),
   area: async (db, ids) => byId(await db('areas').whereIn('id', ids).select('id', 'name', 'deleted_at'), (r) => ({ name: r.name, deleted_at: r.deleted_at })),
-  wallet: async (db, ids) => byId(await db('wallets').leftJoin('users', 'users.id', 'wallets.dealer_id').whereIn('wallets.id', ids).select('wallets.id', 'wallets.dealer_id', 'users.name'), (r) => ({ name: r.name, dealer_id: num(r.dealer_id) })),
+  wallet: async (db, ids) =>
+    byId(
+      await db('wallets').leftJoin('users', 'users.id', 'wallets.dealer_id').whereIn('wallets.id', ids).select('wallets.id', 'wallets.dealer_id', 'users.name'),
+      (r) => ({ name: r.name, dealer_id: num(r.dealer_id) }),
+    ),
   wallet_top_up_request: async (db, ids) =>
     byId(
-      await db('wallet_top_up_requests').leftJoin('users', 'users.id', 'wallet_top_up_requests.dealer_id').whereIn('wallet_top_up_requests.id', ids).select('wallet_top_up_requests.id', 'wallet_top_up_requests.dealer_id', 'wallet_top_up_requests.reference', 'users.name'),
+      await db('wallet_top_up_requests')
+        .leftJoin('users', 'users.id', 'wallet_top_up_requests.dealer_id')
+        .whereIn('wallet_top_up_requests.id', ids)
+        .select('wallet_top_up_requests.id', 'wallet_top_up_requests.dealer_id', 'wallet_top_up_requests.reference', 'users.name'),
       (r) => ({ name: r.name ? `${r.reference} (${r.name})` : r.reference, dealer_id: num(r.dealer_id) }),
     ),
   recharge: async (db, ids) => byId(await db('recharges').whereIn('id', ids).select('id', 'reference'), (r) => ({ name: r.reference ?? null })),
   dealer_provider: async (db, ids) =>
     byId(
-      await db('dealer_providers').leftJoin('providers', 'providers.id', 'dealer_providers.provider_id').leftJoin('users', 'users.id', 'dealer_providers.dealer_id').whereIn('dealer_providers.id', ids).select('dealer_providers.id', 'dealer_providers.dealer_id', 'providers.name', 'users.name as dealer_name'),
+      await db('dealer_providers')
+        .leftJoin('providers', 'providers.id', 'dealer_providers.provider_id')
+        .leftJoin('users', 'users.id', 'dealer_providers.dealer_id')
+        .whereIn('dealer_providers.id', ids)
+        .select('dealer_providers.id', 'dealer_providers.dealer_id', 'providers.name', 'users.name as dealer_name'),
       (r) => ({ name: r.dealer_name ? `${r.name} (${r.dealer_name})` : r.name, dealer_id: num(r.dealer_id) }),
     ),
   dealer_category: async (db, ids) =>
     byId(
-      await db('dealer_categories').leftJoin('categories', 'categories.id', 'dealer_categories.category_id').leftJoin('users', 'users.id', 'dealer_categories.dealer_id').whereIn('dealer_categories.id', ids).select('dealer_categories.id', 'dealer_categories.dealer_id', 'categories.name', 'users.name as dealer_name'),
+      await db('dealer_categories')
+        .leftJoin('categories', 'categories.id', 'dealer_categories.category_id')
+        .leftJoin('users', 'users.id', 'dealer_categories.dealer_id')
+        .whereIn('dealer_categories.id', ids)
+        .select('dealer_categories.id', 'dealer_categories.dealer_id', 'categories.name', 'users.name as dealer_name'),
       (r) => ({ name: r.dealer_name ? `${r.name} (${r.dealer_name})` : r.name, dealer_id: num(r.dealer_id) }),
     ),
   dealer_bundle: async (db, ids) =>
     byId(
-      await db('dealer_bundles').leftJoin('bundles', 'bundles.id', 'dealer_bundles.bundle_id').leftJoin('users', 'users.id', 'dealer_bundles.dealer_id').whereIn('dealer_bundles.id', ids).select('dealer_bundles.id', 'dealer_bundles.dealer_id', 'bundles.name', 'users.name as dealer_name'),
+      await db('dealer_bundles')
+        .leftJoin('bundles', 'bundles.id', 'dealer_bundles.bundle_id')
+        .leftJoin('users', 'users.id', 'dealer_bundles.dealer_id')
+        .whereIn('dealer_bundles.id', ids)
+        .select('dealer_bundles.id', 'dealer_bundles.dealer_id', 'bundles.name', 'users.name as dealer_name'),
       (r) => ({ name: r.dealer_name ? `${r.name} (${r.dealer_name})` : r.name, dealer_id: num(r.dealer_id) }),
     ),
 };

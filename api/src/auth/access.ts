@@ -4,7 +4,10 @@ import { db as currentDb } from '../database/unit-of-work.ts';
 import { effectivePermissionsOf } from '../roles/effective-permissions.ts';
 
 /** A user's effective permissions (roles/effective-permissions.ts is the one place that computes them). */
-export async function loadPermissions(userId: number, db: Knex | Knex.Transaction = currentDb()): Promise<{ permissions: Set<Permission>; isSuperAdmin: boolean }> {
+export async function loadPermissions(
+  userId: number,
+  db: Knex | Knex.Transaction = currentDb(),
+): Promise<{ permissions: Set<Permission>; isSuperAdmin: boolean }> {
   return effectivePermissionsOf(db, userId);
 }
 

@@ -71,7 +71,9 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
     const session = await transact({ ...ctx, actor: { ...ctx.actor, id: user.id } }, async (tctx) => {
       // The user row first: its exclusive lock, taken before the session insert's foreign-key
       // check, makes parallel sign-ins to one account queue instead of deadlocking (InnoDB).
-      await User.query(tctx.db).patch({ last_login_at: toDbTime(now), ...(rehash ? { password: rehash } : {}) }).where('id', user.id);
+      await User.query(tctx.db)
+        .patch({ last_login_at: toDbTime(now), ...(rehash ? { password: rehash } : {}) })
+        .where('id', user.id);
       const row = await Session.query(tctx.db).insertAndFetch({
         id: crypto.randomUUID(),
         user_id: user.id,
@@ -97,7 +99,9 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
 
   api.post('/logout', { summary: 'Sign out: revokes this session', auth: 'user-while-locked', permission: SIGNED_IN, response: null }, async (req, ctx) => {
     await transact(ctx, async (tctx) => {
-      await Session.query(tctx.db).patch({ revoked_at: toDbTime() } as Partial<Session>).where('id', req.auth!.session.id);
+      await Session.query(tctx.db)
+        .patch({ revoked_at: toDbTime() } as Partial<Session>)
+        .where('id', req.auth!.session.id);
       await recordActivity(tctx, { action: 'logout', subjectType: 'user', subjectId: tctx.actor.id });
     });
     return { message: 'api:auth.logged_out' };
@@ -107,9 +111,13 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
     data: { user: await currentUserJson(ctx, ctx.actor.id!), is_locked: Boolean(req.auth!.session.locked_at) },
   }));
 
-  api.get('/check-lock', { summary: 'Whether this session is locked', auth: 'user-while-locked', permission: SIGNED_IN, response: lockStateSchema }, async (req) => ({
-    data: { is_locked: Boolean(req.auth!.session.locked_at) },
-  }));
+  api.get(
+    '/check-lock',
+    { summary: 'Whether this session is locked', auth: 'user-while-locked', permission: SIGNED_IN, response: lockStateSchema },
+    async (req) => ({
+      data: { is_locked: Boolean(req.auth!.session.locked_at) },
+    }),
+  );
 
   /**
    * Lock, unlock, change-password and an email change prove the password; wrong ones count
@@ -132,17 +140,32 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
   const setLock = (locked: boolean) => async (req: Request, ctx: ServiceContext) => {
     await provePassword(ctx, lockPassword(req), 'password', 'api:auth.password_incorrect', locked ? null : 'unlock_failed');
     await transact(ctx, async (tctx) => {
-      await Session.query(tctx.db).patch({ locked_at: locked ? toDbTime() : null } as Partial<Session>).where('id', req.auth!.session.id);
+      await Session.query(tctx.db)
+        .patch({ locked_at: locked ? toDbTime() : null } as Partial<Session>)
+        .where('id', req.auth!.session.id);
       await recordActivity(tctx, { action: locked ? 'locked' : 'unlocked', subjectType: 'user', subjectId: tctx.actor.id });
     });
     return { message: locked ? 'api:auth.locked' : 'api:auth.unlocked', data: { is_locked: locked } };
   };
-  api.post('/lock', { summary: 'Lock this session (password required)', auth: 'user-while-locked', permission: SIGNED_IN, body: lockSchema, response: lockStateSchema }, setLock(true));
-  api.post('/unlock', { summary: 'Unlock this session (password required)', auth: 'user-while-locked', permission: SIGNED_IN, body: lockSchema, response: lockStateSchema }, setLock(false));
+  api.post(
+    '/lock',
+    { summary: 'Lock this session (password required)', auth: 'user-while-locked', permission: SIGNED_IN, body: lockSchema, response: lockStateSchema },
+    setLock(true),
+  );
+  api.post(
+    '/unlock',
+    { summary: 'Unlock this session (password required)', auth: 'user-while-locked', permission: SIGNED_IN, body: lockSchema, response: lockStateSchema },
+    setLock(false),
+  );
 
   api.put(
     '/profile',
-    { summary: 'Update own name, email, phone, address; a new email needs current_password and signs out the other sessions', permission: SIGNED_IN, body: profileSchema, response: profileResponseSchema },
+    {
+      summary: 'Update own name, email, phone, address; a new email needs current_password and signs out the other sessions',
+      permission: SIGNED_IN,
+      body: profileSchema,
+      response: profileResponseSchema,
+    },
     async (req, ctx) => {
       const user = ctx.actor.user!;
       const input = req.body as { name?: string; email?: string; phone?: string | null; address?: string | null; current_password?: string };
@@ -162,10 +185,21 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
           if (Object.keys(patch).length) await User.query(tctx.db).patch(patch).where('id', user.id);
           const before = Object.fromEntries(Object.keys(patch).map((k) => [k, (user as unknown as Record<string, unknown>)[k] ?? null]));
           if (emailChanged) {
-            await Session.query(tctx.db).patch({ revoked_at: toDbTime() } as Partial<Session>).where('user_id', user.id).whereNot('id', req.auth!.session.id).whereNull('revoked_at');
-            await recordActivity(tctx, { action: 'email_changed', subjectType: 'user', subjectId: user.id, before: { email: user.email }, after: { email: patch.email } });
+            await Session.query(tctx.db)
+              .patch({ revoked_at: toDbTime() } as Partial<Session>)
+              .where('user_id', user.id)
+              .whereNot('id', req.auth!.session.id)
+              .whereNull('revoked_at');
+            await recordActivity(tctx, {
+              action: 'email_changed',
+              subjectType: 'user',
+              subjectId: user.id,
+              before: { email: user.email },
+              after: { email: patch.email },
+            });
           }
-          if (JSON.stringify(before) !== JSON.stringify(patch)) await recordActivity(tctx, { action: 'profile_updated', subjectType: 'user', subjectId: user.id, before, after: patch });
+          if (JSON.stringify(before) !== JSON.stringify(patch))
+            await recordActivity(tctx, { action: 'profile_updated', subjectType: 'user', subjectId: user.id, before, after: patch });
         });
       } catch (err) {
         if (isUniqueViolation(err)) throw fieldError('email', 'validation:email_taken');
@@ -177,7 +211,13 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
 
   api.post(
     '/profile-picture',
-    { summary: 'Upload own profile picture (multipart field profile_image)', permission: SIGNED_IN, upload: imageUpload('profile_image'), files: ['profile_image'], response: profileResponseSchema },
+    {
+      summary: 'Upload own profile picture (multipart field profile_image)',
+      permission: SIGNED_IN,
+      upload: imageUpload('profile_image'),
+      files: ['profile_image'],
+      response: profileResponseSchema,
+    },
     async (req, ctx) => {
       const image = await checkedImage(req, 'profile_image');
       if (!image) throw fieldError('profile_image', 'validation:image_required');
@@ -188,7 +228,13 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
           const current = await User.query(tctx.db).findById(tctx.actor.id!).forUpdate();
           const old = current?.profile_image ?? null;
           await User.query(tctx.db).patch({ profile_image: url }).where('id', tctx.actor.id!);
-          await recordActivity(tctx, { action: 'profile_picture_updated', subjectType: 'user', subjectId: tctx.actor.id, before: { profile_image: old }, after: { profile_image: url } });
+          await recordActivity(tctx, {
+            action: 'profile_picture_updated',
+            subjectType: 'user',
+            subjectId: tctx.actor.id,
+            before: { profile_image: old },
+            after: { profile_image: url },
+          });
           if (old) onCommit(() => storage.remove(old));
         });
       } catch (err) {
@@ -199,19 +245,27 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
     },
   );
 
-  api.post('/change-password', { summary: 'Change own password; signs out every other session', permission: SIGNED_IN, body: changePasswordSchema, response: null }, async (req, ctx) => {
-    const user = ctx.actor.user!;
-    const { current_password, password } = req.body as { current_password: string; password: string };
-    if (passwordContainsEmailName(password, user.email)) throw fieldError('password', 'validation:password_contains_email');
-    await provePassword(ctx, current_password, 'current_password', 'validation:current_password_wrong', null);
-    const hash = await hashPassword(password);
-    await transact(ctx, async (tctx) => {
-      await User.query(tctx.db).patch({ password: hash }).where('id', user.id);
-      await Session.query(tctx.db).patch({ revoked_at: toDbTime() } as Partial<Session>).where('user_id', user.id).whereNot('id', req.auth!.session.id).whereNull('revoked_at');
-      await recordActivity(tctx, { action: 'password_changed', subjectType: 'user', subjectId: user.id });
-    });
-    return { message: 'api:auth.password_changed' };
-  });
+  api.post(
+    '/change-password',
+    { summary: 'Change own password; signs out every other session', permission: SIGNED_IN, body: changePasswordSchema, response: null },
+    async (req, ctx) => {
+      const user = ctx.actor.user!;
+      const { current_password, password } = req.body as { current_password: string; password: string };
+      if (passwordContainsEmailName(password, user.email)) throw fieldError('password', 'validation:password_contains_email');
+      await provePassword(ctx, current_password, 'current_password', 'validation:current_password_wrong', null);
+      const hash = await hashPassword(password);
+      await transact(ctx, async (tctx) => {
+        await User.query(tctx.db).patch({ password: hash }).where('id', user.id);
+        await Session.query(tctx.db)
+          .patch({ revoked_at: toDbTime() } as Partial<Session>)
+          .where('user_id', user.id)
+          .whereNot('id', req.auth!.session.id)
+          .whereNull('revoked_at');
+        await recordActivity(tctx, { action: 'password_changed', subjectType: 'user', subjectId: user.id });
+      });
+      return { message: 'api:auth.password_changed' };
+    },
+  );
 
   return api;
 }

@@ -8,7 +8,6 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-
 describe('sign-in', () => {
   it('signs in active staff on both paths and returns the user and a token', async () => {
     await h.insertUser({ name: 'Amina', email: 'amina@test.example' }, 'super-admin');
@@ -72,7 +71,10 @@ describe('sign-in', () => {
   it('throttles repeated failures per account and IP with 429 and Retry-After, without blocking other accounts', async () => {
     await h.insertUser({ email: 'target@test.example' }, 'super-admin');
     for (let i = 0; i < 5; i++) {
-      const res = await h.http().post('/api/v1/auth/admin/login').send({ email: 'target@test.example', password: `Wrong@${i}xx` });
+      const res = await h
+        .http()
+        .post('/api/v1/auth/admin/login')
+        .send({ email: 'target@test.example', password: `Wrong@${i}xx` });
       expect(res.status).toBe(401);
     }
     const blocked = await h.http().post('/api/v1/auth/admin/login').send({ email: 'target@test.example', password: PASSWORD });
@@ -104,7 +106,10 @@ describe('tokens and sessions', () => {
     expect((await h.http().get('/api/v1/auth/me').set(bearer(none))).status).toBe(401);
     const forged = jwt.sign(jwt.decode(token) as object, 'not-the-key', { algorithm: 'HS256' });
     expect((await h.http().get('/api/v1/auth/me').set(bearer(forged))).status).toBe(401);
-    const res = await h.http().get('/api/v1/users').set(bearer(`${header}.${payload}.AAAA`));
+    const res = await h
+      .http()
+      .get('/api/v1/users')
+      .set(bearer(`${header}.${payload}.AAAA`));
     expect(res.status).toBe(401);
     expect(res.body.message).toBe('Your session has expired. Please login again.');
   });
@@ -208,7 +213,11 @@ describe('own profile', () => {
   });
 
   it('uploads a profile picture checked by its bytes and serves it safely', async () => {
-    const res = await h.http().post('/api/v1/auth/profile-picture').set(bearer(token)).attach('profile_image', PNG_1PX, { filename: 'me.png', contentType: 'image/png' });
+    const res = await h
+      .http()
+      .post('/api/v1/auth/profile-picture')
+      .set(bearer(token))
+      .attach('profile_image', PNG_1PX, { filename: 'me.png', contentType: 'image/png' });
     expect(res.status).toBe(200);
     const url: string = res.body.data.user.profile_image;
     expect(url).toMatch(/^\/storage\/avatars\/[0-9a-f]{32}\.png$/);
@@ -217,12 +226,20 @@ describe('own profile', () => {
     expect(file.headers['content-type']).toBe('image/png');
     expect(file.headers['x-content-type-options']).toBe('nosniff');
 
-    const fake = await h.http().post('/api/v1/auth/profile-picture').set(bearer(token)).attach('profile_image', Buffer.from('<script>alert(1)</script>'), { filename: 'evil.png', contentType: 'image/png' });
+    const fake = await h
+      .http()
+      .post('/api/v1/auth/profile-picture')
+      .set(bearer(token))
+      .attach('profile_image', Buffer.from('<script>alert(1)</script>'), { filename: 'evil.png', contentType: 'image/png' });
     expect(fake.status).toBe(422);
     expect(fake.body.errors.profile_image).toEqual(['The file must be an image (JPG, PNG, GIF or WEBP).']);
 
     const big = Buffer.concat([PNG_1PX, Buffer.alloc(5 * 1024 * 1024 + 10)]);
-    const tooBig = await h.http().post('/api/v1/auth/profile-picture').set(bearer(token)).attach('profile_image', big, { filename: 'big.png', contentType: 'image/png' });
+    const tooBig = await h
+      .http()
+      .post('/api/v1/auth/profile-picture')
+      .set(bearer(token))
+      .attach('profile_image', big, { filename: 'big.png', contentType: 'image/png' });
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.message).toBe('The file may not be greater than 5 MB (5120 KB).');
 
@@ -233,15 +250,30 @@ describe('own profile', () => {
 
   it('changes the password with the current one and signs out the other sessions', async () => {
     const other = await h.login('profile@test.example');
-    const wrong = await h.http().post('/api/v1/auth/change-password').set(bearer(token)).send({ current_password: 'Bad@12345', password: 'Newpass@123', password_confirmation: 'Newpass@123' });
+    const wrong = await h
+      .http()
+      .post('/api/v1/auth/change-password')
+      .set(bearer(token))
+      .send({ current_password: 'Bad@12345', password: 'Newpass@123', password_confirmation: 'Newpass@123' });
     expect(wrong.status).toBe(422);
     expect(wrong.body.errors.current_password).toEqual(['The current password is incorrect.']);
-    const weak = await h.http().post('/api/v1/auth/change-password').set(bearer(token)).send({ current_password: PASSWORD, password: 'short', password_confirmation: 'other' });
+    const weak = await h
+      .http()
+      .post('/api/v1/auth/change-password')
+      .set(bearer(token))
+      .send({ current_password: PASSWORD, password: 'short', password_confirmation: 'other' });
     expect(weak.body.errors).toEqual({
-      password: ['Password must be at least 8 characters', 'Password must contain at least one lowercase letter, one uppercase letter, and one special character'],
+      password: [
+        'Password must be at least 8 characters',
+        'Password must contain at least one lowercase letter, one uppercase letter, and one special character',
+      ],
       password_confirmation: ['Passwords do not match'],
     });
-    const ok = await h.http().post('/api/v1/auth/change-password').set(bearer(token)).send({ current_password: PASSWORD, password: 'Newpass@123', password_confirmation: 'Newpass@123' });
+    const ok = await h
+      .http()
+      .post('/api/v1/auth/change-password')
+      .set(bearer(token))
+      .send({ current_password: PASSWORD, password: 'Newpass@123', password_confirmation: 'Newpass@123' });
     expect(ok.status).toBe(200);
     expect((await h.http().get('/api/v1/auth/me').set(bearer(other))).status).toBe(401);
     expect((await h.http().get('/api/v1/auth/me').set(bearer(token))).status).toBe(200);
@@ -255,7 +287,12 @@ describe('throttling under concurrency and against lock-outs', () => {
   it('lets no more than 5 parallel wrong guesses through for one account and address', async () => {
     await h.insertUser({ email: 'parallel@test.example' }, 'super-admin');
     const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => h.http().post('/api/v1/auth/admin/login').send({ email: 'parallel@test.example', password: `Guess@${i}zz` })),
+      Array.from({ length: 12 }, (_, i) =>
+        h
+          .http()
+          .post('/api/v1/auth/admin/login')
+          .send({ email: 'parallel@test.example', password: `Guess@${i}zz` }),
+      ),
     );
     expect(results.filter((r) => r.status === 401).length).toBeLessThanOrEqual(5);
     expect(results.filter((r) => r.status === 429).length).toBeGreaterThanOrEqual(7);
@@ -265,9 +302,9 @@ describe('throttling under concurrency and against lock-outs', () => {
     await h.insertUser({ email: 'victim@test.example' }, 'super-admin');
     expect(await h.login('victim@test.example')).toBeTruthy(); // this address is now known
     const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
-    await h.knex('login_attempts').insert(
-      Array.from({ length: 25 }, (_, i) => ({ email: 'victim@test.example', ip: `198.51.100.${i}`, succeeded: false, created_at: now })),
-    );
+    await h
+      .knex('login_attempts')
+      .insert(Array.from({ length: 25 }, (_, i) => ({ email: 'victim@test.example', ip: `198.51.100.${i}`, succeeded: false, created_at: now })));
     expect((await h.http().post('/api/v1/auth/admin/login').send({ email: 'victim@test.example', password: PASSWORD })).status).toBe(200);
     // A new address for that account meets the short account-wide back-off instead.
     await h.knex('login_attempts').where({ email: 'victim@test.example', succeeded: true }).delete();
@@ -281,7 +318,11 @@ describe('throttling under concurrency and against lock-outs', () => {
     const t = await h.login('stolen@test.example');
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const res = await h.http().post('/api/v1/auth/change-password').set(bearer(t)).send({ current_password: `Guess@${i}zz`, password: 'Newpass@123', password_confirmation: 'Newpass@123' });
+      const res = await h
+        .http()
+        .post('/api/v1/auth/change-password')
+        .set(bearer(t))
+        .send({ current_password: `Guess@${i}zz`, password: 'Newpass@123', password_confirmation: 'Newpass@123' });
       statuses.push(res.status);
     }
     expect(statuses.slice(0, 5)).toEqual([422, 422, 422, 422, 422]);

@@ -29,14 +29,20 @@ export async function authenticateRequest(req: Request): Promise<void> {
   if (!session || session.user_id !== claims.userId || session.revoked_at || Date.parse(session.expires_at) <= now) {
     throw unauthorized('api:auth.session_expired');
   }
-  const user = await User.query().findById(session.user_id).whereNull('deleted_at').withGraphFetched('[roles(notTrashed), dealer_details]').modifiers({
-    notTrashed: (qb) => qb.whereNull('roles.deleted_at'),
-  });
+  const user = await User.query()
+    .findById(session.user_id)
+    .whereNull('deleted_at')
+    .withGraphFetched('[roles(notTrashed), dealer_details]')
+    .modifiers({
+      notTrashed: (qb) => qb.whereNull('roles.deleted_at'),
+    });
   if (!user || user.status !== 'active') throw unauthorized('api:auth.session_expired');
   const { permissions, isSuperAdmin } = await loadPermissions(user.id);
   req.auth = { user, session, permissions, isSuperAdmin };
   if (!session.last_seen_at || now - Date.parse(session.last_seen_at) > LAST_SEEN_RESOLUTION_MS) {
-    await Session.query().patch({ last_seen_at: toDbTime() } as Partial<Session>).where('id', session.id);
+    await Session.query()
+      .patch({ last_seen_at: toDbTime() } as Partial<Session>)
+      .where('id', session.id);
   }
 }
 

@@ -15,7 +15,15 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const adminBody = (over: Record<string, unknown>) => ({ name: 'Person', email: 'person@test.example', password: 'Strong@Pass77', password_confirmation: 'Strong@Pass77', user_type: 'admin', role_id: 1, ...over });
+const adminBody = (over: Record<string, unknown>) => ({
+  name: 'Person',
+  email: 'person@test.example',
+  password: 'Strong@Pass77',
+  password_confirmation: 'Strong@Pass77',
+  user_type: 'admin',
+  role_id: 1,
+  ...over,
+});
 const post = (body: Record<string, unknown>) => h.http().post('/api/v1/users').set(bearer(root)).send(body);
 
 describe('passwords (specification rules plus ASVS 5.0 V6)', () => {
@@ -38,9 +46,17 @@ describe('passwords (specification rules plus ASVS 5.0 V6)', () => {
     const res = await post(adminBody({ email: 'common@test.example', password: 'P@ssw0rd', password_confirmation: 'P@ssw0rd' }));
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual({ password: ['This password is too common. Choose one that is harder to guess.'] });
-    const so = await h.http().post('/api/v1/users?lng=so').set(bearer(root)).send(adminBody({ email: 'common@test.example', password: 'P@ssw0rd', password_confirmation: 'P@ssw0rd' }));
+    const so = await h
+      .http()
+      .post('/api/v1/users?lng=so')
+      .set(bearer(root))
+      .send(adminBody({ email: 'common@test.example', password: 'P@ssw0rd', password_confirmation: 'P@ssw0rd' }));
     expect(so.body.errors.password[0]).not.toBe(res.body.errors.password[0]);
-    const change = await h.http().post('/api/v1/auth/change-password').set(bearer(root)).send({ current_password: PASSWORD, password: 'P@ssw0rd', password_confirmation: 'P@ssw0rd' });
+    const change = await h
+      .http()
+      .post('/api/v1/auth/change-password')
+      .set(bearer(root))
+      .send({ current_password: PASSWORD, password: 'P@ssw0rd', password_confirmation: 'P@ssw0rd' });
     expect(change.body.errors.password).toEqual(['This password is too common. Choose one that is harder to guess.']);
   });
 });
@@ -125,7 +141,9 @@ describe('many sign-ins at once', () => {
 
   it('30 wrong guesses at once are still cut off at the limit, with no 5xx', async () => {
     const u = await h.userWith([]);
-    const results = await Promise.all(Array.from({ length: 30 }, () => h.http().post('/api/v1/auth/admin/login').send({ email: u.email, password: 'Wrong@Guess1' })));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => h.http().post('/api/v1/auth/admin/login').send({ email: u.email, password: 'Wrong@Guess1' })),
+    );
     expect(results.filter((r) => r.status >= 500)).toEqual([]);
     expect(results.filter((r) => r.status === 401)).toHaveLength(5);
     expect(results.filter((r) => r.status === 429)).toHaveLength(25);

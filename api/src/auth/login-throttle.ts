@@ -71,7 +71,10 @@ export async function beginAttempt(email: string, ip: string): Promise<Attempt> 
       const q = db()('login_attempts').where('succeeded', false).where('created_at', '>', since).where('id', '<', attempt.id);
       if (rule.scope !== 'ip') q.where('email', email);
       if (rule.scope !== 'account') q.where('ip', ip);
-      const rows: { created_at: string; settled_at: string | null }[] = await q.orderBy('id', 'desc').limit(rule.limit * 4 + 1).select('created_at', 'settled_at');
+      const rows: { created_at: string; settled_at: string | null }[] = await q
+        .orderBy('id', 'desc')
+        .limit(rule.limit * 4 + 1)
+        .select('created_at', 'settled_at');
       const staleBefore = toDbTime(new Date(now - STALE_PENDING_MS));
       const failed = rows.filter((r) => r.settled_at !== null || r.created_at < staleBefore);
       if (failed.length >= rule.limit) {
@@ -106,8 +109,13 @@ export async function attemptSucceeded(attempt: Attempt): Promise<void> {
   if (Math.random() < 0.05) {
     // Housekeeping may lose a lock race to a sign-in; it is retried, or simply done next time.
     await unitOfWork(async (trx) => {
-      await trx('login_attempts').where('succeeded', false).where('created_at', '<', toDbTime(new Date(Date.now() - 86400_000))).delete();
-      await trx('login_attempts').where('created_at', '<', toDbTime(new Date(Date.now() - KNOWN_ADDRESS_DAYS * 86400_000))).delete();
+      await trx('login_attempts')
+        .where('succeeded', false)
+        .where('created_at', '<', toDbTime(new Date(Date.now() - 86400_000)))
+        .delete();
+      await trx('login_attempts')
+        .where('created_at', '<', toDbTime(new Date(Date.now() - KNOWN_ADDRESS_DAYS * 86400_000)))
+        .delete();
     }).catch(() => undefined);
   }
 }

@@ -34,7 +34,15 @@ export function bannerRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     },
     graph: 'dealer',
     images: { image: { folder: 'banners', column: 'image_path', requiredOnCreate: true } } satisfies ImageFields<typeof RESOURCES.banners>,
-    snapshot: (b) => ({ title: b.title, image_path: b.image_path, link_url: b.link_url, sort_order: b.sort_order, status: b.status, dealer_id: b.dealer_id, translations: b.translations ?? null }),
+    snapshot: (b) => ({
+      title: b.title,
+      image_path: b.image_path,
+      link_url: b.link_url,
+      sort_order: b.sort_order,
+      status: b.status,
+      dealer_id: b.dealer_id,
+      translations: b.translations ?? null,
+    }),
     present: async (banners) =>
       banners.map((b) => ({
         id: b.id,

@@ -34,7 +34,11 @@ const bannerFiles = () => {
   return fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
 };
 const onDisk = (url: string) => fs.existsSync(path.join(h.dataDir, url.replace(/^\/+/, '')));
-const logRows = (id: number, action?: string) => h.knex('activity_log').where({ subject_type: 'banner', subject_id: id, ...(action ? { action } : {}) }).orderBy('id');
+const logRows = (id: number, action?: string) =>
+  h
+    .knex('activity_log')
+    .where({ subject_type: 'banner', subject_id: id, ...(action ? { action } : {}) })
+    .orderBy('id');
 
 /** POST /banners as multipart; `image: null` sends no file. */
 function createForm(token: string, fields: Record<string, string | number>, image: Buffer | null = PNG_1PX, query = '') {
@@ -56,11 +60,24 @@ beforeAll(async () => {
   rootId = (await h.knex('users').where({ email: 'root@test.example' }).first()).id;
 
   const form = h.http().post('/api/v1/users').set(bearer(admin));
-  const fields = { name: 'Dealer A', email: 'dealer-a@test.example', password: DEALER_PASSWORD, password_confirmation: DEALER_PASSWORD, user_type: 'dealer', dealer_code: 'DEALERA' };
+  const fields = {
+    name: 'Dealer A',
+    email: 'dealer-a@test.example',
+    password: DEALER_PASSWORD,
+    password_confirmation: DEALER_PASSWORD,
+    user_type: 'dealer',
+    dealer_code: 'DEALERA',
+  };
   for (const [k, v] of Object.entries(fields)) form.field(k, v);
   const made = await form.attach('dealer_logo', PNG_1PX, 'logo.png');
   expect(made.status, JSON.stringify(made.body)).toBe(201);
-  dealerA = { id: made.body.data.id, h_id: made.body.data.h_id, token: await h.login('dealer-a@test.example', DEALER_PASSWORD), name: 'Dealer A', dealer_code: 'DEALERA' };
+  dealerA = {
+    id: made.body.data.id,
+    h_id: made.body.data.h_id,
+    token: await h.login('dealer-a@test.example', DEALER_PASSWORD),
+    name: 'Dealer A',
+    dealer_code: 'DEALERA',
+  };
 
   const bId = await h.insertUser({ name: 'Dealer B', email: 'dealer-b@test.example', user_type: 'dealer', dealer_code: 'DEALERB' }, 'dealer');
   const bHid = (await h.http().get(`/api/v1/users/${bId}`).set(bearer(admin))).body.data.h_id as string;
@@ -106,14 +123,28 @@ describe('an admin creates banners', () => {
     expect(log.map((r) => r.action)).toEqual(['created']);
     expect(log[0].actor_id).toBe(rootId);
     expect(log[0].before).toBeNull();
-    expect(JSON.parse(log[0].after)).toEqual({ title: 'Ramadan offers', image_path: b.image, link_url: 'https://example.so/ramadan', sort_order: 3, status: 'inactive', dealer_id: null, translations: null });
+    expect(JSON.parse(log[0].after)).toEqual({
+      title: 'Ramadan offers',
+      image_path: b.image,
+      link_url: 'https://example.so/ramadan',
+      sort_order: 3,
+      status: 'inactive',
+      dealer_id: null,
+      translations: null,
+    });
   });
 
-  it("creates one for dealer A by id or by h_id, and shows the dealer", async () => {
+  it('creates one for dealer A by id or by h_id, and shows the dealer', async () => {
     for (const ref of [dealerA.id, dealerA.h_id]) {
       const res = await createForm(admin, { title: `For A by ${typeof ref}`, dealer_id: ref });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
-      expect(res.body.data).toMatchObject({ dealer_id: dealerA.id, status: 'active', sort_order: 0, link_url: null, dealer: { id: dealerA.id, h_id: dealerA.h_id, name: 'Dealer A', dealer_code: 'DEALERA' } });
+      expect(res.body.data).toMatchObject({
+        dealer_id: dealerA.id,
+        status: 'active',
+        sort_order: 0,
+        link_url: null,
+        dealer: { id: dealerA.id, h_id: dealerA.h_id, name: 'Dealer A', dealer_code: 'DEALERA' },
+      });
       const log = await logRows(res.body.data.id, 'created');
       expect(JSON.parse(log[0].after).dealer_id).toBe(dealerA.id);
     }
@@ -184,7 +215,10 @@ describe('what a create must carry', () => {
   });
 
   it("an admin's dealer_id must name an existing dealer; the refused write leaves no file", async () => {
-    const trashedDealer = await h.insertUser({ name: 'Trashed Dealer', email: 'trashed-dealer@test.example', user_type: 'dealer', dealer_code: 'GONE1', deleted_at: '2026-01-01 00:00:00.000' }, 'dealer');
+    const trashedDealer = await h.insertUser(
+      { name: 'Trashed Dealer', email: 'trashed-dealer@test.example', user_type: 'dealer', dealer_code: 'GONE1', deleted_at: '2026-01-01 00:00:00.000' },
+      'dealer',
+    );
     const before = bannerFiles();
     for (const ref of [999_999, rootId, trashedDealer, 'notAnHid', '0']) {
       const res = await createForm(admin, { title: 'Orphan', dealer_id: ref });
@@ -214,7 +248,11 @@ describe('what a create must carry', () => {
   });
 
   it('has no bulk create (a JSON array cannot carry images)', async () => {
-    const res = await h.http().post('/api/v1/banners/bulk').set(bearer(admin)).send([{ title: 'Bulk' }]);
+    const res = await h
+      .http()
+      .post('/api/v1/banners/bulk')
+      .set(bearer(admin))
+      .send([{ title: 'Bulk' }]);
     expect(res.status).toBe(404);
   });
 });
@@ -299,7 +337,7 @@ describe('a dealer manages only its own banners', () => {
     for (const b of [trashedOthers, trashedGlobal]) expect((await h.http().delete(`/api/v1/banners/${b.id}`).set(bearer(admin))).status).toBe(200);
   });
 
-  it("creates with dealer_id forced to itself, even when it names dealer B or sends none", async () => {
+  it('creates with dealer_id forced to itself, even when it names dealer B or sends none', async () => {
     for (const dealer_id of [dealerB.id, dealerB.h_id, '', undefined]) {
       const res = await createForm(dealerA.token, { title: `Mine ${String(dealer_id)}`, ...(dealer_id === undefined ? {} : { dealer_id }) });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -338,9 +376,33 @@ describe('a dealer manages only its own banners', () => {
       expect((await h.knex('banners').where('id', b.id).first()).deleted_at).not.toBeNull();
     }
     // The bulk forms are all or nothing: one banner of someone else's fails the whole request.
-    expect((await h.http().delete('/api/v1/banners/bulk/delete').set(bearer(t)).send({ ids: [own.id, others.id] })).status).toBe(404);
-    expect((await h.http().delete('/api/v1/banners/bulk/force-delete').set(bearer(t)).send({ ids: [own.id, global.h_id] })).status).toBe(404);
-    expect((await h.http().post('/api/v1/banners/bulk/restore').set(bearer(t)).send({ ids: [trashedOthers.id] })).status).toBe(404);
+    expect(
+      (
+        await h
+          .http()
+          .delete('/api/v1/banners/bulk/delete')
+          .set(bearer(t))
+          .send({ ids: [own.id, others.id] })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await h
+          .http()
+          .delete('/api/v1/banners/bulk/force-delete')
+          .set(bearer(t))
+          .send({ ids: [own.id, global.h_id] })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await h
+          .http()
+          .post('/api/v1/banners/bulk/restore')
+          .set(bearer(t))
+          .send({ ids: [trashedOthers.id] })
+      ).status,
+    ).toBe(404);
     expect((await h.knex('banners').where('id', own.id).first()).deleted_at).toBeNull();
     expect(bannerFiles()).toEqual(before);
     for (const b of [others, global]) expect(await logRows(b.id)).toHaveLength(1);
@@ -429,7 +491,15 @@ describe('update', () => {
     expect((await h.http().patch(`/api/v1/banners/${b.id}`).set(bearer(dealerA.token)).send({ title: 'Steady', dealer_id: dealerB.id })).status).toBe(200);
     expect(await logRows(b.id, 'updated')).toHaveLength(0);
     // A real change is logged once, with only what changed differing.
-    expect((await h.http().patch(`/api/v1/banners/${b.id}`).set(bearer(admin)).send({ ...same, sort_order: 5 })).status).toBe(200);
+    expect(
+      (
+        await h
+          .http()
+          .patch(`/api/v1/banners/${b.id}`)
+          .set(bearer(admin))
+          .send({ ...same, sort_order: 5 })
+      ).status,
+    ).toBe(200);
     const log = await logRows(b.id, 'updated');
     expect(log).toHaveLength(1);
     expect(JSON.parse(log[0].before)).toEqual({ ...JSON.parse(log[0].after), sort_order: 4 });
@@ -473,21 +543,49 @@ describe('trash, restore and force delete', () => {
   it('the bulk forms: all or nothing, counted messages, files removed by the force delete', async () => {
     const a = await create(admin, { title: 'Bulk one' });
     const b = await create(admin, { title: 'Bulk two', dealer_id: dealerA.id });
-    const missing = await h.http().delete('/api/v1/banners/bulk/delete').set(bearer(admin)).send({ ids: [a.id, 999_999] });
+    const missing = await h
+      .http()
+      .delete('/api/v1/banners/bulk/delete')
+      .set(bearer(admin))
+      .send({ ids: [a.id, 999_999] });
     expect(missing.status).toBe(404);
     expect((await h.knex('banners').where('id', a.id).first()).deleted_at).toBeNull();
 
-    const del = await h.http().delete('/api/v1/banners/bulk/delete').set(bearer(admin)).send({ ids: [a.id, b.h_id] });
+    const del = await h
+      .http()
+      .delete('/api/v1/banners/bulk/delete')
+      .set(bearer(admin))
+      .send({ ids: [a.id, b.h_id] });
     expect(del.body).toEqual({ success: true, message: '2 banners moved to the trash', data: { affected: 2 } });
     // Restore wants trashed rows: an active one fails the request.
     const c = await create(admin, { title: 'Bulk three' });
-    expect((await h.http().post('/api/v1/banners/bulk/restore').set(bearer(admin)).send({ ids: [a.id, c.id] })).status).toBe(404);
-    const back = await h.http().post('/api/v1/banners/bulk/restore').set(bearer(admin)).send({ ids: [a.id, b.id] });
+    expect(
+      (
+        await h
+          .http()
+          .post('/api/v1/banners/bulk/restore')
+          .set(bearer(admin))
+          .send({ ids: [a.id, c.id] })
+      ).status,
+    ).toBe(404);
+    const back = await h
+      .http()
+      .post('/api/v1/banners/bulk/restore')
+      .set(bearer(admin))
+      .send({ ids: [a.id, b.id] });
     expect(back.body).toEqual({ success: true, message: '2 banners restored successfully', data: { affected: 2 } });
-    const one = await h.http().delete('/api/v1/banners/bulk/delete').set(bearer(admin)).send({ ids: [c.id] });
+    const one = await h
+      .http()
+      .delete('/api/v1/banners/bulk/delete')
+      .set(bearer(admin))
+      .send({ ids: [c.id] });
     expect(one.body.message).toBe('1 banner moved to the trash');
 
-    const gone = await h.http().delete('/api/v1/banners/bulk/force-delete').set(bearer(admin)).send({ ids: [a.id, b.id, c.id] });
+    const gone = await h
+      .http()
+      .delete('/api/v1/banners/bulk/force-delete')
+      .set(bearer(admin))
+      .send({ ids: [a.id, b.id, c.id] });
     expect(gone.body).toEqual({ success: true, message: '3 banners deleted permanently', data: { affected: 3 } });
     for (const x of [a, b, c]) {
       expect(onDisk(x.image)).toBe(false);
@@ -503,7 +601,15 @@ describe('trash, restore and force delete', () => {
 
   it("a dealer deleted for good takes its banners' files with it", async () => {
     const form = h.http().post('/api/v1/users').set(bearer(admin));
-    for (const [k, v] of Object.entries({ name: 'Leaving Dealer', email: 'leaving@test.example', password: DEALER_PASSWORD, password_confirmation: DEALER_PASSWORD, user_type: 'dealer', dealer_code: 'LEAVING' })) form.field(k, v);
+    for (const [k, v] of Object.entries({
+      name: 'Leaving Dealer',
+      email: 'leaving@test.example',
+      password: DEALER_PASSWORD,
+      password_confirmation: DEALER_PASSWORD,
+      user_type: 'dealer',
+      dealer_code: 'LEAVING',
+    }))
+      form.field(k, v);
     const dealer = await form.attach('dealer_logo', PNG_1PX, 'logo.png');
     expect(dealer.status).toBe(201);
     const theirs = await create(admin, { title: 'Leaving soon', dealer_id: dealer.body.data.id });
@@ -511,7 +617,15 @@ describe('trash, restore and force delete', () => {
     expect((await h.http().delete(`/api/v1/banners/${trashed.id}`).set(bearer(admin))).status).toBe(200);
     const stays = await create(admin, { title: 'Stays' });
     // Its payment methods cascade too, and their logos go with them.
-    const method = await h.http().post('/api/v1/payment-methods').set(bearer(admin)).field('name', 'Leaving EVC').field('type', 'evc_plus').field('account_number', '615').field('dealer_id', String(dealer.body.data.id)).attach('logo', PNG_1PX, 'evc.png');
+    const method = await h
+      .http()
+      .post('/api/v1/payment-methods')
+      .set(bearer(admin))
+      .field('name', 'Leaving EVC')
+      .field('type', 'evc_plus')
+      .field('account_number', '615')
+      .field('dealer_id', String(dealer.body.data.id))
+      .attach('logo', PNG_1PX, 'evc.png');
     expect(method.status).toBe(201);
     expect((await h.http().delete(`/api/v1/users/${dealer.body.data.id}/force`).set(bearer(admin))).status).toBe(200);
     expect(await h.knex('payment_methods').where({ id: method.body.data.id })).toEqual([]);
@@ -526,8 +640,22 @@ describe('trash, restore and force delete', () => {
 describe('messages in each language', () => {
   it.each([
     ['en', 'Banner created successfully', 'Banner moved to the trash', '2 banners deleted permanently', IMAGE_REQUIRED, URL_INVALID],
-    ['ae', 'تم إنشاء البانر بنجاح', 'تم نقل البانر إلى سلة المحذوفات', 'تم حذف 2 بانرات نهائياً', 'ملف الصورة مطلوب.', 'أدخل عنوان ويب كاملاً يبدأ بـ http:// أو https://'],
-    ['so', 'Banner-ka si guul leh ayaa loo abuuray', 'Banner-ka waxaa loo raray qashinka', '2 banner ayaa si joogto ah loo tirtiray', 'Fayl sawir ah waa loo baahan yahay.', 'Geli cinwaan web oo dhammaystiran oo ku bilaabma http:// ama https://'],
+    [
+      'ae',
+      'تم إنشاء البانر بنجاح',
+      'تم نقل البانر إلى سلة المحذوفات',
+      'تم حذف 2 بانرات نهائياً',
+      'ملف الصورة مطلوب.',
+      'أدخل عنوان ويب كاملاً يبدأ بـ http:// أو https://',
+    ],
+    [
+      'so',
+      'Banner-ka si guul leh ayaa loo abuuray',
+      'Banner-ka waxaa loo raray qashinka',
+      '2 banner ayaa si joogto ah loo tirtiray',
+      'Fayl sawir ah waa loo baahan yahay.',
+      'Geli cinwaan web oo dhammaystiran oo ku bilaabma http:// ama https://',
+    ],
   ])('%s', async (lng, created, deleted, bulkGone, imageRequired, urlInvalid) => {
     const q = `?lng=${lng}`;
     const a = await createForm(admin, { title: `In ${lng}` }, PNG_1PX, q);
@@ -535,7 +663,11 @@ describe('messages in each language', () => {
     expect(a.body.message).toBe(created);
     const b = await create(admin, { title: `In ${lng} too` });
     expect((await h.http().delete(`/api/v1/banners/${a.body.data.id}${q}`).set(bearer(admin))).body.message).toBe(deleted);
-    const gone = await h.http().delete(`/api/v1/banners/bulk/force-delete${q}`).set(bearer(admin)).send({ ids: [a.body.data.id, b.id] });
+    const gone = await h
+      .http()
+      .delete(`/api/v1/banners/bulk/force-delete${q}`)
+      .set(bearer(admin))
+      .send({ ids: [a.body.data.id, b.id] });
     expect(gone.body.message).toBe(bulkGone);
     const invalid = await createForm(admin, { title: 'x', link_url: 'javascript:alert(1)' }, null, q);
     expect(invalid.body.errors).toEqual({ link_url: [urlInvalid], image: [imageRequired] });

@@ -15,7 +15,11 @@ export function bundleRoutes(registry: OpenApiRegistry, storage: FileStorage) {
   return resourceRoutes<Bundle, typeof bundleResponseSchema>(registry, storage, {
     def: RESOURCES.bundles,
     model: Bundle,
-    schemas: { create: bundleSchema, update: updateBundleSchema, filters: filterQuery({ status: z.enum(STATUSES).optional(), category_id: z.string().optional(), provider_id: z.string().optional() }) },
+    schemas: {
+      create: bundleSchema,
+      update: updateBundleSchema,
+      filters: filterQuery({ status: z.enum(STATUSES).optional(), category_id: z.string().optional(), provider_id: z.string().optional() }),
+    },
     response: bundleResponseSchema,
     list: {
       sortable: ['id', 'name', 'sort_order', 'status', 'validity_days', 'data_volume_mb', 'selling_price', 'created_at', 'updated_at', 'deleted_at'],
@@ -23,13 +27,30 @@ export function bundleRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       filters: {
         status: (qb, v) => void qb.where('bundles.status', v),
         category_id: (qb, v) => void qb.where('bundles.category_id', decodeId(v) ?? 0),
-        provider_id: (qb, v) => void qb.whereIn('bundles.category_id', Category.query().select('categories.id').where('categories.provider_id', decodeId(v) ?? 0)),
+        provider_id: (qb, v) =>
+          void qb.whereIn(
+            'bundles.category_id',
+            Category.query()
+              .select('categories.id')
+              .where('categories.provider_id', decodeId(v) ?? 0),
+          ),
       },
     },
     graph: 'category.provider',
     create: createBundle,
     update: updateBundle,
-    snapshot: (b) => ({ category_id: b.category_id, name: b.name, data_volume_mb: b.data_volume_mb, validity_days: b.validity_days, cost_price: b.cost_price, selling_price: b.selling_price, operator_product_code: b.operator_product_code, status: b.status, sort_order: b.sort_order, translations: b.translations ?? null }),
+    snapshot: (b) => ({
+      category_id: b.category_id,
+      name: b.name,
+      data_volume_mb: b.data_volume_mb,
+      validity_days: b.validity_days,
+      cost_price: b.cost_price,
+      selling_price: b.selling_price,
+      operator_product_code: b.operator_product_code,
+      status: b.status,
+      sort_order: b.sort_order,
+      translations: b.translations ?? null,
+    }),
     present: async (bundles, ctx) => {
       const seesCost = ctx.actor.permissions.has('view bundles prices');
       return bundles.map((b) => {

@@ -60,10 +60,20 @@ export class Bundle extends BaseModel {
 }
 
 /** How many live children each parent has, in one grouped query (lists must not query per row). */
-export async function childCounts(db: import('knex').Knex | import('knex').Knex.Transaction, table: string, column: string, ids: number[]): Promise<Map<number, number>> {
+export async function childCounts(
+  db: import('knex').Knex | import('knex').Knex.Transaction,
+  table: string,
+  column: string,
+  ids: number[],
+): Promise<Map<number, number>> {
   const counts = new Map<number, number>();
   if (!ids.length) return counts;
-  const rows: { parent: number; n: number | string }[] = await db(table).whereIn(column, ids).whereNull('deleted_at').groupBy(column).select(`${column} as parent`).count({ n: '*' });
+  const rows: { parent: number; n: number | string }[] = await db(table)
+    .whereIn(column, ids)
+    .whereNull('deleted_at')
+    .groupBy(column)
+    .select(`${column} as parent`)
+    .count({ n: '*' });
   for (const r of rows) counts.set(r.parent, Number(r.n));
   return counts;
 }

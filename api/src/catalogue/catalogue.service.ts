@@ -8,7 +8,10 @@ import { Bundle, Category, Provider } from './catalogue.models.ts';
  * are stored as JSON, a category belongs to a live operator, a bundle to a live category and
  * never sells below its cost. Call inside a unit of work (ctx.db is its transaction).
  */
-export const providerColumns = (input: Record<string, unknown>) => ({ ...input, ...(input.phone_prefixes ? { phone_prefixes: JSON.stringify(input.phone_prefixes) } : {}) });
+export const providerColumns = (input: Record<string, unknown>) => ({
+  ...input,
+  ...(input.phone_prefixes ? { phone_prefixes: JSON.stringify(input.phone_prefixes) } : {}),
+});
 
 export async function createProvider(ctx: ServiceContext, input: Record<string, unknown>): Promise<Provider> {
   if (Array.isArray(input.phone_prefixes)) await assertPrefixesFree(ctx, input.phone_prefixes as string[]);

@@ -13,7 +13,14 @@ let categoryId: number;
 beforeAll(async () => {
   h = await createHarness();
   root = await h.adminToken();
-  const p = await h.http().post('/api/v1/internet-providers').set(bearer(root)).field('name', 'Hormuud').field('code', 'HORMUUD').field('phone_prefixes', '61, 77').attach('logo', PNG_1PX, 'h.png');
+  const p = await h
+    .http()
+    .post('/api/v1/internet-providers')
+    .set(bearer(root))
+    .field('name', 'Hormuud')
+    .field('code', 'HORMUUD')
+    .field('phone_prefixes', '61, 77')
+    .attach('logo', PNG_1PX, 'h.png');
   expect(p.status).toBe(201);
   providerId = p.body.data.id;
   const c = await h.http().post('/api/v1/internet-categories').set(bearer(root)).send({ provider_id: p.body.data.h_id, name: 'Daily' });
@@ -27,7 +34,11 @@ describe('internet providers', () => {
     const shown = await h.http().get(`/api/v1/internet-providers/${providerId}`).set(bearer(root));
     expect(shown.body.data).toMatchObject({ name: 'Hormuud', code: 'HORMUUD', phone_prefixes: ['61', '77'], categories_count: 1, status: 'active' });
     expect(shown.body.data.logo).toMatch(/^\/storage\/providers\//);
-    const bad = await h.http().post('/api/v1/internet-providers').set(bearer(root)).send({ name: 'Somtel', code: 'SOMTEL', phone_prefixes: ['62', '6a5'] });
+    const bad = await h
+      .http()
+      .post('/api/v1/internet-providers')
+      .set(bearer(root))
+      .send({ name: 'Somtel', code: 'SOMTEL', phone_prefixes: ['62', '6a5'] });
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual({ phone_prefixes: ['Each prefix is 1 to 4 digits, such as 61'] });
     const taken = await h.http().post('/api/v1/internet-providers').set(bearer(root)).send({ name: 'Again', code: 'HORMUUD' });
@@ -36,19 +47,47 @@ describe('internet providers', () => {
 
   it('gives a number prefix to one operator only: equal, longer or shorter clashes are 422s, also when two admins save at once', async () => {
     for (const prefixes of [['61'], ['615'], ['6'], ['62', '77']]) {
-      const res = await h.http().post('/api/v1/internet-providers').set(bearer(root)).send({ name: 'Clash', code: `CLASH${prefixes.join('')}`, phone_prefixes: prefixes });
+      const res = await h
+        .http()
+        .post('/api/v1/internet-providers')
+        .set(bearer(root))
+        .send({ name: 'Clash', code: `CLASH${prefixes.join('')}`, phone_prefixes: prefixes });
       expect(res.status).toBe(422);
       expect(res.body.errors.phone_prefixes[0]).toMatch(/is already a prefix of Hormuud: a number must belong to one operator\.$/);
     }
-    const somtel = await h.http().post('/api/v1/internet-providers').set(bearer(root)).send({ name: 'Somtel', code: 'SOMTEL', phone_prefixes: ['62', '65'] });
+    const somtel = await h
+      .http()
+      .post('/api/v1/internet-providers')
+      .set(bearer(root))
+      .send({ name: 'Somtel', code: 'SOMTEL', phone_prefixes: ['62', '65'] });
     expect(somtel.status).toBe(201);
-    const moved = await h.http().patch(`/api/v1/internet-providers/${somtel.body.data.id}`).set(bearer(root)).send({ phone_prefixes: ['62', '77'] });
+    const moved = await h
+      .http()
+      .patch(`/api/v1/internet-providers/${somtel.body.data.id}`)
+      .set(bearer(root))
+      .send({ phone_prefixes: ['62', '77'] });
     expect(moved.status).toBe(422);
     expect(moved.body.errors.phone_prefixes).toEqual(['77 is already a prefix of Hormuud: a number must belong to one operator.']);
     // Its own prefixes are not a clash with itself.
-    expect((await h.http().patch(`/api/v1/internet-providers/${somtel.body.data.id}`).set(bearer(root)).send({ phone_prefixes: ['62', '65', '66'] })).status).toBe(200);
+    expect(
+      (
+        await h
+          .http()
+          .patch(`/api/v1/internet-providers/${somtel.body.data.id}`)
+          .set(bearer(root))
+          .send({ phone_prefixes: ['62', '65', '66'] })
+      ).status,
+    ).toBe(200);
     // Two admins give 90 to two new operators at once: one wins.
-    const both = await Promise.all(['GOLIS', 'GOLIS2'].map((code) => h.http().post('/api/v1/internet-providers').set(bearer(root)).send({ name: code, code, phone_prefixes: ['90'] })));
+    const both = await Promise.all(
+      ['GOLIS', 'GOLIS2'].map((code) =>
+        h
+          .http()
+          .post('/api/v1/internet-providers')
+          .set(bearer(root))
+          .send({ name: code, code, phone_prefixes: ['90'] }),
+      ),
+    );
     expect(both.map((r) => r.status).sort()).toEqual([201, 422]);
     expect(await h.knex('providers').whereIn('code', ['GOLIS', 'GOLIS2']).count({ n: '*' }).first()).toMatchObject({ n: 1 });
   });
@@ -76,13 +115,21 @@ describe('bundles', () => {
   let bundleId: number;
 
   it('take prices as "12.50" or numbers, keep them in cents and answer them with two decimals', async () => {
-    const res = await h.http().post('/api/v1/bundles').set(bearer(root)).send({ category_id: categoryId, name: '1 GB Daily', data_volume_mb: 1024, validity_days: 1, cost_price: '0.4', selling_price: 0.5 });
+    const res = await h
+      .http()
+      .post('/api/v1/bundles')
+      .set(bearer(root))
+      .send({ category_id: categoryId, name: '1 GB Daily', data_volume_mb: 1024, validity_days: 1, cost_price: '0.4', selling_price: 0.5 });
     expect(res.status).toBe(201);
     bundleId = res.body.data.id;
     expect(res.body.data).toMatchObject({ cost_price: '0.40', selling_price: '0.50', provider: { name: 'Hormuud' }, category: { name: 'Daily' } });
     const row = await h.knex('bundles').where('id', bundleId).first();
     expect([Number(row.cost_price), Number(row.selling_price)]).toEqual([40, 50]);
-    const bad = await h.http().post('/api/v1/bundles').set(bearer(root)).send({ category_id: categoryId, name: 'X', validity_days: 0, cost_price: '1.005', selling_price: 'free' });
+    const bad = await h
+      .http()
+      .post('/api/v1/bundles')
+      .set(bearer(root))
+      .send({ category_id: categoryId, name: 'X', validity_days: 0, cost_price: '1.005', selling_price: 'free' });
     expect(bad.body.errors).toEqual({
       validity_days: ['Validity is a whole number of days from 1 to 366'],
       cost_price: ['Enter a price of 0 or more with at most two decimals, such as 1.50'],
@@ -91,7 +138,11 @@ describe('bundles', () => {
   });
 
   it('never sells below cost, on create and on a later price change', async () => {
-    const below = await h.http().post('/api/v1/bundles').set(bearer(root)).send({ category_id: categoryId, name: 'Loss', validity_days: 1, cost_price: '1.00', selling_price: '0.90' });
+    const below = await h
+      .http()
+      .post('/api/v1/bundles')
+      .set(bearer(root))
+      .send({ category_id: categoryId, name: 'Loss', validity_days: 1, cost_price: '1.00', selling_price: '0.90' });
     expect(below.body.errors).toEqual({ selling_price: ['The selling price may not be below the cost price.'] });
     const change = await h.http().patch(`/api/v1/bundles/${bundleId}`).set(bearer(root)).send({ selling_price: '0.30' });
     expect(change.status).toBe(422);

@@ -12,7 +12,11 @@ export function categoryRoutes(registry: OpenApiRegistry, storage: FileStorage) 
   return resourceRoutes<Category, typeof categoryResponseSchema>(registry, storage, {
     def: RESOURCES['internet-categories'],
     model: Category,
-    schemas: { create: categorySchema, update: updateCategorySchema, filters: filterQuery({ status: z.enum(STATUSES).optional(), provider_id: z.string().optional() }) },
+    schemas: {
+      create: categorySchema,
+      update: updateCategorySchema,
+      filters: filterQuery({ status: z.enum(STATUSES).optional(), provider_id: z.string().optional() }),
+    },
     response: categoryResponseSchema,
     list: {
       sortable: ['id', 'name', 'sort_order', 'status', 'created_at', 'updated_at', 'deleted_at'],
@@ -24,9 +28,21 @@ export function categoryRoutes(registry: OpenApiRegistry, storage: FileStorage) 
     },
     graph: 'provider',
     create: createCategory,
-    snapshot: (c) => ({ provider_id: c.provider_id, name: c.name, description: c.description, status: c.status, sort_order: c.sort_order, translations: c.translations ?? null }),
+    snapshot: (c) => ({
+      provider_id: c.provider_id,
+      name: c.name,
+      description: c.description,
+      status: c.status,
+      sort_order: c.sort_order,
+      translations: c.translations ?? null,
+    }),
     present: async (categories, ctx) => {
-      const counts = await childCounts(ctx.db, 'bundles', 'category_id', categories.map((c) => c.id));
+      const counts = await childCounts(
+        ctx.db,
+        'bundles',
+        'category_id',
+        categories.map((c) => c.id),
+      );
       return categories.map((c) => ({
         id: c.id,
         h_id: encodeId(c.id),

@@ -27,11 +27,29 @@ export function providerRoutes(registry: OpenApiRegistry, storage: FileStorage) 
     create: createProvider,
     update: async (ctx, row, input) => {
       if (Array.isArray(input.phone_prefixes)) await assertPrefixesFree(ctx, input.phone_prefixes, row.id);
-      if (Object.keys(input).length) await Provider.query(ctx.db).patch(providerColumns(input) as Partial<Provider>).where('id', row.id);
+      if (Object.keys(input).length)
+        await Provider.query(ctx.db)
+          .patch(providerColumns(input) as Partial<Provider>)
+          .where('id', row.id);
     },
-    snapshot: (p) => ({ name: p.name, code: p.code, logo_path: p.logo_path, status: p.status, sort_order: p.sort_order, phone_prefixes: prefixes(p), adapter_key: p.adapter_key, external_operator_id: p.external_operator_id ?? null, translations: p.translations ?? null }),
+    snapshot: (p) => ({
+      name: p.name,
+      code: p.code,
+      logo_path: p.logo_path,
+      status: p.status,
+      sort_order: p.sort_order,
+      phone_prefixes: prefixes(p),
+      adapter_key: p.adapter_key,
+      external_operator_id: p.external_operator_id ?? null,
+      translations: p.translations ?? null,
+    }),
     present: async (providers, ctx) => {
-      const counts = await childCounts(ctx.db, 'categories', 'provider_id', providers.map((p) => p.id));
+      const counts = await childCounts(
+        ctx.db,
+        'categories',
+        'provider_id',
+        providers.map((p) => p.id),
+      );
       return providers.map((p) => ({
         id: p.id,
         h_id: encodeId(p.id),

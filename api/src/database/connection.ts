@@ -20,7 +20,8 @@ const migrations = { tableName: 'knex_migrations', migrationSource };
 export function connectDatabase(env: NodeJS.ProcessEnv = process.env): Database {
   const { clientName, timeouts, ...config } = knexConfig(env);
   // MySQL/MariaDB: no statement waits for an answer for ever (mysql-client.ts).
-  const client = clientName === 'mysql' ? (mysqlClientWithDeadline(timeouts.statementSeconds * 1000 + 1000) as unknown as Knex.Config['client']) : config.client;
+  const client =
+    clientName === 'mysql' ? (mysqlClientWithDeadline(timeouts.statementSeconds * 1000 + 1000) as unknown as Knex.Config['client']) : config.client;
   const knex = knexFactory({ ...config, client, migrations });
   // Objection models use this connection unless a transaction is passed explicitly.
   Model.knex(knex);

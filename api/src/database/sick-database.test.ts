@@ -21,7 +21,12 @@ async function timed<T>(request: PromiseLike<T>): Promise<{ res: T; ms: number }
 }
 
 function topUp(h: Harness, token: string, walletId: number, key: string) {
-  return h.http().post(`/api/v1/wallets/${walletId}/top-up`).set(bearer(token)).set('Idempotency-Key', key).send({ amount: '5.00', reference: `BANK-${key}` });
+  return h
+    .http()
+    .post(`/api/v1/wallets/${walletId}/top-up`)
+    .set(bearer(token))
+    .set('Idempotency-Key', key)
+    .send({ amount: '5.00', reference: `BANK-${key}` });
 }
 
 async function money(side: Knex, shop: Shop) {
@@ -34,11 +39,20 @@ async function money(side: Knex, shop: Shop) {
 describe('the database timeouts (DB_* settings)', () => {
   it('default to a 5 s lock wait, 10 s statements, 5 s to get a connection and 2 s for /health', () => {
     expect(databaseTimeouts({})).toEqual({ lockWaitSeconds: 5, statementSeconds: 10, acquireSeconds: 5, healthSeconds: 2 });
-    expect(databaseTimeouts({ DB_LOCK_WAIT_TIMEOUT_SECONDS: '3', DB_STATEMENT_TIMEOUT_SECONDS: '2.5' })).toMatchObject({ lockWaitSeconds: 3, statementSeconds: 2.5 });
+    expect(databaseTimeouts({ DB_LOCK_WAIT_TIMEOUT_SECONDS: '3', DB_STATEMENT_TIMEOUT_SECONDS: '2.5' })).toMatchObject({
+      lockWaitSeconds: 3,
+      statementSeconds: 2.5,
+    });
   });
 
   it('refuse a value that would mean "for ever" or nothing, naming the setting', () => {
-    for (const [name, value] of [['DB_LOCK_WAIT_TIMEOUT_SECONDS', '0'], ['DB_LOCK_WAIT_TIMEOUT_SECONDS', '1.5'], ['DB_STATEMENT_TIMEOUT_SECONDS', 'ten'], ['DB_ACQUIRE_TIMEOUT_SECONDS', '-1'], ['DB_HEALTH_TIMEOUT_SECONDS', '600']]) {
+    for (const [name, value] of [
+      ['DB_LOCK_WAIT_TIMEOUT_SECONDS', '0'],
+      ['DB_LOCK_WAIT_TIMEOUT_SECONDS', '1.5'],
+      ['DB_STATEMENT_TIMEOUT_SECONDS', 'ten'],
+      ['DB_ACQUIRE_TIMEOUT_SECONDS', '-1'],
+      ['DB_HEALTH_TIMEOUT_SECONDS', '600'],
+    ]) {
       expect(() => databaseTimeouts({ [name]: value })).toThrow(name);
     }
   });
@@ -98,7 +112,7 @@ describe.runIf(mysql)('a network partition (sockets open, nothing answers)', () 
     }
   });
 
-  it('answers 503 when the partition falls inside a top-up\'s transaction, and the top-up never lands', async () => {
+  it("answers 503 when the partition falls inside a top-up's transaction, and the top-up never lands", async () => {
     const side = h.directKnex();
     try {
       const before = await money(side, shop);
@@ -147,7 +161,10 @@ describe.runIf(mysql)('a wallet row locked by another session', () => {
     const holder = await side.transaction();
     try {
       await holder('wallets').where({ id: shop.walletId }).forUpdate().first('id');
-      const [credit, purchase] = await Promise.all([timed(topUp(h, root, shop.walletId, 'locked-top-up')), timed(buy(h, shop, { idempotency_key: 'locked-sale' }))]);
+      const [credit, purchase] = await Promise.all([
+        timed(topUp(h, root, shop.walletId, 'locked-top-up')),
+        timed(buy(h, shop, { idempotency_key: 'locked-sale' })),
+      ]);
       for (const { res, ms } of [credit, purchase]) {
         expect(res.status).toBe(503);
         expect(res.headers['retry-after']).toBe('2');
@@ -202,7 +219,7 @@ describe.runIf(!mysql)('a SQLite database locked by another writer', () => {
     const writer = await side.transaction();
     try {
       // Takes SQLite's one write lock and keeps it.
-      await writer.raw("UPDATE settings SET value = value WHERE \"group\" = 'company'");
+      await writer.raw('UPDATE settings SET value = value WHERE "group" = \'company\'');
       const credit = await timed(topUp(h, root, shop.walletId, 'busy-top-up'));
       const purchase = await timed(buy(h, shop, { idempotency_key: 'busy-sale' }));
       for (const { res, ms } of [credit, purchase]) {

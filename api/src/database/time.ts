@@ -22,7 +22,20 @@ export function addSeconds(date: Date, seconds: number): Date {
 
 /** Minutes a time zone is ahead of UTC at an instant (Africa/Mogadishu: 180). */
 export function zoneOffsetMinutes(at: Date, timeZone: string): number {
-  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(at).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
   const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
   return Math.round((asUtc - at.getTime()) / 60_000);
 }
@@ -42,7 +55,13 @@ export function zonedDay(at: Date, timeZone: string): string {
  * Keeps the rows of `column` (UTC) that fall on the company days `from`..`to` (YYYY-MM-DD, both
  * included, either optional): the date-range filter of every list and report.
  */
-export function whereInZonedDays(qb: { where: (...args: any[]) => unknown }, column: string, from: string | undefined, to: string | undefined, timeZone: string): void {
+export function whereInZonedDays(
+  qb: { where: (...args: any[]) => unknown },
+  column: string,
+  from: string | undefined,
+  to: string | undefined,
+  timeZone: string,
+): void {
   if (from) qb.where(column, '>=', toDbTime(startOfZonedDay(from, timeZone)));
   if (to) qb.where(column, '<', toDbTime(new Date(startOfZonedDay(to, timeZone).getTime() + 86_400_000)));
 }

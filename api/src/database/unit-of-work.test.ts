@@ -25,7 +25,13 @@ describe('unitOfWork', () => {
   it('runs a query that forgot the transaction on it (SQLite would otherwise wait for its only connection)', async () => {
     const started = Date.now();
     const count = await unitOfWork(async (trx) => {
-      await trx('roles').insert({ name: 'in-trx', guard_name: 'web', protected: false, created_at: '2026-01-01 00:00:00.000', updated_at: '2026-01-01 00:00:00.000' });
+      await trx('roles').insert({
+        name: 'in-trx',
+        guard_name: 'web',
+        protected: false,
+        created_at: '2026-01-01 00:00:00.000',
+        updated_at: '2026-01-01 00:00:00.000',
+      });
       expect(currentTransaction()).toBe(trx);
       // No transaction passed: it still sees the uncommitted row, so it ran on the transaction.
       return Role.query().where('name', 'in-trx').resultSize();
@@ -115,7 +121,12 @@ describe('an unreachable database', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'down-'));
     const config = loadConfig({ DATA_DIR: dir, APP_KEY: crypto.randomBytes(32).toString('hex'), NODE_ENV: 'test' });
     // Port 9 (discard) on loopback refuses connections; the pool gives up quickly.
-    const knex = knexFactory({ client: 'mysql2', connection: { host: '127.0.0.1', port: 9, user: 'root', database: 'x' }, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 2_000 });
+    const knex = knexFactory({
+      client: 'mysql2',
+      connection: { host: '127.0.0.1', port: 9, user: 'root', database: 'x' },
+      pool: { min: 0, max: 1 },
+      acquireConnectionTimeout: 2_000,
+    });
     const { databaseTimeouts } = await import('../../../db/config.ts');
     const app = createApp({ config, db: { knex, client: 'mysql', timeouts: databaseTimeouts({}), maintenanceKnex: () => knex } });
     const { setRootKnex } = await import('./unit-of-work.ts');

@@ -24,7 +24,8 @@ const TABLE: Record<Level, { own: string; company: string; key: string }> = {
 export async function resolveDealer(ctx: ServiceContext, raw: unknown): Promise<{ id: number; pricing_model: 'cost' | 'profit' }> {
   const id = isDealer(ctx.actor) ? ctx.actor.id : raw === undefined || raw === null || raw === '' ? null : decodeId(raw as string | number);
   if (!id) throw fieldError('dealer_id', isDealer(ctx.actor) ? 'validation:dealer_not_found' : 'validation:dealer_required');
-  const row = await ctx.db('users')
+  const row = await ctx
+    .db('users')
     .leftJoin('dealer_details', 'dealer_details.user_id', 'users.id')
     .where({ 'users.id': id, 'users.user_type': 'dealer' })
     .whereNull('users.deleted_at')
@@ -96,13 +97,28 @@ const enabledFilter = (qb: Knex.QueryBuilder, own: string, enabled: boolean | un
 };
 
 export async function listDealerProviders(ctx: ServiceContext, dealerId: number, query: ListQuery): Promise<Page<DealerProviderResponse>> {
-  const qb = ctx.db('providers')
+  const qb = ctx
+    .db('providers')
     .leftJoin('dealer_providers as own', (j) => j.on('own.provider_id', 'providers.id').andOn('own.dealer_id', ctx.db.raw('?', [dealerId])))
     .whereNull('providers.deleted_at')
-    .select('providers.id', 'providers.name', 'providers.code', 'providers.logo_path', 'providers.status as company_status', 'providers.sort_order', 'own.status as own_status');
+    .select(
+      'providers.id',
+      'providers.name',
+      'providers.code',
+      'providers.logo_path',
+      'providers.status as company_status',
+      'providers.sort_order',
+      'own.status as own_status',
+    );
   enabledFilter(qb, 'own', query.enabled);
   const { rows, meta } = await pageOf(qb, 'providers', query);
-  const counts = await childCounts(ctx.db, dealerId, 'categories', 'provider_id', rows.map((r: { id: number }) => r.id));
+  const counts = await childCounts(
+    ctx.db,
+    dealerId,
+    'categories',
+    'provider_id',
+    rows.map((r: { id: number }) => r.id),
+  );
   return {
     meta,
     data: rows.map((r: Record<string, any>) => ({
@@ -123,16 +139,33 @@ export async function listDealerProviders(ctx: ServiceContext, dealerId: number,
 }
 
 export async function listDealerCategories(ctx: ServiceContext, dealerId: number, query: ListQuery): Promise<Page<DealerCategoryResponse>> {
-  const qb = ctx.db('categories')
+  const qb = ctx
+    .db('categories')
     .join('providers', 'providers.id', 'categories.provider_id')
     .leftJoin('dealer_categories as own', (j) => j.on('own.category_id', 'categories.id').andOn('own.dealer_id', ctx.db.raw('?', [dealerId])))
     .whereNull('categories.deleted_at')
     .whereNull('providers.deleted_at')
-    .select('categories.id', 'categories.name', 'categories.description', 'categories.provider_id', 'categories.sort_order', 'categories.status as company_status', 'providers.status as provider_status', 'providers.name as provider_name', 'own.status as own_status');
+    .select(
+      'categories.id',
+      'categories.name',
+      'categories.description',
+      'categories.provider_id',
+      'categories.sort_order',
+      'categories.status as company_status',
+      'providers.status as provider_status',
+      'providers.name as provider_name',
+      'own.status as own_status',
+    );
   if (query.parentId !== undefined) qb.where('categories.provider_id', query.parentId ?? 0);
   enabledFilter(qb, 'own', query.enabled);
   const { rows, meta } = await pageOf(qb, 'categories', query);
-  const counts = await childCounts(ctx.db, dealerId, 'bundles', 'category_id', rows.map((r: { id: number }) => r.id));
+  const counts = await childCounts(
+    ctx.db,
+    dealerId,
+    'bundles',
+    'category_id',
+    rows.map((r: { id: number }) => r.id),
+  );
   return {
     meta,
     data: rows.map((r: Record<string, any>) => ({
@@ -153,8 +186,13 @@ export async function listDealerCategories(ctx: ServiceContext, dealerId: number
   };
 }
 
-export async function listDealerBundles(ctx: ServiceContext, dealerId: number, query: ListQuery & { providerId?: number | null }): Promise<Page<DealerBundleResponse>> {
-  const qb = ctx.db('bundles')
+export async function listDealerBundles(
+  ctx: ServiceContext,
+  dealerId: number,
+  query: ListQuery & { providerId?: number | null },
+): Promise<Page<DealerBundleResponse>> {
+  const qb = ctx
+    .db('bundles')
     .join('categories', 'categories.id', 'bundles.category_id')
     .join('providers', 'providers.id', 'categories.provider_id')
     .leftJoin('dealer_bundles as own', (j) => j.on('own.bundle_id', 'bundles.id').andOn('own.dealer_id', ctx.db.raw('?', [dealerId])))
@@ -162,9 +200,22 @@ export async function listDealerBundles(ctx: ServiceContext, dealerId: number, q
     .whereNull('categories.deleted_at')
     .whereNull('providers.deleted_at')
     .select(
-      'bundles.id', 'bundles.name', 'bundles.category_id', 'bundles.data_volume_mb', 'bundles.validity_days', 'bundles.cost_price', 'bundles.selling_price', 'bundles.sort_order',
-      'bundles.status as company_status', 'categories.status as category_status', 'providers.status as provider_status',
-      'categories.name as category_name', 'providers.id as provider_id', 'providers.name as provider_name', 'own.status as own_status', 'own.selling_price as own_price',
+      'bundles.id',
+      'bundles.name',
+      'bundles.category_id',
+      'bundles.data_volume_mb',
+      'bundles.validity_days',
+      'bundles.cost_price',
+      'bundles.selling_price',
+      'bundles.sort_order',
+      'bundles.status as company_status',
+      'categories.status as category_status',
+      'providers.status as provider_status',
+      'categories.name as category_name',
+      'providers.id as provider_id',
+      'providers.name as provider_name',
+      'own.status as own_status',
+      'own.selling_price as own_price',
     );
   if (query.parentId !== undefined) qb.where('bundles.category_id', query.parentId ?? 0);
   if (query.providerId !== undefined) qb.where('categories.provider_id', query.providerId ?? 0);
@@ -214,8 +265,13 @@ async function liveItem(ctx: ServiceContext, level: Level, rawId: string | numbe
 async function upsertOwn(ctx: ServiceContext, level: Level, dealerId: number, itemId: number, values: Record<string, unknown>) {
   const t = TABLE[level];
   const now = toDbTime();
-  const before = await ctx.db(t.own).where({ dealer_id: dealerId, [t.key]: itemId }).forUpdate().first();
-  await ctx.db(t.own)
+  const before = await ctx
+    .db(t.own)
+    .where({ dealer_id: dealerId, [t.key]: itemId })
+    .forUpdate()
+    .first();
+  await ctx
+    .db(t.own)
     .insert({ dealer_id: dealerId, [t.key]: itemId, status: 'inactive', sort_order: 0, ...values, created_at: now, updated_at: now, deleted_at: null })
     .onConflict(['dealer_id', t.key])
     .merge([...Object.keys(values), 'updated_at', 'deleted_at']);
@@ -223,12 +279,25 @@ async function upsertOwn(ctx: ServiceContext, level: Level, dealerId: number, it
 }
 
 /** Turns an operator or category on or off for the dealer; turning a category on turns its operator on. */
-export async function switchSelection(ctx: ServiceContext, level: 'providers' | 'categories', dealerId: number, rawId: string | number, status: 'active' | 'inactive') {
+export async function switchSelection(
+  ctx: ServiceContext,
+  level: 'providers' | 'categories',
+  dealerId: number,
+  rawId: string | number,
+  status: 'active' | 'inactive',
+) {
   const item = await liveItem(ctx, level, rawId);
   const before = await upsertOwn(ctx, level, dealerId, item.id, { status });
   if (level === 'categories' && status === 'active') await upsertOwn(ctx, 'providers', dealerId, item.provider_id, { status: 'active' });
   if (before?.status !== status) {
-    await recordActivity(ctx, { action: 'updated', subjectType: level === 'providers' ? 'dealer_provider' : 'dealer_category', subjectId: item.id, description: `dealer ${dealerId}`, before: { status: before?.status ?? 'inactive' }, after: { status } });
+    await recordActivity(ctx, {
+      action: 'updated',
+      subjectType: level === 'providers' ? 'dealer_provider' : 'dealer_category',
+      subjectId: item.id,
+      description: `dealer ${dealerId}`,
+      before: { status: before?.status ?? 'inactive' },
+      after: { status },
+    });
   }
   return item.id as number;
 }
@@ -254,10 +323,14 @@ export async function updateDealerBundle(
   if (input.status) values.status = input.status;
   if (input.profit !== undefined) values.selling_price = cost + input.profit;
   else if (input.selling_price !== undefined) values.selling_price = input.selling_price;
-  if (values.selling_price !== undefined && values.selling_price !== null) checkPrice(values.selling_price as number, cost, input.profit !== undefined ? 'profit' : 'selling_price');
+  if (values.selling_price !== undefined && values.selling_price !== null)
+    checkPrice(values.selling_price as number, cost, input.profit !== undefined ? 'profit' : 'selling_price');
   const before = await upsertOwn(ctx, 'bundles', dealerId, bundle.id, values);
   if (values.status === 'active') await enableParents(ctx, dealerId, [bundle.category_id]);
-  const after = { status: values.status ?? before?.status ?? 'inactive', selling_price: 'selling_price' in values ? values.selling_price : (before?.selling_price ?? null) };
+  const after = {
+    status: values.status ?? before?.status ?? 'inactive',
+    selling_price: 'selling_price' in values ? values.selling_price : (before?.selling_price ?? null),
+  };
   const was = { status: before?.status ?? 'inactive', selling_price: before?.selling_price ?? null };
   if (was.status !== after.status || Number(was.selling_price ?? -1) !== Number(after.selling_price ?? -1)) {
     await recordActivity(ctx, { action: 'updated', subjectType: 'dealer_bundle', subjectId: bundle.id, description: `dealer ${dealerId}`, before: was, after });
@@ -286,7 +359,8 @@ export async function bulkDealerBundles(
   dealerId: number,
   input: { category_id?: string | number | null; provider_id?: string | number | null; status?: 'active' | 'inactive'; profit?: number },
 ): Promise<{ affected: number }> {
-  const qb = ctx.db('bundles')
+  const qb = ctx
+    .db('bundles')
     .join('categories', 'categories.id', 'bundles.category_id')
     .join('providers', 'providers.id', 'categories.provider_id')
     .whereNull('bundles.deleted_at')
@@ -295,7 +369,8 @@ export async function bulkDealerBundles(
     .select('bundles.id', 'bundles.category_id', 'bundles.cost_price');
   if (input.category_id !== undefined && input.category_id !== null) {
     const id = decodeId(input.category_id);
-    if (!id || !(await ctx.db('categories').where({ id }).whereNull('deleted_at').first('id'))) throw fieldError('category_id', 'validation:category_not_found');
+    if (!id || !(await ctx.db('categories').where({ id }).whereNull('deleted_at').first('id')))
+      throw fieldError('category_id', 'validation:category_not_found');
     qb.where('bundles.category_id', id);
   }
   if (input.provider_id !== undefined && input.provider_id !== null) {
@@ -318,9 +393,23 @@ export async function bulkDealerBundles(
   }));
   const merge = [...(input.status ? ['status'] : []), ...(input.profit !== undefined ? ['selling_price'] : []), 'updated_at', 'deleted_at'];
   for (let i = 0; i < rows.length; i += 200) {
-    await ctx.db('dealer_bundles').insert(rows.slice(i, i + 200)).onConflict(['dealer_id', 'bundle_id']).merge(merge);
+    await ctx
+      .db('dealer_bundles')
+      .insert(rows.slice(i, i + 200))
+      .onConflict(['dealer_id', 'bundle_id'])
+      .merge(merge);
   }
-  if (input.status === 'active') await enableParents(ctx, dealerId, bundles.map((b) => b.category_id));
-  await recordActivity(ctx, { action: 'catalogue_changed', subjectType: 'dealer_bundle', description: `dealer ${dealerId}: ${bundles.length} bundles`, after: { ...input, dealer_id: dealerId, affected: bundles.length } });
+  if (input.status === 'active')
+    await enableParents(
+      ctx,
+      dealerId,
+      bundles.map((b) => b.category_id),
+    );
+  await recordActivity(ctx, {
+    action: 'catalogue_changed',
+    subjectType: 'dealer_bundle',
+    description: `dealer ${dealerId}: ${bundles.length} bundles`,
+    after: { ...input, dealer_id: dealerId, affected: bundles.length },
+  });
   return { affected: bundles.length };
 }

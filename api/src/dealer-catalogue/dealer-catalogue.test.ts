@@ -16,7 +16,9 @@ let bundleIds: number[];
 async function dealer(code: string, pricing: 'cost' | 'profit' = 'cost') {
   const email = `${code.toLowerCase()}@test.example`;
   const id = await h.insertUser({ name: `Dealer ${code}`, email, user_type: 'dealer', dealer_code: code }, 'dealer');
-  await h.knex('dealer_details').insert({ user_id: id, brand_color: '#112233', pricing_model: pricing, created_at: '2026-01-01 00:00:00.000', updated_at: '2026-01-01 00:00:00.000' });
+  await h
+    .knex('dealer_details')
+    .insert({ user_id: id, brand_color: '#112233', pricing_model: pricing, created_at: '2026-01-01 00:00:00.000', updated_at: '2026-01-01 00:00:00.000' });
   return { id, token: await h.login(email) };
 }
 
@@ -25,13 +27,25 @@ beforeAll(async () => {
   root = await h.adminToken();
   dealerA = await dealer('DCA');
   dealerB = await dealer('DCB');
-  const p = await h.http().post('/api/v1/internet-providers').set(bearer(root)).send({ name: 'Hormuud', code: 'HOR', phone_prefixes: ['61', '77'] });
+  const p = await h
+    .http()
+    .post('/api/v1/internet-providers')
+    .set(bearer(root))
+    .send({ name: 'Hormuud', code: 'HOR', phone_prefixes: ['61', '77'] });
   providerId = p.body.data.id;
   const c = await h.http().post('/api/v1/internet-categories').set(bearer(root)).send({ provider_id: providerId, name: 'Daily' });
   categoryId = c.body.data.id;
   bundleIds = [];
-  for (const [name, cost, price] of [['500 MB', '0.20', '0.30'], ['1 GB', '0.40', '0.50'], ['3 GB', '1.00', '1.25']]) {
-    const b = await h.http().post('/api/v1/bundles').set(bearer(root)).send({ category_id: categoryId, name, validity_days: 1, cost_price: cost, selling_price: price });
+  for (const [name, cost, price] of [
+    ['500 MB', '0.20', '0.30'],
+    ['1 GB', '0.40', '0.50'],
+    ['3 GB', '1.00', '1.25'],
+  ]) {
+    const b = await h
+      .http()
+      .post('/api/v1/bundles')
+      .set(bearer(root))
+      .send({ category_id: categoryId, name, validity_days: 1, cost_price: cost, selling_price: price });
     expect(b.status).toBe(201);
     bundleIds.push(b.body.data.id);
   }
@@ -43,9 +57,25 @@ describe('the dealer catalogue', () => {
     const res = await h.http().get('/api/v1/dealer-providers').set(bearer(dealerA.token));
     expect(res.status).toBe(200);
     expect(res.body.meta).toMatchObject({ current_page: 1, total: 1 });
-    expect(res.body.data[0]).toMatchObject({ id: providerId, name: 'Hormuud', enabled: false, status: 'inactive', available: true, categories_count: 1, enabled_categories_count: 0, dealer_id: dealerA.id });
+    expect(res.body.data[0]).toMatchObject({
+      id: providerId,
+      name: 'Hormuud',
+      enabled: false,
+      status: 'inactive',
+      available: true,
+      categories_count: 1,
+      enabled_categories_count: 0,
+      dealer_id: dealerA.id,
+    });
     const bundles = await h.http().get(`/api/v1/dealer-bundles?category_id=${categoryId}`).set(bearer(dealerA.token));
-    expect(bundles.body.data.map((b: { name: string; enabled: boolean; selling_price: string; cost_price: string }) => [b.name, b.enabled, b.selling_price, b.cost_price])).toEqual([
+    expect(
+      bundles.body.data.map((b: { name: string; enabled: boolean; selling_price: string; cost_price: string }) => [
+        b.name,
+        b.enabled,
+        b.selling_price,
+        b.cost_price,
+      ]),
+    ).toEqual([
       ['500 MB', false, '0.30', '0.20'],
       ['1 GB', false, '0.50', '0.40'],
       ['3 GB', false, '1.25', '1.00'],
@@ -55,7 +85,15 @@ describe('the dealer catalogue', () => {
   it('turns a bundle on with its own price, which turns its category and operator on', async () => {
     const res = await h.http().patch(`/api/v1/dealer-bundles/${bundleIds[1]}`).set(bearer(dealerA.token)).send({ status: 'active', selling_price: '0.60' });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ enabled: true, selling_price: '0.60', custom_price: '0.60', default_selling_price: '0.50', cost_price: '0.40', profit: '0.20', below_cost: false });
+    expect(res.body.data).toMatchObject({
+      enabled: true,
+      selling_price: '0.60',
+      custom_price: '0.60',
+      default_selling_price: '0.50',
+      cost_price: '0.40',
+      profit: '0.20',
+      below_cost: false,
+    });
     const cats = await h.http().get(`/api/v1/dealer-categories?provider_id=${providerId}`).set(bearer(dealerA.token));
     expect(cats.body.data[0]).toMatchObject({ id: categoryId, enabled: true, bundles_count: 3, enabled_bundles_count: 1 });
     const provider = await h.http().get(`/api/v1/dealer-providers/${providerId}`).set(bearer(dealerA.token));
@@ -84,7 +122,11 @@ describe('the dealer catalogue', () => {
   });
 
   it('enables all bundles of a category and prices them at cost + profit in one call', async () => {
-    const res = await h.http().post('/api/v1/dealer-bundles/bulk').set(bearer(dealerB.token)).send({ category_id: categoryId, status: 'active', profit: '0.15' });
+    const res = await h
+      .http()
+      .post('/api/v1/dealer-bundles/bulk')
+      .set(bearer(dealerB.token))
+      .send({ category_id: categoryId, status: 'active', profit: '0.15' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true, message: '3 bundles updated', data: { affected: 3 } });
     const list = await h.http().get(`/api/v1/dealer-bundles?category_id=${categoryId}&enabled=true`).set(bearer(dealerB.token));
@@ -130,7 +172,11 @@ describe('the dealer catalogue', () => {
   });
 
   it('answers 404 for a trashed or unknown item', async () => {
-    const gone = await h.http().post('/api/v1/bundles').set(bearer(root)).send({ category_id: categoryId, name: 'Gone', validity_days: 1, cost_price: 1, selling_price: 1 });
+    const gone = await h
+      .http()
+      .post('/api/v1/bundles')
+      .set(bearer(root))
+      .send({ category_id: categoryId, name: 'Gone', validity_days: 1, cost_price: 1, selling_price: 1 });
     await h.http().delete(`/api/v1/bundles/${gone.body.data.id}`).set(bearer(root));
     expect((await h.http().patch(`/api/v1/dealer-bundles/${gone.body.data.id}`).set(bearer(dealerA.token)).send({ status: 'active' })).status).toBe(404);
     expect((await h.http().get('/api/v1/dealer-bundles/zzzz').set(bearer(dealerA.token))).status).toBe(404);
@@ -138,7 +184,13 @@ describe('the dealer catalogue', () => {
 
   it('lets two switches of the same bundle race without a 5xx, one row per dealer and bundle', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => h.http().patch(`/api/v1/dealer-bundles/${bundleIds[2]}`).set(bearer(dealerA.token)).send({ status: i % 2 ? 'active' : 'inactive', selling_price: `1.${30 + i}` })),
+      Array.from({ length: 8 }, (_, i) =>
+        h
+          .http()
+          .patch(`/api/v1/dealer-bundles/${bundleIds[2]}`)
+          .set(bearer(dealerA.token))
+          .send({ status: i % 2 ? 'active' : 'inactive', selling_price: `1.${30 + i}` }),
+      ),
     );
     expect(answers.map((r) => r.status).every((s) => s === 200)).toBe(true);
     const rows = await h.knex('dealer_bundles').where({ dealer_id: dealerA.id, bundle_id: bundleIds[2] });

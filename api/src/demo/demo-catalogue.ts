@@ -30,9 +30,28 @@ const bundleTranslations = (name: string) => {
 };
 // name, MB (null: unlimited), days, cost, price
 const CATEGORIES: [string, [string, number | null, number, string, string][]][] = [
-  ['Daily', [['500 MB Daily', 500, 1, '0.20', '0.25'], ['1 GB Daily', 1024, 1, '0.40', '0.50'], ['2 GB Daily', 2048, 1, '0.70', '0.85']]],
-  ['Weekly', [['3 GB Weekly', 3072, 7, '1.50', '1.80'], ['7 GB Weekly', 7168, 7, '3.00', '3.50']]],
-  ['Monthly', [['10 GB Monthly', 10240, 30, '5.00', '6.00'], ['25 GB Monthly', 25600, 30, '10.00', '12.00']]],
+  [
+    'Daily',
+    [
+      ['500 MB Daily', 500, 1, '0.20', '0.25'],
+      ['1 GB Daily', 1024, 1, '0.40', '0.50'],
+      ['2 GB Daily', 2048, 1, '0.70', '0.85'],
+    ],
+  ],
+  [
+    'Weekly',
+    [
+      ['3 GB Weekly', 3072, 7, '1.50', '1.80'],
+      ['7 GB Weekly', 7168, 7, '3.00', '3.50'],
+    ],
+  ],
+  [
+    'Monthly',
+    [
+      ['10 GB Monthly', 10240, 30, '5.00', '6.00'],
+      ['25 GB Monthly', 25600, 30, '10.00', '12.00'],
+    ],
+  ],
   ['Unlimited', [['Unlimited 30 days', null, 30, '25.00', '30.00']]],
 ];
 
@@ -43,9 +62,23 @@ export async function seedDemoCatalogue(knex: Knex): Promise<void> {
       const provider = await createProvider(ctx, { ...op, sort_order: i });
       for (const [j, [category, bundles]] of CATEGORIES.entries()) {
         const words = WORDS[category];
-        const cat = await createCategory(ctx, { provider_id: provider.id, name: category, sort_order: j, translations: words ? { ae: { name: words.ae }, so: { name: words.so } } : null });
+        const cat = await createCategory(ctx, {
+          provider_id: provider.id,
+          name: category,
+          sort_order: j,
+          translations: words ? { ae: { name: words.ae }, so: { name: words.so } } : null,
+        });
         for (const [k, [name, mb, days, cost, price]] of bundles.entries()) {
-          await createBundle(ctx, { category_id: cat.id, name, data_volume_mb: mb, validity_days: days, cost_price: toMinor(cost), selling_price: toMinor(price), sort_order: k, translations: bundleTranslations(name) });
+          await createBundle(ctx, {
+            category_id: cat.id,
+            name,
+            data_volume_mb: mb,
+            validity_days: days,
+            cost_price: toMinor(cost),
+            selling_price: toMinor(price),
+            sort_order: k,
+            translations: bundleTranslations(name),
+          });
         }
       }
     }

@@ -33,7 +33,18 @@ export async function seedDemoHistory(knex: Knex, days = 21): Promise<void> {
   if (!demo) return;
   const ctx = systemContext({ db: knex });
   if (!(await knex('users').where({ email: SECOND_DEALER.email }).first('id'))) {
-    const input = await prepareUserInput({ name: SECOND_DEALER.name, email: SECOND_DEALER.email, password: SECOND_DEALER.password, phone: '+252617100200', dealer_code: SECOND_DEALER.code, user_type: 'dealer' as const, brand_color: '#7C3AED', company_name: 'Hodan Data Services', description: 'Daily and monthly bundles in Hodan district.', pricing_model: 'profit' as const });
+    const input = await prepareUserInput({
+      name: SECOND_DEALER.name,
+      email: SECOND_DEALER.email,
+      password: SECOND_DEALER.password,
+      phone: '+252617100200',
+      dealer_code: SECOND_DEALER.code,
+      user_type: 'dealer' as const,
+      brand_color: '#7C3AED',
+      company_name: 'Hodan Data Services',
+      description: 'Daily and monthly bundles in Hodan district.',
+      pricing_model: 'profit' as const,
+    });
     await transact(ctx, (tctx) => createUser(tctx, input, { verified: true }));
   }
   const hodan = await knex('users').where({ dealer_code: SECOND_DEALER.code }).first('id');
@@ -50,7 +61,9 @@ export async function seedDemoHistory(knex: Knex, days = 21): Promise<void> {
   const today = Date.now();
   for (const code of [DEMO_DEALER.code, SECOND_DEALER.code]) {
     const dealer = await findStorefrontDealer(knex, code);
-    const bundles = (await storefrontProviders(knex, dealer.id)).providers.flatMap((p) => p.categories.flatMap((c) => c.bundles.map((b) => ({ id: b.id, prefix: p.phone_prefixes[0] ?? '61' }))));
+    const bundles = (await storefrontProviders(knex, dealer.id)).providers.flatMap((p) =>
+      p.categories.flatMap((c) => c.bundles.map((b) => ({ id: b.id, prefix: p.phone_prefixes[0] ?? '61' }))),
+    );
     const methods = await storefrontPaymentMethods(knex, dealer);
     if (!bundles.length || !methods.length) continue;
     let n = 0;
@@ -66,14 +79,37 @@ export async function seedDemoHistory(knex: Knex, days = 21): Promise<void> {
         // Mobile money is paid from a number on its own network (eDahab from Somtel, ...).
         const network = PAYER_NETWORKS[method.type];
         const payer = network && !network.prefixes.some((p) => phone.startsWith(p)) ? `${network.prefixes[0]}${phone.slice(-7)}` : phone;
-        const created = await createRecharge(ctx, dealer, { bundle_id: bundle.id, payment_method_id: method.id, phone, payer_phone: payer }, `demo-history-${code}-${n}`).catch(() => null);
+        const created = await createRecharge(
+          ctx,
+          dealer,
+          { bundle_id: bundle.id, payment_method_id: method.id, phone, payer_phone: payer },
+          `demo-history-${code}-${n}`,
+        ).catch(() => null);
         if (!created) continue; // e.g. the DEMO wallet ran out: that is a refusal, as in real life
         await knex('recharges').where({ id: created.id }).update({ status: 'processing', attempts: 1, processing_started_at: toDbTime() });
         // The states the worker would have recorded: paid and delivered, declined, or refused by the operator (reserve cancelled).
-        const states = roll < 0.86 ? { payment_state: 'collected', delivery_state: 'delivered' } : roll < 0.93 ? { payment_state: 'declined', delivery_state: 'none' } : { payment_state: 'released', delivery_state: 'failed' };
-        await knex('recharges').where({ id: created.id }).update({ ...states, payment_flow: 'preauthorize', payment_adapter: 'waafipay', operator_adapter: states.delivery_state === 'none' ? null : 'sandbox', payment_reference: states.payment_state === 'declined' ? null : `DEMO-${code}-${n}` });
+        const states =
+          roll < 0.86
+            ? { payment_state: 'collected', delivery_state: 'delivered' }
+            : roll < 0.93
+              ? { payment_state: 'declined', delivery_state: 'none' }
+              : { payment_state: 'released', delivery_state: 'failed' };
+        await knex('recharges')
+          .where({ id: created.id })
+          .update({
+            ...states,
+            payment_flow: 'preauthorize',
+            payment_adapter: 'waafipay',
+            operator_adapter: states.delivery_state === 'none' ? null : 'sandbox',
+            payment_reference: states.payment_state === 'declined' ? null : `DEMO-${code}-${n}`,
+          });
         if (roll < 0.86) await completeRecharge(ctx, created.id, `OPR-DEMO-${code}-${n}`);
-        else await failRecharge(ctx, created.id, roll < 0.93 ? 'Payment declined (5206): the payer cancelled' : 'The operator rejected the number (not eligible for data bundles).');
+        else
+          await failRecharge(
+            ctx,
+            created.id,
+            roll < 0.93 ? 'Payment declined (5206): the payer cancelled' : 'The operator rejected the number (not eligible for data bundles).',
+          );
         // Dated back to its day, at a time in the shop's opening hours (06:00-21:59 UTC+3).
         const at = new Date(today - day * 86_400_000);
         at.setUTCHours(3 + Math.floor(next() * 16), Math.floor(next() * 60), Math.floor(next() * 60), 0);

@@ -33,7 +33,12 @@ describe('demo data', () => {
     expect(hormuud.phone_prefixes).toEqual(['61', '77']);
     const bundles = await h.http().get(`/api/v1/bundles?provider_id=${hormuud.id}&per_page=100`).set(bearer(token));
     expect(bundles.body.meta.total).toBe(8);
-    expect(bundles.body.data.find((b: { name: string }) => b.name === '1 GB Daily')).toMatchObject({ cost_price: '0.40', selling_price: '0.50', data_volume_mb: 1024, validity_days: 1 });
+    expect(bundles.body.data.find((b: { name: string }) => b.name === '1 GB Daily')).toMatchObject({
+      cost_price: '0.40',
+      selling_price: '0.50',
+      data_volume_mb: 1024,
+      validity_days: 1,
+    });
     expect(bundles.body.data.find((b: { name: string }) => b.name === 'Unlimited 30 days').data_volume_mb).toBeNull();
   });
 
@@ -42,7 +47,9 @@ describe('demo data', () => {
     expect(shop.body.data.providers.map((p: { code: string }) => p.code)).toEqual(['HORMUUD', 'SOMTEL', 'GOLIS']);
     const hormuud = shop.body.data.providers[0];
     expect(hormuud.categories.map((c: { name: string }) => c.name)).toEqual(['Daily', 'Weekly', 'Monthly', 'Unlimited']);
-    const prices = Object.fromEntries(hormuud.categories.flatMap((c: { bundles: { name: string; price: string }[] }) => c.bundles.map((b) => [b.name, b.price])));
+    const prices = Object.fromEntries(
+      hormuud.categories.flatMap((c: { bundles: { name: string; price: string }[] }) => c.bundles.map((b) => [b.name, b.price])),
+    );
     expect(prices).toMatchObject({ '1 GB Daily': '0.50', '10 GB Monthly': '5.75', 'Unlimited 30 days': '25.10' });
     const profile = await h.http().get('/api/v1/client/dealer').set('dealer_code', 'DEMO');
     expect(profile.body.data.banners).toHaveLength(3);

@@ -14,7 +14,11 @@ configureSecrets(config.appKey);
 initServerI18n();
 const db = connectDatabase();
 migrateAndSeed(db, { seedDemo: true, dataDir: config.dataDir })
-  .then(() => console.log('Demo data seeded: admin@example.com / Admin@12345, dealer@example.com / Dealer@12345 (dealer DEMO), hodan@example.com / Dealer@12345 (dealer HODAN)'))
+  .then(() =>
+    console.log(
+      'Demo data seeded: admin@example.com / Admin@12345, dealer@example.com / Dealer@12345 (dealer DEMO), hodan@example.com / Dealer@12345 (dealer HODAN)',
+    ),
+  )
   .catch((err) => {
     console.error(err);
     process.exitCode = 1;

@@ -31,7 +31,9 @@ export function healthRoutes(registry: OpenApiRegistry, knex: Knex, timeoutSecon
     } catch (err) {
       req.log?.warn({ err }, 'health: database down');
       res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS.unavailable));
-      res.status(503).json({ success: false, message: translateMessage(req.t, 'api:errors.database_unavailable'), data: { status: 'degraded', database: 'down' } });
+      res
+        .status(503)
+        .json({ success: false, message: translateMessage(req.t, 'api:errors.database_unavailable'), data: { status: 'degraded', database: 'down' } });
     } finally {
       clearTimeout(timer);
     }

@@ -30,7 +30,16 @@ describe('health, unknown paths and the OpenAPI document', () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
     const paths = Object.keys(res.body.paths);
-    for (const p of ['/auth/admin/login', '/auth/check-lock', '/users', '/users/{id}', '/users/bulk/status', '/users/trashed/list', '/roles/{id}/assign-permissions', '/roles/permissions/available']) {
+    for (const p of [
+      '/auth/admin/login',
+      '/auth/check-lock',
+      '/users',
+      '/users/{id}',
+      '/users/bulk/status',
+      '/users/trashed/list',
+      '/roles/{id}/assign-permissions',
+      '/roles/permissions/available',
+    ]) {
       expect(paths).toContain(p);
     }
     const login = res.body.paths['/auth/admin/login'].post.requestBody.content['application/json'].schema;
@@ -67,7 +76,11 @@ describe('health, unknown paths and the OpenAPI document', () => {
       expect(Date.now() - started).toBeLessThan(3_000);
       expect(res.status).toBe(503);
       expect(res.headers['retry-after']).toBe('5');
-      expect(res.body).toEqual({ success: false, message: 'Adeegga si ku meel gaar ah looma heli karo. Fadlan mar kale isku day dhowr ilbiriqsi kadib.', data: { status: 'degraded', database: 'down' } });
+      expect(res.body).toEqual({
+        success: false,
+        message: 'Adeegga si ku meel gaar ah looma heli karo. Fadlan mar kale isku day dhowr ilbiriqsi kadib.',
+        data: { status: 'degraded', database: 'down' },
+      });
     } finally {
       await other.close();
     }

@@ -13,7 +13,11 @@ let admin: string;
 type Row = { id: number; h_id: string; sort_order: number };
 
 async function contact(token: string, label: string, extra: Record<string, unknown> = {}): Promise<Row> {
-  const res = await h.http().post('/api/v1/contacts').set(bearer(token)).send({ type: 'email', label, value: `${label.toLowerCase().replace(/\W+/g, '')}@example.so`, ...extra });
+  const res = await h
+    .http()
+    .post('/api/v1/contacts')
+    .set(bearer(token))
+    .send({ type: 'email', label, value: `${label.toLowerCase().replace(/\W+/g, '')}@example.so`, ...extra });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as Row;
 }
@@ -24,7 +28,12 @@ async function dealer(code: string): Promise<{ id: number; token: string }> {
 }
 const order = async (token: string, resource: string) =>
   ((await h.http().get(`/api/v1/${resource}?sort=sort_order&order=asc&per_page=100`).set(bearer(token))).body.data as Row[]).map((r) => [r.id, r.sort_order]);
-const reorder = (token: string, resource: string, body: unknown) => h.http().post(`/api/v1/${resource}/reorder`).set(bearer(token)).send(body as object);
+const reorder = (token: string, resource: string, body: unknown) =>
+  h
+    .http()
+    .post(`/api/v1/${resource}/reorder`)
+    .set(bearer(token))
+    .send(body as object);
 const logs = () => h.knex('activity_log').where({ action: 'reordered' }).orderBy('id');
 
 beforeAll(async () => {
@@ -75,7 +84,10 @@ describe('POST /{resource}/reorder', () => {
   it('refuses an empty list, a repeated id and a negative start, with field errors', async () => {
     const a = await contact(admin, 'Echo');
     expect((await reorder(admin, 'contacts', { ids: [] })).body).toMatchObject({ message: VALIDATION, errors: { ids: ['Select at least one record'] } });
-    expect((await reorder(admin, 'contacts', { ids: [a.id, a.h_id] })).body).toMatchObject({ message: VALIDATION, errors: { ids: ['Each record may appear only once'] } });
+    expect((await reorder(admin, 'contacts', { ids: [a.id, a.h_id] })).body).toMatchObject({
+      message: VALIDATION,
+      errors: { ids: ['Each record may appear only once'] },
+    });
     expect((await reorder(admin, 'contacts', { ids: [a.id], start: -1 })).status).toBe(422);
   });
 

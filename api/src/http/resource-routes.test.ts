@@ -59,7 +59,12 @@ describe(`generic list and id handling on ${TEST_DATABASE}`, () => {
   });
 
   it('answers a malformed multipart body with 400, not 500', async () => {
-    const res = await h.http().post('/api/v1/users').set(auth()).set('content-type', 'multipart/form-data; boundary=xyz').send('--xyz\r\nContent-Disposition: form-data; name="name"\r\n\r\nTrunc');
+    const res = await h
+      .http()
+      .post('/api/v1/users')
+      .set(auth())
+      .set('content-type', 'multipart/form-data; boundary=xyz')
+      .send('--xyz\r\nContent-Disposition: form-data; name="name"\r\n\r\nTrunc');
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('The upload could not be read. Please send it again as a form with the file.');
     const noBoundary = await h.http().post('/api/v1/users').set(auth()).set('content-type', 'multipart/form-data').send('xx');
@@ -67,9 +72,7 @@ describe(`generic list and id handling on ${TEST_DATABASE}`, () => {
   });
 
   it('turns a unique-key race into 422s, never 500s', async () => {
-    const results = await Promise.all(
-      Array.from({ length: 5 }, () => h.http().post('/api/v1/roles').set(auth()).send({ name: 'Race Role' })),
-    );
+    const results = await Promise.all(Array.from({ length: 5 }, () => h.http().post('/api/v1/roles').set(auth()).send({ name: 'Race Role' })));
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 422)).toHaveLength(4);
@@ -86,11 +89,23 @@ describe(`generic list and id handling on ${TEST_DATABASE}`, () => {
   it('words bulk messages for one record and for several', async () => {
     const a = await h.http().post('/api/v1/roles').set(auth()).send({ name: 'Plural A' });
     const b = await h.http().post('/api/v1/roles').set(auth()).send({ name: 'Plural B' });
-    const one = await h.http().delete('/api/v1/roles/bulk/delete').set(auth()).send({ ids: [a.body.data.id] });
+    const one = await h
+      .http()
+      .delete('/api/v1/roles/bulk/delete')
+      .set(auth())
+      .send({ ids: [a.body.data.id] });
     expect(one.body).toMatchObject({ message: '1 role moved to the trash', data: { affected: 1 } });
-    const two = await h.http().post('/api/v1/roles/bulk/restore').set(auth()).send({ ids: [a.body.data.h_id, b.body.data.id] });
+    const two = await h
+      .http()
+      .post('/api/v1/roles/bulk/restore')
+      .set(auth())
+      .send({ ids: [a.body.data.h_id, b.body.data.id] });
     expect(two.status).toBe(404); // b is not in the trash: all or nothing
-    const restored = await h.http().post('/api/v1/roles/bulk/restore').set(auth()).send({ ids: [a.body.data.h_id] });
+    const restored = await h
+      .http()
+      .post('/api/v1/roles/bulk/restore')
+      .set(auth())
+      .send({ ids: [a.body.data.h_id] });
     expect(restored.body.message).toBe('1 role restored successfully');
   });
 });

@@ -32,7 +32,11 @@ export interface ResourceHelpers<M extends SoftModel> {
 }
 
 /** The route factory: maps HTTP (params, query, multipart files, the envelope) to the resource service. */
-export function resourceRoutes<M extends SoftModel, R extends ZodType>(registry: OpenApiRegistry, storage: FileStorage, mod: ResourceRoutesModule<M, R>): ApiRouter {
+export function resourceRoutes<M extends SoftModel, R extends ZodType>(
+  registry: OpenApiRegistry,
+  storage: FileStorage,
+  mod: ResourceRoutesModule<M, R>,
+): ApiRouter {
   const { def } = mod;
   const service = resourceService(storage, mod);
   const api = new ApiRouter(registry, `/${def.name}`, def.name.charAt(0).toUpperCase() + def.name.slice(1).replace(/-/g, ' '));
@@ -53,7 +57,8 @@ export function resourceRoutes<M extends SoftModel, R extends ZodType>(registry:
     return images;
   };
   /** The file fields multer received (before their bytes are checked). */
-  const sentFiles = (req: Request) => new Set<string>([...(req.file ? [req.file.fieldname] : []), ...Object.keys((req.files as Record<string, unknown>) ?? {})]);
+  const sentFiles = (req: Request) =>
+    new Set<string>([...(req.file ? [req.file.fieldname] : []), ...Object.keys((req.files as Record<string, unknown>) ?? {})]);
   const requiredImageErrors = (req: Request) => service.missingImages((req.body ?? {}) as Record<string, unknown>, sentFiles(req));
 
   const listHandler = (state: 'active' | 'trashed') => (req: Request, ctx: ServiceContext) => service.list(ctx, req.query as Record<string, unknown>, state);
@@ -62,69 +67,128 @@ export function resourceRoutes<M extends SoftModel, R extends ZodType>(registry:
   const affected = affectedSchema;
 
   // Literal paths first: /trashed/list, /bulk/..., /search must come before /:id.
-  if (has('trashList')) api.get('/trashed/list', { summary: `List ${noun} in the trash`, ...perms('trashList'), list: true, query: mod.schemas.filters, response: mod.response }, listHandler('trashed'));
-  if (has('search')) api.get('/search', { summary: `Search ${noun} by q`, ...perms('search'), list: true, query: mod.schemas.filters, response: mod.response }, listHandler('active'));
+  if (has('trashList'))
+    api.get(
+      '/trashed/list',
+      { summary: `List ${noun} in the trash`, ...perms('trashList'), list: true, query: mod.schemas.filters, response: mod.response },
+      listHandler('trashed'),
+    );
+  if (has('search'))
+    api.get(
+      '/search',
+      { summary: `Search ${noun} by q`, ...perms('search'), list: true, query: mod.schemas.filters, response: mod.response },
+      listHandler('active'),
+    );
 
   if (has('bulkDelete')) {
-    api.delete('/bulk/delete', { summary: `Move several ${noun} to the trash`, ...perms('bulkDelete'), body: idListSchema, response: affected }, async (req, ctx) => {
-      const count = await service.deleteMany(ctx, ids(req));
-      return { message: msg('bulk_deleted'), messageVars: { count }, data: { affected: count } };
-    });
+    api.delete(
+      '/bulk/delete',
+      { summary: `Move several ${noun} to the trash`, ...perms('bulkDelete'), body: idListSchema, response: affected },
+      async (req, ctx) => {
+        const count = await service.deleteMany(ctx, ids(req));
+        return { message: msg('bulk_deleted'), messageVars: { count }, data: { affected: count } };
+      },
+    );
   }
   if (has('bulkRestore')) {
-    api.post('/bulk/restore', { summary: `Restore several ${noun} from the trash`, ...perms('bulkRestore'), body: idListSchema, response: affected }, async (req, ctx) => {
-      const count = await service.restoreMany(ctx, ids(req));
-      return { message: msg('bulk_restored'), messageVars: { count }, data: { affected: count } };
-    });
+    api.post(
+      '/bulk/restore',
+      { summary: `Restore several ${noun} from the trash`, ...perms('bulkRestore'), body: idListSchema, response: affected },
+      async (req, ctx) => {
+        const count = await service.restoreMany(ctx, ids(req));
+        return { message: msg('bulk_restored'), messageVars: { count }, data: { affected: count } };
+      },
+    );
   }
   if (has('bulkForceDelete')) {
-    api.delete('/bulk/force-delete', { summary: `Delete several ${noun} permanently`, ...perms('bulkForceDelete'), body: idListSchema, response: affected }, async (req, ctx) => {
-      const count = await service.forceDelete(ctx, ids(req));
-      return { message: msg('bulk_force_deleted'), messageVars: { count }, data: { affected: count } };
-    });
+    api.delete(
+      '/bulk/force-delete',
+      { summary: `Delete several ${noun} permanently`, ...perms('bulkForceDelete'), body: idListSchema, response: affected },
+      async (req, ctx) => {
+        const count = await service.forceDelete(ctx, ids(req));
+        return { message: msg('bulk_force_deleted'), messageVars: { count }, data: { affected: count } };
+      },
+    );
   }
   if (has('bulkCreate') && mod.schemas.create) {
-    api.post('/bulk', { summary: `Create several ${noun} at once (array body, all or nothing)`, ...perms('bulkCreate'), body: mod.schemas.create, bodyIsArray: true, status: 201, response: z.array(mod.response) }, async (req, ctx) => {
-      const created = await service.createMany(ctx, req.body);
-      return { message: msg('bulk_created'), messageVars: { count: created.length }, data: created };
-    });
+    api.post(
+      '/bulk',
+      {
+        summary: `Create several ${noun} at once (array body, all or nothing)`,
+        ...perms('bulkCreate'),
+        body: mod.schemas.create,
+        bodyIsArray: true,
+        status: 201,
+        response: z.array(mod.response),
+      },
+      async (req, ctx) => {
+        const created = await service.createMany(ctx, req.body);
+        return { message: msg('bulk_created'), messageVars: { count: created.length }, data: created };
+      },
+    );
   }
 
   // Resources listed by sort_order: one call saves a new order (one transaction, one log entry),
   // with the update permission; a dealer names only its own rows (any other id: 404).
   if (has('update') && mod.list.sortable.includes('sort_order')) {
-    api.post('/reorder', { summary: `Save a new order of ${noun} (sort_order = start + position)`, ...perms('update'), body: reorderSchema, response: affected }, async (req, ctx) => {
-      const { ids, start = 0 } = req.body as { ids: (string | number)[]; start?: number };
-      return { message: msg('reordered'), data: { affected: await service.reorder(ctx, ids, start) } };
-    });
+    api.post(
+      '/reorder',
+      { summary: `Save a new order of ${noun} (sort_order = start + position)`, ...perms('update'), body: reorderSchema, response: affected },
+      async (req, ctx) => {
+        const { ids, start = 0 } = req.body as { ids: (string | number)[]; start?: number };
+        return { message: msg('reordered'), data: { affected: await service.reorder(ctx, ids, start) } };
+      },
+    );
   }
 
   mod.extraRoutes?.(api, { find: service.find, findMany: service.findMany, presentOne: service.presentOne, storage });
 
   // Routes with :id.
-  if (has('list')) api.get('/', { summary: `List ${noun}`, ...perms('list'), list: true, query: mod.schemas.filters, response: mod.response }, listHandler('active'));
+  if (has('list'))
+    api.get('/', { summary: `List ${noun}`, ...perms('list'), list: true, query: mod.schemas.filters, response: mod.response }, listHandler('active'));
 
   if (has('create') && mod.schemas.create) {
     // A missing required file is reported with the body's errors when the body is invalid too.
-    api.post('/', { summary: `Create one of ${noun}`, ...perms('create'), body: mod.schemas.create, upload, files, check: requiredImageErrors, status: 201, response: mod.response }, async (req, ctx) => {
-      const data = await service.create(ctx, req.body, await imagesOf(req));
-      return { status: 201, message: msg('created'), data };
-    });
+    api.post(
+      '/',
+      {
+        summary: `Create one of ${noun}`,
+        ...perms('create'),
+        body: mod.schemas.create,
+        upload,
+        files,
+        check: requiredImageErrors,
+        status: 201,
+        response: mod.response,
+      },
+      async (req, ctx) => {
+        const data = await service.create(ctx, req.body, await imagesOf(req));
+        return { status: 201, message: msg('created'), data };
+      },
+    );
   }
 
   if (has('show')) {
-    api.get('/:id', { summary: `Show one of ${noun}`, ...perms('show'), response: mod.response }, async (req, ctx) => ({ data: await service.get(ctx, String(req.params.id), 'active') }));
+    api.get('/:id', { summary: `Show one of ${noun}`, ...perms('show'), response: mod.response }, async (req, ctx) => ({
+      data: await service.get(ctx, String(req.params.id), 'active'),
+    }));
   }
   if (has('trashShow')) {
-    api.get('/:id/trashed', { summary: `Show one of ${noun} in the trash`, ...perms('trashShow'), response: mod.response }, async (req, ctx) => ({ data: await service.get(ctx, String(req.params.id), 'trashed') }));
+    api.get('/:id/trashed', { summary: `Show one of ${noun} in the trash`, ...perms('trashShow'), response: mod.response }, async (req, ctx) => ({
+      data: await service.get(ctx, String(req.params.id), 'trashed'),
+    }));
   }
 
   if (has('update') && mod.schemas.update) {
     const routePerms = mod.updateAnyPermission ? { anyPermission: mod.updateAnyPermission } : perms('update');
-    api.patch('/:id', { summary: `Update one of ${noun}`, ...routePerms, body: mod.schemas.update, upload, files, response: mod.response }, async (req, ctx) => {
-      const data = await service.update(ctx, String(req.params.id), req.body, await imagesOf(req));
-      return { message: msg('updated'), data };
-    });
+    api.patch(
+      '/:id',
+      { summary: `Update one of ${noun}`, ...routePerms, body: mod.schemas.update, upload, files, response: mod.response },
+      async (req, ctx) => {
+        const data = await service.update(ctx, String(req.params.id), req.body, await imagesOf(req));
+        return { message: msg('updated'), data };
+      },
+    );
   }
 
   if (has('delete')) {
@@ -150,5 +214,4 @@ export function resourceRoutes<M extends SoftModel, R extends ZodType>(registry:
 }
 
 /** A zod object of the list filters, for validation and the OpenAPI document. */
-export const filterQuery = (shape: Record<string, ZodType>) =>
-  z.object({ ...shape, ids: z.union([z.string(), z.array(z.string())]).optional() });
+export const filterQuery = (shape: Record<string, ZodType>) => z.object({ ...shape, ids: z.union([z.string(), z.array(z.string())]).optional() });

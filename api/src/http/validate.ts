@@ -9,7 +9,7 @@ export function parseOrThrow<T>(schema: ZodType<T>, input: unknown): T {
   for (const issue of result.error.issues) {
     const field = issue.path.length ? issue.path.map(String).join('.') : 'body';
     const message = /^[a-z_]+:[\w.]+$/.test(issue.message) ? issue.message : 'validation:invalid_value';
-    (errors[field] ??= []);
+    errors[field] ??= [];
     if (!errors[field].includes(message)) errors[field].push(message);
   }
   throw validationFailed(errors);

@@ -27,7 +27,9 @@ const logSchema = z.object({
       gone: z.boolean().optional(),
     })
     .nullable()
-    .describe('What the entry is about, named as people name it (a user or role name, a banner title, a sale reference, a wallet\'s dealer), with the ids the console links with'),
+    .describe(
+      "What the entry is about, named as people name it (a user or role name, a banner title, a sale reference, a wallet's dealer), with the ids the console links with",
+    ),
   description: z.string().nullable(),
   before: z.unknown().nullable(),
   after: z.unknown().nullable(),
@@ -76,28 +78,47 @@ const present = (r: Record<string, any>, subject: LogSubject | null) => ({
  */
 export function logRoutes(registry: OpenApiRegistry) {
   const api = new ApiRouter(registry, '/logs', 'Logs');
-  const base = (db: import('knex').Knex) => db('activity_log').leftJoin('users as actors', 'actors.id', 'activity_log.actor_id').select('activity_log.*', 'actors.name as actor_name');
-  api.get('/', { summary: 'The activity log: filter actor_id, action, subject_type, subject_id, from, to (days), q', permission: 'view logs', query, list: true, response: logSchema }, async (req, ctx) => {
-    const f = req.query as Record<string, string | undefined>;
-    const { timezone } = await readCompanySettings(ctx.db);
-    const qb = base(ctx.db as never);
-    if (f.actor_id) qb.where('activity_log.actor_id', decodeId(f.actor_id) ?? 0);
-    if (f.action) qb.where('activity_log.action', f.action);
-    if (f.subject_type) qb.where('activity_log.subject_type', f.subject_type);
-    if (f.subject_id) qb.where('activity_log.subject_id', Number(f.subject_id) || 0);
-    if (f.from) qb.where('activity_log.created_at', '>=', toDbTime(startOfZonedDay(f.from, timezone)));
-    if (f.to) qb.where('activity_log.created_at', '<', toDbTime(new Date(startOfZonedDay(f.to, timezone).getTime() + 86_400_000)));
-    if (f.q) qb.where((w) => w.where('activity_log.description', 'like', `%${f.q}%`).orWhere('activity_log.ip', f.q!));
-    const page = Math.min(1_000_000, Math.max(1, Math.floor(Number(f.page) || 1)));
-    const perPage = Math.min(MAX_PER_PAGE, Math.max(1, Math.floor(Number(f.per_page) || DEFAULT_PER_PAGE)));
-    const countRow = await qb.clone().clearSelect().count({ n: '*' }).first();
-    const total = Number((countRow as { n: number | string }).n);
-    const rows = await qb.orderBy('activity_log.id', 'desc').limit(perPage).offset((page - 1) * perPage);
-    const subjects = await describeSubjects(ctx.db as never, rows);
-    return { data: rows.map((r, i) => present(r, subjects[i])), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } };
-  });
+  const base = (db: import('knex').Knex) =>
+    db('activity_log').leftJoin('users as actors', 'actors.id', 'activity_log.actor_id').select('activity_log.*', 'actors.name as actor_name');
+  api.get(
+    '/',
+    {
+      summary: 'The activity log: filter actor_id, action, subject_type, subject_id, from, to (days), q',
+      permission: 'view logs',
+      query,
+      list: true,
+      response: logSchema,
+    },
+    async (req, ctx) => {
+      const f = req.query as Record<string, string | undefined>;
+      const { timezone } = await readCompanySettings(ctx.db);
+      const qb = base(ctx.db as never);
+      if (f.actor_id) qb.where('activity_log.actor_id', decodeId(f.actor_id) ?? 0);
+      if (f.action) qb.where('activity_log.action', f.action);
+      if (f.subject_type) qb.where('activity_log.subject_type', f.subject_type);
+      if (f.subject_id) qb.where('activity_log.subject_id', Number(f.subject_id) || 0);
+      if (f.from) qb.where('activity_log.created_at', '>=', toDbTime(startOfZonedDay(f.from, timezone)));
+      if (f.to) qb.where('activity_log.created_at', '<', toDbTime(new Date(startOfZonedDay(f.to, timezone).getTime() + 86_400_000)));
+      if (f.q) qb.where((w) => w.where('activity_log.description', 'like', `%${f.q}%`).orWhere('activity_log.ip', f.q!));
+      const page = Math.min(1_000_000, Math.max(1, Math.floor(Number(f.page) || 1)));
+      const perPage = Math.min(MAX_PER_PAGE, Math.max(1, Math.floor(Number(f.per_page) || DEFAULT_PER_PAGE)));
+      const countRow = await qb.clone().clearSelect().count({ n: '*' }).first();
+      const total = Number((countRow as { n: number | string }).n);
+      const rows = await qb
+        .orderBy('activity_log.id', 'desc')
+        .limit(perPage)
+        .offset((page - 1) * perPage);
+      const subjects = await describeSubjects(ctx.db as never, rows);
+      return {
+        data: rows.map((r, i) => present(r, subjects[i])),
+        meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) },
+      };
+    },
+  );
   api.get('/:id', { summary: 'One log entry', permission: 'view logs', response: logSchema }, async (req, ctx) => {
-    const row = await base(ctx.db as never).where('activity_log.id', Number(req.params.id) || 0).first();
+    const row = await base(ctx.db as never)
+      .where('activity_log.id', Number(req.params.id) || 0)
+      .first();
     if (!row) throw notFound();
     const [subject] = await describeSubjects(ctx.db as never, [row]);
     return { data: present(row, subject) };

@@ -12,7 +12,11 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const entry = async (action: string, subjectType: string, subjectId: number) => {
-  const res = await h.http().get('/api/v1/logs').query({ action, subject_type: subjectType, subject_id: String(subjectId) }).set(bearer(root));
+  const res = await h
+    .http()
+    .get('/api/v1/logs')
+    .query({ action, subject_type: subjectType, subject_id: String(subjectId) })
+    .set(bearer(root));
   expect(res.status).toBe(200);
   expect(res.body.data.length).toBeGreaterThan(0);
   return res.body.data[0];
@@ -23,7 +27,11 @@ describe('GET /logs subjects', () => {
     const role = await h.http().post('/api/v1/roles').set(bearer(root)).send({ name: 'Editors' });
     expect(role.status).toBe(201);
     const id = role.body.data.id as number;
-    expect(await entry('created', 'role', id)).toMatchObject({ action: 'created', subject: { type: 'role', id, name: 'Editors' }, actor: { name: expect.any(String) } });
+    expect(await entry('created', 'role', id)).toMatchObject({
+      action: 'created',
+      subject: { type: 'role', id, name: 'Editors' },
+      actor: { name: expect.any(String) },
+    });
     const login = await h.http().get('/api/v1/logs').query({ action: 'login' }).set(bearer(root));
     const first = login.body.data[0];
     expect(first.subject).toMatchObject({ type: 'user', name: expect.any(String), user_type: 'admin' });
@@ -45,12 +53,24 @@ describe('GET /logs subjects', () => {
   });
 
   it("names a wallet by its dealer, with the dealer's id", async () => {
-    const res = await h.http().post('/api/v1/users').set(bearer(root)).field('name', 'Shop Logs').field('email', 'shoplogs@test.example').field('password', 'Secret@1234').field('password_confirmation', 'Secret@1234').field('user_type', 'dealer').field('dealer_code', 'SHOPLOGS').attach('dealer_logo', PNG_1PX, 'l.png');
+    const res = await h
+      .http()
+      .post('/api/v1/users')
+      .set(bearer(root))
+      .field('name', 'Shop Logs')
+      .field('email', 'shoplogs@test.example')
+      .field('password', 'Secret@1234')
+      .field('password_confirmation', 'Secret@1234')
+      .field('user_type', 'dealer')
+      .field('dealer_code', 'SHOPLOGS')
+      .attach('dealer_logo', PNG_1PX, 'l.png');
     expect(res.status).toBe(201);
     const dealerId = res.body.data.id as number;
     const wallet = await h.knex('wallets').where({ dealer_id: dealerId }).first();
     expect((await h.http().post(`/api/v1/wallets/${wallet.id}/top-up`).set(bearer(root)).send({ amount: '5.00', reference: 'EVC-LOGS' })).status).toBe(200);
-    expect(await entry('wallet_topped_up', 'wallet', wallet.id)).toMatchObject({ subject: { type: 'wallet', id: wallet.id, name: 'Shop Logs', dealer_id: dealerId } });
+    expect(await entry('wallet_topped_up', 'wallet', wallet.id)).toMatchObject({
+      subject: { type: 'wallet', id: wallet.id, name: 'Shop Logs', dealer_id: dealerId },
+    });
     expect(await entry('created', 'user', dealerId)).toMatchObject({ subject: { type: 'user', name: 'Shop Logs', user_type: 'dealer' } });
   });
 });

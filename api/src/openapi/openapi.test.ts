@@ -8,7 +8,9 @@ import { createHarness, type Harness } from '../../../tests/api/harness.ts';
  * `data`, so a generated client is fully typed.
  */
 let h: Harness;
-let doc: { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }> }>> };
+let doc: {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }> }>>;
+};
 
 beforeAll(async () => {
   h = await createHarness();
@@ -41,9 +43,13 @@ describe('GET /api/v1/openapi.json', () => {
 
   it('types the records: a user answer names its fields, a list carries meta', () => {
     const show = doc.paths['/users/{id}'].get.responses['200'].content!['application/json'].schema.properties!;
-    expect(Object.keys((show.data as { properties: Record<string, unknown> }).properties)).toEqual(expect.arrayContaining(['id', 'h_id', 'email', 'roles', 'dealer_details']));
+    expect(Object.keys((show.data as { properties: Record<string, unknown> }).properties)).toEqual(
+      expect.arrayContaining(['id', 'h_id', 'email', 'roles', 'dealer_details']),
+    );
     const list = doc.paths['/banners'].get.responses['200'].content!['application/json'].schema.properties!;
     expect(list.meta).toEqual({ $ref: '#/components/schemas/ListMeta' });
-    expect(Object.keys((list.data as { items: { properties: Record<string, unknown> } }).items.properties)).toEqual(expect.arrayContaining(['title', 'image', 'dealer']));
+    expect(Object.keys((list.data as { items: { properties: Record<string, unknown> } }).items.properties)).toEqual(
+      expect.arrayContaining(['title', 'image', 'dealer']),
+    );
   });
 });

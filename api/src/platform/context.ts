@@ -50,7 +50,9 @@ export function contextFromRequest(req: Request): ServiceContext {
   const auth = req.auth;
   return {
     db: rootKnex(),
-    actor: auth ? userActor(auth.user, auth.permissions, auth.isSuperAdmin) : { kind: 'user', id: null, user: null, userType: null, permissions: new Set(), isSuperAdmin: false },
+    actor: auth
+      ? userActor(auth.user, auth.permissions, auth.isSuperAdmin)
+      : { kind: 'user', id: null, user: null, userType: null, permissions: new Set(), isSuperAdmin: false },
     ip: req.ip ?? null,
     userAgent: req.get('user-agent')?.slice(0, 500) ?? null,
     language: req.lng,

@@ -30,8 +30,14 @@ describe(`the resource service without a request on ${TEST_DATABASE}`, () => {
 
     expect(await areas().update(ctx, created.id, { name: 'Banadir' })).toMatchObject({ name: 'Banadir', children_count: 1 });
     // The same rules as over HTTP: a taken code is the field's 422, a cycle is refused.
-    await expect(areas().create(ctx, { name: 'Other', code: 'BN', type: 'region' })).rejects.toMatchObject({ status: 422, errors: { code: ['validation:code_taken'] } });
-    await expect(areas().update(ctx, created.id, { parent_id: child.id })).rejects.toMatchObject({ status: 422, errors: { parent_id: ['validation:area_parent_cycle'] } });
+    await expect(areas().create(ctx, { name: 'Other', code: 'BN', type: 'region' })).rejects.toMatchObject({
+      status: 422,
+      errors: { code: ['validation:code_taken'] },
+    });
+    await expect(areas().update(ctx, created.id, { parent_id: child.id })).rejects.toMatchObject({
+      status: 422,
+      errors: { parent_id: ['validation:area_parent_cycle'] },
+    });
 
     await areas().delete(ctx, child.id);
     expect((await areas().list(ctx, {}, 'trashed')).data.map((a) => a.name)).toEqual(['Hodan']);
@@ -52,7 +58,17 @@ describe(`the resource service without a request on ${TEST_DATABASE}`, () => {
     const ctx: ServiceContext = { ...systemContext({ db: h.knex }), actor: userActor(user!, new Set(['view areas', 'create areas']), false) };
     const area = await areas().create(ctx, { name: 'Gedo', type: 'region' });
     expect(await h.knex('activity_log').where({ subject_type: 'area', subject_id: area.id }).first('actor_id')).toEqual({ actor_id: id });
-    expect((await areas().createMany(ctx, [{ name: 'Bay', type: 'region' }, { name: 'Bakool', type: 'region' }])).map((a) => a.name)).toEqual(['Bay', 'Bakool']);
-    await expect(areas().createMany(ctx, [{ name: 'Ok', type: 'region' }, { type: 'region' }])).rejects.toMatchObject({ status: 422, errors: { '1.name': expect.any(Array) } });
+    expect(
+      (
+        await areas().createMany(ctx, [
+          { name: 'Bay', type: 'region' },
+          { name: 'Bakool', type: 'region' },
+        ])
+      ).map((a) => a.name),
+    ).toEqual(['Bay', 'Bakool']);
+    await expect(areas().createMany(ctx, [{ name: 'Ok', type: 'region' }, { type: 'region' }])).rejects.toMatchObject({
+      status: 422,
+      errors: { '1.name': expect.any(Array) },
+    });
   });
 });

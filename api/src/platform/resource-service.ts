@@ -93,7 +93,9 @@ export function imageFieldsOf(def: ResourceDefinition, images: Record<string, Im
   const declared = def.imageFields ?? [];
   const configured = Object.keys(images ?? {});
   if (declared.length !== configured.length || declared.some((f) => !configured.includes(f))) {
-    throw new Error(`Resource ${def.name}: the registry's imageFields (${declared.join(', ') || 'none'}) and the module's images (${configured.join(', ') || 'none'}) differ`);
+    throw new Error(
+      `Resource ${def.name}: the registry's imageFields (${declared.join(', ') || 'none'}) and the module's images (${configured.join(', ') || 'none'}) differ`,
+    );
   }
   return declared.map((field) => [field, images![field]]);
 }
@@ -135,7 +137,8 @@ export function resourceService<M extends SoftModel, R extends ZodType>(storage:
     if (rows.length !== unique.length) throw notFound();
     return rows;
   };
-  const find = async (ctx: ServiceContext, rawId: string | number, state: RecordState, opts?: { lock?: boolean }): Promise<M> => (await findMany(ctx, [rawId], state, opts))[0];
+  const find = async (ctx: ServiceContext, rawId: string | number, state: RecordState, opts?: { lock?: boolean }): Promise<M> =>
+    (await findMany(ctx, [rawId], state, opts))[0];
   const reload = async (ctx: ServiceContext, id: number) => {
     const qb = Model.query(ctx.db as Knex).findById(id) as unknown as QueryBuilder<M, M>;
     if (mod.graph) qb.withGraphFetched(mod.graph);
@@ -184,7 +187,10 @@ export function resourceService<M extends SoftModel, R extends ZodType>(storage:
   };
 
   /** Store the images before the transaction; removed again when the write fails or loses a race. */
-  const withStoredImages = async <T>(images: Partial<Record<string, ImageUpload | null>>, work: (stored: Record<string, string | undefined>) => Promise<T>): Promise<T> => {
+  const withStoredImages = async <T>(
+    images: Partial<Record<string, ImageUpload | null>>,
+    work: (stored: Record<string, string | undefined>) => Promise<T>,
+  ): Promise<T> => {
     const stored: Record<string, string | undefined> = {};
     try {
       for (const [field, cfg] of imageFields) {
@@ -221,14 +227,18 @@ export function resourceService<M extends SoftModel, R extends ZodType>(storage:
   };
   const softDelete = async (ctx: WriteContext, row: M) => {
     await mod.guardDelete?.(ctx, row);
-    await Model.query(ctx.db as Knex).patch({ deleted_at: toDbTime() } as never).where('id', row.id);
+    await Model.query(ctx.db as Knex)
+      .patch({ deleted_at: toDbTime() } as never)
+      .where('id', row.id);
     await mod.afterSoftDelete?.(ctx, row);
     await recordActivity(ctx, { action: 'deleted', subjectType: def.subjectType, subjectId: row.id, before: mod.snapshot(row) });
   };
   const restoreRow = async (ctx: WriteContext, row: M) => {
     await mod.guardRestore?.(ctx, row);
     await uniqueErrors(async () => {
-      await Model.query(ctx.db as Knex).patch({ deleted_at: null } as never).where('id', row.id);
+      await Model.query(ctx.db as Knex)
+        .patch({ deleted_at: null } as never)
+        .where('id', row.id);
     });
     await recordActivity(ctx, { action: 'restored', subjectType: def.subjectType, subjectId: row.id });
   };
@@ -328,7 +338,12 @@ export function resourceService<M extends SoftModel, R extends ZodType>(storage:
     },
 
     /** Changes one live record with input already checked against `schemas.update`, and its checked images. */
-    async update(ctx: ServiceContext, rawId: string | number, input: Record<string, unknown>, images: Partial<Record<string, ImageUpload | null>> = {}): Promise<Presented<R>> {
+    async update(
+      ctx: ServiceContext,
+      rawId: string | number,
+      input: Record<string, unknown>,
+      images: Partial<Record<string, ImageUpload | null>> = {},
+    ): Promise<Presented<R>> {
       const prepared = mod.prepare ? await mod.prepare(ctx, input) : input;
       const id = await withStoredImages(images, (stored) =>
         transact(ctx, async (tctx) => {
@@ -343,7 +358,10 @@ export function resourceService<M extends SoftModel, R extends ZodType>(storage:
           let outcome: { action?: ActivityAction; after?: Record<string, unknown> } | void = undefined;
           await uniqueErrors(async () => {
             if (mod.update) outcome = await mod.update(wctx, row, body);
-            else if (Object.keys(body).length) await Model.query(wctx.db as Knex).patch(body as never).where('id', row.id);
+            else if (Object.keys(body).length)
+              await Model.query(wctx.db as Knex)
+                .patch(body as never)
+                .where('id', row.id);
           });
           for (const [field, cfg] of imageFields) {
             const old = cfg.column ? (row as unknown as Record<string, string | null>)[cfg.column] : null;
@@ -352,7 +370,8 @@ export function resourceService<M extends SoftModel, R extends ZodType>(storage:
           const { action = 'updated', after: extra = {} } = (outcome ?? {}) as { action?: ActivityAction; after?: Record<string, unknown> };
           const after = { ...mod.snapshot(await reload(wctx, row.id)), ...extra };
           // A write that changes nothing leaves no log entry.
-          if (JSON.stringify(before) !== JSON.stringify(after)) await recordActivity(wctx, { action, subjectType: def.subjectType, subjectId: row.id, before, after });
+          if (JSON.stringify(before) !== JSON.stringify(after))
+            await recordActivity(wctx, { action, subjectType: def.subjectType, subjectId: row.id, before, after });
           return row.id;
         }),
       );
@@ -421,10 +440,19 @@ export function resourceService<M extends SoftModel, R extends ZodType>(storage:
           if (row.sort_order === start + i) continue;
           before[id] = row.sort_order;
           after[id] = start + i;
-          await Model.query(tctx.db as Knex).patch({ sort_order: start + i } as never).where('id', id);
+          await Model.query(tctx.db as Knex)
+            .patch({ sort_order: start + i } as never)
+            .where('id', id);
         }
         const changed = Object.keys(after).length;
-        if (changed) await recordActivity(tctx, { action: 'reordered', subjectType: def.subjectType, subjectId: null, before: { sort_order: before }, after: { sort_order: after } });
+        if (changed)
+          await recordActivity(tctx, {
+            action: 'reordered',
+            subjectType: def.subjectType,
+            subjectId: null,
+            before: { sort_order: before },
+            after: { sort_order: after },
+          });
         return changed;
       });
     },

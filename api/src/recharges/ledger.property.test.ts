@@ -50,8 +50,18 @@ describe('the ledger under random sequences', () => {
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
         const shop = await makeShop(h, root, 'cost');
         for (const [i, s] of steps.entries()) {
-          if (s.op === 'topUp') await h.http().post(`/api/v1/wallets/${shop.walletId}/top-up`).set(bearer(root)).send({ amount: s.cents / 100, reference: `prop-${i}` });
-          if (s.op === 'adjust') await h.http().post(`/api/v1/wallets/${shop.walletId}/adjust`).set(bearer(root)).send({ type: s.type, amount: s.cents / 100, reference: `prop-${i}`, note: 'property' });
+          if (s.op === 'topUp')
+            await h
+              .http()
+              .post(`/api/v1/wallets/${shop.walletId}/top-up`)
+              .set(bearer(root))
+              .send({ amount: s.cents / 100, reference: `prop-${i}` });
+          if (s.op === 'adjust')
+            await h
+              .http()
+              .post(`/api/v1/wallets/${shop.walletId}/adjust`)
+              .set(bearer(root))
+              .send({ type: s.type, amount: s.cents / 100, reference: `prop-${i}`, note: 'property' });
           if (s.op === 'recharge') {
             // 8888: delivered, but the answer to the send is lost (looked up, never sent twice).
             const phone = s.outcome === 'rejected' ? '0615559999' : i % 2 ? '0615558888' : '0615123456';

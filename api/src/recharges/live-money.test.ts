@@ -33,7 +33,8 @@ const publicView = async (id: number) => {
   const { reference } = await h.knex('recharges').where({ id }).first('reference');
   return (await h.http().get(`/api/v1/client/recharge/${reference}`).set('dealer_code', shop.code)).body.data;
 };
-const operations = async (id: number) => (await h.knex('remote_calls').where({ recharge_id: id }).orderBy('id')).map((c: { operation: string; outcome: string }) => `${c.operation}:${c.outcome}`);
+const operations = async (id: number) =>
+  (await h.knex('remote_calls').where({ recharge_id: id }).orderBy('id')).map((c: { operation: string; outcome: string }) => `${c.operation}:${c.outcome}`);
 
 /**
  * The invariants of one sale, checked against both stand-ins' own books: delivered once or not at
@@ -190,7 +191,15 @@ describe('what neither side can tell goes to review, and a person settles it', (
     const bad = await h.http().post(`/api/v1/recharges/${r.id}/settle`).set(bearer(root)).send({ outcome: 'maybe' });
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual({ outcome: ['Choose delivered or not delivered'], note: ['Write down why'] });
-    const settles = await Promise.all(Array.from({ length: 5 }, () => h.http().post(`/api/v1/recharges/${r.id}/settle`).set(bearer(root)).send({ outcome: 'not_delivered', note: 'The operator confirms no top-up reached this number.' })));
+    const settles = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        h
+          .http()
+          .post(`/api/v1/recharges/${r.id}/settle`)
+          .set(bearer(root))
+          .send({ outcome: 'not_delivered', note: 'The operator confirms no top-up reached this number.' }),
+      ),
+    );
     expect(settles.map((s) => s.status).sort()).toEqual([200, 409, 409, 409, 409]);
     await kit.worker.drain();
     const settled = await assertMoneyRight(kit, r.id);
@@ -205,7 +214,11 @@ describe('what neither side can tell goes to review, and a person settles it', (
     const sale = await buy(h, shop, { phone: '0615554444' });
     await kit.worker.drain();
     expect((await row(sale.body.data.id)).status).toBe('needs_review');
-    const res = await h.http().post(`/api/v1/recharges/${sale.body.data.id}/settle`).set(bearer(root)).send({ outcome: 'delivered', note: 'The customer confirms the bundle arrived.' });
+    const res = await h
+      .http()
+      .post(`/api/v1/recharges/${sale.body.data.id}/settle`)
+      .set(bearer(root))
+      .send({ outcome: 'delivered', note: 'The customer confirms the bundle arrived.' });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe("Settled as delivered: the customer's payment is taken and the sale completes.");
     await kit.worker.drain();
@@ -264,7 +277,11 @@ describe('the purchase flow (WAAFIPAY_MODE=purchase)', () => {
       expect(await assertMoneyRight(purchase, ok.body.data.id)).toMatchObject({ status: 'completed', payment_flow: 'purchase', payment_state: 'collected' });
       expect(await assertMoneyRight(purchase, refused.body.data.id)).toMatchObject({ status: 'refunded', payment_state: 'released' });
       expect(purchase.standIns.waafipay.byReference((await row(refused.body.data.id)).reference)?.state).toBe('Reversed');
-      expect(await publicView(refused.body.data.id)).toMatchObject({ outcome: 'not_delivered', money: 'returned', message: 'The bundle could not be delivered. Your payment is returned.' });
+      expect(await publicView(refused.body.data.id)).toMatchObject({
+        outcome: 'not_delivered',
+        money: 'returned',
+        message: 'The bundle could not be delivered. Your payment is returned.',
+      });
     } finally {
       await purchase.close();
     }

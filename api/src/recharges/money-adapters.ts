@@ -62,12 +62,15 @@ export type MoneyEnv = z.infer<typeof moneyEnvSchema>;
 
 export function readMoneyEnv(env: NodeJS.ProcessEnv = process.env): MoneyEnv {
   const parsed = moneyEnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
-  if (!parsed.success) throw new Error(`Invalid payment/operator configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(`Invalid payment/operator configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   // Real bundles must be paid by a real gateway: in production, a live aggregator beside the
   // stand-in gateway (which approves every test number) would deliver for nothing.
   const livePayment = parsed.data.PAYMENT_ADAPTER === 'waafipay' && !!parsed.data.WAAFIPAY_URL;
   if (env.NODE_ENV === 'production' && parsed.data.RELOADLY_API_URL && !livePayment) {
-    throw new Error('Invalid payment/operator configuration: RELOADLY_API_URL delivers real bundles, so NODE_ENV=production needs WAAFIPAY_URL and its credentials too (the embedded stand-in gateway never collects money)');
+    throw new Error(
+      'Invalid payment/operator configuration: RELOADLY_API_URL delivers real bundles, so NODE_ENV=production needs WAAFIPAY_URL and its credentials too (the embedded stand-in gateway never collects money)',
+    );
   }
   return parsed.data;
 }
@@ -118,7 +121,15 @@ export async function startStandIns(opts: { approvalMs: number; latencyMs: numbe
     const pay = inProcessFetch(waafipay.handle);
     const op = inProcessFetch(reloadly.combinedHandle);
     const routed: FetchLike = (url, init) => (url.startsWith('http://waafipay.local') ? pay(url, init) : op(url, init));
-    return { waafipay, reloadly, servers: null, waafipayUrl: 'http://waafipay.local/asm', reloadlyUrl: 'http://reloadly.local', fetch: routed, close: async () => undefined };
+    return {
+      waafipay,
+      reloadly,
+      servers: null,
+      waafipayUrl: 'http://waafipay.local/asm',
+      reloadlyUrl: 'http://reloadly.local',
+      fetch: routed,
+      close: async () => undefined,
+    };
   }
   const servers = { waafipay: await startStandInServer(waafipay.handle), reloadly: await startStandInServer(reloadly.combinedHandle) };
   return {
@@ -155,21 +166,58 @@ export async function moneyAdapters(env: MoneyEnv, deps: { trail: RemoteTrail; l
   const livePayment = env.PAYMENT_ADAPTER === 'waafipay' && env.WAAFIPAY_URL;
   const payment = livePayment
     ? waafiPayAdapter(
-        { url: env.WAAFIPAY_URL!, merchantUid: env.WAAFIPAY_MERCHANT_UID!, apiUserId: env.WAAFIPAY_API_USER_ID!, apiKey: env.WAAFIPAY_API_KEY!, storeId: env.WAAFIPAY_STORE_ID!, hppKey: env.WAAFIPAY_HPP_KEY!, flow: env.WAAFIPAY_MODE, chargeTimeoutMs: env.PAYMENT_TIMEOUT_MS, timeoutMs: env.PAYMENT_CALL_TIMEOUT_MS },
+        {
+          url: env.WAAFIPAY_URL!,
+          merchantUid: env.WAAFIPAY_MERCHANT_UID!,
+          apiUserId: env.WAAFIPAY_API_USER_ID!,
+          apiKey: env.WAAFIPAY_API_KEY!,
+          storeId: env.WAAFIPAY_STORE_ID!,
+          hppKey: env.WAAFIPAY_HPP_KEY!,
+          flow: env.WAAFIPAY_MODE,
+          chargeTimeoutMs: env.PAYMENT_TIMEOUT_MS,
+          timeoutMs: env.PAYMENT_CALL_TIMEOUT_MS,
+        },
         { trail: deps.trail },
       )
     : waafiPayAdapter(
-        { url: standIns.waafipayUrl, ...WAAFIPAY_STAND_IN_CREDENTIALS, flow: env.WAAFIPAY_MODE, chargeTimeoutMs: env.PAYMENT_TIMEOUT_MS, timeoutMs: env.PAYMENT_CALL_TIMEOUT_MS },
+        {
+          url: standIns.waafipayUrl,
+          ...WAAFIPAY_STAND_IN_CREDENTIALS,
+          flow: env.WAAFIPAY_MODE,
+          chargeTimeoutMs: env.PAYMENT_TIMEOUT_MS,
+          timeoutMs: env.PAYMENT_CALL_TIMEOUT_MS,
+        },
         { trail: deps.trail, fetch: standInFetch },
       );
   const sandboxOperator = reloadlyAdapter(
-    { authUrl: `${standIns.reloadlyUrl}/oauth/token`, apiUrl: standIns.reloadlyUrl, clientId: RELOADLY_STAND_IN_CREDENTIALS.clientId, clientSecret: RELOADLY_STAND_IN_CREDENTIALS.clientSecret, timeoutMs: env.OPERATOR_TIMEOUT_MS },
+    {
+      authUrl: `${standIns.reloadlyUrl}/oauth/token`,
+      apiUrl: standIns.reloadlyUrl,
+      clientId: RELOADLY_STAND_IN_CREDENTIALS.clientId,
+      clientSecret: RELOADLY_STAND_IN_CREDENTIALS.clientSecret,
+      timeoutMs: env.OPERATOR_TIMEOUT_MS,
+    },
     { trail: deps.trail, fetch: standInFetch, name: 'sandbox' },
   );
   const liveOperator = env.RELOADLY_API_URL
-    ? reloadlyAdapter({ authUrl: env.RELOADLY_AUTH_URL!, apiUrl: env.RELOADLY_API_URL, clientId: env.RELOADLY_CLIENT_ID!, clientSecret: env.RELOADLY_CLIENT_SECRET!, timeoutMs: env.OPERATOR_TIMEOUT_MS }, { trail: deps.trail })
+    ? reloadlyAdapter(
+        {
+          authUrl: env.RELOADLY_AUTH_URL!,
+          apiUrl: env.RELOADLY_API_URL,
+          clientId: env.RELOADLY_CLIENT_ID!,
+          clientSecret: env.RELOADLY_CLIENT_SECRET!,
+          timeoutMs: env.OPERATOR_TIMEOUT_MS,
+        },
+        { trail: deps.trail },
+      )
     : reloadlyAdapter(
-        { authUrl: `${standIns.reloadlyUrl}/oauth/token`, apiUrl: standIns.reloadlyUrl, clientId: RELOADLY_STAND_IN_CREDENTIALS.clientId, clientSecret: RELOADLY_STAND_IN_CREDENTIALS.clientSecret, timeoutMs: env.OPERATOR_TIMEOUT_MS },
+        {
+          authUrl: `${standIns.reloadlyUrl}/oauth/token`,
+          apiUrl: standIns.reloadlyUrl,
+          clientId: RELOADLY_STAND_IN_CREDENTIALS.clientId,
+          clientSecret: RELOADLY_STAND_IN_CREDENTIALS.clientSecret,
+          timeoutMs: env.OPERATOR_TIMEOUT_MS,
+        },
         { trail: deps.trail, fetch: standInFetch, name: 'reloadly' },
       );
   const describe = `payment: WaafiPay ${livePayment ? env.WAAFIPAY_URL : 'stand-in'} (${env.WAAFIPAY_MODE}); operators: Reloadly ${env.RELOADLY_API_URL ?? 'stand-in'}`;

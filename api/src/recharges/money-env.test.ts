@@ -2,8 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { readMoneyEnv } from './money-adapters.ts';
 
 /** The payment and operator configuration, read at start-up: refused when it would lose money. */
-const live = { WAAFIPAY_URL: 'https://api.waafipay.net/asm', WAAFIPAY_MERCHANT_UID: 'M1', WAAFIPAY_API_USER_ID: 'U1', WAAFIPAY_API_KEY: 'K1', WAAFIPAY_STORE_ID: 'S1', WAAFIPAY_HPP_KEY: 'H1' };
-const reloadly = { RELOADLY_API_URL: 'https://topups.reloadly.com', RELOADLY_AUTH_URL: 'https://auth.reloadly.com/oauth/token', RELOADLY_CLIENT_ID: 'c', RELOADLY_CLIENT_SECRET: 's' };
+const live = {
+  WAAFIPAY_URL: 'https://api.waafipay.net/asm',
+  WAAFIPAY_MERCHANT_UID: 'M1',
+  WAAFIPAY_API_USER_ID: 'U1',
+  WAAFIPAY_API_KEY: 'K1',
+  WAAFIPAY_STORE_ID: 'S1',
+  WAAFIPAY_HPP_KEY: 'H1',
+};
+const reloadly = {
+  RELOADLY_API_URL: 'https://topups.reloadly.com',
+  RELOADLY_AUTH_URL: 'https://auth.reloadly.com/oauth/token',
+  RELOADLY_CLIENT_ID: 'c',
+  RELOADLY_CLIENT_SECRET: 's',
+};
 
 describe('the money configuration', () => {
   it('defaults to the stand-ins, and names a missing credential', () => {

@@ -66,7 +66,13 @@ async function filtered(ctx: ServiceContext, f: RechargeFilters) {
   if (f.to) qb.where('recharges.created_at', '<', toDbTime(new Date(startOfZonedDay(f.to, timezone).getTime() + 86_400_000)));
   const phone = (f.phone ?? '').replace(/\D/g, '').replace(/^(?:00252|252|0)/, '');
   if (phone) qb.where('recharges.phone', 'like', `%${phone}%`);
-  if (f.q) qb.where((w) => w.where('recharges.reference', f.q!.trim().toUpperCase()).orWhere('recharges.payment_reference', f.q!.trim()).orWhere('recharges.operator_reference', f.q!.trim()));
+  if (f.q)
+    qb.where((w) =>
+      w
+        .where('recharges.reference', f.q!.trim().toUpperCase())
+        .orWhere('recharges.payment_reference', f.q!.trim())
+        .orWhere('recharges.operator_reference', f.q!.trim()),
+    );
   // Wrapped: a knex builder is thenable, so returning it from an async function would run it.
   return { qb, timezone };
 }
@@ -90,8 +96,14 @@ export async function listRecharges(ctx: ServiceContext, f: RechargeFilters, p: 
   const order = (p.order ?? 'desc').toLowerCase() === 'asc' ? 'asc' : 'desc';
   const countRow = await qb.clone().clearSelect().clearOrder().count({ n: '*' }).first();
   const total = Number((countRow as { n: number | string } | undefined)?.n ?? 0);
-  const rows: RechargeListRow[] = await qb.orderBy('recharges.id', order).limit(perPage).offset((page - 1) * perPage);
-  return { data: rows.map((r) => presentRecharge(r, seesCost(ctx))), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } };
+  const rows: RechargeListRow[] = await qb
+    .orderBy('recharges.id', order)
+    .limit(perPage)
+    .offset((page - 1) * perPage);
+  return {
+    data: rows.map((r) => presentRecharge(r, seesCost(ctx))),
+    meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) },
+  };
 }
 
 /** The filtered sales for the CSV, newest first, at most `limit`; with whether cost is shown and the time zone. */
@@ -111,12 +123,23 @@ export async function reviewCount(ctx: ServiceContext): Promise<number> {
 /** One sale with its timeline, its ledger rows and (staff only) the remote-call trail. */
 export async function rechargeDetail(ctx: ServiceContext, rawId: string | number): Promise<RechargeDetail> {
   const row = await findRecharge(ctx, rawId);
-  const log: { action: string; created_at: string; after: string | null }[] = await ctx.db('activity_log').where({ subject_type: 'recharge', subject_id: row.id }).orderBy('id').select('action', 'created_at', 'after');
-  const transactions: WalletTransactionListRow[] = await transactionQuery(ctx.db).where('wallet_transactions.recharge_id', row.id).orderBy('wallet_transactions.id');
+  const log: { action: string; created_at: string; after: string | null }[] = await ctx
+    .db('activity_log')
+    .where({ subject_type: 'recharge', subject_id: row.id })
+    .orderBy('id')
+    .select('action', 'created_at', 'after');
+  const transactions: WalletTransactionListRow[] = await transactionQuery(ctx.db)
+    .where('wallet_transactions.recharge_id', row.id)
+    .orderBy('wallet_transactions.id');
   const timeline = log.map((l) => ({ at: fromDbTime(l.created_at)!, event: l.action, detail: l.after }));
   // The gateway's and the aggregator's traffic is the company's: dealers see their sale, not it.
   const calls: RemoteCallRow[] = isDealer(ctx.actor) ? [] : await ctx.db('remote_calls').where('recharge_id', row.id).orderBy('id').limit(500);
-  return { recharge: presentRecharge(row, seesCost(ctx)), timeline, transactions: transactions.map(presentTransaction), remote_calls: calls.map(presentRemoteCall) };
+  return {
+    recharge: presentRecharge(row, seesCost(ctx)),
+    timeline,
+    transactions: transactions.map(presentTransaction),
+    remote_calls: calls.map(presentRemoteCall),
+  };
 }
 
 /** A failed recharge that reached neither the gateway nor the operator is tried again (the payer is prompted again). */
@@ -125,8 +148,26 @@ export async function retryRecharge(ctx: ServiceContext, money: RechargeMoney, r
   await transact(ctx, async (tctx) => {
     const moved = await tctx.db('wallet_transactions').where({ recharge_id: row.id }).first('id');
     if (moved || !['none', 'absent'].includes(row.payment_state) || row.delivery_state !== 'none') throw new AppError(409, 'api:recharges.retry_not_possible');
-    const won = await tctx.db('recharges').where({ id: row.id, status: 'failed' }).whereIn('payment_state', ['none', 'absent'])// A new try: an earlier review's decision is about the old one, not this.
-      .update({ status: 'pending', payment_state: 'none', attempts: 0, crashes: 0, unsure_since: null, next_attempt_at: null, failure_reason: null, failed_at: null, review_outcome: null, reviewed_by: null, reviewed_at: null, review_reason: null, needs_review_at: null, updated_at: toDbTime() });
+    const won = await tctx
+      .db('recharges')
+      .where({ id: row.id, status: 'failed' })
+      .whereIn('payment_state', ['none', 'absent']) // A new try: an earlier review's decision is about the old one, not this.
+      .update({
+        status: 'pending',
+        payment_state: 'none',
+        attempts: 0,
+        crashes: 0,
+        unsure_since: null,
+        next_attempt_at: null,
+        failure_reason: null,
+        failed_at: null,
+        review_outcome: null,
+        reviewed_by: null,
+        reviewed_at: null,
+        review_reason: null,
+        needs_review_at: null,
+        updated_at: toDbTime(),
+      });
     if (!won) throw new AppError(409, 'api:recharges.retry_not_possible');
     await recordActivity(tctx, { action: 'recharge_retried', subjectType: 'recharge', subjectId: row.id });
   });
@@ -150,25 +191,48 @@ export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, 
   const { releasePayment } = await transact(ctx, async (tctx) => {
     const r: RechargeRow = await tctx.db('recharges').where({ id: row.id }).forUpdate().first();
     if (r.status !== 'failed' && r.status !== 'refunded') throw new AppError(409, 'api:recharges.refund_not_possible');
-    const debited: { amount: number; wallet_id: number } | undefined = await tctx.db('wallet_transactions').where({ recharge_id: r.id, kind: 'recharge_debit' }).first('amount', 'wallet_id');
+    const debited: { amount: number; wallet_id: number } | undefined = await tctx
+      .db('wallet_transactions')
+      .where({ recharge_id: r.id, kind: 'recharge_debit' })
+      .first('amount', 'wallet_id');
     const debitBack = debited ? Boolean(await tctx.db('wallet_transactions').where({ recharge_id: r.id, kind: 'recharge_refund' }).first('id')) : true;
     const paymentHeld = r.payment_state === 'reserved' || r.payment_state === 'collected';
     if (debitBack && !paymentHeld) throw new AppError(409, 'api:recharges.nothing_to_refund');
     const now = toDbTime();
     // Not back yet, so there was a debit.
     const returned = debitBack ? null : Number(debited!.amount);
-    if (returned !== null) await credit(tctx, debited!.wallet_id, { kind: 'recharge_refund', amount: returned, rechargeId: r.id, reference: r.reference, note: 'Refunded by hand' });
+    if (returned !== null)
+      await credit(tctx, debited!.wallet_id, { kind: 'recharge_refund', amount: returned, rechargeId: r.id, reference: r.reference, note: 'Refunded by hand' });
     if (paymentHeld) await tctx.db('recharges').where({ id: r.id, payment_state: r.payment_state }).update({ payment_state: 'releasing' });
-    await tctx.db('recharges').where({ id: r.id }).update({ status: 'refunded', refunded_at: r.refunded_at ?? now, updated_at: now });
-    await recordActivity(tctx, { action: 'recharge_refunded_by_hand', subjectType: 'recharge', subjectId: r.id, before: { status: r.status, payment_state: r.payment_state }, after: { dealer_debit_returned: returned, payment: paymentHeld ? 'releasing' : r.payment_state } });
-    return { releasePayment: paymentHeld ? { transactionId: r.payment_reference as string, flow: r.payment_flow ?? 'purchase', reference: r.reference as string } : null };
+    await tctx
+      .db('recharges')
+      .where({ id: r.id })
+      .update({ status: 'refunded', refunded_at: r.refunded_at ?? now, updated_at: now });
+    await recordActivity(tctx, {
+      action: 'recharge_refunded_by_hand',
+      subjectType: 'recharge',
+      subjectId: r.id,
+      before: { status: r.status, payment_state: r.payment_state },
+      after: { dealer_debit_returned: returned, payment: paymentHeld ? 'releasing' : r.payment_state },
+    });
+    return {
+      releasePayment: paymentHeld
+        ? { transactionId: r.payment_reference as string, flow: r.payment_flow ?? 'purchase', reference: r.reference as string }
+        : null,
+    };
   });
   let paymentReturned = true;
   if (releasePayment) {
     // Outside the transaction: the gateway's answer may take seconds. Unconfirmed, it stays
     // `releasing` and the reconciliation asks again.
-    const done = money.payment ? await money.payment.release({ referenceId: releasePayment.reference, transactionId: releasePayment.transactionId, flow: releasePayment.flow satisfies PaymentFlow }, { rechargeId: row.id }) : null;
-    if (done?.status === 'done') await ctx.db('recharges').where({ id: row.id, payment_state: 'releasing' }).update({ payment_state: 'released', updated_at: toDbTime() });
+    const done = money.payment
+      ? await money.payment.release(
+          { referenceId: releasePayment.reference, transactionId: releasePayment.transactionId, flow: releasePayment.flow satisfies PaymentFlow },
+          { rechargeId: row.id },
+        )
+      : null;
+    if (done?.status === 'done')
+      await ctx.db('recharges').where({ id: row.id, payment_state: 'releasing' }).update({ payment_state: 'released', updated_at: toDbTime() });
     else paymentReturned = false;
   }
   return { recharge: await presentOne(ctx, row.id), paymentReturned };
@@ -182,11 +246,27 @@ export async function settleRecharge(ctx: ServiceContext, money: RechargeMoney, 
   const row = await findRecharge(ctx, rawId);
   await transact(ctx, async (tctx) => {
     const now = toDbTime();
-    const won = await tctx.db('recharges')
+    const won = await tctx
+      .db('recharges')
       .where({ id: row.id, status: 'needs_review' })
-      .update({ status: 'pending', review_outcome: input.outcome, reviewed_by: ctx.actor.id, reviewed_at: now, next_attempt_at: null, unsure_since: null, crashes: 0, updated_at: now });
+      .update({
+        status: 'pending',
+        review_outcome: input.outcome,
+        reviewed_by: ctx.actor.id,
+        reviewed_at: now,
+        next_attempt_at: null,
+        unsure_since: null,
+        crashes: 0,
+        updated_at: now,
+      });
     if (!won) throw new AppError(409, 'api:recharges.settle_not_possible');
-    await recordActivity(tctx, { action: 'recharge_settled_in_review', subjectType: 'recharge', subjectId: row.id, before: { status: 'needs_review', review_reason: row.review_reason }, after: { outcome: input.outcome, note: input.note } });
+    await recordActivity(tctx, {
+      action: 'recharge_settled_in_review',
+      subjectType: 'recharge',
+      subjectId: row.id,
+      before: { status: 'needs_review', review_reason: row.review_reason },
+      after: { outcome: input.outcome, note: input.note },
+    });
   });
   money.wake?.();
   return presentOne(ctx, row.id);

@@ -24,31 +24,79 @@ export async function makeShop(h: Harness, root: string, pricing: 'cost' | 'prof
   made += 1;
   const code = `SHOP${made}${pricing.toUpperCase()}${Date.now() % 100000}`;
   const email = `${code.toLowerCase()}@test.example`;
-  const user = await h.http().post('/api/v1/users').set(bearer(root)).field('name', `Shop ${code}`).field('email', email).field('password', 'Secret@1234').field('password_confirmation', 'Secret@1234').field('user_type', 'dealer').field('dealer_code', code).field('pricing_model', pricing).attach('dealer_logo', PNG_1PX, 'l.png');
+  const user = await h
+    .http()
+    .post('/api/v1/users')
+    .set(bearer(root))
+    .field('name', `Shop ${code}`)
+    .field('email', email)
+    .field('password', 'Secret@1234')
+    .field('password_confirmation', 'Secret@1234')
+    .field('user_type', 'dealer')
+    .field('dealer_code', code)
+    .field('pricing_model', pricing)
+    .attach('dealer_logo', PNG_1PX, 'l.png');
   expect(user.status).toBe(201);
   const dealerId = user.body.data.id as number;
   const token = await h.login(email, 'Secret@1234');
   let provider = await h.knex('providers').where({ code: 'HORSHOP' }).first();
   if (!provider) {
-    const p = await h.http().post('/api/v1/internet-providers').set(bearer(root)).send({ name: 'Hormuud', code: 'HORSHOP', phone_prefixes: ['61', '77'] });
+    const p = await h
+      .http()
+      .post('/api/v1/internet-providers')
+      .set(bearer(root))
+      .send({ name: 'Hormuud', code: 'HORSHOP', phone_prefixes: ['61', '77'] });
     provider = p.body.data;
   }
-  const c = await h.http().post('/api/v1/internet-categories').set(bearer(root)).send({ provider_id: provider.id, name: `Daily ${code}` });
-  const b = await h.http().post('/api/v1/bundles').set(bearer(root)).send({ category_id: c.body.data.id, name: `1 GB ${code}`, data_volume_mb: 1024, validity_days: 1, cost_price: '0.40', selling_price: '0.50', operator_product_code: 'HOR-1GB' });
-  expect((await h.http().patch(`/api/v1/dealer-bundles/${b.body.data.id}`).set(bearer(token)).send({ status: 'active', selling_price: '0.55' })).status).toBe(200);
-  const m = await h.http().post('/api/v1/payment-methods').set(bearer(pricing === 'cost' ? token : root)).send({ name: 'EVC Plus', type: 'evc_plus', account_number: '615000000' });
+  const c = await h
+    .http()
+    .post('/api/v1/internet-categories')
+    .set(bearer(root))
+    .send({ provider_id: provider.id, name: `Daily ${code}` });
+  const b = await h
+    .http()
+    .post('/api/v1/bundles')
+    .set(bearer(root))
+    .send({
+      category_id: c.body.data.id,
+      name: `1 GB ${code}`,
+      data_volume_mb: 1024,
+      validity_days: 1,
+      cost_price: '0.40',
+      selling_price: '0.50',
+      operator_product_code: 'HOR-1GB',
+    });
+  expect((await h.http().patch(`/api/v1/dealer-bundles/${b.body.data.id}`).set(bearer(token)).send({ status: 'active', selling_price: '0.55' })).status).toBe(
+    200,
+  );
+  const m = await h
+    .http()
+    .post('/api/v1/payment-methods')
+    .set(bearer(pricing === 'cost' ? token : root))
+    .send({ name: 'EVC Plus', type: 'evc_plus', account_number: '615000000' });
   expect(m.status).toBe(201);
   const walletId = (await h.knex('wallets').where({ dealer_id: dealerId }).first()).id as number;
   if (opts.balance) await h.http().post(`/api/v1/wallets/${walletId}/top-up`).set(bearer(root)).send({ amount: opts.balance, reference: 'seed' });
   return { dealerId, code, token, walletId, bundleId: b.body.data.id, methodId: m.body.data.id };
 }
 
-export function buy(h: Harness, shop: Shop, body: Partial<{ phone: string; payer_phone: string; idempotency_key: string; bundle_id: number; payment_method_id: number }> = {}) {
+export function buy(
+  h: Harness,
+  shop: Shop,
+  body: Partial<{ phone: string; payer_phone: string; idempotency_key: string; bundle_id: number; payment_method_id: number }> = {},
+) {
   return h
     .http()
     .post('/api/v1/client/recharge')
     .set('dealer_code', shop.code)
-    .send({ bundle_id: shop.bundleId, payment_method_id: shop.methodId, phone: '0615123456', payer_phone: '+252 61 7000021', idempotency_key: `key-${Math.random().toString(36).slice(2)}-${Date.now()}`, ...body });
+    .send({
+      bundle_id: shop.bundleId,
+      payment_method_id: shop.methodId,
+      phone: '0615123456',
+      payer_phone: '+252 61 7000021',
+      idempotency_key: `key-${Math.random().toString(36).slice(2)}-${Date.now()}`,
+      ...body,
+    });
 }
 
 export interface MoneyKit extends MoneyAdapters {
@@ -63,9 +111,24 @@ export interface MoneyKit extends MoneyAdapters {
  * milliseconds, with a worker whose waits are short: what a test needs to run a sale to its end.
  * Pass `money` (the object given to createHarness) to let the routes reach the gateway.
  */
-export async function moneyKit(h: Harness, opts: { flow?: 'preauthorize' | 'purchase'; reviewAfterMs?: number; paymentTimeoutMs?: number; inProcess?: boolean; money?: RechargeMoney; worker?: Partial<WorkerOptions> } = {}): Promise<MoneyKit> {
+export async function moneyKit(
+  h: Harness,
+  opts: {
+    flow?: 'preauthorize' | 'purchase';
+    reviewAfterMs?: number;
+    paymentTimeoutMs?: number;
+    inProcess?: boolean;
+    money?: RechargeMoney;
+    worker?: Partial<WorkerOptions>;
+  } = {},
+): Promise<MoneyKit> {
   const standIns = await startStandIns({ approvalMs: 5, latencyMs: 5, processingPolls: 2, inProcess: opts.inProcess });
-  const env = readMoneyEnv({ WAAFIPAY_MODE: opts.flow ?? 'preauthorize', PAYMENT_TIMEOUT_MS: '1500', PAYMENT_CALL_TIMEOUT_MS: '400', OPERATOR_TIMEOUT_MS: '400' });
+  const env = readMoneyEnv({
+    WAAFIPAY_MODE: opts.flow ?? 'preauthorize',
+    PAYMENT_TIMEOUT_MS: '1500',
+    PAYMENT_CALL_TIMEOUT_MS: '400',
+    OPERATOR_TIMEOUT_MS: '400',
+  });
   const adapters = await moneyAdapters(env, { trail: databaseTrail(h.knex), standIns });
   const newWorker = (overrides: Partial<WorkerOptions> = {}) =>
     new RechargeWorker({

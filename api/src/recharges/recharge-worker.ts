@@ -64,7 +64,13 @@ class LeaseLost extends Error {}
  * by claim(); absent on the reconciliation's reads). The purchase always sets the reference and
  * the payer's phone (contracts: both required), so the worker reads them as strings.
  */
-type Row = RechargeRow & { reference: string; payer_phone: string; adapter_key?: string | null; external_operator_id?: string | null; operator_product_code?: string | null };
+type Row = RechargeRow & {
+  reference: string;
+  payer_phone: string;
+  adapter_key?: string | null;
+  external_operator_id?: string | null;
+  operator_product_code?: string | null;
+};
 /** Columns a step writes. */
 type Fields = Partial<RechargeRow>;
 /** The claim a step must still hold: the row as this worker took it. */
@@ -192,7 +198,10 @@ export class RechargeWorker {
       if (this.opts.client === 'mysql') qb.forUpdate().skipLocked();
       const ids = (await qb).map((r: { id: number }) => r.id);
       if (!ids.length) return [];
-      await trx('recharges').whereIn('id', ids).where('status', 'pending').update({ status: 'processing', processing_started_at: now, attempts: trx.raw('attempts + 1'), updated_at: now });
+      await trx('recharges')
+        .whereIn('id', ids)
+        .where('status', 'pending')
+        .update({ status: 'processing', processing_started_at: now, attempts: trx.raw('attempts + 1'), updated_at: now });
       return trx('recharges')
         .join('providers', 'providers.id', 'recharges.provider_id')
         .leftJoin('bundles', 'bundles.id', 'recharges.bundle_id')
@@ -208,7 +217,11 @@ export class RechargeWorker {
    */
   async recoverExpired(leaseMs = this.leaseMs): Promise<number> {
     const before = toDbTime(new Date(Date.now() - leaseMs));
-    const stale: Pick<RechargeRow, 'id' | 'crashes' | 'processing_started_at'>[] = await this.opts.db('recharges').where('status', 'processing').where('processing_started_at', '<', before).select('id', 'crashes', 'processing_started_at');
+    const stale: Pick<RechargeRow, 'id' | 'crashes' | 'processing_started_at'>[] = await this.opts
+      .db('recharges')
+      .where('status', 'processing')
+      .where('processing_started_at', '<', before)
+      .select('id', 'crashes', 'processing_started_at');
     let resumed = 0;
     for (const r of stale) {
       const crashes = Number(r.crashes) + 1;
@@ -242,7 +255,10 @@ export class RechargeWorker {
 
   private async postpone(r: Row) {
     const claim = { id: r.id, status: 'processing', processing_started_at: r.processing_started_at };
-    await this.opts.db('recharges').where(claim).update({ status: 'pending', next_attempt_at: toDbTime(new Date(Date.now() + this.maxRetryMs)), updated_at: toDbTime() });
+    await this.opts
+      .db('recharges')
+      .where(claim)
+      .update({ status: 'pending', next_attempt_at: toDbTime(new Date(Date.now() + this.maxRetryMs)), updated_at: toDbTime() });
   }
 
   private async crashed(r: Row, err: unknown) {
@@ -250,14 +266,18 @@ export class RechargeWorker {
     const claim: Claim = { id: r.id, status: 'processing', processing_started_at: r.processing_started_at };
     const message = err instanceof Error ? err.message : String(err);
     if (crashes >= MAX_CRASHES) return this.toReviewWhere(claim, crashes, `Processing failed unexpectedly ${crashes} times: ${message}`);
-    await this.opts.db('recharges').where(claim).update({ status: 'pending', crashes, next_attempt_at: toDbTime(new Date(Date.now() + this.retryBaseMs * 2 ** crashes)), updated_at: toDbTime() });
+    await this.opts
+      .db('recharges')
+      .where(claim)
+      .update({ status: 'pending', crashes, next_attempt_at: toDbTime(new Date(Date.now() + this.retryBaseMs * 2 ** crashes)), updated_at: toDbTime() });
   }
 
   /* ---------------- the steps ---------------- */
 
   /** Records a step of this claim (or stops: another worker took the sale over). */
   private async step(r: Row, fields: Fields): Promise<void> {
-    const changed = await this.opts.db('recharges')
+    const changed = await this.opts
+      .db('recharges')
       .where({ id: r.id, status: 'processing', processing_started_at: r.processing_started_at })
       .update({ ...fields, updated_at: toDbTime() });
     if (!changed) throw new LeaseLost();
@@ -273,7 +293,8 @@ export class RechargeWorker {
   private async wait(r: Row, reason: string) {
     if (!r.unsure_since) await this.step(r, { unsure_since: toDbTime() });
     const waited = elapsedSince(r.unsure_since);
-    if (waited >= this.reviewAfterMs) return this.toReviewWhere({ id: r.id, status: 'processing', processing_started_at: r.processing_started_at }, Number(r.crashes), reason);
+    if (waited >= this.reviewAfterMs)
+      return this.toReviewWhere({ id: r.id, status: 'processing', processing_started_at: r.processing_started_at }, Number(r.crashes), reason);
     await this.later(r, Math.min(this.maxRetryMs, Math.max(this.retryBaseMs, Math.floor(waited / 4))));
   }
 
@@ -283,7 +304,8 @@ export class RechargeWorker {
       const changed = await trx('recharges')
         .where(where)
         .update({ status: 'needs_review', crashes, review_reason: reason.slice(0, 500), needs_review_at: now, next_attempt_at: null, updated_at: now });
-      if (changed) await recordActivity({ ...this.ctx, db: trx }, { action: 'recharge_needs_review', subjectType: 'recharge', subjectId: where.id, after: { reason } });
+      if (changed)
+        await recordActivity({ ...this.ctx, db: trx }, { action: 'recharge_needs_review', subjectType: 'recharge', subjectId: where.id, after: { reason } });
     }, this.opts.db);
   }
 
@@ -303,7 +325,16 @@ export class RechargeWorker {
     if (r.payment_state === 'none') {
       if (decided) return this.finish(r, decided === 'delivered', 'Settled in review before any payment was asked for.');
       await this.step(r, { payment_state: 'sent', payment_flow: flow, payment_adapter: pay.name, unsure_since: toDbTime() });
-      const charged = await pay.charge({ referenceId: r.reference, payerPhone: r.payer_phone, amount: Number(r.amount), currency: r.currency, description: `${r.provider_name} ${r.bundle_name}` }, forWhom);
+      const charged = await pay.charge(
+        {
+          referenceId: r.reference,
+          payerPhone: r.payer_phone,
+          amount: Number(r.amount),
+          currency: r.currency,
+          description: `${r.provider_name} ${r.bundle_name}`,
+        },
+        forWhom,
+      );
       if (charged.status === 'approved') await this.step(r, { payment_state: taken, payment_reference: charged.transactionId, unsure_since: null });
       else if (charged.status === 'declined') {
         await this.step(r, { payment_state: 'declined', unsure_since: null });
@@ -314,7 +345,10 @@ export class RechargeWorker {
     if (r.payment_state === 'sent') {
       const found = await pay.lookup(r.reference, forWhom);
       if (found.status === 'found') {
-        if (found.state === 'pending') return decided ? this.finish(r, decided === 'delivered', 'The payer had not approved when the sale was settled.') : this.wait(r, 'The payer has not approved the payment yet.');
+        if (found.state === 'pending')
+          return decided
+            ? this.finish(r, decided === 'delivered', 'The payer had not approved when the sale was settled.')
+            : this.wait(r, 'The payer has not approved the payment yet.');
         if (found.state === 'declined') {
           await this.step(r, { payment_state: 'declined', unsure_since: null });
           return this.finish(r, false, 'Payment declined: the payer did not approve.');
@@ -323,21 +357,35 @@ export class RechargeWorker {
           await this.step(r, { payment_state: 'released', unsure_since: null });
           return this.finish(r, false, 'The payment was cancelled at the gateway.');
         }
-        await this.step(r, { payment_state: found.state === 'committed' ? 'collected' : taken, payment_reference: found.transactionId ?? r.payment_reference, unsure_since: null });
+        await this.step(r, {
+          payment_state: found.state === 'committed' ? 'collected' : taken,
+          payment_reference: found.transactionId ?? r.payment_reference,
+          unsure_since: null,
+        });
       } else if (found.status === 'not_found') {
         // Not there (yet): a charge may still be on its way while the payer reads the prompt.
-        if (!decided && elapsedSince(r.unsure_since) < this.paymentTimeoutMs) return this.later(r, Math.max(this.retryBaseMs, Math.min(this.maxRetryMs, Math.floor(this.paymentTimeoutMs / 6))));
+        if (!decided && elapsedSince(r.unsure_since) < this.paymentTimeoutMs)
+          return this.later(r, Math.max(this.retryBaseMs, Math.min(this.maxRetryMs, Math.floor(this.paymentTimeoutMs / 6))));
         await this.step(r, { payment_state: 'absent', unsure_since: null });
         return this.finish(r, decided === 'delivered', 'The payment never reached the gateway: nothing was taken.');
       } else {
-        if (decided) return this.finish(r, decided === 'delivered', `The payment's outcome was unknown when the sale was settled (${found.error}); the reconciliation keeps asking.`);
+        if (decided)
+          return this.finish(
+            r,
+            decided === 'delivered',
+            `The payment's outcome was unknown when the sale was settled (${found.error}); the reconciliation keeps asking.`,
+          );
         return this.wait(r, `The payment gateway cannot say what became of the payment: ${found.error}`);
       }
     }
 
     // 2. The delivery (the payment is reserved or collected).
     if (decided && r.delivery_state !== 'delivered' && r.delivery_state !== 'failed') {
-      await this.step(r, { delivery_state: decided === 'delivered' ? 'delivered' : 'failed', unsure_since: null, failure_reason: decided === 'delivered' ? null : 'Not delivered (settled in review).' });
+      await this.step(r, {
+        delivery_state: decided === 'delivered' ? 'delivered' : 'failed',
+        unsure_since: null,
+        failure_reason: decided === 'delivered' ? null : 'Not delivered (settled in review).',
+      });
     }
     const operator = this.operatorOf(r);
     if (r.delivery_state === 'none') {
@@ -345,7 +393,16 @@ export class RechargeWorker {
         await this.step(r, { delivery_state: 'failed', failure_reason: `No operator adapter named "${r.adapter_key}".` });
       } else {
         await this.step(r, { delivery_state: 'sent', operator_adapter: operator.name, unsure_since: r.unsure_since ?? toDbTime() });
-        const sent = await operator.send({ customIdentifier: r.reference, phone: r.phone, externalOperatorId: r.external_operator_id ?? null, productCode: r.operator_product_code ?? null, cost: Number(r.cost) }, forWhom);
+        const sent = await operator.send(
+          {
+            customIdentifier: r.reference,
+            phone: r.phone,
+            externalOperatorId: r.external_operator_id ?? null,
+            productCode: r.operator_product_code ?? null,
+            cost: Number(r.cost),
+          },
+          forWhom,
+        );
         if (sent.status === 'not_sent') {
           await this.step(r, { delivery_state: 'none' });
           return this.wait(r, `The top-up could not be sent yet: ${sent.error}`);
@@ -383,7 +440,10 @@ export class RechargeWorker {
       if (flow === 'preauthorize' && (r.payment_state === 'reserved' || r.payment_state === 'committing')) {
         if (!(await this.settlePayment(r, 'commit', decided !== null))) return;
       }
-      await completeRecharge(this.ctx, r.id, r.operator_reference ?? r.delivery_id ?? r.reference, { claimedAt: r.processing_started_at, note: r.payment_state === 'collected' ? null : paymentNote(r.payment_state) });
+      await completeRecharge(this.ctx, r.id, r.operator_reference ?? r.delivery_id ?? r.reference, {
+        claimedAt: r.processing_started_at,
+        note: r.payment_state === 'collected' ? null : paymentNote(r.payment_state),
+      });
       return;
     }
     if (r.payment_state === 'reserved' || r.payment_state === 'releasing' || (r.payment_state === 'collected' && flow === 'purchase')) {
@@ -393,7 +453,8 @@ export class RechargeWorker {
   }
 
   private async applyDelivery(r: Row, result: Exclude<DeliveryResult, { status: 'unknown' }>) {
-    if (result.status === 'delivered') await this.step(r, { delivery_state: 'delivered', delivery_id: result.deliveryId, operator_reference: result.operatorReference, unsure_since: null });
+    if (result.status === 'delivered')
+      await this.step(r, { delivery_state: 'delivered', delivery_id: result.deliveryId, operator_reference: result.operatorReference, unsure_since: null });
     else if (result.status === 'processing') await this.step(r, { delivery_state: 'processing', delivery_id: result.deliveryId });
     else await this.step(r, { delivery_state: 'failed', delivery_id: result.deliveryId, failure_reason: result.reason.slice(0, 500), unsure_since: null });
   }
@@ -416,7 +477,8 @@ export class RechargeWorker {
         if (found.status === 'found') {
           const s = found.state;
           if (action === 'commit' && s === 'committed') return this.stepTrue(r, { payment_state: 'collected', unsure_since: null });
-          if (action === 'release' && (s === 'cancelled' || s === 'reversed' || s === 'declined')) return this.stepTrue(r, { payment_state: 'released', unsure_since: null });
+          if (action === 'release' && (s === 'cancelled' || s === 'reversed' || s === 'declined'))
+            return this.stepTrue(r, { payment_state: 'released', unsure_since: null });
           if (action === 'commit' && (s === 'cancelled' || s === 'reversed' || s === 'declined')) {
             // The reserve is gone (expired or cancelled at the gateway): the bundle was delivered uncollected.
             return this.stepTrue(r, { payment_state: 'released', unsure_since: null });
@@ -428,12 +490,18 @@ export class RechargeWorker {
       await this.step(r, { payment_state: pendingState, unsure_since: r.unsure_since ?? toDbTime() });
       // A payment to commit or let go was made: the gateway's transaction id is recorded.
       const transactionId = r.payment_reference!;
-      const done = action === 'commit' ? await pay.commit({ referenceId: r.reference, transactionId }, forWhom) : await pay.release({ referenceId: r.reference, transactionId, flow }, forWhom);
+      const done =
+        action === 'commit'
+          ? await pay.commit({ referenceId: r.reference, transactionId }, forWhom)
+          : await pay.release({ referenceId: r.reference, transactionId, flow }, forWhom);
       if (done.status === 'done') return this.stepTrue(r, { payment_state: target, unsure_since: null });
       // Refused or unknown: the lookup above tells what the gateway has.
     }
     if (decided) return true;
-    await this.wait(r, action === 'commit' ? 'The payment gateway did not confirm taking the reserved payment.' : 'The payment gateway did not confirm returning the payment.');
+    await this.wait(
+      r,
+      action === 'commit' ? 'The payment gateway did not confirm taking the reserved payment.' : 'The payment gateway did not confirm returning the payment.',
+    );
     return false;
   }
 
@@ -445,10 +513,16 @@ export class RechargeWorker {
   /** The sale ends: completed (delivered) or failed, with whatever the dealer was debited returned. */
   private async finish(r: Row, delivered: boolean, reason: string) {
     if (delivered) {
-      await completeRecharge(this.ctx, r.id, r.operator_reference ?? r.delivery_id ?? 'settled-in-review', { claimedAt: r.processing_started_at, note: paymentNote(r.payment_state) });
+      await completeRecharge(this.ctx, r.id, r.operator_reference ?? r.delivery_id ?? 'settled-in-review', {
+        claimedAt: r.processing_started_at,
+        note: paymentNote(r.payment_state),
+      });
       return;
     }
-    const won = await failRecharge(this.ctx, r.id, reason, { claimedAt: r.processing_started_at, paymentReturned: r.payment_state === 'released' && (r.payment_flow ?? this.opts.payment.flow) === 'purchase' });
+    const won = await failRecharge(this.ctx, r.id, reason, {
+      claimedAt: r.processing_started_at,
+      paymentReturned: r.payment_state === 'released' && (r.payment_flow ?? this.opts.payment.flow) === 'purchase',
+    });
     if (!won) throw new LeaseLost();
   }
 
@@ -466,8 +540,17 @@ export class RechargeWorker {
       try {
         if (await this.canTellNow(r)) {
           const now = toDbTime();
-          const changed = await db('recharges').where({ id: r.id, status: 'needs_review' }).whereNull('review_outcome').update({ status: 'pending', unsure_since: now, next_attempt_at: null, updated_at: now });
-          if (changed) await recordActivity(this.ctx, { action: 'recharge_resumed', subjectType: 'recharge', subjectId: r.id, after: { reason: 'The remote side can now tell the outcome.' } });
+          const changed = await db('recharges')
+            .where({ id: r.id, status: 'needs_review' })
+            .whereNull('review_outcome')
+            .update({ status: 'pending', unsure_since: now, next_attempt_at: null, updated_at: now });
+          if (changed)
+            await recordActivity(this.ctx, {
+              action: 'recharge_resumed',
+              subjectType: 'recharge',
+              subjectId: r.id,
+              after: { reason: 'The remote side can now tell the outcome.' },
+            });
         }
       } catch (err) {
         this.opts.logger?.warn({ err, recharge: r.id }, 'reconciliation of a sale in review failed');
@@ -519,7 +602,14 @@ export class RechargeWorker {
     const set = async (state: string, note: string) => {
       const now = toDbTime();
       await transact(this.ctx, async (tctx) => {
-        const changed = await tctx.db('recharges').where({ id: r.id, payment_state: r.payment_state }).update({ payment_state: state, payment_reference: found.status === 'found' ? (found.transactionId ?? r.payment_reference) : r.payment_reference, updated_at: now });
+        const changed = await tctx
+          .db('recharges')
+          .where({ id: r.id, payment_state: r.payment_state })
+          .update({
+            payment_state: state,
+            payment_reference: found.status === 'found' ? (found.transactionId ?? r.payment_reference) : r.payment_reference,
+            updated_at: now,
+          });
         if (!changed) return;
         await recordActivity(tctx, { action: 'recharge_payment_reconciled', subjectType: 'recharge', subjectId: r.id, after: { payment_state: state, note } });
         // Taken after the sale completed: the "Profit Only" dealer's profit is due now.
@@ -529,14 +619,16 @@ export class RechargeWorker {
     if (found.status === 'not_found') return set('absent', 'The gateway never had this payment.');
     const s = found.state;
     if (s === 'pending') return;
-    if (s === 'committed') return set('collected', wantCollected ? 'Payment taken.' : 'Payment taken although the sale failed: reverse it by hand at the gateway.');
+    if (s === 'committed')
+      return set('collected', wantCollected ? 'Payment taken.' : 'Payment taken although the sale failed: reverse it by hand at the gateway.');
     if (s === 'declined' || s === 'cancelled' || s === 'reversed') return set(s === 'declined' ? 'declined' : 'released', 'Nothing taken.');
     // Approved: a reserve (or a purchase) still stands.
     const transactionId = found.transactionId ?? r.payment_reference;
     if (!transactionId) return;
     if (wantCollected) {
       if (flow === 'purchase') return set('collected', 'Payment taken.');
-      if ((await pay.commit({ referenceId: r.reference, transactionId }, forWhom)).status === 'done') return set('collected', 'Reserved payment taken after the sale was settled.');
+      if ((await pay.commit({ referenceId: r.reference, transactionId }, forWhom)).status === 'done')
+        return set('collected', 'Reserved payment taken after the sale was settled.');
     } else if ((await pay.release({ referenceId: r.reference, transactionId, flow }, forWhom)).status === 'done') {
       return set('released', flow === 'purchase' ? 'Payment reversed after the sale was settled.' : 'Reserve cancelled after the sale was settled.');
     }

@@ -1,10 +1,29 @@
 import { z } from 'zod';
-import { dateParam, rechargeResponseSchema, remoteCallResponseSchema, RECHARGE_STATUSES, settleRechargeSchema, walletTransactionResponseSchema, type SettleRechargeInput } from '@app/contracts';
+import {
+  dateParam,
+  rechargeResponseSchema,
+  remoteCallResponseSchema,
+  RECHARGE_STATUSES,
+  settleRechargeSchema,
+  walletTransactionResponseSchema,
+  type SettleRechargeInput,
+} from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
 import { sendCsv } from '../http/csv.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { zonedDay } from '../database/time.ts';
-import { exportRecharges, listRecharges, rechargeDetail, refundRecharge, retryRecharge, reviewCount, settleRecharge, type RechargeFilters, type RechargeMoney, type RechargePageRequest } from './recharge-console.service.ts';
+import {
+  exportRecharges,
+  listRecharges,
+  rechargeDetail,
+  refundRecharge,
+  retryRecharge,
+  reviewCount,
+  settleRecharge,
+  type RechargeFilters,
+  type RechargeMoney,
+  type RechargePageRequest,
+} from './recharge-console.service.ts';
 
 export type { RechargeMoney } from './recharge-console.service.ts';
 
@@ -15,7 +34,11 @@ const listQuery = z.object({
   from: dateParam,
   to: dateParam,
   // Digits with the usual separators: anything else would be stripped to nothing and filter nothing.
-  phone: z.string().max(32).regex(/^[\d\s+().-]*$/, { message: 'validation:phone_filter_invalid' }).optional(),
+  phone: z
+    .string()
+    .max(32)
+    .regex(/^[\d\s+().-]*$/, { message: 'validation:phone_filter_invalid' })
+    .optional(),
   q: z.string().max(64).optional(),
   page: z.string().optional(),
   per_page: z.string().optional(),
@@ -38,35 +61,114 @@ const filtersOf = (query: unknown) => query as RechargeFilters & RechargePageReq
 export function rechargeRoutes(registry: OpenApiRegistry, money: RechargeMoney = {}) {
   const api = new ApiRouter(registry, '/recharges', 'Recharges');
 
-  api.get('/export', { summary: 'The filtered recharges as CSV (up to 50,000 rows)', permission: 'view recharges', query: listQuery, response: null }, async (req, ctx, res) => {
-    const { rows, seesCost: cost, timezone } = await exportRecharges(ctx, filtersOf(req.query), EXPORT_LIMIT);
-    const header = ['id', 'reference', 'created_at', 'dealer', 'provider', 'bundle', 'phone', 'status', 'amount', ...(cost ? ['cost', 'profit'] : []), 'currency', 'payment_reference', 'operator_reference', 'failure_reason'];
-    const lines = rows.map((r) => [r.id, r.reference, r.created_at, r.dealer.name, r.provider_name, r.bundle_name, r.phone, r.status, r.amount, ...(cost ? [r.cost, r.profit] : []), r.currency, r.payment_reference, r.operator_reference, r.failure_reason]);
-    sendCsv(res, `recharges-${zonedDay(new Date(), timezone)}.csv`, header, lines, { timeZone: timezone });
-  });
-
-  api.get('/', { summary: 'Recharges: filter dealer_id, provider_id, status, from, to (days), phone, q (a reference)', permission: 'view recharges', query: listQuery, list: true, response: rechargeResponseSchema }, async (req, ctx) =>
-    listRecharges(ctx, filtersOf(req.query), filtersOf(req.query)),
+  api.get(
+    '/export',
+    { summary: 'The filtered recharges as CSV (up to 50,000 rows)', permission: 'view recharges', query: listQuery, response: null },
+    async (req, ctx, res) => {
+      const { rows, seesCost: cost, timezone } = await exportRecharges(ctx, filtersOf(req.query), EXPORT_LIMIT);
+      const header = [
+        'id',
+        'reference',
+        'created_at',
+        'dealer',
+        'provider',
+        'bundle',
+        'phone',
+        'status',
+        'amount',
+        ...(cost ? ['cost', 'profit'] : []),
+        'currency',
+        'payment_reference',
+        'operator_reference',
+        'failure_reason',
+      ];
+      const lines = rows.map((r) => [
+        r.id,
+        r.reference,
+        r.created_at,
+        r.dealer.name,
+        r.provider_name,
+        r.bundle_name,
+        r.phone,
+        r.status,
+        r.amount,
+        ...(cost ? [r.cost, r.profit] : []),
+        r.currency,
+        r.payment_reference,
+        r.operator_reference,
+        r.failure_reason,
+      ]);
+      sendCsv(res, `recharges-${zonedDay(new Date(), timezone)}.csv`, header, lines, { timeZone: timezone });
+    },
   );
 
-  api.get('/review-count', { summary: 'How many sales wait for review (the console badge)', permission: 'review recharges', response: z.object({ count: z.number().int() }) }, async (_req, ctx) => ({ data: { count: await reviewCount(ctx) } }));
+  api.get(
+    '/',
+    {
+      summary: 'Recharges: filter dealer_id, provider_id, status, from, to (days), phone, q (a reference)',
+      permission: 'view recharges',
+      query: listQuery,
+      list: true,
+      response: rechargeResponseSchema,
+    },
+    async (req, ctx) => listRecharges(ctx, filtersOf(req.query), filtersOf(req.query)),
+  );
 
-  api.get('/:id', { summary: 'One recharge with its timeline, wallet transactions and (staff) the remote-call trail', permission: 'view recharges', response: timelineSchema }, async (req, ctx) => ({ data: await rechargeDetail(ctx, String(req.params.id)) }));
+  api.get(
+    '/review-count',
+    { summary: 'How many sales wait for review (the console badge)', permission: 'review recharges', response: z.object({ count: z.number().int() }) },
+    async (_req, ctx) => ({ data: { count: await reviewCount(ctx) } }),
+  );
 
-  api.post('/:id/retry', { summary: 'Try a failed recharge again (only one that reached neither the gateway nor the operator)', permission: 'retry recharges', response: rechargeResponseSchema }, async (req, ctx) => ({
-    message: 'api:recharges.retried',
-    data: await retryRecharge(ctx, money, String(req.params.id)),
-  }));
+  api.get(
+    '/:id',
+    {
+      summary: 'One recharge with its timeline, wallet transactions and (staff) the remote-call trail',
+      permission: 'view recharges',
+      response: timelineSchema,
+    },
+    async (req, ctx) => ({ data: await rechargeDetail(ctx, String(req.params.id)) }),
+  );
 
-  api.post('/:id/refund', { summary: "Refund a failed sale by hand: the dealer's debit and the customer's payment, whatever is not back yet (409 when nothing is)", permission: 'refund recharges', response: rechargeResponseSchema }, async (req, ctx) => {
-    const { recharge, paymentReturned } = await refundRecharge(ctx, money, String(req.params.id));
-    return { message: paymentReturned ? 'api:recharges.refunded' : 'api:recharges.payment_return_pending', data: recharge };
-  });
+  api.post(
+    '/:id/retry',
+    {
+      summary: 'Try a failed recharge again (only one that reached neither the gateway nor the operator)',
+      permission: 'retry recharges',
+      response: rechargeResponseSchema,
+    },
+    async (req, ctx) => ({
+      message: 'api:recharges.retried',
+      data: await retryRecharge(ctx, money, String(req.params.id)),
+    }),
+  );
 
-  api.post('/:id/settle', { summary: 'Settle a sale in review as delivered or not delivered', permission: 'review recharges', body: settleRechargeSchema, response: rechargeResponseSchema }, async (req, ctx) => {
-    const input = req.body as SettleRechargeInput;
-    return { message: `api:recharges.settled_${input.outcome}`, data: await settleRecharge(ctx, money, String(req.params.id), input) };
-  });
+  api.post(
+    '/:id/refund',
+    {
+      summary: "Refund a failed sale by hand: the dealer's debit and the customer's payment, whatever is not back yet (409 when nothing is)",
+      permission: 'refund recharges',
+      response: rechargeResponseSchema,
+    },
+    async (req, ctx) => {
+      const { recharge, paymentReturned } = await refundRecharge(ctx, money, String(req.params.id));
+      return { message: paymentReturned ? 'api:recharges.refunded' : 'api:recharges.payment_return_pending', data: recharge };
+    },
+  );
+
+  api.post(
+    '/:id/settle',
+    {
+      summary: 'Settle a sale in review as delivered or not delivered',
+      permission: 'review recharges',
+      body: settleRechargeSchema,
+      response: rechargeResponseSchema,
+    },
+    async (req, ctx) => {
+      const input = req.body as SettleRechargeInput;
+      return { message: `api:recharges.settled_${input.outcome}`, data: await settleRecharge(ctx, money, String(req.params.id), input) };
+    },
+  );
 
   return api;
 }

@@ -1,6 +1,14 @@
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
-import { formatMinor, PAYER_NETWORKS, type CustomerMoney, type CustomerOutcome, type PublicRecharge, type RechargeRequest, type RechargeResponse } from '@app/contracts';
+import {
+  formatMinor,
+  PAYER_NETWORKS,
+  type CustomerMoney,
+  type CustomerOutcome,
+  type PublicRecharge,
+  type RechargeRequest,
+  type RechargeResponse,
+} from '@app/contracts';
 import { decodeId, encodeId } from '../http/ids.ts';
 import { AppError, conflict, fieldError, notFound } from '../http/errors.ts';
 import { fromDbTime, toDbTime } from '../database/time.ts';
@@ -31,7 +39,10 @@ function newReference(): string {
 }
 
 const requestHash = (input: RechargeRequest) =>
-  crypto.createHash('sha256').update(JSON.stringify([decodeId(input.bundle_id), input.phone, decodeId(input.payment_method_id), input.payer_phone])).digest('hex');
+  crypto
+    .createHash('sha256')
+    .update(JSON.stringify([decodeId(input.bundle_id), input.phone, decodeId(input.payment_method_id), input.payer_phone]))
+    .digest('hex');
 
 export interface Created {
   id: number;
@@ -47,14 +58,31 @@ async function offeredBundle(db: Db, dealerId: number, bundleId: number) {
     .join('dealer_bundles as db', (j) => j.on('db.bundle_id', 'bundles.id').andOn('db.dealer_id', db.raw('?', [dealerId])))
     .join('dealer_categories as dc', (j) => j.on('dc.category_id', 'categories.id').andOn('dc.dealer_id', db.raw('?', [dealerId])))
     .join('dealer_providers as dp', (j) => j.on('dp.provider_id', 'providers.id').andOn('dp.dealer_id', db.raw('?', [dealerId])))
-    .where({ 'bundles.id': bundleId, 'bundles.status': 'active', 'categories.status': 'active', 'providers.status': 'active', 'db.status': 'active', 'dc.status': 'active', 'dp.status': 'active' })
+    .where({
+      'bundles.id': bundleId,
+      'bundles.status': 'active',
+      'categories.status': 'active',
+      'providers.status': 'active',
+      'db.status': 'active',
+      'dc.status': 'active',
+      'dp.status': 'active',
+    })
     .whereNull('bundles.deleted_at')
     .whereNull('categories.deleted_at')
     .whereNull('providers.deleted_at')
     .forShare()
     .first(
-      'bundles.id', 'bundles.name', 'bundles.data_volume_mb', 'bundles.validity_days', 'bundles.cost_price', 'bundles.selling_price', 'db.selling_price as own_price',
-      'categories.name as category_name', 'providers.id as provider_id', 'providers.name as provider_name', 'providers.phone_prefixes',
+      'bundles.id',
+      'bundles.name',
+      'bundles.data_volume_mb',
+      'bundles.validity_days',
+      'bundles.cost_price',
+      'bundles.selling_price',
+      'db.selling_price as own_price',
+      'categories.name as category_name',
+      'providers.id as provider_id',
+      'providers.name as provider_name',
+      'providers.phone_prefixes',
     );
 }
 
@@ -67,7 +95,13 @@ async function byKey(db: Db, dealerId: number, key: string) {
  * offered, no balance) write nothing. Under "Cost + Profit" the dealer's wallet is debited by the
  * cost in the same transaction that creates the recharge.
  */
-export async function createRecharge(ctx: ServiceContext, dealer: StorefrontDealerRow, input: RechargeRequest, key: string, opts: { customerSessionId?: string | null } = {}): Promise<Created> {
+export async function createRecharge(
+  ctx: ServiceContext,
+  dealer: StorefrontDealerRow,
+  input: RechargeRequest,
+  key: string,
+  opts: { customerSessionId?: string | null } = {},
+): Promise<Created> {
   const hash = requestHash(input);
   const same = async (): Promise<Created | null> => {
     const earlier = await byKey(ctx.db, dealer.id, key);
@@ -96,7 +130,11 @@ export async function createRecharge(ctx: ServiceContext, dealer: StorefrontDeal
       if (!method) throw fieldError('payment_method_id', 'validation:payment_method_not_offered');
       const payerNetwork = PAYER_NETWORKS[method.type];
       if (payerNetwork && !payerNetwork.prefixes.some((p) => input.payer_phone.startsWith(p))) {
-        throw fieldError('payer_phone', 'validation:payer_wrong_network', { method: method.name, network: payerNetwork.network, prefixes: payerNetwork.prefixes.join(', ') });
+        throw fieldError('payer_phone', 'validation:payer_wrong_network', {
+          method: method.name,
+          network: payerNetwork.network,
+          prefixes: payerNetwork.prefixes.join(', '),
+        });
       }
       const now = toDbTime();
       const reference = newReference();
@@ -142,7 +180,12 @@ export async function createRecharge(ctx: ServiceContext, dealer: StorefrontDeal
           throw err;
         }
       }
-      await recordActivity(tctx, { action: 'recharge_created', subjectType: 'recharge', subjectId: id, after: { amount: price, cost, phone: input.phone, bundle: bundle.name } });
+      await recordActivity(tctx, {
+        action: 'recharge_created',
+        subjectType: 'recharge',
+        subjectId: id,
+        after: { amount: price, cost, phone: input.phone, bundle: bundle.name },
+      });
       return id;
     });
     // After the commit, never inside the sale: the dealer's low-balance alert (one email per crossing).
@@ -176,9 +219,18 @@ export function customerOutcome(r: RechargeRow): { outcome: CustomerOutcome; mon
     if (payment === 'none' || payment === 'absent' || payment === 'declined') return 'nothing_taken';
     return 'unknown';
   };
-  const held = (): CustomerMoney => (payment === 'reserved' ? 'reserved' : payment === 'collected' || payment === 'committing' ? 'charged' : payment === 'none' || payment === 'absent' ? 'nothing_taken' : 'unknown');
-  if (r.status === 'completed') return { outcome: 'delivered', money: ['collected', 'committing', 'reserved', 'sent'].includes(payment) ? 'charged' : 'nothing_taken' };
-  if (r.status === 'failed' || r.status === 'refunded') return payment === 'declined' ? { outcome: 'declined', money: 'nothing_taken' } : { outcome: 'not_delivered', money: afterFailure() };
+  const held = (): CustomerMoney =>
+    payment === 'reserved'
+      ? 'reserved'
+      : payment === 'collected' || payment === 'committing'
+        ? 'charged'
+        : payment === 'none' || payment === 'absent'
+          ? 'nothing_taken'
+          : 'unknown';
+  if (r.status === 'completed')
+    return { outcome: 'delivered', money: ['collected', 'committing', 'reserved', 'sent'].includes(payment) ? 'charged' : 'nothing_taken' };
+  if (r.status === 'failed' || r.status === 'refunded')
+    return payment === 'declined' ? { outcome: 'declined', money: 'nothing_taken' } : { outcome: 'not_delivered', money: afterFailure() };
   if (r.status === 'needs_review') return { outcome: 'delayed', money: held() };
   if (delivery === 'delivered') return { outcome: 'delivered', money: 'charged' };
   if (delivery === 'failed') return { outcome: 'not_delivered', money: afterFailure() };
@@ -189,7 +241,11 @@ export function customerOutcome(r: RechargeRow): { outcome: CustomerOutcome; mon
 
 export function presentPublic(r: RechargeRow, t: (key: string) => string): PublicRecharge {
   const { outcome, money } = customerOutcome(r);
-  const message = t(outcome === 'not_delivered' ? `api:recharges.outcome.not_delivered_${money === 'returned' ? 'returned' : money === 'unknown' ? 'unknown' : 'nothing_taken'}` : `api:recharges.outcome.${outcome}`);
+  const message = t(
+    outcome === 'not_delivered'
+      ? `api:recharges.outcome.not_delivered_${money === 'returned' ? 'returned' : money === 'unknown' ? 'unknown' : 'nothing_taken'}`
+      : `api:recharges.outcome.${outcome}`,
+  );
   return {
     id: r.id,
     h_id: encodeId(r.id),
@@ -296,16 +352,34 @@ export async function creditProfitIfDue(ctx: ServiceContext, r: RechargeRow): Pr
 }
 
 /** Delivered: completed, and under "Profit Only" the dealer's profit credited (once) when the payment was collected. */
-export async function completeRecharge(ctx: ServiceContext, id: number, operatorReference: string, opts: SettleOptions & { note?: string | null } = {}): Promise<boolean> {
+export async function completeRecharge(
+  ctx: ServiceContext,
+  id: number,
+  operatorReference: string,
+  opts: SettleOptions & { note?: string | null } = {},
+): Promise<boolean> {
   return transact(ctx, async (tctx) => {
     const now = toDbTime();
     const qb = tctx.db('recharges').where({ id, status: 'processing' });
     if (opts.claimedAt) qb.where('processing_started_at', opts.claimedAt);
-    const won = await qb.update({ status: 'completed', operator_reference: operatorReference, completed_at: now, failure_reason: opts.note ?? null, next_attempt_at: null, unsure_since: null, updated_at: now });
+    const won = await qb.update({
+      status: 'completed',
+      operator_reference: operatorReference,
+      completed_at: now,
+      failure_reason: opts.note ?? null,
+      next_attempt_at: null,
+      unsure_since: null,
+      updated_at: now,
+    });
     if (!won) return false;
     const r = await tctx.db('recharges').where({ id }).first();
     await creditProfitIfDue(tctx, r);
-    await recordActivity(tctx, { action: 'recharge_completed', subjectType: 'recharge', subjectId: id, after: { operator_reference: operatorReference, payment_state: r.payment_state, ...(opts.note ? { note: opts.note } : {}) } });
+    await recordActivity(tctx, {
+      action: 'recharge_completed',
+      subjectType: 'recharge',
+      subjectId: id,
+      after: { operator_reference: operatorReference, payment_state: r.payment_state, ...(opts.note ? { note: opts.note } : {}) },
+    });
     return true;
   });
 }
@@ -316,14 +390,29 @@ export async function completeRecharge(ctx: ServiceContext, id: number, operator
  * (`paymentReturned`). A released pre-authorisation took nothing: that sale is just `failed`
  * unless the dealer's debit came back.
  */
-export async function failRecharge(ctx: ServiceContext, id: number, reason: string, opts: SettleOptions & { from?: ('processing' | 'pending')[]; paymentReturned?: boolean } = {}): Promise<boolean> {
+export async function failRecharge(
+  ctx: ServiceContext,
+  id: number,
+  reason: string,
+  opts: SettleOptions & { from?: ('processing' | 'pending')[]; paymentReturned?: boolean } = {},
+): Promise<boolean> {
   return transact(ctx, async (tctx) => {
     const now = toDbTime();
     const r = await tctx.db('recharges').where({ id }).first();
     if (!r) return false;
-    const qb = tctx.db('recharges').where({ id }).whereIn('status', opts.from ?? ['processing']);
+    const qb = tctx
+      .db('recharges')
+      .where({ id })
+      .whereIn('status', opts.from ?? ['processing']);
     if (opts.claimedAt) qb.where('processing_started_at', opts.claimedAt);
-    const won = await qb.update({ status: 'failed', failed_at: now, failure_reason: reason.slice(0, 500), next_attempt_at: null, unsure_since: null, updated_at: now });
+    const won = await qb.update({
+      status: 'failed',
+      failed_at: now,
+      failure_reason: reason.slice(0, 500),
+      next_attempt_at: null,
+      unsure_since: null,
+      updated_at: now,
+    });
     if (!won) return false;
     const debited = await tctx.db('wallet_transactions').where({ recharge_id: id, kind: 'recharge_debit' }).first('amount', 'wallet_id');
     const refunded = await tctx.db('wallet_transactions').where({ recharge_id: id, kind: 'recharge_refund' }).first('id');
@@ -332,7 +421,12 @@ export async function failRecharge(ctx: ServiceContext, id: number, reason: stri
     }
     const moneyBack = Boolean(debited) || Boolean(opts.paymentReturned);
     if (moneyBack) await tctx.db('recharges').where({ id }).update({ status: 'refunded', refunded_at: now });
-    await recordActivity(tctx, { action: moneyBack ? 'recharge_refunded' : 'recharge_failed', subjectType: 'recharge', subjectId: id, after: { reason, payment_state: r.payment_state } });
+    await recordActivity(tctx, {
+      action: moneyBack ? 'recharge_refunded' : 'recharge_failed',
+      subjectType: 'recharge',
+      subjectId: id,
+      after: { reason, payment_state: r.payment_state },
+    });
     return true;
   });
 }

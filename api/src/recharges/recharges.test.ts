@@ -103,18 +103,35 @@ describe('refusals write nothing', () => {
     for (const payer of ['0907000021', '+252 63 7000021']) {
       const wrongNetwork = await buy(h, shop, { payer_phone: payer });
       expect(wrongNetwork.status).toBe(422);
-      expect(wrongNetwork.body.errors).toEqual({ payer_phone: ['EVC Plus is paid from a Hormuud number (it starts with 61, 77, 68). Use a Hormuud number or choose another payment method.'] });
+      expect(wrongNetwork.body.errors).toEqual({
+        payer_phone: ['EVC Plus is paid from a Hormuud number (it starts with 61, 77, 68). Use a Hormuud number or choose another payment method.'],
+      });
     }
     const bad = await h.http().post('/api/v1/client/recharge').set('dealer_code', shop.code).send({ phone: '12345', payer_phone: '' });
     expect(bad.status).toBe(422);
-    expect(bad.body.errors).toMatchObject({ bundle_id: ['Choose a bundle'], phone: ['Enter a Somali mobile number: 9 digits, e.g. 61 5123456'], payer_phone: ['Enter the number that pays'], payment_method_id: ['Choose how to pay'] });
+    expect(bad.body.errors).toMatchObject({
+      bundle_id: ['Choose a bundle'],
+      phone: ['Enter a Somali mobile number: 9 digits, e.g. 61 5123456'],
+      payer_phone: ['Enter the number that pays'],
+      payment_method_id: ['Choose how to pay'],
+    });
     // A phone filter that is not a number is refused, not dropped (which would list every sale).
     for (const phone of ['😀', '61😀', 'abc']) {
-      const listed = await h.http().get(`/api/v1/recharges?phone=${encodeURIComponent(phone)}`).set(bearer(root));
+      const listed = await h
+        .http()
+        .get(`/api/v1/recharges?phone=${encodeURIComponent(phone)}`)
+        .set(bearer(root));
       expect(listed.status).toBe(422);
       expect(listed.body.errors).toEqual({ phone: ['Search a number with digits only, e.g. 61 5123456'] });
     }
-    expect((await h.http().get(`/api/v1/recharges?phone=${encodeURIComponent('+252 (61) 512-3456')}`).set(bearer(root))).status).toBe(200);
+    expect(
+      (
+        await h
+          .http()
+          .get(`/api/v1/recharges?phone=${encodeURIComponent('+252 (61) 512-3456')}`)
+          .set(bearer(root))
+      ).status,
+    ).toBe(200);
     const noKey = await buy(h, shop, { idempotency_key: '' });
     expect(noKey.body.errors).toEqual({ idempotency_key: ['The purchase key is missing (idempotency_key or the Idempotency-Key header)'] });
     // The dealer switched the bundle off.
@@ -138,7 +155,12 @@ describe('idempotency', () => {
     expect(again.status).toBe(200);
     expect(again.body.message).toBe('This purchase was already received.');
     expect(again.body.data.id).toBe(first.body.data.id);
-    const viaHeader = await h.http().post('/api/v1/client/recharge').set('dealer_code', shop.code).set('Idempotency-Key', 'order-0001-abc').send({ bundle_id: shop.bundleId, payment_method_id: shop.methodId, phone: '0615123456', payer_phone: '+252 61 7000021' });
+    const viaHeader = await h
+      .http()
+      .post('/api/v1/client/recharge')
+      .set('dealer_code', shop.code)
+      .set('Idempotency-Key', 'order-0001-abc')
+      .send({ bundle_id: shop.bundleId, payment_method_id: shop.methodId, phone: '0615123456', payer_phone: '+252 61 7000021' });
     expect(viaHeader.body.data.id).toBe(first.body.data.id);
     const other = await buy(h, shop, { idempotency_key: 'order-0001-abc', phone: '0615999000' });
     expect(other.status).toBe(409);
@@ -156,7 +178,7 @@ describe('idempotency', () => {
   });
 });
 
-describe('the stand-ins\' test numbers', () => {
+describe("the stand-ins' test numbers", () => {
   it('a payer ending in 0000 declines: nothing is taken, "Cost + Profit" gets its debit back, "Profit Only" simply fails', async () => {
     const cost = await makeShop(h, root, 'cost', { balance: '1' });
     const profit = await makeShop(h, root, 'profit');
@@ -164,10 +186,20 @@ describe('the stand-ins\' test numbers', () => {
     const b = await buy(h, profit, { payer_phone: '0617770000' });
     await worker.drain();
     const declined = 'The payment was not approved: check your balance and try again.';
-    expect(await status(cost, a.body.data.id)).toMatchObject({ status: 'refunded', outcome: 'declined', money: 'nothing_taken', can_retry: true, failure_reason: declined, message: declined });
+    expect(await status(cost, a.body.data.id)).toMatchObject({
+      status: 'refunded',
+      outcome: 'declined',
+      money: 'nothing_taken',
+      can_retry: true,
+      failure_reason: declined,
+      message: declined,
+    });
     expect(await status(profit, b.body.data.id)).toMatchObject({ status: 'failed', outcome: 'declined', money: 'nothing_taken', failure_reason: declined });
     expect(await walletBalance(h, cost.walletId)).toBe(100);
-    expect((await h.knex('wallet_transactions').where({ recharge_id: a.body.data.id })).map((t: { kind: string }) => t.kind)).toEqual(['recharge_debit', 'recharge_refund']);
+    expect((await h.knex('wallet_transactions').where({ recharge_id: a.body.data.id })).map((t: { kind: string }) => t.kind)).toEqual([
+      'recharge_debit',
+      'recharge_refund',
+    ]);
     expect(await walletBalance(h, profit.walletId)).toBe(0);
   });
 
@@ -175,7 +207,12 @@ describe('the stand-ins\' test numbers', () => {
     const shop = await makeShop(h, root, 'cost', { balance: '1' });
     const rejected = await buy(h, shop, { phone: '0615559999' });
     await worker.drain();
-    expect(await status(shop, rejected.body.data.id)).toMatchObject({ status: 'refunded', outcome: 'not_delivered', money: 'nothing_taken', message: 'The bundle could not be delivered. Nothing was taken from your account.' });
+    expect(await status(shop, rejected.body.data.id)).toMatchObject({
+      status: 'refunded',
+      outcome: 'not_delivered',
+      money: 'nothing_taken',
+      message: 'The bundle could not be delivered. Nothing was taken from your account.',
+    });
     const tx = kit.standIns.waafipay.byReference(rejected.body.data.reference);
     expect(tx?.state).toBe('Cancelled');
     expect(await walletBalance(h, shop.walletId)).toBe(100);
@@ -190,7 +227,9 @@ describe('the stand-ins\' test numbers', () => {
     expect(row).toMatchObject({ status: 'completed', payment_state: 'collected', delivery_state: 'delivered' });
     expect(kit.standIns.reloadly.transactions().filter((t) => t.customIdentifier === row.reference)).toHaveLength(1);
     expect(kit.standIns.waafipay.byReference(row.reference)?.state).toBe('Committed');
-    const ops = (await h.knex('remote_calls').where({ recharge_id: row.id }).orderBy('id')).map((c: { operation: string; outcome: string }) => `${c.operation}:${c.outcome}`);
+    const ops = (await h.knex('remote_calls').where({ recharge_id: row.id }).orderBy('id')).map(
+      (c: { operation: string; outcome: string }) => `${c.operation}:${c.outcome}`,
+    );
     expect(ops).toContain('POST /topups:unknown');
     expect(ops).toContain('GET /topups/reports/transactions:ok');
     expect(ops.filter((o: string) => o.startsWith('POST /topups'))).toHaveLength(1);
@@ -270,7 +309,16 @@ describe('the console: list, detail, retry, refund', () => {
     await worker.drain();
     const list = await h.http().get('/api/v1/recharges').set(bearer(a.token));
     expect(list.body.data.map((r: { id: number }) => r.id)).toEqual([mine.body.data.id]);
-    expect(list.body.data[0]).toMatchObject({ status: 'completed', amount: '0.55', cost: '0.40', profit: '0.15', payment_method: 'EVC Plus', payment_state: 'collected', payment_flow: 'preauthorize', delivery_state: 'delivered' });
+    expect(list.body.data[0]).toMatchObject({
+      status: 'completed',
+      amount: '0.55',
+      cost: '0.40',
+      profit: '0.15',
+      payment_method: 'EVC Plus',
+      payment_state: 'collected',
+      payment_flow: 'preauthorize',
+      delivery_state: 'delivered',
+    });
     expect((await h.http().get(`/api/v1/recharges/${mine.body.data.id}`).set(bearer(b.token))).status).toBe(404);
     expect((await h.http().get(`/api/v1/recharges/${mine.body.data.id}`).set(bearer(a.token))).body.data.remote_calls).toEqual([]);
     const detail = await h.http().get(`/api/v1/recharges/${mine.body.data.id}`).set(bearer(root));
@@ -287,9 +335,14 @@ describe('the console: list, detail, retry, refund', () => {
     const byPhone = await h.http().get('/api/v1/recharges?phone=0615123456&status=completed').set(bearer(root));
     expect(byPhone.body.meta.total).toBeGreaterThanOrEqual(2);
     const csv = await h.http().get(`/api/v1/recharges/export?dealer_id=${a.dealerId}`).set(bearer(root));
-    expect(csv.text.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe('id,reference,created_at,dealer,provider,bundle,phone,status,amount,cost,profit,currency,payment_reference,operator_reference,failure_reason');
+    expect(csv.text.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe(
+      'id,reference,created_at,dealer,provider,bundle,phone,status,amount,cost,profit,currency,payment_reference,operator_reference,failure_reason',
+    );
     // created_at on the company's clock (Africa/Mogadishu, +03:00), the same instant as the list's UTC time.
-    const [first] = csv.text.replace(/^\uFEFF/, '').split('\r\n').slice(1);
+    const [first] = csv.text
+      .replace(/^\uFEFF/, '')
+      .split('\r\n')
+      .slice(1);
     expect(first.split(',')[2]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+03:00$/);
   });
 
@@ -305,7 +358,17 @@ describe('the console: list, detail, retry, refund', () => {
     // A purchase-flow sale failed while its payment was still collected and its debit not yet back (as after a crash).
     const stuck = await buy(h, shop);
     const reason = 'The operator refused the top-up.';
-    await h.knex('recharges').where({ id: stuck.body.data.id }).update({ status: 'failed', payment_state: 'collected', payment_flow: 'purchase', payment_reference: 'TX-HAND', delivery_state: 'failed', failure_reason: reason });
+    await h
+      .knex('recharges')
+      .where({ id: stuck.body.data.id })
+      .update({
+        status: 'failed',
+        payment_state: 'collected',
+        payment_flow: 'purchase',
+        payment_reference: 'TX-HAND',
+        delivery_state: 'failed',
+        failure_reason: reason,
+      });
     kit.standIns.waafipay.reset();
     const refunds = await Promise.all(Array.from({ length: 10 }, () => h.http().post(`/api/v1/recharges/${stuck.body.data.id}/refund`).set(bearer(root))));
     expect(refunds.filter((r) => r.status >= 500)).toEqual([]);
@@ -316,8 +379,13 @@ describe('the console: list, detail, retry, refund', () => {
     // The gateway was asked once; it does not know TX-HAND, so the return stays to be confirmed.
     expect(await h.knex('remote_calls').where({ recharge_id: stuck.body.data.id, operation: 'API_CANCELPURCHASE' })).toHaveLength(1);
     expect(after.payment_state).toBe('releasing');
-    expect((await h.knex('wallet_transactions').where({ recharge_id: stuck.body.data.id })).map((t: { kind: string }) => t.kind)).toEqual(['recharge_debit', 'recharge_refund']);
-    expect(await h.knex('activity_log').where({ subject_type: 'recharge', subject_id: stuck.body.data.id, action: 'recharge_refunded_by_hand' })).toHaveLength(1);
+    expect((await h.knex('wallet_transactions').where({ recharge_id: stuck.body.data.id })).map((t: { kind: string }) => t.kind)).toEqual([
+      'recharge_debit',
+      'recharge_refund',
+    ]);
+    expect(await h.knex('activity_log').where({ subject_type: 'recharge', subject_id: stuck.body.data.id, action: 'recharge_refunded_by_hand' })).toHaveLength(
+      1,
+    );
     expect(await walletBalance(h, shop.walletId)).toBe(100);
     expect((await h.http().post(`/api/v1/recharges/${stuck.body.data.id}/retry`).set(bearer(root))).status).toBe(409);
 

@@ -27,10 +27,21 @@ beforeAll(async () => {
   }
   // Dealer i misses i sales of i.00 today; dealer 1 also missed one yesterday (company day).
   for (const [i, d] of dealers.entries()) {
-    for (let k = 0; k <= i; k++) await recordMissedSale(h.knex, { dealerId: d.id, bundleId: null, bundleName: '1 GB', amount: (i + 1) * 100, cost: 80, idempotencyKey: `today-${k}` });
+    for (let k = 0; k <= i; k++)
+      await recordMissedSale(h.knex, { dealerId: d.id, bundleId: null, bundleName: '1 GB', amount: (i + 1) * 100, cost: 80, idempotencyKey: `today-${k}` });
   }
   const today = zonedDay(new Date(), ZONE);
-  await h.knex('missed_sales').insert({ dealer_id: dealers[0].id, bundle_id: null, bundle_name: '1 GB', amount: 99_900, cost: 80, idempotency_key: 'yesterday', created_at: toDbTime(new Date(startOfZonedDay(today, ZONE).getTime() - 60_000)) });
+  await h
+    .knex('missed_sales')
+    .insert({
+      dealer_id: dealers[0].id,
+      bundle_id: null,
+      bundle_name: '1 GB',
+      amount: 99_900,
+      cost: 80,
+      idempotency_key: 'yesterday',
+      created_at: toDbTime(new Date(startOfZonedDay(today, ZONE).getTime() - 60_000)),
+    });
 });
 afterAll(() => h.close());
 
@@ -42,7 +53,11 @@ describe('GET /dashboard missed_sales', () => {
     expect(res.body.data.missed_sales.today_count).toBe(28);
     expect(res.body.data.missed_sales.today_amount).toBe('140.00');
     expect(res.body.data.missed_sales.by_dealer).toEqual(
-      [7, 6, 5, 4, 3].map((i) => ({ dealer: { id: dealers[i - 1].id, h_id: encodeId(dealers[i - 1].id), name: `Dealer DMS${i}`, dealer_code: `DMS${i}` }, count: i, amount: `${i * i}.00` })),
+      [7, 6, 5, 4, 3].map((i) => ({
+        dealer: { id: dealers[i - 1].id, h_id: encodeId(dealers[i - 1].id), name: `Dealer DMS${i}`, dealer_code: `DMS${i}` },
+        count: i,
+        amount: `${i * i}.00`,
+      })),
     );
   });
 

@@ -39,14 +39,27 @@ export function reportRoutes(registry: OpenApiRegistry) {
   const dash = new ApiRouter(registry, '/dashboard', 'Reports');
   const reports = new ApiRouter(registry, '/reports', 'Reports');
 
-  dash.get('/', { summary: "Today's and this month's sales, the last 30 days, top bundles and dealers, latest sales, wallet balance, today's missed sales", permission: 'view dashboard', response: dashboardResponse }, async (_req, ctx) => {
-    const { timezone, currency } = await readCompanySettings(ctx.db);
-    return { data: { currency, timezone, ...(await dashboard(ctx, timezone)) } };
-  });
+  dash.get(
+    '/',
+    {
+      summary: "Today's and this month's sales, the last 30 days, top bundles and dealers, latest sales, wallet balance, today's missed sales",
+      permission: 'view dashboard',
+      response: dashboardResponse,
+    },
+    async (_req, ctx) => {
+      const { timezone, currency } = await readCompanySettings(ctx.db);
+      return { data: { currency, timezone, ...(await dashboard(ctx, timezone)) } };
+    },
+  );
 
   reports.get(
     '/sales',
-    { summary: 'Sales over a date range, grouped by day, week, month, provider, bundle or dealer, with totals; format=csv exports exactly the rows shown', permission: 'view reports', query: salesQuery, response: z.object({ rows: z.array(z.object({ key: z.string(), label: z.string(), ...figures })), totals: z.object(figures) }) },
+    {
+      summary: 'Sales over a date range, grouped by day, week, month, provider, bundle or dealer, with totals; format=csv exports exactly the rows shown',
+      permission: 'view reports',
+      query: salesQuery,
+      response: z.object({ rows: z.array(z.object({ key: z.string(), label: z.string(), ...figures })), totals: z.object(figures) }),
+    },
     async (req, ctx, res: Response) => {
       const { timezone } = await readCompanySettings(ctx.db);
       const q = req.query as Record<string, string | undefined>;
@@ -55,8 +68,17 @@ export function reportRoutes(registry: OpenApiRegistry) {
       if (q.format === 'csv') {
         const seesCost = report.totals.cost !== undefined;
         const header = [filters.group_by, 'count', 'revenue', ...(seesCost ? ['cost'] : []), 'profit'];
-        const line = (label: string, r: { count: number; revenue: string; cost?: string; profit: string }) => [label, r.count, r.revenue, ...(seesCost ? [r.cost] : []), r.profit];
-        sendCsv(res, `sales-${filters.from}-${filters.to}-by-${filters.group_by}.csv`, header, [...report.rows.map((r) => line(String(r.label), r as never)), line('total', report.totals)]);
+        const line = (label: string, r: { count: number; revenue: string; cost?: string; profit: string }) => [
+          label,
+          r.count,
+          r.revenue,
+          ...(seesCost ? [r.cost] : []),
+          r.profit,
+        ];
+        sendCsv(res, `sales-${filters.from}-${filters.to}-by-${filters.group_by}.csv`, header, [
+          ...report.rows.map((r) => line(String(r.label), r as never)),
+          line('total', report.totals),
+        ]);
         return;
       }
       return { data: { from: filters.from, to: filters.to, group_by: filters.group_by, ...report } };
@@ -65,7 +87,13 @@ export function reportRoutes(registry: OpenApiRegistry) {
 
   reports.get(
     '/dealer-profit',
-    { summary: 'Profit per dealer over a date range (a dealer: its own); with dealer_id, per bundle too; format=csv exports the rows shown (per bundle for one dealer)', permission: 'view dealer profit report', query: salesQuery.pick({ from: true, to: true, dealer_id: true, format: true }), response: z.record(z.string(), z.unknown()) },
+    {
+      summary:
+        'Profit per dealer over a date range (a dealer: its own); with dealer_id, per bundle too; format=csv exports the rows shown (per bundle for one dealer)',
+      permission: 'view dealer profit report',
+      query: salesQuery.pick({ from: true, to: true, dealer_id: true, format: true }),
+      response: z.record(z.string(), z.unknown()),
+    },
     async (req, ctx, res: Response) => {
       const { timezone } = await readCompanySettings(ctx.db);
       const q = req.query as Record<string, string | undefined>;

@@ -68,16 +68,39 @@ export async function salesReport(ctx: ServiceContext, f: SalesFilters, timeZone
   let rows: Record<string, unknown>[];
   if (f.group_by === 'day' || f.group_by === 'week' || f.group_by === 'month') {
     const bucket = timeBucket(ctx.db, 'recharges.created_at', f.group_by as TimeGroup, timeZone, startOfZonedDay(f.from, timeZone));
-    rows = await base().select(ctx.db.raw(`${bucket.toQuery()} as period`), ...sums(ctx.db)).groupBy('period').orderBy('period');
+    rows = await base()
+      .select(ctx.db.raw(`${bucket.toQuery()} as period`), ...sums(ctx.db))
+      .groupBy('period')
+      .orderBy('period');
     rows = rows.map((r) => ({ key: String(r.period), label: String(r.period), ...figures(r, seesCost) }));
   } else {
-    const [idCol, nameCol] = { provider: ['recharges.provider_id', 'recharges.provider_name'], bundle: ['recharges.bundle_id', 'recharges.bundle_name'], dealer: ['recharges.dealer_id', 'users.name'] }[f.group_by];
+    const [idCol, nameCol] = {
+      provider: ['recharges.provider_id', 'recharges.provider_name'],
+      bundle: ['recharges.bundle_id', 'recharges.bundle_name'],
+      dealer: ['recharges.dealer_id', 'users.name'],
+    }[f.group_by];
     const qb = base();
     if (f.group_by === 'dealer') qb.join('users', 'users.id', 'recharges.dealer_id');
-    rows = await qb.select(ctx.db.raw(`${idCol} as id`), ctx.db.raw(`MAX(${nameCol}) as name`), ...sums(ctx.db)).groupBy(idCol).orderBy('revenue', 'desc');
-    rows = rows.map((r) => ({ key: r.id === null ? 'none' : encodeId(Number(r.id)), id: r.id === null ? null : Number(r.id), label: String(r.name ?? ''), ...figures(r, seesCost) }));
+    rows = await qb
+      .select(ctx.db.raw(`${idCol} as id`), ctx.db.raw(`MAX(${nameCol}) as name`), ...sums(ctx.db))
+      .groupBy(idCol)
+      .orderBy('revenue', 'desc');
+    rows = rows.map((r) => ({
+      key: r.id === null ? 'none' : encodeId(Number(r.id)),
+      id: r.id === null ? null : Number(r.id),
+      label: String(r.name ?? ''),
+      ...figures(r, seesCost),
+    }));
   }
-  const totals = opts.totals === false ? figures({ count: 0, revenue: 0, cost: 0, profit: 0 }, seesCost) : figures((await base().select(...sums(ctx.db)).first()) as Record<string, unknown>, seesCost);
+  const totals =
+    opts.totals === false
+      ? figures({ count: 0, revenue: 0, cost: 0, profit: 0 }, seesCost)
+      : figures(
+          (await base()
+            .select(...sums(ctx.db))
+            .first()) as Record<string, unknown>,
+          seesCost,
+        );
   return { rows, totals };
 }
 
@@ -86,13 +109,29 @@ export async function dealerProfitReport(ctx: ServiceContext, f: { from: string;
   const base = () => scopedRecharges(ctx.db, ctx, { from: f.from, to: f.to, dealer_id: f.dealer_id }, timeZone);
   const rows = await base()
     .join('users', 'users.id', 'recharges.dealer_id')
-    .select('recharges.dealer_id', ctx.db.raw('MAX(users.name) as name'), ctx.db.raw('MAX(users.dealer_code) as dealer_code'), ctx.db.raw('MAX(recharges.pricing_model) as pricing_model'), ...sums(ctx.db))
+    .select(
+      'recharges.dealer_id',
+      ctx.db.raw('MAX(users.name) as name'),
+      ctx.db.raw('MAX(users.dealer_code) as dealer_code'),
+      ctx.db.raw('MAX(recharges.pricing_model) as pricing_model'),
+      ...sums(ctx.db),
+    )
     .groupBy('recharges.dealer_id')
     .orderBy('profit', 'desc');
   const seesCost = ctx.actor.permissions.has('view bundles prices');
   const one = isDealer(ctx.actor) || f.dealer_id;
   const bundles = one
-    ? (await base().select('recharges.bundle_id', ctx.db.raw('MAX(recharges.bundle_name) as name'), ctx.db.raw('MAX(recharges.provider_name) as provider'), ...sums(ctx.db)).groupBy('recharges.bundle_id').orderBy('profit', 'desc')).map((r: Record<string, unknown>) => ({
+    ? (
+        await base()
+          .select(
+            'recharges.bundle_id',
+            ctx.db.raw('MAX(recharges.bundle_name) as name'),
+            ctx.db.raw('MAX(recharges.provider_name) as provider'),
+            ...sums(ctx.db),
+          )
+          .groupBy('recharges.bundle_id')
+          .orderBy('profit', 'desc')
+      ).map((r: Record<string, unknown>) => ({
         bundle_id: r.bundle_id === null ? null : Number(r.bundle_id),
         name: String(r.name),
         provider: String(r.provider),
@@ -100,8 +139,17 @@ export async function dealerProfitReport(ctx: ServiceContext, f: { from: string;
       }))
     : undefined;
   return {
-    rows: rows.map((r: Record<string, unknown>) => ({ dealer: dealerRef(Number(r.dealer_id), String(r.name), r.dealer_code as string | null), pricing_model: r.pricing_model === 'profit' ? 'profit' : 'cost', ...figures(r, seesCost) })),
-    totals: figures((await base().select(...sums(ctx.db)).first()) as Record<string, unknown>, seesCost),
+    rows: rows.map((r: Record<string, unknown>) => ({
+      dealer: dealerRef(Number(r.dealer_id), String(r.name), r.dealer_code as string | null),
+      pricing_model: r.pricing_model === 'profit' ? 'profit' : 'cost',
+      ...figures(r, seesCost),
+    })),
+    totals: figures(
+      (await base()
+        .select(...sums(ctx.db))
+        .first()) as Record<string, unknown>,
+      seesCost,
+    ),
     ...(bundles ? { bundles } : {}),
   };
 }
@@ -120,7 +168,14 @@ export async function dashboard(ctx: ServiceContext, timeZone: string) {
   const db = ctx.db;
   const grouped = (from: string) =>
     scopedRecharges(db, ctx, { from, to: today, status: 'all' }, timeZone)
-      .select('recharges.status', 'recharges.bundle_id', 'recharges.dealer_id', db.raw('MAX(recharges.bundle_name) as bundle_name'), db.raw('MAX(recharges.provider_name) as provider_name'), ...sums(db))
+      .select(
+        'recharges.status',
+        'recharges.bundle_id',
+        'recharges.dealer_id',
+        db.raw('MAX(recharges.bundle_name) as bundle_name'),
+        db.raw('MAX(recharges.provider_name) as provider_name'),
+        ...sums(db),
+      )
       .groupBy('recharges.status', 'recharges.bundle_id', 'recharges.dealer_id');
   const walletQuery = db('wallets');
   if (isDealer(ctx.actor)) walletQuery.where('dealer_id', ctx.actor.id!);
@@ -130,7 +185,10 @@ export async function dashboard(ctx: ServiceContext, timeZone: string) {
     salesReport(ctx, { from: thirtyAgo, to: today, group_by: 'day' }, timeZone, { totals: false }),
     db('recharges')
       .modify((qb) => void (isDealer(ctx.actor) && qb.where('dealer_id', ctx.actor.id!)))
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
       .limit(8)
       .select('id', 'reference', 'status', 'bundle_name', 'provider_name', 'phone', 'amount', 'currency', 'created_at'),
     walletQuery.sum({ total: 'balance' }).first(),
@@ -138,7 +196,17 @@ export async function dashboard(ctx: ServiceContext, timeZone: string) {
     isDealer(ctx.actor) ? db('wallets').where('dealer_id', ctx.actor.id!).first('low_balance_threshold') : Promise.resolve(null),
     missedSalesSummary(ctx, timeZone),
   ]);
-  type G = { status: string; bundle_id: number | null; dealer_id: number; bundle_name: string; provider_name: string; count: number | string; revenue: number | string; cost: number | string; profit: number | string };
+  type G = {
+    status: string;
+    bundle_id: number | null;
+    dealer_id: number;
+    bundle_name: string;
+    provider_name: string;
+    count: number | string;
+    revenue: number | string;
+    cost: number | string;
+    profit: number | string;
+  };
   const add = (into: Record<string, number>, r: G) => {
     into.count = (into.count ?? 0) + Number(r.count);
     into.revenue = (into.revenue ?? 0) + Number(r.revenue);
@@ -171,8 +239,25 @@ export async function dashboard(ctx: ServiceContext, timeZone: string) {
       totals.set(id, entry);
     }
     const best = [...totals.entries()].sort((x, y) => y[1].revenue - x[1].revenue).slice(0, 5);
-    const names = key === 'dealer_id' && best.length ? new Map((await db('users').whereIn('id', best.map(([id]) => id as number)).select('id', 'name')).map((u: { id: number; name: string }) => [u.id, u.name])) : null;
-    return best.map(([id, f]) => ({ key: id === null ? 'none' : encodeId(Number(id)), ...(key === 'dealer_id' ? { id: Number(id) } : {}), label: names ? (names.get(Number(id)) ?? '') : String(f.label ?? ''), ...figures(f, seesCost) }));
+    const names =
+      key === 'dealer_id' && best.length
+        ? new Map(
+            (
+              await db('users')
+                .whereIn(
+                  'id',
+                  best.map(([id]) => id as number),
+                )
+                .select('id', 'name')
+            ).map((u: { id: number; name: string }) => [u.id, u.name]),
+          )
+        : null;
+    return best.map(([id, f]) => ({
+      key: id === null ? 'none' : encodeId(Number(id)),
+      ...(key === 'dealer_id' ? { id: Number(id) } : {}),
+      label: names ? (names.get(Number(id)) ?? '') : String(f.label ?? ''),
+      ...figures(f, seesCost),
+    }));
   };
   const byDay = new Map(series.rows.map((r) => [r.key as string, r]));
   const days: { date: string; count: number; revenue: string; profit: string }[] = [];
@@ -193,7 +278,18 @@ export async function dashboard(ctx: ServiceContext, timeZone: string) {
     days,
     top_bundles: await top('bundle_id'),
     top_dealers: isDealer(ctx.actor) ? [] : await top('dealer_id'),
-    latest: latest.map((r: Record<string, unknown>) => ({ id: Number(r.id), h_id: encodeId(Number(r.id)), reference: r.reference, status: r.status, bundle_name: r.bundle_name, provider_name: r.provider_name, phone: r.phone, amount: formatMinor(Number(r.amount)), currency: r.currency, created_at: fromDbTime(r.created_at) })),
+    latest: latest.map((r: Record<string, unknown>) => ({
+      id: Number(r.id),
+      h_id: encodeId(Number(r.id)),
+      reference: r.reference,
+      status: r.status,
+      bundle_name: r.bundle_name,
+      provider_name: r.provider_name,
+      phone: r.phone,
+      amount: formatMinor(Number(r.amount)),
+      currency: r.currency,
+      created_at: fromDbTime(r.created_at),
+    })),
     wallet_balance: formatMinor(balance),
     // A "Cost + Profit" dealer cannot sell without balance: warned below its low-balance threshold (5.00 when none is set).
     low_balance: pricing === 'cost' && balance < lowBalanceThreshold(thresholdRow),

@@ -15,7 +15,9 @@ const ids: Record<string, number> = {};
 async function dealer(code: string, pricing: 'cost' | 'profit') {
   const email = `${code.toLowerCase()}@test.example`;
   const id = await h.insertUser({ name: `Dealer ${code}`, email, user_type: 'dealer', dealer_code: code }, 'dealer');
-  await h.knex('dealer_details').insert({ user_id: id, brand_color: '#000000', pricing_model: pricing, created_at: '2026-01-01 00:00:00.000', updated_at: '2026-01-01 00:00:00.000' });
+  await h
+    .knex('dealer_details')
+    .insert({ user_id: id, brand_color: '#000000', pricing_model: pricing, created_at: '2026-01-01 00:00:00.000', updated_at: '2026-01-01 00:00:00.000' });
   return { id, token: await h.login(email) };
 }
 
@@ -24,8 +26,21 @@ beforeAll(async () => {
   root = await h.adminToken();
   a = await dealer('REPA', 'cost');
   b = await dealer('REPB', 'profit');
-  for (const [code, name] of [['RP1', 'Hormuud'], ['RP2', 'Somtel']]) {
-    await h.knex('providers').insert({ name, code, status: 'active', sort_order: 0, adapter_key: 'sandbox', created_at: '2026-01-01 00:00:00.000', updated_at: '2026-01-01 00:00:00.000' });
+  for (const [code, name] of [
+    ['RP1', 'Hormuud'],
+    ['RP2', 'Somtel'],
+  ]) {
+    await h
+      .knex('providers')
+      .insert({
+        name,
+        code,
+        status: 'active',
+        sort_order: 0,
+        adapter_key: 'sandbox',
+        created_at: '2026-01-01 00:00:00.000',
+        updated_at: '2026-01-01 00:00:00.000',
+      });
     ids[code] = (await h.knex('providers').where({ code }).first()).id;
   }
   // dealer, provider, bundle, status, amount, cost, profit, created_at (UTC), phone
@@ -40,15 +55,32 @@ beforeAll(async () => {
   for (const [dealerId, provider, bundle, status, amount, cost, profit, at, phone] of rows) {
     n += 1;
     await h.knex('recharges').insert({
-      dealer_id: dealerId, provider_id: ids[provider], provider_name: provider === 'RP1' ? 'Hormuud' : 'Somtel', category_name: 'Daily', bundle_name: bundle,
-      pricing_model: dealerId === a.id ? 'cost' : 'profit', phone, payer_phone: phone, amount, cost, profit, currency: 'USD', status, idempotency_key: `fixture-${n}`, reference: `RCFIXTURE000${n}`, attempts: 1, created_at: at, updated_at: at,
+      dealer_id: dealerId,
+      provider_id: ids[provider],
+      provider_name: provider === 'RP1' ? 'Hormuud' : 'Somtel',
+      category_name: 'Daily',
+      bundle_name: bundle,
+      pricing_model: dealerId === a.id ? 'cost' : 'profit',
+      phone,
+      payer_phone: phone,
+      amount,
+      cost,
+      profit,
+      currency: 'USD',
+      status,
+      idempotency_key: `fixture-${n}`,
+      reference: `RCFIXTURE000${n}`,
+      attempts: 1,
+      created_at: at,
+      updated_at: at,
     });
   }
 });
 afterAll(() => h.close());
 
 const sales = (token: string, query: string) => h.http().get(`/api/v1/reports/sales?from=2026-10-31&to=2026-11-09&${query}`).set(bearer(token));
-const pick = (rows: { label: string; count: number; revenue: string; cost?: string; profit: string }[]) => rows.map((r) => [r.label, r.count, r.revenue, r.cost, r.profit]);
+const pick = (rows: { label: string; count: number; revenue: string; cost?: string; profit: string }[]) =>
+  rows.map((r) => [r.label, r.count, r.revenue, r.cost, r.profit]);
 
 describe('GET /reports/sales', () => {
   it('groups completed sales by company day: 23:30 on Oct 31 and 00:30 on Nov 1 fall on either side of the month end', async () => {
@@ -102,13 +134,24 @@ describe('GET /reports/sales', () => {
   it('exports exactly what it shows as CSV, and refuses bad parameters', async () => {
     const csv = await sales(root, 'group_by=month&format=csv');
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(csv.text.replace(/^\uFEFF/, '').trim().split('\r\n')).toEqual(['month,count,revenue,cost,profit', '2026-10,1,1.00,0.80,0.20', '2026-11,3,6.00,4.30,1.70', 'total,4,7.00,5.10,1.90']);
+    expect(
+      csv.text
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n'),
+    ).toEqual(['month,count,revenue,cost,profit', '2026-10,1,1.00,0.80,0.20', '2026-11,3,6.00,4.30,1.70', 'total,4,7.00,5.10,1.90']);
     const bad = await h.http().get('/api/v1/reports/sales?from=2026-11-09&to=2026-10-31&group_by=year').set(bearer(root));
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toMatchObject({ group_by: ['Group by day, week, month, provider, bundle or dealer'] });
-    expect((await h.http().get('/api/v1/reports/sales?from=2026-11-09&to=2026-10-31').set(bearer(root))).body.errors).toEqual({ from: ['The start date must be on or before the end date'] });
+    expect((await h.http().get('/api/v1/reports/sales?from=2026-11-09&to=2026-10-31').set(bearer(root))).body.errors).toEqual({
+      from: ['The start date must be on or before the end date'],
+    });
     // Days that do not exist are refused, not rolled over to March.
-    for (const [from, to] of [['2026-02-30', '2026-03-05'], ['2026-02-01', '2026-02-29'], ['2026-13-01', '2026-12-31']]) {
+    for (const [from, to] of [
+      ['2026-02-30', '2026-03-05'],
+      ['2026-02-01', '2026-02-29'],
+      ['2026-13-01', '2026-12-31'],
+    ]) {
       const res = await h.http().get(`/api/v1/reports/sales?from=${from}&to=${to}`).set(bearer(root));
       expect(res.status).toBe(422);
       expect(Object.values(res.body.errors).flat()).toEqual(['Enter a real date as YYYY-MM-DD (e.g. 2026-02-28)']);
@@ -120,7 +163,9 @@ describe('GET /reports/sales', () => {
 describe('GET /reports/dealer-profit', () => {
   it('gives profit per dealer, and per bundle for one dealer; a dealer sees only its own', async () => {
     const all = await h.http().get('/api/v1/reports/dealer-profit?from=2026-10-31&to=2026-11-09').set(bearer(root));
-    expect(all.body.data.rows.map((r: { dealer: { name: string }; profit: string; pricing_model: string }) => [r.dealer.name, r.profit, r.pricing_model])).toEqual([
+    expect(
+      all.body.data.rows.map((r: { dealer: { name: string }; profit: string; pricing_model: string }) => [r.dealer.name, r.profit, r.pricing_model]),
+    ).toEqual([
       ['Dealer REPB', '1.50', 'profit'],
       ['Dealer REPA', '0.40', 'cost'],
     ]);
@@ -128,26 +173,84 @@ describe('GET /reports/dealer-profit', () => {
     const mine = await h.http().get(`/api/v1/reports/dealer-profit?from=2026-10-31&to=2026-11-09&dealer_id=${b.id}`).set(bearer(a.token));
     expect(mine.body.data.rows.map((r: { dealer: { id: number } }) => r.dealer.id)).toEqual([a.id]);
     expect(mine.body.data.bundles.map((x: { name: string; profit: string }) => [x.name, x.profit])).toEqual([['1 GB', '0.40']]);
-    expect((await h.http().get('/api/v1/reports/dealer-profit').set(bearer((await h.userWith(['view reports'])).token))).status).toBe(403);
+    expect(
+      (
+        await h
+          .http()
+          .get('/api/v1/reports/dealer-profit')
+          .set(bearer((await h.userWith(['view reports'])).token))
+      ).status,
+    ).toBe(403);
     // Its CSV: exactly the rows shown, per dealer, and per bundle for one dealer (a dealer: its own only).
-    const csvLines = (res: { text: string }) => res.text.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const csvLines = (res: { text: string }) =>
+      res.text
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n');
     const allCsv = await h.http().get('/api/v1/reports/dealer-profit?from=2026-10-31&to=2026-11-09&format=csv').set(bearer(root));
     expect(allCsv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(allCsv.headers['content-disposition']).toContain('dealer-profit-2026-10-31-2026-11-09.csv');
     const [header, ...rest] = csvLines(allCsv);
     expect(header).toBe('dealer,dealer_code,pricing_model,count,revenue,cost,profit');
-    expect(rest.map((l) => [l.split(',')[0], l.split(',').at(-1)])).toEqual([['Dealer REPB', '1.50'], ['Dealer REPA', '0.40'], ['total', '1.90']]);
+    expect(rest.map((l) => [l.split(',')[0], l.split(',').at(-1)])).toEqual([
+      ['Dealer REPB', '1.50'],
+      ['Dealer REPA', '0.40'],
+      ['total', '1.90'],
+    ]);
     const mineCsv = csvLines(await h.http().get('/api/v1/reports/dealer-profit?from=2026-10-31&to=2026-11-09&format=csv').set(bearer(a.token)));
     expect(mineCsv[0]).toMatch(/^provider,bundle,count,revenue,(cost,)?profit$/);
-    expect(mineCsv.slice(1).map((l) => [l.split(',')[1], l.split(',').at(-1)])).toEqual([['1 GB', '0.40'], ['', '0.40']]);
+    expect(mineCsv.slice(1).map((l) => [l.split(',')[1], l.split(',').at(-1)])).toEqual([
+      ['1 GB', '0.40'],
+      ['', '0.40'],
+    ]);
   });
 });
 
 describe('GET /dashboard', () => {
   it("counts today's and this month's sales in the company time zone, with the 30-day series and the latest sales", async () => {
     const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
-    await h.knex('recharges').insert({ dealer_id: a.id, provider_id: ids.RP1, provider_name: 'Hormuud', category_name: 'Daily', bundle_name: '1 GB', pricing_model: 'cost', phone: '615000009', amount: 55, cost: 40, profit: 15, currency: 'USD', status: 'completed', idempotency_key: 'today-1', reference: 'RCTODAY00001', attempts: 1, created_at: now, updated_at: now });
-    await h.knex('recharges').insert({ dealer_id: b.id, provider_id: ids.RP1, provider_name: 'Hormuud', category_name: 'Daily', bundle_name: '1 GB', pricing_model: 'profit', phone: '615000010', amount: 55, cost: 40, profit: 15, currency: 'USD', status: 'pending', idempotency_key: 'today-2', reference: 'RCTODAY00002', attempts: 0, created_at: now, updated_at: now });
+    await h
+      .knex('recharges')
+      .insert({
+        dealer_id: a.id,
+        provider_id: ids.RP1,
+        provider_name: 'Hormuud',
+        category_name: 'Daily',
+        bundle_name: '1 GB',
+        pricing_model: 'cost',
+        phone: '615000009',
+        amount: 55,
+        cost: 40,
+        profit: 15,
+        currency: 'USD',
+        status: 'completed',
+        idempotency_key: 'today-1',
+        reference: 'RCTODAY00001',
+        attempts: 1,
+        created_at: now,
+        updated_at: now,
+      });
+    await h
+      .knex('recharges')
+      .insert({
+        dealer_id: b.id,
+        provider_id: ids.RP1,
+        provider_name: 'Hormuud',
+        category_name: 'Daily',
+        bundle_name: '1 GB',
+        pricing_model: 'profit',
+        phone: '615000010',
+        amount: 55,
+        cost: 40,
+        profit: 15,
+        currency: 'USD',
+        status: 'pending',
+        idempotency_key: 'today-2',
+        reference: 'RCTODAY00002',
+        attempts: 0,
+        created_at: now,
+        updated_at: now,
+      });
     const res = await h.http().get('/api/v1/dashboard').set(bearer(root));
     expect(res.status).toBe(200);
     expect(res.body.data.today).toMatchObject({ count: 1, revenue: '0.55', cost: '0.40', profit: '0.15', pending: 1, failed: 0, success_rate: 100 });
@@ -169,7 +272,12 @@ describe('GET /logs', () => {
     await h.http().patch(`/api/v1/roles/${role.body.data.id}`).set(bearer(root)).send({ description: 'second' });
     const res = await h.http().get(`/api/v1/logs?subject_type=role&subject_id=${role.body.data.id}&action=updated`).set(bearer(root));
     expect(res.status).toBe(200);
-    expect(res.body.data[0]).toMatchObject({ action: 'updated', actor: { name: 'Root Admin' }, before: expect.objectContaining({ description: 'first' }), after: expect.objectContaining({ description: 'second' }) });
+    expect(res.body.data[0]).toMatchObject({
+      action: 'updated',
+      actor: { name: 'Root Admin' },
+      before: expect.objectContaining({ description: 'first' }),
+      after: expect.objectContaining({ description: 'second' }),
+    });
     expect((await h.http().get('/api/v1/logs').set(bearer(a.token))).status).toBe(403);
     expect((await h.http().delete(`/api/v1/logs/${res.body.data[0].id}`).set(bearer(root))).status).toBe(404);
   });

@@ -61,19 +61,32 @@ export function roleRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     },
     guardRestore: (ctx, role) => assertCanGrantRole(ctx, role.id),
     extraRoutes: (api, { find, presentOne }) => {
-      api.get('/permissions/available', { summary: 'Every permission, with the area it belongs to', permission: 'view roles', response: z.array(permissionResponseSchema) }, async (_req, ctx) => {
-        const all = await Permission.query(ctx.db).where('guard_name', 'web').orderBy('id');
-        return { data: all.map((p) => ({ id: p.id, name: p.name, group: p.group ?? null })) };
-      });
-      api.post('/:id/assign-permissions', { summary: 'Replace the permissions of a role (protected roles too)', permission: 'assign permissions', body: assignPermissionsSchema, response: roleResponseSchema }, async (req, ctx) => {
-        const names = (req.body as { permissions: string[] }).permissions;
-        const id = await transact(ctx, async (tctx) => {
-          const role = await find(tctx, String(req.params.id), 'active', { lock: true });
-          await assignPermissions(tctx, role, names);
-          return role.id;
-        });
-        return { message: 'api:roles.permissions_assigned', data: await presentOne(ctx, id) };
-      });
+      api.get(
+        '/permissions/available',
+        { summary: 'Every permission, with the area it belongs to', permission: 'view roles', response: z.array(permissionResponseSchema) },
+        async (_req, ctx) => {
+          const all = await Permission.query(ctx.db).where('guard_name', 'web').orderBy('id');
+          return { data: all.map((p) => ({ id: p.id, name: p.name, group: p.group ?? null })) };
+        },
+      );
+      api.post(
+        '/:id/assign-permissions',
+        {
+          summary: 'Replace the permissions of a role (protected roles too)',
+          permission: 'assign permissions',
+          body: assignPermissionsSchema,
+          response: roleResponseSchema,
+        },
+        async (req, ctx) => {
+          const names = (req.body as { permissions: string[] }).permissions;
+          const id = await transact(ctx, async (tctx) => {
+            const role = await find(tctx, String(req.params.id), 'active', { lock: true });
+            await assignPermissions(tctx, role, names);
+            return role.id;
+          });
+          return { message: 'api:roles.permissions_assigned', data: await presentOne(ctx, id) };
+        },
+      );
     },
   });
 }

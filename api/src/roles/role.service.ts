@@ -11,7 +11,13 @@ import type { ServiceContext } from '../platform/context.ts';
  * of work.
  */
 export function roleSnapshot(r: Role): Record<string, unknown> {
-  return { name: r.name, guard_name: r.guard_name, description: r.description ?? null, protected: Boolean(r.protected), permissions: [...(r.permissions ?? [])].sort((a, b) => a.id - b.id).map((p) => p.name) };
+  return {
+    name: r.name,
+    guard_name: r.guard_name,
+    description: r.description ?? null,
+    protected: Boolean(r.protected),
+    permissions: [...(r.permissions ?? [])].sort((a, b) => a.id - b.id).map((p) => p.name),
+  };
 }
 
 export function assertNotProtected(role: Role): void {
@@ -20,7 +26,10 @@ export function assertNotProtected(role: Role): void {
 
 /** Changing, trashing or restoring a role changes what its users may do: the actor must hold its permissions. */
 export async function assertCanGrantRole(ctx: ServiceContext, roleId: number): Promise<void> {
-  assertCanGrant(ctx.actor, (await Role.relatedQuery('permissions', ctx.db).for(roleId)).map((p) => p.name));
+  assertCanGrant(
+    ctx.actor,
+    (await Role.relatedQuery('permissions', ctx.db).for(roleId)).map((p) => p.name),
+  );
 }
 
 /** Names to ids; unknown names are a 422 that lists them, and nobody grants what they lack. */
@@ -50,9 +59,14 @@ export async function replacePermissions(ctx: ServiceContext, roleId: number, na
   await ctx.db('roles').where('id', roleId).forUpdate().first('id');
   const before = (await Role.relatedQuery('permissions', ctx.db).for(roleId)).map((p) => p.name);
   const wanted = [...new Set(names)];
-  assertCanGrant(ctx.actor, [...new Set([...before, ...wanted])].filter((n) => before.includes(n) !== wanted.includes(n)));
+  assertCanGrant(
+    ctx.actor,
+    [...new Set([...before, ...wanted])].filter((n) => before.includes(n) !== wanted.includes(n)),
+  );
   const ids = await resolvePermissions(ctx, wanted);
-  const have: number[] = (await ctx.db('role_permissions').where('role_id', roleId).select('permission_id')).map((r: { permission_id: number }) => r.permission_id);
+  const have: number[] = (await ctx.db('role_permissions').where('role_id', roleId).select('permission_id')).map(
+    (r: { permission_id: number }) => r.permission_id,
+  );
   // Only the difference is written: fewer rows locked, and no gap-lock deadlock from a full delete-then-insert.
   const remove = have.filter((id) => !ids.includes(id));
   const add = ids.filter((id) => !have.includes(id));
@@ -65,7 +79,12 @@ export async function createRole(ctx: ServiceContext, input: RoleInput): Promise
   await assertNameFree(ctx, input.name);
   if (input.permissions?.length && !ctx.actor.permissions.has('assign permissions')) throw forbidden();
   const permissionIds = input.permissions ? await resolvePermissions(ctx, input.permissions) : [];
-  const role = await Role.query(ctx.db).insertAndFetch({ name: input.name, guard_name: 'web', description: input.description ?? null, protected: false } as Partial<Role>);
+  const role = await Role.query(ctx.db).insertAndFetch({
+    name: input.name,
+    guard_name: 'web',
+    description: input.description ?? null,
+    protected: false,
+  } as Partial<Role>);
   if (permissionIds.length) await ctx.db('role_permissions').insert(permissionIds.map((permission_id) => ({ role_id: role.id, permission_id })));
   return role;
 }
@@ -90,5 +109,11 @@ export async function assignPermissions(ctx: ServiceContext, role: Role, names: 
   // The super admin holds every permission whatever its list says: a list set here would only mislead.
   if (role.name === SUPER_ADMIN_ROLE) throw fieldError('permissions', 'validation:super_admin_permissions_fixed');
   const { before, after } = await replacePermissions(ctx, role.id, names);
-  await recordActivity(ctx, { action: 'permissions_assigned', subjectType: 'role', subjectId: role.id, before: { permissions: before }, after: { permissions: after } });
+  await recordActivity(ctx, {
+    action: 'permissions_assigned',
+    subjectType: 'role',
+    subjectId: role.id,
+    before: { permissions: before },
+    after: { permissions: after },
+  });
 }

@@ -18,7 +18,6 @@ const PROTECTED = {
 
 const activity = (subjectId: number, action: string) => h.knex('activity_log').where({ subject_type: 'role', subject_id: subjectId, action });
 
-
 beforeAll(async () => {
   h = await createHarness();
   admin = await h.adminToken();
@@ -55,7 +54,11 @@ describe('list, show and search', () => {
     expect(prot.body.data.map((r: { name: string }) => r.name)).toEqual(['alpha', 'beta']);
     const bad = await h.http().get('/api/v1/roles?sort=guard_name').set(bearer(admin));
     expect(bad.status).toBe(422);
-    expect(bad.body).toEqual({ success: false, message: VALIDATION, errors: { sort: ['Sorting is possible by: id, name, created_at, updated_at, deleted_at'] } });
+    expect(bad.body).toEqual({
+      success: false,
+      message: VALIDATION,
+      errors: { sort: ['Sorting is possible by: id, name, created_at, updated_at, deleted_at'] },
+    });
   });
 
   it('shows a role by numeric id and by h_id, 404 otherwise', async () => {
@@ -104,7 +107,11 @@ describe('GET /roles/permissions/available', () => {
 
 describe('POST /roles (create) and validation', () => {
   it('creates a role with permissions, guard web, and logs it', async () => {
-    const res = await h.http().post('/api/v1/roles').set(bearer(admin)).send({ name: '  Support  ', description: 'Helps dealers', permissions: ['view users', 'view roles'] });
+    const res = await h
+      .http()
+      .post('/api/v1/roles')
+      .set(bearer(admin))
+      .send({ name: '  Support  ', description: 'Helps dealers', permissions: ['view users', 'view roles'] });
     expect(res.status).toBe(201);
     expect(res.body.message).toBe('Role created successfully');
     expect(res.body.data).toMatchObject({ name: 'Support', guard_name: 'web', description: 'Helps dealers', protected: false, users_count: 0 });
@@ -132,7 +139,11 @@ describe('POST /roles (create) and validation', () => {
     expect(blank.status).toBe(422);
     expect(blank.body.errors.name).toEqual(['Name is required']);
     expect(blank.body.errors.guard_name[0]).toBe('Guard name is required');
-    const long = await h.http().post('/api/v1/roles').set(bearer(admin)).send({ name: 'r'.repeat(256) });
+    const long = await h
+      .http()
+      .post('/api/v1/roles')
+      .set(bearer(admin))
+      .send({ name: 'r'.repeat(256) });
     expect(long.body.errors).toEqual({ name: ['Name may not be greater than 255 characters'] });
     const so = await h.http().post('/api/v1/roles?lng=so').set(bearer(admin)).send({});
     expect(so.body.errors).toEqual({ name: ['Magaca waa loo baahan yahay'] });
@@ -152,7 +163,11 @@ describe('POST /roles (create) and validation', () => {
   });
 
   it('refuses unknown permissions with 422, naming them', async () => {
-    const res = await h.http().post('/api/v1/roles').set(bearer(admin)).send({ name: 'unknowns', permissions: ['view users', 'fly planes'] });
+    const res = await h
+      .http()
+      .post('/api/v1/roles')
+      .set(bearer(admin))
+      .send({ name: 'unknowns', permissions: ['view users', 'fly planes'] });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual({ permissions: ['Unknown permission: fly planes'] });
     expect(await h.knex('roles').where({ name: 'unknowns' }).first()).toBeUndefined();
@@ -160,7 +175,11 @@ describe('POST /roles (create) and validation', () => {
 
   it('needs "assign permissions" to create a role with permissions, and only ones the caller holds', async () => {
     const creator = await h.userWith(['view roles', 'create roles']);
-    const noAssign = await h.http().post('/api/v1/roles').set(bearer(creator.token)).send({ name: 'escalate', permissions: ['view roles'] });
+    const noAssign = await h
+      .http()
+      .post('/api/v1/roles')
+      .set(bearer(creator.token))
+      .send({ name: 'escalate', permissions: ['view roles'] });
     expect(noAssign.status).toBe(403);
     expect(noAssign.body).toEqual(FORBIDDEN);
     const bare = await h.http().post('/api/v1/roles').set(bearer(creator.token)).send({ name: 'bare' });
@@ -168,11 +187,19 @@ describe('POST /roles (create) and validation', () => {
     expect(bare.body.data.permissions).toEqual([]);
 
     const maker = await h.userWith(['view roles', 'create roles', 'assign permissions']);
-    const res = await h.http().post('/api/v1/roles').set(bearer(maker.token)).send({ name: 'escalate', permissions: ['delete users'] });
+    const res = await h
+      .http()
+      .post('/api/v1/roles')
+      .set(bearer(maker.token))
+      .send({ name: 'escalate', permissions: ['delete users'] });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ success: false, message: 'You cannot give rights that you do not hold yourself.' });
     expect(await h.knex('roles').where({ name: 'escalate' }).first()).toBeUndefined();
-    const ok = await h.http().post('/api/v1/roles').set(bearer(maker.token)).send({ name: 'modest', permissions: ['view roles'] });
+    const ok = await h
+      .http()
+      .post('/api/v1/roles')
+      .set(bearer(maker.token))
+      .send({ name: 'modest', permissions: ['view roles'] });
     expect(ok.status).toBe(201);
     expect(ok.body.data.permissions.map((p: { name: string }) => p.name)).toEqual(['view roles']);
   });
@@ -181,7 +208,11 @@ describe('POST /roles (create) and validation', () => {
 describe('PATCH /roles/{id}', () => {
   it('updates name, description and permissions, and logs before and after', async () => {
     const id = await h.createRole('editable', ['view users']);
-    const res = await h.http().patch(`/api/v1/roles/${id}`).set(bearer(admin)).send({ name: 'edited', description: 'Now edited', permissions: ['view roles'] });
+    const res = await h
+      .http()
+      .patch(`/api/v1/roles/${id}`)
+      .set(bearer(admin))
+      .send({ name: 'edited', description: 'Now edited', permissions: ['view roles'] });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('Role updated successfully');
     expect(res.body.data).toMatchObject({ id, name: 'edited', description: 'Now edited', guard_name: 'web' });
@@ -204,7 +235,11 @@ describe('PATCH /roles/{id}', () => {
     const rename = await h.http().patch(`/api/v1/roles/${id}`).set(bearer(updater.token)).send({ description: 'renamed only' });
     expect(rename.status).toBe(200);
     expect(rename.body.data.description).toBe('renamed only');
-    const byAdmin = await h.http().patch(`/api/v1/roles/${id}`).set(bearer(admin)).send({ permissions: ['view roles', 'view users'] });
+    const byAdmin = await h
+      .http()
+      .patch(`/api/v1/roles/${id}`)
+      .set(bearer(admin))
+      .send({ permissions: ['view roles', 'view users'] });
     expect(byAdmin.status).toBe(200);
     const log = await activity(id, 'permissions_assigned');
     expect(log).toHaveLength(1);
@@ -227,12 +262,16 @@ describe('PATCH /roles/{id}', () => {
     expect((await h.knex('roles').where({ id }).first()).name).toBe('validated');
   });
 
-  it('refuses to edit or delete the protected roles with the specification\'s message', async () => {
+  it("refuses to edit or delete the protected roles with the specification's message", async () => {
     for (const id of [superId, dealerId]) {
       const patch = await h.http().patch(`/api/v1/roles/${id}`).set(bearer(admin)).send({ name: 'renamed' });
       expect(patch.status).toBe(403);
       expect(patch.body).toEqual(PROTECTED);
-      const perms = await h.http().patch(`/api/v1/roles/${id}`).set(bearer(admin)).send({ permissions: ['view users'] });
+      const perms = await h
+        .http()
+        .patch(`/api/v1/roles/${id}`)
+        .set(bearer(admin))
+        .send({ permissions: ['view users'] });
       expect(perms.status).toBe(403);
       expect(perms.body).toEqual(PROTECTED);
       const del = await h.http().delete(`/api/v1/roles/${id}`).set(bearer(admin));
@@ -243,10 +282,18 @@ describe('PATCH /roles/{id}', () => {
       expect(force.body).toEqual(PROTECTED);
     }
     const alpha = (await h.knex('roles').where({ name: 'alpha' }).first()).id;
-    const bulk = await h.http().delete('/api/v1/roles/bulk/delete').set(bearer(admin)).send({ ids: [alpha, dealerId] });
+    const bulk = await h
+      .http()
+      .delete('/api/v1/roles/bulk/delete')
+      .set(bearer(admin))
+      .send({ ids: [alpha, dealerId] });
     expect(bulk.status).toBe(403);
     expect(bulk.body).toEqual(PROTECTED);
-    const bulkForce = await h.http().delete('/api/v1/roles/bulk/force-delete').set(bearer(admin)).send({ ids: [alpha, superId] });
+    const bulkForce = await h
+      .http()
+      .delete('/api/v1/roles/bulk/force-delete')
+      .set(bearer(admin))
+      .send({ ids: [alpha, superId] });
     expect(bulkForce.status).toBe(403);
     expect(bulkForce.body).toEqual(PROTECTED);
     const rows = await h.knex('roles').whereIn('id', [superId, dealerId, alpha]).orderBy('id');
@@ -258,13 +305,19 @@ describe('PATCH /roles/{id}', () => {
       ]),
     );
     const so = await h.http().delete(`/api/v1/roles/${superId}?lng=so`).set(bearer(admin));
-    expect(so.body.message).toBe('Kani waa door uu nidaamku ilaaliyo, lama beddeli karo. Waxaad keliya arki kartaa faahfaahintiisa oo maamuli kartaa ogolaanshaha.');
+    expect(so.body.message).toBe(
+      'Kani waa door uu nidaamku ilaaliyo, lama beddeli karo. Waxaad keliya arki kartaa faahfaahintiisa oo maamuli kartaa ogolaanshaha.',
+    );
   });
 });
 
 describe('POST /roles/{id}/assign-permissions', () => {
   it('replaces the permissions of a protected role too, and logs it', async () => {
-    const res = await h.http().post(`/api/v1/roles/${dealerId}/assign-permissions`).set(bearer(admin)).send({ permissions: [...DEALER_PERMISSIONS, 'view users'] });
+    const res = await h
+      .http()
+      .post(`/api/v1/roles/${dealerId}/assign-permissions`)
+      .set(bearer(admin))
+      .send({ permissions: [...DEALER_PERMISSIONS, 'view users'] });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('Permissions updated successfully');
     expect(res.body.data).toMatchObject({ id: dealerId, name: 'dealer', protected: true });
@@ -281,7 +334,7 @@ describe('POST /roles/{id}/assign-permissions', () => {
     expect(row.body.data.permissions).toHaveLength(DEALER_PERMISSIONS.length);
   });
 
-  it('takes effect at once for the role\'s users, and an empty list clears them', async () => {
+  it("takes effect at once for the role's users, and an empty list clears them", async () => {
     const user = await h.userWith(['view roles']);
     expect((await h.http().get('/api/v1/roles').set(bearer(user.token))).status).toBe(200);
     const res = await h.http().post(`/api/v1/roles/${user.roleId}/assign-permissions`).set(bearer(admin)).send({ permissions: [] });
@@ -298,14 +351,23 @@ describe('POST /roles/{id}/assign-permissions', () => {
     const res = await h.http().post(`/api/v1/roles/${superId}/assign-permissions`).set(bearer(admin)).send({ permissions: [] });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual({ permissions: ['The super admin role always has every permission; its list cannot be changed.'] });
-    const ar = await h.http().post(`/api/v1/roles/${superId}/assign-permissions`).set(bearer(admin)).set('Accept-Language', 'ae').send({ permissions: ['view users'] });
+    const ar = await h
+      .http()
+      .post(`/api/v1/roles/${superId}/assign-permissions`)
+      .set(bearer(admin))
+      .set('Accept-Language', 'ae')
+      .send({ permissions: ['view users'] });
     expect(ar.body.errors.permissions[0]).toMatch(/المشرف العام/);
     expect(await h.knex('role_permissions').where({ role_id: superId }).count({ n: '*' }).first()).toEqual(before);
   });
 
   it('refuses unknown names and a missing list with 422', async () => {
     const id = await h.createRole('assignable', ['view users']);
-    const unknown = await h.http().post(`/api/v1/roles/${id}/assign-permissions`).set(bearer(admin)).send({ permissions: ['view users', 'no such', 'also none'] });
+    const unknown = await h
+      .http()
+      .post(`/api/v1/roles/${id}/assign-permissions`)
+      .set(bearer(admin))
+      .send({ permissions: ['view users', 'no such', 'also none'] });
     expect(unknown.status).toBe(422);
     expect(unknown.body).toEqual({ success: false, message: VALIDATION, errors: { permissions: ['Unknown permission: no such, also none'] } });
     const missing = await h.http().post(`/api/v1/roles/${id}/assign-permissions`).set(bearer(admin)).send({});
@@ -324,10 +386,18 @@ describe('POST /roles/{id}/assign-permissions', () => {
     expect(noPerm.status).toBe(403);
     expect(noPerm.body).toEqual(FORBIDDEN);
     const assigner = await h.userWith(['view roles', 'assign permissions', 'view users']);
-    const grant = await h.http().post(`/api/v1/roles/${assigner.roleId}/assign-permissions`).set(bearer(assigner.token)).send({ permissions: ['view roles', 'assign permissions', 'view users', 'force delete users'] });
+    const grant = await h
+      .http()
+      .post(`/api/v1/roles/${assigner.roleId}/assign-permissions`)
+      .set(bearer(assigner.token))
+      .send({ permissions: ['view roles', 'assign permissions', 'view users', 'force delete users'] });
     expect(grant.status).toBe(403);
     expect(grant.body).toEqual({ success: false, message: 'You cannot give rights that you do not hold yourself.' });
-    const remove = await h.http().post(`/api/v1/roles/${id}/assign-permissions`).set(bearer(assigner.token)).send({ permissions: ['view users'] });
+    const remove = await h
+      .http()
+      .post(`/api/v1/roles/${id}/assign-permissions`)
+      .set(bearer(assigner.token))
+      .send({ permissions: ['view users'] });
     expect(remove.status).toBe(403);
     const perms = await h.http().get(`/api/v1/roles/${id}`).set(bearer(admin));
     expect(perms.body.data.permissions.map((p: { name: string }) => p.name)).toEqual(['delete users']);
@@ -393,7 +463,7 @@ describe('soft delete, trash, restore and force delete', () => {
 });
 
 describe('deleting or restoring a role changes what its users can do', () => {
-  it('needs the caller to hold the role\'s permissions (trash, restore, force delete, bulk)', async () => {
+  it("needs the caller to hold the role's permissions (trash, restore, force delete, bulk)", async () => {
     const GRANT_ABOVE = { success: false, message: 'You cannot give rights that you do not hold yourself.' };
     const strong = await h.createRole('strong', ['view users', 'force delete users']);
     const weak = await h.createRole('weak', ['view roles']);
@@ -415,7 +485,11 @@ describe('deleting or restoring a role changes what its users can do', () => {
     const restore = await h.http().post(`/api/v1/roles/${strong}/restore`).set(bearer(caller.token));
     expect(restore.status).toBe(403);
     expect(restore.body).toEqual(GRANT_ABOVE);
-    const bulkRestore = await h.http().post('/api/v1/roles/bulk/restore').set(bearer(caller.token)).send({ ids: [strong] });
+    const bulkRestore = await h
+      .http()
+      .post('/api/v1/roles/bulk/restore')
+      .set(bearer(caller.token))
+      .send({ ids: [strong] });
     expect(bulkRestore.status).toBe(403);
     expect((await h.knex('roles').where({ id: strong }).first()).deleted_at).not.toBeNull();
 
@@ -429,17 +503,29 @@ describe('deleting or restoring a role changes what its users can do', () => {
 
 describe('bulk forms', () => {
   it('POST /roles/bulk creates all, or none with errors keyed by index', async () => {
-    const bad = await h.http().post('/api/v1/roles/bulk').set(bearer(admin)).send([{ name: 'bulk-a' }, { name: '' }, { name: 'bulk-c', guard_name: '' }]);
+    const bad = await h
+      .http()
+      .post('/api/v1/roles/bulk')
+      .set(bearer(admin))
+      .send([{ name: 'bulk-a' }, { name: '' }, { name: 'bulk-c', guard_name: '' }]);
     expect(bad.status).toBe(422);
     expect(bad.body.message).toBe(VALIDATION);
     expect(bad.body.errors['1.name']).toEqual(['Name is required']);
     expect(bad.body.errors['2.guard_name'][0]).toBe('Guard name is required');
-    const dup = await h.http().post('/api/v1/roles/bulk').set(bearer(admin)).send([{ name: 'bulk-a' }, { name: 'BULK-A' }]);
+    const dup = await h
+      .http()
+      .post('/api/v1/roles/bulk')
+      .set(bearer(admin))
+      .send([{ name: 'bulk-a' }, { name: 'BULK-A' }]);
     expect(dup.status).toBe(422);
     expect(dup.body.errors).toEqual({ '1.name': ['The name has already been taken.'] });
     expect(await h.knex('roles').where('name', 'like', 'bulk-%')).toEqual([]);
 
-    const res = await h.http().post('/api/v1/roles/bulk').set(bearer(admin)).send([{ name: 'bulk-a', permissions: ['view users'] }, { name: 'bulk-b' }]);
+    const res = await h
+      .http()
+      .post('/api/v1/roles/bulk')
+      .set(bearer(admin))
+      .send([{ name: 'bulk-a', permissions: ['view users'] }, { name: 'bulk-b' }]);
     expect(res.status).toBe(201);
     expect(res.body.message).toBe('2 roles created successfully');
     expect(res.body.data.map((r: { name: string; guard_name: string }) => [r.name, r.guard_name])).toEqual([
@@ -451,7 +537,11 @@ describe('bulk forms', () => {
 
   it('bulk delete, restore and force delete, all or nothing', async () => {
     const ids = (await h.knex('roles').whereIn('name', ['bulk-a', 'bulk-b']).orderBy('name')).map((r: { id: number }) => r.id);
-    const unknown = await h.http().delete('/api/v1/roles/bulk/delete').set(bearer(admin)).send({ ids: [...ids, 999999] });
+    const unknown = await h
+      .http()
+      .delete('/api/v1/roles/bulk/delete')
+      .set(bearer(admin))
+      .send({ ids: [...ids, 999999] });
     expect(unknown.status).toBe(404);
     expect(await h.knex('roles').whereIn('id', ids).whereNotNull('deleted_at')).toEqual([]);
 

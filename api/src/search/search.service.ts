@@ -43,7 +43,8 @@ export async function searchEverything(ctx: ServiceContext, rawQuery: string): P
   const people = async (type: 'admin' | 'dealer'): Promise<SearchHit[]> => {
     const allowed = !isDealer(ctx.actor) && (has('view users') || has(type === 'admin' ? 'view admins' : 'view dealers'));
     if (!allowed) return [];
-    const rows: { id: number; name: string; email: string; dealer_code: string | null }[] = await ctx.db('users')
+    const rows: { id: number; name: string; email: string; dealer_code: string | null }[] = await ctx
+      .db('users')
       .whereNull('deleted_at')
       .where('user_type', type)
       .where(anyColumnLike('users', RESOURCES.users.searchable, like))
@@ -54,20 +55,42 @@ export async function searchEverything(ctx: ServiceContext, rawQuery: string): P
   };
   const providers = async (): Promise<SearchHit[]> => {
     if (!has('view internet providers')) return [];
-    const rows: { id: number; name: string; code: string }[] = await ctx.db('providers').whereNull('deleted_at').where(anyColumnLike('providers', RESOURCES['internet-providers'].searchable, like)).orderBy('name').limit(LIMIT).select('id', 'name', 'code');
+    const rows: { id: number; name: string; code: string }[] = await ctx
+      .db('providers')
+      .whereNull('deleted_at')
+      .where(anyColumnLike('providers', RESOURCES['internet-providers'].searchable, like))
+      .orderBy('name')
+      .limit(LIMIT)
+      .select('id', 'name', 'code');
     return rows.map((r) => ({ id: r.id, h_id: encodeId(r.id), title: r.name, subtitle: r.code }));
   };
   const bundles = async (): Promise<SearchHit[]> => {
     if (!has('view bundles')) return [];
-    const rows: { id: number; name: string; category_id: number; provider_id: number; provider: string; category: string; selling_price: number }[] = await ctx.db('bundles')
+    const rows: { id: number; name: string; category_id: number; provider_id: number; provider: string; category: string; selling_price: number }[] = await ctx
+      .db('bundles')
       .join('categories', 'categories.id', 'bundles.category_id')
       .join('providers', 'providers.id', 'categories.provider_id')
       .whereNull('bundles.deleted_at')
       .where(anyColumnLike('bundles', RESOURCES.bundles.searchable, like))
       .orderBy('bundles.name')
       .limit(LIMIT)
-      .select('bundles.id', 'bundles.name', 'bundles.category_id', 'categories.provider_id', 'providers.name as provider', 'categories.name as category', 'bundles.selling_price');
-    return rows.map((r) => ({ id: r.id, h_id: encodeId(r.id), title: r.name, subtitle: `${r.provider} · ${r.category} · ${formatMinor(Number(r.selling_price))}`, category_id: r.category_id, provider_id: r.provider_id }));
+      .select(
+        'bundles.id',
+        'bundles.name',
+        'bundles.category_id',
+        'categories.provider_id',
+        'providers.name as provider',
+        'categories.name as category',
+        'bundles.selling_price',
+      );
+    return rows.map((r) => ({
+      id: r.id,
+      h_id: encodeId(r.id),
+      title: r.name,
+      subtitle: `${r.provider} · ${r.category} · ${formatMinor(Number(r.selling_price))}`,
+      category_id: r.category_id,
+      provider_id: r.provider_id,
+    }));
   };
   const recharges = async (): Promise<SearchHit[]> => {
     if (!has('view recharges')) return [];
@@ -79,7 +102,12 @@ export async function searchEverything(ctx: ServiceContext, rawQuery: string): P
       if (digits.length >= 3) w.orWhere('phone', 'like', `%${digits}%`);
     });
     const rows: { id: number; reference: string | null; phone: string; bundle_name: string; status: string; amount: number }[] = await qb;
-    return rows.map((r) => ({ id: r.id, h_id: encodeId(r.id), title: `${r.reference} · ${r.phone}`, subtitle: `${r.bundle_name} · ${formatMinor(Number(r.amount))} · ${r.status}` }));
+    return rows.map((r) => ({
+      id: r.id,
+      h_id: encodeId(r.id),
+      title: `${r.reference} · ${r.phone}`,
+      subtitle: `${r.bundle_name} · ${formatMinor(Number(r.amount))} · ${r.status}`,
+    }));
   };
 
   const [users, dealers, p, b, r] = await Promise.all([people('admin'), people('dealer'), providers(), bundles(), recharges()]);

@@ -60,7 +60,12 @@ export const areaResource: ResourceModule<Area, typeof areaResponseSchema> = {
   },
   snapshot: (a) => ({ name: a.name, code: a.code, type: a.type, parent_id: a.parent_id, status: a.status }),
   present: async (areas, ctx) => {
-    const counts = await childCounts(ctx.db, 'areas', 'parent_id', areas.map((a) => a.id));
+    const counts = await childCounts(
+      ctx.db,
+      'areas',
+      'parent_id',
+      areas.map((a) => a.id),
+    );
     return areas.map((a) => ({
       id: a.id,
       h_id: encodeId(a.id),

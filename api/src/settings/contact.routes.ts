@@ -38,7 +38,15 @@ export function contactRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       if (!merged.success) throw fieldError('value', merged.error.issues[0].message);
       if (Object.keys(input).length) await Contact.query(ctx.db).patch(input).where('id', row.id);
     },
-    snapshot: (c) => ({ type: c.type, label: c.label, value: c.value, status: c.status, sort_order: c.sort_order, dealer_id: c.dealer_id, translations: c.translations ?? null }),
+    snapshot: (c) => ({
+      type: c.type,
+      label: c.label,
+      value: c.value,
+      status: c.status,
+      sort_order: c.sort_order,
+      dealer_id: c.dealer_id,
+      translations: c.translations ?? null,
+    }),
     present: async (contacts) =>
       contacts.map((c) => ({
         id: c.id,

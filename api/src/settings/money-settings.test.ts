@@ -23,7 +23,10 @@ describe('money settings', () => {
     expect(bad.body).toEqual({
       success: false,
       message: VALIDATION,
-      errors: { max_operation: ['Enter an amount greater than zero with at most two decimals, such as 12.50'], max_balance: ['The most allowed is 1,000,000,000,000.00.'] },
+      errors: {
+        max_operation: ['Enter an amount greater than zero with at most two decimals, such as 12.50'],
+        max_balance: ['The most allowed is 1,000,000,000,000.00.'],
+      },
     });
     const so = await h.http().put('/api/v1/settings/money?lng=so').set(bearer(root)).send({ max_operation: '5', max_balance: '1000000000000.01' });
     expect(so.body.errors).toEqual({ max_balance: ['Ugu badnaan waa 1,000,000,000,000.00.'] });
@@ -42,7 +45,10 @@ describe('money settings', () => {
     expect(saved.body.data).toMatchObject({ max_operation: '2500.50', max_balance: '50000.00' });
     expect((await h.http().get('/api/v1/settings/money').set(bearer(root))).body.data).toMatchObject({ max_operation: '2500.50', max_balance: '50000.00' });
     const stored = await h.knex('settings').where({ group: 'money' }).orderBy('key').select('key', 'value');
-    expect(stored).toEqual([{ key: 'max_balance', value: '5000000' }, { key: 'max_operation', value: '250050' }]);
+    expect(stored).toEqual([
+      { key: 'max_balance', value: '5000000' },
+      { key: 'max_operation', value: '250050' },
+    ]);
     const logs = await h.knex('activity_log').where({ subject_type: 'settings', description: 'money' });
     expect(logs).toHaveLength(1);
     expect(JSON.parse(logs[0].before)).toEqual({ max_operation: '100000.00', max_balance: '10000000.00' });

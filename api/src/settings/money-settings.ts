@@ -27,7 +27,12 @@ export async function readMoneyLimits(db: Knex | Knex.Transaction): Promise<Mone
 export async function presentMoneyLimits(db: Knex | Knex.Transaction): Promise<MoneyLimitsResponse> {
   const limits = await readMoneyLimits(db);
   const company = await readCompanySettings(db);
-  return { max_operation: formatMinor(limits.max_operation), max_balance: formatMinor(limits.max_balance), max_allowed: formatMinor(MAX_MONEY_LIMIT_MINOR), currency: company.currency };
+  return {
+    max_operation: formatMinor(limits.max_operation),
+    max_balance: formatMinor(limits.max_balance),
+    max_allowed: formatMinor(MAX_MONEY_LIMIT_MINOR),
+    currency: company.currency,
+  };
 }
 
 export async function writeMoneyLimits(db: Knex | Knex.Transaction, input: MoneyLimitsInput): Promise<void> {

@@ -43,12 +43,26 @@ export function paymentMethodRoutes(registry: OpenApiRegistry, storage: FileStor
       if (type !== 'cash' && !account) throw fieldError('account_number', 'validation:account_number_required');
       if (Object.keys(input).length) await PaymentMethod.query(ctx.db).patch(input).where('id', row.id);
     },
-    snapshot: (m) => ({ name: m.name, type: m.type, account_number: m.account_number, instructions: m.instructions, logo_path: m.logo_path, status: m.status, sort_order: m.sort_order, dealer_id: m.dealer_id, translations: m.translations ?? null }),
+    snapshot: (m) => ({
+      name: m.name,
+      type: m.type,
+      account_number: m.account_number,
+      instructions: m.instructions,
+      logo_path: m.logo_path,
+      status: m.status,
+      sort_order: m.sort_order,
+      dealer_id: m.dealer_id,
+      translations: m.translations ?? null,
+    }),
     present: async (methods) => presentPaymentMethods(methods).map((m, i) => ({ ...m, dealer: dealerRefOf(methods[i].dealer) })),
     extraRoutes: (api) => {
       api.get(
         '/list',
-        { summary: 'Active payment methods the caller may use (its own and the company ones)', anyPermission: [...RESOURCES['payment-methods'].permissions.view], response: z.array(paymentMethodResponseSchema.omit({ dealer: true })) },
+        {
+          summary: 'Active payment methods the caller may use (its own and the company ones)',
+          anyPermission: [...RESOURCES['payment-methods'].permissions.view],
+          response: z.array(paymentMethodResponseSchema.omit({ dealer: true })),
+        },
         async (req, ctx) => {
           // A dealer gets its own and the company's; an admin the company's, or a named dealer's too.
           const asked = typeof req.query.dealer_id === 'string' ? decodeId(req.query.dealer_id) : null;

@@ -26,7 +26,11 @@ export const presentPaymentMethods = (methods: PaymentMethod[]): Omit<PaymentMet
  * Active methods, in their order: with a dealer, that dealer's own and the company's; without
  * one, the company's only.
  */
-export async function activePaymentMethods(db: Knex | Knex.Transaction, dealerId: number | null, opts: { includeCompany?: boolean } = {}): Promise<PaymentMethod[]> {
+export async function activePaymentMethods(
+  db: Knex | Knex.Transaction,
+  dealerId: number | null,
+  opts: { includeCompany?: boolean } = {},
+): Promise<PaymentMethod[]> {
   const includeCompany = opts.includeCompany ?? true;
   return await PaymentMethod.query(db)
     .whereNull('deleted_at')

@@ -7,7 +7,9 @@ export type SettingsValues = Record<string, string | null>;
 
 /** One group's keys as stored (encrypted values opened; unreadable ones read as null). */
 export async function readGroup(db: Knex | Knex.Transaction, group: SettingsGroup): Promise<SettingsValues> {
-  const rows: { key: string; value: string | null; is_encrypted: number | boolean }[] = await db('settings').where({ group }).select('key', 'value', 'is_encrypted');
+  const rows: { key: string; value: string | null; is_encrypted: number | boolean }[] = await db('settings')
+    .where({ group })
+    .select('key', 'value', 'is_encrypted');
   const values: SettingsValues = {};
   for (const r of rows) values[r.key] = r.value !== null && r.is_encrypted ? openSecret(r.value) : r.value;
   return values;
@@ -17,7 +19,12 @@ export async function readGroup(db: Knex | Knex.Transaction, group: SettingsGrou
  * Writes the given keys of one group (others untouched). An upsert on (group, key), so two saves
  * at once never collide on the unique key; `secret` keys are sealed before they reach the table.
  */
-export async function writeGroup(db: Knex | Knex.Transaction, group: SettingsGroup, values: SettingsValues, secret: ReadonlySet<string> = new Set()): Promise<void> {
+export async function writeGroup(
+  db: Knex | Knex.Transaction,
+  group: SettingsGroup,
+  values: SettingsValues,
+  secret: ReadonlySet<string> = new Set(),
+): Promise<void> {
   const now = toDbTime();
   const rows = Object.entries(values).map(([key, value]) => ({
     group,

@@ -3,7 +3,9 @@ import { BaseModel } from '../database/base.model.ts';
 import { User } from '../users/user.model.ts';
 import type { AreaResponse, ContactType, PaymentMethodType, Translations } from '@app/contracts';
 
-const dealerRelation = (table: string) => ({ dealer: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: `${table}.dealer_id`, to: 'users.id' } } });
+const dealerRelation = (table: string) => ({
+  dealer: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: `${table}.dealer_id`, to: 'users.id' } },
+});
 
 export class PaymentMethod extends BaseModel {
   static override tableName = 'payment_methods';

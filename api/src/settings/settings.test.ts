@@ -23,7 +23,11 @@ afterAll(() => h.close());
 describe('payment methods', () => {
   it('need the number customers pay to, except for cash', async () => {
     const missing = await h.http().post('/api/v1/payment-methods').set(bearer(root)).send({ name: 'EVC Plus', type: 'evc_plus' });
-    expect(missing.body).toEqual({ success: false, message: VALIDATION, errors: { account_number: ['Enter the account or merchant number customers pay to'] } });
+    expect(missing.body).toEqual({
+      success: false,
+      message: VALIDATION,
+      errors: { account_number: ['Enter the account or merchant number customers pay to'] },
+    });
     const badType = await h.http().post('/api/v1/payment-methods').set(bearer(root)).send({ name: 'Paypal', type: 'paypal', account_number: '1' });
     expect(badType.body.errors).toEqual({ type: ['Type must be one of EVC Plus, Zaad, Sahal, eDahab, bank or cash'] });
     const cash = await h.http().post('/api/v1/payment-methods').set(bearer(root)).send({ name: 'Cash at the shop', type: 'cash' });
@@ -33,7 +37,14 @@ describe('payment methods', () => {
   });
 
   it("are a dealer's own or the company's, and /list gives the active ones the caller may use", async () => {
-    const own = await h.http().post('/api/v1/payment-methods').set(bearer(dealer.token)).field('name', 'My EVC').field('type', 'evc_plus').field('account_number', '615555555').attach('logo', PNG_1PX, 'evc.png');
+    const own = await h
+      .http()
+      .post('/api/v1/payment-methods')
+      .set(bearer(dealer.token))
+      .field('name', 'My EVC')
+      .field('type', 'evc_plus')
+      .field('account_number', '615555555')
+      .attach('logo', PNG_1PX, 'evc.png');
     expect(own.status).toBe(201);
     expect(own.body.data).toMatchObject({ dealer_id: dealer.id, dealer: { dealer_code: 'PMD' } });
     expect(own.body.data.logo).toMatch(/^\/storage\/payment-methods\//);
@@ -88,22 +99,39 @@ describe('company settings', () => {
   it('start from defaults, save with a logo, log the change and feed the public footer', async () => {
     const first = await h.http().get('/api/v1/settings/company').set(bearer(root));
     expect(first.body.data).toMatchObject({ company_name: 'Internet Bundles', currency: 'USD', timezone: 'Africa/Mogadishu' });
-    const bad = await h.http().put('/api/v1/settings/company').set(bearer(root)).send({ company_name: '', currency: 'XYZ', timezone: 'Mars/Base', email: 'nope' });
+    const bad = await h
+      .http()
+      .put('/api/v1/settings/company')
+      .set(bearer(root))
+      .send({ company_name: '', currency: 'XYZ', timezone: 'Mars/Base', email: 'nope' });
     expect(bad.body.errors).toEqual({
       company_name: ['Company name is required'],
       currency: ['Choose a currency from the list'],
       timezone: ['Choose a time zone such as Africa/Mogadishu'],
       email: ['Invalid email format'],
     });
-    const saved = await h.http().put('/api/v1/settings/company').set(bearer(root))
-      .field('company_name', 'Somali Data Co').field('currency', 'USD').field('timezone', 'Africa/Mogadishu').field('footer_text', '© Somali Data Co').field('phone', '+252 61 2000000')
+    const saved = await h
+      .http()
+      .put('/api/v1/settings/company')
+      .set(bearer(root))
+      .field('company_name', 'Somali Data Co')
+      .field('currency', 'USD')
+      .field('timezone', 'Africa/Mogadishu')
+      .field('footer_text', '© Somali Data Co')
+      .field('phone', '+252 61 2000000')
       .attach('logo', PNG_1PX, 'logo.png');
     expect(saved.status).toBe(200);
     expect(saved.body.message).toBe('Company settings saved');
     expect(saved.body.data).toMatchObject({ company_name: 'Somali Data Co', footer_text: '© Somali Data Co', phone: '+252 61 2000000' });
     expect(saved.body.data.logo).toMatch(/^\/storage\/company\//);
     const pub = await h.http().get('/api/v1/settings/public');
-    expect(pub.body.data).toEqual({ company_name: 'Somali Data Co', logo: saved.body.data.logo, currency: 'USD', timezone: 'Africa/Mogadishu', footer_text: '© Somali Data Co' });
+    expect(pub.body.data).toEqual({
+      company_name: 'Somali Data Co',
+      logo: saved.body.data.logo,
+      currency: 'USD',
+      timezone: 'Africa/Mogadishu',
+      footer_text: '© Somali Data Co',
+    });
     const log = await h.knex('activity_log').where({ subject_type: 'settings', description: 'company' }).first();
     expect(JSON.parse(log.after).company_name).toBe('Somali Data Co');
   });
@@ -111,7 +139,9 @@ describe('company settings', () => {
   it('need their permissions', async () => {
     const viewer = await h.userWith(['view company settings']);
     expect((await h.http().get('/api/v1/settings/company').set(bearer(viewer.token))).status).toBe(200);
-    expect((await h.http().put('/api/v1/settings/company').set(bearer(viewer.token)).send({ company_name: 'X', currency: 'USD', timezone: 'UTC' })).status).toBe(403);
+    expect(
+      (await h.http().put('/api/v1/settings/company').set(bearer(viewer.token)).send({ company_name: 'X', currency: 'USD', timezone: 'UTC' })).status,
+    ).toBe(403);
     expect((await h.http().get('/api/v1/settings/mail').set(bearer(viewer.token))).status).toBe(403);
     expect((await h.http().get('/api/v1/settings/company').set(bearer(dealer.token))).status).toBe(403);
   });
@@ -135,7 +165,12 @@ describe('mail settings', () => {
         let body = '';
         stream.on('data', (c: Buffer) => (body += c.toString()));
         stream.on('end', () => {
-          received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), body, user: session.user as string | undefined });
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            body,
+            user: session.user as string | undefined,
+          });
           cb();
         });
       },
@@ -152,9 +187,30 @@ describe('mail settings', () => {
   });
 
   it('keeps the password encrypted at rest and never answers it', async () => {
-    const res = await h.http().put('/api/v1/settings/mail').set(bearer(root)).send({ host: '127.0.0.1', port, security: 'none', username: 'mailer', password: 'Smtp-Pa55', from_address: 'noreply@example.so', from_name: 'Somali Data' });
+    const res = await h
+      .http()
+      .put('/api/v1/settings/mail')
+      .set(bearer(root))
+      .send({
+        host: '127.0.0.1',
+        port,
+        security: 'none',
+        username: 'mailer',
+        password: 'Smtp-Pa55',
+        from_address: 'noreply@example.so',
+        from_name: 'Somali Data',
+      });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ host: '127.0.0.1', port, security: 'none', username: 'mailer', password_set: true, from_address: 'noreply@example.so', from_name: 'Somali Data', configured: true });
+    expect(res.body.data).toEqual({
+      host: '127.0.0.1',
+      port,
+      security: 'none',
+      username: 'mailer',
+      password_set: true,
+      from_address: 'noreply@example.so',
+      from_name: 'Somali Data',
+      configured: true,
+    });
     expect(JSON.stringify(res.body)).not.toContain('Smtp-Pa55');
     const row = await h.knex('settings').where({ group: 'mail', key: 'password' }).first();
     expect(row.value).not.toContain('Smtp-Pa55');
@@ -162,7 +218,11 @@ describe('mail settings', () => {
     const log = await h.knex('activity_log').where({ subject_type: 'settings', description: 'mail' }).orderBy('id', 'desc').first();
     expect(`${log.before}${log.after}`).not.toContain('Smtp-Pa55');
     // A save without a password keeps the stored one.
-    const again = await h.http().put('/api/v1/settings/mail').set(bearer(root)).send({ host: '127.0.0.1', port, security: 'none', username: 'mailer', password: '', from_address: 'noreply@example.so' });
+    const again = await h
+      .http()
+      .put('/api/v1/settings/mail')
+      .set(bearer(root))
+      .send({ host: '127.0.0.1', port, security: 'none', username: 'mailer', password: '', from_address: 'noreply@example.so' });
     expect(again.body.data.password_set).toBe(true);
     const bad = await h.http().put('/api/v1/settings/mail').set(bearer(root)).send({ host: 'smtp example', port: 70000, security: 'ssl', from_address: '' });
     expect(bad.body.errors).toEqual({
@@ -183,7 +243,11 @@ describe('mail settings', () => {
   });
 
   it("answers the server's refusal clearly (a wrong password), in the caller's language", async () => {
-    await h.http().put('/api/v1/settings/mail').set(bearer(root)).send({ host: '127.0.0.1', port, security: 'none', username: 'mailer', password: 'wrong', from_address: 'noreply@example.so' });
+    await h
+      .http()
+      .put('/api/v1/settings/mail')
+      .set(bearer(root))
+      .send({ host: '127.0.0.1', port, security: 'none', username: 'mailer', password: 'wrong', from_address: 'noreply@example.so' });
     const res = await h.http().post('/api/v1/settings/mail/test?lng=so').set(bearer(root)).send({ to: 'ops@example.so' });
     expect(res.status).toBe(422);
     expect(res.body.message).toMatch(/^Iimaylka tijaabada lama diri karin: .*Invalid username or password/);

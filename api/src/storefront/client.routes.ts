@@ -1,7 +1,16 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { checkCsrf, csrfTokenOf } from './customer-session.ts';
 import { z } from 'zod';
-import { idempotencyKeySchema, publicRechargeSchema, rechargeRequestSchema, storefrontContactSchema, storefrontDealerSchema, storefrontPaymentMethodSchema, storefrontProvidersSchema, type RechargeRequest } from '@app/contracts';
+import {
+  idempotencyKeySchema,
+  publicRechargeSchema,
+  rechargeRequestSchema,
+  storefrontContactSchema,
+  storefrontDealerSchema,
+  storefrontPaymentMethodSchema,
+  storefrontProvidersSchema,
+  type RechargeRequest,
+} from '@app/contracts';
 import { createRecharge, findForStorefront, presentPublic } from '../recharges/recharge.service.ts';
 import type { RechargeRow } from '../recharges/recharge-rows.ts';
 import { ApiRouter } from '../http/api-router.ts';
@@ -86,48 +95,110 @@ export function clientRoutes(registry: OpenApiRegistry, hooks: { onRechargeCreat
     sendCached(req, res, answer);
   };
 
-  api.get('/dealer', { summary: "The dealer's public profile, contacts and banners", auth: 'public', query: dealerCodeQuery, response: storefrontDealerSchema }, cached('dealer', async (ctx, code) => storefrontDealer(ctx.db, await findStorefrontDealer(ctx.db, code), ctx.language)));
-  api.get('/dealer/providers', { summary: "The dealer's operators, categories and bundles at its prices", auth: 'public', query: dealerCodeQuery, response: storefrontProvidersSchema }, cached('providers', async (ctx, code) => storefrontProviders(ctx.db, (await findStorefrontDealer(ctx.db, code)).id, ctx.language)));
-  api.get('/contacts', { summary: "The storefront's contacts (the dealer's, then the company's)", auth: 'public', query: dealerCodeQuery, response: z.array(storefrontContactSchema) }, cached('contacts', async (ctx, code) => storefrontContacts(ctx.db, (await findStorefrontDealer(ctx.db, code)).id, ctx.language)));
-  api.get('/payment-methods', { summary: 'How customers of this storefront pay (by the dealer’s pricing model)', auth: 'public', query: dealerCodeQuery, response: z.array(storefrontPaymentMethodSchema) }, cached('payment-methods', async (ctx, code) => storefrontPaymentMethods(ctx.db, await findStorefrontDealer(ctx.db, code), ctx.language)));
+  api.get(
+    '/dealer',
+    { summary: "The dealer's public profile, contacts and banners", auth: 'public', query: dealerCodeQuery, response: storefrontDealerSchema },
+    cached('dealer', async (ctx, code) => storefrontDealer(ctx.db, await findStorefrontDealer(ctx.db, code), ctx.language)),
+  );
+  api.get(
+    '/dealer/providers',
+    { summary: "The dealer's operators, categories and bundles at its prices", auth: 'public', query: dealerCodeQuery, response: storefrontProvidersSchema },
+    cached('providers', async (ctx, code) => storefrontProviders(ctx.db, (await findStorefrontDealer(ctx.db, code)).id, ctx.language)),
+  );
+  api.get(
+    '/contacts',
+    {
+      summary: "The storefront's contacts (the dealer's, then the company's)",
+      auth: 'public',
+      query: dealerCodeQuery,
+      response: z.array(storefrontContactSchema),
+    },
+    cached('contacts', async (ctx, code) => storefrontContacts(ctx.db, (await findStorefrontDealer(ctx.db, code)).id, ctx.language)),
+  );
+  api.get(
+    '/payment-methods',
+    {
+      summary: 'How customers of this storefront pay (by the dealer’s pricing model)',
+      auth: 'public',
+      query: dealerCodeQuery,
+      response: z.array(storefrontPaymentMethodSchema),
+    },
+    cached('payment-methods', async (ctx, code) => storefrontPaymentMethods(ctx.db, await findStorefrontDealer(ctx.db, code), ctx.language)),
+  );
 
   // A purchase: answered at once with the pending recharge; the worker fulfils it in the background.
-  api.post('/recharge', { summary: 'Buy a bundle (idempotent by idempotency_key or the Idempotency-Key header)', auth: 'public', body: rechargeRequestSchema, status: 201, response: publicRechargeSchema }, async (req, ctx) => {
-    const code = dealerCodeOf(req);
-    const input = req.body as RechargeRequest;
-    const rawKey = input.idempotency_key ?? req.get('idempotency-key');
-    if (!rawKey) throw fieldError('idempotency_key', 'validation:idempotency_key_required');
-    const checked = idempotencyKeySchema.safeParse(rawKey);
-    if (!checked.success) throw fieldError('idempotency_key', checked.error.issues[0].message);
-    const key = checked.data;
-    if (req.session) checkCsrf(req);
-    const dealer = await findStorefrontDealer(ctx.db, code);
-    // The purchase joins this browser's session, so the storefront can list it later.
-    if (req.session) csrfTokenOf(req);
-    const { id, created } = await createRecharge(ctx, dealer, input, key, { customerSessionId: req.sessionID ?? null });
-    if (created) hooks.onRechargeCreated?.();
-    // The purchase just made (or replayed under its key): its maker may read it.
-    const row = await ctx.db('recharges').where({ id, dealer_id: dealer.id }).first();
-    return { status: created ? 201 : 200, message: created ? 'api:recharges.accepted' : 'api:recharges.already_accepted', data: presentPublic(row, ctx.t) };
-  });
-  api.get('/session', { summary: "The customer's session: its CSRF token for the storefront's POSTs (sets the session cookie)", auth: 'public', response: z.object({ csrf_token: z.string() }) }, async (req, _ctx, res) => {
-    res.setHeader('Cache-Control', 'no-store');
-    if (!req.session) throw serviceUnavailable();
-    return { data: { csrf_token: csrfTokenOf(req) } };
-  });
-  api.get('/recharges', { summary: 'The recharges made from this browser (its session) in this shop, newest first', auth: 'public', query: dealerCodeQuery, response: z.array(publicRechargeSchema) }, async (req, ctx, res) => {
-    res.setHeader('Cache-Control', 'no-store');
-    const dealer = await findStorefrontDealer(ctx.db, dealerCodeOf(req));
-    if (!req.session?.csrfToken) return { data: [] };
-    const rows: RechargeRow[] = await ctx.db('recharges').where({ dealer_id: dealer.id, customer_session_id: req.sessionID }).orderBy('id', 'desc').limit(20);
-    return { data: rows.map((r) => presentPublic(r, ctx.t)) };
-  });
-  api.get('/recharge/:id', { summary: "A recharge's status: by its reference, or by id / h_id from the browser session that made it", auth: 'public', query: dealerCodeQuery, response: publicRechargeSchema }, async (req, ctx, res) => {
-    const dealer = await findStorefrontDealer(ctx.db, dealerCodeOf(req));
-    res.setHeader('Cache-Control', 'no-store');
-    // Only a session that holds a token is a customer's browser (a bare request gets a fresh, empty one).
-    const sessionId = req.session?.csrfToken ? req.sessionID : null;
-    return { data: presentPublic(await findForStorefront(ctx.db, dealer.id, String(req.params.id), sessionId), ctx.t) };
-  });
+  api.post(
+    '/recharge',
+    {
+      summary: 'Buy a bundle (idempotent by idempotency_key or the Idempotency-Key header)',
+      auth: 'public',
+      body: rechargeRequestSchema,
+      status: 201,
+      response: publicRechargeSchema,
+    },
+    async (req, ctx) => {
+      const code = dealerCodeOf(req);
+      const input = req.body as RechargeRequest;
+      const rawKey = input.idempotency_key ?? req.get('idempotency-key');
+      if (!rawKey) throw fieldError('idempotency_key', 'validation:idempotency_key_required');
+      const checked = idempotencyKeySchema.safeParse(rawKey);
+      if (!checked.success) throw fieldError('idempotency_key', checked.error.issues[0].message);
+      const key = checked.data;
+      if (req.session) checkCsrf(req);
+      const dealer = await findStorefrontDealer(ctx.db, code);
+      // The purchase joins this browser's session, so the storefront can list it later.
+      if (req.session) csrfTokenOf(req);
+      const { id, created } = await createRecharge(ctx, dealer, input, key, { customerSessionId: req.sessionID ?? null });
+      if (created) hooks.onRechargeCreated?.();
+      // The purchase just made (or replayed under its key): its maker may read it.
+      const row = await ctx.db('recharges').where({ id, dealer_id: dealer.id }).first();
+      return { status: created ? 201 : 200, message: created ? 'api:recharges.accepted' : 'api:recharges.already_accepted', data: presentPublic(row, ctx.t) };
+    },
+  );
+  api.get(
+    '/session',
+    {
+      summary: "The customer's session: its CSRF token for the storefront's POSTs (sets the session cookie)",
+      auth: 'public',
+      response: z.object({ csrf_token: z.string() }),
+    },
+    async (req, _ctx, res) => {
+      res.setHeader('Cache-Control', 'no-store');
+      if (!req.session) throw serviceUnavailable();
+      return { data: { csrf_token: csrfTokenOf(req) } };
+    },
+  );
+  api.get(
+    '/recharges',
+    {
+      summary: 'The recharges made from this browser (its session) in this shop, newest first',
+      auth: 'public',
+      query: dealerCodeQuery,
+      response: z.array(publicRechargeSchema),
+    },
+    async (req, ctx, res) => {
+      res.setHeader('Cache-Control', 'no-store');
+      const dealer = await findStorefrontDealer(ctx.db, dealerCodeOf(req));
+      if (!req.session?.csrfToken) return { data: [] };
+      const rows: RechargeRow[] = await ctx.db('recharges').where({ dealer_id: dealer.id, customer_session_id: req.sessionID }).orderBy('id', 'desc').limit(20);
+      return { data: rows.map((r) => presentPublic(r, ctx.t)) };
+    },
+  );
+  api.get(
+    '/recharge/:id',
+    {
+      summary: "A recharge's status: by its reference, or by id / h_id from the browser session that made it",
+      auth: 'public',
+      query: dealerCodeQuery,
+      response: publicRechargeSchema,
+    },
+    async (req, ctx, res) => {
+      const dealer = await findStorefrontDealer(ctx.db, dealerCodeOf(req));
+      res.setHeader('Cache-Control', 'no-store');
+      // Only a session that holds a token is a customer's browser (a bare request gets a fresh, empty one).
+      const sessionId = req.session?.csrfToken ? req.sessionID : null;
+      return { data: presentPublic(await findForStorefront(ctx.db, dealer.id, String(req.params.id), sessionId), ctx.t) };
+    },
+  );
   return api;
 }

@@ -34,16 +34,28 @@ export class KnexSessionStore extends session.Store {
       .insert(row)
       .onConflict('sid')
       .merge(['sess', 'expires_at'])
-      .then(() => cb?.(), (err) => (isUniqueViolation(err) ? cb?.() : cb?.(err)));
+      .then(
+        () => cb?.(),
+        (err) => (isUniqueViolation(err) ? cb?.() : cb?.(err)),
+      );
   }
 
   override destroy(sid: string, cb?: (err?: unknown) => void): void {
-    this.db('customer_sessions').where({ sid }).delete().then(() => cb?.(), cb);
+    this.db('customer_sessions')
+      .where({ sid })
+      .delete()
+      .then(() => cb?.(), cb);
   }
 
   override touch(sid: string, sess: session.SessionData, cb?: () => void): void {
     const expires = toDbTime(new Date(sess.cookie?.expires ? new Date(sess.cookie.expires).getTime() : Date.now() + THIRTY_DAYS_MS));
-    this.db('customer_sessions').where({ sid }).update({ expires_at: expires }).then(() => cb?.(), () => cb?.());
+    this.db('customer_sessions')
+      .where({ sid })
+      .update({ expires_at: expires })
+      .then(
+        () => cb?.(),
+        () => cb?.(),
+      );
   }
 
   /** Expired sessions, removed now and then (the server calls this on a timer). */

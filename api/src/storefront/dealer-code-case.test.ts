@@ -21,7 +21,18 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const newDealer = (code: string) =>
-  h.http().post('/api/v1/users').set(bearer(root)).field('name', `Shop ${code}`).field('email', `${code.toLowerCase()}-${Date.now()}@test.example`).field('password', 'Secret@1234').field('password_confirmation', 'Secret@1234').field('user_type', 'dealer').field('dealer_code', code).field('pricing_model', 'cost').attach('dealer_logo', PNG_1PX, 'l.png');
+  h
+    .http()
+    .post('/api/v1/users')
+    .set(bearer(root))
+    .field('name', `Shop ${code}`)
+    .field('email', `${code.toLowerCase()}-${Date.now()}@test.example`)
+    .field('password', 'Secret@1234')
+    .field('password_confirmation', 'Secret@1234')
+    .field('user_type', 'dealer')
+    .field('dealer_code', code)
+    .field('pricing_model', 'cost')
+    .attach('dealer_logo', PNG_1PX, 'l.png');
 
 describe('dealer codes are case-insensitive', () => {
   it('the storefront calls answer the shop for any case of its code, from one cache entry', async () => {
@@ -48,7 +59,22 @@ describe('dealer codes are case-insensitive', () => {
     const taken = await newDealer('QARAN');
     expect(taken.status).toBe(422);
     expect(taken.body.errors.dealer_code).toEqual(['The dealer code has already been taken.']);
-    const direct = await h.knex('users').insert({ name: 'Direct', email: `direct-${Date.now()}@test.example`, password: 'x', user_type: 'dealer', dealer_code: 'QaRaN', status: 'active', created_at: '2026-01-01 00:00:00.000', updated_at: '2026-01-01 00:00:00.000' }).then(() => null, (err: unknown) => err);
+    const direct = await h
+      .knex('users')
+      .insert({
+        name: 'Direct',
+        email: `direct-${Date.now()}@test.example`,
+        password: 'x',
+        user_type: 'dealer',
+        dealer_code: 'QaRaN',
+        status: 'active',
+        created_at: '2026-01-01 00:00:00.000',
+        updated_at: '2026-01-01 00:00:00.000',
+      })
+      .then(
+        () => null,
+        (err: unknown) => err,
+      );
     expect(direct).toBeInstanceOf(Error);
   });
 });

@@ -18,12 +18,16 @@ export const OG_WIDTH = 1200;
 export const OG_HEIGHT = 630;
 const FONTS = "'DejaVu Sans', 'Liberation Sans', 'Noto Sans', 'Noto Sans Arabic', Arial, sans-serif";
 
-export const brandColour = (dealer: StorefrontDealerRow) => (dealer.brand_color && /^#[0-9a-f]{6}$/i.test(dealer.brand_color) ? dealer.brand_color : DEFAULT_BRAND);
+export const brandColour = (dealer: StorefrontDealerRow) =>
+  dealer.brand_color && /^#[0-9a-f]{6}$/i.test(dealer.brand_color) ? dealer.brand_color : DEFAULT_BRAND;
 const shopName = (dealer: StorefrontDealerRow) => (dealer.company_name || dealer.name || dealer.dealer_code).trim();
 
 /** "Demo Telecom Dealer" -> "DT"; "Hodan" -> "HO"; one letter per word, at most two (any script). */
 export function initialsOf(name: string): string {
-  const words = name.trim().split(/[\s\-_.&]+/u).filter((w) => /[\p{L}\p{N}]/u.test(w));
+  const words = name
+    .trim()
+    .split(/[\s\-_.&]+/u)
+    .filter((w) => /[\p{L}\p{N}]/u.test(w));
   if (!words.length) return '?';
   const first = (w: string) => [...w.replace(/^[^\p{L}\p{N}]+/u, '')][0] ?? '';
   const letters = words.length > 1 ? first(words[0]) + first(words[1]) : [...words[0].replace(/[^\p{L}\p{N}]/gu, '')].slice(0, 2).join('');
@@ -34,7 +38,7 @@ export function initialsOf(name: string): string {
 function inkOn(hex: string): string {
   const lin = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
   const l = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
-  return (1.05) / (l + 0.05) >= (l + 0.05) / 0.05 ? '#ffffff' : '#111827';
+  return 1.05 / (l + 0.05) >= (l + 0.05) / 0.05 ? '#ffffff' : '#111827';
 }
 
 const xml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
@@ -44,7 +48,10 @@ async function logoOf(dealer: StorefrontDealerRow, storage: FileStorage, box: nu
   try {
     const { default: sharp } = await import('sharp');
     const file = `${storage.root}/${dealer.logo_path.slice('/storage/'.length)}`;
-    return await sharp(file).resize(box, box, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } }).png().toBuffer();
+    return await sharp(file)
+      .resize(box, box, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })
+      .png()
+      .toBuffer();
   } catch {
     return null; // an unreadable logo: the initials instead
   }
@@ -66,7 +73,11 @@ export async function dealerIcon(dealer: StorefrontDealerRow, size: number, stor
     try {
       const { default: sharp } = await import('sharp');
       const logo = await logoOf(dealer, storage, Math.round(size * 0.7));
-      if (logo) return await sharp({ create: { width: size, height: size, channels: 4, background: colour } }).composite([{ input: logo, gravity: 'centre' }]).png().toBuffer();
+      if (logo)
+        return await sharp({ create: { width: size, height: size, channels: 4, background: colour } })
+          .composite([{ input: logo, gravity: 'centre' }])
+          .png()
+          .toBuffer();
       // The initials inside the maskable safe zone (the middle 80%): a launcher's mask never cuts them.
       const initials = initialsOf(name);
       const fontSize = Math.round(size * (initials.length > 1 ? 0.36 : 0.46));

@@ -17,7 +17,8 @@ let root: string;
 let shop: Shop;
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(STOREFRONT_DIST, 'index.html'))) execFileSync('npm', ['run', 'build', '--silent', '-w', 'storefront'], { cwd: PROJECT_ROOT, stdio: 'ignore' });
+  if (!fs.existsSync(path.join(STOREFRONT_DIST, 'index.html')))
+    execFileSync('npm', ['run', 'build', '--silent', '-w', 'storefront'], { cwd: PROJECT_ROOT, stdio: 'ignore' });
   h = await createHarness();
   root = await h.adminToken();
   shop = await makeShop(h, root, 'cost', { balance: '5' });
@@ -76,7 +77,13 @@ describe('installable per dealer', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/application\/manifest\+json/);
     const m = JSON.parse(res.text);
-    expect(m).toMatchObject({ name: 'Xamar & Sons - Internet Services', start_url: `/dealer/${shop.code}`, scope: `/dealer/${shop.code}`, display: 'standalone', theme_color: '#0A7D32' });
+    expect(m).toMatchObject({
+      name: 'Xamar & Sons - Internet Services',
+      start_url: `/dealer/${shop.code}`,
+      scope: `/dealer/${shop.code}`,
+      display: 'standalone',
+      theme_color: '#0A7D32',
+    });
     expect(m.shortcuts.map((s: { name: string }) => s.name)).toEqual(['Bundles', 'Categories']);
     expect(m.icons.map((i: { sizes: string }) => i.sizes)).toEqual(['192x192', '512x512', '512x512']);
     expect((await h.http().get('/dealer/NOSUCHSHOP/manifest.webmanifest')).status).toBe(404);
@@ -91,7 +98,7 @@ describe('installable per dealer', () => {
     }
   });
 
-  it("draws a shop without a logo as its initials on its brand colour (icons), cached an hour", async () => {
+  it('draws a shop without a logo as its initials on its brand colour (icons), cached an hour', async () => {
     const { default: sharp } = await import('sharp');
     const bare = await makeShop(h, root, 'profit');
     await h.knex('dealer_details').where({ user_id: bare.dealerId }).update({ logo_path: null, brand_color: '#7C2D12', company_name: 'Hodan Data' });
@@ -160,7 +167,13 @@ describe("the customer's session", () => {
     expect(session.status).toBe(200);
     expect(session.headers['set-cookie'][0]).toMatch(/^storefront\.sid=.*HttpOnly; SameSite=Lax/);
     const token = session.body.data.csrf_token as string;
-    const body = { bundle_id: shop.bundleId, payment_method_id: shop.methodId, phone: '0615123456', payer_phone: '0617000021', idempotency_key: 'session-key-0001' };
+    const body = {
+      bundle_id: shop.bundleId,
+      payment_method_id: shop.methodId,
+      phone: '0615123456',
+      payer_phone: '0617000021',
+      idempotency_key: 'session-key-0001',
+    };
     const noToken = await agent.post('/api/v1/client/recharge').set('dealer_code', shop.code).send(body);
     expect(noToken.status).toBe(403);
     expect(noToken.body.message).toBe('The page expired. Reload it and try again.');
@@ -182,7 +195,13 @@ describe("the customer's session", () => {
   it('lets a purchase be read by its reference, or by id only from the session that made it: a stranger walking ids gets 404s', async () => {
     const agent = h.agent();
     const token = (await agent.get('/api/v1/client/session').set('dealer_code', shop.code)).body.data.csrf_token as string;
-    const body = { bundle_id: shop.bundleId, payment_method_id: shop.methodId, phone: '0615123457', payer_phone: '0617000021', idempotency_key: 'privacy-key-0001' };
+    const body = {
+      bundle_id: shop.bundleId,
+      payment_method_id: shop.methodId,
+      phone: '0615123457',
+      payer_phone: '0617000021',
+      idempotency_key: 'privacy-key-0001',
+    };
     const bought = await agent.post('/api/v1/client/recharge').set('dealer_code', shop.code).set('X-CSRF-Token', token).send(body);
     expect(bought.status).toBe(201);
     const { id, h_id: hId, reference } = bought.body.data as { id: number; h_id: string; reference: string };

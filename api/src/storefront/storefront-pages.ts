@@ -38,11 +38,7 @@ export function storefrontPages(db: Knex, storage: FileStorage, opts: { cacheTem
   const origin = (req: Request) => `${req.protocol}://${req.get('host')}`;
   const display = (d: StorefrontDealerRow) => d.company_name || d.name;
 
-  router.use(
-    '/storefront',
-    express.static(STOREFRONT_DIST, { index: false, immutable: true, maxAge: '1y' }),
-    (_req, res) => res.status(404).end(),
-  );
+  router.use('/storefront', express.static(STOREFRONT_DIST, { index: false, immutable: true, maxAge: '1y' }), (_req, res) => res.status(404).end());
 
   // The service worker: never cached by the browser's HTTP cache, so an update is seen at once.
   router.get('/customer-sw.js', (_req, res) => {
@@ -127,7 +123,10 @@ export function storefrontPages(db: Knex, storage: FileStorage, opts: { cacheTem
     // /dealer/qaran is the shop saved as QARAN: one address per shop (its offline data, its installed app).
     if (dealer && code !== dealer.dealer_code) {
       const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
-      const rest = ([] as string[]).concat(req.params.rest ?? []).map(encodeURIComponent).join('/');
+      const rest = ([] as string[])
+        .concat(req.params.rest ?? [])
+        .map(encodeURIComponent)
+        .join('/');
       return res.redirect(301, `/dealer/${encodeURIComponent(dealer.dealer_code)}${rest ? `/${rest}` : ''}${query}`);
     }
     const cookieLng = /(?:^|;\s*)i18next=([a-z]{2})/.exec(req.get('cookie') ?? '')?.[1];
@@ -171,7 +170,15 @@ export function storefrontPages(db: Knex, storage: FileStorage, opts: { cacheTem
     res.setHeader('Cache-Control', 'no-cache');
     // The page's language and direction from the first paint (Arabic right to left), as the app sets them.
     const root = `<html lang="${lng === 'ae' ? 'ar' : lng}" dir="${lng === 'ae' ? 'rtl' : 'ltr'}">`;
-    res.status(dealer ? 200 : 404).type('html').send(html.replace(/<html[^>]*>/, root).replace(/<title>[^<]*<\/title>/, '').replace('<!--storefront-head-->', head));
+    res
+      .status(dealer ? 200 : 404)
+      .type('html')
+      .send(
+        html
+          .replace(/<html[^>]*>/, root)
+          .replace(/<title>[^<]*<\/title>/, '')
+          .replace('<!--storefront-head-->', head),
+      );
   });
   return router;
 }

@@ -43,14 +43,32 @@ export async function findStorefrontDealer(db: Db, code: string): Promise<Storef
     .where((w) => (db.client.config.client === 'mysql2' ? w.where('users.dealer_code', code) : w.whereRaw('users.dealer_code = ? COLLATE NOCASE', [code])))
     .where({ 'users.user_type': 'dealer', 'users.status': 'active' })
     .whereNull('users.deleted_at')
-    .first('users.id', 'users.name', 'users.dealer_code', 'dealer_details.pricing_model', 'dealer_details.company_name', 'dealer_details.logo_path', 'dealer_details.brand_color', 'dealer_details.description', 'dealer_details.website', 'dealer_details.translations');
+    .first(
+      'users.id',
+      'users.name',
+      'users.dealer_code',
+      'dealer_details.pricing_model',
+      'dealer_details.company_name',
+      'dealer_details.logo_path',
+      'dealer_details.brand_color',
+      'dealer_details.description',
+      'dealer_details.website',
+      'dealer_details.translations',
+    );
   if (!row) throw notFound('api:storefront.dealer_not_found');
   return row as StorefrontDealerRow;
 }
 
 /** Contacts a storefront shows: the dealer's own first, then the company's (dealer_id null). */
 export async function storefrontContacts(db: Db, dealerId: number, lang?: string) {
-  const rows: { id: number; type: StorefrontDealer['dealer']['contacts'][number]['type']; label: string | null; value: string; dealer_id: number | null; translations: string | null }[] = await db('contacts')
+  const rows: {
+    id: number;
+    type: StorefrontDealer['dealer']['contacts'][number]['type'];
+    label: string | null;
+    value: string;
+    dealer_id: number | null;
+    translations: string | null;
+  }[] = await db('contacts')
     .whereNull('deleted_at')
     .where('status', 'active')
     .where((w) => w.where('dealer_id', dealerId).orWhereNull('dealer_id'))
@@ -83,7 +101,12 @@ export async function storefrontDealer(db: Db, dealer: StorefrontDealerRow, lang
       contacts: contacts.map(({ type, label, value }) => ({ type, label, value })),
       currency: company.currency,
     },
-    banners: banners.map((b: { id: number; title: string; image_path: string; link_url: string | null; translations: string | null }) => ({ id: b.id, title: inLanguage(b, lang, 'title', b.title), image: b.image_path, link_url: b.link_url ?? null })),
+    banners: banners.map((b: { id: number; title: string; image_path: string; link_url: string | null; translations: string | null }) => ({
+      id: b.id,
+      title: inLanguage(b, lang, 'title', b.title),
+      image: b.image_path,
+      link_url: b.link_url ?? null,
+    })),
   };
 }
 
@@ -111,7 +134,17 @@ export async function storefrontProviders(db: Db, dealerId: number, lang?: strin
       .where({ 'own.dealer_id': dealerId, 'own.status': 'active', 'bundles.status': 'active' })
       .whereNull('bundles.deleted_at')
       .orderBy([{ column: 'bundles.sort_order' }, { column: 'bundles.id' }])
-      .select('bundles.id', 'bundles.category_id', 'bundles.name', 'bundles.data_volume_mb', 'bundles.validity_days', 'bundles.cost_price', 'bundles.selling_price', 'bundles.translations', 'own.selling_price as own_price'),
+      .select(
+        'bundles.id',
+        'bundles.category_id',
+        'bundles.name',
+        'bundles.data_volume_mb',
+        'bundles.validity_days',
+        'bundles.cost_price',
+        'bundles.selling_price',
+        'bundles.translations',
+        'own.selling_price as own_price',
+      ),
     readCompanySettings(db),
   ]);
   const bundlesOf = new Map<number, StorefrontProviders['providers'][number]['categories'][number]['bundles']>();
@@ -119,7 +152,14 @@ export async function storefrontProviders(db: Db, dealerId: number, lang?: strin
     const price = b.own_price === null || b.own_price === undefined ? Number(b.selling_price) : Number(b.own_price);
     if (price < Number(b.cost_price)) continue;
     const list = bundlesOf.get(b.category_id) ?? [];
-    list.push({ id: b.id, h_id: encodeId(b.id), name: inLanguage(b, lang, 'name', b.name as string), data_volume_mb: b.data_volume_mb ?? null, validity_days: b.validity_days, price: formatMinor(price) });
+    list.push({
+      id: b.id,
+      h_id: encodeId(b.id),
+      name: inLanguage(b, lang, 'name', b.name as string),
+      data_volume_mb: b.data_volume_mb ?? null,
+      validity_days: b.validity_days,
+      price: formatMinor(price),
+    });
     bundlesOf.set(b.category_id, list);
   }
   const categoriesOf = new Map<number, StorefrontProviders['providers'][number]['categories']>();
@@ -127,7 +167,13 @@ export async function storefrontProviders(db: Db, dealerId: number, lang?: strin
     const list = bundlesOf.get(c.id);
     if (!list?.length) continue; // nothing to buy there
     const cats = categoriesOf.get(c.provider_id) ?? [];
-    cats.push({ id: c.id, h_id: encodeId(c.id), name: inLanguage(c, lang, 'name', c.name as string), description: inLanguage(c, lang, 'description', (c.description ?? null) as string | null), bundles: list });
+    cats.push({
+      id: c.id,
+      h_id: encodeId(c.id),
+      name: inLanguage(c, lang, 'name', c.name as string),
+      description: inLanguage(c, lang, 'description', (c.description ?? null) as string | null),
+      bundles: list,
+    });
     categoriesOf.set(c.provider_id, cats);
   }
   return {
@@ -151,6 +197,15 @@ export async function storefrontProviders(db: Db, dealerId: number, lang?: strin
  * own methods. "Profit Only": the company collects, so the company's methods.
  */
 export async function storefrontPaymentMethods(db: Db, dealer: StorefrontDealerRow, lang?: string) {
-  const methods = dealer.pricing_model === 'profit' ? await activePaymentMethods(db, null) : await activePaymentMethods(db, dealer.id, { includeCompany: false });
-  return methods.map((m) => ({ id: m.id, h_id: encodeId(m.id), name: inLanguage(m, lang, 'name', m.name), type: m.type, account_number: m.account_number ?? null, instructions: inLanguage(m, lang, 'instructions', m.instructions ?? null), logo: m.logo_path ?? null }));
+  const methods =
+    dealer.pricing_model === 'profit' ? await activePaymentMethods(db, null) : await activePaymentMethods(db, dealer.id, { includeCompany: false });
+  return methods.map((m) => ({
+    id: m.id,
+    h_id: encodeId(m.id),
+    name: inLanguage(m, lang, 'name', m.name),
+    type: m.type,
+    account_number: m.account_number ?? null,
+    instructions: inLanguage(m, lang, 'instructions', m.instructions ?? null),
+    logo: m.logo_path ?? null,
+  }));
 }

@@ -17,15 +17,40 @@ beforeAll(async () => {
   root = await h.adminToken();
   const email = 'shop@test.example';
   const id = await h.insertUser({ name: 'Xamar Data', email, user_type: 'dealer', dealer_code: 'XAMAR', phone: '+252615000000' }, 'dealer');
-  await h.knex('dealer_details').insert({ user_id: id, brand_color: '#0A7D32', company_name: 'Xamar Data Ltd', description: 'Bundles in Hodan', pricing_model: 'cost', contact_email: 'owner@xamar.so', created_at: '2026-01-01 00:00:00.000', updated_at: '2026-01-01 00:00:00.000' });
+  await h
+    .knex('dealer_details')
+    .insert({
+      user_id: id,
+      brand_color: '#0A7D32',
+      company_name: 'Xamar Data Ltd',
+      description: 'Bundles in Hodan',
+      pricing_model: 'cost',
+      contact_email: 'owner@xamar.so',
+      created_at: '2026-01-01 00:00:00.000',
+      updated_at: '2026-01-01 00:00:00.000',
+    });
   dealer = { id, token: await h.login(email) };
-  const p = await h.http().post('/api/v1/internet-providers').set(bearer(root)).send({ name: 'Hormuud', code: 'HOR', phone_prefixes: ['61', '77'] });
+  const p = await h
+    .http()
+    .post('/api/v1/internet-providers')
+    .set(bearer(root))
+    .send({ name: 'Hormuud', code: 'HOR', phone_prefixes: ['61', '77'] });
   const c = await h.http().post('/api/v1/internet-categories').set(bearer(root)).send({ provider_id: p.body.data.id, name: 'Daily' });
   categoryId = c.body.data.id;
-  const b = await h.http().post('/api/v1/bundles').set(bearer(root)).send({ category_id: categoryId, name: '1 GB Daily', data_volume_mb: 1024, validity_days: 1, cost_price: '0.40', selling_price: '0.50' });
+  const b = await h
+    .http()
+    .post('/api/v1/bundles')
+    .set(bearer(root))
+    .send({ category_id: categoryId, name: '1 GB Daily', data_volume_mb: 1024, validity_days: 1, cost_price: '0.40', selling_price: '0.50' });
   bundleId = b.body.data.id;
-  await h.http().post('/api/v1/bundles').set(bearer(root)).send({ category_id: categoryId, name: 'Not offered', validity_days: 1, cost_price: '0.40', selling_price: '0.50' });
-  expect((await h.http().patch(`/api/v1/dealer-bundles/${bundleId}`).set(bearer(dealer.token)).send({ status: 'active', selling_price: '0.55' })).status).toBe(200);
+  await h
+    .http()
+    .post('/api/v1/bundles')
+    .set(bearer(root))
+    .send({ category_id: categoryId, name: 'Not offered', validity_days: 1, cost_price: '0.40', selling_price: '0.50' });
+  expect((await h.http().patch(`/api/v1/dealer-bundles/${bundleId}`).set(bearer(dealer.token)).send({ status: 'active', selling_price: '0.55' })).status).toBe(
+    200,
+  );
   await h.http().post('/api/v1/banners').set(bearer(dealer.token)).field('title', 'Weekend offer').attach('image', PNG_1PX, 'b.png');
   await h.http().post('/api/v1/banners').set(bearer(root)).field('title', 'For every shop').attach('image', PNG_1PX, 'b.png');
   await h.http().post('/api/v1/contacts').set(bearer(dealer.token)).send({ type: 'whatsapp', label: 'Orders', value: '+252 61 5000000' });
@@ -81,7 +106,9 @@ describe('GET /client/dealer/providers', () => {
     const [provider] = res.body.data.providers;
     expect(provider).toMatchObject({ name: 'Hormuud', code: 'HOR', phone_prefixes: ['61', '77'] });
     expect(provider.categories).toHaveLength(1);
-    expect(provider.categories[0].bundles).toEqual([{ id: bundleId, h_id: expect.any(String), name: '1 GB Daily', data_volume_mb: 1024, validity_days: 1, price: '0.55' }]);
+    expect(provider.categories[0].bundles).toEqual([
+      { id: bundleId, h_id: expect.any(String), name: '1 GB Daily', data_volume_mb: 1024, validity_days: 1, price: '0.55' },
+    ]);
     expect(JSON.stringify(res.body)).not.toMatch(/cost/);
   });
 

@@ -41,7 +41,14 @@ async function main() {
   installPasswordPolicy();
   configureIds(loadConfig().appKey);
   const t = translator('en');
-  const parsed = createUserSchema.safeParse({ name: values.name, email: values.email, password, password_confirmation: password, user_type: 'admin', role_id: 1 });
+  const parsed = createUserSchema.safeParse({
+    name: values.name,
+    email: values.email,
+    password,
+    password_confirmation: password,
+    user_type: 'admin',
+    role_id: 1,
+  });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) console.error(`${issue.path.join('.')}: ${translateMessage(t, issue.message)}`);
     process.exit(2);

@@ -6,4 +6,5 @@ export function dealerRef(id: number, name: string, dealerCode: string | null | 
 }
 
 /** The same, for a loaded user record (or none). */
-export const dealerRefOf = (u: { id: number; name: string; dealer_code?: string | null } | null | undefined) => (u ? dealerRef(u.id, u.name, u.dealer_code) : null);
+export const dealerRefOf = (u: { id: number; name: string; dealer_code?: string | null } | null | undefined) =>
+  u ? dealerRef(u.id, u.name, u.dealer_code) : null;

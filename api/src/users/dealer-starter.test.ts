@@ -13,10 +13,25 @@ let root: string;
 beforeAll(async () => {
   h = await createHarness();
   root = await h.adminToken();
-  const p = await h.http().post('/api/v1/internet-providers').set(bearer(root)).send({ name: 'Hormuud', code: 'HOR', phone_prefixes: ['61', '77'] });
+  const p = await h
+    .http()
+    .post('/api/v1/internet-providers')
+    .set(bearer(root))
+    .send({ name: 'Hormuud', code: 'HOR', phone_prefixes: ['61', '77'] });
   const c = await h.http().post('/api/v1/internet-categories').set(bearer(root)).send({ provider_id: p.body.data.id, name: 'Daily' });
-  for (const [name, cost, price] of [['1 GB Daily', '0.40', '0.50'], ['3 GB Daily', '1.00', '1.20']]) {
-    expect((await h.http().post('/api/v1/bundles').set(bearer(root)).send({ category_id: c.body.data.id, name, validity_days: 1, cost_price: cost, selling_price: price })).status).toBe(201);
+  for (const [name, cost, price] of [
+    ['1 GB Daily', '0.40', '0.50'],
+    ['3 GB Daily', '1.00', '1.20'],
+  ]) {
+    expect(
+      (
+        await h
+          .http()
+          .post('/api/v1/bundles')
+          .set(bearer(root))
+          .send({ category_id: c.body.data.id, name, validity_days: 1, cost_price: cost, selling_price: price })
+      ).status,
+    ).toBe(201);
   }
 });
 afterAll(() => h.close());
@@ -25,23 +40,45 @@ let evc: { h_id: string; logo: string | null };
 let cash: { h_id: string };
 let zaadInactive: { h_id: string };
 beforeAll(async () => {
-  const made = await h.http().post('/api/v1/payment-methods').set(bearer(root)).field('name', 'EVC Plus').field('type', 'evc_plus').field('account_number', '615000000').field('instructions', 'Approve the prompt').field('translations', JSON.stringify({ ae: { name: 'إي في سي بلس' } })).attach('logo', PNG_1PX, 'evc.png');
+  const made = await h
+    .http()
+    .post('/api/v1/payment-methods')
+    .set(bearer(root))
+    .field('name', 'EVC Plus')
+    .field('type', 'evc_plus')
+    .field('account_number', '615000000')
+    .field('instructions', 'Approve the prompt')
+    .field('translations', JSON.stringify({ ae: { name: 'إي في سي بلس' } }))
+    .attach('logo', PNG_1PX, 'evc.png');
   expect(made.status).toBe(201);
   evc = made.body.data;
   cash = (await h.http().post('/api/v1/payment-methods').set(bearer(root)).send({ name: 'Cash at the shop', type: 'cash' })).body.data;
-  zaadInactive = (await h.http().post('/api/v1/payment-methods').set(bearer(root)).send({ name: 'Zaad', type: 'zaad', account_number: '634000000', status: 'inactive' })).body.data;
+  zaadInactive = (
+    await h.http().post('/api/v1/payment-methods').set(bearer(root)).send({ name: 'Zaad', type: 'zaad', account_number: '634000000', status: 'inactive' })
+  ).body.data;
 });
 
 const newDealer = (code: string, extra: Record<string, string> = {}) => {
   const req = h.http().post('/api/v1/users').set(bearer(root));
-  const fields: Record<string, string> = { name: `Shop ${code}`, email: `${code.toLowerCase()}@test.example`, password: 'Secret@1234', password_confirmation: 'Secret@1234', user_type: 'dealer', dealer_code: code, pricing_model: 'cost', ...extra };
+  const fields: Record<string, string> = {
+    name: `Shop ${code}`,
+    email: `${code.toLowerCase()}@test.example`,
+    password: 'Secret@1234',
+    password_confirmation: 'Secret@1234',
+    user_type: 'dealer',
+    dealer_code: code,
+    pricing_model: 'cost',
+    ...extra,
+  };
   for (const [k, v] of Object.entries(fields)) req.field(k, v);
   return req.attach('dealer_logo', PNG_1PX, 'l.png');
 };
 
 const offered = async (code: string) => {
   const res = await h.http().get('/api/v1/client/dealer/providers').set('dealer_code', code);
-  return (res.body.data.providers as { name: string; categories: { bundles: { name: string; price: string }[] }[] }[]).flatMap((p) => p.categories.flatMap((c) => c.bundles.map((b) => [p.name, b.name, b.price])));
+  return (res.body.data.providers as { name: string; categories: { bundles: { name: string; price: string }[] }[] }[]).flatMap((p) =>
+    p.categories.flatMap((c) => c.bundles.map((b) => [p.name, b.name, b.price])),
+  );
 };
 
 describe('a new dealer ready to sell', () => {
@@ -73,7 +110,13 @@ describe('a new dealer ready to sell', () => {
 
 describe("a new Cost + Profit dealer starts from the company's payment methods", () => {
   const methodsOf = async (code: string, lang = 'en') =>
-    (await h.http().get('/api/v1/client/payment-methods').set('dealer_code', code).set('Accept-Language', lang)).body.data as { name: string; type: string; account_number: string | null; instructions: string | null; logo: string | null }[];
+    (await h.http().get('/api/v1/client/payment-methods').set('dealer_code', code).set('Accept-Language', lang)).body.data as {
+      name: string;
+      type: string;
+      account_number: string | null;
+      instructions: string | null;
+      logo: string | null;
+    }[];
 
   it("copies the ticked methods with the shop's own numbers; its shop offers them", async () => {
     const res = await newDealer('PAYS', { starter_payment_methods: JSON.stringify({ [evc.h_id]: '61 7000001', [cash.h_id]: '' }) });
@@ -89,12 +132,17 @@ describe("a new Cost + Profit dealer starts from the company's payment methods",
     expect((await h.http().get(offered[0].logo!)).status).toBe(200);
     expect((await methodsOf('PAYS', 'ar'))[0].name).toBe('إي في سي بلس');
     const dealerId = (await h.knex('users').where('dealer_code', 'PAYS').first('id')).id;
-    const logged = await h.knex('activity_log').where({ subject_type: 'payment_method', action: 'created' }).whereIn('subject_id', h.knex('payment_methods').where('dealer_id', dealerId).select('id'));
+    const logged = await h
+      .knex('activity_log')
+      .where({ subject_type: 'payment_method', action: 'created' })
+      .whereIn('subject_id', h.knex('payment_methods').where('dealer_id', dealerId).select('id'));
     expect(logged).toHaveLength(2);
   });
 
   it("refuses the company's own number, a missing number, an unknown or inactive method, and any for a Profit Only shop; nothing is created", async () => {
-    const res = await newDealer('NOPAY1', { starter_payment_methods: JSON.stringify({ [evc.h_id]: '+252 615-000-000', [zaadInactive.h_id]: '634111111', nope: '1' }) });
+    const res = await newDealer('NOPAY1', {
+      starter_payment_methods: JSON.stringify({ [evc.h_id]: '+252 615-000-000', [zaadInactive.h_id]: '634111111', nope: '1' }),
+    });
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual({
       [`starter_payment_methods.${evc.h_id}`]: ["Enter this shop's own number: customers of a Cost + Profit shop pay the shop, not the company."],
@@ -105,9 +153,13 @@ describe("a new Cost + Profit dealer starts from the company's payment methods",
     expect(missing.body.errors).toEqual({ [`starter_payment_methods.${evc.h_id}`]: ['Enter the account or merchant number customers pay to'] });
     const profit = await newDealer('NOPAY3', { pricing_model: 'profit', starter_payment_methods: JSON.stringify({ [evc.h_id]: '617000002' }) });
     expect(profit.status).toBe(422);
-    expect(profit.body.errors.starter_payment_methods).toEqual(["A Profit Only shop's customers pay through the company's payment methods; leave these empty."]);
+    expect(profit.body.errors.starter_payment_methods).toEqual([
+      "A Profit Only shop's customers pay through the company's payment methods; leave these empty.",
+    ]);
     const arabic = await newDealer('NOPAY4', { starter_payment_methods: JSON.stringify({ [evc.h_id]: '615000000' }) }).set('Accept-Language', 'ar');
-    expect(arabic.body.errors[`starter_payment_methods.${evc.h_id}`]).toEqual(['أدخل رقم هذا المتجر نفسه: عملاء متجر «التكلفة + الربح» يدفعون للمتجر لا للشركة.']);
+    expect(arabic.body.errors[`starter_payment_methods.${evc.h_id}`]).toEqual([
+      'أدخل رقم هذا المتجر نفسه: عملاء متجر «التكلفة + الربح» يدفعون للمتجر لا للشركة.',
+    ]);
     expect(await h.knex('users').where('dealer_code', 'like', 'NOPAY%').count({ n: '*' }).first()).toMatchObject({ n: 0 });
     expect(await h.knex('payment_methods').whereNotNull('dealer_id').count({ n: '*' }).first()).toMatchObject({ n: 2 });
   });

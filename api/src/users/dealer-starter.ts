@@ -38,7 +38,13 @@ export async function checkStarterPaymentMethods(
   }
   const ids = wanted.map((w) => decodeId(w.method_id)).filter((id): id is number => id !== null);
   const company = new Map(
-    (await PaymentMethod.query(ctx.db).whereIn('id', ids.length ? ids : [0]).whereNull('dealer_id').whereNull('deleted_at').where('status', 'active')).map((m) => [m.id, m]),
+    (
+      await PaymentMethod.query(ctx.db)
+        .whereIn('id', ids.length ? ids : [0])
+        .whereNull('dealer_id')
+        .whereNull('deleted_at')
+        .where('status', 'active')
+    ).map((m) => [m.id, m]),
   );
   const chosen: StarterPaymentMethod[] = [];
   for (const w of wanted) {
@@ -46,13 +52,19 @@ export async function checkStarterPaymentMethods(
     const source = company.get(decodeId(w.method_id) ?? 0);
     if (!source) errors[key] = ['validation:starter_payment_method_unknown'];
     else if (source.type !== 'cash' && !w.account_number) errors[key] = ['validation:account_number_required'];
-    else if (w.account_number && source.account_number && normalise(w.account_number) === normalise(source.account_number)) errors[key] = ['validation:starter_account_is_company'];
+    else if (w.account_number && source.account_number && normalise(w.account_number) === normalise(source.account_number))
+      errors[key] = ['validation:starter_account_is_company'];
     else chosen.push({ source, accountNumber: w.account_number });
   }
   return chosen;
 }
 
-const normalise = (account: string) => account.replace(/[\s\-/.]/g, '').replace(/^\+?252/, '0').replace(/^0+/, '').toUpperCase();
+const normalise = (account: string) =>
+  account
+    .replace(/[\s\-/.]/g, '')
+    .replace(/^\+?252/, '0')
+    .replace(/^0+/, '')
+    .toUpperCase();
 
 /** Writes the checked methods as the dealer's own (name, type, instructions, translations, a copy of the logo), each logged. */
 export async function copyStarterPaymentMethods(ctx: ServiceContext, dealerId: number, methods: StarterPaymentMethod[], storage?: FileStorage): Promise<void> {
@@ -74,7 +86,12 @@ export async function copyStarterPaymentMethods(ctx: ServiceContext, dealerId: n
       updated_at: now,
     };
     const created = await PaymentMethod.query(ctx.db).insertAndFetch(row as Partial<PaymentMethod>);
-    await recordActivity(ctx, { action: 'created', subjectType: 'payment_method', subjectId: created.id, description: `${source.name} (from the company's)`, after: row });
+    await recordActivity(ctx, {
+      action: 'created',
+      subjectType: 'payment_method',
+      subjectId: created.id,
+      description: `${source.name} (from the company's)`,
+      after: row,
+    });
   }
 }
-

@@ -15,9 +15,21 @@ import type { ServiceContext } from '../platform/context.ts';
  * as actors). A dealer gets only itself.
  */
 const DEALER_READERS: Permission[] = [
-  'view users', 'view dealers', 'view recharges', 'view wallets', 'view wallet transactions', 'view reports',
-  'view dealer profit report', 'view payment methods', 'view contact settings', 'view banners', 'view dealer providers',
-  'view dealer categories', 'view dealer bundles', 'review recharges', 'view logs',
+  'view users',
+  'view dealers',
+  'view recharges',
+  'view wallets',
+  'view wallet transactions',
+  'view reports',
+  'view dealer profit report',
+  'view payment methods',
+  'view contact settings',
+  'view banners',
+  'view dealer providers',
+  'view dealer categories',
+  'view dealer bundles',
+  'review recharges',
+  'view logs',
 ];
 const ADMIN_READERS: Permission[] = ['view users', 'view admins', 'view logs'];
 
@@ -39,7 +51,14 @@ const optionsQuery = z.object({
 });
 
 type Row = z.infer<typeof userOptionSchema>;
-const present = (r: Omit<Row, 'h_id'>): Row => ({ id: r.id, h_id: encodeId(r.id), name: r.name, user_type: r.user_type, dealer_code: r.dealer_code, status: r.status });
+const present = (r: Omit<Row, 'h_id'>): Row => ({
+  id: r.id,
+  h_id: encodeId(r.id),
+  name: r.name,
+  user_type: r.user_type,
+  dealer_code: r.dealer_code,
+  status: r.status,
+});
 
 /** The users the caller may name, optionally of one type. */
 function visibleUsers(ctx: ServiceContext, userType?: 'admin' | 'dealer') {
@@ -53,17 +72,36 @@ function visibleUsers(ctx: ServiceContext, userType?: 'admin' | 'dealer') {
 export function userOptionRoutes(registry: OpenApiRegistry): ApiRouter {
   const api = new ApiRouter(registry, '/user-options', 'Users');
   const anyPermission = [...new Set([...DEALER_READERS, ...ADMIN_READERS])];
-  api.get('/', { summary: 'Users for a picker: name, type, dealer code (q on name and code, by name)', anyPermission, query: optionsQuery, list: true, response: userOptionSchema }, async (req, ctx) => {
-    const { page, perPage } = pageParams(req.query);
-    const qb = visibleUsers(ctx, req.query.user_type as 'admin' | 'dealer' | undefined);
-    const q = typeof req.query.q === 'string' ? req.query.q.trim() : '';
-    if (q) qb.where((w) => w.whereRaw("LOWER(name) LIKE LOWER(?) ESCAPE '!'", [likePattern(q)]).orWhereRaw("LOWER(dealer_code) LIKE LOWER(?) ESCAPE '!'", [likePattern(q)]));
-    const total = Number(((await qb.clone().clearSelect().count({ n: '*' }).first()) as { n: number | string } | undefined)?.n ?? 0);
-    const rows = await qb.orderBy('name', 'asc').orderBy('id', 'asc').limit(perPage).offset((page - 1) * perPage);
-    return { data: rows.map(present), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } };
-  });
+  api.get(
+    '/',
+    {
+      summary: 'Users for a picker: name, type, dealer code (q on name and code, by name)',
+      anyPermission,
+      query: optionsQuery,
+      list: true,
+      response: userOptionSchema,
+    },
+    async (req, ctx) => {
+      const { page, perPage } = pageParams(req.query);
+      const qb = visibleUsers(ctx, req.query.user_type as 'admin' | 'dealer' | undefined);
+      const q = typeof req.query.q === 'string' ? req.query.q.trim() : '';
+      if (q)
+        qb.where((w) =>
+          w.whereRaw("LOWER(name) LIKE LOWER(?) ESCAPE '!'", [likePattern(q)]).orWhereRaw("LOWER(dealer_code) LIKE LOWER(?) ESCAPE '!'", [likePattern(q)]),
+        );
+      const total = Number(((await qb.clone().clearSelect().count({ n: '*' }).first()) as { n: number | string } | undefined)?.n ?? 0);
+      const rows = await qb
+        .orderBy('name', 'asc')
+        .orderBy('id', 'asc')
+        .limit(perPage)
+        .offset((page - 1) * perPage);
+      return { data: rows.map(present), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } };
+    },
+  );
   api.get('/:id', { summary: 'One user for a picker', anyPermission, response: userOptionSchema }, async (req, ctx) => {
-    const row = await visibleUsers(ctx).where('id', decodeId(String(req.params.id)) ?? 0).first();
+    const row = await visibleUsers(ctx)
+      .where('id', decodeId(String(req.params.id)) ?? 0)
+      .first();
     if (!row) throw notFound();
     return { data: present(row) };
   });

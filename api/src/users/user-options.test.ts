@@ -27,7 +27,14 @@ describe('user options for pickers', () => {
     expect(res.status).toBe(200);
     expect(names(res)).toEqual(['Bakaro Mobile']);
     expect(res.body.meta).toMatchObject({ total: 2, last_page: 2 });
-    expect(res.body.data[0]).toEqual({ id: expect.any(Number), h_id: expect.any(String), name: 'Bakaro Mobile', user_type: 'dealer', dealer_code: 'BAKARO', status: 'active' });
+    expect(res.body.data[0]).toEqual({
+      id: expect.any(Number),
+      h_id: expect.any(String),
+      name: 'Bakaro Mobile',
+      user_type: 'dealer',
+      dealer_code: 'BAKARO',
+      status: 'active',
+    });
     expect(names(await h.http().get('/api/v1/user-options').set(bearer(token)).query({ q: 'qar' }))).toEqual(['Qaran Shop']);
     // No admins for a sales reader, even unasked; and one by id, by number or public id.
     expect(names(await h.http().get('/api/v1/user-options').set(bearer(token)))).toEqual(['Bakaro Mobile', 'Qaran Shop']);

@@ -35,7 +35,10 @@ export async function resolveAdminRole(db: Db, actor: Actor, rawRoleId: unknown)
   if (!role) throw fieldError('role_id', 'validation:role_not_found');
   if (role.name === DEALER_ROLE) throw fieldError('role_id', 'validation:role_dealer_not_assignable');
   if (role.name === SUPER_ADMIN_ROLE && !actor.isSuperAdmin) throw forbidden('api:users.grant_above_own');
-  assertCanGrant(actor, (role.permissions ?? []).map((p) => p.name));
+  assertCanGrant(
+    actor,
+    (role.permissions ?? []).map((p) => p.name),
+  );
   return role;
 }
 
@@ -47,7 +50,10 @@ export async function resolveAdminRole(db: Db, actor: Actor, rawRoleId: unknown)
 export async function grantableDealerRole(db: Db, actor: Actor): Promise<Role> {
   const role = await Role.query(db).findOne({ name: DEALER_ROLE, guard_name: 'web' }).withGraphFetched('permissions');
   if (!role) throw new Error('The dealer role is missing: run the seeds');
-  assertCanGrant(actor, (role.permissions ?? []).map((p) => p.name));
+  assertCanGrant(
+    actor,
+    (role.permissions ?? []).map((p) => p.name),
+  );
   return role;
 }
 

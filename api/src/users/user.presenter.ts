@@ -51,6 +51,9 @@ export function presentUser(user: User, permissions: string[]): UserJson {
 }
 
 export async function presentUsers(users: User[], db: Knex | Knex.Transaction = currentDb()): Promise<UserJson[]> {
-  const perms = await permissionsOfUsers(users.map((u) => u.id), db);
+  const perms = await permissionsOfUsers(
+    users.map((u) => u.id),
+    db,
+  );
   return users.map((u) => presentUser(u, perms.get(u.id) ?? []));
 }

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { affectedSchema, bulkUserStatusSchema, createUserSchema, updateUserSchema, userResponseSchema, RESOURCES, STATUSES, USER_TYPES, SIGNED_IN } from '@app/contracts';
+import {
+  affectedSchema,
+  bulkUserStatusSchema,
+  createUserSchema,
+  updateUserSchema,
+  userResponseSchema,
+  RESOURCES,
+  STATUSES,
+  USER_TYPES,
+  SIGNED_IN,
+} from '@app/contracts';
 import { resourceRoutes, filterQuery } from '../http/resource-routes.ts';
 import type { ImageFields, WriteContext } from '../platform/resource-service.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
@@ -42,7 +52,12 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     schemas: {
       create: createUserSchema,
       update: updateUserSchema,
-      filters: filterQuery({ user_type: z.enum(USER_TYPES).optional(), status: z.enum(STATUSES).optional(), role_id: z.string().optional(), dealer_code: z.string().optional() }),
+      filters: filterQuery({
+        user_type: z.enum(USER_TYPES).optional(),
+        status: z.enum(STATUSES).optional(),
+        role_id: z.string().optional(),
+        dealer_code: z.string().optional(),
+      }),
     },
     response: userResponseSchema,
     list: {
@@ -70,7 +85,12 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     snapshot: userSnapshot,
     images: {
       // Required for a new dealer; createUser reports it together with a taken email or code.
-      dealer_logo: { folder: 'logos', requiredOnCreate: (body) => body.user_type === 'dealer', requiredMessage: 'validation:dealer_logo_required', checkedByCreate: true },
+      dealer_logo: {
+        folder: 'logos',
+        requiredOnCreate: (body) => body.user_type === 'dealer',
+        requiredMessage: 'validation:dealer_logo_required',
+        checkedByCreate: true,
+      },
     } satisfies ImageFields<typeof RESOURCES.users>,
     prepare: (_ctx, input) => prepareUserInput(input),
     create: (ctx, input) => createUser(ctx, input, { logo: dealerLogo(ctx, input.user_type), storage }),
@@ -105,25 +125,42 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       for (const file of [user.profile_image, logo, ...bannerImages, ...methodLogos]) if (file) onCommit(() => storage.remove(file));
     },
     extraRoutes: (api, { findMany, find, presentOne }) => {
-      api.patch('/bulk/status', { summary: 'Set the status of several users', permission: 'change user status', body: bulkUserStatusSchema, response: affectedSchema }, async (req, ctx) => {
-        const { ids, status } = req.body as { ids: (string | number)[]; status: 'active' | 'inactive' };
-        const count = await transact(ctx, async (tctx) => {
-          const users = await findMany(tctx, ids, 'active', { lock: true });
-          if (users.some((u) => u.id === tctx.actor.id)) throw forbidden('api:users.cannot_change_own_access');
-          for (const u of users) await assertCanManage(tctx.db, tctx.actor, u);
-          if (status === 'inactive') await assertNotLastSuperAdmin(tctx.db, users.map((u) => u.id));
-          const changed = users.filter((u) => u.status !== status);
-          if (changed.length) {
-            await User.query(tctx.db).patch({ status }).whereIn('id', changed.map((u) => u.id));
-            if (status === 'inactive') await revokeSessions(tctx, changed.map((u) => u.id));
-          }
-          for (const u of changed) {
-            await recordActivity(tctx, { action: 'status_changed', subjectType: 'user', subjectId: u.id, before: { status: u.status }, after: { status } });
-          }
-          return users.length;
-        });
-        return { message: 'api:users.bulk_status_updated', messageVars: { count }, data: { affected: count } };
-      });
+      api.patch(
+        '/bulk/status',
+        { summary: 'Set the status of several users', permission: 'change user status', body: bulkUserStatusSchema, response: affectedSchema },
+        async (req, ctx) => {
+          const { ids, status } = req.body as { ids: (string | number)[]; status: 'active' | 'inactive' };
+          const count = await transact(ctx, async (tctx) => {
+            const users = await findMany(tctx, ids, 'active', { lock: true });
+            if (users.some((u) => u.id === tctx.actor.id)) throw forbidden('api:users.cannot_change_own_access');
+            for (const u of users) await assertCanManage(tctx.db, tctx.actor, u);
+            if (status === 'inactive')
+              await assertNotLastSuperAdmin(
+                tctx.db,
+                users.map((u) => u.id),
+              );
+            const changed = users.filter((u) => u.status !== status);
+            if (changed.length) {
+              await User.query(tctx.db)
+                .patch({ status })
+                .whereIn(
+                  'id',
+                  changed.map((u) => u.id),
+                );
+              if (status === 'inactive')
+                await revokeSessions(
+                  tctx,
+                  changed.map((u) => u.id),
+                );
+            }
+            for (const u of changed) {
+              await recordActivity(tctx, { action: 'status_changed', subjectType: 'user', subjectId: u.id, before: { status: u.status }, after: { status } });
+            }
+            return users.length;
+          });
+          return { message: 'api:users.bulk_status_updated', messageVars: { count }, data: { affected: count } };
+        },
+      );
 
       const changeLogo = async (req: Request, ctx: ServiceContext, userId: string | number, field: string | null) => {
         const url = field ? await logoUrl(req, field) : null;
@@ -135,7 +172,14 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
             if (user.id !== tctx.actor.id) await assertCanManage(tctx.db, tctx.actor, user);
             const before = (await DealerDetails.query(tctx.db).findOne({ user_id: user.id }))?.logo_path ?? null;
             await setDealerLogo(tctx, user, url, storage);
-            if (before !== url) await recordActivity(tctx, { action: url ? 'logo_updated' : 'logo_removed', subjectType: 'user', subjectId: user.id, before: { logo_path: before }, after: { logo_path: url } });
+            if (before !== url)
+              await recordActivity(tctx, {
+                action: url ? 'logo_updated' : 'logo_removed',
+                subjectType: 'user',
+                subjectId: user.id,
+                before: { logo_path: before },
+                after: { logo_path: url },
+              });
             return user.id;
           });
           return { message: url ? 'api:users.logo_updated' : 'api:users.logo_removed', data: await presentOne(ctx, id) };
@@ -149,10 +193,18 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
         return ctx.actor.id!;
       };
       const logoSpec = { upload: imageUpload('logo'), files: ['logo'], response: userResponseSchema };
-      api.post('/dealer/logo', { summary: "Upload the signed-in dealer's logo (multipart field logo)", permission: SIGNED_IN, ...logoSpec }, (req, ctx) => changeLogo(req, ctx, ownDealer(ctx), 'logo'));
-      api.delete('/dealer/logo', { summary: "Remove the signed-in dealer's logo", permission: SIGNED_IN, response: userResponseSchema }, (req, ctx) => changeLogo(req, ctx, ownDealer(ctx), null));
-      api.post('/:id/dealer-logo', { summary: "Upload a dealer's logo (multipart field logo)", permission: 'update users', ...logoSpec }, (req, ctx) => changeLogo(req, ctx, String(req.params.id), 'logo'));
-      api.delete('/:id/dealer-logo', { summary: "Remove a dealer's logo", permission: 'update users', response: userResponseSchema }, (req, ctx) => changeLogo(req, ctx, String(req.params.id), null));
+      api.post('/dealer/logo', { summary: "Upload the signed-in dealer's logo (multipart field logo)", permission: SIGNED_IN, ...logoSpec }, (req, ctx) =>
+        changeLogo(req, ctx, ownDealer(ctx), 'logo'),
+      );
+      api.delete('/dealer/logo', { summary: "Remove the signed-in dealer's logo", permission: SIGNED_IN, response: userResponseSchema }, (req, ctx) =>
+        changeLogo(req, ctx, ownDealer(ctx), null),
+      );
+      api.post('/:id/dealer-logo', { summary: "Upload a dealer's logo (multipart field logo)", permission: 'update users', ...logoSpec }, (req, ctx) =>
+        changeLogo(req, ctx, String(req.params.id), 'logo'),
+      );
+      api.delete('/:id/dealer-logo', { summary: "Remove a dealer's logo", permission: 'update users', response: userResponseSchema }, (req, ctx) =>
+        changeLogo(req, ctx, String(req.params.id), null),
+      );
     },
   });
 }

@@ -16,7 +16,16 @@ import { checkStarterPaymentMethods, copyStarterPaymentMethods } from './dealer-
  * context, so the console's routes, the admin CLI and the seeds create and change users the
  * same way. Call these inside a unit of work (ctx.db is its transaction).
  */
-export const DEALER_FIELDS = ['brand_color', 'company_name', 'description', 'website', 'contact_email', 'contact_phone', 'pricing_model', 'translations'] as const;
+export const DEALER_FIELDS = [
+  'brand_color',
+  'company_name',
+  'description',
+  'website',
+  'contact_email',
+  'contact_phone',
+  'pricing_model',
+  'translations',
+] as const;
 export const USER_FIELDS = ['name', 'email', 'phone', 'address', 'dealer_code'] as const;
 
 /** Input after prepare(): the password travels hashed, computed before any transaction opens. */
@@ -41,7 +50,13 @@ export function userSnapshot(u: User): Record<string, unknown> {
     user_type: u.user_type,
     role_id: u.roles?.[0]?.id ?? null,
     roles: (u.roles ?? []).map((r) => r.name).sort(),
-    ...(u.dealer_details ? { dealer_details: Object.fromEntries([...DEALER_FIELDS, 'logo_path'].map((f) => [f, (u.dealer_details as unknown as Record<string, unknown>)[f] ?? null])) } : {}),
+    ...(u.dealer_details
+      ? {
+          dealer_details: Object.fromEntries(
+            [...DEALER_FIELDS, 'logo_path'].map((f) => [f, (u.dealer_details as unknown as Record<string, unknown>)[f] ?? null]),
+          ),
+        }
+      : {}),
   };
 }
 
@@ -161,7 +176,8 @@ export async function updateUser(
     type: input.user_type !== undefined && input.user_type !== user.user_type,
     role: input.role_id !== undefined && !(currentRoleIds.length === 1 && currentRoleIds[0] === decodeId(input.role_id as string | number)),
   };
-  const touchesProfile = [...USER_FIELDS, ...DEALER_FIELDS, 'password_hash'].some((f) => (input as Record<string, unknown>)[f] !== undefined) || Boolean(opts.logo);
+  const touchesProfile =
+    [...USER_FIELDS, ...DEALER_FIELDS, 'password_hash'].some((f) => (input as Record<string, unknown>)[f] !== undefined) || Boolean(opts.logo);
   if (touchesProfile && !held.has('update users')) throw forbidden();
   if (changes.status && !held.has('change user status')) throw forbidden();
   if ((changes.type || changes.role) && !held.has('assign user roles')) throw forbidden();

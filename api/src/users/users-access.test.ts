@@ -157,7 +157,18 @@ describe('dealers only ever see and change themselves', () => {
         .http()
         .post(`/api/v1/roles/${dealerRoleId}/assign-permissions`)
         .set(bearer(admin))
-        .send({ permissions: [...DEALER_PERMISSIONS, 'view users', 'update users', 'delete users', 'change user status', 'view trash items', 'force delete users', 'restore users'] });
+        .send({
+          permissions: [
+            ...DEALER_PERMISSIONS,
+            'view users',
+            'update users',
+            'delete users',
+            'change user status',
+            'view trash items',
+            'force delete users',
+            'restore users',
+          ],
+        });
       expect(grant.status).toBe(200);
     });
     // Put the dealer role back as it was.
@@ -178,7 +189,7 @@ describe('dealers only ever see and change themselves', () => {
       expect(trash.body.data).toEqual([]);
     });
 
-    it('the dealer\'s search finds only itself', async () => {
+    it("the dealer's search finds only itself", async () => {
       const mine = await h.http().get('/api/v1/users/search?q=dealer').set(bearer(dealerToken));
       expect(mine.status).toBe(200);
       expect(mine.body.data.map((u: { id: number }) => u.id)).toEqual([dealerId]);
@@ -231,9 +242,17 @@ describe('nobody raises their own rights', () => {
   let manager: { id: number; token: string; roleId: number };
 
   beforeAll(async () => {
-    const deleter = await h.http().post('/api/v1/roles').set(bearer(admin)).send({ name: 'deleter', permissions: ['view users', 'delete users'] });
+    const deleter = await h
+      .http()
+      .post('/api/v1/roles')
+      .set(bearer(admin))
+      .send({ name: 'deleter', permissions: ['view users', 'delete users'] });
     deleterRoleId = deleter.body.data.id;
-    const viewer = await h.http().post('/api/v1/roles').set(bearer(admin)).send({ name: 'viewer', permissions: ['view users'] });
+    const viewer = await h
+      .http()
+      .post('/api/v1/roles')
+      .set(bearer(admin))
+      .send({ name: 'viewer', permissions: ['view users'] });
     viewerRoleId = viewer.body.data.id;
     superRoleId = (await h.knex('roles').where({ name: 'super-admin' }).first()).id;
     manager = await h.userWith(['view users', 'create users', 'update users', 'assign user roles', 'change user status']);
@@ -248,7 +267,11 @@ describe('nobody raises their own rights', () => {
     const sup = await h.http().post('/api/v1/users').set(bearer(manager.token)).send(newUser('made2@test.example', superRoleId));
     expect(sup.status).toBe(403);
     expect(sup.body).toEqual(GRANT_ABOVE);
-    const bulk = await h.http().post('/api/v1/users/bulk').set(bearer(manager.token)).send([newUser('made3@test.example', viewerRoleId), newUser('made4@test.example', deleterRoleId)]);
+    const bulk = await h
+      .http()
+      .post('/api/v1/users/bulk')
+      .set(bearer(manager.token))
+      .send([newUser('made3@test.example', viewerRoleId), newUser('made4@test.example', deleterRoleId)]);
     expect(bulk.status).toBe(403);
     expect(bulk.body).toEqual(GRANT_ABOVE);
     expect(await h.knex('users').whereIn('email', ['made1@test.example', 'made2@test.example', 'made3@test.example', 'made4@test.example'])).toEqual([]);
@@ -298,7 +321,11 @@ describe('nobody raises their own rights', () => {
     expect(del.body).toEqual(TARGET_ABOVE);
     const force = await h.http().delete(`/api/v1/users/${rootId}/force`).set(bearer(almostAll.token));
     expect(force.status).toBe(403);
-    const bulk = await h.http().patch('/api/v1/users/bulk/status').set(bearer(almostAll.token)).send({ ids: [rootId], status: 'inactive' });
+    const bulk = await h
+      .http()
+      .patch('/api/v1/users/bulk/status')
+      .set(bearer(almostAll.token))
+      .send({ ids: [rootId], status: 'inactive' });
     expect(bulk.status).toBe(403);
     expect(bulk.body).toEqual(TARGET_ABOVE);
     expect(await h.knex('users').where({ id: rootId }).first()).toMatchObject({ name: 'Root Admin', status: 'active', deleted_at: null });
@@ -309,14 +336,18 @@ describe('nobody raises their own rights', () => {
     const ok = await h.http().delete(`/api/v1/users/${deleterUser}`).set(bearer(mgr.token));
     expect(ok.status).toBe(200);
     const above = await h.insertUser({ name: 'Above', email: 'above@test.example' }, 'super-admin');
-    const refused = await h.http().delete('/api/v1/users/bulk/delete').set(bearer(mgr.token)).send({ ids: [targetId, above] });
+    const refused = await h
+      .http()
+      .delete('/api/v1/users/bulk/delete')
+      .set(bearer(mgr.token))
+      .send({ ids: [targetId, above] });
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual(TARGET_ABOVE);
     expect(await h.knex('users').whereIn('id', [targetId, above]).whereNotNull('deleted_at')).toEqual([]);
     await h.knex('users').where({ id: above }).delete();
   });
 
-  it('may save its own record unchanged in status, type and role (the console\'s edit form sends them all)', async () => {
+  it("may save its own record unchanged in status, type and role (the console's edit form sends them all)", async () => {
     const res = await h
       .http()
       .patch(`/api/v1/users/${rootId}`)
@@ -338,7 +369,11 @@ describe('nobody raises their own rights', () => {
   it('an "update users" holder may edit an admin when the form resends its unchanged role', async () => {
     const editable = await h.insertUser({ name: 'Editable', email: 'editable@test.example' }, 'viewer');
     const updater = await h.userWith(['view users', 'update users']);
-    const res = await h.http().patch(`/api/v1/users/${editable}`).set(bearer(updater.token)).send({ name: 'Edited', status: 'active', user_type: 'admin', role_id: viewerRoleId });
+    const res = await h
+      .http()
+      .patch(`/api/v1/users/${editable}`)
+      .set(bearer(updater.token))
+      .send({ name: 'Edited', status: 'active', user_type: 'admin', role_id: viewerRoleId });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ name: 'Edited', roles: [{ id: viewerRoleId, name: 'viewer' }] });
     const change = await h.http().patch(`/api/v1/users/${editable}`).set(bearer(updater.token)).send({ name: 'Edited', role_id: deleterRoleId });
@@ -364,7 +399,11 @@ describe('nobody raises their own rights', () => {
     const one = await h.http().post(`/api/v1/users/${above}/restore`).set(bearer(restorer.token));
     expect(one.status).toBe(403);
     expect(one.body).toEqual(TARGET_ABOVE);
-    const bulk = await h.http().post('/api/v1/users/bulk/restore').set(bearer(restorer.token)).send({ ids: [above] });
+    const bulk = await h
+      .http()
+      .post('/api/v1/users/bulk/restore')
+      .set(bearer(restorer.token))
+      .send({ ids: [above] });
     expect(bulk.status).toBe(403);
     expect(bulk.body).toEqual(TARGET_ABOVE);
     expect((await h.knex('users').where({ id: above }).first()).deleted_at).not.toBeNull();
@@ -373,8 +412,15 @@ describe('nobody raises their own rights', () => {
     await h.knex('users').where({ id: above }).delete();
   });
 
-  it('cannot make a dealer (which gets the dealer role) without holding the dealer role\'s permissions', async () => {
-    const dealer = { name: 'New Dealer', email: 'nd@test.example', password: 'Made@Pass1', password_confirmation: 'Made@Pass1', user_type: 'dealer', dealer_code: 'ND1' };
+  it("cannot make a dealer (which gets the dealer role) without holding the dealer role's permissions", async () => {
+    const dealer = {
+      name: 'New Dealer',
+      email: 'nd@test.example',
+      password: 'Made@Pass1',
+      password_confirmation: 'Made@Pass1',
+      user_type: 'dealer',
+      dealer_code: 'ND1',
+    };
     const res = await h.http().post('/api/v1/users').set(bearer(manager.token)).field(dealer).attach('dealer_logo', PNG_1PX, 'logo.png');
     expect(res.status).toBe(403);
     expect(res.body).toEqual(GRANT_ABOVE);
@@ -386,7 +432,11 @@ describe('nobody raises their own rights', () => {
   });
 
   it('changes its own password only through the profile, not through PATCH /users', async () => {
-    const res = await h.http().patch(`/api/v1/users/${manager.id}`).set(bearer(manager.token)).send({ password: 'Other@Pass1', password_confirmation: 'Other@Pass1' });
+    const res = await h
+      .http()
+      .patch(`/api/v1/users/${manager.id}`)
+      .set(bearer(manager.token))
+      .send({ password: 'Other@Pass1', password_confirmation: 'Other@Pass1' });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ success: false, message: 'Change your own password on your profile, with your current password.' });
     expect((await h.http().get('/api/v1/auth/me').set(bearer(manager.token))).status).toBe(200);
@@ -403,7 +453,11 @@ describe('nobody raises their own rights', () => {
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ success: false, message: 'You cannot delete your own account.' });
     }
-    const bulk = await h.http().delete('/api/v1/users/bulk/force-delete').set(bearer(admin)).send({ ids: [rootId] });
+    const bulk = await h
+      .http()
+      .delete('/api/v1/users/bulk/force-delete')
+      .set(bearer(admin))
+      .send({ ids: [rootId] });
     expect(bulk.status).toBe(403);
     expect(await h.knex('users').where({ id: rootId }).first()).toMatchObject({ status: 'active', deleted_at: null });
     const roles = await h.http().get(`/api/v1/users/${rootId}`).set(bearer(admin));

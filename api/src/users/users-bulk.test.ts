@@ -23,7 +23,11 @@ beforeAll(async () => {
   h = await createHarness();
   admin = await h.adminToken();
   rootId = (await h.knex('users').where({ email: 'root@test.example' }).first()).id;
-  const role = await h.http().post('/api/v1/roles').set(bearer(admin)).send({ name: 'editor', permissions: ['view users'] });
+  const role = await h
+    .http()
+    .post('/api/v1/roles')
+    .set(bearer(admin))
+    .send({ name: 'editor', permissions: ['view users'] });
   editorRoleId = role.body.data.id;
 });
 afterAll(() => h.close());
@@ -131,12 +135,18 @@ describe('force delete keeps financial records', () => {
     const now = new Date().toISOString().slice(0, 23).replace('T', ' ');
     await h.knex('wallets').insert({ dealer_id: dealer, balance: 500, currency: 'USD', created_at: now, updated_at: now });
     const wallet = await h.knex('wallets').where({ dealer_id: dealer }).first();
-    await h.knex('wallet_transactions').insert({ wallet_id: wallet.id, type: 'credit', kind: 'top_up', amount: 500, balance_before: 0, balance_after: 500, created_at: now });
+    await h
+      .knex('wallet_transactions')
+      .insert({ wallet_id: wallet.id, type: 'credit', kind: 'top_up', amount: 500, balance_before: 0, balance_after: 500, created_at: now });
     const message = 'This dealer has wallet transactions or recharges and cannot be deleted permanently. Move it to the trash instead.';
     const one = await h.http().delete(`/api/v1/users/${dealer}/force`).set(bearer(admin));
     expect(one.status).toBe(409);
     expect(one.body).toEqual({ success: false, message });
-    const bulk = await h.http().delete('/api/v1/users/bulk/force-delete').set(bearer(admin)).send({ ids: [other, dealer] });
+    const bulk = await h
+      .http()
+      .delete('/api/v1/users/bulk/force-delete')
+      .set(bearer(admin))
+      .send({ ids: [other, dealer] });
     expect(bulk.status).toBe(409);
     expect(bulk.body).toEqual({ success: false, message });
     expect(await h.knex('users').whereIn('id', [dealer, other])).toHaveLength(2);
@@ -146,7 +156,7 @@ describe('force delete keeps financial records', () => {
     expect(trash.status).toBe(200);
   });
 
-  it('records the actor\'s address and user agent in the activity log', async () => {
+  it("records the actor's address and user agent in the activity log", async () => {
     const id = await plainUser();
     const res = await h.http().delete(`/api/v1/users/${id}`).set(bearer(admin)).set('User-Agent', 'users-bulk-test/1.0');
     expect(res.status).toBe(200);
@@ -161,7 +171,11 @@ describe('PATCH /users/bulk/status', () => {
     const a = await plainUser();
     const b = await plainUser();
     const tokenA = await h.login((await h.knex('users').where({ id: a }).first()).email);
-    const res = await h.http().patch('/api/v1/users/bulk/status').set(bearer(admin)).send({ ids: [a, b], status: 'inactive' });
+    const res = await h
+      .http()
+      .patch('/api/v1/users/bulk/status')
+      .set(bearer(admin))
+      .send({ ids: [a, b], status: 'inactive' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, message: 'Status updated for 2 users', data: { affected: 2 } });
     const rows = await h.knex('users').whereIn('id', [a, b]);
@@ -173,7 +187,11 @@ describe('PATCH /users/bulk/status', () => {
       expect(log[0].actor_id).toBe(rootId);
       expect(JSON.parse(log[0].after)).toEqual({ status: 'inactive' });
     }
-    const back = await h.http().patch('/api/v1/users/bulk/status').set(bearer(admin)).send({ ids: [a], status: 'active' });
+    const back = await h
+      .http()
+      .patch('/api/v1/users/bulk/status')
+      .set(bearer(admin))
+      .send({ ids: [a], status: 'active' });
     expect(back.status).toBe(200);
     expect((await h.knex('users').where({ id: a }).first()).status).toBe('active');
   });
@@ -182,8 +200,16 @@ describe('PATCH /users/bulk/status', () => {
     const a = await plainUser();
     const bad = await h.http().patch('/api/v1/users/bulk/status').set(bearer(admin)).send({ ids: [], status: 'paused' });
     expect(bad.status).toBe(422);
-    expect(bad.body).toEqual({ success: false, message: VALIDATION, errors: { ids: ['Select at least one record'], status: ['Status must be active or inactive'] } });
-    const unknown = await h.http().patch('/api/v1/users/bulk/status').set(bearer(admin)).send({ ids: [a, 999999], status: 'inactive' });
+    expect(bad.body).toEqual({
+      success: false,
+      message: VALIDATION,
+      errors: { ids: ['Select at least one record'], status: ['Status must be active or inactive'] },
+    });
+    const unknown = await h
+      .http()
+      .patch('/api/v1/users/bulk/status')
+      .set(bearer(admin))
+      .send({ ids: [a, 999999], status: 'inactive' });
     expect(unknown.status).toBe(404);
     expect((await h.knex('users').where({ id: a }).first()).status).toBe('active');
   });
@@ -191,10 +217,18 @@ describe('PATCH /users/bulk/status', () => {
   it('needs "change user status" and refuses the caller\'s own account', async () => {
     const a = await plainUser();
     const viewer = await h.userWith(['view users', 'update users']);
-    const res = await h.http().patch('/api/v1/users/bulk/status').set(bearer(viewer.token)).send({ ids: [a], status: 'inactive' });
+    const res = await h
+      .http()
+      .patch('/api/v1/users/bulk/status')
+      .set(bearer(viewer.token))
+      .send({ ids: [a], status: 'inactive' });
     expect(res.status).toBe(403);
     expect(res.body.message).toBe('You do not have permission to perform this action.');
-    const self = await h.http().patch('/api/v1/users/bulk/status').set(bearer(admin)).send({ ids: [a, rootId], status: 'inactive' });
+    const self = await h
+      .http()
+      .patch('/api/v1/users/bulk/status')
+      .set(bearer(admin))
+      .send({ ids: [a, rootId], status: 'inactive' });
     expect(self.status).toBe(403);
     expect(self.body).toEqual({ success: false, message: 'You cannot change your own status, type or role.' });
     expect((await h.knex('users').where({ id: a }).first()).status).toBe('active');
@@ -205,7 +239,11 @@ describe('bulk delete, restore and force delete', () => {
   it('DELETE /users/bulk/delete trashes all, or none when one id is unknown', async () => {
     const a = await plainUser();
     const b = await plainUser();
-    const none = await h.http().delete('/api/v1/users/bulk/delete').set(bearer(admin)).send({ ids: [a, b, 999999] });
+    const none = await h
+      .http()
+      .delete('/api/v1/users/bulk/delete')
+      .set(bearer(admin))
+      .send({ ids: [a, b, 999999] });
     expect(none.status).toBe(404);
     expect(await h.knex('users').whereIn('id', [a, b]).whereNotNull('deleted_at')).toHaveLength(0);
     const empty = await h.http().delete('/api/v1/users/bulk/delete').set(bearer(admin)).send({ ids: [] });
@@ -213,7 +251,11 @@ describe('bulk delete, restore and force delete', () => {
     expect(empty.body.errors).toEqual({ ids: ['Select at least one record'] });
 
     const hidB = (await h.http().get(`/api/v1/users/${b}`).set(bearer(admin))).body.data.h_id;
-    const res = await h.http().delete('/api/v1/users/bulk/delete').set(bearer(admin)).send({ ids: [a, hidB] });
+    const res = await h
+      .http()
+      .delete('/api/v1/users/bulk/delete')
+      .set(bearer(admin))
+      .send({ ids: [a, hidB] });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, message: '2 users moved to the trash', data: { affected: 2 } });
     const trash = await h.http().get(`/api/v1/users/trashed/list?ids=${a},${b}&sort=id&order=asc`).set(bearer(admin));
@@ -221,18 +263,30 @@ describe('bulk delete, restore and force delete', () => {
     for (const id of [a, b]) expect(await activity(id, 'deleted')).toHaveLength(1);
 
     // POST /users/bulk/restore
-    const restore = await h.http().post('/api/v1/users/bulk/restore').set(bearer(admin)).send({ ids: [a, b] });
+    const restore = await h
+      .http()
+      .post('/api/v1/users/bulk/restore')
+      .set(bearer(admin))
+      .send({ ids: [a, b] });
     expect(restore.status).toBe(200);
     expect(restore.body).toEqual({ success: true, message: '2 users restored successfully', data: { affected: 2 } });
     expect(await h.knex('users').whereIn('id', [a, b]).whereNull('deleted_at')).toHaveLength(2);
     for (const id of [a, b]) expect(await activity(id, 'restored')).toHaveLength(1);
-    const notTrashed = await h.http().post('/api/v1/users/bulk/restore').set(bearer(admin)).send({ ids: [a] });
+    const notTrashed = await h
+      .http()
+      .post('/api/v1/users/bulk/restore')
+      .set(bearer(admin))
+      .send({ ids: [a] });
     expect(notTrashed.status).toBe(404);
   });
 
-  it('bulk delete refuses the caller\'s own account and leaves every record alone', async () => {
+  it("bulk delete refuses the caller's own account and leaves every record alone", async () => {
     const a = await plainUser();
-    const res = await h.http().delete('/api/v1/users/bulk/delete').set(bearer(admin)).send({ ids: [a, rootId] });
+    const res = await h
+      .http()
+      .delete('/api/v1/users/bulk/delete')
+      .set(bearer(admin))
+      .send({ ids: [a, rootId] });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ success: false, message: 'You cannot delete your own account.' });
     expect((await h.knex('users').where({ id: a }).first()).deleted_at).toBeNull();
@@ -242,12 +296,20 @@ describe('bulk delete, restore and force delete', () => {
     const a = await plainUser();
     const b = await plainUser();
     await h.http().delete(`/api/v1/users/${a}`).set(bearer(admin));
-    const res = await h.http().delete('/api/v1/users/bulk/force-delete').set(bearer(admin)).send({ ids: [a, b] });
+    const res = await h
+      .http()
+      .delete('/api/v1/users/bulk/force-delete')
+      .set(bearer(admin))
+      .send({ ids: [a, b] });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, message: '2 users deleted permanently', data: { affected: 2 } });
     expect(await h.knex('users').whereIn('id', [a, b])).toEqual([]);
     for (const id of [a, b]) expect(await activity(id, 'force_deleted')).toHaveLength(1);
-    const gone = await h.http().delete('/api/v1/users/bulk/force-delete').set(bearer(admin)).send({ ids: [a] });
+    const gone = await h
+      .http()
+      .delete('/api/v1/users/bulk/force-delete')
+      .set(bearer(admin))
+      .send({ ids: [a] });
     expect(gone.status).toBe(404);
   });
 
@@ -259,7 +321,11 @@ describe('bulk delete, restore and force delete', () => {
       ['post', '/api/v1/users/bulk/restore'],
       ['delete', '/api/v1/users/bulk/force-delete'],
     ] as const) {
-      const res = await h.http()[method](path).set(bearer(caller.token)).send({ ids: [a] });
+      const res = await h
+        .http()
+        [method](path)
+        .set(bearer(caller.token))
+        .send({ ids: [a] });
       expect(res.status, path).toBe(403);
       expect(res.body.message).toBe('You do not have permission to perform this action.');
     }
@@ -278,21 +344,30 @@ describe('POST /users/bulk (bulk create)', () => {
   });
 
   it('creates every user of the array', async () => {
-    const res = await h.http().post('/api/v1/users/bulk').set(bearer(admin)).send([item('bulk1@test.example'), item('bulk2@test.example', { status: 'inactive' })]);
+    const res = await h
+      .http()
+      .post('/api/v1/users/bulk')
+      .set(bearer(admin))
+      .send([item('bulk1@test.example'), item('bulk2@test.example', { status: 'inactive' })]);
     expect(res.status).toBe(201);
     expect(res.body.message).toBe('2 users created successfully');
     expect(res.body.data).toHaveLength(2);
-    expect(res.body.data[0]).toMatchObject({ email: 'bulk1@test.example', status: 'active', user_type: 'admin', roles: [{ id: editorRoleId, name: 'editor' }] });
+    expect(res.body.data[0]).toMatchObject({
+      email: 'bulk1@test.example',
+      status: 'active',
+      user_type: 'admin',
+      roles: [{ id: editorRoleId, name: 'editor' }],
+    });
     expect(res.body.data[1]).toMatchObject({ email: 'bulk2@test.example', status: 'inactive' });
     for (const u of res.body.data) expect(await activity(u.id, 'created')).toHaveLength(1);
   });
 
   it('reports validation errors keyed by index and field, and creates none', async () => {
-    const res = await h.http().post('/api/v1/users/bulk').set(bearer(admin)).send([
-      item('bulk3@test.example'),
-      item('not-an-email', { name: '' }),
-      item('bulk4@test.example', { role_id: undefined }),
-    ]);
+    const res = await h
+      .http()
+      .post('/api/v1/users/bulk')
+      .set(bearer(admin))
+      .send([item('bulk3@test.example'), item('not-an-email', { name: '' }), item('bulk4@test.example', { role_id: undefined })]);
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
       success: false,
@@ -303,17 +378,29 @@ describe('POST /users/bulk (bulk create)', () => {
   });
 
   it('rolls back earlier items when a later one hits a taken email (also within the batch)', async () => {
-    const taken = await h.http().post('/api/v1/users/bulk').set(bearer(admin)).send([item('bulk5@test.example'), item('bulk1@test.example')]);
+    const taken = await h
+      .http()
+      .post('/api/v1/users/bulk')
+      .set(bearer(admin))
+      .send([item('bulk5@test.example'), item('bulk1@test.example')]);
     expect(taken.status).toBe(422);
     expect(taken.body.errors).toEqual({ '1.email': ['The email has already been taken.'] });
-    const twice = await h.http().post('/api/v1/users/bulk').set(bearer(admin)).send([item('bulk6@test.example'), item('BULK6@test.example')]);
+    const twice = await h
+      .http()
+      .post('/api/v1/users/bulk')
+      .set(bearer(admin))
+      .send([item('bulk6@test.example'), item('BULK6@test.example')]);
     expect(twice.status).toBe(422);
     expect(twice.body.errors).toEqual({ '1.email': ['The email has already been taken.'] });
     expect(await h.knex('users').whereIn('email', ['bulk5@test.example', 'bulk6@test.example'])).toEqual([]);
   });
 
   it('cannot create dealers (no logo can come with an item) and needs a non-empty array', async () => {
-    const dealer = await h.http().post('/api/v1/users/bulk').set(bearer(admin)).send([item('bulk7@test.example', { user_type: 'dealer', dealer_code: 'BULK7', role_id: undefined })]);
+    const dealer = await h
+      .http()
+      .post('/api/v1/users/bulk')
+      .set(bearer(admin))
+      .send([item('bulk7@test.example', { user_type: 'dealer', dealer_code: 'BULK7', role_id: undefined })]);
     expect(dealer.status).toBe(422);
     expect(dealer.body.errors).toEqual({ '0.dealer_logo': ['Dealer logo is required for new dealer accounts'] });
     const empty = await h.http().post('/api/v1/users/bulk').set(bearer(admin)).send([]);
@@ -322,14 +409,22 @@ describe('POST /users/bulk (bulk create)', () => {
     const object = await h.http().post('/api/v1/users/bulk').set(bearer(admin)).send(item('bulk8@test.example'));
     expect(object.status).toBe(422);
     expect(object.body.errors).toEqual({ body: ['Send a non-empty list of records.'] });
-    const tooMany = await h.http().post('/api/v1/users/bulk').set(bearer(admin)).send(Array.from({ length: 101 }, (_, i) => item(`many${i}@test.example`)));
+    const tooMany = await h
+      .http()
+      .post('/api/v1/users/bulk')
+      .set(bearer(admin))
+      .send(Array.from({ length: 101 }, (_, i) => item(`many${i}@test.example`)));
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.errors).toEqual({ body: ['At most 100 records can be created at once.'] });
   });
 
   it('needs "create users", and the created users can sign in', async () => {
     const caller = await h.userWith(['view users']);
-    const res = await h.http().post('/api/v1/users/bulk').set(bearer(caller.token)).send([item('bulk9@test.example')]);
+    const res = await h
+      .http()
+      .post('/api/v1/users/bulk')
+      .set(bearer(caller.token))
+      .send([item('bulk9@test.example')]);
     expect(res.status).toBe(403);
     expect(await h.knex('users').where({ email: 'bulk9@test.example' }).first()).toBeUndefined();
     expect(await h.login('bulk1@test.example', 'Bulk@Pass1')).toBeTruthy();

@@ -40,11 +40,14 @@ afterAll(() => h.close());
 
 describe('POST /users: a new dealer as multipart', () => {
   it('creates the dealer with the dealer role, dealer details, a wallet and a stored logo', async () => {
-    const res = await dealerForm({ name: 'Shop One', email: 'shop1@test.example', dealer_code: ' SHOP1 ', company_name: 'Shop One Ltd', pricing_model: 'profit', website: 'https://shop.example' }).attach(
-      'dealer_logo',
-      PNG_1PX,
-      'logo.png',
-    );
+    const res = await dealerForm({
+      name: 'Shop One',
+      email: 'shop1@test.example',
+      dealer_code: ' SHOP1 ',
+      company_name: 'Shop One Ltd',
+      pricing_model: 'profit',
+      website: 'https://shop.example',
+    }).attach('dealer_logo', PNG_1PX, 'logo.png');
     expect(res.status).toBe(201);
     expect(res.body.message).toBe('User created successfully');
     const u = res.body.data;
@@ -93,7 +96,11 @@ describe('POST /users: a new dealer as multipart', () => {
 
   it('checks brand colour and pricing model', async () => {
     const before = logoFiles();
-    const res = await dealerForm({ email: 'shop3@test.example', dealer_code: 'SHOP3', brand_color: 'red', pricing_model: 'free' }).attach('dealer_logo', PNG_1PX, 'logo.png');
+    const res = await dealerForm({ email: 'shop3@test.example', dealer_code: 'SHOP3', brand_color: 'red', pricing_model: 'free' }).attach(
+      'dealer_logo',
+      PNG_1PX,
+      'logo.png',
+    );
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
       success: false,
@@ -158,11 +165,13 @@ describe('POST /users: a new dealer as multipart', () => {
     expect(res.status).toBe(422);
     expect(res.body.errors.dealer_logo).toHaveLength(1);
     expect(res.body.errors.dealer_logo[0]).not.toBe('Dealer logo is required for new dealer accounts');
-    expect(res.body.errors.dealer_logo[0]).toBe(JSON.parse(fs.readFileSync(path.join(process.cwd(), 'locales/so/validation.json'), 'utf8')).dealer_logo_required);
+    expect(res.body.errors.dealer_logo[0]).toBe(
+      JSON.parse(fs.readFileSync(path.join(process.cwd(), 'locales/so/validation.json'), 'utf8')).dealer_logo_required,
+    );
   });
 });
 
-describe('a dealer\'s logo file follows the dealer', () => {
+describe("a dealer's logo file follows the dealer", () => {
   it('stays while the dealer is in the trash and goes when it is deleted permanently', async () => {
     const res = await dealerForm({ email: 'gone.dealer@test.example', dealer_code: 'GONE' }).attach('dealer_logo', PNG_1PX, 'logo.png');
     expect(res.status).toBe(201);
@@ -179,13 +188,27 @@ describe('a dealer\'s logo file follows the dealer', () => {
 
 describe('POST /users: an admin as multipart', () => {
   it('creates the admin from form fields (role_id as text) and ignores a logo, storing no file', async () => {
-    const roleId = (await h.http().post('/api/v1/roles').set(bearer(admin)).send({ name: 'staff', permissions: ['view users'] })).body.data.id;
+    const roleId = (
+      await h
+        .http()
+        .post('/api/v1/roles')
+        .set(bearer(admin))
+        .send({ name: 'staff', permissions: ['view users'] })
+    ).body.data.id;
     const before = logoFiles();
     const res = await h
       .http()
       .post('/api/v1/users')
       .set(bearer(admin))
-      .field({ name: 'Form Admin', email: 'form.admin@test.example', password: DEALER_PASSWORD, password_confirmation: DEALER_PASSWORD, user_type: 'admin', role_id: String(roleId), status: 'inactive' })
+      .field({
+        name: 'Form Admin',
+        email: 'form.admin@test.example',
+        password: DEALER_PASSWORD,
+        password_confirmation: DEALER_PASSWORD,
+        user_type: 'admin',
+        role_id: String(roleId),
+        status: 'inactive',
+      })
       .attach('dealer_logo', PNG_1PX, 'logo.png');
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ user_type: 'admin', status: 'inactive', roles: [{ id: roleId, name: 'staff' }], dealer_details: null });
@@ -205,7 +228,12 @@ describe('PATCH /users/{id} of a dealer (multipart)', () => {
       .field('description', 'Best bundles')
       .attach('dealer_logo', GIF_1PX, 'new.gif');
     expect(res.status).toBe(200);
-    expect(res.body.data.dealer_details).toMatchObject({ brand_color: '#FF0000', description: 'Best bundles', pricing_model: 'profit', logo_path: expect.stringMatching(/\.gif$/) });
+    expect(res.body.data.dealer_details).toMatchObject({
+      brand_color: '#FF0000',
+      description: 'Best bundles',
+      pricing_model: 'profit',
+      logo_path: expect.stringMatching(/\.gif$/),
+    });
     expect(res.body.data.dealer_details.logo_path).not.toBe(old);
     expect((await h.http().get(res.body.data.dealer_details.logo_path)).status).toBe(200);
     await expect.poll(async () => (await h.http().get(old)).status).toBe(404);
@@ -325,7 +353,7 @@ describe('POST and DELETE /users/dealer/logo (the signed-in dealer)', () => {
     }
   });
 
-  it('lets a dealer see only itself, and not another dealer\'s logo endpoints', async () => {
+  it("lets a dealer see only itself, and not another dealer's logo endpoints", async () => {
     const other = await h.insertUser({ name: 'Other Dealer', email: 'other@test.example', user_type: 'dealer', dealer_code: 'OTHER' }, 'dealer');
     const me = await h.http().get('/api/v1/auth/me').set(bearer(shop.token));
     expect(me.body.data.user).toMatchObject({ id: shop.id, user_type: 'dealer' });

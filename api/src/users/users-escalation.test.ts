@@ -34,7 +34,11 @@ describe('privilege escalation', () => {
 
   it('"update roles" alone cannot change a role\'s permissions through PATCH', async () => {
     const admin = await h.adminToken();
-    const role = await h.http().post('/api/v1/roles').set(bearer(admin)).send({ name: 'Staff', permissions: ['view users', 'view roles'] });
+    const role = await h
+      .http()
+      .post('/api/v1/roles')
+      .set(bearer(admin))
+      .send({ name: 'Staff', permissions: ['view users', 'view roles'] });
     expect(role.status).toBe(201);
     const editor = await h.userWith(['view roles', 'update roles']);
     const res = await h.http().patch(`/api/v1/roles/${role.body.data.h_id}`).set(bearer(editor.token)).send({ permissions: [] });
@@ -43,10 +47,18 @@ describe('privilege escalation', () => {
     expect(after.body.data.permissions.map((p: { name: string }) => p.name).sort()).toEqual(['view roles', 'view users']);
     // With "assign permissions" it may change what it holds itself, and no more.
     const assigner = await h.userWith(['view roles', 'update roles', 'assign permissions', 'view users']);
-    const ok = await h.http().patch(`/api/v1/roles/${role.body.data.id}`).set(bearer(assigner.token)).send({ permissions: ['view users'] });
+    const ok = await h
+      .http()
+      .patch(`/api/v1/roles/${role.body.data.id}`)
+      .set(bearer(assigner.token))
+      .send({ permissions: ['view users'] });
     expect(ok.status).toBe(200);
     expect(ok.body.data.permissions.map((p: { name: string }) => p.name)).toEqual(['view users']);
-    const tooMuch = await h.http().patch(`/api/v1/roles/${role.body.data.id}`).set(bearer(assigner.token)).send({ permissions: ['view users', 'view logs'] });
+    const tooMuch = await h
+      .http()
+      .patch(`/api/v1/roles/${role.body.data.id}`)
+      .set(bearer(assigner.token))
+      .send({ permissions: ['view users', 'view logs'] });
     expect(tooMuch.status).toBe(403);
   });
 
@@ -70,7 +82,18 @@ describe('privilege escalation', () => {
   it('dealer codes are unique whatever their case and whoever holds them', async () => {
     const admin = await h.adminToken();
     const role = await h.http().post('/api/v1/roles').set(bearer(admin)).send({ name: 'Clerk' });
-    const first = await h.http().post('/api/v1/users').set(bearer(admin)).send({ name: 'A', email: 'a1@test.example', password: newPassword, password_confirmation: newPassword, role_id: role.body.data.id, dealer_code: 'shop1' });
+    const first = await h
+      .http()
+      .post('/api/v1/users')
+      .set(bearer(admin))
+      .send({
+        name: 'A',
+        email: 'a1@test.example',
+        password: newPassword,
+        password_confirmation: newPassword,
+        role_id: role.body.data.id,
+        dealer_code: 'shop1',
+      });
     expect(first.status).toBe(201);
     const second = await h
       .http()
@@ -101,7 +124,14 @@ describe('view admins and view dealers', () => {
     expect(admins.body.data.every((u: { user_type: string }) => u.user_type === 'admin')).toBe(true);
     const askDealers = await h.http().get('/api/v1/users').query({ user_type: 'dealer' }).set(bearer(adminsOnly.token));
     expect(askDealers.body.data).toEqual([]);
-    expect((await h.http().get('/api/v1/users').set(bearer((await h.userWith(['view roles'])).token))).status).toBe(403);
+    expect(
+      (
+        await h
+          .http()
+          .get('/api/v1/users')
+          .set(bearer((await h.userWith(['view roles'])).token))
+      ).status,
+    ).toBe(403);
     // Writing still needs the write permissions.
     expect((await h.http().delete(`/api/v1/users/${dealerId}`).set(bearer(dealersOnly.token))).status).toBe(403);
     expect((await h.http().get('/api/v1/users').query({ sort: 'phone' }).set(bearer(admin))).status).toBe(200);

@@ -14,7 +14,6 @@ let editorRoleId: number;
 let dealerRoleId: number;
 const ids: Record<string, number> = {};
 
-
 beforeAll(async () => {
   h = await createHarness();
   admin = await h.adminToken();
@@ -23,7 +22,10 @@ beforeAll(async () => {
   ids.alice = await h.insertUser({ name: 'Alice Admin', email: 'alice@test.example', phone: '252611000001' }, 'editor');
   ids.bob = await h.insertUser({ name: 'Bob Admin', email: 'bob@test.example', status: 'inactive' }, 'editor');
   ids.carol = await h.insertUser({ name: 'Carol Dealer', email: 'carol@test.example', user_type: 'dealer', dealer_code: 'CAROL1' }, 'dealer');
-  ids.dave = await h.insertUser({ name: 'Dave Dealer', email: 'dave@test.example', user_type: 'dealer', dealer_code: 'DAVE2', phone: '252619999999' }, 'dealer');
+  ids.dave = await h.insertUser(
+    { name: 'Dave Dealer', email: 'dave@test.example', user_type: 'dealer', dealer_code: 'DAVE2', phone: '252619999999' },
+    'dealer',
+  );
   ids.root = (await h.knex('users').where({ email: 'root@test.example' }).first()).id;
 });
 afterAll(() => h.close());
@@ -128,9 +130,35 @@ describe('GET /users (list)', () => {
     const res = await h.http().get(`/api/v1/users?ids=${ids.carol}`).set(bearer(admin));
     const u = res.body.data[0];
     expect(Object.keys(u).sort()).toEqual(
-      ['address', 'created_at', 'dealer_code', 'dealer_details', 'deleted_at', 'email', 'email_verified_at', 'h_id', 'id', 'last_login_at', 'name', 'permissions', 'phone', 'profile_image', 'roles', 'status', 'updated_at', 'user_type'].sort(),
+      [
+        'address',
+        'created_at',
+        'dealer_code',
+        'dealer_details',
+        'deleted_at',
+        'email',
+        'email_verified_at',
+        'h_id',
+        'id',
+        'last_login_at',
+        'name',
+        'permissions',
+        'phone',
+        'profile_image',
+        'roles',
+        'status',
+        'updated_at',
+        'user_type',
+      ].sort(),
     );
-    expect(u).toMatchObject({ id: ids.carol, name: 'Carol Dealer', dealer_code: 'CAROL1', user_type: 'dealer', status: 'active', roles: [{ id: dealerRoleId, name: 'dealer' }] });
+    expect(u).toMatchObject({
+      id: ids.carol,
+      name: 'Carol Dealer',
+      dealer_code: 'CAROL1',
+      user_type: 'dealer',
+      status: 'active',
+      roles: [{ id: dealerRoleId, name: 'dealer' }],
+    });
     expect(u.permissions).toContainEqual({ name: 'view own wallet' });
     expect(u.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
     expect(JSON.stringify(res.body)).not.toContain('argon2');
@@ -160,7 +188,12 @@ describe('GET /users/{id}', () => {
   it('shows a user by numeric id and by h_id', async () => {
     const byId = await h.http().get(`/api/v1/users/${ids.alice}`).set(bearer(admin));
     expect(byId.status).toBe(200);
-    expect(byId.body.data).toMatchObject({ id: ids.alice, email: 'alice@test.example', roles: [{ id: editorRoleId, name: 'editor' }], permissions: [{ name: 'view users' }] });
+    expect(byId.body.data).toMatchObject({
+      id: ids.alice,
+      email: 'alice@test.example',
+      roles: [{ id: editorRoleId, name: 'editor' }],
+      permissions: [{ name: 'view users' }],
+    });
     const hid = byId.body.data.h_id as string;
     expect(hid).toMatch(/^[A-Za-z]{8,}$/);
     const byHid = await h.http().get(`/api/v1/users/${hid}`).set(bearer(admin));
@@ -188,7 +221,11 @@ describe('POST /users (admin, JSON)', () => {
   });
 
   it('creates an admin with its role, active by default, who can sign in', async () => {
-    const res = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ email: 'New.Admin@Test.Example', phone: ' 252615555555 ' }));
+    const res = await h
+      .http()
+      .post('/api/v1/users')
+      .set(bearer(admin))
+      .send(valid({ email: 'New.Admin@Test.Example', phone: ' 252615555555 ' }));
     expect(res.status).toBe(201);
     expect(res.body.success).toBe(true);
     expect(res.body.message).toBe('User created successfully');
@@ -218,18 +255,30 @@ describe('POST /users (admin, JSON)', () => {
 
   it('requires a role for admin users', async () => {
     for (const role_id of [undefined, '', null]) {
-      const res = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ email: 'x1@test.example', role_id }));
+      const res = await h
+        .http()
+        .post('/api/v1/users')
+        .set(bearer(admin))
+        .send(valid({ email: 'x1@test.example', role_id }));
       expect(res.status).toBe(422);
       expect(res.body).toEqual({ success: false, message: VALIDATION, errors: { role_id: ['Role is required for admin users'] } });
     }
   });
 
   it('refuses the dealer role and unknown roles for admins', async () => {
-    const dealer = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ email: 'x2@test.example', role_id: dealerRoleId }));
+    const dealer = await h
+      .http()
+      .post('/api/v1/users')
+      .set(bearer(admin))
+      .send(valid({ email: 'x2@test.example', role_id: dealerRoleId }));
     expect(dealer.status).toBe(422);
     expect(dealer.body.errors).toEqual({ role_id: ['The dealer role is given to dealers automatically and cannot be picked for an admin.'] });
     for (const role_id of [999999, 'nonsense']) {
-      const unknown = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ email: 'x3@test.example', role_id }));
+      const unknown = await h
+        .http()
+        .post('/api/v1/users')
+        .set(bearer(admin))
+        .send(valid({ email: 'x3@test.example', role_id }));
       expect(unknown.status).toBe(422);
       expect(unknown.body.errors).toEqual({ role_id: ['The selected role does not exist.'] });
     }
@@ -244,85 +293,158 @@ describe('POST /users (admin, JSON)', () => {
       message: VALIDATION,
       errors: { name: ['Name is required'], email: ['Email is required'], password: ['Password is required'] },
     });
-    const blanks = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ name: '   ', email: '' }));
+    const blanks = await h
+      .http()
+      .post('/api/v1/users')
+      .set(bearer(admin))
+      .send(valid({ name: '   ', email: '' }));
     expect(blanks.status).toBe(422);
     expect(blanks.body.errors.name).toEqual(['Name is required']);
     expect(blanks.body.errors.email[0]).toBe('Email is required');
   });
 
   it('checks the email format', async () => {
-    const res = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ email: 'not-an-email' }));
+    const res = await h
+      .http()
+      .post('/api/v1/users')
+      .set(bearer(admin))
+      .send(valid({ email: 'not-an-email' }));
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual({ email: ['Invalid email format'] });
   });
 
   it('checks the password rules and the confirmation', async () => {
-    const short = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ password: 'Ab!cd', password_confirmation: 'Ab!cd' }));
+    const short = await h
+      .http()
+      .post('/api/v1/users')
+      .set(bearer(admin))
+      .send(valid({ password: 'Ab!cd', password_confirmation: 'Ab!cd' }));
     expect(short.status).toBe(422);
     expect(short.body.errors).toEqual({ password: ['Password must be at least 8 characters'] });
 
     const classes = 'Password must contain at least one lowercase letter, one uppercase letter, and one special character';
     for (const pw of ['alllowercase1!', 'ALLUPPERCASE1!', 'NoSpecials123']) {
-      const res = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ password: pw, password_confirmation: pw }));
+      const res = await h
+        .http()
+        .post('/api/v1/users')
+        .set(bearer(admin))
+        .send(valid({ password: pw, password_confirmation: pw }));
       expect(res.status, pw).toBe(422);
       expect(res.body.errors, pw).toEqual({ password: [classes] });
     }
 
-    const empty = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ password: '', password_confirmation: '' }));
+    const empty = await h
+      .http()
+      .post('/api/v1/users')
+      .set(bearer(admin))
+      .send(valid({ password: '', password_confirmation: '' }));
     expect(empty.status).toBe(422);
     expect(empty.body.errors.password[0]).toBe('Password is required');
 
-    const mismatch = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ password_confirmation: 'Other@Pass99' }));
+    const mismatch = await h
+      .http()
+      .post('/api/v1/users')
+      .set(bearer(admin))
+      .send(valid({ password_confirmation: 'Other@Pass99' }));
     expect(mismatch.status).toBe(422);
     expect(mismatch.body.errors).toEqual({ password_confirmation: ['Passwords do not match'] });
-    const missing = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ password_confirmation: undefined }));
+    const missing = await h
+      .http()
+      .post('/api/v1/users')
+      .set(bearer(admin))
+      .send(valid({ password_confirmation: undefined }));
     expect(missing.body.errors).toEqual({ password_confirmation: ['Passwords do not match'] });
   });
 
   it('requires a non-blank dealer code and a logo for dealers, both reported in one answer', async () => {
     const dealer = { name: 'D', email: 'dealer.x@test.example', password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD, user_type: 'dealer' };
     for (const dealer_code of [undefined, '', '   ']) {
-      const res = await h.http().post('/api/v1/users').set(bearer(admin)).send({ ...dealer, dealer_code });
+      const res = await h
+        .http()
+        .post('/api/v1/users')
+        .set(bearer(admin))
+        .send({ ...dealer, dealer_code });
       expect(res.status).toBe(422);
-      expect(res.body.errors).toEqual({ dealer_code: ['Dealer code is required for dealer users'], dealer_logo: ['Dealer logo is required for new dealer accounts'] });
+      expect(res.body.errors).toEqual({
+        dealer_code: ['Dealer code is required for dealer users'],
+        dealer_logo: ['Dealer logo is required for new dealer accounts'],
+      });
     }
-    const noLogo = await h.http().post('/api/v1/users').set(bearer(admin)).send({ ...dealer, dealer_code: 'NOLOGO' });
+    const noLogo = await h
+      .http()
+      .post('/api/v1/users')
+      .set(bearer(admin))
+      .send({ ...dealer, dealer_code: 'NOLOGO' });
     expect(noLogo.status).toBe(422);
     expect(noLogo.body).toEqual({ success: false, message: VALIDATION, errors: { dealer_logo: ['Dealer logo is required for new dealer accounts'] } });
     expect(await h.knex('users').where({ email: 'dealer.x@test.example' }).first()).toBeUndefined();
   });
 
   it('checks the enumerations and the dealer code characters', async () => {
-    const res = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ status: 'sleeping', user_type: 'guest' }));
+    const res = await h
+      .http()
+      .post('/api/v1/users')
+      .set(bearer(admin))
+      .send(valid({ status: 'sleeping', user_type: 'guest' }));
     expect(res.status).toBe(422);
     expect(res.body.errors).toEqual({ status: ['Status must be active or inactive'], user_type: ['User type must be admin or dealer'] });
-    const code = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ user_type: 'dealer', dealer_code: 'has space/slash', role_id: undefined }));
+    const code = await h
+      .http()
+      .post('/api/v1/users')
+      .set(bearer(admin))
+      .send(valid({ user_type: 'dealer', dealer_code: 'has space/slash', role_id: undefined }));
     expect(code.status).toBe(422);
-    expect(code.body.errors).toEqual({ dealer_code: ['Dealer code may contain only letters, digits, dashes and underscores.'], dealer_logo: ['Dealer logo is required for new dealer accounts'] });
-    const long = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ name: 'n'.repeat(256) }));
+    expect(code.body.errors).toEqual({
+      dealer_code: ['Dealer code may contain only letters, digits, dashes and underscores.'],
+      dealer_logo: ['Dealer logo is required for new dealer accounts'],
+    });
+    const long = await h
+      .http()
+      .post('/api/v1/users')
+      .set(bearer(admin))
+      .send(valid({ name: 'n'.repeat(256) }));
     expect(long.body.errors).toEqual({ name: ['Name may not be greater than 255 characters'] });
   });
 
   it('refuses a duplicate email with 422, whatever its case, even when the holder is in the trash', async () => {
-    const dup = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ email: 'ALICE@test.example' }));
+    const dup = await h
+      .http()
+      .post('/api/v1/users')
+      .set(bearer(admin))
+      .send(valid({ email: 'ALICE@test.example' }));
     expect(dup.status).toBe(422);
     expect(dup.body).toEqual({ success: false, message: VALIDATION, errors: { email: ['The email has already been taken.'] } });
 
     const trashedId = await h.insertUser({ name: 'Gone', email: 'gone@test.example', deleted_at: '2026-01-01 00:00:00.000' }, 'editor');
-    const trashed = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ email: 'gone@test.example' }));
+    const trashed = await h
+      .http()
+      .post('/api/v1/users')
+      .set(bearer(admin))
+      .send(valid({ email: 'gone@test.example' }));
     expect(trashed.status).toBe(422);
     expect(trashed.body.errors).toEqual({ email: ['The email has already been taken.'] });
     expect(await h.knex('users').where({ email: 'gone@test.example' })).toHaveLength(1);
     await h.knex('users').where({ id: trashedId }).delete();
   });
 
-  it('refuses a dealer code already taken (any case), whatever the new user\'s type', async () => {
-    const res = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ email: 'code@test.example', dealer_code: 'carol1' }));
+  it("refuses a dealer code already taken (any case), whatever the new user's type", async () => {
+    const res = await h
+      .http()
+      .post('/api/v1/users')
+      .set(bearer(admin))
+      .send(valid({ email: 'code@test.example', dealer_code: 'carol1' }));
     expect(res.status).toBe(422);
     expect(res.body).toEqual({ success: false, message: VALIDATION, errors: { dealer_code: ['The dealer code has already been taken.'] } });
-    const dealer = await h.http().post('/api/v1/users').set(bearer(admin)).send(valid({ email: 'code@test.example', user_type: 'dealer', dealer_code: 'Dave2', role_id: undefined }));
+    const dealer = await h
+      .http()
+      .post('/api/v1/users')
+      .set(bearer(admin))
+      .send(valid({ email: 'code@test.example', user_type: 'dealer', dealer_code: 'Dave2', role_id: undefined }));
     expect(dealer.status).toBe(422);
-    expect(dealer.body.errors).toEqual({ dealer_code: ['The dealer code has already been taken.'], dealer_logo: ['Dealer logo is required for new dealer accounts'] });
+    expect(dealer.body.errors).toEqual({
+      dealer_code: ['The dealer code has already been taken.'],
+      dealer_logo: ['Dealer logo is required for new dealer accounts'],
+    });
     expect(await h.knex('users').where({ email: 'code@test.example' }).first()).toBeUndefined();
   });
 
@@ -339,7 +461,11 @@ describe('POST /users (admin, JSON)', () => {
     const ar = await h.http().post('/api/v1/users?lng=ae').set(bearer(admin)).send({});
     expect(ar.body.errors.name).toEqual(['الاسم مطلوب']);
 
-    const created = await h.http().post('/api/v1/users?lng=so').set(bearer(admin)).send(valid({ email: 'somali@test.example' }));
+    const created = await h
+      .http()
+      .post('/api/v1/users?lng=so')
+      .set(bearer(admin))
+      .send(valid({ email: 'somali@test.example' }));
     expect(created.status).toBe(201);
     expect(created.body.message).toBe('Isticmaalaha si guul leh ayaa loo abuuray');
     ids.somali = created.body.data.id;
@@ -348,10 +474,21 @@ describe('POST /users (admin, JSON)', () => {
 
 describe('PATCH /users/{id}', () => {
   it('updates profile fields and logs before and after', async () => {
-    const res = await h.http().patch(`/api/v1/users/${ids.alice}`).set(bearer(admin)).send({ name: 'Alice Renamed', phone: '252610000000', address: 'Mogadishu' });
+    const res = await h
+      .http()
+      .patch(`/api/v1/users/${ids.alice}`)
+      .set(bearer(admin))
+      .send({ name: 'Alice Renamed', phone: '252610000000', address: 'Mogadishu' });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('User updated successfully');
-    expect(res.body.data).toMatchObject({ id: ids.alice, name: 'Alice Renamed', phone: '252610000000', address: 'Mogadishu', email: 'alice@test.example', status: 'active' });
+    expect(res.body.data).toMatchObject({
+      id: ids.alice,
+      name: 'Alice Renamed',
+      phone: '252610000000',
+      address: 'Mogadishu',
+      email: 'alice@test.example',
+      status: 'active',
+    });
     const log = await h.knex('activity_log').where({ subject_type: 'user', subject_id: ids.alice, action: 'updated' }).first();
     expect(log.actor_id).toBe(ids.root);
     expect(JSON.parse(log.before)).toMatchObject({ name: 'Alice Admin', phone: '252611000001' });
@@ -401,7 +538,11 @@ describe('PATCH /users/{id}', () => {
     const noCode = await h.http().patch(`/api/v1/users/${ids.somali}`).set(bearer(admin)).send({ user_type: 'dealer' });
     expect(noCode.status).toBe(422);
     expect(noCode.body.errors).toEqual({ dealer_code: ['Dealer code is required for dealer users'] });
-    const res = await h.http().patch(`/api/v1/users/${ids.somali}`).set(bearer(admin)).send({ user_type: 'dealer', dealer_code: 'SOMALI', pricing_model: 'profit' });
+    const res = await h
+      .http()
+      .patch(`/api/v1/users/${ids.somali}`)
+      .set(bearer(admin))
+      .send({ user_type: 'dealer', dealer_code: 'SOMALI', pricing_model: 'profit' });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ user_type: 'dealer', dealer_code: 'SOMALI', roles: [{ id: dealerRoleId, name: 'dealer' }] });
     expect(res.body.data.dealer_details).toMatchObject({ brand_color: '#000000', pricing_model: 'profit' });
@@ -432,7 +573,7 @@ describe('PATCH /users/{id}', () => {
     expect((await h.knex('users').where({ id: target.id }).first()).status).toBe('inactive');
   });
 
-  it('deactivation revokes the target\'s sessions, and the user can no longer sign in', async () => {
+  it("deactivation revokes the target's sessions, and the user can no longer sign in", async () => {
     const target = await h.userWith([]);
     expect((await h.http().get('/api/v1/auth/me').set(bearer(target.token))).status).toBe(200);
     const res = await h.http().patch(`/api/v1/users/${target.id}`).set(bearer(admin)).send({ status: 'inactive' });
@@ -447,7 +588,7 @@ describe('PATCH /users/{id}', () => {
     expect(login.body.message).toBe('Your account is inactive. Please contact an administrator.');
   });
 
-  it('a password change by an admin revokes the target\'s sessions; the new password works', async () => {
+  it("a password change by an admin revokes the target's sessions; the new password works", async () => {
     const target = await h.userWith([]);
     const res = await h.http().patch(`/api/v1/users/${target.id}`).set(bearer(admin)).send({ password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD });
     expect(res.status).toBe(200);

@@ -42,7 +42,12 @@ export function ledgerIdempotency(
 }
 
 /** The ledger row already written under this key, if any (a locking read inside a unit of work on MySQL). */
-export async function keyedRow(db: Knex | Knex.Transaction, walletId: number, key: string, lock = false): Promise<{ id: number; request_hash: string | null } | undefined> {
+export async function keyedRow(
+  db: Knex | Knex.Transaction,
+  walletId: number,
+  key: string,
+  lock = false,
+): Promise<{ id: number; request_hash: string | null } | undefined> {
   const qb = db('wallet_transactions').where({ wallet_id: walletId, idempotency_key: key });
   if (lock) qb.forUpdate();
   const row = await qb.first('id', 'request_hash');

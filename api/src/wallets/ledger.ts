@@ -58,8 +58,16 @@ async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'deb
   // debit that would go below zero (or a credit that would pass the ceiling) matches no row.
   const changed =
     type === 'credit'
-      ? await ctx.db('wallets').where({ id: walletId }).andWhereRaw('balance + ? <= ?', [entry.amount, ceiling]).update({ balance: ctx.db.raw('balance + ?', [entry.amount]), updated_at: now })
-      : await ctx.db('wallets').where({ id: walletId }).andWhere('balance', '>=', entry.amount).update({ balance: ctx.db.raw('balance - ?', [entry.amount]), updated_at: now });
+      ? await ctx
+          .db('wallets')
+          .where({ id: walletId })
+          .andWhereRaw('balance + ? <= ?', [entry.amount, ceiling])
+          .update({ balance: ctx.db.raw('balance + ?', [entry.amount]), updated_at: now })
+      : await ctx
+          .db('wallets')
+          .where({ id: walletId })
+          .andWhere('balance', '>=', entry.amount)
+          .update({ balance: ctx.db.raw('balance - ?', [entry.amount]), updated_at: now });
   if (changed === 0) {
     if (!(await ctx.db('wallets').where({ id: walletId }).first('id'))) throw new AppError(404, 'api:errors.not_found');
     if (type === 'credit') throw await ceilingError(ctx, walletId, 'validation:balance_above_ceiling', ceiling);
@@ -68,7 +76,8 @@ async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'deb
   if (type === 'credit') {
     // Back at or above the threshold: the next crossing alerts again. A separate statement, since
     // MySQL would read the new balance inside the same UPDATE and SQLite the old one.
-    await ctx.db('wallets')
+    await ctx
+      .db('wallets')
       .where({ id: walletId })
       .whereNotNull('low_balance_notified_at')
       .where((w) => w.whereNull('low_balance_threshold').orWhereRaw('balance >= low_balance_threshold'))

@@ -23,12 +23,23 @@ async function makeDealer() {
   n += 1;
   const code = `LOWBAL${n}`;
   const email = `${code.toLowerCase()}@test.example`;
-  const res = await h.http().post('/api/v1/users').set(bearer(root)).field('name', `Dealer ${code}`).field('email', email).field('password', 'Secret@1234').field('password_confirmation', 'Secret@1234').field('user_type', 'dealer').field('dealer_code', code).attach('dealer_logo', PNG_1PX, 'l.png');
+  const res = await h
+    .http()
+    .post('/api/v1/users')
+    .set(bearer(root))
+    .field('name', `Dealer ${code}`)
+    .field('email', email)
+    .field('password', 'Secret@1234')
+    .field('password_confirmation', 'Secret@1234')
+    .field('user_type', 'dealer')
+    .field('dealer_code', code)
+    .attach('dealer_logo', PNG_1PX, 'l.png');
   expect(res.status).toBe(201);
   const wallet = await h.knex('wallets').where({ dealer_id: res.body.data.id }).first();
   return { id: res.body.data.id as number, email, token: await h.login(email), walletId: wallet.id as number };
 }
-const topUp = (walletId: number, amount: string, reference: string) => h.http().post(`/api/v1/wallets/${walletId}/top-up`).set(bearer(root)).send({ amount, reference });
+const topUp = (walletId: number, amount: string, reference: string) =>
+  h.http().post(`/api/v1/wallets/${walletId}/top-up`).set(bearer(root)).send({ amount, reference });
 const alerts = (walletId: number, action = 'low_balance_alert_sent') => h.knex('activity_log').where({ action, subject_type: 'wallet', subject_id: walletId });
 const mailsTo = (email: string) => received.filter((m) => m.to.includes(email));
 /** Polls until `check` holds (an after-commit alert is not awaited by the route that caused it). */
@@ -81,7 +92,10 @@ describe('setting the threshold', () => {
     expect(set.status).toBe(200);
     expect(set.body.message).toBe('Low-balance alert saved');
     expect(set.body.data).toMatchObject({ id: shop.walletId, balance: '8.00', low_balance_threshold: '10.00', low_balance: true });
-    expect((await h.http().get('/api/v1/my-wallet').set(bearer(shop.token))).body.data.wallet).toMatchObject({ low_balance_threshold: '10.00', low_balance: true });
+    expect((await h.http().get('/api/v1/my-wallet').set(bearer(shop.token))).body.data.wallet).toMatchObject({
+      low_balance_threshold: '10.00',
+      low_balance: true,
+    });
     const list = await h.http().get(`/api/v1/wallets?q=${'LOWBAL1'}`).set(bearer(root));
     expect(list.body.data[0]).toMatchObject({ low_balance_threshold: '10.00', low_balance: true });
     const log = await alerts(shop.walletId, 'low_balance_alert_changed');
@@ -97,7 +111,11 @@ describe('setting the threshold', () => {
     expect(cleared.body.data).toMatchObject({ low_balance_threshold: null, low_balance: false });
     expect((await h.http().put('/api/v1/my-wallet/low-balance-alert').set(bearer(shop.token)).send({ threshold: null })).status).toBe(200);
     const bad = await h.http().put('/api/v1/my-wallet/low-balance-alert').set(bearer(shop.token)).send({ threshold: '-1' });
-    expect(bad.body).toEqual({ success: false, message: VALIDATION, errors: { threshold: ['Enter an amount greater than zero with at most two decimals, such as 12.50'] } });
+    expect(bad.body).toEqual({
+      success: false,
+      message: VALIDATION,
+      errors: { threshold: ['Enter an amount greater than zero with at most two decimals, such as 12.50'] },
+    });
     const huge = await h.http().put('/api/v1/my-wallet/low-balance-alert').set(bearer(shop.token)).send({ threshold: '9999999999999' });
     expect(huge.body.errors).toEqual({ threshold: ['The most allowed is 1,000,000,000,000.00.'] });
   });
@@ -138,7 +156,15 @@ describe('the alert', () => {
   it('30 sales at once crossing the threshold send exactly one email; a top-up above re-arms it, the next crossing sends a second', async () => {
     process.env.APP_URL = 'https://office.example.so/';
     try {
-      expect((await h.http().put('/api/v1/settings/mail').set(bearer(root)).send({ host: '127.0.0.1', port, security: 'none', from_address: 'noreply@example.so', from_name: 'Somali Data' })).status).toBe(200);
+      expect(
+        (
+          await h
+            .http()
+            .put('/api/v1/settings/mail')
+            .set(bearer(root))
+            .send({ host: '127.0.0.1', port, security: 'none', from_address: 'noreply@example.so', from_name: 'Somali Data' })
+        ).status,
+      ).toBe(200);
       const shop = await makeDealer();
       await topUp(shop.walletId, '10.00', 'EVC-1');
       await h.http().put('/api/v1/my-wallet/low-balance-alert').set(bearer(shop.token)).send({ threshold: '5.00' });
@@ -163,12 +189,20 @@ describe('the alert', () => {
       const shown = await h.http().get('/api/v1/my-wallet').set(bearer(shop.token));
       expect(shown.body.data.wallet).toMatchObject({ balance: '5.50', low_balance: false });
       // An admin's debit crosses again: the route sends the second email after its commit.
-      const debit = await h.http().post(`/api/v1/wallets/${shop.walletId}/adjust`).set(bearer(root)).send({ type: 'debit', amount: '1.00', reference: 'FIX-1', note: 'Correction' });
+      const debit = await h
+        .http()
+        .post(`/api/v1/wallets/${shop.walletId}/adjust`)
+        .set(bearer(root))
+        .send({ type: 'debit', amount: '1.00', reference: 'FIX-1', note: 'Correction' });
       expect(debit.status).toBe(200);
       await eventually(async () => mailsTo(shop.email).length === 2 && (await alerts(shop.walletId)).length === 2);
       expect(mailsTo(shop.email)[1].body.replace(/=\r?\n/g, '')).toContain('Subject: Low balance: 4.50 USD left in your wallet');
       // A replay of that debit debits nothing and alerts nothing.
-      await h.http().post(`/api/v1/wallets/${shop.walletId}/adjust`).set(bearer(root)).send({ type: 'debit', amount: '1.00', reference: 'FIX-1', note: 'Correction' });
+      await h
+        .http()
+        .post(`/api/v1/wallets/${shop.walletId}/adjust`)
+        .set(bearer(root))
+        .send({ type: 'debit', amount: '1.00', reference: 'FIX-1', note: 'Correction' });
       await new Promise((r) => setTimeout(r, 200));
       expect(mailsTo(shop.email)).toHaveLength(2);
     } finally {

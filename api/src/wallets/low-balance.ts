@@ -36,7 +36,13 @@ export async function noticeLowBalance(ctx: ServiceContext, walletId: number): P
     const db = completed(ctx.db) ? rootKnex() : ctx.db;
     // A cheap read first: most debits leave the balance above the threshold, or the alert already sent.
     const state = await db('wallets').where({ id: walletId }).first('balance', 'low_balance_threshold', 'low_balance_notified_at');
-    if (!state || state.low_balance_threshold === null || state.low_balance_notified_at !== null || Number(state.balance) >= Number(state.low_balance_threshold)) return;
+    if (
+      !state ||
+      state.low_balance_threshold === null ||
+      state.low_balance_notified_at !== null ||
+      Number(state.balance) >= Number(state.low_balance_threshold)
+    )
+      return;
     const won = await db('wallets')
       .where({ id: walletId })
       .whereNull('low_balance_notified_at')
@@ -51,7 +57,8 @@ export async function noticeLowBalance(ctx: ServiceContext, walletId: number): P
 }
 
 async function sendAlert(ctx: ServiceContext, walletId: number): Promise<void> {
-  const wallet = await ctx.db('wallets')
+  const wallet = await ctx
+    .db('wallets')
     .join('users', 'users.id', 'wallets.dealer_id')
     .where('wallets.id', walletId)
     .first('wallets.balance', 'wallets.currency', 'wallets.low_balance_threshold', 'users.name', 'users.email');
@@ -61,7 +68,13 @@ async function sendAlert(ctx: ServiceContext, walletId: number): Promise<void> {
   const facts = { balance, threshold, currency: wallet.currency, to: wallet.email };
   const failed = async (reason: string) => {
     serviceLog.warn({ wallet: walletId, reason }, 'low-balance alert not sent');
-    await recordActivity(ctx, { action: 'low_balance_alert_failed', subjectType: 'wallet', subjectId: walletId, description: `low-balance alert not sent: ${reason}`, after: facts });
+    await recordActivity(ctx, {
+      action: 'low_balance_alert_failed',
+      subjectType: 'wallet',
+      subjectId: walletId,
+      description: `low-balance alert not sent: ${reason}`,
+      after: facts,
+    });
   };
   const server = await readMailServer(ctx.db);
   if (!server) return failed('the mail settings are not saved');
@@ -72,9 +85,19 @@ async function sendAlert(ctx: ServiceContext, walletId: number): Promise<void> {
   const vars = { company: company.company_name, name: wallet.name, balance, threshold, currency: wallet.currency, link: myWalletLink() };
   let sent: { messageId: string };
   try {
-    sent = await sendMail(server, { to: wallet.email, subject: t('api:wallets.low_balance_mail_subject', vars), text: t('api:wallets.low_balance_mail_body', vars) });
+    sent = await sendMail(server, {
+      to: wallet.email,
+      subject: t('api:wallets.low_balance_mail_subject', vars),
+      text: t('api:wallets.low_balance_mail_body', vars),
+    });
   } catch (err) {
     return failed(err instanceof Error ? err.message.slice(0, 300) : String(err));
   }
-  await recordActivity(ctx, { action: 'low_balance_alert_sent', subjectType: 'wallet', subjectId: walletId, description: `low-balance alert sent to ${wallet.email}`, after: { ...facts, message_id: sent.messageId } });
+  await recordActivity(ctx, {
+    action: 'low_balance_alert_sent',
+    subjectType: 'wallet',
+    subjectId: walletId,
+    description: `low-balance alert sent to ${wallet.email}`,
+    after: { ...facts, message_id: sent.messageId },
+  });
 }

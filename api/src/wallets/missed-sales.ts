@@ -39,7 +39,8 @@ const KEY_MAX = 128;
  */
 export async function recordMissedSale(db: Knex, input: MissedSaleInput): Promise<void> {
   try {
-    const key = input.idempotencyKey.length > KEY_MAX ? `sha256:${crypto.createHash('sha256').update(input.idempotencyKey, 'utf8').digest('hex')}` : input.idempotencyKey;
+    const key =
+      input.idempotencyKey.length > KEY_MAX ? `sha256:${crypto.createHash('sha256').update(input.idempotencyKey, 'utf8').digest('hex')}` : input.idempotencyKey;
     await db('missed_sales')
       .insert({
         dealer_id: input.dealerId,
@@ -65,9 +66,20 @@ export interface MissedSaleFilters {
 
 /** GET /missed-sales (and its CSV): the filters, the days in the company time zone, a dealer only its own. */
 export function missedSaleQuery(ctx: ServiceContext, f: MissedSaleFilters, timeZone: string) {
-  const qb = ctx.db('missed_sales')
+  const qb = ctx
+    .db('missed_sales')
     .join('users', 'users.id', 'missed_sales.dealer_id')
-    .select('missed_sales.id', 'missed_sales.dealer_id', 'missed_sales.bundle_id', 'missed_sales.bundle_name', 'missed_sales.amount', 'missed_sales.cost', 'missed_sales.created_at', 'users.name as dealer_name', 'users.dealer_code');
+    .select(
+      'missed_sales.id',
+      'missed_sales.dealer_id',
+      'missed_sales.bundle_id',
+      'missed_sales.bundle_name',
+      'missed_sales.amount',
+      'missed_sales.cost',
+      'missed_sales.created_at',
+      'users.name as dealer_name',
+      'users.dealer_code',
+    );
   if (isDealer(ctx.actor)) qb.where('missed_sales.dealer_id', ctx.actor.id!);
   else if (f.dealer_id) qb.where('missed_sales.dealer_id', decodeId(f.dealer_id) ?? 0);
   whereInZonedDays(qb, 'missed_sales.created_at', f.from, f.to, timeZone);
@@ -117,7 +129,8 @@ export async function missedSalesToday(db: Db, dealerId: number | null, timeZone
   const qb = db('missed_sales');
   if (dealerId !== null) qb.where('dealer_id', dealerId);
   whereInZonedDays(qb, 'created_at', today, today, timeZone);
-  const row = (await qb.select(db.raw('COUNT(*) as n'), db.raw('COALESCE(SUM(amount), 0) as amount')).first()) as { n: number | string; amount: number | string } | undefined;
+  const row = (await qb.select(db.raw('COUNT(*) as n'), db.raw('COALESCE(SUM(amount), 0) as amount')).first()) as
+    { n: number | string; amount: number | string } | undefined;
   return { count: Number(row?.n ?? 0), amount: formatMinor(Number(row?.amount ?? 0)) };
 }
 
@@ -131,11 +144,24 @@ export async function missedSalesSummary(ctx: ServiceContext, timeZone: string) 
     const qb = ctx.db('missed_sales').join('users', 'users.id', 'missed_sales.dealer_id');
     whereInZonedDays(qb, 'missed_sales.created_at', day, day, timeZone);
     const rows: Record<string, unknown>[] = await qb
-      .select('missed_sales.dealer_id', ctx.db.raw('MAX(users.name) as name'), ctx.db.raw('MAX(users.dealer_code) as dealer_code'), ctx.db.raw('COUNT(*) as n'), ctx.db.raw('COALESCE(SUM(missed_sales.amount), 0) as total'))
+      .select(
+        'missed_sales.dealer_id',
+        ctx.db.raw('MAX(users.name) as name'),
+        ctx.db.raw('MAX(users.dealer_code) as dealer_code'),
+        ctx.db.raw('COUNT(*) as n'),
+        ctx.db.raw('COALESCE(SUM(missed_sales.amount), 0) as total'),
+      )
       .groupBy('missed_sales.dealer_id')
-      .orderBy([{ column: 'total', order: 'desc' }, { column: 'missed_sales.dealer_id', order: 'asc' }])
+      .orderBy([
+        { column: 'total', order: 'desc' },
+        { column: 'missed_sales.dealer_id', order: 'asc' },
+      ])
       .limit(5);
-    byDealer = rows.map((r) => ({ dealer: dealerRef(Number(r.dealer_id), String(r.name ?? ''), (r.dealer_code as string | null) ?? null), count: Number(r.n), amount: formatMinor(Number(r.total)) }));
+    byDealer = rows.map((r) => ({
+      dealer: dealerRef(Number(r.dealer_id), String(r.name ?? ''), (r.dealer_code as string | null) ?? null),
+      count: Number(r.n),
+      amount: formatMinor(Number(r.total)),
+    }));
   }
   return { today_count: today.count, today_amount: today.amount, by_dealer: byDealer };
 }

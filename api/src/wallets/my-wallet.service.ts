@@ -17,7 +17,10 @@ export type MyWallet = z.input<typeof myWalletResponseSchema>;
 export async function myWallet(ctx: ServiceContext): Promise<MyWallet> {
   const wallet = await ownWallet(ctx);
   const { timezone } = await readCompanySettings(ctx.db);
-  const latest: WalletTransactionListRow[] = await transactionQuery(ctx.db).where('wallet_transactions.wallet_id', wallet.id).orderBy('wallet_transactions.id', 'desc').limit(10);
+  const latest: WalletTransactionListRow[] = await transactionQuery(ctx.db)
+    .where('wallet_transactions.wallet_id', wallet.id)
+    .orderBy('wallet_transactions.id', 'desc')
+    .limit(10);
   const pending = await ctx.db('wallet_top_up_requests').where({ wallet_id: wallet.id, status: 'pending' }).count({ n: '*' }).first();
   return {
     wallet: presentWallet(wallet),

@@ -90,7 +90,12 @@ export interface TopUpRequestInput {
  * A dealer asks for a top-up, with an optional receipt (an image whose bytes were checked). The
  * receipt is stored first and removed again when the request is refused.
  */
-export async function submitRequest(ctx: ServiceContext, storage: FileStorage, input: TopUpRequestInput, receipt: { bytes: Buffer; extension: string } | null): Promise<TopUpRequestResponse> {
+export async function submitRequest(
+  ctx: ServiceContext,
+  storage: FileStorage,
+  input: TopUpRequestInput,
+  receipt: { bytes: Buffer; extension: string } | null,
+): Promise<TopUpRequestResponse> {
   const receiptPath = receipt ? await storage.put('receipts', receipt.extension, receipt.bytes) : null;
   try {
     const id = await transact(ctx, (tctx) => createRequest(tctx, { ...input, receipt_path: receiptPath }));
@@ -101,7 +106,10 @@ export async function submitRequest(ctx: ServiceContext, storage: FileStorage, i
   }
 }
 
-export async function createRequest(ctx: ServiceContext, input: { amount: number; reference: string; note?: string | null; receipt_path?: string | null }): Promise<number> {
+export async function createRequest(
+  ctx: ServiceContext,
+  input: { amount: number; reference: string; note?: string | null; receipt_path?: string | null },
+): Promise<number> {
   if (!isDealer(ctx.actor)) throw new AppError(403, 'api:wallets.only_dealers_request');
   const wallet: Pick<WalletRow, 'id' | 'currency'> | undefined = await ctx.db('wallets').where('dealer_id', ctx.actor.id!).first('id', 'currency');
   if (!wallet) throw noWallet();
@@ -119,7 +127,12 @@ export async function createRequest(ctx: ServiceContext, input: { amount: number
     updated_at: now,
   });
   const id = typeof inserted === 'object' ? Number((inserted as { id: number }).id) : Number(inserted);
-  await recordActivity(ctx, { action: 'top_up_requested', subjectType: 'wallet_top_up_request', subjectId: id, after: { amount: input.amount, reference: input.reference } });
+  await recordActivity(ctx, {
+    action: 'top_up_requested',
+    subjectType: 'wallet_top_up_request',
+    subjectId: id,
+    after: { amount: input.amount, reference: input.reference },
+  });
   return id;
 }
 
@@ -130,7 +143,10 @@ async function decide(ctx: ServiceContext, rawId: string | number, status: 'appr
   const row: TopUpRequestRow | undefined = id ? await ctx.db('wallet_top_up_requests').where({ id }).first() : undefined;
   if (!row) throw notFound();
   const now = toDbTime();
-  const won = await ctx.db('wallet_top_up_requests').where({ id: row.id, status: 'pending' }).update({ status, reason, reviewed_by: ctx.actor.id, reviewed_at: now, updated_at: now });
+  const won = await ctx
+    .db('wallet_top_up_requests')
+    .where({ id: row.id, status: 'pending' })
+    .update({ status, reason, reviewed_by: ctx.actor.id, reviewed_at: now, updated_at: now });
   if (won === 0) throw new AppError(409, 'api:wallets.request_already_decided');
   return row;
 }
@@ -141,9 +157,20 @@ export async function approveRequest(ctx: ServiceContext, rawId: string | number
   const limits = await readMoneyLimits(ctx.db);
   const wallet: Pick<WalletRow, 'currency'> | undefined = await ctx.db('wallets').where({ id: row.wallet_id }).first('currency');
   checkOperationLimit(Number(row.amount), limits, wallet?.currency ?? '');
-  const posted = await credit(ctx, row.wallet_id, { kind: 'top_up', amount: Number(row.amount), reference: row.reference, note: row.note, maxBalance: limits.max_balance });
+  const posted = await credit(ctx, row.wallet_id, {
+    kind: 'top_up',
+    amount: Number(row.amount),
+    reference: row.reference,
+    note: row.note,
+    maxBalance: limits.max_balance,
+  });
   await ctx.db('wallet_top_up_requests').where({ id: row.id }).update({ wallet_transaction_id: posted.id });
-  await recordActivity(ctx, { action: 'top_up_approved', subjectType: 'wallet_top_up_request', subjectId: row.id, after: { amount: Number(row.amount), balance_after: posted.balance_after } });
+  await recordActivity(ctx, {
+    action: 'top_up_approved',
+    subjectType: 'wallet_top_up_request',
+    subjectId: row.id,
+    after: { amount: Number(row.amount), balance_after: posted.balance_after },
+  });
 }
 
 export async function rejectRequest(ctx: ServiceContext, rawId: string | number, reason: string): Promise<void> {

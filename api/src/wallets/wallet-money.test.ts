@@ -17,7 +17,17 @@ async function makeDealer() {
   n += 1;
   const code = `MONEY${n}`;
   const email = `${code.toLowerCase()}@test.example`;
-  const res = await h.http().post('/api/v1/users').set(bearer(root)).field('name', `Dealer ${code}`).field('email', email).field('password', 'Secret@1234').field('password_confirmation', 'Secret@1234').field('user_type', 'dealer').field('dealer_code', code).attach('dealer_logo', PNG_1PX, 'l.png');
+  const res = await h
+    .http()
+    .post('/api/v1/users')
+    .set(bearer(root))
+    .field('name', `Dealer ${code}`)
+    .field('email', email)
+    .field('password', 'Secret@1234')
+    .field('password_confirmation', 'Secret@1234')
+    .field('user_type', 'dealer')
+    .field('dealer_code', code)
+    .attach('dealer_logo', PNG_1PX, 'l.png');
   expect(res.status).toBe(201);
   const wallet = await h.knex('wallets').where({ dealer_id: res.body.data.id }).first();
   return { id: res.body.data.id as number, token: await h.login(email), walletId: wallet.id as number };
@@ -67,10 +77,19 @@ describe('idempotent top-ups and adjustments', () => {
     expect(other.status).toBe(409);
     expect(other.body).toEqual({
       success: false,
-      message: 'This reference was already used on this wallet for a different request. Use a new reference, or send exactly the same request again to get its result.',
-      errors: { reference: ['This reference was already used on this wallet for a different request. Use a new reference, or send exactly the same request again to get its result.'] },
+      message:
+        'This reference was already used on this wallet for a different request. Use a new reference, or send exactly the same request again to get its result.',
+      errors: {
+        reference: [
+          'This reference was already used on this wallet for a different request. Use a new reference, or send exactly the same request again to get its result.',
+        ],
+      },
     });
-    const note = await h.http().post(`/api/v1/wallets/${shop.walletId}/top-up?lng=so`).set(bearer(root)).send({ amount: '3.00', reference: 'EVC-6001', note: 'different' });
+    const note = await h
+      .http()
+      .post(`/api/v1/wallets/${shop.walletId}/top-up?lng=so`)
+      .set(bearer(root))
+      .send({ amount: '3.00', reference: 'EVC-6001', note: 'different' });
     expect(note.status).toBe(409);
     expect(note.body.message).toMatch(/^Tixraacan horay/);
     const arabic = await h.http().post(`/api/v1/wallets/${shop.walletId}/top-up?lng=ae`).set(bearer(root)).send({ amount: '5.00', reference: 'EVC-6001' });
@@ -93,7 +112,9 @@ describe('idempotent top-ups and adjustments', () => {
     // Another key (a dialog opened again, a second admin) with a bank reference already credited: refused, never a second credit.
     const sameTransfer = await topUp(shop.walletId, { amount: 2, reference: 'evc-7001' }, 'another-key-0001');
     expect(sameTransfer.status).toBe(409);
-    expect(sameTransfer.body.errors.reference).toEqual(['This bank reference was already credited to this wallet. Check the ledger before crediting the same transfer again.']);
+    expect(sameTransfer.body.errors.reference).toEqual([
+      'This bank reference was already credited to this wallet. Check the ledger before crediting the same transfer again.',
+    ]);
     // Keys are opaque: case counts, and a long or unusual one is kept as its hash (at most 160 characters).
     expect((await topUp(shop.walletId, { amount: 2, reference: 'EVC-7004' }, key.toUpperCase())).body.data.replayed).toBe(false);
     const long = 'k'.repeat(300);
@@ -111,17 +132,30 @@ describe('idempotent top-ups and adjustments', () => {
   it('adjustments are keyed apart from top-ups, a replayed debit debits once', async () => {
     const shop = await makeDealer();
     await topUp(shop.walletId, { amount: 10, reference: 'SAME-REF' });
-    const credit = await h.http().post(`/api/v1/wallets/${shop.walletId}/adjust`).set(bearer(root)).send({ type: 'credit', amount: 1, reference: 'SAME-REF', note: 'Bonus' });
+    const credit = await h
+      .http()
+      .post(`/api/v1/wallets/${shop.walletId}/adjust`)
+      .set(bearer(root))
+      .send({ type: 'credit', amount: 1, reference: 'SAME-REF', note: 'Bonus' });
     expect(credit.body.data.replayed).toBe(false);
-    const debit = () => h.http().post(`/api/v1/wallets/${shop.walletId}/adjust`).set(bearer(root)).send({ type: 'debit', amount: 4, reference: 'FIX-1', note: 'Wrong top-up' });
+    const debit = () =>
+      h.http().post(`/api/v1/wallets/${shop.walletId}/adjust`).set(bearer(root)).send({ type: 'debit', amount: 4, reference: 'FIX-1', note: 'Wrong top-up' });
     const d1 = await debit();
     const d2 = await debit();
     expect(d1.body.message).toBe('Wallet adjusted. Balance: 7.00');
     expect(d2.body).toEqual({ ...d1.body, data: { ...d1.body.data, replayed: true } });
-    const asCredit = await h.http().post(`/api/v1/wallets/${shop.walletId}/adjust`).set(bearer(root)).send({ type: 'credit', amount: 4, reference: 'FIX-1', note: 'Wrong top-up' });
+    const asCredit = await h
+      .http()
+      .post(`/api/v1/wallets/${shop.walletId}/adjust`)
+      .set(bearer(root))
+      .send({ type: 'credit', amount: 4, reference: 'FIX-1', note: 'Wrong top-up' });
     expect(asCredit.status).toBe(409);
     expect(await balance(shop.walletId)).toBe(700);
-    expect((await rows(shop.walletId)).map((r: { idempotency_key: string }) => r.idempotency_key)).toEqual(['top_up:ref:same-ref', 'adjustment:ref:same-ref', 'adjustment:ref:fix-1']);
+    expect((await rows(shop.walletId)).map((r: { idempotency_key: string }) => r.idempotency_key)).toEqual([
+      'top_up:ref:same-ref',
+      'adjustment:ref:same-ref',
+      'adjustment:ref:fix-1',
+    ]);
   });
 
   it('ten identical requests at once: credited exactly once, ten answers without a 5xx, one log entry', async () => {
@@ -134,7 +168,16 @@ describe('idempotent top-ups and adjustments', () => {
     expect(await rows(shop.walletId)).toHaveLength(1);
     expect(await h.knex('activity_log').where({ action: 'wallet_topped_up', subject_id: shop.walletId })).toHaveLength(1);
     // The same with a header key, and for adjustments.
-    const keyed = await Promise.all(Array.from({ length: 10 }, () => h.http().post(`/api/v1/wallets/${shop.walletId}/adjust`).set(bearer(root)).set('Idempotency-Key', 'adjust-race-0001').send({ type: 'debit', amount: '0.25', reference: 'ADJ-RACE', note: 'race' })));
+    const keyed = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        h
+          .http()
+          .post(`/api/v1/wallets/${shop.walletId}/adjust`)
+          .set(bearer(root))
+          .set('Idempotency-Key', 'adjust-race-0001')
+          .send({ type: 'debit', amount: '0.25', reference: 'ADJ-RACE', note: 'race' }),
+      ),
+    );
     expect(keyed.filter((r) => r.status >= 500)).toEqual([]);
     expect(keyed.map((r) => r.status)).toEqual(Array(10).fill(200));
     expect(await balance(shop.walletId)).toBe(700);
@@ -144,7 +187,9 @@ describe('idempotent top-ups and adjustments', () => {
 
   it('one bank transfer sent at once under ten different keys (ten dialogs, ten admins): credited once, the others a 409, no 5xx', async () => {
     const shop = await makeDealer();
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => topUp(shop.walletId, { amount: '3.00', reference: 'EVC-SAME-TRANSFER' }, `dialog-key-${i}-0000`)));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => topUp(shop.walletId, { amount: '3.00', reference: 'EVC-SAME-TRANSFER' }, `dialog-key-${i}-0000`)),
+    );
     expect(results.filter((r) => r.status >= 500)).toEqual([]);
     expect(results.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(409)]);
     expect(await balance(shop.walletId)).toBe(300);
@@ -157,7 +202,10 @@ describe('idempotent top-ups and adjustments', () => {
     const ctx = systemContext({ db: h.knex });
     const entry = { kind: 'top_up' as const, amount: 100, reference: 'X', idempotencyKey: 'top_up:ref:x', requestHash: 'h' };
     await transact(ctx, (tctx) => credit(tctx, shop.walletId, entry));
-    const second = await transact(ctx, (tctx) => credit(tctx, shop.walletId, entry)).then(() => null, (err: unknown) => err);
+    const second = await transact(ctx, (tctx) => credit(tctx, shop.walletId, entry)).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(isUniqueViolation(second)).toBe(true);
     expect(await balance(shop.walletId)).toBe(100);
   });
@@ -165,7 +213,9 @@ describe('idempotent top-ups and adjustments', () => {
   it('a dealer top-up request is still credited once when approved (approvals carry no key)', async () => {
     const shop = await makeDealer();
     const asked = await h.http().post('/api/v1/wallet-top-up-requests').set(bearer(shop.token)).send({ amount: 9, reference: 'EVC-REQ-1' });
-    const approvals = await Promise.all([1, 2, 3, 4].map(() => h.http().post(`/api/v1/wallet-top-up-requests/${asked.body.data.id}/approve`).set(bearer(root))));
+    const approvals = await Promise.all(
+      [1, 2, 3, 4].map(() => h.http().post(`/api/v1/wallet-top-up-requests/${asked.body.data.id}/approve`).set(bearer(root))),
+    );
     expect(approvals.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
     expect(await balance(shop.walletId)).toBe(900);
   });
@@ -182,7 +232,11 @@ describe('money ceilings', () => {
     const bigAe = await h.http().post(`/api/v1/wallets/${shop.walletId}/top-up?lng=ae`).set(bearer(root)).send({ amount: '100000.01', reference: 'BIG-1' });
     expect(bigAe.body.errors.amount).toEqual(['أقصى مبلغ يمكن أن تنقله عملية واحدة هو 100000.00 USD.']);
     expect((await topUp(shop.walletId, { amount: '100000.00', reference: 'BIG-2' })).status).toBe(200);
-    const adjust = await h.http().post(`/api/v1/wallets/${shop.walletId}/adjust`).set(bearer(root)).send({ type: 'credit', amount: '100000.01', reference: 'BIG-3', note: 'x' });
+    const adjust = await h
+      .http()
+      .post(`/api/v1/wallets/${shop.walletId}/adjust`)
+      .set(bearer(root))
+      .send({ type: 'credit', amount: '100000.01', reference: 'BIG-3', note: 'x' });
     expect(adjust.body.errors).toEqual({ amount: ['The most one operation may move is 100000.00 USD.'] });
     const request = await h.http().post('/api/v1/wallet-top-up-requests').set(bearer(shop.token)).send({ amount: '150000', reference: 'BIG-4' });
     expect(request.status).toBe(422);
@@ -226,7 +280,9 @@ describe('money ceilings', () => {
       const results = await Promise.all(Array.from({ length: 10 }, (_, i) => topUp(shop.walletId, { amount: 15, reference: `PAR-${i}` })));
       expect(results.filter((r) => r.status >= 500)).toEqual([]);
       expect(results.filter((r) => r.status === 200)).toHaveLength(6);
-      expect(results.filter((r) => r.status === 422).map((r) => r.body.errors.amount[0])).toEqual(Array(4).fill('This would take the balance above the ceiling of 100.00 USD.'));
+      expect(results.filter((r) => r.status === 422).map((r) => r.body.errors.amount[0])).toEqual(
+        Array(4).fill('This would take the balance above the ceiling of 100.00 USD.'),
+      );
       expect(await balance(shop.walletId)).toBe(9000);
       expect(await ledgerSum(h.knex, shop.walletId)).toBe(9000);
       const chain = await rows(shop.walletId);
@@ -258,7 +314,11 @@ describe('money ceilings', () => {
         ['999999999999.99', '999999999999.99'],
         ['0.01', '1000000000000.00'],
       ]);
-      const debit = await h.http().post(`/api/v1/wallets/${shop.walletId}/adjust`).set(bearer(root)).send({ type: 'debit', amount: '999999999999.98', reference: 'MAX-3', note: 'back' });
+      const debit = await h
+        .http()
+        .post(`/api/v1/wallets/${shop.walletId}/adjust`)
+        .set(bearer(root))
+        .send({ type: 'debit', amount: '999999999999.98', reference: 'MAX-3', note: 'back' });
       expect(debit.body.data.transaction).toMatchObject({ balance_before: '1000000000000.00', balance_after: '0.02' });
     } finally {
       await setLimits('100000.00', '10000000.00');
@@ -268,10 +328,16 @@ describe('money ceilings', () => {
   it('the ledger itself refuses any amount or balance above MAX_MONEY_LIMIT, whatever the caller', async () => {
     const shop = await makeDealer();
     const ctx = systemContext({ db: h.knex });
-    const tooMuch = await transact(ctx, (tctx) => credit(tctx, shop.walletId, { kind: 'recharge_refund', amount: 100_000_000_000_001 })).then(() => null, (err: unknown) => err);
+    const tooMuch = await transact(ctx, (tctx) => credit(tctx, shop.walletId, { kind: 'recharge_refund', amount: 100_000_000_000_001 })).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(tooMuch).toMatchObject({ status: 422, errors: { amount: ['validation:amount_above_operation_limit'] } });
     await h.knex('wallets').where({ id: shop.walletId }).update({ balance: 100_000_000_000_000 });
-    const past = await transact(ctx, (tctx) => credit(tctx, shop.walletId, { kind: 'profit_credit', amount: 1 })).then(() => null, (err: unknown) => err);
+    const past = await transact(ctx, (tctx) => credit(tctx, shop.walletId, { kind: 'profit_credit', amount: 1 })).then(
+      () => null,
+      (err: unknown) => err,
+    );
     expect(past).toMatchObject({ status: 422, errors: { amount: ['validation:balance_above_ceiling'] } });
     expect(await balance(shop.walletId)).toBe(100_000_000_000_000);
   });

@@ -23,7 +23,21 @@ import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { checkedImage, imageUpload } from '../uploads/image-upload.ts';
 import { transact, type ServiceContext } from '../platform/context.ts';
-import { adjustOnce, exportTransactions, findWallet, listTransactions, listWallets, presentTransaction, setLowBalanceThreshold, topUpOnce, transactionQuery, type MoneyOutcome, type PageRequest, type TransactionFilters, type WalletListFilters } from './wallet.service.ts';
+import {
+  adjustOnce,
+  exportTransactions,
+  findWallet,
+  listTransactions,
+  listWallets,
+  presentTransaction,
+  setLowBalanceThreshold,
+  topUpOnce,
+  transactionQuery,
+  type MoneyOutcome,
+  type PageRequest,
+  type TransactionFilters,
+  type WalletListFilters,
+} from './wallet.service.ts';
 import { approveRequest, findRequest, listRequests, rejectRequest, submitRequest, type TopUpRequestFilters } from './top-up-requests.ts';
 import { myWallet, setOwnLowBalanceThreshold } from './my-wallet.service.ts';
 import { noticeLowBalance } from './low-balance.ts';
@@ -71,7 +85,11 @@ const missedListQuery = z.object({
 const postedSchema = z.object({
   wallet: walletResponseSchema,
   transaction: walletTransactionResponseSchema,
-  replayed: z.boolean().describe('True when this answers an earlier request with the same idempotency key (also the header Idempotent-Replayed: true); nothing was credited again'),
+  replayed: z
+    .boolean()
+    .describe(
+      'True when this answers an earlier request with the same idempotency key (also the header Idempotent-Replayed: true); nothing was credited again',
+    ),
 });
 
 const EXPORT_LIMIT = 50_000;
@@ -93,28 +111,49 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     transaction: presentTransaction((await transactionQuery(ctx.db).where('wallet_transactions.id', transactionId).first()) as WalletTransactionListRow),
   });
 
-  wallets.get('/', { summary: "Every dealer's wallet and balance", permission: 'view wallets', query: walletListQuery, list: true, response: walletResponseSchema }, async (req, ctx) => {
-    const q = queryOf<WalletListFilters>(req);
-    return listWallets(ctx, q, q);
-  });
-  wallets.get('/:id', { summary: 'One wallet', permission: 'view wallets', response: walletResponseSchema }, async (req, ctx) => ({ data: await findWallet(ctx, String(req.params.id)) }));
+  wallets.get(
+    '/',
+    { summary: "Every dealer's wallet and balance", permission: 'view wallets', query: walletListQuery, list: true, response: walletResponseSchema },
+    async (req, ctx) => {
+      const q = queryOf<WalletListFilters>(req);
+      return listWallets(ctx, q, q);
+    },
+  );
+  wallets.get('/:id', { summary: 'One wallet', permission: 'view wallets', response: walletResponseSchema }, async (req, ctx) => ({
+    data: await findWallet(ctx, String(req.params.id)),
+  }));
   // The first answer and every replay of it are the same body: the ledger row, the message from
   // its balance_after, the wallet as it is now; a replay says so (replayed, Idempotent-Replayed).
   const answer = async (ctx: ServiceContext, res: Response, outcome: MoneyOutcome, message: string) => {
     const data = await posted(ctx, outcome.walletId, outcome.transactionId);
     if (outcome.replayed) res.setHeader('Idempotent-Replayed', 'true');
-    return { message, messageVars: { amount: data.transaction.amount, balance: data.transaction.balance_after }, data: { ...data, replayed: outcome.replayed } };
+    return {
+      message,
+      messageVars: { amount: data.transaction.amount, balance: data.transaction.balance_after },
+      data: { ...data, replayed: outcome.replayed },
+    };
   };
   const keyHeader = (req: Request) => req.get('idempotency-key') ?? null;
 
   wallets.post(
     '/:id/top-up',
-    { summary: "Credit a dealer's wallet with money it paid in. Idempotent: by the Idempotency-Key header when sent, else by the reference (per wallet); a repeat answers the first result with replayed: true, a different request under a used key is a 409", permission: 'top up wallets', body: walletTopUpSchema, response: postedSchema },
+    {
+      summary:
+        "Credit a dealer's wallet with money it paid in. Idempotent: by the Idempotency-Key header when sent, else by the reference (per wallet); a repeat answers the first result with replayed: true, a different request under a used key is a 409",
+      permission: 'top up wallets',
+      body: walletTopUpSchema,
+      response: postedSchema,
+    },
     async (req, ctx, res) => answer(ctx, res, await topUpOnce(ctx, String(req.params.id), req.body, keyHeader(req)), 'api:wallets.topped_up'),
   );
   wallets.post(
     '/:id/adjust',
-    { summary: 'Correct a balance with a credit or a debit (never below zero), with its reason. Idempotent like a top-up', permission: 'adjust wallets', body: walletAdjustSchema, response: postedSchema },
+    {
+      summary: 'Correct a balance with a credit or a debit (never below zero), with its reason. Idempotent like a top-up',
+      permission: 'adjust wallets',
+      body: walletAdjustSchema,
+      response: postedSchema,
+    },
     async (req, ctx, res) => {
       const outcome = await adjustOnce(ctx, String(req.params.id), req.body, keyHeader(req));
       // After the commit, never awaited: the alert's email must not hold up the answer.
@@ -124,65 +163,174 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
   );
   wallets.put(
     '/:id/low-balance-alert',
-    { summary: "Set (or with null clear) a dealer's low-balance alert: one email when a sale leaves the balance below the threshold", permission: 'adjust wallets', body: lowBalanceAlertSchema, response: walletResponseSchema },
+    {
+      summary: "Set (or with null clear) a dealer's low-balance alert: one email when a sale leaves the balance below the threshold",
+      permission: 'adjust wallets',
+      body: lowBalanceAlertSchema,
+      response: walletResponseSchema,
+    },
     async (req, ctx) => {
       const { threshold } = req.body as { threshold: number | null };
       await transact(ctx, (tctx) => setLowBalanceThreshold(tctx, String(req.params.id), threshold));
-      return { message: threshold === null ? 'api:wallets.low_balance_alert_cleared' : 'api:wallets.low_balance_alert_saved', data: await findWallet(ctx, String(req.params.id)) };
+      return {
+        message: threshold === null ? 'api:wallets.low_balance_alert_cleared' : 'api:wallets.low_balance_alert_saved',
+        data: await findWallet(ctx, String(req.params.id)),
+      };
     },
   );
 
   mine.put(
     '/low-balance-alert',
-    { summary: 'The signed-in dealer sets (or with null clears) its low-balance alert', permission: 'view own wallet', body: lowBalanceAlertSchema, response: walletResponseSchema },
+    {
+      summary: 'The signed-in dealer sets (or with null clears) its low-balance alert',
+      permission: 'view own wallet',
+      body: lowBalanceAlertSchema,
+      response: walletResponseSchema,
+    },
     async (req, ctx) => {
       const { threshold } = req.body as { threshold: number | null };
       const wallet = await setOwnLowBalanceThreshold(ctx, threshold);
       return { message: threshold === null ? 'api:wallets.low_balance_alert_cleared' : 'api:wallets.low_balance_alert_saved', data: wallet };
     },
   );
-  mine.get('/', { summary: "The signed-in dealer's wallet, latest transactions and last 30 days", permission: 'view own wallet', response: myWalletResponseSchema }, async (_req, ctx) => ({ data: await myWallet(ctx) }));
+  mine.get(
+    '/',
+    { summary: "The signed-in dealer's wallet, latest transactions and last 30 days", permission: 'view own wallet', response: myWalletResponseSchema },
+    async (_req, ctx) => ({ data: await myWallet(ctx) }),
+  );
 
   // Literal path before any parameter.
-  ledger.get('/export', { summary: 'The filtered ledger as CSV (up to 50,000 rows)', permission: 'view wallet transactions', query: transactionListQuery, response: null }, async (req, ctx, res: Response) => {
-    const { rows, timezone } = await exportTransactions(ctx, queryOf<TransactionFilters>(req), EXPORT_LIMIT);
-    const header = ['id', 'created_at', 'dealer', 'dealer_code', 'type', 'kind', 'amount', 'balance_before', 'balance_after', 'reference', 'note', 'recharge_id', 'actor'];
-    const lines = rows.map((t) => [t.id, t.created_at, t.dealer.name, t.dealer.dealer_code, t.type, t.kind, t.amount, t.balance_before, t.balance_after, t.reference, t.note, t.recharge_id, t.actor?.name]);
-    sendCsv(res, `wallet-transactions-${zonedDay(new Date(), timezone)}.csv`, header, lines, { timeZone: timezone });
-  });
-  ledger.get('/', { summary: 'The ledger: filter by wallet_id, dealer_id, type, kind, from, to (days), recharge_id, q (reference)', permission: 'view wallet transactions', query: transactionListQuery, list: true, response: walletTransactionResponseSchema }, async (req, ctx) => {
-    const q = queryOf<TransactionFilters>(req);
-    return listTransactions(ctx, q, q);
-  });
+  ledger.get(
+    '/export',
+    { summary: 'The filtered ledger as CSV (up to 50,000 rows)', permission: 'view wallet transactions', query: transactionListQuery, response: null },
+    async (req, ctx, res: Response) => {
+      const { rows, timezone } = await exportTransactions(ctx, queryOf<TransactionFilters>(req), EXPORT_LIMIT);
+      const header = [
+        'id',
+        'created_at',
+        'dealer',
+        'dealer_code',
+        'type',
+        'kind',
+        'amount',
+        'balance_before',
+        'balance_after',
+        'reference',
+        'note',
+        'recharge_id',
+        'actor',
+      ];
+      const lines = rows.map((t) => [
+        t.id,
+        t.created_at,
+        t.dealer.name,
+        t.dealer.dealer_code,
+        t.type,
+        t.kind,
+        t.amount,
+        t.balance_before,
+        t.balance_after,
+        t.reference,
+        t.note,
+        t.recharge_id,
+        t.actor?.name,
+      ]);
+      sendCsv(res, `wallet-transactions-${zonedDay(new Date(), timezone)}.csv`, header, lines, { timeZone: timezone });
+    },
+  );
+  ledger.get(
+    '/',
+    {
+      summary: 'The ledger: filter by wallet_id, dealer_id, type, kind, from, to (days), recharge_id, q (reference)',
+      permission: 'view wallet transactions',
+      query: transactionListQuery,
+      list: true,
+      response: walletTransactionResponseSchema,
+    },
+    async (req, ctx) => {
+      const q = queryOf<TransactionFilters>(req);
+      return listTransactions(ctx, q, q);
+    },
+  );
 
-  requests.get('/', { summary: 'Top-up requests (a dealer: its own)', anyPermission: ['request wallet top-ups', 'review wallet top-ups'], query: requestListQuery, list: true, response: topUpRequestResponseSchema }, async (req, ctx) => {
-    const q = queryOf<TopUpRequestFilters>(req);
-    return listRequests(ctx, q, q);
-  });
+  requests.get(
+    '/',
+    {
+      summary: 'Top-up requests (a dealer: its own)',
+      anyPermission: ['request wallet top-ups', 'review wallet top-ups'],
+      query: requestListQuery,
+      list: true,
+      response: topUpRequestResponseSchema,
+    },
+    async (req, ctx) => {
+      const q = queryOf<TopUpRequestFilters>(req);
+      return listRequests(ctx, q, q);
+    },
+  );
   requests.post(
     '/',
-    { summary: 'A dealer asks for a top-up (multipart with an optional receipt image)', permission: 'request wallet top-ups', body: topUpRequestSchema, upload: imageUpload('receipt'), files: ['receipt'], status: 201, response: topUpRequestResponseSchema },
+    {
+      summary: 'A dealer asks for a top-up (multipart with an optional receipt image)',
+      permission: 'request wallet top-ups',
+      body: topUpRequestSchema,
+      upload: imageUpload('receipt'),
+      files: ['receipt'],
+      status: 201,
+      response: topUpRequestResponseSchema,
+    },
     async (req, ctx) => ({ message: 'api:wallets.request_sent', data: await submitRequest(ctx, storage, req.body, await checkedImage(req, 'receipt')) }),
   );
-  requests.get('/:id', { summary: 'One top-up request', anyPermission: ['request wallet top-ups', 'review wallet top-ups'], response: topUpRequestResponseSchema }, async (req, ctx) => ({ data: await findRequest(ctx, String(req.params.id)) }));
-  requests.post('/:id/approve', { summary: 'Approve: credit the wallet once', permission: 'review wallet top-ups', response: topUpRequestResponseSchema }, async (req, ctx) => {
-    await transact(ctx, (tctx) => approveRequest(tctx, String(req.params.id)));
-    return { message: 'api:wallets.request_approved', data: await findRequest(ctx, String(req.params.id)) };
-  });
-  requests.post('/:id/reject', { summary: 'Reject with a reason', permission: 'review wallet top-ups', body: rejectTopUpSchema, response: topUpRequestResponseSchema }, async (req, ctx) => {
-    await transact(ctx, (tctx) => rejectRequest(tctx, String(req.params.id), req.body.reason));
-    return { message: 'api:wallets.request_rejected', data: await findRequest(ctx, String(req.params.id)) };
-  });
+  requests.get(
+    '/:id',
+    { summary: 'One top-up request', anyPermission: ['request wallet top-ups', 'review wallet top-ups'], response: topUpRequestResponseSchema },
+    async (req, ctx) => ({ data: await findRequest(ctx, String(req.params.id)) }),
+  );
+  requests.post(
+    '/:id/approve',
+    { summary: 'Approve: credit the wallet once', permission: 'review wallet top-ups', response: topUpRequestResponseSchema },
+    async (req, ctx) => {
+      await transact(ctx, (tctx) => approveRequest(tctx, String(req.params.id)));
+      return { message: 'api:wallets.request_approved', data: await findRequest(ctx, String(req.params.id)) };
+    },
+  );
+  requests.post(
+    '/:id/reject',
+    { summary: 'Reject with a reason', permission: 'review wallet top-ups', body: rejectTopUpSchema, response: topUpRequestResponseSchema },
+    async (req, ctx) => {
+      await transact(ctx, (tctx) => rejectRequest(tctx, String(req.params.id), req.body.reason));
+      return { message: 'api:wallets.request_rejected', data: await findRequest(ctx, String(req.params.id)) };
+    },
+  );
 
-  missed.get('/export', { summary: 'The filtered missed sales as CSV (up to 50,000 rows)', permission: 'view recharges', query: missedListQuery, response: null }, async (req, ctx, res: Response) => {
-    const { rows, seesCost, timezone } = await exportMissedSales(ctx, queryOf<MissedSaleFilters>(req), EXPORT_LIMIT);
-    const header = ['id', 'created_at', 'dealer', 'dealer_code', 'bundle_id', 'bundle', 'amount', ...(seesCost ? ['cost'] : [])];
-    const lines = rows.map((m) => [m.id, m.created_at, m.dealer.name, m.dealer.dealer_code, m.bundle_id, m.bundle_name, m.amount, ...(seesCost ? [m.cost] : [])]);
-    sendCsv(res, `missed-sales-${zonedDay(new Date(), timezone)}.csv`, header, lines, { timeZone: timezone });
-  });
+  missed.get(
+    '/export',
+    { summary: 'The filtered missed sales as CSV (up to 50,000 rows)', permission: 'view recharges', query: missedListQuery, response: null },
+    async (req, ctx, res: Response) => {
+      const { rows, seesCost, timezone } = await exportMissedSales(ctx, queryOf<MissedSaleFilters>(req), EXPORT_LIMIT);
+      const header = ['id', 'created_at', 'dealer', 'dealer_code', 'bundle_id', 'bundle', 'amount', ...(seesCost ? ['cost'] : [])];
+      const lines = rows.map((m) => [
+        m.id,
+        m.created_at,
+        m.dealer.name,
+        m.dealer.dealer_code,
+        m.bundle_id,
+        m.bundle_name,
+        m.amount,
+        ...(seesCost ? [m.cost] : []),
+      ]);
+      sendCsv(res, `missed-sales-${zonedDay(new Date(), timezone)}.csv`, header, lines, { timeZone: timezone });
+    },
+  );
   missed.get(
     '/',
-    { summary: 'Sales refused because the wallet could not pay their cost, newest first: filter by dealer_id, from, to (days in the company time zone); a dealer sees its own', permission: 'view recharges', query: missedListQuery, list: true, response: missedSaleResponseSchema },
+    {
+      summary:
+        'Sales refused because the wallet could not pay their cost, newest first: filter by dealer_id, from, to (days in the company time zone); a dealer sees its own',
+      permission: 'view recharges',
+      query: missedListQuery,
+      list: true,
+      response: missedSaleResponseSchema,
+    },
     async (req, ctx) => {
       const q = queryOf<MissedSaleFilters>(req);
       return listMissedSales(ctx, q, q);

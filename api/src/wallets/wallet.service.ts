@@ -20,7 +20,18 @@ import type { WalletListRow, WalletRow, WalletTransactionListRow } from './walle
  */
 type Db = Knex | Knex.Transaction;
 
-const walletColumns = ['wallets.id', 'wallets.dealer_id', 'wallets.balance', 'wallets.currency', 'wallets.low_balance_threshold', 'wallets.created_at', 'wallets.updated_at', 'users.name as dealer_name', 'users.dealer_code', 'dealer_details.pricing_model'];
+const walletColumns = [
+  'wallets.id',
+  'wallets.dealer_id',
+  'wallets.balance',
+  'wallets.currency',
+  'wallets.low_balance_threshold',
+  'wallets.created_at',
+  'wallets.updated_at',
+  'users.name as dealer_name',
+  'users.dealer_code',
+  'dealer_details.pricing_model',
+];
 
 export function walletQuery(db: Db) {
   return db('wallets').join('users', 'users.id', 'wallets.dealer_id').leftJoin('dealer_details', 'dealer_details.user_id', 'users.id').select(walletColumns);
@@ -80,7 +91,11 @@ export async function pageOf<R, T>(qb: Knex.QueryBuilder, p: PageRequest, sortCo
   const order = (p.order ?? '').toLowerCase() === 'asc' ? 'asc' : 'desc';
   const countRow = await qb.clone().clearSelect().clearOrder().count({ n: '*' }).first();
   const total = Number((countRow as { n: number | string } | undefined)?.n ?? 0);
-  const rows: R[] = await qb.orderBy(sortColumn, order).orderBy(tieBreak, order).limit(perPage).offset((page - 1) * perPage);
+  const rows: R[] = await qb
+    .orderBy(sortColumn, order)
+    .orderBy(tieBreak, order)
+    .limit(perPage)
+    .offset((page - 1) * perPage);
   return { data: rows.map(present), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } };
 }
 
@@ -143,7 +158,12 @@ export interface WalletListFilters {
 export function listWallets(ctx: ServiceContext, f: WalletListFilters, p: PageRequest): Promise<Page<WalletResponse>> {
   const qb = walletQuery(ctx.db).whereNull('users.deleted_at');
   const q = (f.q ?? '').trim();
-  if (q) qb.where((w) => w.whereRaw("LOWER(users.name) LIKE LOWER(?) ESCAPE '!'", [likePattern(q)]).orWhereRaw("LOWER(users.dealer_code) LIKE LOWER(?) ESCAPE '!'", [likePattern(q)]));
+  if (q)
+    qb.where((w) =>
+      w
+        .whereRaw("LOWER(users.name) LIKE LOWER(?) ESCAPE '!'", [likePattern(q)])
+        .orWhereRaw("LOWER(users.dealer_code) LIKE LOWER(?) ESCAPE '!'", [likePattern(q)]),
+    );
   const sort = { balance: 'wallets.balance', dealer: 'users.name', updated_at: 'wallets.updated_at', id: 'wallets.id' }[f.sort ?? 'dealer'] ?? 'users.name';
   return pageOf(qb, { ...p, order: p.order || (sort === 'users.name' ? 'asc' : 'desc') }, sort, presentWallet, 'wallets.id');
 }
@@ -172,14 +192,17 @@ export async function exportTransactions(ctx: ServiceContext, f: TransactionFilt
 /** Locks the wallet row for this unit of work and says whose it is (a dealer may only act on its own). */
 async function lockWallet(ctx: ServiceContext, rawId: string | number) {
   const id = decodeId(rawId);
-  const row: Pick<WalletRow, 'id' | 'dealer_id' | 'currency' | 'low_balance_threshold'> | undefined = id ? await ctx.db('wallets').where({ id }).forUpdate().first('id', 'dealer_id', 'currency', 'low_balance_threshold') : undefined;
+  const row: Pick<WalletRow, 'id' | 'dealer_id' | 'currency' | 'low_balance_threshold'> | undefined = id
+    ? await ctx.db('wallets').where({ id }).forUpdate().first('id', 'dealer_id', 'currency', 'low_balance_threshold')
+    : undefined;
   if (!row) throw notFound();
   return row;
 }
 
 /** An admin credit (a top-up, an adjustment credit, an approved top-up request) above the company's ceiling on one operation: 422. */
 export function checkOperationLimit(amount: number, limits: MoneyLimits, currency: string): void {
-  if (amount > limits.max_operation) throw fieldError('amount', 'validation:amount_above_operation_limit', { max: formatMinor(limits.max_operation), currency });
+  if (amount > limits.max_operation)
+    throw fieldError('amount', 'validation:amount_above_operation_limit', { max: formatMinor(limits.max_operation), currency });
 }
 
 /** What an admin's money action did: the ledger row it wrote, or the one an earlier request with the same key wrote. */
@@ -204,29 +227,63 @@ type AdjustInput = { type: 'credit' | 'debit'; amount: number; reference: string
  * Credits money the dealer paid in. Idempotent by `idem` (by default the reference): a key seen
  * before answers its first result and writes nothing. Call inside a unit of work.
  */
-export async function topUp(ctx: ServiceContext, rawId: string | number, input: TopUpInput, idem: Idempotency = ledgerIdempotency('top_up', { type: 'credit', ...input })): Promise<MoneyOutcome> {
+export async function topUp(
+  ctx: ServiceContext,
+  rawId: string | number,
+  input: TopUpInput,
+  idem: Idempotency = ledgerIdempotency('top_up', { type: 'credit', ...input }),
+): Promise<MoneyOutcome> {
   const wallet = await lockWallet(ctx, rawId);
   const seen = await earlier(ctx, wallet.id, idem, true);
   if (seen) return seen;
   // One bank transfer, one credit: under an Idempotency-Key (a console dialog opened again, a
   // second admin) the same bank reference on this wallet is still refused. The wallet row is locked.
   if (idem.source === 'header') {
-    const sameReference = await ctx.db('wallet_transactions').where({ wallet_id: wallet.id, kind: 'top_up' }).whereRaw('LOWER(reference) = ?', [input.reference.trim().toLowerCase()]).first('id');
+    const sameReference = await ctx
+      .db('wallet_transactions')
+      .where({ wallet_id: wallet.id, kind: 'top_up' })
+      .whereRaw('LOWER(reference) = ?', [input.reference.trim().toLowerCase()])
+      .first('id');
     if (sameReference) throw new AppError(409, 'api:wallets.reference_already_credited', { reference: ['api:wallets.reference_already_credited'] });
   }
   const limits = await readMoneyLimits(ctx.db);
   checkOperationLimit(input.amount, limits, wallet.currency);
-  const posted = await credit(ctx, wallet.id, { kind: 'top_up', amount: input.amount, reference: input.reference, note: input.note, maxBalance: limits.max_balance, idempotencyKey: idem.key, requestHash: idem.hash });
-  await recordActivity(ctx, { action: 'wallet_topped_up', subjectType: 'wallet', subjectId: wallet.id, after: { amount: input.amount, reference: input.reference, balance_after: posted.balance_after, idempotency_key: idem.key } });
+  const posted = await credit(ctx, wallet.id, {
+    kind: 'top_up',
+    amount: input.amount,
+    reference: input.reference,
+    note: input.note,
+    maxBalance: limits.max_balance,
+    idempotencyKey: idem.key,
+    requestHash: idem.hash,
+  });
+  await recordActivity(ctx, {
+    action: 'wallet_topped_up',
+    subjectType: 'wallet',
+    subjectId: wallet.id,
+    after: { amount: input.amount, reference: input.reference, balance_after: posted.balance_after, idempotency_key: idem.key },
+  });
   return { walletId: wallet.id, transactionId: posted.id, replayed: false };
 }
 
 /** A correction, credit or debit, idempotent like a top-up. A credit passes the ceilings; a debit never goes below zero. Call inside a unit of work. */
-export async function adjust(ctx: ServiceContext, rawId: string | number, input: AdjustInput, idem: Idempotency = ledgerIdempotency('adjustment', input)): Promise<MoneyOutcome> {
+export async function adjust(
+  ctx: ServiceContext,
+  rawId: string | number,
+  input: AdjustInput,
+  idem: Idempotency = ledgerIdempotency('adjustment', input),
+): Promise<MoneyOutcome> {
   const wallet = await lockWallet(ctx, rawId);
   const seen = await earlier(ctx, wallet.id, idem, true);
   if (seen) return seen;
-  const entry = { kind: 'adjustment' as const, amount: input.amount, reference: input.reference, note: input.note, idempotencyKey: idem.key, requestHash: idem.hash };
+  const entry = {
+    kind: 'adjustment' as const,
+    amount: input.amount,
+    reference: input.reference,
+    note: input.note,
+    idempotencyKey: idem.key,
+    requestHash: idem.hash,
+  };
   let posted;
   if (input.type === 'credit') {
     const limits = await readMoneyLimits(ctx.db);
@@ -235,7 +292,19 @@ export async function adjust(ctx: ServiceContext, rawId: string | number, input:
   } else {
     posted = await debit(ctx, wallet.id, entry);
   }
-  await recordActivity(ctx, { action: 'wallet_adjusted', subjectType: 'wallet', subjectId: wallet.id, after: { type: input.type, amount: input.amount, reference: input.reference, note: input.note, balance_after: posted.balance_after, idempotency_key: idem.key } });
+  await recordActivity(ctx, {
+    action: 'wallet_adjusted',
+    subjectType: 'wallet',
+    subjectId: wallet.id,
+    after: {
+      type: input.type,
+      amount: input.amount,
+      reference: input.reference,
+      note: input.note,
+      balance_after: posted.balance_after,
+      idempotency_key: idem.key,
+    },
+  });
   return { walletId: wallet.id, transactionId: posted.id, replayed: false };
 }
 
@@ -244,7 +313,12 @@ export async function adjust(ctx: ServiceContext, rawId: string | number, input:
  * the unique index on (wallet_id, idempotency_key) lets one write, and the other answers the
  * winner's result (or 409 when it asked for something else).
  */
-async function once(ctx: ServiceContext, rawId: string | number, idem: Idempotency, work: (tctx: ServiceContext) => Promise<MoneyOutcome>): Promise<MoneyOutcome> {
+async function once(
+  ctx: ServiceContext,
+  rawId: string | number,
+  idem: Idempotency,
+  work: (tctx: ServiceContext) => Promise<MoneyOutcome>,
+): Promise<MoneyOutcome> {
   try {
     return await transact(ctx, work);
   } catch (err) {
@@ -298,7 +372,10 @@ export async function dailySeries(db: Db, walletId: number, balance: number, tim
   const dates: string[] = [];
   for (let i = days - 1; i >= 0; i--) dates.push(zonedDay(new Date(startOfZonedDay(today, timeZone).getTime() - i * 86_400_000 + 12 * 3_600_000), timeZone));
   const since = toDbTime(startOfZonedDay(dates[0], timeZone));
-  const rows: { type: string; amount: number | string; created_at: string }[] = await db('wallet_transactions').where('wallet_id', walletId).where('created_at', '>=', since).select('type', 'amount', 'created_at');
+  const rows: { type: string; amount: number | string; created_at: string }[] = await db('wallet_transactions')
+    .where('wallet_id', walletId)
+    .where('created_at', '>=', since)
+    .select('type', 'amount', 'created_at');
   const perDay = new Map(dates.map((d) => [d, { credits: 0, debits: 0 }]));
   for (const r of rows) {
     const day = perDay.get(zonedDay(new Date(fromDbTime(r.created_at)!), timeZone));

@@ -13,7 +13,17 @@ let other: { id: number; token: string; walletId: number };
 
 async function makeDealer(code: string) {
   const email = `${code.toLowerCase()}@test.example`;
-  const res = await h.http().post('/api/v1/users').set(bearer(root)).field('name', `Dealer ${code}`).field('email', email).field('password', 'Secret@1234').field('password_confirmation', 'Secret@1234').field('user_type', 'dealer').field('dealer_code', code).attach('dealer_logo', PNG_1PX, 'l.png');
+  const res = await h
+    .http()
+    .post('/api/v1/users')
+    .set(bearer(root))
+    .field('name', `Dealer ${code}`)
+    .field('email', email)
+    .field('password', 'Secret@1234')
+    .field('password_confirmation', 'Secret@1234')
+    .field('user_type', 'dealer')
+    .field('dealer_code', code)
+    .attach('dealer_logo', PNG_1PX, 'l.png');
   expect(res.status).toBe(201);
   const wallet = await h.knex('wallets').where({ dealer_id: res.body.data.id }).first();
   return { id: res.body.data.id as number, token: await h.login(email), walletId: wallet.id as number };
@@ -30,19 +40,39 @@ afterAll(() => h.close());
 
 describe('admin money actions', () => {
   it('tops up with a ledger row carrying balance before and after, and logs it', async () => {
-    const res = await h.http().post(`/api/v1/wallets/${dealer.walletId}/top-up`).set(bearer(root)).send({ amount: '25.50', reference: 'EVC-1001', note: 'Cash at the office' });
+    const res = await h
+      .http()
+      .post(`/api/v1/wallets/${dealer.walletId}/top-up`)
+      .set(bearer(root))
+      .send({ amount: '25.50', reference: 'EVC-1001', note: 'Cash at the office' });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('Wallet topped up with 25.50. Balance: 25.50');
     expect(res.body.data.wallet).toMatchObject({ balance: '25.50', dealer: { dealer_code: 'WALLETA' } });
-    expect(res.body.data.transaction).toMatchObject({ type: 'credit', kind: 'top_up', amount: '25.50', balance_before: '0.00', balance_after: '25.50', reference: 'EVC-1001', actor: { name: 'Root Admin' } });
+    expect(res.body.data.transaction).toMatchObject({
+      type: 'credit',
+      kind: 'top_up',
+      amount: '25.50',
+      balance_before: '0.00',
+      balance_after: '25.50',
+      reference: 'EVC-1001',
+      actor: { name: 'Root Admin' },
+    });
     expect(await h.knex('activity_log').where({ action: 'wallet_topped_up', subject_id: dealer.walletId })).toHaveLength(1);
   });
 
   it('adjusts both ways, never below zero, and a refused debit writes nothing', async () => {
-    const debit = await h.http().post(`/api/v1/wallets/${dealer.walletId}/adjust`).set(bearer(root)).send({ type: 'debit', amount: 5, reference: 'FIX-1', note: 'Double top-up' });
+    const debit = await h
+      .http()
+      .post(`/api/v1/wallets/${dealer.walletId}/adjust`)
+      .set(bearer(root))
+      .send({ type: 'debit', amount: 5, reference: 'FIX-1', note: 'Double top-up' });
     expect(debit.body.data.transaction).toMatchObject({ type: 'debit', kind: 'adjustment', amount: '5.00', balance_before: '25.50', balance_after: '20.50' });
     const rows = await h.knex('wallet_transactions').count({ n: '*' }).first();
-    const tooMuch = await h.http().post(`/api/v1/wallets/${dealer.walletId}/adjust`).set(bearer(root)).send({ type: 'debit', amount: '20.51', reference: 'FIX-2', note: 'Too much' });
+    const tooMuch = await h
+      .http()
+      .post(`/api/v1/wallets/${dealer.walletId}/adjust`)
+      .set(bearer(root))
+      .send({ type: 'debit', amount: '20.51', reference: 'FIX-2', note: 'Too much' });
     expect(tooMuch.status).toBe(422);
     expect(tooMuch.body).toEqual({ success: false, message: VALIDATION, errors: { amount: ['The wallet balance is not enough for this.'] } });
     expect(await h.knex('wallet_transactions').count({ n: '*' }).first()).toEqual(rows);
@@ -62,7 +92,11 @@ describe('admin money actions', () => {
     expect((await h.http().post(`/api/v1/wallets/${dealer.walletId}/top-up`).set(bearer(viewer.token)).send({ amount: 1, reference: 'x' })).status).toBe(403);
     expect((await h.http().post(`/api/v1/wallets/${dealer.walletId}/top-up`).set(bearer(dealer.token)).send({ amount: 1, reference: 'x' })).status).toBe(403);
     const tx = await h.knex('wallet_transactions').first('id');
-    for (const call of [h.http().patch(`/api/v1/wallet-transactions/${tx.id}`), h.http().delete(`/api/v1/wallet-transactions/${tx.id}`), h.http().put(`/api/v1/wallet-transactions/${tx.id}`)]) {
+    for (const call of [
+      h.http().patch(`/api/v1/wallet-transactions/${tx.id}`),
+      h.http().delete(`/api/v1/wallet-transactions/${tx.id}`),
+      h.http().put(`/api/v1/wallet-transactions/${tx.id}`),
+    ]) {
       expect((await call.set(bearer(root)).send({ amount: 0 })).status).toBe(404);
     }
   });
@@ -104,7 +138,10 @@ describe('the ledger list and export', () => {
     const csv = await h.http().get(`/api/v1/wallet-transactions/export?dealer_id=${dealer.id}`).set(bearer(root));
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
-    const lines = csv.text.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = csv.text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('id,created_at,dealer,dealer_code,type,kind,amount,balance_before,balance_after,reference,note,recharge_id,actor');
     expect(lines).toHaveLength(3);
     expect(lines[2]).toContain(',credit,top_up,25.50,0.00,25.50,EVC-1001,Cash at the office,,Root Admin');
@@ -116,7 +153,13 @@ describe('the ledger list and export', () => {
 
 describe('top-up requests', () => {
   it('a dealer asks with a receipt; an admin approves once, and a second approval is a 409', async () => {
-    const asked = await h.http().post('/api/v1/wallet-top-up-requests').set(bearer(dealer.token)).field('amount', '10').field('reference', 'EVC-77').attach('receipt', PNG_1PX, 'r.png');
+    const asked = await h
+      .http()
+      .post('/api/v1/wallet-top-up-requests')
+      .set(bearer(dealer.token))
+      .field('amount', '10')
+      .field('reference', 'EVC-77')
+      .attach('receipt', PNG_1PX, 'r.png');
     expect(asked.status).toBe(201);
     expect(asked.body.data).toMatchObject({ status: 'pending', amount: '10.00', reference: 'EVC-77', dealer: { id: dealer.id } });
     expect(asked.body.data.receipt).toMatch(/^\/storage\/receipts\//);
@@ -136,7 +179,11 @@ describe('top-up requests', () => {
     const asked = await h.http().post('/api/v1/wallet-top-up-requests').set(bearer(dealer.token)).send({ amount: 4, reference: 'EVC-78' });
     const noReason = await h.http().post(`/api/v1/wallet-top-up-requests/${asked.body.data.id}/reject`).set(bearer(root)).send({ reason: ' ' });
     expect(noReason.body.errors).toEqual({ reason: ['Give the reason'] });
-    const rejected = await h.http().post(`/api/v1/wallet-top-up-requests/${asked.body.data.id}/reject`).set(bearer(root)).send({ reason: 'No such EVC payment' });
+    const rejected = await h
+      .http()
+      .post(`/api/v1/wallet-top-up-requests/${asked.body.data.id}/reject`)
+      .set(bearer(root))
+      .send({ reason: 'No such EVC payment' });
     expect(rejected.body.data).toMatchObject({ status: 'rejected', reason: 'No such EVC payment' });
     expect(await balance(dealer.walletId)).toBe(3050);
     expect((await h.http().post(`/api/v1/wallet-top-up-requests/${asked.body.data.id}/approve`).set(bearer(root))).status).toBe(409);
@@ -173,7 +220,15 @@ describe('at once', () => {
   it('30 parallel debits of 1.00 against 10.00: exactly 10 pass, the balance ends at 0 and equals the ledger', async () => {
     const shop = await makeDealer('PARALLEL');
     await h.http().post(`/api/v1/wallets/${shop.walletId}/top-up`).set(bearer(root)).send({ amount: 10, reference: 'seed' });
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => h.http().post(`/api/v1/wallets/${shop.walletId}/adjust`).set(bearer(root)).send({ type: 'debit', amount: 1, reference: `D${i}`, note: 'race' })));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        h
+          .http()
+          .post(`/api/v1/wallets/${shop.walletId}/adjust`)
+          .set(bearer(root))
+          .send({ type: 'debit', amount: 1, reference: `D${i}`, note: 'race' }),
+      ),
+    );
     expect(results.filter((r) => r.status >= 500)).toEqual([]);
     expect(results.filter((r) => r.status === 200)).toHaveLength(10);
     expect(await balance(shop.walletId)).toBe(0);

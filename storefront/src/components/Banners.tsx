@@ -13,7 +13,17 @@ export function Banners({ banners }: { banners: Banner[] }) {
   }, [banners.length, reduced]);
   if (!banners.length) return null;
   const b = banners[index % banners.length];
-  const image = <img src={b.image} alt={b.title} width={1200} height={400} loading={index === 0 ? 'eager' : 'lazy'} fetchPriority={index === 0 ? 'high' : 'auto'} decoding="async" />;
+  const image = (
+    <img
+      src={b.image}
+      alt={b.title}
+      width={1200}
+      height={400}
+      loading={index === 0 ? 'eager' : 'lazy'}
+      fetchPriority={index === 0 ? 'high' : 'auto'}
+      decoding="async"
+    />
+  );
   return (
     <section className="banners" aria-roledescription="carousel" aria-label={t('shop.offers')}>
       <div className="banner">
@@ -31,7 +41,14 @@ export function Banners({ banners }: { banners: Banner[] }) {
       {banners.length > 1 && (
         <div className="dots">
           {banners.map((x, i) => (
-            <button key={x.id} type="button" className={i === index ? 'dot on' : 'dot'} aria-label={t('shop.show_offer', { n: i + 1, of: banners.length })} aria-current={i === index} onClick={() => setIndex(i)} />
+            <button
+              key={x.id}
+              type="button"
+              className={i === index ? 'dot on' : 'dot'}
+              aria-label={t('shop.show_offer', { n: i + 1, of: banners.length })}
+              aria-current={i === index}
+              onClick={() => setIndex(i)}
+            />
           ))}
         </div>
       )}

@@ -14,7 +14,13 @@ export function Contacts({ contacts }: { contacts: Contact[] }) {
         {contacts.map((c, i) => {
           const label = c.label ?? t(`contact.${c.type}`);
           const href =
-            c.type === 'phone' ? `tel:${digits(c.value)}` : c.type === 'whatsapp' ? `https://wa.me/${digits(c.value).replace(/^\+/, '')}` : c.type === 'email' ? `mailto:${c.value}` : null;
+            c.type === 'phone'
+              ? `tel:${digits(c.value)}`
+              : c.type === 'whatsapp'
+                ? `https://wa.me/${digits(c.value).replace(/^\+/, '')}`
+                : c.type === 'email'
+                  ? `mailto:${c.value}`
+                  : null;
           return (
             <li key={i}>
               <span className="muted">

@@ -7,7 +7,17 @@ import { mockApi, ok, outcomeLines, recharge, REF, useLanguage } from '../test-h
 import OrderPage from './OrderPage';
 
 const daily = { id: 9, h_id: 'b', name: '1 GB Daily', data_volume_mb: 1024, validity_days: 1, price: '0.50' };
-const providers: Provider[] = [{ id: 1, h_id: 'p', name: 'Hormuud', code: 'HORMUUD', logo: null, phone_prefixes: ['61'], categories: [{ id: 2, h_id: 'c', name: 'Daily', description: null, bundles: [daily] }] }];
+const providers: Provider[] = [
+  {
+    id: 1,
+    h_id: 'p',
+    name: 'Hormuud',
+    code: 'HORMUUD',
+    logo: null,
+    phone_prefixes: ['61'],
+    categories: [{ id: 2, h_id: 'c', name: 'Daily', description: null, bundles: [daily] }],
+  },
+];
 
 function show({ reference = REF, online = true, onBuy = vi.fn() } = {}) {
   render(<OrderPage code="DEMO" reference={reference} shop="Demo Dealer" providers={providers} online={online} onBuy={onBuy} />);
@@ -43,7 +53,13 @@ describe('the order page', () => {
     expect(calls.map((c) => c.path)).toEqual([`/recharge/${REF}`]);
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(`Order ${REF}`);
     expect(document.title).toBe(`Order ${REF} – Demo Dealer`);
-    expect(facts()).toEqual({ Bundle: 'Hormuud · 1 GB Daily', Number: '61****456', Amount: '$0.50', Date: expect.stringMatching(/Nov 23, 2026/), Status: 'Delivered' });
+    expect(facts()).toEqual({
+      Bundle: 'Hormuud · 1 GB Daily',
+      Number: '61****456',
+      Amount: '$0.50',
+      Date: expect.stringMatching(/Nov 23, 2026/),
+      Status: 'Delivered',
+    });
     expect(outcomeLines()).toEqual(['Done! Your bundle is active', 'The bundle was sent to 61****456.']);
     fireEvent.click(screen.getByRole('button', { name: 'Buy again' }));
     expect(onBuy).toHaveBeenCalledWith(providers[0], daily);
@@ -85,7 +101,11 @@ describe('the order page', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     await useLanguage('en');
     const calls = mockApi({
-      get: [ok(recharge({ outcome: 'delivering', money: 'reserved', status: 'processing' })), ok(recharge({ outcome: 'delivering', money: 'reserved', status: 'processing' })), ok(recharge({ outcome: 'declined', money: 'nothing_taken', status: 'failed', can_retry: true }))],
+      get: [
+        ok(recharge({ outcome: 'delivering', money: 'reserved', status: 'processing' })),
+        ok(recharge({ outcome: 'delivering', money: 'reserved', status: 'processing' })),
+        ok(recharge({ outcome: 'declined', money: 'nothing_taken', status: 'failed', can_retry: true })),
+      ],
     });
     show();
     await flush();

@@ -39,7 +39,14 @@ function findBundle(providers: Provider[], r: Recharge): { provider: Provider; b
  * outcome's words, and asks again by itself while the order is open. Offline it says checking needs
  * a connection and shows the last known state kept on this phone, if any.
  */
-export default function OrderPage({ code, reference, shop, providers, online, onBuy }: {
+export default function OrderPage({
+  code,
+  reference,
+  shop,
+  providers,
+  online,
+  onBuy,
+}: {
   code: string;
   reference: string;
   shop: string;

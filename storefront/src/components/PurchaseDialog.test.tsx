@@ -8,11 +8,38 @@ import { looksLikeDialCode, PurchaseDialog } from './PurchaseDialog';
 /** The number is checked against the operator's prefixes as the customer types, in local and +252 forms. */
 const provider = { id: 1, h_id: 'p', name: 'Hormuud', code: 'HORMUUD', logo: null, phone_prefixes: ['61', '77'], categories: [] };
 const bundle = { id: 9, h_id: 'b', name: '1 GB Daily', data_volume_mb: 1024, validity_days: 1, price: '0.50' };
-const evc = { id: 3, h_id: 'm', name: 'EVC Plus', type: 'evc_plus', account_number: '615000000', instructions: 'Dial *712*615000000*amount# and send the amount shown.', logo: null };
-const bank = { id: 4, h_id: 'k', name: 'Bank', type: 'bank', account_number: 'SO12 3456', instructions: 'Transfer to account SO12 3456, then send us the receipt.', logo: null };
+const evc = {
+  id: 3,
+  h_id: 'm',
+  name: 'EVC Plus',
+  type: 'evc_plus',
+  account_number: '615000000',
+  instructions: 'Dial *712*615000000*amount# and send the amount shown.',
+  logo: null,
+};
+const bank = {
+  id: 4,
+  h_id: 'k',
+  name: 'Bank',
+  type: 'bank',
+  account_number: 'SO12 3456',
+  instructions: 'Transfer to account SO12 3456, then send us the receipt.',
+  logo: null,
+};
 
 function open({ online = true, methods = [evc] }: { online?: boolean; methods?: (typeof evc)[] } = {}) {
-  return render(<PurchaseDialog code="DEMO" provider={provider} bundle={bundle} currency="USD" methods={methods} online={online} onClose={() => undefined} onBought={() => undefined} />);
+  return render(
+    <PurchaseDialog
+      code="DEMO"
+      provider={provider}
+      bundle={bundle}
+      currency="USD"
+      methods={methods}
+      online={online}
+      onClose={() => undefined}
+      onBought={() => undefined}
+    />,
+  );
 }
 
 /** Lets the purchase's promises (session, POST, answers) settle. */
@@ -53,7 +80,10 @@ describe('the purchase form', () => {
     const help = document.getElementById('phone-help')!;
     expect(help.textContent).toBe('This is not a Hormuud number: it should start with 61, 77');
     // The operator's name in its own direction, the prefixes left to right (also in Arabic).
-    expect([...help.querySelectorAll('bdi')].map((e) => [e.textContent, e.getAttribute('dir')])).toEqual([['Hormuud', null], ['61, 77', 'ltr']]);
+    expect([...help.querySelectorAll('bdi')].map((e) => [e.textContent, e.getAttribute('dir')])).toEqual([
+      ['Hormuud', null],
+      ['61, 77', 'ltr'],
+    ]);
     expect(input.getAttribute('dir')).toBe('ltr');
     expect(input.getAttribute('type')).toBe('tel');
     fireEvent.change(input, { target: { value: '+252 61 512' } });
@@ -68,9 +98,16 @@ describe('the purchase form', () => {
     const isolated = (el: Element) => [...el.querySelectorAll('bdi')].map((e) => [e.textContent, e.getAttribute('dir')]);
     // "شراء 1 GB Daily", not "GB Daily 1 شراء"; the price as "$0.50", not "0.50$".
     expect(isolated(document.getElementById('purchase-title')!)).toEqual([['1 GB Daily', null]]);
-    expect(isolated(document.querySelector('.sheet > p.muted')!)).toEqual([['Hormuud', null], ['1 GB', 'ltr'], ['$0.50', 'ltr']]);
+    expect(isolated(document.querySelector('.sheet > p.muted')!)).toEqual([
+      ['Hormuud', null],
+      ['1 GB', 'ltr'],
+      ['$0.50', 'ltr'],
+    ]);
     expect(isolated(document.querySelector('button[type=submit]')!)).toEqual([['$0.50', 'ltr']]);
-    expect(isolated(document.querySelector('.choice')!)).toEqual([['EVC Plus', null], ['615000000', 'ltr']]);
+    expect(isolated(document.querySelector('.choice')!)).toEqual([
+      ['EVC Plus', null],
+      ['615000000', 'ltr'],
+    ]);
     // Typed numbers left to right (the page aligns them to the right).
     for (const id of ['phone', 'payer']) expect(document.getElementById(id)!.getAttribute('dir')).toBe('ltr');
     fireEvent.change(document.getElementById('phone')!, { target: { value: '+252 61 5123456' } });
@@ -100,7 +137,8 @@ describe('the purchase form', () => {
 
   it('tells dial codes from other words', () => {
     for (const s of ['Dial *712*615000000*amount# and send the amount shown.', '*712#', 'Garaac *880#', 'اطلب ‎*712#']) expect(looksLikeDialCode(s)).toBe(true);
-    for (const s of ['Merchant payment to the company.', 'Send the amount shown from your eDahab wallet.', 'Pay 5*2 = 10 #1']) expect(looksLikeDialCode(s)).toBe(false);
+    for (const s of ['Merchant payment to the company.', 'Send the amount shown from your eDahab wallet.', 'Pay 5*2 = 10 #1'])
+      expect(looksLikeDialCode(s)).toBe(false);
   });
 
   it('says buying needs a connection when offline', async () => {
@@ -180,7 +218,9 @@ describe("each outcome's own words, in English and Arabic", () => {
 
   it("falls back to the server's words for a combination without words of ours", async () => {
     await useLanguage('en');
-    mockApi({ post: [ok(recharge({ outcome: 'not_delivered', money: 'charged', status: 'failed', message: 'Ask the shop: your payment is being returned.' }), 201)] });
+    mockApi({
+      post: [ok(recharge({ outcome: 'not_delivered', money: 'charged', status: 'failed', message: 'Ask the shop: your payment is being returned.' }), 201)],
+    });
     open();
     await pay();
     expect(outcomeLines()).toEqual(['The bundle could not be delivered', 'Ask the shop: your payment is being returned.']);
@@ -193,7 +233,12 @@ describe('after paying', () => {
     await useLanguage('en');
     const calls = mockApi({
       post: [ok(recharge(), 201)],
-      get: [ok(recharge()), ok(recharge({ outcome: 'delivering', money: 'reserved', status: 'processing' })), ok(recharge({ outcome: 'delivering', money: 'reserved', status: 'processing' })), ok(recharge({ outcome: 'delivered', money: 'charged', status: 'completed' }))],
+      get: [
+        ok(recharge()),
+        ok(recharge({ outcome: 'delivering', money: 'reserved', status: 'processing' })),
+        ok(recharge({ outcome: 'delivering', money: 'reserved', status: 'processing' })),
+        ok(recharge({ outcome: 'delivered', money: 'charged', status: 'completed' })),
+      ],
     });
     open();
     await pay();
@@ -246,7 +291,9 @@ describe('after paying', () => {
 
   it('declined: Try again buys the same bundle for the same numbers as a new purchase (a new key)', async () => {
     await useLanguage('en');
-    const calls = mockApi({ post: [ok(recharge({ outcome: 'declined', status: 'failed', can_retry: true }), 201), ok(recharge({ id: 42, reference: 'RC0000000002' }), 201)] });
+    const calls = mockApi({
+      post: [ok(recharge({ outcome: 'declined', status: 'failed', can_retry: true }), 201), ok(recharge({ id: 42, reference: 'RC0000000002' }), 201)],
+    });
     open();
     await pay();
     expect(outcomeLines().slice(0, 2)).toEqual(['The payment was not approved', 'Check your balance and try again.']);

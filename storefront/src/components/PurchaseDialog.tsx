@@ -22,7 +22,16 @@ export const looksLikeDialCode = (text: string) => /\*\d{2,}[^\s#]*#/.test(text)
  * (approve on the phone, sending, delayed, delivered, declined with a try again, not delivered) with
  * its reference and order page. Needs the network; says so when there is none.
  */
-export function PurchaseDialog({ code, provider, bundle, currency, methods, online, onClose, onBought }: {
+export function PurchaseDialog({
+  code,
+  provider,
+  bundle,
+  currency,
+  methods,
+  online,
+  onClose,
+  onBought,
+}: {
   code: string;
   provider: Provider;
   bundle: Bundle;
@@ -61,7 +70,9 @@ export function PurchaseDialog({ code, provider, bundle, currency, methods, onli
   }, [busy, onClose]);
 
   const phoneMessage = (reason: string) =>
-    reason === 'wrong_operator' ? rich('purchase.wrong_operator', { operator: provider.name, prefixes: provider.phone_prefixes.join(', ') }, ['operator']) : t(`purchase.phone_${reason}`);
+    reason === 'wrong_operator'
+      ? rich('purchase.wrong_operator', { operator: provider.name, prefixes: provider.phone_prefixes.join(', ') }, ['operator'])
+      : t(`purchase.phone_${reason}`);
 
   const purchase = async (input: PurchaseInput) => {
     setBusy(true);
@@ -121,16 +132,51 @@ export function PurchaseDialog({ code, provider, bundle, currency, methods, onli
           </strong>
         </p>
         {recharge ? (
-          <RechargeStatus key={recharge.id} code={code} recharge={recharge} onUpdate={setRecharge} online={online} phone={phoneCheck.ok ? formatPhone(phoneCheck.national) : undefined} payer={payerShown ?? undefined} onClose={onClose} onTryAgain={tryAgain} />
+          <RechargeStatus
+            key={recharge.id}
+            code={code}
+            recharge={recharge}
+            onUpdate={setRecharge}
+            online={online}
+            phone={phoneCheck.ok ? formatPhone(phoneCheck.national) : undefined}
+            payer={payerShown ?? undefined}
+            onClose={onClose}
+            onTryAgain={tryAgain}
+          />
         ) : (
           <form onSubmit={submit} noValidate>
             <label htmlFor="phone">{t('purchase.phone')}</label>
-            <input id="phone" type="tel" dir="ltr" inputMode="tel" autoComplete="tel" placeholder="61 5123456" value={phone} onChange={(e) => setPhone(e.target.value)} aria-invalid={!!phone && !phoneCheck.ok && phoneCheck.reason !== 'incomplete'} aria-describedby="phone-help" />
+            <input
+              id="phone"
+              type="tel"
+              dir="ltr"
+              inputMode="tel"
+              autoComplete="tel"
+              placeholder="61 5123456"
+              value={phone}
+              onChange={(e) => setPhone(e.target.value)}
+              aria-invalid={!!phone && !phoneCheck.ok && phoneCheck.reason !== 'incomplete'}
+              aria-describedby="phone-help"
+            />
             <p id="phone-help" className={!phone || phoneCheck.ok || phoneCheck.reason === 'incomplete' ? 'help' : 'help error'}>
-              {fieldErrors.phone ?? (phone && !phoneCheck.ok ? phoneMessage(phoneCheck.reason) : rich('purchase.phone_help', { prefixes: provider.phone_prefixes.join(', ') }))}
+              {fieldErrors.phone ??
+                (phone && !phoneCheck.ok ? phoneMessage(phoneCheck.reason) : rich('purchase.phone_help', { prefixes: provider.phone_prefixes.join(', ') }))}
             </p>
             <label htmlFor="payer">{t('purchase.payer')}</label>
-            <input id="payer" type="tel" dir="ltr" inputMode="tel" autoComplete="tel" placeholder={phone || '61 5123456'} value={payer} onChange={(e) => { setPayer(e.target.value); setPayerTouched(true); }} aria-describedby="payer-help" />
+            <input
+              id="payer"
+              type="tel"
+              dir="ltr"
+              inputMode="tel"
+              autoComplete="tel"
+              placeholder={phone || '61 5123456'}
+              value={payer}
+              onChange={(e) => {
+                setPayer(e.target.value);
+                setPayerTouched(true);
+              }}
+              aria-describedby="payer-help"
+            />
             <p id="payer-help" className={payerTouched && payer && !payerCheck.ok && payerCheck.reason !== 'incomplete' ? 'help error' : 'help'}>
               {fieldErrors.payer_phone ?? (payerTouched && payer && !payerCheck.ok ? phoneMessage(payerCheck.reason) : t('purchase.payer_help'))}
             </p>
@@ -179,7 +225,16 @@ export function PurchaseDialog({ code, provider, bundle, currency, methods, onli
 }
 
 /** The purchase after it was sent: its outcome's words, followed until settled, with its order page. */
-function RechargeStatus({ code, recharge, onUpdate, online, phone, payer, onClose, onTryAgain }: {
+function RechargeStatus({
+  code,
+  recharge,
+  onUpdate,
+  online,
+  phone,
+  payer,
+  onClose,
+  onTryAgain,
+}: {
   code: string;
   recharge: Recharge;
   onUpdate: (r: Recharge) => void;

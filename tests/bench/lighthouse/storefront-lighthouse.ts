@@ -38,17 +38,31 @@ try {
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  chrome = await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH || '/usr/bin/chromium', chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
+  chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'],
+  });
   const rows: string[] = [];
   for (const url of [`${base}/dealer/DEMO`, `${base}/dealer/DEMO/provider/1/category/1`]) {
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'], formFactor: 'mobile', screenEmulation: { mobile: true, width: 412, height: 823, deviceScaleFactor: 1.75, disabled: false } });
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices'],
+      formFactor: 'mobile',
+      screenEmulation: { mobile: true, width: 412, height: 823, deviceScaleFactor: 1.75, disabled: false },
+    });
     const lhr = result!.lhr;
     const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
     const audit = (id: string) => lhr.audits[id]?.displayValue ?? '';
-    rows.push(`| ${new URL(url).pathname} | ${score('performance')} | ${score('accessibility')} | ${score('best-practices')} | ${audit('first-contentful-paint')} | ${audit('largest-contentful-paint')} | ${audit('total-blocking-time')} |`);
+    rows.push(
+      `| ${new URL(url).pathname} | ${score('performance')} | ${score('accessibility')} | ${score('best-practices')} | ${audit('first-contentful-paint')} | ${audit('largest-contentful-paint')} | ${audit('total-blocking-time')} |`,
+    );
     console.error(`  ${url}: performance ${score('performance')}, accessibility ${score('accessibility')}, best practices ${score('best-practices')}`);
   }
-  console.log(`\nLighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, mobile emulation (simulated slow 4G, 4x CPU slowdown), Chromium at ${process.env.CHROME_PATH || '/usr/bin/chromium'}\n`);
+  console.log(
+    `\nLighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, mobile emulation (simulated slow 4G, 4x CPU slowdown), Chromium at ${process.env.CHROME_PATH || '/usr/bin/chromium'}\n`,
+  );
   console.log('| page | performance | accessibility | best practices | FCP | LCP | TBT |');
   console.log('|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);

@@ -60,7 +60,12 @@ function fromTransaction(tx: any): DeliveryResult {
   const status = String(tx?.status ?? '').toUpperCase();
   if (status === 'SUCCESSFUL' && deliveryId) return { status: 'delivered', deliveryId, operatorReference: String(tx.operatorTransactionId ?? deliveryId) };
   if (status === 'PROCESSING' && deliveryId) return { status: 'processing', deliveryId };
-  if (status === 'FAILED' || status === 'REFUNDED') return { status: 'failed', deliveryId, reason: status === 'REFUNDED' ? 'The operator could not deliver; the aggregator refunded the top-up.' : 'The operator refused the top-up.' };
+  if (status === 'FAILED' || status === 'REFUNDED')
+    return {
+      status: 'failed',
+      deliveryId,
+      reason: status === 'REFUNDED' ? 'The operator could not deliver; the aggregator refunded the top-up.' : 'The operator refused the top-up.',
+    };
   return { status: 'unknown', error: `Unrecognised top-up status "${tx?.status}"` };
 }
 
@@ -108,7 +113,16 @@ export function reloadlyAdapter(config: ReloadlyConfig, deps: { fetch?: FetchLik
     for (let attempt = 0; ; attempt++) {
       const value = token && token.expiresAt > Date.now() ? token.value : await newToken(forWhom);
       if (!value) return { kind: 'lost', status: null, error: 'No access token from the aggregator' };
-      const answer = await callJson(fetchImpl, deps.trail, forWhom, { system: 'reloadly', operation, method, url: `${api}${path}`, headers: { authorization: `Bearer ${value}`, accept: ACCEPT }, body, timeoutMs: config.timeoutMs, classify });
+      const answer = await callJson(fetchImpl, deps.trail, forWhom, {
+        system: 'reloadly',
+        operation,
+        method,
+        url: `${api}${path}`,
+        headers: { authorization: `Bearer ${value}`, accept: ACCEPT },
+        body,
+        timeoutMs: config.timeoutMs,
+        classify,
+      });
       if (answer.kind === 'answer' && answer.status === 401 && attempt === 0) {
         if (token?.value === value) token = null;
         continue;
@@ -133,9 +147,15 @@ export function reloadlyAdapter(config: ReloadlyConfig, deps: { fetch?: FetchLik
   };
 
   const lookup = async (customIdentifier: string, forWhom: CallFor): Promise<DeliveryResult | { status: 'not_found' }> => {
-    const answer = await authorised(forWhom, 'GET /topups/reports/transactions', 'GET', `/topups/reports/transactions?customIdentifier=${encodeURIComponent(customIdentifier)}&page=1&size=5`);
+    const answer = await authorised(
+      forWhom,
+      'GET /topups/reports/transactions',
+      'GET',
+      `/topups/reports/transactions?customIdentifier=${encodeURIComponent(customIdentifier)}&page=1&size=5`,
+    );
     if (answer.kind === 'lost') return { status: 'unknown', error: answer.error };
-    if (answer.status !== 200 || !Array.isArray(answer.body?.content)) return { status: 'unknown', error: `HTTP ${answer.status}: ${answer.body?.errorCode ?? 'no report'}` };
+    if (answer.status !== 200 || !Array.isArray(answer.body?.content))
+      return { status: 'unknown', error: `HTTP ${answer.status}: ${answer.body?.errorCode ?? 'no report'}` };
     const found = answer.body.content.find((tx: any) => tx?.customIdentifier === customIdentifier);
     return found ? fromTransaction(found) : { status: 'not_found' };
   };
@@ -145,7 +165,8 @@ export function reloadlyAdapter(config: ReloadlyConfig, deps: { fetch?: FetchLik
     async send(request, forWhom) {
       const operatorId = await operatorFor(request, forWhom);
       // Nothing was sent yet: a failed detection is a failed delivery, an unknown one is retried.
-      if (typeof operatorId === 'object') return 'failed' in operatorId ? { status: 'failed', deliveryId: null, reason: operatorId.failed } : { status: 'not_sent', error: operatorId.unknown };
+      if (typeof operatorId === 'object')
+        return 'failed' in operatorId ? { status: 'failed', deliveryId: null, reason: operatorId.failed } : { status: 'not_sent', error: operatorId.unknown };
       const ready = token && token.expiresAt > Date.now() ? token.value : await newToken(forWhom);
       if (!ready) return { status: 'not_sent', error: 'No access token from the aggregator' };
       const answer = await authorised(forWhom, 'POST /topups', 'POST', '/topups', {
@@ -159,16 +180,25 @@ export function reloadlyAdapter(config: ReloadlyConfig, deps: { fetch?: FetchLik
       if (answer.status >= 200 && answer.status < 300) return fromTransaction(answer.body);
       // The aggregator already has this id: what became of it is what a lookup says.
       if (answer.body?.errorCode === DUPLICATE) return { status: 'unknown', error: 'The aggregator already has this customIdentifier' };
-      if (answer.status === 401 || answer.status === 403 || answer.status === 429) return { status: 'unknown', error: `HTTP ${answer.status}: ${answer.body?.errorCode ?? ''}` };
+      if (answer.status === 401 || answer.status === 403 || answer.status === 429)
+        return { status: 'unknown', error: `HTTP ${answer.status}: ${answer.body?.errorCode ?? ''}` };
       // A 4xx with the aggregator's error: refused, nothing delivered.
-      return { status: 'failed', deliveryId: null, reason: `The aggregator refused the top-up: ${answer.body?.errorCode ?? answer.status} ${answer.body?.message ?? ''}`.trim() };
+      return {
+        status: 'failed',
+        deliveryId: null,
+        reason: `The aggregator refused the top-up: ${answer.body?.errorCode ?? answer.status} ${answer.body?.message ?? ''}`.trim(),
+      };
     },
     lookup,
     async poll(deliveryId, forWhom) {
       const answer = await authorised(forWhom, 'GET /topups/{id}/status', 'GET', `/topups/${encodeURIComponent(deliveryId)}/status`);
       if (answer.kind === 'lost') return { status: 'unknown', error: answer.error };
       if (answer.status !== 200) return { status: 'unknown', error: `HTTP ${answer.status}: ${answer.body?.errorCode ?? ''}` };
-      return fromTransaction({ ...(answer.body?.transaction ?? {}), transactionId: answer.body?.transaction?.transactionId ?? deliveryId, status: answer.body?.status ?? answer.body?.transaction?.status });
+      return fromTransaction({
+        ...(answer.body?.transaction ?? {}),
+        transactionId: answer.body?.transaction?.transactionId ?? deliveryId,
+        status: answer.body?.status ?? answer.body?.transaction?.status,
+      });
     },
   };
 }

@@ -24,13 +24,12 @@ export interface PaymentRequest {
   description: string;
 }
 
-export type ChargeResult = { status: 'approved'; transactionId: string } | { status: 'declined'; code: string; message: string } | { status: 'unknown'; error: string };
+export type ChargeResult =
+  { status: 'approved'; transactionId: string } | { status: 'declined'; code: string; message: string } | { status: 'unknown'; error: string };
 /** Where the gateway says a payment stands. */
 export type RemotePaymentState = 'pending' | 'approved' | 'committed' | 'cancelled' | 'reversed' | 'declined';
 export type LookupResult =
-  | { status: 'found'; state: RemotePaymentState; transactionId: string | null }
-  | { status: 'not_found' }
-  | { status: 'unknown'; error: string };
+  { status: 'found'; state: RemotePaymentState; transactionId: string | null } | { status: 'not_found' } | { status: 'unknown'; error: string };
 export type ActionResult = { status: 'done' } | { status: 'refused'; code: string; message: string } | { status: 'unknown'; error: string };
 
 export interface PaymentAdapter {
@@ -97,7 +96,10 @@ export function waafiPayAdapter(config: WaafiPayConfig, deps: { fetch?: FetchLik
   const merchant = () => ({ merchantUid: config.merchantUid, apiUserId: config.apiUserId, apiKey: config.apiKey });
   /** A 4xx without the protocol's envelope is not a decision of the gateway: unknown. */
   const envelope = (a: JsonAnswer) => (a.kind === 'answer' && a.body && typeof a.body.responseCode === 'string' ? a.body : null);
-  const refusal = (body: any) => ({ code: String(body.errorCode && body.errorCode !== '0' ? body.errorCode : body.responseCode), message: String(body.params?.description ?? body.responseMsg ?? 'Refused') });
+  const refusal = (body: any) => ({
+    code: String(body.errorCode && body.errorCode !== '0' ? body.errorCode : body.responseCode),
+    message: String(body.params?.description ?? body.responseMsg ?? 'Refused'),
+  });
 
   const action = async (forWhom: CallFor, serviceName: string, params: Record<string, unknown>): Promise<ActionResult> => {
     const answer = await send(forWhom, serviceName, { ...merchant(), ...params }, config.timeoutMs);
@@ -138,10 +140,18 @@ export function waafiPayAdapter(config: WaafiPayConfig, deps: { fetch?: FetchLik
       return { status: 'declined', ...refusal(body) };
     },
     async lookup(referenceId, forWhom) {
-      const answer = await send(forWhom, 'HPP_GETTRANINFO', { merchantUid: config.merchantUid, storeId: config.storeId, hppKey: config.hppKey, referenceId }, config.timeoutMs);
+      const answer = await send(
+        forWhom,
+        'HPP_GETTRANINFO',
+        { merchantUid: config.merchantUid, storeId: config.storeId, hppKey: config.hppKey, referenceId },
+        config.timeoutMs,
+      );
       const body = envelope(answer);
       if (!body) return { status: 'unknown', error: answer.kind === 'lost' ? answer.error : `HTTP ${answer.status} without an answer` };
-      if (body.responseCode !== SUCCESS) return body.errorCode === NOT_FOUND ? { status: 'not_found' } : { status: 'unknown', error: `${body.errorCode ?? body.responseCode}: ${body.responseMsg ?? ''}` };
+      if (body.responseCode !== SUCCESS)
+        return body.errorCode === NOT_FOUND
+          ? { status: 'not_found' }
+          : { status: 'unknown', error: `${body.errorCode ?? body.responseCode}: ${body.responseMsg ?? ''}` };
       const state = stateOf(body.params?.status ?? body.params?.tranStatusDesc);
       if (!state) return { status: 'unknown', error: `Unrecognised status "${body.params?.status ?? body.params?.tranStatusDesc}"` };
       return { status: 'found', state, transactionId: body.params?.transactionId ? String(body.params.transactionId) : null };

@@ -317,7 +317,8 @@ export function createReloadlyStandIn(
     if (!operator) return fail(req, 'OPERATOR_NOT_FOUND', `Operator ${String(body.operatorId)} not found`);
     const amount = typeof body.amount === 'string' && /^\d+(\.\d+)?$/.test(body.amount.trim()) ? Number(body.amount) : body.amount;
     if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) return fail(req, 'INVALID_AMOUNT', 'amount must be a positive number');
-    if (body.useLocalAmount !== undefined && typeof body.useLocalAmount !== 'boolean') return fail(req, 'INVALID_AMOUNT', 'useLocalAmount must be true or false');
+    if (body.useLocalAmount !== undefined && typeof body.useLocalAmount !== 'boolean')
+      return fail(req, 'INVALID_AMOUNT', 'useLocalAmount must be true or false');
     const recipient = isObject(body.recipientPhone) ? body.recipientPhone : {};
     const national =
       recipient.countryCode === 'SO' && (typeof recipient.number === 'string' || typeof recipient.number === 'number')

@@ -11,8 +11,12 @@ import { createReloadlyStandIn } from './reloadly-stand-in.ts';
  * free port), PAYMENT_SANDBOX_APPROVAL_MS, OPERATOR_SANDBOX_LATENCY_MS.
  */
 const env = process.env;
-const waafipay = await startStandInServer(createWaafiPayStandIn({ approvalMs: Number(env.PAYMENT_SANDBOX_APPROVAL_MS ?? 1500) }).handle, { port: Number(env.STAND_IN_WAAFIPAY_PORT ?? 0) });
-const reloadly = await startStandInServer(createReloadlyStandIn({ latencyMs: Number(env.OPERATOR_SANDBOX_LATENCY_MS ?? 800) }).combinedHandle, { port: Number(env.STAND_IN_RELOADLY_PORT ?? 0) });
+const waafipay = await startStandInServer(createWaafiPayStandIn({ approvalMs: Number(env.PAYMENT_SANDBOX_APPROVAL_MS ?? 1500) }).handle, {
+  port: Number(env.STAND_IN_WAAFIPAY_PORT ?? 0),
+});
+const reloadly = await startStandInServer(createReloadlyStandIn({ latencyMs: Number(env.OPERATOR_SANDBOX_LATENCY_MS ?? 800) }).combinedHandle, {
+  port: Number(env.STAND_IN_RELOADLY_PORT ?? 0),
+});
 console.log(JSON.stringify({ waafipay: waafipay.url, reloadly: reloadly.url }));
 const close = async () => {
   await Promise.all([waafipay.close(), reloadly.close()]);

@@ -188,13 +188,22 @@ export function inProcessFetch(handler: StandInHandler): FetchLike {
     const url = new URL(request.url);
     const answer = parsed.ok
       ? await untilAborted(
-          safeHandle(handler, { method: request.method, path: url.pathname, query: url.searchParams, headers: Object.fromEntries(request.headers), body: parsed.body }),
+          safeHandle(handler, {
+            method: request.method,
+            path: url.pathname,
+            query: url.searchParams,
+            headers: Object.fromEntries(request.headers),
+            body: parsed.body,
+          }),
           signal,
         )
       : parsed.answer;
 
     if (answer.kind === 'answer') {
-      return new Response(jsonText(answer.body) || null, { status: answer.status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+      return new Response(jsonText(answer.body) || null, {
+        status: answer.status,
+        headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+      });
     }
     if (answer.kind === 'reset') {
       throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });

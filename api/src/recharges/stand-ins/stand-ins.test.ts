@@ -12,7 +12,11 @@ interface Reply {
   body: any;
 }
 
-async function call(doFetch: FetchLike, url: string, init: { method?: string; body?: unknown; headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<Reply> {
+async function call(
+  doFetch: FetchLike,
+  url: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string>; signal?: AbortSignal } = {},
+): Promise<Reply> {
   const res = await doFetch(url, {
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
     headers: { 'content-type': 'application/json', ...init.headers },
@@ -48,7 +52,11 @@ describe('stand-in server', () => {
     if (req.path === '/reset') return { kind: 'reset' };
     if (req.path === '/hang') return { kind: 'hang' };
     if (req.path === '/boom') throw new Error('bug');
-    return { kind: 'answer', status: 201, body: { method: req.method, path: req.path, q: req.query.get('q'), auth: req.headers.authorization ?? null, body: req.body ?? null } };
+    return {
+      kind: 'answer',
+      status: 201,
+      body: { method: req.method, path: req.path, q: req.query.get('q'), auth: req.headers.authorization ?? null, body: req.body ?? null },
+    };
   };
 
   it('binds loopback on a free port and speaks JSON both ways', async () => {
@@ -145,7 +153,14 @@ describe('WaafiPay stand-in', () => {
     call(doFetch, asm, { body: chargeBody(referenceId, accountNo, extra, service), signal });
   const settle = (serviceName: string, transactionId: string, referenceId?: string) =>
     call(doFetch, asm, {
-      body: envelope(serviceName, { merchantUid: creds.merchantUid, apiUserId: creds.apiUserId, apiKey: creds.apiKey, transactionId, referenceId, description: 'settle' }),
+      body: envelope(serviceName, {
+        merchantUid: creds.merchantUid,
+        apiUserId: creds.apiUserId,
+        apiKey: creds.apiKey,
+        transactionId,
+        referenceId,
+        description: 'settle',
+      }),
     });
   const info = (referenceId: string) =>
     call(doFetch, asm, { body: envelope('HPP_GETTRANINFO', { merchantUid: creds.merchantUid, storeId: creds.storeId, hppKey: creds.hppKey, referenceId }) });
@@ -161,7 +176,14 @@ describe('WaafiPay stand-in', () => {
 
     const status = await info('ref-ok');
     expect(status.body.responseCode).toBe('2001');
-    expect(status.body.params).toMatchObject({ referenceId: 'ref-ok', transactionId: reply.body.params.transactionId, status: 'Approved', tranStatusDesc: 'Approved', txAmount: '5.00', currency: 'USD' });
+    expect(status.body.params).toMatchObject({
+      referenceId: 'ref-ok',
+      transactionId: reply.body.params.transactionId,
+      status: 'Approved',
+      tranStatusDesc: 'Approved',
+      txAmount: '5.00',
+      currency: 'USD',
+    });
   });
 
   it('is Pending while the payer types the PIN', async () => {
@@ -178,7 +200,11 @@ describe('WaafiPay stand-in', () => {
     const reply = await charge('ref-0000', '252615550000');
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ responseCode: '5206', errorCode: 'E10205', responseMsg: 'RCS_USER_REJECTED' });
-    expect(reply.body.params).toEqual({ state: 'DECLINED', referenceId: 'ref-0000', description: 'Payment declined: the payer cancelled or has too little balance' });
+    expect(reply.body.params).toEqual({
+      state: 'DECLINED',
+      referenceId: 'ref-0000',
+      description: 'Payment declined: the payer cancelled or has too little balance',
+    });
     expect((await info('ref-0000')).body.params.status).toBe('Declined');
   });
 
@@ -186,7 +212,12 @@ describe('WaafiPay stand-in', () => {
     expect(await rejection(charge('ref-0001', '252615550001'))).toBeInstanceOf(TypeError);
     expect((await info('ref-0001')).body.params.status).toBe('Approved');
     const retry = await charge('ref-0001', '252615550001');
-    expect(retry.body).toMatchObject({ responseCode: '5310', errorCode: 'E10316', responseMsg: 'RCS_DUPLICATE_REFERENCE_ID', params: { referenceId: 'ref-0001' } });
+    expect(retry.body).toMatchObject({
+      responseCode: '5310',
+      errorCode: 'E10316',
+      responseMsg: 'RCS_DUPLICATE_REFERENCE_ID',
+      params: { referenceId: 'ref-0001' },
+    });
     expect(stand.transactions()).toHaveLength(1);
     expect(stand.byReference('ref-0001')).toMatchObject({ state: 'Approved', requests: 2 });
   });
@@ -262,7 +293,9 @@ describe('WaafiPay stand-in', () => {
     const bad = chargeBody('ref-x', '252615551234');
     bad.serviceParams.apiKey = 'wrong';
     expect((await call(fetch, asm, { body: bad })).body).toMatchObject({ responseCode: '5310', errorCode: 'E10101', responseMsg: 'RCS_INVALID_CREDENTIALS' });
-    const wrongHpp = await call(fetch, asm, { body: envelope('HPP_GETTRANINFO', { merchantUid: creds.merchantUid, storeId: creds.storeId, hppKey: 'nope', referenceId: 'x' }) });
+    const wrongHpp = await call(fetch, asm, {
+      body: envelope('HPP_GETTRANINFO', { merchantUid: creds.merchantUid, storeId: creds.storeId, hppKey: 'nope', referenceId: 'x' }),
+    });
     expect(wrongHpp.body.errorCode).toBe('E10101');
 
     for (const [extra, field] of [
@@ -316,7 +349,9 @@ describe('WaafiPay stand-in', () => {
 
     stand.injectFault({ serviceName: 'API_PREAUTHORIZE_COMMIT' }, 'hang-after');
     const f2 = stand.byReference('ref-f2')!.transactionId;
-    await rejection(call(fetch, asm, { body: envelope('API_PREAUTHORIZE_COMMIT', { ...creds, transactionId: f2, referenceId: 'ref-f2' }), signal: AbortSignal.timeout(200) }));
+    await rejection(
+      call(fetch, asm, { body: envelope('API_PREAUTHORIZE_COMMIT', { ...creds, transactionId: f2, referenceId: 'ref-f2' }), signal: AbortSignal.timeout(200) }),
+    );
     expect(stand.byReference('ref-f2')?.state).toBe('Committed');
 
     stand.reset();
@@ -353,7 +388,13 @@ describe('Reloadly stand-in', () => {
 
   const getToken = (overrides: Record<string, unknown> = {}, base = auth) =>
     call(fetch, `${base}/oauth/token`, {
-      body: { client_id: RELOADLY_STAND_IN_CREDENTIALS.clientId, client_secret: RELOADLY_STAND_IN_CREDENTIALS.clientSecret, grant_type: 'client_credentials', audience: api, ...overrides },
+      body: {
+        client_id: RELOADLY_STAND_IN_CREDENTIALS.clientId,
+        client_secret: RELOADLY_STAND_IN_CREDENTIALS.clientSecret,
+        grant_type: 'client_credentials',
+        audience: api,
+        ...overrides,
+      },
     });
   const get = (path: string, signal?: AbortSignal, base = api) =>
     call(fetch, `${base}${path}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/com.reloadly.topups-v1+json' }, signal });
@@ -381,7 +422,10 @@ describe('Reloadly stand-in', () => {
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 3600, scope: 'developer' });
     const wrong = await getToken({ client_secret: 'nope' });
-    expect([wrong.status, wrong.body]).toEqual([401, { timeStamp: expect.any(String), message: 'Access Denied', path: '/oauth/token', errorCode: 'INVALID_CREDENTIALS' }]);
+    expect([wrong.status, wrong.body]).toEqual([
+      401,
+      { timeStamp: expect.any(String), message: 'Access Denied', path: '/oauth/token', errorCode: 'INVALID_CREDENTIALS' },
+    ]);
     expect((await getToken({ audience: undefined })).status).toBe(400);
     expect((await getToken({ grant_type: 'password' })).status).toBe(400);
     // The token endpoint lives on the auth host only.
@@ -399,7 +443,10 @@ describe('Reloadly stand-in', () => {
     expect((await get('/operators/auto-detect/phone/615551234/countries/SO')).status).toBe(200);
     stand.expireTokens();
     const expired = await get('/operators/auto-detect/phone/615551234/countries/SO');
-    expect([expired.status, expired.body]).toEqual([401, { timeStamp: expect.any(String), message: expect.any(String), path: '/operators/auto-detect/phone/615551234/countries/SO', errorCode: 'TOKEN_EXPIRED' }]);
+    expect([expired.status, expired.body]).toEqual([
+      401,
+      { timeStamp: expect.any(String), message: expect.any(String), path: '/operators/auto-detect/phone/615551234/countries/SO', errorCode: 'TOKEN_EXPIRED' },
+    ]);
     token = (await getToken()).body.access_token;
     expect((await get('/operators/auto-detect/phone/615551234/countries/SO')).status).toBe(200);
   });
@@ -426,7 +473,18 @@ describe('Reloadly stand-in', () => {
     ] as const) {
       const reply = await get(`/operators/auto-detect/phone/${phone}/countries/SO`);
       expect(reply.status).toBe(200);
-      expect(reply.body).toMatchObject({ operatorId: id, id, name, bundle: false, data: true, denominationType: 'RANGE', minAmount: 0.2, maxAmount: 500, fixedAmounts: [], country: { isoName: 'SO', name: 'Somalia' } });
+      expect(reply.body).toMatchObject({
+        operatorId: id,
+        id,
+        name,
+        bundle: false,
+        data: true,
+        denominationType: 'RANGE',
+        minAmount: 0.2,
+        maxAmount: 500,
+        fixedAmounts: [],
+        country: { isoName: 'SO', name: 'Somalia' },
+      });
     }
     for (const path of ['/operators/auto-detect/phone/125551234/countries/SO', '/operators/auto-detect/phone/615551234/countries/KE']) {
       const reply = await get(path);
@@ -506,7 +564,11 @@ describe('Reloadly stand-in', () => {
     const reads = [];
     for (let i = 0; i < 3; i++) reads.push((await get(path)).body);
     expect(reads.map((r) => r.status)).toEqual(['PROCESSING', 'PROCESSING', 'SUCCESSFUL']);
-    expect(reads[2]).toMatchObject({ code: null, message: null, transaction: { status: 'SUCCESSFUL', operatorTransactionId: expect.any(String), deliveredAmount: 2.5 } });
+    expect(reads[2]).toMatchObject({
+      code: null,
+      message: null,
+      transaction: { status: 'SUCCESSFUL', operatorTransactionId: expect.any(String), deliveredAmount: 2.5 },
+    });
   });
 
   it('5555: PROCESSING, then REFUNDED (reads by report count too)', async () => {
@@ -581,8 +643,12 @@ describe('Reloadly stand-in', () => {
     token = (await getToken({}, one)).body.access_token;
     const viaHttp = (await get('/operators/auto-detect/phone/615551234/countries/SO', undefined, one)).body;
     const direct = inProcessFetch(stand.combinedHandle);
-    const tokenReply = await call(direct, `${one}/oauth/token`, { body: { client_id: 'standin-client', client_secret: 'standin-secret', grant_type: 'client_credentials', audience: one } });
-    const inProcess = await call(direct, `${one}/operators/auto-detect/phone/615551234/countries/SO`, { headers: { authorization: `Bearer ${tokenReply.body.access_token}` } });
+    const tokenReply = await call(direct, `${one}/oauth/token`, {
+      body: { client_id: 'standin-client', client_secret: 'standin-secret', grant_type: 'client_credentials', audience: one },
+    });
+    const inProcess = await call(direct, `${one}/operators/auto-detect/phone/615551234/countries/SO`, {
+      headers: { authorization: `Bearer ${tokenReply.body.access_token}` },
+    });
     expect(inProcess).toEqual({ status: 200, contentType: 'application/json', body: viaHttp });
     const wrong = await call(direct, `${one}/topups/reports/transactions`);
     expect([wrong.status, wrong.body.errorCode]).toEqual([401, 'INVALID_TOKEN']);

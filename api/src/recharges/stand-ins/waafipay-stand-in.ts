@@ -180,7 +180,8 @@ export function createWaafiPayStandIn(
 
   function checkCredentials(params: Params, names: readonly (keyof typeof credentials)[]): StandInAnswer | undefined {
     for (const name of names) if (!nonEmptyString(params[name])) return invalid(`serviceParams.${name} is required`);
-    for (const name of names) if (params[name] !== credentials[name]) return envelope(WAAFIPAY_RESULTS.invalidCredentials, { description: 'Invalid merchant credentials' });
+    for (const name of names)
+      if (params[name] !== credentials[name]) return envelope(WAAFIPAY_RESULTS.invalidCredentials, { description: 'Invalid merchant credentials' });
     return undefined;
   }
 
