@@ -20,18 +20,16 @@ export interface ResourceFixture {
 /** A live provider, and a live category of it, made directly in the database for records that refer to them. */
 async function providerId(h: Harness): Promise<number> {
   const code = `P${unique()}`;
-  await h
-    .knex('providers')
-    .insert({
-      name: `Operator ${code}`,
-      code,
-      status: 'active',
-      sort_order: 0,
-      adapter_key: 'sandbox',
-      phone_prefixes: JSON.stringify([uniquePrefix()]),
-      created_at: '2026-01-01 00:00:00.000',
-      updated_at: '2026-01-01 00:00:00.000',
-    });
+  await h.knex('providers').insert({
+    name: `Operator ${code}`,
+    code,
+    status: 'active',
+    sort_order: 0,
+    adapter_key: 'sandbox',
+    phone_prefixes: JSON.stringify([uniquePrefix()]),
+    created_at: '2026-01-01 00:00:00.000',
+    updated_at: '2026-01-01 00:00:00.000',
+  });
   return (await h.knex('providers').where({ code }).first()).id as number;
 }
 async function categoryId(h: Harness): Promise<number> {

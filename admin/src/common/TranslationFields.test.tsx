@@ -77,14 +77,12 @@ describe('TranslationFields', () => {
 
   it('opens itself to show the API’s 422 on a translation (a collapsed field is never silently wrong)', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const update = vi
-      .fn()
-      .mockRejectedValue(
-        Object.assign(new Error('Validation failed.'), {
-          status: 422,
-          body: { message: 'Validation failed.', errors: { 'translations.so.description': 'This value is too long' } },
-        }),
-      );
+    const update = vi.fn().mockRejectedValue(
+      Object.assign(new Error('Validation failed.'), {
+        status: 422,
+        body: { message: 'Validation failed.', errors: { 'translations.so.description': 'This value is too long' } },
+      }),
+    );
     await renderCategory(null, update);
     await waitFor(() => expect((screen.getByLabelText(/^Name\s*\*?$/) as HTMLInputElement).value).toBe('Daily'));
     const toggle = screen.getByRole('button', { name: 'Translations of Description' });

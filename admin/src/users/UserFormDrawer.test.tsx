@@ -37,14 +37,12 @@ describe('user slide-over form', () => {
   it('puts server field errors on their fields and unknown ones in the Error banner', async () => {
     // react-admin logs a failed dataProvider call; expected here.
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const create = vi
-      .fn()
-      .mockRejectedValue(
-        Object.assign(new Error('The given data was invalid.'), {
-          status: 422,
-          body: { message: 'The given data was invalid.', errors: { email: 'The email has already been taken.', odd: 'Something odd' } },
-        }),
-      );
+    const create = vi.fn().mockRejectedValue(
+      Object.assign(new Error('The given data was invalid.'), {
+        status: 422,
+        body: { message: 'The given data was invalid.', errors: { email: 'The email has already been taken.', odd: 'Something odd' } },
+      }),
+    );
     await renderForm('admin', testDataProvider({ create, getList: async () => ({ data: [{ id: 2, name: 'ops' }], total: 1 }) as never }));
     expect(await screen.findByRole('heading', { name: 'New Admin' })).toBeTruthy();
     fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: 'Ali' } });
@@ -81,14 +79,12 @@ describe('user slide-over form', () => {
         translations: { ae: { description: 'باقات' } },
       },
     };
-    const update = vi
-      .fn()
-      .mockRejectedValue(
-        Object.assign(new Error('Validation failed.'), {
-          status: 422,
-          body: { message: 'Validation failed.', errors: { 'translations.so.company_name': 'This value is too long' } },
-        }),
-      );
+    const update = vi.fn().mockRejectedValue(
+      Object.assign(new Error('Validation failed.'), {
+        status: 422,
+        body: { message: 'Validation failed.', errors: { 'translations.so.company_name': 'This value is too long' } },
+      }),
+    );
     const i18nProvider = await testI18nProvider();
     startSession('t', { id: 1, name: 'A', email: 'a@x.so', permissions: [{ name: 'update users' }] }, false);
     render(

@@ -246,19 +246,16 @@ export async function settleRecharge(ctx: ServiceContext, money: RechargeMoney, 
   const row = await findRecharge(ctx, rawId);
   await transact(ctx, async (tctx) => {
     const now = toDbTime();
-    const won = await tctx
-      .db('recharges')
-      .where({ id: row.id, status: 'needs_review' })
-      .update({
-        status: 'pending',
-        review_outcome: input.outcome,
-        reviewed_by: ctx.actor.id,
-        reviewed_at: now,
-        next_attempt_at: null,
-        unsure_since: null,
-        crashes: 0,
-        updated_at: now,
-      });
+    const won = await tctx.db('recharges').where({ id: row.id, status: 'needs_review' }).update({
+      status: 'pending',
+      review_outcome: input.outcome,
+      reviewed_by: ctx.actor.id,
+      reviewed_at: now,
+      next_attempt_at: null,
+      unsure_since: null,
+      crashes: 0,
+      updated_at: now,
+    });
     if (!won) throw new AppError(409, 'api:recharges.settle_not_possible');
     await recordActivity(tctx, {
       action: 'recharge_settled_in_review',

@@ -358,17 +358,14 @@ describe('the console: list, detail, retry, refund', () => {
     // A purchase-flow sale failed while its payment was still collected and its debit not yet back (as after a crash).
     const stuck = await buy(h, shop);
     const reason = 'The operator refused the top-up.';
-    await h
-      .knex('recharges')
-      .where({ id: stuck.body.data.id })
-      .update({
-        status: 'failed',
-        payment_state: 'collected',
-        payment_flow: 'purchase',
-        payment_reference: 'TX-HAND',
-        delivery_state: 'failed',
-        failure_reason: reason,
-      });
+    await h.knex('recharges').where({ id: stuck.body.data.id }).update({
+      status: 'failed',
+      payment_state: 'collected',
+      payment_flow: 'purchase',
+      payment_reference: 'TX-HAND',
+      delivery_state: 'failed',
+      failure_reason: reason,
+    });
     kit.standIns.waafipay.reset();
     const refunds = await Promise.all(Array.from({ length: 10 }, () => h.http().post(`/api/v1/recharges/${stuck.body.data.id}/refund`).set(bearer(root))));
     expect(refunds.filter((r) => r.status >= 500)).toEqual([]);

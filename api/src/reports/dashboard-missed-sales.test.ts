@@ -31,17 +31,15 @@ beforeAll(async () => {
       await recordMissedSale(h.knex, { dealerId: d.id, bundleId: null, bundleName: '1 GB', amount: (i + 1) * 100, cost: 80, idempotencyKey: `today-${k}` });
   }
   const today = zonedDay(new Date(), ZONE);
-  await h
-    .knex('missed_sales')
-    .insert({
-      dealer_id: dealers[0].id,
-      bundle_id: null,
-      bundle_name: '1 GB',
-      amount: 99_900,
-      cost: 80,
-      idempotency_key: 'yesterday',
-      created_at: toDbTime(new Date(startOfZonedDay(today, ZONE).getTime() - 60_000)),
-    });
+  await h.knex('missed_sales').insert({
+    dealer_id: dealers[0].id,
+    bundle_id: null,
+    bundle_name: '1 GB',
+    amount: 99_900,
+    cost: 80,
+    idempotency_key: 'yesterday',
+    created_at: toDbTime(new Date(startOfZonedDay(today, ZONE).getTime() - 60_000)),
+  });
 });
 afterAll(() => h.close());
 

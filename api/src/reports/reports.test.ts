@@ -30,17 +30,15 @@ beforeAll(async () => {
     ['RP1', 'Hormuud'],
     ['RP2', 'Somtel'],
   ]) {
-    await h
-      .knex('providers')
-      .insert({
-        name,
-        code,
-        status: 'active',
-        sort_order: 0,
-        adapter_key: 'sandbox',
-        created_at: '2026-01-01 00:00:00.000',
-        updated_at: '2026-01-01 00:00:00.000',
-      });
+    await h.knex('providers').insert({
+      name,
+      code,
+      status: 'active',
+      sort_order: 0,
+      adapter_key: 'sandbox',
+      created_at: '2026-01-01 00:00:00.000',
+      updated_at: '2026-01-01 00:00:00.000',
+    });
     ids[code] = (await h.knex('providers').where({ code }).first()).id;
   }
   // dealer, provider, bundle, status, amount, cost, profit, created_at (UTC), phone
@@ -209,48 +207,44 @@ describe('GET /reports/dealer-profit', () => {
 describe('GET /dashboard', () => {
   it("counts today's and this month's sales in the company time zone, with the 30-day series and the latest sales", async () => {
     const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
-    await h
-      .knex('recharges')
-      .insert({
-        dealer_id: a.id,
-        provider_id: ids.RP1,
-        provider_name: 'Hormuud',
-        category_name: 'Daily',
-        bundle_name: '1 GB',
-        pricing_model: 'cost',
-        phone: '615000009',
-        amount: 55,
-        cost: 40,
-        profit: 15,
-        currency: 'USD',
-        status: 'completed',
-        idempotency_key: 'today-1',
-        reference: 'RCTODAY00001',
-        attempts: 1,
-        created_at: now,
-        updated_at: now,
-      });
-    await h
-      .knex('recharges')
-      .insert({
-        dealer_id: b.id,
-        provider_id: ids.RP1,
-        provider_name: 'Hormuud',
-        category_name: 'Daily',
-        bundle_name: '1 GB',
-        pricing_model: 'profit',
-        phone: '615000010',
-        amount: 55,
-        cost: 40,
-        profit: 15,
-        currency: 'USD',
-        status: 'pending',
-        idempotency_key: 'today-2',
-        reference: 'RCTODAY00002',
-        attempts: 0,
-        created_at: now,
-        updated_at: now,
-      });
+    await h.knex('recharges').insert({
+      dealer_id: a.id,
+      provider_id: ids.RP1,
+      provider_name: 'Hormuud',
+      category_name: 'Daily',
+      bundle_name: '1 GB',
+      pricing_model: 'cost',
+      phone: '615000009',
+      amount: 55,
+      cost: 40,
+      profit: 15,
+      currency: 'USD',
+      status: 'completed',
+      idempotency_key: 'today-1',
+      reference: 'RCTODAY00001',
+      attempts: 1,
+      created_at: now,
+      updated_at: now,
+    });
+    await h.knex('recharges').insert({
+      dealer_id: b.id,
+      provider_id: ids.RP1,
+      provider_name: 'Hormuud',
+      category_name: 'Daily',
+      bundle_name: '1 GB',
+      pricing_model: 'profit',
+      phone: '615000010',
+      amount: 55,
+      cost: 40,
+      profit: 15,
+      currency: 'USD',
+      status: 'pending',
+      idempotency_key: 'today-2',
+      reference: 'RCTODAY00002',
+      attempts: 0,
+      created_at: now,
+      updated_at: now,
+    });
     const res = await h.http().get('/api/v1/dashboard').set(bearer(root));
     expect(res.status).toBe(200);
     expect(res.body.data.today).toMatchObject({ count: 1, revenue: '0.55', cost: '0.40', profit: '0.15', pending: 1, failed: 0, success_rate: 100 });

@@ -187,19 +187,15 @@ describe('mail settings', () => {
   });
 
   it('keeps the password encrypted at rest and never answers it', async () => {
-    const res = await h
-      .http()
-      .put('/api/v1/settings/mail')
-      .set(bearer(root))
-      .send({
-        host: '127.0.0.1',
-        port,
-        security: 'none',
-        username: 'mailer',
-        password: 'Smtp-Pa55',
-        from_address: 'noreply@example.so',
-        from_name: 'Somali Data',
-      });
+    const res = await h.http().put('/api/v1/settings/mail').set(bearer(root)).send({
+      host: '127.0.0.1',
+      port,
+      security: 'none',
+      username: 'mailer',
+      password: 'Smtp-Pa55',
+      from_address: 'noreply@example.so',
+      from_name: 'Somali Data',
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
       host: '127.0.0.1',

@@ -35,17 +35,15 @@ beforeAll(async () => {
   root = await h.adminToken();
   const email = 'turjum@test.example';
   const id = await h.insertUser({ name: 'Turjum Data', email, user_type: 'dealer', dealer_code: CODE }, 'dealer');
-  await h
-    .knex('dealer_details')
-    .insert({
-      user_id: id,
-      brand_color: '#0A7D32',
-      company_name: 'Turjum Ltd',
-      description: 'Data bundles for every network',
-      pricing_model: 'cost',
-      created_at: '2026-01-01 00:00:00.000',
-      updated_at: '2026-01-01 00:00:00.000',
-    });
+  await h.knex('dealer_details').insert({
+    user_id: id,
+    brand_color: '#0A7D32',
+    company_name: 'Turjum Ltd',
+    description: 'Data bundles for every network',
+    pricing_model: 'cost',
+    created_at: '2026-01-01 00:00:00.000',
+    updated_at: '2026-01-01 00:00:00.000',
+  });
   dealer = { id, token: await h.login(email) };
 
   // The operator as the console sends it with a logo: multipart, translations as JSON text.

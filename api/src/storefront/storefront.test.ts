@@ -17,18 +17,16 @@ beforeAll(async () => {
   root = await h.adminToken();
   const email = 'shop@test.example';
   const id = await h.insertUser({ name: 'Xamar Data', email, user_type: 'dealer', dealer_code: 'XAMAR', phone: '+252615000000' }, 'dealer');
-  await h
-    .knex('dealer_details')
-    .insert({
-      user_id: id,
-      brand_color: '#0A7D32',
-      company_name: 'Xamar Data Ltd',
-      description: 'Bundles in Hodan',
-      pricing_model: 'cost',
-      contact_email: 'owner@xamar.so',
-      created_at: '2026-01-01 00:00:00.000',
-      updated_at: '2026-01-01 00:00:00.000',
-    });
+  await h.knex('dealer_details').insert({
+    user_id: id,
+    brand_color: '#0A7D32',
+    company_name: 'Xamar Data Ltd',
+    description: 'Bundles in Hodan',
+    pricing_model: 'cost',
+    contact_email: 'owner@xamar.so',
+    created_at: '2026-01-01 00:00:00.000',
+    updated_at: '2026-01-01 00:00:00.000',
+  });
   dealer = { id, token: await h.login(email) };
   const p = await h
     .http()

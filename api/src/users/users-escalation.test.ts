@@ -82,18 +82,14 @@ describe('privilege escalation', () => {
   it('dealer codes are unique whatever their case and whoever holds them', async () => {
     const admin = await h.adminToken();
     const role = await h.http().post('/api/v1/roles').set(bearer(admin)).send({ name: 'Clerk' });
-    const first = await h
-      .http()
-      .post('/api/v1/users')
-      .set(bearer(admin))
-      .send({
-        name: 'A',
-        email: 'a1@test.example',
-        password: newPassword,
-        password_confirmation: newPassword,
-        role_id: role.body.data.id,
-        dealer_code: 'shop1',
-      });
+    const first = await h.http().post('/api/v1/users').set(bearer(admin)).send({
+      name: 'A',
+      email: 'a1@test.example',
+      password: newPassword,
+      password_confirmation: newPassword,
+      role_id: role.body.data.id,
+      dealer_code: 'shop1',
+    });
     expect(first.status).toBe(201);
     const second = await h
       .http()

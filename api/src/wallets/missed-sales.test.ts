@@ -36,20 +36,18 @@ beforeAll(async () => {
   const provider = (await h.knex('providers').where({ code: 'MSHOR' }).first()).id;
   await h.knex('categories').insert({ provider_id: provider, name: 'Daily', status: 'active', sort_order: 0, created_at: now, updated_at: now });
   const category = (await h.knex('categories').where({ provider_id: provider }).first()).id;
-  await h
-    .knex('bundles')
-    .insert({
-      category_id: category,
-      name: '1 GB Daily',
-      data_volume_mb: 1024,
-      validity_days: 1,
-      cost_price: 40,
-      selling_price: 50,
-      status: 'active',
-      sort_order: 0,
-      created_at: now,
-      updated_at: now,
-    });
+  await h.knex('bundles').insert({
+    category_id: category,
+    name: '1 GB Daily',
+    data_volume_mb: 1024,
+    validity_days: 1,
+    cost_price: 40,
+    selling_price: 50,
+    status: 'active',
+    sort_order: 0,
+    created_at: now,
+    updated_at: now,
+  });
   bundleId = (await h.knex('bundles').where({ category_id: category }).first()).id;
 });
 afterAll(() => h.close());
@@ -75,17 +73,15 @@ describe('recordMissedSale', () => {
     ).resolves.toBeUndefined();
     await h.knex('missed_sales').where({ dealer_id: a.id }).whereNot({ idempotency_key: 'order-1' }).delete();
     // Yesterday's, in the company's time zone (one millisecond before today began there).
-    await h
-      .knex('missed_sales')
-      .insert({
-        dealer_id: a.id,
-        bundle_id: bundleId,
-        bundle_name: '1 GB Daily',
-        amount: 500,
-        cost: 400,
-        idempotency_key: 'order-old',
-        created_at: toDbTime(new Date(startOfZonedDay(today, ZONE).getTime() - 1)),
-      });
+    await h.knex('missed_sales').insert({
+      dealer_id: a.id,
+      bundle_id: bundleId,
+      bundle_name: '1 GB Daily',
+      amount: 500,
+      cost: 400,
+      idempotency_key: 'order-old',
+      created_at: toDbTime(new Date(startOfZonedDay(today, ZONE).getTime() - 1)),
+    });
   });
 });
 
