@@ -44,8 +44,8 @@ function seconds(env: NodeJS.ProcessEnv, name: string, fallback: number, opts: {
 
 export function databaseTimeouts(env: NodeJS.ProcessEnv = process.env): DatabaseTimeouts {
   return {
-    lockWaitSeconds: seconds(env, 'DB_LOCK_WAIT_TIMEOUT_SECONDS', 5, { whole: true }),
-    statementSeconds: seconds(env, 'DB_STATEMENT_TIMEOUT_SECONDS', 10),
+    lockWaitSeconds: seconds(env, 'DB_LOCK_WAIT_TIMEOUT_SECONDS', 3, { whole: true }),
+    statementSeconds: seconds(env, 'DB_STATEMENT_TIMEOUT_SECONDS', 4),
     acquireSeconds: seconds(env, 'DB_ACQUIRE_TIMEOUT_SECONDS', 5),
     healthSeconds: seconds(env, 'DB_HEALTH_TIMEOUT_SECONDS', 2, { max: 60 }),
   };
