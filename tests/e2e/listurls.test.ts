@@ -37,7 +37,7 @@ describe('list filters live in the URL', () => {
 
     await page.reload();
     await rows(page, 'Hodan Data').waitFor();
-    await expect(search.inputValue()).resolves.toBe('Hodan');
+    await expect.poll(() => search.inputValue()).toBe('Hodan');
     await expect(rows(page, 'Demo Dealer').count()).resolves.toBe(0);
     const listUrl = page.url();
 
@@ -49,7 +49,7 @@ describe('list filters live in the URL', () => {
     await form.getByRole('button', { name: 'Cancel' }).click();
     await form.waitFor({ state: 'detached' });
     await page.waitForURL((u) => u.pathname === '/dealers' && filterOf(u).q === 'Hodan');
-    await expect(search.inputValue()).resolves.toBe('Hodan');
+    await expect.poll(() => search.inputValue()).toBe('Hodan');
     await rows(page, 'Hodan Data').waitFor();
     await expect(rows(page, 'Demo Dealer').count()).resolves.toBe(0);
 
@@ -59,7 +59,7 @@ describe('list filters live in the URL', () => {
     await signIn(other.page, ADMIN, `/auth/login?redirect=${encodeURIComponent(path)}`);
     await other.page.waitForURL((u) => u.pathname === '/dealers' && filterOf(u).q === 'Hodan');
     await rows(other.page, 'Hodan Data').waitFor();
-    await expect(other.page.getByPlaceholder('Search name, email, phone').inputValue()).resolves.toBe('Hodan');
+    await expect.poll(() => other.page.getByPlaceholder('Search name, email, phone').inputValue()).toBe('Hodan');
     await expect(rows(other.page, 'Demo Dealer').count()).resolves.toBe(0);
     expect(other.errors).toEqual([]);
     await other.context.close();
@@ -161,7 +161,7 @@ describe('list filters live in the URL', () => {
 
     await page.goto('/missed-sales?from=2000-01-01&to=2000-01-02');
     await page.waitForURL((u) => filterOf(u).from === '2000-01-01' && filterOf(u).to === '2000-01-02' && !u.searchParams.has('from'));
-    await expect(page.getByLabel('From').first().inputValue()).resolves.toBe('2000-01-01');
+    await expect.poll(() => page.getByLabel('From').first().inputValue()).toBe('2000-01-01');
 
     await page.goto(`/dealer-providers?dealer=${demo}`);
     await rows(page, 'Somtel').first().waitFor();
