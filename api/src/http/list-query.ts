@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { QueryBuilder, Model } from 'objection';
 import { fieldError } from './errors.ts';
 import { decodeId } from './ids.ts';
@@ -90,4 +91,28 @@ export async function paginate<M extends Model>(qb: QueryBuilder<M, M[]>, table:
     results,
     meta: { current_page: params.page, per_page: params.perPage, total, last_page: Math.max(1, Math.ceil(total / params.perPage)) },
   };
+}
+
+/** What a plain knex list takes from its query string. */
+export interface PageRequest {
+  page?: string;
+  per_page?: string;
+  order?: string;
+}
+
+/**
+ * One page of a plain knex query (the money lists, pickers), sorted by `sortColumn` then
+ * `tieBreak` (desc unless order is asc), each row presented.
+ */
+export async function pageOf<R, T>(qb: Knex.QueryBuilder, p: PageRequest, sortColumn: string, present: (r: R) => T, tieBreak: string): Promise<Page<T>> {
+  const { page, perPage } = pageParams({ page: p.page, per_page: p.per_page });
+  const order = (p.order ?? '').toLowerCase() === 'asc' ? 'asc' : 'desc';
+  const countRow = await qb.clone().clearSelect().clearOrder().count({ n: '*' }).first();
+  const total = Number((countRow as { n: number | string } | undefined)?.n ?? 0);
+  const rows: R[] = await qb
+    .orderBy(sortColumn, order)
+    .orderBy(tieBreak, order)
+    .limit(perPage)
+    .offset((page - 1) * perPage);
+  return { data: rows.map(present), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } };
 }

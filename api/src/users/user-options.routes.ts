@@ -3,7 +3,7 @@ import type { Permission } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
 import { encodeId, decodeId } from '../http/ids.ts';
 import { notFound } from '../http/errors.ts';
-import { likePattern, pageParams } from '../http/list-query.ts';
+import { likePattern, pageOf } from '../http/list-query.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { ServiceContext } from '../platform/context.ts';
 
@@ -82,20 +82,15 @@ export function userOptionRoutes(registry: OpenApiRegistry): ApiRouter {
       response: userOptionSchema,
     },
     async (req, ctx) => {
-      const { page, perPage } = pageParams(req.query);
       const qb = visibleUsers(ctx, req.query.user_type as 'admin' | 'dealer' | undefined);
       const q = typeof req.query.q === 'string' ? req.query.q.trim() : '';
       if (q)
         qb.where((w) =>
           w.whereRaw("LOWER(name) LIKE LOWER(?) ESCAPE '!'", [likePattern(q)]).orWhereRaw("LOWER(dealer_code) LIKE LOWER(?) ESCAPE '!'", [likePattern(q)]),
         );
-      const total = Number(((await qb.clone().clearSelect().count({ n: '*' }).first()) as { n: number | string } | undefined)?.n ?? 0);
-      const rows = await qb
-        .orderBy('name', 'asc')
-        .orderBy('id', 'asc')
-        .limit(perPage)
-        .offset((page - 1) * perPage);
-      return { data: rows.map(present), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } };
+      // By name, whatever sort or order the picker sends.
+      const { page, per_page } = req.query as { page?: string; per_page?: string };
+      return pageOf(qb, { page, per_page, order: 'asc' }, 'name', present, 'id');
     },
   );
   api.get('/:id', { summary: 'One user for a picker', anyPermission, response: userOptionSchema }, async (req, ctx) => {

@@ -8,9 +8,8 @@ import { isDealer, type ServiceContext } from '../platform/context.ts';
 import { dealerRef } from '../users/dealer-ref.ts';
 import type { MissedSaleListRow } from './wallet-rows.ts';
 import { fieldError } from '../http/errors.ts';
-import type { Page } from '../http/list-query.ts';
+import { pageOf, type Page, type PageRequest } from '../http/list-query.ts';
 import { readCompanySettings } from '../settings/company-settings.ts';
-import { pageOf, type PageRequest } from './wallet.service.ts';
 
 /**
  * Missed sales (docs/data-model.md, Wallets and the ledger): purchases a "Cost + Profit" dealer's

@@ -34,7 +34,6 @@ import {
   topUpOnce,
   transactionQuery,
   type MoneyOutcome,
-  type PageRequest,
   type TransactionFilters,
   type WalletListFilters,
 } from './wallet.service.ts';
@@ -43,6 +42,7 @@ import { myWallet, setOwnLowBalanceThreshold } from './my-wallet.service.ts';
 import { noticeLowBalance } from './low-balance.ts';
 import { exportMissedSales, listMissedSales, type MissedSaleFilters } from './missed-sales.ts';
 import type { WalletTransactionListRow } from './wallet-rows.ts';
+import type { PageRequest } from '../http/list-query.ts';
 
 /** The query string as the services take it (checked against the route's query schema by the router). */
 const queryOf = <F>(req: Request) => req.query as F & PageRequest;

@@ -10,7 +10,7 @@ import { readMoneyLimits, type MoneyLimits } from '../settings/money-settings.ts
 import { credit, debit } from './ledger.ts';
 import { keyedRow, keyReused, ledgerIdempotency, type Idempotency } from './idempotency.ts';
 import { dealerRef } from '../users/dealer-ref.ts';
-import { likePattern, pageParams, type Page } from '../http/list-query.ts';
+import { likePattern, pageOf, type Page, type PageRequest } from '../http/list-query.ts';
 import { readCompanySettings } from '../settings/company-settings.ts';
 import type { WalletListRow, WalletRow, WalletTransactionListRow } from './wallet-rows.ts';
 
@@ -79,26 +79,6 @@ export async function ownWallet(ctx: ServiceContext): Promise<WalletListRow> {
 }
 
 /** A page request as the list routes take it (strings from the query; bad values fall back). */
-export interface PageRequest {
-  page?: string;
-  per_page?: string;
-  order?: string;
-}
-
-/** One page of a money list, sorted by `sortColumn` then `tieBreak` (desc unless order is asc), each row presented. */
-export async function pageOf<R, T>(qb: Knex.QueryBuilder, p: PageRequest, sortColumn: string, present: (r: R) => T, tieBreak: string): Promise<Page<T>> {
-  const { page, perPage } = pageParams({ page: p.page, per_page: p.per_page });
-  const order = (p.order ?? '').toLowerCase() === 'asc' ? 'asc' : 'desc';
-  const countRow = await qb.clone().clearSelect().clearOrder().count({ n: '*' }).first();
-  const total = Number((countRow as { n: number | string } | undefined)?.n ?? 0);
-  const rows: R[] = await qb
-    .orderBy(sortColumn, order)
-    .orderBy(tieBreak, order)
-    .limit(perPage)
-    .offset((page - 1) * perPage);
-  return { data: rows.map(present), meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } };
-}
-
 export const transactionQuery = (db: Db) =>
   db('wallet_transactions')
     .join('wallets', 'wallets.id', 'wallet_transactions.wallet_id')
