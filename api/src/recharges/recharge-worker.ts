@@ -76,6 +76,13 @@ type Fields = Partial<RechargeRow>;
 /** The claim a step must still hold: the row as this worker took it. */
 type Claim = Pick<RechargeRow, 'id' | 'status' | 'processing_started_at'>;
 
+/** This worker's hold on a sale: it is still processing under the lease it was claimed with. */
+const claimOf = (r: Pick<RechargeRow, 'id' | 'processing_started_at'>): Claim => ({
+  id: r.id,
+  status: 'processing',
+  processing_started_at: r.processing_started_at,
+});
+
 const elapsedSince = (dbTime: string | null | undefined) => (dbTime ? Date.now() - new Date(fromDbTime(dbTime)!).getTime() : 0);
 
 export class RechargeWorker {
@@ -225,7 +232,7 @@ export class RechargeWorker {
     let resumed = 0;
     for (const r of stale) {
       const crashes = Number(r.crashes) + 1;
-      const claim: Claim = { id: r.id, status: 'processing', processing_started_at: r.processing_started_at };
+      const claim = claimOf(r);
       if (crashes >= MAX_CRASHES) {
         await this.toReviewWhere(claim, crashes, `Processing stopped unexpectedly ${crashes} times (the worker's lease ran out).`);
       } else {
@@ -244,7 +251,7 @@ export class RechargeWorker {
       // bounded crashes (an outage must not send every sale in flight to review). Tried again later.
       if (databaseTrouble(err)) {
         this.opts.logger?.warn({ err, recharge: r.id }, 'recharge postponed: the database is in trouble');
-        await this.postpone(r).catch(() => undefined);
+        await this.later(r, this.maxRetryMs).catch(() => undefined);
         return;
       }
       this.opts.logger?.error({ err, recharge: r.id }, 'recharge processing failed');
@@ -253,17 +260,9 @@ export class RechargeWorker {
     }
   }
 
-  private async postpone(r: Row) {
-    const claim = { id: r.id, status: 'processing', processing_started_at: r.processing_started_at };
-    await this.opts
-      .db('recharges')
-      .where(claim)
-      .update({ status: 'pending', next_attempt_at: toDbTime(new Date(Date.now() + this.maxRetryMs)), updated_at: toDbTime() });
-  }
-
   private async crashed(r: Row, err: unknown) {
     const crashes = Number(r.crashes) + 1;
-    const claim: Claim = { id: r.id, status: 'processing', processing_started_at: r.processing_started_at };
+    const claim = claimOf(r);
     const message = err instanceof Error ? err.message : String(err);
     if (crashes >= MAX_CRASHES) return this.toReviewWhere(claim, crashes, `Processing failed unexpectedly ${crashes} times: ${message}`);
     await this.opts
@@ -278,7 +277,7 @@ export class RechargeWorker {
   private async step(r: Row, fields: Fields): Promise<void> {
     const changed = await this.opts
       .db('recharges')
-      .where({ id: r.id, status: 'processing', processing_started_at: r.processing_started_at })
+      .where(claimOf(r))
       .update({ ...fields, updated_at: toDbTime() });
     if (!changed) throw new LeaseLost();
     Object.assign(r, fields);
@@ -293,8 +292,7 @@ export class RechargeWorker {
   private async wait(r: Row, reason: string) {
     if (!r.unsure_since) await this.step(r, { unsure_since: toDbTime() });
     const waited = elapsedSince(r.unsure_since);
-    if (waited >= this.reviewAfterMs)
-      return this.toReviewWhere({ id: r.id, status: 'processing', processing_started_at: r.processing_started_at }, Number(r.crashes), reason);
+    if (waited >= this.reviewAfterMs) return this.toReviewWhere(claimOf(r), Number(r.crashes), reason);
     await this.later(r, Math.min(this.maxRetryMs, Math.max(this.retryBaseMs, Math.floor(waited / 4))));
   }
 
