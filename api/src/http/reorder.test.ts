@@ -134,4 +134,25 @@ describe('POST /{resource}/reorder', () => {
     // Areas have no sort_order: no such route (the path falls to /:id, which takes no POST).
     expect((await reorder(admin, 'areas', { ids: [1] })).status).toBe(404);
   });
+
+  it('ten different orders of the same rows sent at once: no 5xx, and the rows end in exactly one of them, each change logged once', async () => {
+    const rows = [];
+    for (const label of ['Race A', 'Race B', 'Race C', 'Race D']) rows.push(await contact(admin, label));
+    const ids = rows.map((r) => r.id);
+    // Ten rotations and reversals of the four rows, all starting at 100.
+    const orders = Array.from({ length: 10 }, (_, i) => {
+      const rotated = [...ids.slice(i % 4), ...ids.slice(0, i % 4)];
+      return i >= 4 ? rotated.reverse() : rotated;
+    });
+    const before = (await logs()).length;
+    const results = await Promise.all(orders.map((o) => reorder(admin, 'contacts', { ids: o, start: 100 })));
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(200));
+    // The rows hold one whole order, never a mix of two.
+    const final = (await h.knex('contacts').whereIn('id', ids).orderBy('sort_order').select('id', 'sort_order')) as { id: number; sort_order: number }[];
+    expect(final.map((r) => Number(r.sort_order))).toEqual([100, 101, 102, 103]);
+    expect(orders.map((o) => JSON.stringify(o))).toContain(JSON.stringify(final.map((r) => r.id)));
+    // One log entry per call that moved a row.
+    const moved = results.filter((r) => r.body.data.affected > 0).length;
+    expect((await logs()).length).toBe(before + moved);
+  });
 });

@@ -163,4 +163,19 @@ describe("a new Cost + Profit dealer starts from the company's payment methods",
     expect(await h.knex('users').where('dealer_code', 'like', 'NOPAY%').count({ n: '*' }).first()).toMatchObject({ n: 0 });
     expect(await h.knex('payment_methods').whereNotNull('dealer_id').count({ n: '*' }).first()).toMatchObject({ n: 2 });
   });
+
+  it('the same new shop sent five times at once: one dealer, its methods copied once, the rest refused, no 5xx', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => newDealer('TWICE', { starter_margin: '0.10', starter_payment_methods: JSON.stringify({ [evc.h_id]: '617000777' }) })),
+    );
+    expect(results.filter((r) => r.status >= 500)).toEqual([]);
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    for (const refused of results.filter((r) => r.status !== 201)) expect(refused.status).toBe(422);
+    const dealers = await h.knex('users').whereRaw('LOWER(dealer_code) = ?', ['twice']).select('id');
+    expect(dealers).toHaveLength(1);
+    // Nothing of the refused attempts stayed behind: one copy of the method, the shop's own.
+    const copies = await h.knex('payment_methods').where({ account_number: '617000777' }).select('dealer_id');
+    expect(copies).toEqual([{ dealer_id: dealers[0].id }]);
+    expect((await methodsOf('TWICE')).map((m) => m.account_number)).toEqual(['617000777']);
+  });
 });
