@@ -1,4 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { localDiskStorage } from '../uploads/storage.ts';
+import { PaymentMethod } from '../settings/settings.models.ts';
+import { decodeId } from '../http/ids.ts';
+import { systemContext, transact } from '../platform/context.ts';
+import { copyStarterPaymentMethods } from './dealer-starter.ts';
 import { createHarness, bearer, PNG_1PX, type Harness } from '../../../tests/api/harness.ts';
 
 /**
@@ -177,5 +184,21 @@ describe("a new Cost + Profit dealer starts from the company's payment methods",
     const copies = await h.knex('payment_methods').where({ account_number: '617000777' }).select('dealer_id');
     expect(copies).toEqual([{ dealer_id: dealers[0].id }]);
     expect((await methodsOf('TWICE')).map((m) => m.account_number)).toEqual(['617000777']);
+  });
+
+  it('a creation that fails after the logo was copied leaves no file behind', async () => {
+    const folder = path.join(h.dataDir, 'storage', 'payment-methods');
+    const storage = localDiskStorage(path.join(h.dataDir, 'storage'));
+    const source = await PaymentMethod.query(h.knex).findById(decodeId(evc.h_id)!);
+    const dealerId = (await h.knex('users').where('dealer_code', 'PAYS').first('id')).id as number;
+    const before = fs.readdirSync(folder).sort();
+    const failing = transact(systemContext({ db: h.knex }), async (tctx) => {
+      await copyStarterPaymentMethods(tctx, dealerId, [{ source: source!, accountNumber: '617000888' }], storage);
+      expect(fs.readdirSync(folder)).toHaveLength(before.length + 1);
+      throw new Error('the creation failed later');
+    });
+    await expect(failing).rejects.toThrow('the creation failed later');
+    await vi.waitFor(() => expect(fs.readdirSync(folder).sort()).toEqual(before));
+    expect(await h.knex('payment_methods').where({ account_number: '617000888' })).toEqual([]);
   });
 });

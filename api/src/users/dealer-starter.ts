@@ -1,5 +1,6 @@
 import { decodeId } from '../http/ids.ts';
 import { toDbTime } from '../database/time.ts';
+import { onRollback } from '../database/unit-of-work.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
 import { PaymentMethod } from '../settings/settings.models.ts';
 import type { ServiceContext } from '../platform/context.ts';
@@ -72,6 +73,8 @@ export async function copyStarterPaymentMethods(ctx: ServiceContext, dealerId: n
   for (const { source, accountNumber } of methods) {
     // Its own file: replacing or deleting one shop's logo must not take the company's with it.
     const logo = source.logo_path && storage ? await storage.copy(source.logo_path, 'payment-methods') : null;
+    // A refused or failed creation leaves no copy behind.
+    if (logo && storage) onRollback(() => storage.remove(logo));
     const row = {
       name: source.name,
       type: source.type,
