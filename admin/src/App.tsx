@@ -1,7 +1,8 @@
-import { lazy, Suspense, useEffect, useMemo, type ReactNode } from 'react';
-import { BrowserRouter, Navigate, Route } from 'react-router';
+import { lazy, Suspense, useEffect, useMemo, type ComponentType, type ReactNode } from 'react';
+import { BrowserRouter, Route } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
-import { Admin, CustomRoutes, localStorageStore, Notification, Resource } from 'react-admin';
+import { CssBaseline } from '@mui/material';
+import { AdminContext, CoreAdminUI, CustomRoutes, localStorageStore, Notification, Resource } from 'react-admin';
 import { RESOURCE_LIST } from '@app/contracts/resources';
 import { useI18nextProvider } from 'ra-i18n-i18next';
 import i18n, { i18nOptions, isRtl, LANGUAGES } from './i18n/i18n';
@@ -10,13 +11,12 @@ import { authProvider } from './providers/authProvider';
 import { ThemeConfigProvider, useThemeConfig } from './theme/themeConfig';
 import { DirectionCache } from './theme/DirectionCache';
 import { buildTheme } from './theme/themes';
-import { Layout } from './layout/Layout';
-import { useVisibleMenu } from './layout/useMenu';
 import { CONSOLE_RESOURCES, ROUTES, RESOURCE_SCREENS } from './routes';
 import { RecordRedirect } from './resources/RecordRedirect';
 import { RouteGuard } from './auth/RouteGuard';
-import { ErrorPage, NotFoundPage, UnauthorizedPage } from './auth/StatusPages';
-import { useBareLayout } from './layout/Layout';
+import { AuthGuard } from './auth/AuthGuard';
+import { useSession } from './providers/useSession';
+import { useBareLayout } from './layout/bare';
 import { FullPageLoader } from './common/FullPageLoader';
 
 /** Default query client: one retry, no refetch on window focus (docs/product.md section 9). */
@@ -24,22 +24,57 @@ const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, ref
 const store = localStorageStore(undefined, 'console');
 const availableLocales = LANGUAGES.map((l) => ({ locale: l.locale, name: l.name }));
 
-// The blank-layout pages load on their own, with the form library and the shared schemas.
+// What the console loads first is what every screen needs: React, MUI's theme, react-admin's
+// contexts and routes, i18n and the providers. The rest loads when shown: the blank-layout pages
+// (with the form library and the shared schemas), the layout (top bar, menus, customizer; after
+// the sign-in check), every screen (routes.tsx) and the status pages. react-admin's <Admin> is
+// spelled out (AdminContext + CoreAdminUI) so that its default pages (login form, layout,
+// not-found...) are not bundled.
 const LoginPage = lazy(() => import('./auth/LoginPage'));
 const LockScreen = lazy(() => import('./auth/LockScreen'));
+const loadLayout = () => import('./layout/Layout');
+const ConsoleLayoutBody = lazy(loadLayout);
+const HomeRedirect = lazy(() => import('./layout/HomeRedirect'));
+const statusPage = (name: 'ErrorPage' | 'NotFoundPage' | 'UnauthorizedPage') => lazy(() => import('./auth/StatusPages').then((m) => ({ default: m[name] })));
+const ErrorPage = statusPage('ErrorPage');
+const NotFoundPage = statusPage('NotFoundPage');
+const UnauthorizedPage = statusPage('UnauthorizedPage');
+const AccessDenied = lazy(() => import('./auth/raPages').then((m) => ({ default: m.AccessDenied })));
+const AuthenticationError = lazy(() => import('./auth/raPages').then((m) => ({ default: m.AuthenticationError })));
+
 const blank = (page: ReactNode) => <Suspense fallback={<FullPageLoader />}>{page}</Suspense>;
+const suspended = (Page: ComponentType) =>
+  function Suspended() {
+    return blank(<Page />);
+  };
 
 const TopRightNotification = () => <Notification anchorOrigin={{ vertical: 'top', horizontal: 'right' }} />;
 
-function HomeRedirect() {
-  const { home } = useVisibleMenu();
-  return <Navigate to={home} replace />;
+/** Every signed-in route: the auth guard first (no layout is loaded for a visitor sent to the sign-in page), then the layout. */
+function ConsoleLayout({ children }: { children?: ReactNode }) {
+  const { isAuthenticated } = useSession();
+  // A signed-in visitor's layout loads while the guard checks the session, not after it.
+  useEffect(() => {
+    if (isAuthenticated) void loadLayout();
+  }, [isAuthenticated]);
+  return (
+    <AuthGuard>
+      <Suspense fallback={<FullPageLoader />}>
+        <ConsoleLayoutBody>{children}</ConsoleLayoutBody>
+      </Suspense>
+    </AuthGuard>
+  );
 }
 
 function CatchAll() {
   useBareLayout();
   return <NotFoundPage />;
 }
+
+const Loading = () => <FullPageLoader />;
+const ConsoleError = suspended(ErrorPage);
+const ConsoleAccessDenied = suspended(AccessDenied);
+const ConsoleAuthenticationError = suspended(AuthenticationError);
 
 function ConsoleAdmin() {
   const i18nProvider = useI18nextProvider({ i18nextInstance: i18n, options: i18nOptions, availableLocales });
@@ -63,87 +98,88 @@ function ConsoleAdmin() {
   return (
     <DirectionCache direction={config.rtlClass}>
       <BrowserRouter>
-        <Admin
-          dataProvider={dataProvider}
-          authProvider={authProvider}
-          i18nProvider={i18nProvider}
-          queryClient={queryClient}
-          store={store}
-          theme={theme}
-          layout={Layout}
-          loginPage={false}
-          catchAll={CatchAll}
-          error={ErrorPage}
-          notification={TopRightNotification}
-          disableTelemetry
-        >
-          {/* Every registry resource is a react-admin Resource, so references, record links and
-              breadcrumbs work; a resource shown under another path (users at /admin and /dealers,
-              roles at /settings/roles) forwards react-admin's record URL there. */}
-          {RESOURCE_LIST.map((def) => {
-            const List = RESOURCE_SCREENS[def.name];
-            return (
-              <Resource
-                key={def.name}
-                name={def.name}
-                recordRepresentation={def.recordRepresentation}
-                list={
-                  List ? (
-                    <RouteGuard anyOf={def.permissions.view}>
+        <AdminContext dataProvider={dataProvider} authProvider={authProvider} i18nProvider={i18nProvider} queryClient={queryClient} store={store} theme={theme}>
+          <CssBaseline enableColorScheme>
+            <CoreAdminUI
+              layout={ConsoleLayout}
+              loginPage={false}
+              catchAll={CatchAll}
+              error={ConsoleError}
+              loading={Loading}
+              accessDenied={ConsoleAccessDenied}
+              authenticationError={ConsoleAuthenticationError}
+              disableTelemetry
+            >
+              {/* Every registry resource is a react-admin Resource, so references, record links and
+                  breadcrumbs work; a resource shown under another path (users at /admin and /dealers,
+                  roles at /settings/roles) forwards react-admin's record URL there. */}
+              {RESOURCE_LIST.map((def) => {
+                const List = RESOURCE_SCREENS[def.name];
+                return (
+                  <Resource
+                    key={def.name}
+                    name={def.name}
+                    recordRepresentation={def.recordRepresentation}
+                    list={
+                      List ? (
+                        <RouteGuard anyOf={def.permissions.view}>
+                          <List />
+                        </RouteGuard>
+                      ) : undefined
+                    }
+                    edit={List ? undefined : <RecordRedirect resource={def.name} />}
+                  />
+                );
+              })}
+              {CONSOLE_RESOURCES.map(({ name, recordRepresentation, permissions, list: List, hasRecordPage, children = [] }) => (
+                <Resource
+                  key={name}
+                  name={name}
+                  recordRepresentation={recordRepresentation as never}
+                  list={
+                    <RouteGuard permissions={permissions}>
                       <List />
                     </RouteGuard>
-                  ) : undefined
-                }
-                edit={List ? undefined : <RecordRedirect resource={def.name} />}
-              />
-            );
-          })}
-          {CONSOLE_RESOURCES.map(({ name, recordRepresentation, permissions, list: List, hasRecordPage, children = [] }) => (
-            <Resource
-              key={name}
-              name={name}
-              recordRepresentation={recordRepresentation as never}
-              list={
-                <RouteGuard permissions={permissions}>
-                  <List />
-                </RouteGuard>
-              }
-              show={hasRecordPage ? <RecordRedirect resource={name} /> : undefined}
-            >
-              {children.map(({ path, permissions: needs, screen: Screen, props }) => (
-                <Route
-                  key={path}
-                  path={path}
-                  element={
-                    <RouteGuard permissions={needs}>
-                      <Screen {...props} />
-                    </RouteGuard>
                   }
-                />
+                  show={hasRecordPage ? <RecordRedirect resource={name} /> : undefined}
+                >
+                  {children.map(({ path, permissions: needs, screen: Screen, props }) => (
+                    <Route
+                      key={path}
+                      path={path}
+                      element={
+                        <RouteGuard permissions={needs}>
+                          <Screen {...props} />
+                        </RouteGuard>
+                      }
+                    />
+                  ))}
+                </Resource>
               ))}
-            </Resource>
-          ))}
-          <CustomRoutes noLayout>
-            <Route path="/auth/login" element={blank(<LoginPage />)} />
-            <Route path="/auth/admin/login" element={blank(<LoginPage />)} />
-            <Route path="/auth/lock-screen" element={blank(<LockScreen />)} />
-            <Route path="/unauthorized" element={<UnauthorizedPage />} />
-          </CustomRoutes>
-          <CustomRoutes>
-            <Route path="/" element={<HomeRedirect />} />
-            {ROUTES.map(({ path, permissions, anyOf, userTypes, screen: Screen, props }) => (
-              <Route
-                key={path}
-                path={path}
-                element={
-                  <RouteGuard permissions={permissions} anyOf={anyOf} userTypes={userTypes}>
-                    <Screen {...props} />
-                  </RouteGuard>
-                }
-              />
-            ))}
-          </CustomRoutes>
-        </Admin>
+              <CustomRoutes noLayout>
+                <Route path="/auth/login" element={blank(<LoginPage />)} />
+                <Route path="/auth/admin/login" element={blank(<LoginPage />)} />
+                <Route path="/auth/lock-screen" element={blank(<LockScreen />)} />
+                <Route path="/unauthorized" element={blank(<UnauthorizedPage />)} />
+              </CustomRoutes>
+              <CustomRoutes>
+                <Route path="/" element={<HomeRedirect />} />
+                {ROUTES.map(({ path, permissions, anyOf, userTypes, screen: Screen, props }) => (
+                  <Route
+                    key={path}
+                    path={path}
+                    element={
+                      <RouteGuard permissions={permissions} anyOf={anyOf} userTypes={userTypes}>
+                        <Screen {...props} />
+                      </RouteGuard>
+                    }
+                  />
+                ))}
+              </CustomRoutes>
+            </CoreAdminUI>
+            <TopRightNotification />
+          </CssBaseline>
+        </AdminContext>
       </BrowserRouter>
     </DirectionCache>
   );

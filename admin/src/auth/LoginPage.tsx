@@ -1,15 +1,14 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useNavigate, useNotify, useTranslate } from 'react-admin';
 import { useSearchParams } from '../common/useSearchParams';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, FormControlLabel, Stack, TextField } from '@mui/material';
-import { loginSchema } from '@app/contracts';
 import { authProvider } from '../providers/authProvider';
 import { authErrorText } from '../providers/errors';
-import { muiRegister, sharedResolver } from '../common/zodForm';
+import { muiRegister } from '../common/muiRegister';
+import { lazySharedResolver } from '../common/lazyResolver';
 import { homePath } from '../layout/menu';
-import { MENU } from '../layout/menuItems';
 import { userPermissions } from '../permissions/permissions';
 import { AuthCard } from './AuthCard';
 import { PasswordField } from '../common/PasswordField';
@@ -19,6 +18,9 @@ interface LoginValues {
   password: string;
   rememberMe: boolean;
 }
+
+// The shared login schema (and zod) load after the page shows; the menu (for the home page) with the sign-in.
+const resolver = lazySharedResolver<LoginValues>(() => import('@app/contracts').then((m) => m.loginSchema));
 
 /** Only same-site paths are followed after sign-in (no open redirect). */
 export const safeRedirect = (value: string | null): string | null =>
@@ -32,15 +34,17 @@ export default function LoginPage() {
   const [params] = useSearchParams();
   const [error, setError] = useState<string | null>(null);
   const { register, control, handleSubmit, formState } = useForm<LoginValues>({
-    resolver: sharedResolver(loginSchema),
+    resolver,
     defaultValues: { email: '', password: '', rememberMe: false },
   });
+  useEffect(() => resolver.preload(), []);
   const t = (key?: string) => (key ? translate(key, { _: key }) : undefined);
 
   const onSubmit = handleSubmit(async (values) => {
     setError(null);
     try {
       const user = await authProvider.login(values);
+      const { MENU } = await import('../layout/menuItems');
       queryClient.removeQueries({ queryKey: ['auth'] });
       notify(translate('auth.welcome_back', { name: user.name, _: `Welcome back, ${user.name}!` }), { type: 'success' });
       navigate(safeRedirect(params.get('redirect')) ?? homePath(MENU, userPermissions(user), user.user_type), { replace: true });

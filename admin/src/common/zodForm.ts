@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { FieldValues, Path, Resolver, UseFormRegister } from 'react-hook-form';
+import type { FieldValues, Resolver } from 'react-hook-form';
 import type { z } from 'zod';
 
 /**
@@ -15,8 +15,4 @@ export function sharedResolver<T extends FieldValues>(schema: z.ZodType): Resolv
   };
 }
 
-/** register() for MUI inputs: the ref must reach the <input>, through inputRef. */
-export function muiRegister<T extends FieldValues>(register: UseFormRegister<T>, name: Path<T>) {
-  const { ref, ...rest } = register(name);
-  return { ...rest, inputRef: ref };
-}
+export { muiRegister } from './muiRegister';

@@ -9,7 +9,8 @@ import SettingsIcon from '@mui/icons-material/SettingsOutlined';
 import HistoryIcon from '@mui/icons-material/HistoryOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import type { MenuSection } from './menu';
-import { menuItemOf, TRASH_TABS } from '../resources/registry';
+import { TRASH_TABS } from '../resources/registry';
+import { menuItemOf } from '../resources/icons';
 
 export const MENU: MenuSection[] = [
   {

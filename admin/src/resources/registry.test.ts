@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEALER_PERMISSIONS, RESOURCES } from '@app/contracts';
-import { canAccessFromRegistry, menuItemOf, recordPath, TRASH_TABS } from './registry';
+import { canAccessFromRegistry, recordPath, TRASH_TABS } from './registry';
+import { menuItemOf } from './icons';
 
 describe('the console reads the resource registry', () => {
   it('answers canAccess with the permission the API route needs', () => {

@@ -1,40 +1,11 @@
-import type { ComponentType } from 'react';
-import PeopleIcon from '@mui/icons-material/PeopleAltOutlined';
-import SecurityIcon from '@mui/icons-material/SecurityOutlined';
-import ViewCarouselIcon from '@mui/icons-material/ViewCarouselOutlined';
-import RouterIcon from '@mui/icons-material/RouterOutlined';
-import CategoryIcon from '@mui/icons-material/CategoryOutlined';
-import DataUsageIcon from '@mui/icons-material/DataUsageOutlined';
-import PaymentsIcon from '@mui/icons-material/PaymentsOutlined';
-import ContactsIcon from '@mui/icons-material/ContactPhoneOutlined';
-import PlaceIcon from '@mui/icons-material/PlaceOutlined';
-import {
-  DEALER_CATALOGUE,
-  RESOURCES,
-  RESOURCE_LIST,
-  TRASHABLE_RESOURCES,
-  operationPermissions,
-  type Operation,
-  type ResourceDefinition,
-} from '@app/contracts/resources';
+import { DEALER_CATALOGUE, RESOURCE_LIST, TRASHABLE_RESOURCES, operationPermissions, type Operation, type ResourceDefinition } from '@app/contracts/resources';
 import type { Perms } from '../permissions/permissions';
 
 /**
- * The console's reading of the resource registry (contracts/src/resources.ts): icons by key,
- * the console URL of a record, the menu item and trash tab of a resource, and canAccess.
+ * The console's reading of the resource registry (contracts/src/resources.ts): the console URL of
+ * a record, the trash tab of a resource, and canAccess. Icons and menu items are in icons.ts, so
+ * that the code loaded before sign-in (canAccess, routes) carries no icons.
  */
-export const ICONS: Record<string, ComponentType> = {
-  people: PeopleIcon,
-  security: SecurityIcon,
-  banners: ViewCarouselIcon,
-  providers: RouterIcon,
-  categories: CategoryIcon,
-  bundles: DataUsageIcon,
-  payments: PaymentsIcon,
-  contacts: ContactsIcon,
-  areas: PlaceIcon,
-};
-
 export const resourceDef = (name: string): ResourceDefinition | undefined => RESOURCE_LIST.find((r) => r.name === name);
 
 /** Where a record opens in the console: users by their type (/admin or /dealers), others under their console path. */
@@ -49,12 +20,6 @@ export function recordPath(
   if (resource === 'wallets') return `/wallet-transactions?dealer=${record.dealer_id}`;
   if (resource === 'bundles') return `/internet-providers/${record.provider?.id}/categories/${record.category_id}/bundles/${record.id}`;
   return `${resourceDef(resource)?.consolePath ?? `/${resource}`}/${record.id}`;
-}
-
-/** A sidebar item for a registry resource: label, icon, path and permissions come from the registry. */
-export function menuItemOf(name: keyof typeof RESOURCES) {
-  const def: ResourceDefinition = RESOURCES[name];
-  return { key: def.name, label: def.labelKey, path: def.consolePath, permissions: def.permissions.view, icon: ICONS[def.icon] };
 }
 
 /** The trash tabs: every resource that has a trash. */
