@@ -5,6 +5,7 @@ import { loadConfig } from './config.ts';
 import { connectDatabase, migrateAndSeed, type Database } from './database/connection.ts';
 import { createApp } from './app.ts';
 import { RechargeWorker } from './recharges/recharge-worker.ts';
+import { startSqliteCheckpointer, SQLITE_SAFETY_CHECKPOINT_PAGES, type Checkpointer } from './database/sqlite-checkpointer.ts';
 import { moneyAdapters, readMoneyEnv, type MoneyAdapters } from './recharges/money-adapters.ts';
 import { databaseTrail } from './recharges/remote-calls.ts';
 
@@ -31,7 +32,14 @@ async function waitForDatabase(db: Database, logger: pino.Logger, timeoutSeconds
   }
 }
 
-function closeGracefully(server: Server, db: Database, logger: pino.Logger, worker: RechargeWorker | null, money: MoneyAdapters) {
+function closeGracefully(
+  server: Server,
+  db: Database,
+  logger: pino.Logger,
+  worker: RechargeWorker | null,
+  money: MoneyAdapters,
+  checkpointer: Checkpointer | null,
+) {
   let closing = false;
   return (signal: string) => {
     if (closing) return;
@@ -47,6 +55,7 @@ function closeGracefully(server: Server, db: Database, logger: pino.Logger, work
       await worker?.stop();
       await money.close();
       await db.knex.destroy();
+      await checkpointer?.stop();
       process.exit(0);
     });
     // Idle keep-alive sockets would otherwise hold server.close() open until they time out.
@@ -60,6 +69,11 @@ async function main() {
   const db = connectDatabase();
   await waitForDatabase(db, logger, config.dbConnectTimeoutSeconds);
   await migrateAndSeed(db, { seedDemo: config.seedDemo, seedDemoHistory: config.seedDemoHistory, dataDir: config.dataDir });
+  // SQLite: the WAL is checkpointed by a thread of its own, not inside a sale's COMMIT (sqlite-checkpointer.ts).
+  const checkpointer = db.sqliteFile
+    ? startSqliteCheckpointer(db.sqliteFile, { onError: (message) => logger.warn({ message }, 'SQLite checkpoint failed') })
+    : null;
+  if (checkpointer) await db.knex.raw(`PRAGMA wal_autocheckpoint = ${SQLITE_SAFETY_CHECKPOINT_PAGES}`);
   const moneyEnv = readMoneyEnv();
   const money = await moneyAdapters(moneyEnv, { trail: databaseTrail(db.knex, logger), logger });
   logger.info(`Money: ${money.describe}`);
@@ -101,7 +115,7 @@ async function main() {
     }
   });
   server.keepAliveTimeout = 65_000;
-  const shutdown = closeGracefully(server, db, logger, worker, money);
+  const shutdown = closeGracefully(server, db, logger, worker, money, checkpointer);
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 }

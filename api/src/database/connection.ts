@@ -13,6 +13,8 @@ export interface Database {
   timeouts: DatabaseTimeouts;
   /** A connection of its own without the API's statement ceiling, for migrations; destroy it after. */
   maintenanceKnex: () => Knex;
+  /** SQLite: the database file (null for MySQL/MariaDB and for an in-memory database). */
+  sqliteFile: string | null;
 }
 
 const migrations = { tableName: 'knex_migrations', migrationSource };
@@ -30,7 +32,8 @@ export function connectDatabase(env: NodeJS.ProcessEnv = process.env): Database 
     const { clientName: _name, timeouts: _timeouts, ...maintenance } = knexConfig(env, { purpose: 'maintenance' });
     return knexFactory({ ...maintenance, pool: { ...maintenance.pool, min: 0, max: 1 }, migrations });
   };
-  return { knex, client: clientName, timeouts, maintenanceKnex };
+  const filename = clientName === 'sqlite' ? (config.connection as { filename: string }).filename : null;
+  return { knex, client: clientName, timeouts, maintenanceKnex, sqliteFile: filename && filename !== ':memory:' ? filename : null };
 }
 
 /** Migrations, the catalogue seeds of db/seeds (permissions, protected roles) and, if asked, the demo data. */

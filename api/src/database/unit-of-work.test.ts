@@ -128,7 +128,7 @@ describe('an unreachable database', () => {
       acquireConnectionTimeout: 2_000,
     });
     const { databaseTimeouts } = await import('../../../db/config.ts');
-    const app = createApp({ config, db: { knex, client: 'mysql', timeouts: databaseTimeouts({}), maintenanceKnex: () => knex } });
+    const app = createApp({ config, db: { knex, client: 'mysql', timeouts: databaseTimeouts({}), maintenanceKnex: () => knex, sqliteFile: null } });
     const { setRootKnex } = await import('./unit-of-work.ts');
     const { Model } = await import('objection');
     Model.knex(knex);

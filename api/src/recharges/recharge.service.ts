@@ -15,8 +15,9 @@ import { fromDbTime, toDbTime } from '../database/time.ts';
 import { isUniqueViolation } from '../database/db-errors.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
 import { transact, type ServiceContext } from '../platform/context.ts';
-import { credit, debit, InsufficientBalance } from '../wallets/ledger.ts';
-import { storefrontPaymentMethods, type StorefrontDealerRow } from '../storefront/storefront.service.ts';
+import { credit, debit, InsufficientBalance, type Posted } from '../wallets/ledger.ts';
+import type { StorefrontDealerRow } from '../storefront/storefront.service.ts';
+import { saleOffer, type SaleOffer } from './sale-offers.ts';
 import { dealerRef } from '../users/dealer-ref.ts';
 import { noticeLowBalance } from '../wallets/low-balance.ts';
 import { recordMissedSale, type MissedSaleInput } from '../wallets/missed-sales.ts';
@@ -48,52 +49,43 @@ export interface Created {
   id: number;
   /** False when the idempotency key named an earlier, identical purchase. */
   created: boolean;
-}
-
-/** The bundle as this dealer offers it now, share-locked until the sale commits (or undefined). */
-async function offeredBundle(db: Db, dealerId: number, bundleId: number) {
-  return db('bundles')
-    .join('categories', 'categories.id', 'bundles.category_id')
-    .join('providers', 'providers.id', 'categories.provider_id')
-    .join('dealer_bundles as db', (j) => j.on('db.bundle_id', 'bundles.id').andOn('db.dealer_id', db.raw('?', [dealerId])))
-    .join('dealer_categories as dc', (j) => j.on('dc.category_id', 'categories.id').andOn('dc.dealer_id', db.raw('?', [dealerId])))
-    .join('dealer_providers as dp', (j) => j.on('dp.provider_id', 'providers.id').andOn('dp.dealer_id', db.raw('?', [dealerId])))
-    .where({
-      'bundles.id': bundleId,
-      'bundles.status': 'active',
-      'categories.status': 'active',
-      'providers.status': 'active',
-      'db.status': 'active',
-      'dc.status': 'active',
-      'dp.status': 'active',
-    })
-    .whereNull('bundles.deleted_at')
-    .whereNull('categories.deleted_at')
-    .whereNull('providers.deleted_at')
-    .forShare()
-    .first(
-      'bundles.id',
-      'bundles.name',
-      'bundles.data_volume_mb',
-      'bundles.validity_days',
-      'bundles.cost_price',
-      'bundles.selling_price',
-      'db.selling_price as own_price',
-      'categories.name as category_name',
-      'providers.id as provider_id',
-      'providers.name as provider_name',
-      'providers.phone_prefixes',
-    );
+  /** The new purchase as written (absent for an earlier one: read it). */
+  row?: RechargeRow;
 }
 
 async function byKey(db: Db, dealerId: number, key: string) {
   return db('recharges').where({ dealer_id: dealerId, idempotency_key: key }).first('id', 'request_hash');
 }
 
+/** The checks a purchase passes before anything is written: offered, right operator, method offered, right network. */
+function checkPurchase(offer: SaleOffer, input: RechargeRequest) {
+  const bundleId = decodeId(input.bundle_id);
+  const bundle = bundleId ? offer.bundles.get(bundleId) : undefined;
+  if (!bundle) throw fieldError('bundle_id', 'validation:bundle_not_offered');
+  if (bundle.phone_prefixes.length && !bundle.phone_prefixes.some((p) => input.phone.startsWith(p))) {
+    throw fieldError('phone', 'validation:phone_wrong_operator', { operator: bundle.provider_name, prefixes: bundle.phone_prefixes.join(', ') });
+  }
+  const methodId = decodeId(input.payment_method_id);
+  const method = offer.methods.find((m) => m.id === methodId);
+  if (!method) throw fieldError('payment_method_id', 'validation:payment_method_not_offered');
+  const payerNetwork = PAYER_NETWORKS[method.type];
+  if (payerNetwork && !payerNetwork.prefixes.some((p) => input.payer_phone.startsWith(p))) {
+    throw fieldError('payer_phone', 'validation:payer_wrong_network', {
+      method: method.name,
+      network: payerNetwork.network,
+      prefixes: payerNetwork.prefixes.join(', '),
+    });
+  }
+  return { bundle, method };
+}
+
 /**
- * A storefront purchase. Refusals (not offered, wrong operator for the number, payment method not
- * offered, no balance) write nothing. Under "Cost + Profit" the dealer's wallet is debited by the
- * cost in the same transaction that creates the recharge.
+ * A storefront purchase, priced from the shop's offer (sale-offers.ts). Refusals (not offered,
+ * wrong operator for the number, payment method not offered, no balance) write nothing. The
+ * transaction holds only writes: the recharge, under "Cost + Profit" the wallet's conditional
+ * debit with its ledger row, and the log line. A key sent again finds its first purchase through
+ * the unique (dealer_id, idempotency_key) index, answered with that purchase (or 409 when the
+ * request differs), even when the offer has changed since.
  */
 export async function createRecharge(
   ctx: ServiceContext,
@@ -110,71 +102,58 @@ export async function createRecharge(
     if (earlier.request_hash !== hash) throw conflict('api:recharges.idempotency_key_reused');
     return { id: earlier.id, created: false };
   };
-  const earlier = await same();
-  if (earlier) return earlier;
-  let debitedWallet: number | null = null;
+  const offer = await saleOffer(ctx.db, dealer);
+  let checked: ReturnType<typeof checkPurchase>;
+  try {
+    checked = checkPurchase(offer, input);
+  } catch (err) {
+    // A purchase already made under this key is answered as it was, whatever the offer is now.
+    const earlier = await same();
+    if (earlier) return earlier;
+    throw err;
+  }
+  const { bundle, method } = checked;
+  let debited: Posted | null = null;
   let missed: MissedSaleInput | null = null;
+  const now = toDbTime();
+  const row = {
+    dealer_id: dealer.id,
+    bundle_id: bundle.id,
+    provider_id: bundle.provider_id,
+    payment_method_id: method.id,
+    provider_name: bundle.provider_name,
+    category_name: bundle.category_name,
+    bundle_name: bundle.name,
+    data_volume_mb: bundle.data_volume_mb,
+    validity_days: bundle.validity_days,
+    pricing_model: dealer.pricing_model,
+    phone: input.phone,
+    payer_phone: input.payer_phone,
+    amount: bundle.price,
+    cost: bundle.cost,
+    profit: bundle.price - bundle.cost,
+    currency: offer.currency,
+    status: 'pending' as const,
+    idempotency_key: key,
+    request_hash: hash,
+    reference: newReference(),
+    customer_session_id: opts.customerSessionId ?? null,
+    attempts: 0,
+    created_at: now,
+    updated_at: now,
+  };
   try {
     const id = await transact(ctx, async (tctx) => {
-      const bundleId = decodeId(input.bundle_id);
-      const bundle = bundleId ? await offeredBundle(tctx.db, dealer.id, bundleId) : undefined;
-      const price = bundle ? Number(bundle.own_price ?? bundle.selling_price) : 0;
-      const cost = bundle ? Number(bundle.cost_price) : 0;
-      if (!bundle || price < cost) throw fieldError('bundle_id', 'validation:bundle_not_offered');
-      const prefixes: string[] = bundle.phone_prefixes ? JSON.parse(bundle.phone_prefixes) : [];
-      if (prefixes.length && !prefixes.some((p) => input.phone.startsWith(p))) {
-        throw fieldError('phone', 'validation:phone_wrong_operator', { operator: bundle.provider_name, prefixes: prefixes.join(', ') });
-      }
-      const methodId = decodeId(input.payment_method_id);
-      const method = (await storefrontPaymentMethods(tctx.db, dealer)).find((m) => m.id === methodId);
-      if (!method) throw fieldError('payment_method_id', 'validation:payment_method_not_offered');
-      const payerNetwork = PAYER_NETWORKS[method.type];
-      if (payerNetwork && !payerNetwork.prefixes.some((p) => input.payer_phone.startsWith(p))) {
-        throw fieldError('payer_phone', 'validation:payer_wrong_network', {
-          method: method.name,
-          network: payerNetwork.network,
-          prefixes: payerNetwork.prefixes.join(', '),
-        });
-      }
-      const now = toDbTime();
-      const reference = newReference();
-      const [inserted] = await tctx.db('recharges').insert({
-        dealer_id: dealer.id,
-        bundle_id: bundle.id,
-        provider_id: bundle.provider_id,
-        payment_method_id: method.id,
-        provider_name: bundle.provider_name,
-        category_name: bundle.category_name,
-        bundle_name: bundle.name,
-        data_volume_mb: bundle.data_volume_mb ?? null,
-        validity_days: bundle.validity_days ?? null,
-        pricing_model: dealer.pricing_model,
-        phone: input.phone,
-        payer_phone: input.payer_phone,
-        amount: price,
-        cost,
-        profit: price - cost,
-        currency: (await tctx.db('settings').where({ group: 'company', key: 'currency' }).first('value'))?.value ?? 'USD',
-        status: 'pending',
-        idempotency_key: key,
-        request_hash: hash,
-        reference,
-        customer_session_id: opts.customerSessionId ?? null,
-        attempts: 0,
-        created_at: now,
-        updated_at: now,
-      });
+      const [inserted] = await tctx.db('recharges').insert(row);
       const id = typeof inserted === 'object' ? Number((inserted as { id: number }).id) : Number(inserted);
-      if (dealer.pricing_model === 'cost' && cost > 0) {
-        const wallet = await tctx.db('wallets').where({ dealer_id: dealer.id }).first('id');
+      if (dealer.pricing_model === 'cost' && bundle.cost > 0) {
         try {
-          if (!wallet) throw new InsufficientBalance();
-          await debit(tctx, wallet.id, { kind: 'recharge_debit', amount: cost, rechargeId: id, reference });
-          debitedWallet = wallet.id;
+          if (offer.walletId === null) throw new InsufficientBalance();
+          debited = await debit(tctx, offer.walletId, { kind: 'recharge_debit', amount: bundle.cost, rechargeId: id, reference: row.reference });
         } catch (err) {
           // The customer is told the bundle is unavailable for now; the dealer's balance stays private.
           if (err instanceof InsufficientBalance) {
-            missed = { dealerId: dealer.id, bundleId: bundle.id, bundleName: bundle.name, amount: price, cost, idempotencyKey: key };
+            missed = { dealerId: dealer.id, bundleId: bundle.id, bundleName: bundle.name, amount: bundle.price, cost: bundle.cost, idempotencyKey: key };
             throw new AppError(422, 'api:recharges.temporarily_unavailable', { bundle_id: ['api:recharges.temporarily_unavailable'] });
           }
           throw err;
@@ -184,17 +163,18 @@ export async function createRecharge(
         action: 'recharge_created',
         subjectType: 'recharge',
         subjectId: id,
-        after: { amount: price, cost, phone: input.phone, bundle: bundle.name },
+        after: { amount: bundle.price, cost: bundle.cost, phone: input.phone, bundle: bundle.name },
       });
       return id;
     });
     // After the commit, never inside the sale: the dealer's low-balance alert (one email per crossing).
-    if (debitedWallet !== null) void noticeLowBalance(ctx, debitedWallet).catch(() => undefined);
-    return { id, created: true };
+    const posted = debited as Posted | null;
+    if (posted?.lowBalanceDue) void noticeLowBalance(ctx, posted.walletId).catch(() => undefined);
+    return { id, created: true, row: { ...row, id } as RechargeRow };
   } catch (err) {
     // A sale lost to an empty wallet is kept, so the dealer (and the admin) see what it cost them.
     if (missed) await recordMissedSale(rootKnex(), missed);
-    // The same key sent twice at the same moment: the loser answers with the winner's recharge.
+    // The same key again (at the same moment, or later): the earlier purchase answers.
     if (isUniqueViolation(err)) {
       const winner = await same();
       if (winner) return winner;

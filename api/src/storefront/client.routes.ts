@@ -12,6 +12,7 @@ import {
   type RechargeRequest,
 } from '@app/contracts';
 import { createRecharge, findForStorefront, presentPublic } from '../recharges/recharge.service.ts';
+import { sellingDealer } from '../recharges/sale-offers.ts';
 import type { RechargeRow } from '../recharges/recharge-rows.ts';
 import { ApiRouter } from '../http/api-router.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
@@ -145,13 +146,14 @@ export function clientRoutes(registry: OpenApiRegistry, hooks: { onRechargeCreat
       if (!checked.success) throw fieldError('idempotency_key', checked.error.issues[0].message);
       const key = checked.data;
       if (req.session) checkCsrf(req);
-      const dealer = await findStorefrontDealer(ctx.db, code);
+      const dealer = await sellingDealer(ctx.db, code);
       // The purchase joins this browser's session, so the storefront can list it later.
       if (req.session) csrfTokenOf(req);
-      const { id, created } = await createRecharge(ctx, dealer, input, key, { customerSessionId: req.sessionID ?? null });
+      const purchase = await createRecharge(ctx, dealer, input, key, { customerSessionId: req.sessionID ?? null });
+      const { id, created } = purchase;
       if (created) hooks.onRechargeCreated?.();
       // The purchase just made (or replayed under its key): its maker may read it.
-      const row = await ctx.db('recharges').where({ id, dealer_id: dealer.id }).first();
+      const row = purchase.row ?? (await ctx.db('recharges').where({ id, dealer_id: dealer.id }).first());
       return { status: created ? 201 : 200, message: created ? 'api:recharges.accepted' : 'api:recharges.already_accepted', data: presentPublic(row, ctx.t) };
     },
   );

@@ -20,6 +20,7 @@ const MAX_ENTRIES = 5_000;
 class StorefrontCache {
   private generation = 0;
   private entries = new Map<string, { generation: number; at: number; answer: CachedAnswer }>();
+  private listeners: (() => void)[] = [];
 
   async get(key: string, load: () => Promise<unknown>): Promise<CachedAnswer> {
     const hit = this.entries.get(key);
@@ -43,6 +44,12 @@ class StorefrontCache {
   clear(): void {
     this.generation++;
     this.entries.clear();
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Other in-process copies of shop data (a purchase's offer) are dropped with these answers. */
+  onClear(listener: () => void): void {
+    this.listeners.push(listener);
   }
 }
 

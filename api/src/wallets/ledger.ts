@@ -31,8 +31,11 @@ export interface LedgerEntry {
 
 export interface Posted {
   id: number;
+  walletId: number;
   balance_before: number;
   balance_after: number;
+  /** A debit left the balance below the wallet's threshold, and the dealer has not been told yet (low-balance.ts). */
+  lowBalanceDue: boolean;
 }
 
 /** Raised when a debit would take the balance below zero: nothing was written. */
@@ -84,8 +87,10 @@ async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'deb
       .update({ low_balance_notified_at: null });
   }
   // Our own row, locked by the update: read it as it now is (a locking read on MySQL).
-  const row = await ctx.db('wallets').where({ id: walletId }).forUpdate().first('balance');
+  const row = await ctx.db('wallets').where({ id: walletId }).forUpdate().first('balance', 'low_balance_threshold', 'low_balance_notified_at');
   const after = Number(row.balance);
+  const lowBalanceDue =
+    type === 'debit' && row.low_balance_threshold !== null && row.low_balance_notified_at === null && after < Number(row.low_balance_threshold);
   const before = type === 'credit' ? after - entry.amount : after + entry.amount;
   const [inserted] = await ctx.db('wallet_transactions').insert({
     wallet_id: walletId,
@@ -103,7 +108,7 @@ async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'deb
     created_at: now,
   });
   const id = typeof inserted === 'object' ? Number((inserted as { id: number }).id) : Number(inserted);
-  return { id, balance_before: before, balance_after: after };
+  return { id, walletId, balance_before: before, balance_after: after, lowBalanceDue };
 }
 
 export const credit = (ctx: ServiceContext, walletId: number, entry: LedgerEntry) => post(ctx, walletId, 'credit', entry);
