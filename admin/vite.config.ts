@@ -1,7 +1,35 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const api = 'http://localhost:3000';
+
+/**
+ * react-admin's router adapter (ra-core's routing/adapters/reactRouterProvider.js) imports
+ * react-router's data router (createHashRouter, RouterProvider) for an app that brings no router of
+ * its own. The console always brings one (BrowserRouter, App.tsx), so that code, about 16 KB gzip of
+ * the initial JavaScript, never runs: in the build, that one file gets react-router with those two
+ * replaced by a function that says so.
+ */
+function raCoreWithoutDataRouter(): Plugin {
+  const adapter = /[\\/]ra-core[\\/]dist[\\/]routing[\\/]adapters[\\/]reactRouterProvider\.js$/;
+  const id = '\0ra-core-react-router';
+  return {
+    name: 'console:ra-core-without-data-router',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId: (source, importer) => (source === 'react-router-dom' && importer && adapter.test(importer) ? id : undefined),
+    load: (loaded) =>
+      loaded === id
+        ? [
+            "export * from 'react-router';",
+            'const none = () => {',
+            "  throw new Error('The console renders react-admin inside its own BrowserRouter (App.tsx): no data router is bundled.');",
+            '};',
+            'export { none as createHashRouter, none as RouterProvider };',
+          ].join('\n')
+        : undefined,
+  };
+}
 
 // The API process serves admin/dist at / (with SPA fallback), so the base stays '/'.
 // The shared schemas, permission catalogue and resource registry come from the
@@ -10,7 +38,7 @@ const api = 'http://localhost:3000';
 // and the schemas load with the forms that need them.
 export default defineConfig({
   base: '/',
-  plugins: [react()],
+  plugins: [react(), raCoreWithoutDataRouter()],
   resolve: {
     // One copy of each: a second emotion or react-router copy breaks RTL caching and routing.
     dedupe: ['react', 'react-dom', 'react-router', '@emotion/react', '@mui/material', 'i18next', 'react-i18next'],
