@@ -63,6 +63,10 @@ function closeGracefully(
   };
 }
 
+/** Requests being answered now: past this many, the recharge worker keeps to a small share of the process. */
+const BUSY_REQUESTS = 8;
+let requestsInFlight = 0;
+
 async function main() {
   const config = loadConfig();
   const logger = pino({ level: config.logLevel === 'silent' ? 'info' : config.logLevel });
@@ -89,6 +93,8 @@ async function main() {
         operators: money.operators,
         logger,
         concurrency: moneyEnv.RECHARGE_WORKER_CONCURRENCY,
+        // Purchases are answered before earlier sales are settled: a burst is accepted at once, settled right after.
+        busy: () => requestsInFlight > BUSY_REQUESTS,
         paymentTimeoutMs: moneyEnv.PAYMENT_TIMEOUT_MS,
         leaseMs: moneyEnv.RECHARGE_LEASE_MS,
         reviewAfterMs: moneyEnv.RECHARGE_REVIEW_AFTER_MS,
@@ -115,6 +121,10 @@ async function main() {
     }
   });
   server.keepAliveTimeout = 65_000;
+  server.on('request', (_req, res) => {
+    requestsInFlight += 1;
+    res.once('close', () => (requestsInFlight -= 1));
+  });
   const shutdown = closeGracefully(server, db, logger, worker, money, checkpointer);
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

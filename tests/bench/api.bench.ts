@@ -1,11 +1,14 @@
 /**
- * `npm run bench`: starts the real server with the demo data on each database named in
- * BENCH_DATABASES (default "sqlite,mysql": a fresh SQLite file, and a fresh database on the
- * MariaDB/MySQL server of BENCH_MYSQL_URL, dropped afterwards) and measures with autocannon on
- * loopback: the health check, a paginated user list and the current user (signed in), and
- * sign-in (argon2id bound), and storefront purchases (POST /client/recharge, 50 concurrent clients,
- * each with its own idempotency key, the worker fulfilling in the background), beside a bare
- * Express route for scale. Prints one table; the README records it.
+ * `npm run bench:api` (part of `npm run bench`): starts the real server with the demo data on each
+ * database named in BENCH_DATABASES (default "sqlite,mysql": a fresh SQLite file, and a fresh
+ * database on the MariaDB/MySQL server of BENCH_MYSQL_URL, dropped afterwards) and measures with
+ * autocannon on loopback: the health check (before and after the rest: the reference), the current
+ * user and a paginated user list (signed in), storefront purchases (POST /client/recharge, 50
+ * concurrent clients, each with its own idempotency key, the worker fulfilling in the background)
+ * and sign-in (argon2id bound), beside a bare Express route for scale. After the purchases the
+ * server is stopped and the ledger checked: every wallet's balance equals the sum of its ledger,
+ * every "Cost + Profit" sale has exactly one debit and at most one refund. Prints one table; the
+ * README records it.
  */
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -13,7 +16,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import knexFactory from 'knex';
+import knexFactory, { type Knex } from 'knex';
+import { percent, recordFigure } from './results.ts';
 
 const PORT = Number(process.env.BENCH_PORT || 3999);
 const base = `http://127.0.0.1:${PORT}`;
@@ -58,10 +62,15 @@ function measure(database: string, call: string, opts: autocannon.Options) {
 }
 
 /** A fresh database for one run, and how to drop it. */
-async function prepare(database: string): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
+async function prepare(database: string): Promise<{ env: Record<string, string>; open: () => Knex; cleanup: () => Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
   const removeDir = async () => fs.rmSync(dataDir, { recursive: true, force: true });
-  if (database === 'sqlite') return { env: { DATA_DIR: dataDir, DATABASE_URL: '' }, cleanup: removeDir };
+  if (database === 'sqlite')
+    return {
+      env: { DATA_DIR: dataDir, DATABASE_URL: '' },
+      open: () => knexFactory({ client: 'better-sqlite3', connection: { filename: path.join(dataDir, 'app.sqlite') }, useNullAsDefault: true }),
+      cleanup: removeDir,
+    };
   const name = `bench_${crypto.randomBytes(4).toString('hex')}`;
   const u = new URL(MYSQL_URL);
   const admin = knexFactory({
@@ -72,6 +81,17 @@ async function prepare(database: string): Promise<{ env: Record<string, string>;
   u.pathname = `/${name}`;
   return {
     env: { DATA_DIR: dataDir, DATABASE_URL: u.toString() },
+    open: () =>
+      knexFactory({
+        client: 'mysql2',
+        connection: {
+          host: u.hostname,
+          port: Number(u.port || 3306),
+          user: decodeURIComponent(u.username),
+          password: decodeURIComponent(u.password),
+          database: name,
+        },
+      }),
     cleanup: async () => {
       await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
       await admin.destroy();
@@ -80,8 +100,40 @@ async function prepare(database: string): Promise<{ env: Record<string, string>;
   };
 }
 
+/** The ledger after the purchases: each wallet's balance is its ledger's sum; one debit per "Cost + Profit" sale, at most one refund. */
+async function ledgerExact(knex: Knex): Promise<{ exact: boolean; sales: number; settled: number }> {
+  const wallets: { id: number; balance: number | string }[] = await knex('wallets').select('id', 'balance');
+  let exact = true;
+  for (const w of wallets) {
+    const row = await knex('wallet_transactions')
+      .where({ wallet_id: w.id })
+      .first(knex.raw("COALESCE(SUM(CASE WHEN type = 'credit' THEN amount ELSE -amount END), 0) as total"));
+    if (Number((row as { total: number | string }).total) !== Number(w.balance) || Number(w.balance) < 0) exact = false;
+  }
+  const sales: { id: number; status: string }[] = await knex('recharges').where('pricing_model', 'cost').where('cost', '>', 0).select('id', 'status');
+  const moves: { recharge_id: number; kind: string; n: number | string }[] = await knex('wallet_transactions')
+    .whereNotNull('recharge_id')
+    .groupBy('recharge_id', 'kind')
+    .select('recharge_id', 'kind', knex.raw('COUNT(*) as n'));
+  const count = new Map(moves.map((m) => [`${m.recharge_id}:${m.kind}`, Number(m.n)]));
+  for (const sale of sales) {
+    const refunds = count.get(`${sale.id}:recharge_refund`) ?? 0;
+    if ((count.get(`${sale.id}:recharge_debit`) ?? 0) !== 1 || refunds > 1 || (refunds === 1 && sale.status !== 'refunded')) exact = false;
+  }
+  return { exact, sales: sales.length, settled: sales.filter((r) => r.status !== 'pending' && r.status !== 'processing').length };
+}
+
+const row = (database: string, call: string) => rows.find((r) => r.database === database && r.call === call)!;
+const HEALTH = 'GET /api/v1/health';
+const HEALTH_AFTER = 'GET /api/v1/health (again, after the rest)';
+const ME = 'GET /api/v1/auth/me (signed in)';
+const USERS = 'GET /api/v1/users?per_page=15 (signed in)';
+const BUY = 'POST /api/v1/client/recharge (50 connections, a new key each)';
+const PURCHASE_GOAL: Record<string, number> = { sqlite: 1000, mysql: 500 };
+const ENGINE: Record<string, string> = { sqlite: 'SQLite', mysql: 'MariaDB' };
+
 async function bench(database: string) {
-  const { env, cleanup } = await prepare(database);
+  const { env, open, cleanup } = await prepare(database);
   const server = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
     env: {
       ...process.env,
@@ -95,6 +147,7 @@ async function bench(database: string) {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise((r) => server.once('exit', r));
+  let stopped = false;
   try {
     await waitForHealth();
     const login = await fetch(`${base}/api/v1/auth/admin/login`, {
@@ -104,9 +157,9 @@ async function bench(database: string) {
     });
     const token = ((await login.json()) as { data: { token: string } }).data.token;
     const auth = { authorization: `Bearer ${token}` };
-    await measure(database, 'GET /api/v1/health', { url: `${base}/api/v1/health` });
-    await measure(database, 'GET /api/v1/users?per_page=15 (signed in)', { url: `${base}/api/v1/users?per_page=15`, headers: auth });
-    await measure(database, 'GET /api/v1/auth/me (signed in)', { url: `${base}/api/v1/auth/me`, headers: auth });
+    await measure(database, HEALTH, { url: `${base}/api/v1/health` });
+    await measure(database, ME, { url: `${base}/api/v1/auth/me`, headers: auth });
+    await measure(database, USERS, { url: `${base}/api/v1/users?per_page=15`, headers: auth });
     // Purchases: the DEMO wallet gets enough for every sale, then 50 clients buy at once.
     const wallets = (await (await fetch(`${base}/api/v1/wallets?q=DEMO`, { headers: auth })).json()) as { data: { id: number }[] };
     // The money ceilings (settings) are raised first: the benchmark's float is far above a real dealer's.
@@ -127,7 +180,7 @@ async function bench(database: string) {
     const methods = (await (await fetch(`${base}/api/v1/client/payment-methods`, { headers: shopHeaders })).json()) as { data: { id: number }[] };
     const bundleId = catalogue.data.providers[0].categories[0].bundles[0].id;
     let n = 0;
-    await measure(database, 'POST /api/v1/client/recharge (50 connections, a new key each)', {
+    await measure(database, BUY, {
       url: `${base}/api/v1/client/recharge`,
       connections: 50,
       requests: [
@@ -154,12 +207,28 @@ async function bench(database: string) {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'admin@example.com', password: 'Admin@12345' }),
     });
-  } finally {
+    await measure(database, HEALTH_AFTER, { url: `${base}/api/v1/health` });
+    // Stopped before the check: sales in flight finish their step, the rest stay pending.
     server.kill('SIGTERM');
     await exited;
+    stopped = true;
+    const knex = open();
+    try {
+      const ledger = await ledgerExact(knex);
+      ledgers.push({ database, ...ledger });
+    } finally {
+      await knex.destroy();
+    }
+  } finally {
+    if (!stopped) {
+      server.kill('SIGTERM');
+      await exited;
+    }
     await cleanup();
   }
 }
+
+const ledgers: { database: string; exact: boolean; sales: number; settled: number }[] = [];
 
 /** The yardstick: a bare Express route answering fixed bytes, in its own process. */
 async function bare() {
@@ -194,3 +263,54 @@ console.log(`\nNode ${process.version}, ${os.cpus().length} cores, ${DURATION} s
 console.log('| database | call | req/s | p50 | p99 | non-2xx |');
 console.log('|---|---|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.database} | ${r.call} | ${r.rps} | ${r.p50} ms | ${r.p99} ms | ${r.non2xx} |`);
+console.log();
+for (const database of databases) {
+  const engine = ENGINE[database];
+  // The reference: the health check before and after the rest, averaged.
+  const health = (row(database, HEALTH).rps + row(database, HEALTH_AFTER).rps) / 2;
+  const buy = row(database, BUY);
+  const me = row(database, ME);
+  const users = row(database, USERS);
+  const ledger = ledgers.find((l) => l.database === database)!;
+  const figures = [
+    {
+      measure: `storefront purchases at 50 clients, ${engine}`,
+      value: `${buy.rps}/s (p99 ${buy.p99} ms, ${buy.non2xx} non-2xx)`,
+      reference: `/health ${Math.round(health)}/s`,
+      goal: `>= ${PURCHASE_GOAL[database]}/s`,
+      met: buy.rps >= PURCHASE_GOAL[database] && buy.non2xx === 0,
+    },
+    {
+      measure: `purchases as a share of /health, ${engine}`,
+      value: `${percent(buy.rps, health).toFixed(1)}%`,
+      reference: `/health ${Math.round(health)}/s`,
+      goal: '>= 40%',
+      met: percent(buy.rps, health) >= 40,
+    },
+    {
+      measure: `ledger after the purchases, ${engine}`,
+      value: `${ledger.exact ? 'exact' : 'NOT EXACT'} (${ledger.sales} sales, ${ledger.settled} settled)`,
+      reference: 'balance = sum of ledger; one debit per sale',
+      goal: 'exact',
+      met: ledger.exact,
+    },
+    {
+      measure: `GET /auth/me (signed in) as a share of /health, ${engine}`,
+      value: `${percent(me.rps, health).toFixed(1)}% (${me.rps}/s)`,
+      reference: `/health ${Math.round(health)}/s`,
+      goal: '>= 50%',
+      met: percent(me.rps, health) >= 50,
+    },
+    {
+      measure: `GET /users?per_page=15 (signed in) p50 at 20 clients, ${engine}`,
+      value: `${users.p50} ms (${users.rps}/s)`,
+      reference: `/health p50 ${row(database, HEALTH).p50} ms`,
+      goal: '<= 20 ms',
+      met: users.p50 <= 20,
+    },
+  ];
+  for (const f of figures) {
+    recordFigure(f);
+    console.log(`${f.met ? 'met   ' : 'NOT MET'} ${f.measure}: ${f.value} (beside ${f.reference}; goal ${f.goal})`);
+  }
+}

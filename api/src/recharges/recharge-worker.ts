@@ -37,6 +37,14 @@ export interface WorkerOptions {
   logger?: pino.Logger;
   /** Recharges processed at once by this worker. */
   concurrency?: number;
+  /**
+   * True while the process is busy answering people (server.ts: many requests in flight). The
+   * worker then takes at most `busyConcurrency` sales at a time, so a burst of purchases is
+   * answered first and settled right after; it never stops settling altogether.
+   */
+  busy?: () => boolean;
+  /** Sales processed at once while busy() (default 2). */
+  busyConcurrency?: number;
   /** How long the payer may take to approve: a payment the gateway has never heard of after this is absent. */
   paymentTimeoutMs?: number;
   /** How long a claimed row may stay in processing before another worker takes it back. */
@@ -149,7 +157,7 @@ export class RechargeWorker {
         this.lastReconcile = Date.now();
         await this.reconcile();
       }
-      const free = this.concurrency - this.inFlight.size;
+      const free = this.capacity() - this.inFlight.size;
       if (free > 0) for (const row of await this.claim(free)) this.track(this.process(row));
     } catch (err) {
       this.opts.logger?.error({ err }, 'recharge worker tick failed');
@@ -157,6 +165,11 @@ export class RechargeWorker {
       this.running = false;
       if (!this.stopped) this.schedule(this.pollMs);
     }
+  }
+
+  /** How many sales may be in flight now: fewer while people are waiting on the process. */
+  private capacity(): number {
+    return this.opts.busy?.() ? Math.min(this.concurrency, Math.max(1, this.opts.busyConcurrency ?? 2)) : this.concurrency;
   }
 
   private track(p: Promise<void>) {
