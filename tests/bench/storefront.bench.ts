@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { recordFigure } from './results.ts';
 
 const REAL_PORT = Number(process.env.BENCH_PORT || 3998);
 const BARE_PORT = REAL_PORT + 1;
@@ -89,6 +90,13 @@ try {
   console.log(`| GET /api/v1/client/dealer/providers (real server, SQLite, DEMO) | ${Math.round(best.real)} | ${p99.real} ms |`);
   console.log(`| GET /bare (Express 5, same bytes from memory) | ${Math.round(best.bare)} | ${p99.bare} ms |`);
   console.log(`\nratio real / bare: ${(ratio * 100).toFixed(1)}% (target at least 70%)`);
+  recordFigure({
+    measure: 'storefront catalogue read (cached) as a share of a bare route',
+    value: `${(ratio * 100).toFixed(1)}% (${Math.round(best.real)}/s)`,
+    reference: `bare Express route ${Math.round(best.bare)}/s`,
+    goal: '>= 70%',
+    met: ratio >= 0.7,
+  });
 } finally {
   if (bare) await stop(bare);
   await stop(real);
