@@ -147,9 +147,11 @@ export function clientRoutes(registry: OpenApiRegistry, hooks: { onRechargeCreat
       const key = checked.data;
       if (req.session) checkCsrf(req);
       const dealer = await sellingDealer(ctx.db, code);
-      // The purchase joins this browser's session, so the storefront can list it later.
-      if (req.session) csrfTokenOf(req);
-      const purchase = await createRecharge(ctx, dealer, input, key, { customerSessionId: req.sessionID ?? null });
+      // A browser's purchase joins its session (the storefront opens one with GET /session before
+      // buying), so the storefront can list it later. A client without the cookie (a script, an
+      // API client) gets no session: it could never present it again.
+      const customerSessionId = req.session?.csrfToken ? req.sessionID : null;
+      const purchase = await createRecharge(ctx, dealer, input, key, { customerSessionId });
       const { id, created } = purchase;
       if (created) hooks.onRechargeCreated?.();
       // The purchase just made (or replayed under its key): its maker may read it.

@@ -52,6 +52,14 @@ async function ceilingError(ctx: ServiceContext, walletId: number, message: stri
   return fieldError('amount', message, { max: formatMinor(max), currency: wallet.currency ?? '' });
 }
 
+/** What a posting reads back of its wallet, as it now is. */
+const WALLET_STATE = ['balance', 'low_balance_threshold', 'low_balance_notified_at'];
+interface WalletState {
+  balance: number | string;
+  low_balance_threshold: number | string | null;
+  low_balance_notified_at: string | null;
+}
+
 async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'debit', entry: LedgerEntry): Promise<Posted> {
   if (!Number.isSafeInteger(entry.amount) || entry.amount <= 0) throw fieldError('amount', 'validation:amount_invalid');
   if (entry.amount > MAX_MONEY_LIMIT_MINOR) throw await ceilingError(ctx, walletId, 'validation:amount_above_operation_limit', MAX_MONEY_LIMIT_MINOR);
@@ -59,18 +67,24 @@ async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'deb
   const now = toDbTime();
   // Atomic on both engines: no read-then-write, so parallel debits can never lose an update, and a
   // debit that would go below zero (or a credit that would pass the ceiling) matches no row.
-  const changed =
-    type === 'credit'
-      ? await ctx
-          .db('wallets')
-          .where({ id: walletId })
-          .andWhereRaw('balance + ? <= ?', [entry.amount, ceiling])
-          .update({ balance: ctx.db.raw('balance + ?', [entry.amount]), updated_at: now })
-      : await ctx
-          .db('wallets')
-          .where({ id: walletId })
-          .andWhere('balance', '>=', entry.amount)
-          .update({ balance: ctx.db.raw('balance - ?', [entry.amount]), updated_at: now });
+  // SQLite answers a debit's new state with the UPDATE itself (RETURNING); MySQL has no RETURNING on UPDATE.
+  const returning = type === 'debit' && ctx.db.client.config.client === 'better-sqlite3';
+  const debited: WalletState[] = [];
+  let changed: number;
+  if (type === 'credit') {
+    changed = await ctx
+      .db('wallets')
+      .where({ id: walletId })
+      .andWhereRaw('balance + ? <= ?', [entry.amount, ceiling])
+      .update({ balance: ctx.db.raw('balance + ?', [entry.amount]), updated_at: now });
+  } else {
+    const qb = ctx.db('wallets').where({ id: walletId }).andWhere('balance', '>=', entry.amount);
+    const patch = { balance: ctx.db.raw('balance - ?', [entry.amount]), updated_at: now };
+    if (returning) {
+      debited.push(...((await qb.update(patch, WALLET_STATE)) as unknown as WalletState[]));
+      changed = debited.length;
+    } else changed = await qb.update(patch);
+  }
   if (changed === 0) {
     if (!(await ctx.db('wallets').where({ id: walletId }).first('id'))) throw new AppError(404, 'api:errors.not_found');
     if (type === 'credit') throw await ceilingError(ctx, walletId, 'validation:balance_above_ceiling', ceiling);
@@ -87,7 +101,13 @@ async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'deb
       .update({ low_balance_notified_at: null });
   }
   // Our own row, locked by the update: read it as it now is (a locking read on MySQL).
-  const row = await ctx.db('wallets').where({ id: walletId }).forUpdate().first('balance', 'low_balance_threshold', 'low_balance_notified_at');
+  const row: WalletState =
+    debited[0] ??
+    (await ctx
+      .db('wallets')
+      .where({ id: walletId })
+      .forUpdate()
+      .first(...WALLET_STATE));
   const after = Number(row.balance);
   const lowBalanceDue =
     type === 'debit' && row.low_balance_threshold !== null && row.low_balance_notified_at === null && after < Number(row.low_balance_threshold);
