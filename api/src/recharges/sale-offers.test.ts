@@ -79,6 +79,28 @@ describe('the offer a purchase is priced from', () => {
     expect(await walletBalance(h, shop.walletId)).toBe(960);
   });
 
+  it('a purchase without the storefront cookie opens no session; one from a browser session joins it', async () => {
+    const shop = await makeShop(h, root, 'cost', { balance: '10.00' });
+    const sessions = async () => Number((await h.knex('customer_sessions').count({ n: '*' }).first())!.n);
+    const before = await sessions();
+    const bare = await buy(h, shop);
+    expect(bare.status).toBe(201);
+    expect(bare.headers['set-cookie']).toBeUndefined();
+    expect(await sessions()).toBe(before);
+    expect((await h.knex('recharges').where({ id: bare.body.data.id }).first()).customer_session_id).toBeNull();
+
+    const browser = h.agent();
+    const token = (await browser.get('/api/v1/client/session').set('dealer_code', shop.code)).body.data.csrf_token as string;
+    const bought = await browser
+      .post('/api/v1/client/recharge')
+      .set('dealer_code', shop.code)
+      .set('X-CSRF-Token', token)
+      .send({ bundle_id: shop.bundleId, payment_method_id: shop.methodId, phone: '0615123456', payer_phone: '0617000021', idempotency_key: 'browser-0001' });
+    expect(bought.status).toBe(201);
+    const mine = await browser.get('/api/v1/client/recharges').set('dealer_code', shop.code);
+    expect(mine.body.data.map((r: { id: number }) => r.id)).toEqual([bought.body.data.id]);
+  });
+
   it('fifty purchases while the price changes under them: each sale and its debit agree, the ledger is exact', async () => {
     const shop = await makeShop(h, root, 'cost', { balance: '100.00' });
     const sales = Array.from({ length: 50 }, (_, i) => buy(h, shop, { idempotency_key: `offer-race-${String(i).padStart(4, '0')}` }));
