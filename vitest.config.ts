@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { PREACT_ALIASES } from './storefront/preact-aliases.ts';
 
 // One config, three projects: the API suite (real SQLite, and MySQL/MariaDB when
 // TEST_DATABASES includes mysql), the console's component tests, and the browser end-to-end
@@ -30,11 +31,18 @@ export default defineConfig({
         },
       },
       {
+        // The storefront ships Preact behind React's API (storefront/preact-aliases.ts): its tests run on
+        // the same aliases, @testing-library/react included (its ES module build, inlined, so that its
+        // imports of react and react-dom are aliased too; storefront/src/runtime.test.ts checks).
+        resolve: {
+          alias: [...PREACT_ALIASES, { find: /^@testing-library\/react$/, replacement: '@testing-library/react/dist/@testing-library/react.esm.js' }],
+        },
         test: {
           name: 'storefront',
           environment: 'jsdom',
           include: ['storefront/src/**/*.test.{ts,tsx}'],
           testTimeout: 20_000,
+          server: { deps: { inline: ['@testing-library/react'] } },
         },
       },
       {

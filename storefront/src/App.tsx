@@ -14,6 +14,16 @@ import { Ltr, Name, rich, StatusChip } from './outcome';
 // An order's page is opened from a link or a bookmark, rarely: its code loads when it is.
 const OrderPage = lazy(() => import('./components/OrderPage'));
 
+/** Runs `fn` when the browser is idle (within a second), or soon where it cannot say; answers a cancel. */
+function whenIdle(fn: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(fn, { timeout: 1000 });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(fn, 50);
+  return () => clearTimeout(id);
+}
+
 function useOnline() {
   const [online, setOnline] = useState(navigator.onLine);
   useEffect(() => {
@@ -45,18 +55,31 @@ function Shop({ route, lang, onLanguage }: { route: Route; lang: string; onLangu
   const { dealer, providers, contacts, payments } = useShop(route.code);
   const [buying, setBuying] = useState<{ provider: Provider; bundle: Bundle } | null>(null);
   const [mine, setMine] = useState<Recharge[]>([]);
-  const refreshMine = useCallback(() => void fetchMyRecharges(route.code).then(setMine, () => undefined), [route.code]);
+  // An empty answer over an empty list draws nothing again (the usual first visit).
+  const refreshMine = useCallback(
+    () =>
+      void fetchMyRecharges(route.code).then(
+        (list) => setMine((was) => (was.length || list.length ? list : was)),
+        () => undefined,
+      ),
+    [route.code],
+  );
   useEffect(() => {
     if (online) refreshMine();
   }, [refreshMine, online]);
   useEffect(() => {
     void registerServiceWorker(route.code);
   }, [route.code]);
-  // The data the page came with is kept for offline visits too.
-  useEffect(() => {
-    if (dealer.data) saveShop(route.code, { dealer: dealer.data.dealer, banners: dealer.data.banners });
-    if (providers.data) saveShop(route.code, { providers: providers.data.providers, currency: providers.data.currency });
-  }, [route.code, dealer.data, providers.data]);
+  // The data the page came with is kept for offline visits too: once the browser is idle, in a task
+  // of its own, so that the first screen's work stays short on a slow phone.
+  useEffect(
+    () =>
+      whenIdle(() => {
+        if (dealer.data) saveShop(route.code, { dealer: dealer.data.dealer, banners: dealer.data.banners });
+        if (providers.data) saveShop(route.code, { providers: providers.data.providers, currency: providers.data.currency });
+      }),
+    [route.code, dealer.data, providers.data],
+  );
 
   const d = dealer.data?.dealer;
   useEffect(() => {

@@ -4,6 +4,9 @@
  */
 export async function registerServiceWorker(dealerCode: string): Promise<boolean> {
   if (!('serviceWorker' in navigator)) return false;
+  // Once the page has loaded: the worker's install fetches the app's files, which must not compete
+  // with the first screen on a slow network.
+  if (document.readyState !== 'complete') await new Promise((done) => window.addEventListener('load', done, { once: true }));
   try {
     const startUrl = `/dealer/${encodeURIComponent(dealerCode)}`;
     const reg = await navigator.serviceWorker.register(`/customer-sw.js?dealer=${encodeURIComponent(dealerCode)}`, { scope: '/dealer/' });

@@ -93,6 +93,29 @@ describe('the DEMO storefront', () => {
     await page.getByRole('heading', { name: 'Shop not found' }).waitFor();
     await context.close();
   });
+
+  it('comes in few bytes: the page and its script compressed, the stylesheet inside the page, the shop’s colour from the first paint', async () => {
+    const { context, page, errors } = await phone();
+    const encodings = new Map<string, string | undefined>();
+    page.on('response', (r) => encodings.set(new URL(r.url()).pathname, r.headers()['content-encoding']));
+    await page.goto('/dealer/DEMO');
+    await page.getByRole('heading', { name: 'Choose your operator' }).waitFor();
+    const html = await (await fetch(`${env.server.url}/dealer/DEMO`)).text();
+    const script = /<script type="module"[^>]+src="([^"]+)"/.exec(html)![1];
+    expect([encodings.get('/dealer/DEMO'), encodings.get(script)]).toEqual(['br', 'br']);
+    expect(html).not.toContain('rel="stylesheet"');
+    expect(html).toMatch(/<style>:root\{--brand:/);
+    // The header is drawn in the dealer's colour at once (not the default blue, then the dealer's).
+    expect(html).toMatch(/<style>html:root\{--brand:#[0-9A-Fa-f]{6}\}<\/style>/);
+    const header = await page.locator('header.top').evaluate((e) => getComputedStyle(e).backgroundColor);
+    expect(header).not.toBe('rgb(59, 130, 246)');
+    // A client that takes no compression gets the same script as it is, kept for a year.
+    const plain = await fetch(`${env.server.url}${script}`, { headers: { 'accept-encoding': 'identity' } });
+    expect([plain.headers.get('content-encoding'), plain.headers.get('cache-control')]).toEqual([null, 'public, max-age=31536000, immutable']);
+    expect(await plain.text()).toMatch(/^(import|const|var|function|\(|!)/);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
 
 describe('buying', () => {

@@ -48,10 +48,13 @@ const flush = () =>
     for (let i = 0; i < 30; i++) await Promise.resolve();
   });
 
-/** Fills the form (top up 061 5123456, paid from 061 7000001) and pays. */
+/**
+ * Fills the form (top up 061 5123456, paid from 061 7000001) and pays. Typing is an `input` event, as
+ * in a browser: the shipped runtime (Preact's React layer) listens to it for onChange.
+ */
 async function pay() {
-  fireEvent.change(document.getElementById('phone')!, { target: { value: '0615123456' } });
-  fireEvent.change(document.getElementById('payer')!, { target: { value: '0617000001' } });
+  fireEvent.input(document.getElementById('phone')!, { target: { value: '0615123456' } });
+  fireEvent.input(document.getElementById('payer')!, { target: { value: '0617000001' } });
   fireEvent.submit(document.querySelector('form')!);
   await flush();
 }
@@ -76,7 +79,7 @@ describe('the purchase form', () => {
     await useLanguage('en');
     open();
     const input = screen.getByLabelText('Number to top up');
-    fireEvent.change(input, { target: { value: '062 512 3456' } });
+    fireEvent.input(input, { target: { value: '062 512 3456' } });
     const help = document.getElementById('phone-help')!;
     expect(help.textContent).toBe('This is not a Hormuud number: it should start with 61, 77');
     // The operator's name in its own direction, the prefixes left to right (also in Arabic).
@@ -86,9 +89,9 @@ describe('the purchase form', () => {
     ]);
     expect(input.getAttribute('dir')).toBe('ltr');
     expect(input.getAttribute('type')).toBe('tel');
-    fireEvent.change(input, { target: { value: '+252 61 512' } });
+    fireEvent.input(input, { target: { value: '+252 61 512' } });
     expect(screen.queryByText(/is not a Hormuud number/)).toBeNull();
-    fireEvent.change(input, { target: { value: '+252 61 512 3456' } });
+    fireEvent.input(input, { target: { value: '+252 61 512 3456' } });
     expect(input.getAttribute('aria-invalid')).toBe('false');
   });
 
@@ -110,7 +113,7 @@ describe('the purchase form', () => {
     ]);
     // Typed numbers left to right (the page aligns them to the right).
     for (const id of ['phone', 'payer']) expect(document.getElementById(id)!.getAttribute('dir')).toBe('ltr');
-    fireEvent.change(document.getElementById('phone')!, { target: { value: '+252 61 5123456' } });
+    fireEvent.input(document.getElementById('phone')!, { target: { value: '+252 61 5123456' } });
     expect(isolated(document.querySelector('.instructions')!)).toEqual([[TOPUP, 'ltr']]);
   });
 
@@ -118,9 +121,9 @@ describe('the purchase form', () => {
     await useLanguage('en');
     open();
     expect(document.querySelector('.instructions')!.textContent).toBe('The paying phone will get a prompt: enter your PIN to approve.');
-    fireEvent.change(document.getElementById('phone')!, { target: { value: '0615123456' } });
+    fireEvent.input(document.getElementById('phone')!, { target: { value: '0615123456' } });
     expect(document.querySelector('.instructions')!.textContent).toBe(`You will get a prompt on ${TOPUP}: enter your PIN to approve.`);
-    fireEvent.change(document.getElementById('payer')!, { target: { value: '+252 61 700 0001' } });
+    fireEvent.input(document.getElementById('payer')!, { target: { value: '+252 61 700 0001' } });
     expect(document.querySelector('.instructions')!.textContent).toBe(`You will get a prompt on ${PAYER}: enter your PIN to approve.`);
     expect(document.querySelector('.instructions bdi')!.getAttribute('dir')).toBe('ltr');
     expect(document.body.textContent).not.toMatch(/\*712|Dial/);

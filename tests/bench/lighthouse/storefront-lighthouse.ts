@@ -3,7 +3,9 @@
  * storefront of a fresh server (SQLite, demo data, built apps), run from node with chrome-launcher
  * on Debian's Chromium (CHROME_PATH, default /usr/bin/chromium). Prints the performance,
  * accessibility and best-practices scores and the first-load JavaScript; the README records them.
- * Budgets: performance >= 90, accessibility >= 95, first-load JS <= 100 KB gzip.
+ * Budgets (issue 17): performance >= 97 and accessibility 100 on both pages, first-load JS <= 70 KB
+ * gzip; the last line says whether they are met (exit code 1 when not). Scores move by a few points
+ * from run to run on a busy machine: run it more than once.
  *
  * Lighthouse and chrome-launcher are this folder's own dependencies (package.json, package-lock.json
  * here, exact versions), not the project's: `npm run bench:lighthouse` installs them with `npm ci`
@@ -15,6 +17,8 @@ import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+
+const BUDGET = { performance: 97, accessibility: 100 };
 
 const PORT = Number(process.env.BENCH_PORT || 3997);
 const base = `http://127.0.0.1:${PORT}`;
@@ -43,22 +47,36 @@ try {
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'],
   });
   const rows: string[] = [];
+  const missed: string[] = [];
   for (const url of [`${base}/dealer/DEMO`, `${base}/dealer/DEMO/provider/1/category/1`]) {
-    const result = await lighthouse(url, {
-      port: chrome.port,
-      output: 'json',
-      logLevel: 'error',
-      onlyCategories: ['performance', 'accessibility', 'best-practices'],
-      formFactor: 'mobile',
-      screenEmulation: { mobile: true, width: 412, height: 823, deviceScaleFactor: 1.75, disabled: false },
-    });
-    const lhr = result!.lhr;
+    let lhr;
+    // A trace Chromium failed to record (NO_NAVSTART, NO_FCP now and then) is run again, up to twice.
+    for (let attempt = 1; ; attempt++) {
+      const result = await lighthouse(url, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility', 'best-practices'],
+        formFactor: 'mobile',
+        screenEmulation: { mobile: true, width: 412, height: 823, deviceScaleFactor: 1.75, disabled: false },
+      });
+      lhr = result!.lhr;
+      if (!lhr.runtimeError || attempt === 3) break;
+      console.error(`  ${url}: ${lhr.runtimeError.code}, once more`);
+    }
+    // LIGHTHOUSE_JSON_DIR=/tmp/lh keeps each page's full report there (opportunities, diagnostics).
+    if (process.env.LIGHTHOUSE_JSON_DIR) {
+      fs.mkdirSync(process.env.LIGHTHOUSE_JSON_DIR, { recursive: true });
+      const name = new URL(url).pathname.replace(/\W+/g, '-').replace(/^-|-$/g, '');
+      fs.writeFileSync(path.join(process.env.LIGHTHOUSE_JSON_DIR, `${name}.json`), JSON.stringify(lhr, null, 1));
+    }
     const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
     const audit = (id: string) => lhr.audits[id]?.displayValue ?? '';
     rows.push(
       `| ${new URL(url).pathname} | ${score('performance')} | ${score('accessibility')} | ${score('best-practices')} | ${audit('first-contentful-paint')} | ${audit('largest-contentful-paint')} | ${audit('total-blocking-time')} |`,
     );
     console.error(`  ${url}: performance ${score('performance')}, accessibility ${score('accessibility')}, best practices ${score('best-practices')}`);
+    for (const [id, min] of Object.entries(BUDGET)) if (score(id) < min) missed.push(`${new URL(url).pathname} ${id} ${score(id)} < ${min}`);
   }
   console.log(
     `\nLighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}, mobile emulation (simulated slow 4G, 4x CPU slowdown), Chromium at ${process.env.CHROME_PATH || '/usr/bin/chromium'}\n`,
@@ -67,7 +85,12 @@ try {
   console.log('|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(r);
   console.log();
+  // Exits 1 (and throws here) when the first-load JS is over its budget.
   execFileSync('node', ['storefront/scripts/size.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  console.log(
+    `Lighthouse budgets (performance >= ${BUDGET.performance}, accessibility ${BUDGET.accessibility}): ${missed.length ? `MISSED (${missed.join('; ')})` : 'met'}`,
+  );
+  if (missed.length) process.exitCode = 1;
 } finally {
   await chrome?.kill();
   server.kill('SIGTERM');
