@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import { addWords, setLanguage } from './i18n';
+import i18next from 'i18next';
 import en from '../../locales/en/storefront.json';
 import ae from '../../locales/ae/storefront.json';
 import so from '../../locales/so/storefront.json';
@@ -9,8 +9,19 @@ import type { Recharge } from './api';
 export const WORDS = { en, ae, so } as const;
 
 export async function useLanguage(lng: 'en' | 'ae' | 'so') {
-  for (const [code, bundle] of Object.entries(WORDS)) addWords(code as keyof typeof WORDS, bundle);
-  setLanguage(lng);
+  if (!i18next.isInitialized || !i18next.hasResourceBundle('ae', 'storefront')) {
+    await i18next.init({
+      lng,
+      fallbackLng: 'en',
+      ns: ['storefront'],
+      defaultNS: 'storefront',
+      resources: { en: { storefront: en }, ae: { storefront: ae }, so: { storefront: so } },
+      interpolation: { escapeValue: false },
+    });
+  }
+  await i18next.changeLanguage(lng);
+  document.documentElement.lang = lng;
+  document.documentElement.dir = lng === 'ae' ? 'rtl' : 'ltr';
 }
 
 /** A word of storefront.json with its values filled in, e.g. word('ae', 'outcome.delivered_help', { phone }). */
