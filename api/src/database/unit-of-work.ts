@@ -108,6 +108,11 @@ export async function unitOfWork<T>(work: (trx: Knex.Transaction) => Promise<T>,
   }
 }
 
+/** Runs `fn` outside any open unit of work (its queries and transactions are its own). */
+export function detached<T>(fn: () => T): T {
+  return storage.exit(fn);
+}
+
 /** After the current unit of work commits (at once when none is open). */
 export function onCommit(hook: () => unknown): void {
   const state = storage.getStore();

@@ -22,6 +22,7 @@ import { dealerRef } from '../users/dealer-ref.ts';
 import { noticeLowBalance } from '../wallets/low-balance.ts';
 import { recordMissedSale, type MissedSaleInput } from '../wallets/missed-sales.ts';
 import { rootKnex } from '../database/unit-of-work.ts';
+import { WriteBatches } from '../database/write-batches.ts';
 import type { RechargeListRow, RechargeRow } from './recharge-rows.ts';
 
 /**
@@ -78,6 +79,8 @@ function checkPurchase(offer: SaleOffer, input: RechargeRequest) {
   }
   return { bundle, method };
 }
+
+const saleWrites = new WriteBatches();
 
 /**
  * A storefront purchase, priced from the shop's offer (sale-offers.ts). Refusals (not offered,
@@ -143,7 +146,12 @@ export async function createRecharge(
     updated_at: now,
   };
   try {
-    const id = await transact(ctx, async (tctx) => {
+    // Purchases arriving together share one transaction, each in its own savepoint (write-batches.ts).
+    const id = await saleWrites.write(async (trx) => {
+      const tctx: ServiceContext = { ...ctx, db: trx };
+      // A batch the database asked to run again starts this sale clean.
+      debited = null;
+      missed = null;
       const [inserted] = await tctx.db('recharges').insert(row);
       const id = typeof inserted === 'object' ? Number((inserted as { id: number }).id) : Number(inserted);
       if (dealer.pricing_model === 'cost' && bundle.cost > 0) {
@@ -166,7 +174,7 @@ export async function createRecharge(
         after: { amount: bundle.price, cost: bundle.cost, phone: input.phone, bundle: bundle.name },
       });
       return id;
-    });
+    }, offer.walletId ?? 0);
     // After the commit, never inside the sale: the dealer's low-balance alert (one email per crossing).
     const posted = debited as Posted | null;
     if (posted?.lowBalanceDue) void noticeLowBalance(ctx, posted.walletId).catch(() => undefined);
