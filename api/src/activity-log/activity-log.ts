@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { toDbTime } from '../database/time.ts';
 import { onCommit } from '../database/unit-of-work.ts';
 import { storefrontCache } from '../storefront/storefront-cache.ts';
+import { bumpAccessVersion } from '../auth/access-cache.ts';
 
 /**
  * The append-only activity log (docs/data-model.md, Logs): every change and every auth event,
@@ -96,6 +97,30 @@ const SESSION_ACTIONS = new Set<ActivityAction>([
   'recharge_payment_reconciled',
 ]);
 
+/**
+ * Logged changes to a user or a role that can change what a signed-in call knows about its user
+ * (the user row, roles, dealer details, permissions): they raise the access version in the same
+ * transaction (auth/access-cache.ts). Sign-in events other than a sign-in (which writes
+ * last_login_at) change only sessions, which every call reads fresh.
+ */
+const ACCESS_SUBJECTS = new Set(['user', 'role']);
+const ACCESS_ACTIONS = new Set<ActivityAction>([
+  'created',
+  'updated',
+  'deleted',
+  'restored',
+  'force_deleted',
+  'status_changed',
+  'permissions_assigned',
+  'logo_updated',
+  'logo_removed',
+  'login',
+  'email_changed',
+  'profile_updated',
+  'profile_picture_updated',
+  'password_changed',
+]);
+
 export async function recordActivity(
   ctx: { db: Knex | Knex.Transaction; actor: { id: number | null }; ip: string | null; userAgent: string | null },
   entry: ActivityEntry,
@@ -112,6 +137,7 @@ export async function recordActivity(
     user_agent: ctx.userAgent,
     created_at: toDbTime(),
   });
+  if (entry.subjectType && ACCESS_SUBJECTS.has(entry.subjectType) && ACCESS_ACTIONS.has(entry.action)) await bumpAccessVersion(ctx.db);
   // Every change is logged here, so this is the one place that knows the storefront's cached
   // answers may be stale: they are dropped once the change is committed.
   if (!SESSION_ACTIONS.has(entry.action)) onCommit(() => storefrontCache.clear());

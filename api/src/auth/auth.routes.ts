@@ -19,6 +19,7 @@ import { Session } from './session.model.ts';
 import { dummyVerify, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import { attemptFailed, attemptSucceeded, beginAttempt } from './login-throttle.ts';
 import { signAccessToken } from './tokens.ts';
+import { bumpAccessVersion } from './access-cache.ts';
 import { addSeconds, toDbTime } from '../database/time.ts';
 import { isUniqueViolation } from '../database/db-errors.ts';
 import { onCommit } from '../database/unit-of-work.ts';
@@ -107,9 +108,15 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
     return { message: 'api:auth.logged_out' };
   });
 
-  api.get('/me', { summary: 'The signed-in user', auth: 'user-while-locked', permission: SIGNED_IN, response: meResponseSchema }, async (req, ctx) => ({
-    data: { user: await currentUserJson(ctx, ctx.actor.id!), is_locked: Boolean(req.auth!.session.locked_at) },
-  }));
+  // Answered from what authentication loaded, current under the access version (auth/access-cache.ts);
+  // presented once per cached user (a reloaded user is a new object).
+  const presented = new WeakMap<User, ReturnType<typeof presentUser>>();
+  api.get('/me', { summary: 'The signed-in user', auth: 'user-while-locked', permission: SIGNED_IN, response: meResponseSchema }, async (req) => {
+    const { user, permissions, session } = req.auth!;
+    let json = presented.get(user);
+    if (!json) presented.set(user, (json = presentUser(user, [...permissions])));
+    return { data: { user: json, is_locked: Boolean(session.locked_at) } };
+  });
 
   api.get(
     '/check-lock',
@@ -182,7 +189,11 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
       } else delete patch.email;
       try {
         await transact(ctx, async (tctx) => {
-          if (Object.keys(patch).length) await User.query(tctx.db).patch(patch).where('id', user.id);
+          if (Object.keys(patch).length) {
+            await User.query(tctx.db).patch(patch).where('id', user.id);
+            // Even when no field really changed (no log entry), updated_at did.
+            await bumpAccessVersion(tctx.db);
+          }
           const before = Object.fromEntries(Object.keys(patch).map((k) => [k, (user as unknown as Record<string, unknown>)[k] ?? null]));
           if (emailChanged) {
             await Session.query(tctx.db)

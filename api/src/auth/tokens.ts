@@ -1,3 +1,4 @@
+import crypto, { type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 
 /**
@@ -9,12 +10,15 @@ const ALGORITHM = 'HS256' as const;
 const ISSUER = 'bundle-reseller';
 const AUDIENCE = 'console';
 
-let secret = '';
+// A KeyObject made once: given a string, jsonwebtoken would first try (and fail) to read it as a
+// public key on every verification.
+let secret: KeyObject | undefined;
 export function configureTokens(appKey: string): void {
-  secret = `${appKey}:access-token`;
+  secret = crypto.createSecretKey(Buffer.from(`${appKey}:access-token`));
 }
 
 export function signAccessToken(payload: { userId: number; sessionId: string }, expiresInSeconds: number): string {
+  if (!secret) throw new Error('Tokens are not configured (configureTokens first)');
   return jwt.sign({ sid: payload.sessionId }, secret, {
     algorithm: ALGORITHM,
     subject: String(payload.userId),
@@ -25,6 +29,7 @@ export function signAccessToken(payload: { userId: number; sessionId: string }, 
 }
 
 export function verifyAccessToken(token: string): { userId: number; sessionId: string } | null {
+  if (!secret) return null;
   try {
     const decoded = jwt.verify(token, secret, { algorithms: [ALGORITHM], issuer: ISSUER, audience: AUDIENCE });
     if (typeof decoded === 'string' || typeof decoded.sid !== 'string' || !decoded.sub) return null;

@@ -69,6 +69,13 @@ export interface ResourceModule<M extends SoftModel, R extends ZodType = ZodType
   /** Narrows reads and writes beyond the owner column (users: a dealer sees only itself). */
   scope?: (qb: QueryBuilder<M, M[]>, ctx: ServiceContext) => void;
   present: (records: M[], ctx: ServiceContext) => Promise<z.input<R>[]>;
+  /** Wraps the read of a list page, which `load` does (users: kept per process under the access version). */
+  listCache?: (
+    ctx: ServiceContext,
+    query: Record<string, unknown>,
+    state: 'active' | 'trashed',
+    load: () => Promise<Page<z.input<R>>>,
+  ) => Promise<Page<z.input<R>>>;
   /** A plain snapshot for the activity log's before/after. */
   snapshot: (record: M) => Record<string, unknown>;
   /** How each of the registry's `imageFields` is stored (keyed by exactly those fields: see imageFieldsOf). */
@@ -262,13 +269,16 @@ export function resourceService<M extends SoftModel, R extends ZodType>(storage:
 
     /** A page of the records the caller may see; `query` is the list's query string (page, sort, order, q, filters, ids). */
     async list(ctx: ServiceContext, query: Record<string, unknown>, state: 'active' | 'trashed' = 'active'): Promise<Page<Presented<R>>> {
-      const params = parseListParams(query, listOptions);
-      const qb = baseQuery(ctx, state);
-      if (mod.graph) qb.withGraphFetched(mod.graph);
-      applyFilters(qb, query, listOptions);
-      applySearch(qb, table, listOptions.searchable, params.q);
-      const { results, meta } = await paginate(qb, table, params);
-      return { data: await mod.present(results, ctx), meta };
+      const load = async () => {
+        const params = parseListParams(query, listOptions);
+        const qb = baseQuery(ctx, state);
+        if (mod.graph) qb.withGraphFetched(mod.graph);
+        applyFilters(qb, query, listOptions);
+        applySearch(qb, table, listOptions.searchable, params.q);
+        const { results, meta } = await paginate(qb, table, params);
+        return { data: await mod.present(results, ctx), meta };
+      };
+      return mod.listCache ? mod.listCache(ctx, query, state, load) : load();
     },
 
     /** One record the caller may see (live or in the trash), presented; 404 otherwise. */

@@ -3,6 +3,7 @@ import { Permission, Role } from './role.model.ts';
 import { fieldError, forbidden } from '../http/errors.ts';
 import { assertCanGrant } from '../users/user-rules.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
+import { bumpAccessVersion } from '../auth/access-cache.ts';
 import type { ServiceContext } from '../platform/context.ts';
 
 /**
@@ -72,6 +73,8 @@ export async function replacePermissions(ctx: ServiceContext, roleId: number, na
   const add = ids.filter((id) => !have.includes(id));
   if (remove.length) await ctx.db('role_permissions').where('role_id', roleId).whereIn('permission_id', remove).delete();
   if (add.length) await ctx.db('role_permissions').insert(add.map((permission_id) => ({ role_id: roleId, permission_id })));
+  // What the role's holders may do changed: their next call loads them again (auth/access-cache.ts).
+  if (remove.length || add.length) await bumpAccessVersion(ctx.db);
   return { before, after: wanted };
 }
 
@@ -101,6 +104,7 @@ export async function updateRole(ctx: ServiceContext, role: Role, input: Partial
   if (Object.keys(patch).length) {
     await assertCanGrantRole(ctx, role.id);
     await Role.query(ctx.db).patch(patch).where('id', role.id);
+    await bumpAccessVersion(ctx.db);
   }
   if (input.permissions) await assignPermissions(ctx, role, input.permissions);
 }

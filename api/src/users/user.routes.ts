@@ -23,8 +23,22 @@ import { checkedImage, imageUpload } from '../uploads/image-upload.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { assertCanManage, assertNotLastSuperAdmin } from './user-rules.ts';
 import { createUser, prepareUserInput, revokeSessions, setDealerLogo, updateUser, userSnapshot } from './user.service.ts';
-import { isDealer, transact, type ServiceContext } from '../platform/context.ts';
+import { isDealer, transact, type Actor, type ServiceContext } from '../platform/context.ts';
+import { cachedUsersPage } from './user-list-cache.ts';
 import type { Request } from 'express';
+
+/**
+ * The users a caller may read. A dealer only ever sees itself, whatever permissions its role was
+ * given. Without 'view users', 'view admins' and 'view dealers' each open their own user type.
+ * Write routes are opened by their own permission; the type narrowing is for readers.
+ */
+function readerScope(actor: Actor): { dealerId?: number; types?: string[] } {
+  if (actor.kind === 'system') return {};
+  if (isDealer(actor)) return { dealerId: actor.id! };
+  const types = [actor.permissions.has('view admins') && 'admin', actor.permissions.has('view dealers') && 'dealer'].filter(Boolean) as string[];
+  if (actor.permissions.has('view users') || types.length === 0) return {};
+  return { types };
+}
 
 /**
  * /users: admins and dealers (docs/product.md sections 3, 5, 7). The generic pattern from the registry
@@ -71,17 +85,13 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       },
     },
     graph: '[roles, dealer_details]',
-    // A dealer only ever sees itself, whatever permissions its role was given. Without
-    // 'view users', 'view admins' and 'view dealers' each open their own user type.
     scope: (qb, { actor }) => {
-      if (actor.kind === 'system') return;
-      if (isDealer(actor)) return void qb.where('users.id', actor.id!);
-      const types = [actor.permissions.has('view admins') && 'admin', actor.permissions.has('view dealers') && 'dealer'].filter(Boolean) as string[];
-      // Write routes are opened by their own permission; the type narrowing is for readers.
-      if (actor.permissions.has('view users') || types.length === 0) return;
-      qb.whereIn('users.user_type', types);
+      const scope = readerScope(actor);
+      if (scope.dealerId !== undefined) qb.where('users.id', scope.dealerId);
+      else if (scope.types) qb.whereIn('users.user_type', scope.types);
     },
     present: (records, ctx) => presentUsers(records, ctx.db),
+    listCache: (ctx, query, state, load) => cachedUsersPage(ctx, JSON.stringify(readerScope(ctx.actor)), state, query, load),
     snapshot: userSnapshot,
     images: {
       // Required for a new dealer; createUser reports it together with a taken email or code.

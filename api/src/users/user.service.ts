@@ -5,6 +5,7 @@ import { decodeId } from '../http/ids.ts';
 import { toDbTime } from '../database/time.ts';
 import { onCommit } from '../database/unit-of-work.ts';
 import { hashPassword } from '../auth/passwords.ts';
+import { bumpAccessVersion } from '../auth/access-cache.ts';
 import { assertCanManage, assertNotLastSuperAdmin, grantableDealerRole, resolveAdminRole } from './user-rules.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import type { FileStorage } from '../uploads/storage.ts';
@@ -153,6 +154,8 @@ export async function createUser(
     if (input.starter_margin !== undefined) await bulkDealerBundles(ctx, user.id, { status: 'active', profit: input.starter_margin });
     await copyStarterPaymentMethods(ctx, user.id, starterMethods, opts.storage);
   }
+  // Lists kept under the access version show the new user (the admin CLI and the demo log nothing).
+  await bumpAccessVersion(ctx.db);
   return user;
 }
 
@@ -228,6 +231,8 @@ export async function updateUser(
     }
     await ensureWallet(ctx, user.id);
   }
+  // Signed-in calls load the user again (auth/access-cache.ts), logged or not: updated_at moved at least.
+  await bumpAccessVersion(ctx.db);
   // Deactivated, given a new password or a new sign-in email by an admin: signed out everywhere.
   if ((changes.status && input.status === 'inactive') || input.password_hash || emailChanged) await revokeSessions(ctx, [user.id]);
   return {
@@ -244,5 +249,6 @@ export async function setDealerLogo(ctx: ServiceContext, user: User, url: string
   if (old === url) return;
   if (details) await DealerDetails.query(ctx.db).patch({ logo_path: url }).where('id', details.id);
   else await DealerDetails.query(ctx.db).insert({ user_id: user.id, brand_color: '#000000', pricing_model: 'cost', logo_path: url } as Partial<DealerDetails>);
+  await bumpAccessVersion(ctx.db);
   if (old) onCommit(() => storage.remove(old));
 }
