@@ -159,7 +159,7 @@ async function fill(knex: Knex, mysql: boolean) {
   }
   for (const [wallet, balance] of balances) await knex('wallets').where({ id: wallet }).update({ balance });
   if (!mysql) await knex.raw('ANALYZE');
-  else await knex.raw('ANALYZE TABLE recharges, wallet_transactions');
+  else await knex.raw('ANALYZE TABLE recharges, wallet_transactions, recharge_day_totals');
   return { seconds: Math.round((Date.now() - started) / 1000), dealer: dealers[0].id };
 }
 

@@ -22,3 +22,11 @@ export function timeBucket(db: Knex | Knex.Transaction, column: string, group: T
   if (group === 'month') return db.raw(`DATE_FORMAT(${local}, '%Y-%m')`);
   return db.raw(`DATE_FORMAT(DATE_SUB(DATE(${local}), INTERVAL WEEKDAY(${local}) DAY), '%Y-%m-%d')`);
 }
+
+/** The same days, weeks and months from a company day 'YYYY-MM-DD' (the day totals' `day`). */
+export function totalsBucket(db: Knex | Knex.Transaction, column: string, group: TimeGroup): Knex.Raw {
+  if (group === 'day') return db.raw(column);
+  if (group === 'month') return db.raw(`substr(${column}, 1, 7)`);
+  if (db.client.config.client !== 'mysql2') return db.raw(`date(${column}, '-6 days', 'weekday 1')`);
+  return db.raw(`DATE_FORMAT(DATE_SUB(${column}, INTERVAL WEEKDAY(${column}) DAY), '%Y-%m-%d')`);
+}
