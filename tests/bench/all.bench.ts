@@ -65,7 +65,7 @@ if (!skip.has('sizes')) {
 part('api', process.execPath, ['--import', 'tsx', 'tests/bench/api.bench.ts']);
 part('storefront', process.execPath, ['--import', 'tsx', 'tests/bench/storefront.bench.ts']);
 part('reports', process.execPath, ['--import', 'tsx', 'tests/bench/insight.bench.ts'], { BENCH_DATABASES: process.env.BENCH_REPORT_DATABASES ?? 'mysql' });
-part('lighthouse', 'npm', ['run', 'bench:lighthouse', '--silent']);
+part('lighthouse', 'npm', ['run', 'bench:lighthouse', '--silent'], skip.has('sizes') ? {} : { BENCH_BUILT: '1' });
 
 const figures: BenchFigure[] = fs.existsSync(resultsFile)
   ? fs
