@@ -154,6 +154,14 @@ export async function createRecharge(
       missed = null;
       const [inserted] = await tctx.db('recharges').insert(row);
       const id = typeof inserted === 'object' ? Number((inserted as { id: number }).id) : Number(inserted);
+      // Logged before the debit: the wallet's row lock (every sale of the shop waits on it) is then
+      // held for the debit and its ledger row only.
+      await recordActivity(tctx, {
+        action: 'recharge_created',
+        subjectType: 'recharge',
+        subjectId: id,
+        after: { amount: bundle.price, cost: bundle.cost, phone: input.phone, bundle: bundle.name },
+      });
       if (dealer.pricing_model === 'cost' && bundle.cost > 0) {
         try {
           if (offer.walletId === null) throw new InsufficientBalance();
@@ -167,12 +175,6 @@ export async function createRecharge(
           throw err;
         }
       }
-      await recordActivity(tctx, {
-        action: 'recharge_created',
-        subjectType: 'recharge',
-        subjectId: id,
-        after: { amount: bundle.price, cost: bundle.cost, phone: input.phone, bundle: bundle.name },
-      });
       return id;
     }, offer.walletId ?? 0);
     // After the commit, never inside the sale: the dealer's low-balance alert (one email per crossing).
