@@ -41,7 +41,7 @@ function part(name: string, command: string, args: string[], env: Record<string,
 }
 
 /** "Initial JS: 288.0 KB minified, 88.2 KB gzip (1 files)" and "Budget: 70 KB gzip" from an app's size script. */
-function sizeFigure(app: string, label: string, out: string) {
+function sizeFigure(label: string, out: string) {
   const gzip = /Initial JS: [\d.]+ KB minified, ([\d.]+) KB gzip/.exec(out);
   const budget = /Budget: ([\d.]+) KB/.exec(out);
   if (!gzip) return recordFigure({ measure: `${label} first-load JavaScript, gzip`, value: 'not measured', reference: '', goal: '', met: false });
@@ -54,13 +54,12 @@ function sizeFigure(app: string, label: string, out: string) {
     goal: `<= ${limit} KB`,
     met: Number.isFinite(limit) ? kb <= limit : null,
   });
-  void app;
 }
 
 if (!skip.has('sizes')) {
   part('sizes', 'npm', ['run', 'build', '--silent']);
-  sizeFigure('admin', 'console', part('sizes', 'node', ['admin/scripts/size.mjs']));
-  sizeFigure('storefront', 'storefront', part('sizes', 'node', ['storefront/scripts/size.mjs']));
+  sizeFigure('console', part('sizes', 'node', ['admin/scripts/size.mjs']));
+  sizeFigure('storefront', part('sizes', 'node', ['storefront/scripts/size.mjs']));
 }
 part('api', process.execPath, ['--import', 'tsx', 'tests/bench/api.bench.ts']);
 part('storefront', process.execPath, ['--import', 'tsx', 'tests/bench/storefront.bench.ts']);

@@ -31,7 +31,8 @@ interface Job {
 
 export class WriteBatches {
   private queue: Job[] = [];
-  private running = 0;
+  private running = false;
+  private scheduled = false;
 
   constructor(private readonly opts: { maxBatch?: number } = {}) {}
 
@@ -45,8 +46,6 @@ export class WriteBatches {
     });
   }
 
-  private scheduled = false;
-
   /** Starts batches on the next turn of the event loop, so that the writes of requests read in this turn join them. */
   private pump(): void {
     if (this.scheduled) return;
@@ -57,15 +56,15 @@ export class WriteBatches {
     });
   }
 
+  /** One batch at a time (SQLite's one connection); the next starts when it ends. */
   private startBatches(): void {
-    while (this.running < 1 && this.queue.length) {
-      const batch = this.queue.splice(0, this.opts.maxBatch ?? 64).sort((a, b) => a.order - b.order);
-      this.running += 1;
-      void this.run(batch).finally(() => {
-        this.running -= 1;
-        this.pump();
-      });
-    }
+    if (this.running || !this.queue.length) return;
+    const batch = this.queue.splice(0, this.opts.maxBatch ?? 64).sort((a, b) => a.order - b.order);
+    this.running = true;
+    void this.run(batch).finally(() => {
+      this.running = false;
+      this.pump();
+    });
   }
 
   private async run(batch: Job[]): Promise<void> {

@@ -68,9 +68,8 @@ async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'deb
   // Atomic on both engines: no read-then-write, so parallel debits can never lose an update, and a
   // debit that would go below zero (or a credit that would pass the ceiling) matches no row.
   // SQLite answers a debit's new state with the UPDATE itself (RETURNING); MySQL has no RETURNING on UPDATE.
-  const returning = type === 'debit' && ctx.db.client.config.client === 'better-sqlite3';
-  const debited: WalletState[] = [];
   let changed: number;
+  let state: WalletState | undefined;
   if (type === 'credit') {
     changed = await ctx
       .db('wallets')
@@ -80,9 +79,9 @@ async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'deb
   } else {
     const qb = ctx.db('wallets').where({ id: walletId }).andWhere('balance', '>=', entry.amount);
     const patch = { balance: ctx.db.raw('balance - ?', [entry.amount]), updated_at: now };
-    if (returning) {
-      debited.push(...((await qb.update(patch, WALLET_STATE)) as unknown as WalletState[]));
-      changed = debited.length;
+    if (ctx.db.client.config.client === 'better-sqlite3') {
+      [state] = (await qb.update(patch, WALLET_STATE)) as unknown as WalletState[];
+      changed = state ? 1 : 0;
     } else changed = await qb.update(patch);
   }
   if (changed === 0) {
@@ -102,7 +101,7 @@ async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'deb
   }
   // Our own row, locked by the update: read it as it now is (a locking read on MySQL).
   const row: WalletState =
-    debited[0] ??
+    state ??
     (await ctx
       .db('wallets')
       .where({ id: walletId })
