@@ -91,6 +91,8 @@ describe('the console at 390 px', () => {
       await page.setViewportSize({ width, height: 844 });
       await settle(page);
       const button = page.getByRole('button', { name: 'Open customizer' });
+      // The customizer loads just after the layout (its own chunk): wait for it before counting.
+      await button.first().waitFor();
       await expect(page.locator('header').getByRole('button', { name: 'Open customizer' }).count()).resolves.toBe(1);
       const box = (await button.boundingBox())!;
       // Nothing of the page's content lies under it, and nothing is fixed at the screen's edge.
