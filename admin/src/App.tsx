@@ -32,6 +32,7 @@ const availableLocales = LANGUAGES.map((l) => ({ locale: l.locale, name: l.name 
 // not-found...) are not bundled.
 const LoginPage = lazy(() => import('./auth/LoginPage'));
 const LockScreen = lazy(() => import('./auth/LockScreen'));
+const TwoFactorSetupPage = lazy(() => import('./auth/TwoFactorSetupPage'));
 const loadLayout = () => import('./layout/Layout');
 const ConsoleLayoutBody = lazy(loadLayout);
 const HomeRedirect = lazy(() => import('./layout/HomeRedirect'));
@@ -160,6 +161,7 @@ function ConsoleAdmin() {
                 <Route path="/auth/login" element={blank(<LoginPage />)} />
                 <Route path="/auth/admin/login" element={blank(<LoginPage />)} />
                 <Route path="/auth/lock-screen" element={blank(<LockScreen />)} />
+                <Route path="/auth/two-factor-setup" element={blank(<TwoFactorSetupPage />)} />
                 <Route path="/unauthorized" element={blank(<UnauthorizedPage />)} />
               </CustomRoutes>
               <CustomRoutes>

@@ -92,6 +92,10 @@ export const ROUTES: AppRoute[] = [
   { path: '/my-wallet', permissions: ['view own wallet'], userTypes: ['dealer'], screen: screen(() => import('./wallets/MyWalletPage')) },
   // /wallets, /wallet-transactions, /recharges (and /recharges/review) and /logs are CONSOLE_RESOURCES.
   { path: '/missed-sales', permissions: ['view recharges'], screen: screen(() => import('./missed-sales/MissedSaleList')) },
+  // `/*`: a key's page opens over the list (/api-keys/{id}).
+  { path: '/api-keys/*', permissions: ['view api keys'], screen: screen(() => import('./api-keys/ApiKeyList')) },
+  // `/*`: a delivery opens over the log (/webhooks/{id}).
+  { path: '/webhooks/*', permissions: ['view webhooks'], screen: screen(() => import('./webhooks/WebhookPage')) },
   { path: '/reports', permissions: ['view reports'], screen: screen(() => import('./reports/ReportsPage')) },
   { path: '/reports/dealer-profit', permissions: ['view dealer profit report'], screen: screen(() => import('./reports/DealerProfitPage')) },
   { path: '/settings', permissions: ['manage settings'], screen: screen(() => import('./settings/SettingsHub')) },

@@ -33,6 +33,9 @@ import { rechargeRoutes, type RechargeMoney } from './recharges/recharge.routes.
 import { reportRoutes } from './reports/report.routes.ts';
 import { logRoutes } from './logs/log.routes.ts';
 import { searchRoutes } from './search/search.routes.ts';
+import { apiKeyRoutes } from './api-keys/api-key.routes.ts';
+import { webhookDeliveryRoutes, webhookEndpointRoutes } from './webhooks/webhook.routes.ts';
+import { resellerRoutes } from './reseller/reseller.routes.ts';
 import { localDiskStorage, type FileStorage } from './uploads/storage.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
 import { initServerI18n, pickLanguage, translator, LANGUAGES, LOCALES_DIR } from './i18n/server-i18n.ts';
@@ -164,9 +167,22 @@ export function createApp({
   mount('/wallet-transactions', money.ledger);
   mount('/wallet-top-up-requests', money.requests);
   mount('/missed-sales', money.missed);
+  mount('/dealer/api-keys', apiKeyRoutes(registry));
+  mount('/dealer/webhook', webhookEndpointRoutes(registry, { allowLoopback: config.webhookAllowLoopback }));
+  mount('/webhook-deliveries', webhookDeliveryRoutes(registry));
   api.use(docsRoutes(registry));
   api.use(apiNotFound);
   app.use('/api/v1', api);
+  // The reseller API: dealers' API keys instead of sessions (reseller/reseller.routes.ts).
+  app.use(
+    '/api/reseller/v1',
+    resellerRoutes(registry, {
+      perMinute: config.apiKeyRateLimitPerMinute,
+      perAddressPerMinute: config.apiRateLimitPerMinute,
+      logger,
+      onRechargeCreated,
+    }),
+  );
   app.use('/api', apiNotFound);
 
   // Translations for the console and storefront: /locales/{lng}/{ns}.json.

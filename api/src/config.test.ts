@@ -22,8 +22,14 @@ describe('settings from the environment', () => {
       dbConnectTimeoutSeconds: 60,
       rechargeWorker: true,
       apiRateLimitPerMinute: 1200,
+      apiKeyRateLimitPerMinute: 120,
+      webhookAllowLoopback: true,
     });
-    expect(loadConfig({ ...base, NODE_ENV: 'production' })).toMatchObject({ seedDemo: false, seedDemoHistory: false });
+    expect(loadConfig({ ...base, NODE_ENV: 'production' })).toMatchObject({
+      seedDemo: false,
+      seedDemoHistory: false,
+      webhookAllowLoopback: false,
+    });
   });
 
   it('reads every setting it documents', () => {
@@ -36,7 +42,9 @@ describe('settings from the environment', () => {
       DB_CONNECT_TIMEOUT_SECONDS: '5',
       RECHARGE_WORKER: 'false',
       API_RATE_LIMIT_PER_MINUTE: '600',
+      API_KEY_RATE_LIMIT_PER_MINUTE: '30',
       SEED_DEMO_HISTORY: 'false',
+      WEBHOOK_ALLOW_LOOPBACK: 'false',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -46,6 +54,8 @@ describe('settings from the environment', () => {
       dbConnectTimeoutSeconds: 5,
       rechargeWorker: false,
       apiRateLimitPerMinute: 600,
+      apiKeyRateLimitPerMinute: 30,
+      webhookAllowLoopback: false,
       seedDemo: true,
       seedDemoHistory: false,
     });

@@ -29,6 +29,10 @@ export interface AppConfig {
   rechargeWorker: boolean;
   /** Requests per minute per client address on /api (API_RATE_LIMIT_PER_MINUTE). */
   apiRateLimitPerMinute: number;
+  /** Calls per minute per reseller API key (API_KEY_RATE_LIMIT_PER_MINUTE). */
+  apiKeyRateLimitPerMinute: number;
+  /** Webhook URLs may point at this machine's loopback (WEBHOOK_ALLOW_LOOPBACK; default: not in production). */
+  webhookAllowLoopback: boolean;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -77,6 +81,8 @@ const envSchema = z.object({
   DB_CONNECT_TIMEOUT_SECONDS: wholeNumber('DB_CONNECT_TIMEOUT_SECONDS', 1, 3600),
   RECHARGE_WORKER: flag('RECHARGE_WORKER'),
   API_RATE_LIMIT_PER_MINUTE: wholeNumber('API_RATE_LIMIT_PER_MINUTE', 1, 100_000_000),
+  API_KEY_RATE_LIMIT_PER_MINUTE: wholeNumber('API_KEY_RATE_LIMIT_PER_MINUTE', 1, 100_000_000),
+  WEBHOOK_ALLOW_LOOPBACK: flag('WEBHOOK_ALLOW_LOOPBACK'),
 });
 
 /** The environment checked against the schema; every problem is named in one error. */
@@ -134,5 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dbConnectTimeoutSeconds: e.DB_CONNECT_TIMEOUT_SECONDS ?? 60,
     rechargeWorker: e.RECHARGE_WORKER ?? true,
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE ?? 1200,
+    apiKeyRateLimitPerMinute: e.API_KEY_RATE_LIMIT_PER_MINUTE ?? 120,
+    webhookAllowLoopback: e.WEBHOOK_ALLOW_LOOPBACK ?? nodeEnv !== 'production',
   };
 }

@@ -5,6 +5,8 @@ import { loadConfig } from './config.ts';
 import { connectDatabase, migrateAndSeed, type Database } from './database/connection.ts';
 import { createApp } from './app.ts';
 import { RechargeWorker } from './recharges/recharge-worker.ts';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher.ts';
+import { onWebhookEvent } from './webhooks/webhook-events.ts';
 import { startSqliteCheckpointer, SQLITE_SAFETY_CHECKPOINT_PAGES, type Checkpointer } from './database/sqlite-checkpointer.ts';
 import { moneyAdapters, readMoneyEnv, type MoneyAdapters } from './recharges/money-adapters.ts';
 import { databaseTrail } from './recharges/remote-calls.ts';
@@ -39,6 +41,7 @@ function closeGracefully(
   worker: RechargeWorker | null,
   money: MoneyAdapters,
   checkpointer: Checkpointer | null,
+  webhooks: WebhookDispatcher | null,
 ) {
   let closing = false;
   return (signal: string) => {
@@ -53,6 +56,7 @@ function closeGracefully(
     server.close(async () => {
       // Recharges in flight finish their step; anything left is resumed by the next start.
       await worker?.stop();
+      await webhooks?.stop();
       await money.close();
       await db.knex.destroy();
       await checkpointer?.stop();
@@ -108,6 +112,12 @@ async function main() {
     if (resumed) logger.warn(`${resumed} recharge(s) left in processing by an earlier run resumed`);
     worker.start();
   }
+  // Webhook deliveries run where the sales are settled (RECHARGE_WORKER), beside the API, never in a request.
+  const webhooks = config.rechargeWorker ? new WebhookDispatcher({ db: db.knex, allowLoopback: config.webhookAllowLoopback }) : null;
+  if (webhooks) {
+    onWebhookEvent(() => webhooks.wake());
+    webhooks.start();
+  }
   const app = createApp({ config, db, logger, onRechargeCreated: () => worker?.wake(), rechargeMoney: { payment: money.payment, wake: () => worker?.wake() } });
   const server = app.listen(config.port, () => {
     const url = `http://localhost:${config.port}`;
@@ -125,7 +135,7 @@ async function main() {
     requestsInFlight += 1;
     res.once('close', () => (requestsInFlight -= 1));
   });
-  const shutdown = closeGracefully(server, db, logger, worker, money, checkpointer);
+  const shutdown = closeGracefully(server, db, logger, worker, money, checkpointer, webhooks);
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 }

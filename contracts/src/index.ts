@@ -17,3 +17,6 @@ export * from './recharges.ts';
 export * from './phone.ts';
 export * from './resources.ts';
 export * from './responses.ts';
+export * from './api-keys.ts';
+export * from './two-factor.ts';
+export * from './webhooks.ts';

@@ -58,8 +58,9 @@ export const PERMISSION_GROUPS = {
     'force delete users',
     'change user status',
     'assign user roles',
+    'reset two-factor',
   ],
-  roles: ['view roles', 'create roles', 'update roles', 'delete roles', 'restore roles', 'force delete roles', 'assign permissions'],
+  roles: ['view roles', 'create roles', 'update roles', 'delete roles', 'restore roles', 'force delete roles', 'assign permissions', 'require two-factor'],
   settings: [
     'manage settings',
     'view mail settings',
@@ -83,6 +84,8 @@ export const PERMISSION_GROUPS = {
   ],
   logs: ['view logs'],
   trash: ['view trash items'],
+  'api keys': ['view api keys', 'manage api keys'],
+  webhooks: ['view webhooks', 'manage webhooks'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type PermissionGroup = keyof typeof PERMISSION_GROUPS;
@@ -118,4 +121,8 @@ export const DEALER_PERMISSIONS: PermissionName[] = [
   ...PERMISSION_GROUPS.banners,
   'manage settings',
   ...PERMISSION_GROUPS.settings.filter((p) => p.endsWith(' payment methods') || p.endsWith(' contact settings')),
+  // Dealers make and revoke their own reseller API keys (the API scopes them to themselves).
+  ...PERMISSION_GROUPS['api keys'],
+  // Dealers set their own webhook endpoint and follow its deliveries.
+  ...PERMISSION_GROUPS.webhooks,
 ];

@@ -40,7 +40,8 @@ export const settleRechargeSchema = z.object({
 });
 export type SettleRechargeInput = z.infer<typeof settleRechargeSchema>;
 
-const somaliPhone = (required: string) =>
+/** A Somali mobile number, kept in its national form (9 digits). */
+export const somaliPhone = (required: string) =>
   z
     .string({ message: required })
     .trim()

@@ -49,6 +49,8 @@ export const userResponseSchema = z.object({
   ...recordTimes,
   email_verified_at: isoTime.nullable(),
   last_login_at: isoTime.nullable(),
+  two_factor_enabled: z.boolean(),
+  two_factor_required: z.boolean().describe('A role of the user requires two-factor sign-in; not enabled yet: only enrolment is open'),
 });
 export type UserResponse = z.infer<typeof userResponseSchema>;
 
@@ -61,6 +63,7 @@ export const roleResponseSchema = z.object({
   guard_name: z.literal('web'),
   description: z.string().nullable(),
   protected: z.boolean(),
+  requires_two_factor: z.boolean(),
   permissions: z.array(permissionResponseSchema),
   users_count: z.number().int(),
   ...recordTimes,
@@ -143,7 +146,8 @@ export const bundleResponseSchema = z.object({
 });
 export type BundleResponse = z.infer<typeof bundleResponseSchema>;
 
-const dealerRef = z.object({ id: z.number().int(), h_id: z.string(), name: z.string(), dealer_code: z.string().nullable() });
+/** A dealer named in another record's answer (a payment method's, an API key's, a webhook's). */
+export const dealerRefSchema = z.object({ id: z.number().int(), h_id: z.string(), name: z.string(), dealer_code: z.string().nullable() });
 
 export const paymentMethodResponseSchema = z.object({
   ...recordIds,
@@ -156,7 +160,7 @@ export const paymentMethodResponseSchema = z.object({
   sort_order: z.number().int(),
   dealer_id: z.number().int().nullable().describe("null: the company's own method"),
   translations: translationsResponseSchema,
-  dealer: dealerRef.nullable(),
+  dealer: dealerRefSchema.nullable(),
   ...recordTimes,
 });
 export type PaymentMethodResponse = z.infer<typeof paymentMethodResponseSchema>;
@@ -170,7 +174,7 @@ export const contactResponseSchema = z.object({
   sort_order: z.number().int(),
   dealer_id: z.number().int().nullable().describe("null: the company's own contact"),
   translations: translationsResponseSchema,
-  dealer: dealerRef.nullable(),
+  dealer: dealerRefSchema.nullable(),
   ...recordTimes,
 });
 export type ContactResponse = z.infer<typeof contactResponseSchema>;
@@ -423,7 +427,7 @@ export const rechargeResponseSchema = z.object({
   operator_reference: z.string().nullable(),
   failure_reason: z.string().nullable(),
   payment_state: z.enum(PAYMENT_STATES),
-  payment_flow: z.enum(['preauthorize', 'purchase']).nullable(),
+  payment_flow: z.enum(['preauthorize', 'purchase', 'wallet']).nullable().describe("wallet: a reseller API sale paid from the dealer's wallet"),
   delivery_state: z.enum(DELIVERY_STATES),
   delivery_id: z.string().nullable().describe("The aggregator's transaction id"),
   review_reason: z.string().nullable(),
@@ -468,7 +472,7 @@ export type MoneyLimitsResponse = z.infer<typeof moneyLimitsResponseSchema>;
 /** A sale refused because the dealer's wallet could not pay its cost. */
 export const missedSaleResponseSchema = z.object({
   id: z.number().int(),
-  dealer: dealerRef,
+  dealer: dealerRefSchema,
   bundle_id: z.number().int().nullable(),
   bundle_name: z.string(),
   amount: z.string().describe('What the customer would have paid'),
@@ -481,7 +485,7 @@ export type MissedSaleResponse = z.infer<typeof missedSaleResponseSchema>;
 export const missedSalesSummarySchema = z.object({
   today_count: z.number().int(),
   today_amount: z.string(),
-  by_dealer: z.array(z.object({ dealer: dealerRef, count: z.number().int(), amount: z.string() })).describe('Top 5 by amount today; empty for a dealer'),
+  by_dealer: z.array(z.object({ dealer: dealerRefSchema, count: z.number().int(), amount: z.string() })).describe('Top 5 by amount today; empty for a dealer'),
 });
 
 /**

@@ -61,6 +61,16 @@ function measure(database: string, call: string, opts: autocannon.Options) {
   });
 }
 
+/** CPU seconds a process has used so far (Linux /proc; the server's own cost, whatever else the machine runs). */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /** A fresh database for one run, and how to drop it. */
 async function prepare(database: string): Promise<{ env: Record<string, string>; open: () => Knex; cleanup: () => Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
@@ -134,7 +144,9 @@ const ENGINE: Record<string, string> = { sqlite: 'SQLite', mysql: 'MariaDB' };
 
 async function bench(database: string) {
   const { env, open, cleanup } = await prepare(database);
-  const server = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
+  // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": profile the server under load.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const server = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'api/src/server.ts'], {
     env: {
       ...process.env,
       ...env,
@@ -180,6 +192,8 @@ async function bench(database: string) {
     const methods = (await (await fetch(`${base}/api/v1/client/payment-methods`, { headers: shopHeaders })).json()) as { data: { id: number }[] };
     const bundleId = catalogue.data.providers[0].categories[0].bundles[0].id;
     let n = 0;
+    const cpuBefore = cpuSeconds(server.pid);
+    const salesBefore = rows.length;
     await measure(database, BUY, {
       url: `${base}/api/v1/client/recharge`,
       connections: 50,
@@ -200,6 +214,11 @@ async function bench(database: string) {
         },
       ],
     });
+    // The server's CPU per purchase (its worker's share included): steadier than req/s on a busy machine.
+    if (rows.length > salesBefore) {
+      const bought = row(database, BUY);
+      console.error(`  ${database} server CPU per purchase: ${(((cpuSeconds(server.pid) - cpuBefore) * 1000) / (bought.rps * DURATION)).toFixed(2)} ms`);
+    }
     await measure(database, 'POST /api/v1/auth/admin/login (4 connections)', {
       url: `${base}/api/v1/auth/admin/login`,
       method: 'POST',

@@ -1,24 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { ADMIN, artifactPath, newPage, signIn, useServerAndBrowser } from './harness';
+import { ADMIN, artifactPath, newPage, signIn, useServerAndBrowser, apiData, toast } from './harness';
 
 // A 1x1 PNG, the dealer logo.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 const env = useServerAndBrowser();
 
-async function api<T = unknown>(path: string, init: { method?: string; body?: unknown; token?: string } = {}): Promise<T> {
-  const res = await fetch(`${env.server.url}/api/v1${path}`, {
-    method: init.method ?? 'GET',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}) },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json.data as T;
-}
-
-const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first();
+const api = <T = unknown>(path: string, init: Parameters<typeof apiData>[2] = {}) => apiData<T>(env.server, path, init);
 
 describe('console in Chromium against the real server', () => {
   it('sends a signed-out visitor to sign-in and back to the page asked for', async () => {

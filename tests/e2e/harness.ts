@@ -30,7 +30,8 @@ export function ensureAdminBuild(): void {
     const index = join(ROOT, app, 'dist', 'index.html');
     const sources = Math.max(newestMtime(join(ROOT, app, 'src')), statSync(join(ROOT, app, 'index.html')).mtimeMs);
     if (existsSync(index) && statSync(index).mtimeMs >= sources) continue;
-    execFileSync('npm', ['run', 'build', '--silent', '-w', app], { cwd: ROOT, stdio: 'inherit' });
+    // A production build whatever vitest set (NODE_ENV=test would make a development bundle, over the size budget).
+    execFileSync('npm', ['run', 'build', '--silent', '-w', app], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   }
 }
 
@@ -144,4 +145,38 @@ export function useServerAndBrowser(): { server: Server; browser: Browser } {
     await env.server?.stop();
   });
   return env;
+}
+
+/** A call to the server's API as a script makes it (setting up what a test needs); its `data`, or an error naming the answer. */
+export async function apiData<T = unknown>(
+  server: Server,
+  path: string,
+  init: { method?: string; body?: unknown; token?: string; headers?: Record<string, string> } = {},
+): Promise<T> {
+  const res = await fetch(`${server.url}/api/v1${path}`, {
+    method: init.method ?? 'GET',
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json',
+      ...(init.token ? { Authorization: `Bearer ${init.token}` } : {}),
+      ...init.headers,
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json.data as T;
+}
+
+/** A notification (or any text) shown once on the page. */
+export const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first();
+
+/** A page signed in as `who` and opened at `path` (clipboard allowed: screens that copy a secret). */
+export async function signedInAt(env: { server: Server; browser: Browser }, who: typeof ADMIN, path: string, viewport?: { width: number; height: number }) {
+  const { context, page, errors } = await newPage(env.browser, env.server.url);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.url });
+  if (viewport) await page.setViewportSize(viewport);
+  await signIn(page, who, `/auth/login?redirect=${encodeURIComponent(path)}`);
+  await page.waitForURL((u) => u.pathname === path);
+  return { page, errors, close: () => context.close() };
 }

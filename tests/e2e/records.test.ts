@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN, newPage, signIn, useServerAndBrowser } from './harness';
+import { ADMIN, newPage, signIn, useServerAndBrowser, toast } from './harness';
 
 /**
  * The console as react-admin designs it: every record has a URL that opens its form (and a
@@ -9,7 +9,6 @@ import { ADMIN, newPage, signIn, useServerAndBrowser } from './harness';
  */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const env = useServerAndBrowser();
-const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first();
 
 async function demoDealerId(page: Page): Promise<number> {
   const token = await page.evaluate(() => document.cookie.match(/auth_token=([^;]+)/)?.[1] ?? localStorage.getItem('auth_token'));

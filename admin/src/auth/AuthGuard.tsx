@@ -1,8 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useLocation, useTranslate } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
-import { authProvider, LOCK_PATH, LOGIN_PATH } from '../providers/authProvider';
-import { rehydrate } from '../providers/session';
+import { authProvider, LOCK_PATH, LOGIN_PATH, TWO_FACTOR_SETUP_PATH } from '../providers/authProvider';
+import { mustEnrolTwoFactor, rehydrate } from '../providers/session';
 import { useSession } from '../providers/useSession';
 import { authRetry, LOCK_STALE_MS, ME_STALE_MS } from './retry';
 import { FullPageLoader } from '../common/FullPageLoader';
@@ -10,7 +10,8 @@ import { FullPageLoader } from '../common/FullPageLoader';
 /**
  * The auth guard of docs/product.md section 4, around every signed-in route: initialise (rehydrate),
  * load the user, check the lock; not signed in goes to /auth/login?redirect=<path and query>,
- * locked goes to the lock screen. Route permissions are checked per route (RouteGuard).
+ * locked goes to the lock screen, a user who must set up two-factor sign-in to its setup page.
+ * Route permissions are checked per route (RouteGuard).
  */
 export function AuthGuard({ children }: { children: ReactNode }) {
   const translate = useTranslate();
@@ -40,5 +41,7 @@ export function AuthGuard({ children }: { children: ReactNode }) {
   if (session.isLocked) return <Navigate to={LOCK_PATH} replace />;
   if (me.isPending) return <FullPageLoader text={translate('auth.loading_user', { _: 'Loading user data...' })} />;
   if (lock.isPending) return <FullPageLoader text={translate('auth.checking_session', { _: 'Checking session status...' })} />;
+  // A role requires two-factor and the user has none yet: the API opens nothing but enrolment.
+  if (mustEnrolTwoFactor(session.user)) return <Navigate to={TWO_FACTOR_SETUP_PATH} replace />;
   return <>{children}</>;
 }

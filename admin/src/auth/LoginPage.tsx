@@ -4,7 +4,9 @@ import { useNavigate, useNotify, useTranslate } from 'react-admin';
 import { useSearchParams } from '../common/useSearchParams';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, FormControlLabel, Stack, TextField } from '@mui/material';
-import { authProvider } from '../providers/authProvider';
+import { authProvider, isChallenge, keepChallenge, keptChallenge, TWO_FACTOR_SETUP_PATH, type TwoFactorChallenge } from '../providers/authProvider';
+import { mustEnrolTwoFactor, type SessionUser } from '../providers/session';
+import { TwoFactorStep } from './TwoFactorStep';
 import { authErrorText } from '../providers/errors';
 import { muiRegister } from '../common/muiRegister';
 import { lazySharedResolver } from '../common/lazyResolver';
@@ -33,6 +35,12 @@ export default function LoginPage() {
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const [error, setError] = useState<string | null>(null);
+  // With two-factor on, the password step answers a challenge and the code is asked next.
+  const [challenge, setChallengeState] = useState<TwoFactorChallenge | null>(keptChallenge);
+  const setChallenge = (next: TwoFactorChallenge | null) => {
+    keepChallenge(next);
+    setChallengeState(next);
+  };
   const { register, control, handleSubmit, formState } = useForm<LoginValues>({
     resolver,
     defaultValues: { email: '', password: '', rememberMe: false },
@@ -40,18 +48,37 @@ export default function LoginPage() {
   useEffect(() => resolver.preload(), []);
   const t = (key?: string) => (key ? translate(key, { _: key }) : undefined);
 
+  const signedIn = async (user: SessionUser, message?: string) => {
+    const { MENU } = await import('../layout/menuItems');
+    queryClient.removeQueries({ queryKey: ['auth'] });
+    notify(message ?? translate('auth.welcome_back', { name: user.name, _: `Welcome back, ${user.name}!` }), { type: 'success' });
+    // A role that requires two-factor and a user without it: enrolment first, nothing else.
+    if (mustEnrolTwoFactor(user)) return navigate(TWO_FACTOR_SETUP_PATH, { replace: true });
+    navigate(safeRedirect(params.get('redirect')) ?? homePath(MENU, userPermissions(user), user.user_type), { replace: true });
+  };
+
   const onSubmit = handleSubmit(async (values) => {
     setError(null);
     try {
-      const user = await authProvider.login(values);
-      const { MENU } = await import('../layout/menuItems');
-      queryClient.removeQueries({ queryKey: ['auth'] });
-      notify(translate('auth.welcome_back', { name: user.name, _: `Welcome back, ${user.name}!` }), { type: 'success' });
-      navigate(safeRedirect(params.get('redirect')) ?? homePath(MENU, userPermissions(user), user.user_type), { replace: true });
+      const outcome = await authProvider.login(values);
+      if (isChallenge(outcome)) setChallenge(outcome);
+      else await signedIn(outcome);
     } catch (e) {
       setError(authErrorText(e));
     }
   });
+
+  if (challenge)
+    return (
+      <TwoFactorStep
+        challenge={challenge}
+        onSignedIn={signedIn}
+        onRestart={(message) => {
+          setChallenge(null);
+          setError(message ?? null);
+        }}
+      />
+    );
 
   return (
     <AuthCard title={translate('auth.sign_in_title')} subtitle={translate('auth.sign_in_subtitle')}>

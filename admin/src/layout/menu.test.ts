@@ -29,6 +29,8 @@ describe('menu filtering (docs/product.md section 2)', () => {
       '/wallet-transactions',
       '/recharges',
       '/missed-sales',
+      '/api-keys',
+      '/webhooks',
       '/reports',
       '/reports/dealer-profit',
       '/settings',

@@ -8,6 +8,7 @@ import AssessmentIcon from '@mui/icons-material/AssessmentOutlined';
 import SettingsIcon from '@mui/icons-material/SettingsOutlined';
 import HistoryIcon from '@mui/icons-material/HistoryOutlined';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import HubIcon from '@mui/icons-material/HubOutlined';
 import type { MenuSection } from './menu';
 import { TRASH_TABS } from '../resources/registry';
 import { menuItemOf } from '../resources/icons';
@@ -44,6 +45,16 @@ export const MENU: MenuSection[] = [
           // Polls GET /recharges/review-count (layout/useReviewCount.ts) for its badge.
           { key: 'recharges-review', label: 'menu.recharges_review', path: '/recharges/review', permissions: ['review recharges'], badge: 'review' },
           { key: 'missed-sales', label: 'menu.missed_sales', path: '/missed-sales', permissions: ['view recharges'] },
+        ],
+      },
+      {
+        // A dealer's own systems: its keys for the reseller API and the webhook that tells it of each sale.
+        key: 'integrations',
+        label: 'menu.integrations',
+        icon: HubIcon,
+        children: [
+          { key: 'api-keys', label: 'menu.api_keys', path: '/api-keys', permissions: ['view api keys'] },
+          { key: 'webhooks', label: 'menu.webhooks', path: '/webhooks', permissions: ['view webhooks'] },
         ],
       },
       {

@@ -42,6 +42,14 @@ export const LOG_ACTIONS = [
   'profile_updated',
   'profile_picture_updated',
   'password_changed',
+  'two_factor_setup_started',
+  'two_factor_enabled',
+  'two_factor_disabled',
+  'two_factor_reset',
+  'two_factor_failed',
+  'recovery_code_used',
+  'recovery_codes_regenerated',
+  'two_factor_requirement_changed',
   'mail_tested',
   'wallet_topped_up',
   'wallet_adjusted',
@@ -63,6 +71,13 @@ export const LOG_ACTIONS = [
   'recharge_payment_reconciled',
   'catalogue_changed',
   'reordered',
+  'api_key_created',
+  'api_key_revoked',
+  'webhook_endpoint_set',
+  'webhook_endpoint_removed',
+  'webhook_secret_rotated',
+  'webhook_test_sent',
+  'webhook_resent',
 ] as const;
 
 export const LOG_SUBJECTS = [
@@ -82,6 +97,7 @@ export const LOG_SUBJECTS = [
   'dealer_provider',
   'dealer_category',
   'dealer_bundle',
+  'api_key',
 ] as const;
 
 const SETTINGS_PAGES: Record<string, string> = { company: '/settings/company', mail: '/settings/mail', money: '/settings/money' };
@@ -113,6 +129,8 @@ export function subjectPath(s: LogSubject | null | undefined): string | null {
       return `/settings/areas/${s.id}`;
     case 'recharge':
       return `/recharges/${s.id}`;
+    case 'api_key':
+      return `/api-keys/${s.id}`;
     default:
       return null;
   }

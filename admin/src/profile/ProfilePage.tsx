@@ -14,6 +14,7 @@ import { PageTitle } from '../common/PageTitle';
 import { splitServerErrors } from '../users/serverErrors';
 import { LogoUpload } from '../users/LogoUpload';
 import type { ConsoleDataProvider } from '../providers/dataProvider';
+import { TwoFactorCard } from './TwoFactorCard';
 
 interface ProfileValues {
   name: string;
@@ -27,7 +28,7 @@ interface PasswordValues {
   password_confirmation: string;
 }
 
-/** /auth/profile: own details, profile picture and password. */
+/** /auth/profile: own details, profile picture, password and two-factor sign-in. */
 export default function ProfilePage() {
   const translate = useTranslate();
   const { user } = useSession();
@@ -43,6 +44,7 @@ export default function ProfilePage() {
             {user && <DetailsCard key={String(user.updated_at ?? user.id)} />}
             {user?.user_type === 'dealer' && <DealerLogoCard />}
             <PasswordCard />
+            <TwoFactorCard />
           </Stack>
         </Grid>
       </Grid>

@@ -1,4 +1,5 @@
 import type { AuthProvider } from 'react-admin';
+import type { TwoFactorSetup, TwoFactorStatus } from '@app/contracts';
 import { apiFetch } from './http';
 import { clearSession, getStoredUser, getToken, permissionNames, rehydrate, setLocked, startSession, storeUser, type SessionUser } from './session';
 import { errorText } from './errors';
@@ -14,13 +15,59 @@ export interface LoginParams {
   rememberMe?: boolean;
 }
 
+export const TWO_FACTOR_SETUP_PATH = '/auth/two-factor-setup';
+
+/** The password was right and the account has two-factor on: the code is asked next (no session yet). */
+export interface TwoFactorChallenge {
+  challenge: string;
+  rememberMe: boolean;
+  /** ISO time the challenge ends (5 minutes after the password). */
+  expiresAt: string;
+}
+
+// The second step survives a reload or a language switch (which re-mounts the page) in this tab only.
+const CHALLENGE_KEY = 'two_factor_challenge';
+export function keepChallenge(challenge: TwoFactorChallenge | null): void {
+  if (challenge) sessionStorage.setItem(CHALLENGE_KEY, JSON.stringify(challenge));
+  else sessionStorage.removeItem(CHALLENGE_KEY);
+}
+export function keptChallenge(): TwoFactorChallenge | null {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(CHALLENGE_KEY) ?? 'null') as TwoFactorChallenge | null;
+    return kept && Date.parse(kept.expiresAt) > Date.now() ? kept : null;
+  } catch {
+    return null;
+  }
+}
+export const isChallenge = (outcome: SessionUser | TwoFactorChallenge): outcome is TwoFactorChallenge => 'challenge' in outcome;
+
+export interface VerifyParams {
+  challenge: string;
+  rememberMe: boolean;
+  code?: string;
+  recovery_code?: string;
+  remember_device: boolean;
+}
+
+export interface RecoveryCodes {
+  recovery_codes: string[];
+  status: TwoFactorStatus;
+}
+
 /**
  * Session rules of docs/product.md sections 4 and 9 on react-admin's authProvider contract.
  * A locked session is not a failed checkAuth: that would make react-admin log out and wipe its
  * caches (admin/README.md); the auth guard and checkError send it to the lock screen instead.
  */
 export interface ConsoleAuthProvider extends AuthProvider {
-  login(params: LoginParams): Promise<SessionUser>;
+  login(params: LoginParams): Promise<SessionUser | TwoFactorChallenge>;
+  /** The second step: a 6-digit code or a recovery code; opens the session. */
+  verifyTwoFactor(params: VerifyParams): Promise<{ user: SessionUser; message?: string }>;
+  twoFactorStatus(): Promise<TwoFactorStatus>;
+  startTwoFactorSetup(): Promise<TwoFactorSetup>;
+  confirmTwoFactor(params: { code: string; password: string }): Promise<RecoveryCodes>;
+  newRecoveryCodes(password: string): Promise<RecoveryCodes>;
+  disableTwoFactor(password: string): Promise<TwoFactorStatus>;
   me(): Promise<SessionUser>;
   checkLock(): Promise<boolean>;
   lock(password: string): Promise<void>;
@@ -32,13 +79,51 @@ export interface ConsoleAuthProvider extends AuthProvider {
 
 export const authProvider: ConsoleAuthProvider = {
   async login({ email, password, rememberMe = false }) {
-    const res = await apiFetch<{ user: SessionUser; token: string }>('/auth/admin/login', {
-      method: 'POST',
-      body: { email, password, rememberMe },
-      isLogin: true,
-    });
+    const res = await apiFetch<{ user: SessionUser; token: string } | { two_factor_required: true; challenge: string; challenge_expires_at: string }>(
+      '/auth/admin/login',
+      { method: 'POST', body: { email, password, rememberMe }, isLogin: true },
+    );
+    if ('challenge' in res.data) return { challenge: res.data.challenge, rememberMe, expiresAt: res.data.challenge_expires_at };
     startSession(res.data.token, res.data.user, rememberMe);
     return res.data.user;
+  },
+
+  async verifyTwoFactor({ challenge, rememberMe, code, recovery_code, remember_device }) {
+    const res = await apiFetch<{ user: SessionUser; token: string }>('/auth/two-factor/verify', {
+      method: 'POST',
+      body: { challenge, remember_device, ...(code ? { code } : { recovery_code }) },
+      isLogin: true,
+    });
+    keepChallenge(null);
+    startSession(res.data.token, res.data.user, rememberMe);
+    return { user: res.data.user, message: res.message };
+  },
+
+  async twoFactorStatus() {
+    return (await apiFetch<TwoFactorStatus>('/auth/two-factor')).data;
+  },
+
+  async startTwoFactorSetup() {
+    return (await apiFetch<TwoFactorSetup>('/auth/two-factor/setup', { method: 'POST' })).data;
+  },
+
+  async confirmTwoFactor(body) {
+    const res = await apiFetch<RecoveryCodes>('/auth/two-factor/confirm', { method: 'POST', body });
+    // Enabled: the user's own record says so (the guard lets a required role's user in now).
+    const user = getStoredUser();
+    if (user) storeUser({ ...user, two_factor_enabled: true });
+    return res.data;
+  },
+
+  async newRecoveryCodes(password) {
+    return (await apiFetch<RecoveryCodes>('/auth/two-factor/recovery-codes', { method: 'POST', body: { password } })).data;
+  },
+
+  async disableTwoFactor(password) {
+    const res = await apiFetch<TwoFactorStatus>('/auth/two-factor/disable', { method: 'POST', body: { password } });
+    const user = getStoredUser();
+    if (user) storeUser({ ...user, two_factor_enabled: false });
+    return res.data;
   },
 
   async logout() {

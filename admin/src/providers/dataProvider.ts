@@ -70,6 +70,10 @@ export interface ConsoleDataProvider extends DataProvider {
   createMany(resource: string, params: { data: Record<string, unknown>[] }): Promise<{ data: Rec[] }>;
   getAvailablePermissions(): Promise<{ data: { id: number; name: string; group: string }[] }>;
   assignPermissions(params: { id: Identifier; permissions: string[] }): Promise<{ data: Rec }>;
+  /** PUT /roles/{id}/two-factor: the role's users must sign in with a second factor (or no longer). */
+  setRoleTwoFactor(params: { id: Identifier; required: boolean }): Promise<Said<Rec>>;
+  /** POST /users/{id}/two-factor/reset: a lost phone; the user sets it up again. */
+  resetTwoFactor(params: { id: Identifier }): Promise<Said<Rec>>;
   uploadDealerLogo(params: { id: Identifier | 'me'; file: File }): Promise<{ data: Rec }>;
   deleteDealerLogo(params: { id: Identifier | 'me' }): Promise<{ data: Rec }>;
   /** POST /dealer-bundles/bulk: turn on/off or price at cost + profit all bundles of a category (or operator). */
@@ -108,6 +112,20 @@ export interface ConsoleDataProvider extends DataProvider {
   testMail(params: { to: string }): Promise<Said>;
   /** A CSV endpoint with its query, as a file. */
   exportCsv(params: { path: string; query: Query }): Promise<{ data: Blob }>;
+  /** POST /dealer/api-keys (an admin names the dealer): the new key, whole, this once. */
+  createApiKey<T = unknown>(params: { dealerId?: Identifier | null; data: Record<string, unknown> }): Promise<Said<T>>;
+  /**
+   * /dealer/webhook (an admin names the dealer): GET the endpoint (null: none), PUT its URL, DELETE it,
+   * POST rotate-secret or test.
+   */
+  webhook<T = unknown>(params: {
+    dealerId?: Identifier | null;
+    method: 'GET' | 'PUT' | 'DELETE' | 'POST';
+    action?: 'rotate-secret' | 'test';
+    data?: Record<string, unknown>;
+  }): Promise<Said<T>>;
+  /** POST /webhook-deliveries/{id}/resend: the event again now, same id and body. */
+  resendWebhook<T = unknown>(params: { id: Identifier }): Promise<Said<T>>;
 }
 
 /** An answer with the server's message (for the toast). */
@@ -242,6 +260,14 @@ export const dataProvider: ConsoleDataProvider = {
     return { data: res.data };
   },
 
+  async setRoleTwoFactor(params) {
+    return said(await apiFetch<Rec>(`/roles/${idOf(params.id)}/two-factor`, { method: 'PUT', body: { required: params.required } }));
+  },
+
+  async resetTwoFactor(params) {
+    return said(await apiFetch<Rec>(`/users/${idOf(params.id)}/two-factor/reset`, { method: 'POST' }));
+  },
+
   async uploadDealerLogo(params) {
     const fd = new FormData();
     fd.append('logo', params.file);
@@ -328,6 +354,20 @@ export const dataProvider: ConsoleDataProvider = {
 
   async saveSettings<T>(group: string, params: { data: Record<string, unknown> | FormData }) {
     return said(await apiFetch<T>(`/settings/${group}`, { method: 'PUT', body: params.data }));
+  },
+
+  async createApiKey<T>(params: { dealerId?: Identifier | null; data: Record<string, unknown> }) {
+    const query: Query = params.dealerId ? { dealer_id: String(params.dealerId) } : {};
+    return said(await apiFetch<T>('/dealer/api-keys', { method: 'POST', body: params.data, query }));
+  },
+
+  async webhook<T>(params: { dealerId?: Identifier | null; method: 'GET' | 'PUT' | 'DELETE' | 'POST'; action?: string; data?: Record<string, unknown> }) {
+    const query: Query = params.dealerId ? { dealer_id: String(params.dealerId) } : {};
+    return said(await apiFetch<T>(`/dealer/webhook${params.action ? `/${params.action}` : ''}`, { method: params.method, body: params.data, query }));
+  },
+
+  async resendWebhook<T>(params: { id: Identifier }) {
+    return said(await apiFetch<T>(`/webhook-deliveries/${idOf(params.id)}/resend`, { method: 'POST' }));
   },
 
   async testMail(params) {

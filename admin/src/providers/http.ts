@@ -1,6 +1,6 @@
 import { HttpError } from 'react-admin';
 import i18n from '../i18n/i18n';
-import { clearSession, getToken, setLocked } from './session';
+import { clearSession, getToken, markEnrolmentRequired, setLocked } from './session';
 import { errorText, messageForStatus } from './errors';
 
 export const API_BASE = '/api/v1';
@@ -33,6 +33,8 @@ export interface ApiEnvelope<T = unknown> {
   data: T;
   meta?: { current_page: number; per_page: number; total: number; last_page: number };
   errors?: Record<string, string[]>;
+  /** A machine-readable reason beside the message (two_factor_enrolment_required). */
+  code?: string;
 }
 
 /** Body of a rejected call: the server's message and its field errors, first message per field. */
@@ -40,6 +42,7 @@ export interface ApiErrorBody {
   message?: string;
   errors?: Record<string, string>;
   allErrors?: Record<string, string[]>;
+  code?: string;
 }
 
 export const buildUrl = (path: string, query?: Query): string => {
@@ -110,8 +113,9 @@ export async function apiFetch<T = unknown>(path: string, opts: RequestOptions =
   const status = response.status;
   if (status === 401 && !opts.isLogin && opts.on401 !== 'checkError') clearSession();
   if (status === 423) setLocked(true);
+  if (status === 403 && json.code === 'two_factor_enrolment_required') markEnrolmentRequired();
   const allErrors = json.errors && typeof json.errors === 'object' ? json.errors : undefined;
   const errors = allErrors ? Object.fromEntries(Object.entries(allErrors).map(([k, v]) => [k, Array.isArray(v) ? String(v[0]) : String(v)])) : undefined;
-  const body: ApiErrorBody = { message: json.message, errors, allErrors };
+  const body: ApiErrorBody = { message: json.message, errors, allErrors, ...(json.code ? { code: json.code } : {}) };
   throw new HttpError(messageForStatus(status, json.message, !!opts.isLogin), status, body);
 }

@@ -25,8 +25,14 @@ export interface SessionUser {
   roles?: { id: number; name: string }[];
   permissions?: { name: string }[];
   dealer_details?: object | null;
+  two_factor_enabled?: boolean;
+  /** A role of the user requires two-factor sign-in: until enabled, the API opens only enrolment. */
+  two_factor_required?: boolean;
   [key: string]: unknown;
 }
+
+/** The user must set up two-factor sign-in before anything else (the API refuses the rest). */
+export const mustEnrolTwoFactor = (user: SessionUser | null | undefined): boolean => !!user?.two_factor_required && !user?.two_factor_enabled;
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
@@ -74,6 +80,12 @@ export function startSession(token: string, user: SessionUser, remember: boolean
   localStorage.setItem(REMEMBER_KEY, String(remember));
   localStorage.setItem(LOCK_KEY, 'false');
   storeUser(user, remember);
+}
+
+/** The API answered "set up two-factor first" (a role now requires it): the guard takes the user there. */
+export function markEnrolmentRequired(): void {
+  const user = getStoredUser();
+  if (user && !mustEnrolTwoFactor(user)) storeUser({ ...user, two_factor_required: true, two_factor_enabled: false });
 }
 
 export function clearSession(): void {

@@ -24,6 +24,7 @@ import { SaveCancelButtons } from '../common/FormParts';
 import { useSession } from '../providers/useSession';
 import { hasPermission } from '../permissions/permissions';
 import { groupPermissions, type RoleRecord } from './types';
+import { TwoFactorRoleSwitch } from './TwoFactorRoleSwitch';
 
 interface RoleFormValues {
   name: string;
@@ -163,6 +164,14 @@ function RoleFormBody({ record, canAssign, onClose }: { record: RoleRecord | nul
               helperText={err('description')}
             />
           </Grid>
+          {record && (
+            <Grid size={12}>
+              <TwoFactorRoleSwitch role={record} withLabel />
+              <Typography variant="body2" color="text.secondary">
+                {translate('roles.two_factor_help')}
+              </Typography>
+            </Grid>
+          )}
         </Grid>
         <Typography variant="subtitle1" sx={{ fontWeight: 600, mt: 3, mb: 1 }}>
           {translate('roles.fields.permissions')} ({selected.size})

@@ -5,6 +5,7 @@ import LockIcon from '@mui/icons-material/LockOutlined';
 import { PageTitle } from '../common/PageTitle';
 import { LocaleDateField } from '../common/LocaleDateField';
 import { RoleFormDialog } from './RoleFormDialog';
+import { TwoFactorRoleSwitch } from './TwoFactorRoleSwitch';
 import { useRecordRoute } from '../common/useRecordRoute';
 import { useIsPhone } from '../common/useIsPhone';
 import type { RoleRecord } from './types';
@@ -45,7 +46,9 @@ export default function RoleList() {
         {phone ? (
           <SimpleList
             primaryText={(r: RoleRecord) => r.name}
-            secondaryText={(r: RoleRecord) => r.description ?? ''}
+            secondaryText={(r: RoleRecord) =>
+              [r.requires_two_factor ? translate('roles.two_factor_short') : '', r.description ?? ''].filter(Boolean).join(' · ')
+            }
             tertiaryText={(r: RoleRecord) => String(r.users_count ?? 0)}
             rowClick={(id) => dialog.path(id)}
           />
@@ -63,6 +66,11 @@ export default function RoleList() {
             <TextField source="description" label="roles.fields.description" emptyText="—" sortable={false} />
             <FunctionField label="roles.fields.permissions" sortable={false} render={(r: RoleRecord) => r.permissions?.length ?? 0} />
             <NumberField source="users_count" label="roles.fields.users_count" sortable={false} />
+            <FunctionField
+              label="roles.fields.requires_two_factor"
+              sortable={false}
+              render={(r: RoleRecord) => <TwoFactorRoleSwitch key={`${r.id}-${r.requires_two_factor}`} role={r} />}
+            />
             <LocaleDateField source="created_at" label="roles.fields.created_at" />
             {canDelete && <FunctionField render={(r: RoleRecord) => (r.protected ? null : <TrashButton />)} />}
           </Datagrid>

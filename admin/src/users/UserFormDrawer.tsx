@@ -16,6 +16,7 @@ import {
   type TextInputProps,
 } from 'react-admin';
 import { Box, Button, Divider, Drawer, Grid, IconButton, InputAdornment, Stack, Typography } from '@mui/material';
+import { TwoFactorUserSection } from './TwoFactorReset';
 import CloseIcon from '@mui/icons-material/Close';
 import KeyIcon from '@mui/icons-material/Key';
 import { createUserSchema, updateUserSchema, PRICING_MODELS, STATUSES } from '@app/contracts';
@@ -452,6 +453,7 @@ function UserFormBody({ userType, record, onClose, banner }: { userType: UserTyp
             </Grid>
           </>
         )}
+        {record && <TwoFactorUserSection user={record} />}
       </Box>
       <Divider />
       <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end', px: 3, py: 2 }}>

@@ -26,6 +26,7 @@ import { useRecordRoute } from '../common/useRecordRoute';
 import { useIsPhone } from '../common/useIsPhone';
 import type { UserRecord, UserType } from './types';
 import { TrashBulkButton, TrashButton } from '../common/DoneToast';
+import { TwoFactorChip, TwoFactorResetButton } from './TwoFactorReset';
 
 const statusChoices = [
   { id: 'active', name: 'users.status.active' },
@@ -152,6 +153,16 @@ export default function UserList({ userType }: { userType: Exclude<UserType, 'us
               label="users.fields.status"
               render={(r: UserRecord) => (
                 <Chip size="small" color={r.status === 'active' ? 'success' : 'default'} label={translate(`users.status.${r.status}`)} />
+              )}
+            />
+            <FunctionField
+              label="two_factor.column"
+              sortable={false}
+              render={(r: UserRecord) => (
+                <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                  <TwoFactorChip user={r} />
+                  <TwoFactorResetButton user={r} />
+                </Stack>
               )}
             />
             <LocaleDateField source="created_at" label="users.fields.created_at" />

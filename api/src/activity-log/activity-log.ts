@@ -28,6 +28,14 @@ export type ActivityAction =
   | 'profile_updated'
   | 'profile_picture_updated'
   | 'password_changed'
+  | 'two_factor_setup_started'
+  | 'two_factor_enabled'
+  | 'two_factor_disabled'
+  | 'two_factor_reset'
+  | 'two_factor_failed'
+  | 'recovery_code_used'
+  | 'recovery_codes_regenerated'
+  | 'two_factor_requirement_changed'
   | 'mail_tested'
   | 'wallet_topped_up'
   | 'wallet_adjusted'
@@ -48,7 +56,14 @@ export type ActivityAction =
   | 'recharge_refunded_by_hand'
   | 'recharge_payment_reconciled'
   | 'catalogue_changed'
-  | 'reordered';
+  | 'reordered'
+  | 'api_key_created'
+  | 'api_key_revoked'
+  | 'webhook_endpoint_set'
+  | 'webhook_endpoint_removed'
+  | 'webhook_secret_rotated'
+  | 'webhook_test_sent'
+  | 'webhook_resent';
 
 const SECRET_FIELDS = new Set(['password', 'password_confirmation', 'current_password', 'remember_token']);
 
@@ -76,6 +91,15 @@ const SESSION_ACTIONS = new Set<ActivityAction>([
   'locked',
   'unlocked',
   'unlock_failed',
+  // A second factor is asked at sign-in only: no storefront shows it.
+  'two_factor_setup_started',
+  'two_factor_enabled',
+  'two_factor_disabled',
+  'two_factor_reset',
+  'two_factor_failed',
+  'recovery_code_used',
+  'recovery_codes_regenerated',
+  'two_factor_requirement_changed',
   'mail_tested',
   'wallet_topped_up',
   'wallet_adjusted',
@@ -95,6 +119,15 @@ const SESSION_ACTIONS = new Set<ActivityAction>([
   'recharge_settled_in_review',
   'recharge_refunded_by_hand',
   'recharge_payment_reconciled',
+  // A dealer's API keys show nowhere on a storefront.
+  'api_key_created',
+  'api_key_revoked',
+  // Nor its webhook.
+  'webhook_endpoint_set',
+  'webhook_endpoint_removed',
+  'webhook_secret_rotated',
+  'webhook_test_sent',
+  'webhook_resent',
 ]);
 
 /**
@@ -119,13 +152,18 @@ const ACCESS_ACTIONS = new Set<ActivityAction>([
   'profile_updated',
   'profile_picture_updated',
   'password_changed',
+  // users.two_factor_enabled_at and roles.requires_two_factor: what the guard enforces on every call.
+  'two_factor_enabled',
+  'two_factor_disabled',
+  'two_factor_reset',
+  'two_factor_requirement_changed',
 ]);
 
-export async function recordActivity(
-  ctx: { db: Knex | Knex.Transaction; actor: { id: number | null }; ip: string | null; userAgent: string | null },
-  entry: ActivityEntry,
-): Promise<void> {
-  await ctx.db('activity_log').insert({
+type ActivityContext = { actor: { id: number | null }; ip: string | null; userAgent: string | null };
+
+/** The log row of an entry; written by recordActivity, or several at once by a batch of sales (recharges/sale-batches.ts). */
+export function activityRow(ctx: ActivityContext, entry: ActivityEntry) {
+  return {
     actor_id: entry.actorId !== undefined ? entry.actorId : ctx.actor.id,
     action: entry.action,
     subject_type: entry.subjectType ?? null,
@@ -136,7 +174,11 @@ export async function recordActivity(
     ip: ctx.ip,
     user_agent: ctx.userAgent,
     created_at: toDbTime(),
-  });
+  };
+}
+
+export async function recordActivity(ctx: ActivityContext & { db: Knex | Knex.Transaction }, entry: ActivityEntry): Promise<void> {
+  await ctx.db('activity_log').insert(activityRow(ctx, entry));
   if (entry.subjectType && ACCESS_SUBJECTS.has(entry.subjectType) && ACCESS_ACTIONS.has(entry.action)) await bumpAccessVersion(ctx.db);
   // Every change is logged here, so this is the one place that knows the storefront's cached
   // answers may be stale: they are dropped once the change is committed.

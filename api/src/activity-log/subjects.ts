@@ -68,6 +68,14 @@ const LOOKUPS: Record<string, Lookup> = {
       (r) => ({ name: r.name ? `${r.reference} (${r.name})` : r.reference, dealer_id: num(r.dealer_id) }),
     ),
   recharge: async (db, ids) => byId(await db('recharges').whereIn('id', ids).select('id', 'reference'), (r) => ({ name: r.reference ?? null })),
+  api_key: async (db, ids) =>
+    byId(
+      await db('api_keys')
+        .leftJoin('users', 'users.id', 'api_keys.dealer_id')
+        .whereIn('api_keys.id', ids)
+        .select('api_keys.id', 'api_keys.name', 'api_keys.dealer_id', 'users.name as dealer_name'),
+      (r) => ({ name: r.dealer_name ? `${r.name} (${r.dealer_name})` : r.name, dealer_id: num(r.dealer_id) }),
+    ),
   dealer_provider: async (db, ids) =>
     byId(
       await db('dealer_providers')

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { Request } from 'express';
 import {
   changePasswordSchema,
@@ -7,7 +6,7 @@ import {
   profileSchema,
   passwordContainsEmailName,
   SIGNED_IN,
-  sessionResponseSchema,
+  loginResponseSchema,
   meResponseSchema,
   lockStateSchema,
   profileResponseSchema,
@@ -18,30 +17,28 @@ import { User } from '../users/user.model.ts';
 import { Session } from './session.model.ts';
 import { dummyVerify, hashPassword, needsRehash, verifyPassword } from './passwords.ts';
 import { attemptFailed, attemptSucceeded, beginAttempt } from './login-throttle.ts';
-import { signAccessToken } from './tokens.ts';
+import { CHALLENGE_TTL_SECONDS, signChallengeToken } from './tokens.ts';
+import { forgetTrustedDevices, passwordFingerprint, trustedDeviceOf } from './two-factor.ts';
+import { currentUserJson, openSession, provePassword, type SignInMethod } from './sign-in.ts';
+import { addTwoFactorRoutes } from './two-factor.routes.ts';
 import { bumpAccessVersion } from './access-cache.ts';
 import { addSeconds, toDbTime } from '../database/time.ts';
 import { isUniqueViolation } from '../database/db-errors.ts';
 import { onCommit } from '../database/unit-of-work.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
 import { AppError, fieldError, forbidden, validationFailed } from '../http/errors.ts';
-import { presentUser, permissionsOfUsers } from '../users/user.presenter.ts';
+import { presentUser } from '../users/user.presenter.ts';
 import { checkedImage, imageUpload } from '../uploads/image-upload.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { transact, type ServiceContext } from '../platform/context.ts';
 
-const DAY = 24 * 3600;
-export const SESSION_TTL_SECONDS = { normal: DAY, remembered: 30 * DAY };
-
-async function currentUserJson(ctx: ServiceContext, userId: number) {
-  const user = await User.query(ctx.db).findById(userId).withGraphFetched('[roles, dealer_details]');
-  const perms = await permissionsOfUsers([userId], ctx.db);
-  return presentUser(user!, perms.get(userId) ?? []);
-}
+export { SESSION_TTL_SECONDS } from './sign-in.ts';
 
 /**
  * Sign-in, sessions and the signed-in user's own profile (docs/product.md section 7, Auth;
  * docs/decisions.md, Access). Login answers the same 401 for an unknown email and a wrong password.
+ * With two-factor on, a right password opens no session: it answers a challenge for the second
+ * step (two-factor.routes.ts), unless this browser is a device the user trusted.
  */
 export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): ApiRouter {
   const api = new ApiRouter(registry, '/auth', 'Auth');
@@ -65,38 +62,33 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
       throw forbidden('api:auth.inactive');
     }
     await attemptSucceeded(attempt);
-    const ttl = rememberMe ? SESSION_TTL_SECONDS.remembered : SESSION_TTL_SECONDS.normal;
-    const now = new Date();
     // Re-hashed before the transaction: hashing is slow and must not hold the database.
     const rehash = needsRehash(user.password) ? await hashPassword(password) : null;
-    const session = await transact({ ...ctx, actor: { ...ctx.actor, id: user.id } }, async (tctx) => {
-      // The user row first: its exclusive lock, taken before the session insert's foreign-key
-      // check, makes parallel sign-ins to one account queue instead of deadlocking (InnoDB).
-      await User.query(tctx.db)
-        .patch({ last_login_at: toDbTime(now), ...(rehash ? { password: rehash } : {}) })
-        .where('id', user.id);
-      const row = await Session.query(tctx.db).insertAndFetch({
-        id: crypto.randomUUID(),
-        user_id: user.id,
-        remember_me: rememberMe,
-        ip,
-        user_agent: ctx.userAgent,
-        expires_at: toDbTime(addSeconds(now, ttl)),
-        created_at: toDbTime(now),
-      } as Partial<Session>);
-      await recordActivity(tctx, { action: 'login', subjectType: 'user', subjectId: user.id, after: { remember_me: rememberMe } });
-      return row;
-    });
-    const token = signAccessToken({ userId: user.id, sessionId: session.id }, ttl);
-    return {
-      message: 'api:auth.login_success',
-      messageVars: { name: user.name },
-      data: { user: await currentUserJson(ctx, user.id), token, token_type: 'Bearer' as const, expires_at: addSeconds(now, ttl).toISOString() },
-    };
+    let method: SignInMethod = 'password';
+    if (user.two_factor_enabled_at) {
+      if (!(await trustedDeviceOf(ctx.db, req, user.id))) {
+        const challenge = signChallengeToken({ userId: user.id, rememberMe, passwordFingerprint: passwordFingerprint(rehash ?? user.password) });
+        if (rehash) await User.query(ctx.db).patch({ password: rehash }).where('id', user.id);
+        return {
+          message: 'api:two_factor.code_needed',
+          data: {
+            two_factor_required: true as const,
+            challenge,
+            challenge_expires_at: addSeconds(new Date(), CHALLENGE_TTL_SECONDS).toISOString(),
+          },
+        };
+      }
+      method = 'trusted_device';
+    }
+    const opened = await openSession(ctx, user, { rememberMe, method, rehash });
+    return { message: 'api:auth.login_success', messageVars: { name: user.name }, data: opened.data };
   };
 
-  api.post('/admin/login', { summary: 'Sign in (staff: admins and dealers)', auth: 'public', body: loginSchema, response: sessionResponseSchema }, login);
-  api.post('/login', { summary: 'Sign in (same as /auth/admin/login)', auth: 'public', body: loginSchema, response: sessionResponseSchema }, login);
+  // With two-factor on and this browser not trusted, the answer is a challenge instead of a session.
+  const loginSpec = { auth: 'public' as const, body: loginSchema, response: loginResponseSchema };
+  api.post('/admin/login', { summary: 'Sign in (staff: admins and dealers); with two-factor on: a challenge for the code', ...loginSpec }, login);
+  api.post('/login', { summary: 'Sign in (same as /auth/admin/login)', ...loginSpec }, login);
+  addTwoFactorRoutes(api);
 
   api.post('/logout', { summary: 'Sign out: revokes this session', auth: 'user-while-locked', permission: SIGNED_IN, response: null }, async (req, ctx) => {
     await transact(ctx, async (tctx) => {
@@ -126,22 +118,6 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
     }),
   );
 
-  /**
-   * Lock, unlock, change-password and an email change prove the password; wrong ones count
-   * toward the sign-in throttle, so a stolen token cannot be used to guess it. A wrong password
-   * is a 422 on the field, not a 401: it must not end the session in the console.
-   */
-  async function provePassword(ctx: ServiceContext, password: string, field: string, message: string, failureAction: 'unlock_failed' | null) {
-    const user = ctx.actor.user!;
-    const attempt = await beginAttempt(user.email, ctx.ip ?? 'unknown');
-    const fresh = await User.query(ctx.db).findById(user.id);
-    if (!(await verifyPassword(fresh!.password, password))) {
-      await attemptFailed(attempt);
-      if (failureAction) await recordActivity(ctx, { action: failureAction, subjectType: 'user', subjectId: user.id });
-      throw fieldError(field, message);
-    }
-    await attemptSucceeded(attempt);
-  }
   const lockPassword = (req: Request) => (req.body as { password: string }).password;
 
   const setLock = (locked: boolean) => async (req: Request, ctx: ServiceContext) => {
@@ -272,6 +248,8 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
           .where('user_id', user.id)
           .whereNot('id', req.auth!.session.id)
           .whereNull('revoked_at');
+        // A device trusted for the second factor was trusted by whoever knew the old password.
+        await forgetTrustedDevices(tctx.db, [user.id]);
         await recordActivity(tctx, { action: 'password_changed', subjectType: 'user', subjectId: user.id });
       });
       return { message: 'api:auth.password_changed' };

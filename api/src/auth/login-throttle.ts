@@ -16,11 +16,27 @@ import { AppError } from '../http/errors.ts';
  * past the limit together. A success removes that account's failures from that IP and
  * remembers the address.
  */
-const RULES = [
+export interface ThrottleRule {
+  scope: 'account_ip' | 'ip' | 'account';
+  limit: number;
+  windowSeconds: number;
+}
+export const PASSWORD_RULES: readonly ThrottleRule[] = [
   { scope: 'account_ip', limit: 5, windowSeconds: 15 * 60 },
   { scope: 'ip', limit: 50, windowSeconds: 15 * 60 },
   { scope: 'account', limit: 20, windowSeconds: 60 },
-] as const;
+];
+/**
+ * Second-factor codes (auth/two-factor.routes.ts), counted under the key `two-factor:{user id}`:
+ * the same windows per account and address and per address (an address's failures of both kinds
+ * add up), but a six-digit code is a smaller space than a password, so the account-wide window
+ * is 10 in 15 minutes (about 1 000 guesses a day against 3 live codes of a million).
+ */
+export const SECOND_FACTOR_RULES: readonly ThrottleRule[] = [
+  { scope: 'account_ip', limit: 5, windowSeconds: 15 * 60 },
+  { scope: 'ip', limit: 50, windowSeconds: 15 * 60 },
+  { scope: 'account', limit: 10, windowSeconds: 15 * 60 },
+];
 const KNOWN_ADDRESS_DAYS = 30;
 
 // Outside any unit of work: an attempt is recorded even when the sign-in then fails.
@@ -53,7 +69,7 @@ const refuse = async (attempt: Attempt, retryAfter: number): Promise<never> => {
  * (earlier ones never wait for later ones, so this always ends). So 30 correct sign-ins at
  * once all pass, and 30 wrong guesses at once are still cut off at the limit.
  */
-export async function beginAttempt(email: string, ip: string): Promise<Attempt> {
+export async function beginAttempt(email: string, ip: string, rules: readonly ThrottleRule[] = PASSWORD_RULES): Promise<Attempt> {
   const started = Date.now();
   // Both engines answer an insert with [new id] (MySQL's insertId, SQLite's last rowid).
   const [id] = await db()('login_attempts').insert({ email, ip, succeeded: false, settled_at: null, created_at: toDbTime(new Date(started)) });
@@ -65,7 +81,7 @@ export async function beginAttempt(email: string, ip: string): Promise<Attempt> 
       .where('created_at', '>', toDbTime(new Date(now - KNOWN_ADDRESS_DAYS * 86400_000)))
       .first('id');
     let mustWait = false;
-    for (const rule of RULES) {
+    for (const rule of rules) {
       if (rule.scope === 'account' && known) continue;
       const since = toDbTime(new Date(now - rule.windowSeconds * 1000));
       const q = db()('login_attempts').where('succeeded', false).where('created_at', '>', since).where('id', '<', attempt.id);

@@ -8,6 +8,7 @@ import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { translateMessage } from '../i18n/server-i18n.ts';
 import { contextFromRequest, type ServiceContext } from '../platform/context.ts';
 import { hasAll } from '../auth/access.ts';
+import { enrolmentRequired, mustEnrolTwoFactor } from '../auth/two-factor.ts';
 
 /** What a handler returns; the envelope `{success, message, data, meta}` is added here, once. */
 export interface Result {
@@ -23,8 +24,20 @@ export type RoutePermission = Permission | typeof SIGNED_IN;
 
 export interface EndpointSpec {
   summary: string;
-  /** public: no token; user: signed in and unlocked; user-while-locked: signed in, lock ignored. */
-  auth?: 'public' | 'user' | 'user-while-locked';
+  /**
+   * public: no token; user: signed in and unlocked; user-while-locked: signed in, lock ignored;
+   * api-key: a dealer's API key (the reseller API), checked by the router's `keyAuth` for `scope`.
+   */
+  auth?: 'public' | 'user' | 'user-while-locked' | 'api-key';
+  /** api-key routes: the key scope the route needs (403 naming it when the key lacks it). */
+  scope?: string;
+  /** Request headers the route reads, for the OpenAPI document. */
+  headers?: { name: string; required?: boolean; description: string }[];
+  /** OpenAPI examples: a request body and the answer's `data`. */
+  examples?: { body?: unknown; data?: unknown };
+  /** Further error answers, by status, for the OpenAPI document. */
+  errors?: Record<number, string>;
+  description?: string;
   /**
    * Every listed permission is required. Signed-in routes must declare one (or anyPermission):
    * SIGNED_IN says "any signed-in user" explicitly; a route with neither is refused at startup.
@@ -43,6 +56,11 @@ export interface EndpointSpec {
    * invalid; with a valid body the handler reports them itself, with its own checks.
    */
   check?: (req: Request) => FieldErrors;
+  /**
+   * Open to a user whose role requires two-factor sign-in before it has enrolled (the enrolment
+   * routes). Every other 'user' route answers that user 403 with code two_factor_enrolment_required.
+   */
+  beforeTwoFactor?: boolean;
   /** Schema of `data` in the answer (of each item for lists); null: the answer has no data. */
   response: ZodType | null;
   status?: number;
@@ -50,6 +68,13 @@ export interface EndpointSpec {
 }
 
 type Handler = (req: Request, ctx: ServiceContext, res: Response) => Promise<Result | void>;
+
+export interface ApiRouterOptions {
+  /** Authenticates an api-key route's caller for `scope` (throws the 401/403/429). */
+  keyAuth?: (req: Request, res: Response, scope: string) => Promise<void>;
+  /** The OpenAPI server these paths hang under when not /api/v1. */
+  server?: string;
+}
 
 function fieldErrorsOf(err: unknown): FieldErrors {
   if (err instanceof AppError && err.status === 422 && err.errors) return err.errors;
@@ -68,6 +93,7 @@ export class ApiRouter {
     private readonly registry: OpenApiRegistry,
     private readonly prefix: string,
     private readonly tag: string,
+    private readonly options: ApiRouterOptions = {},
   ) {}
 
   get(path: string, spec: EndpointSpec, handler: Handler) {
@@ -90,7 +116,10 @@ export class ApiRouter {
     const auth = spec.auth ?? 'user';
     const permission = spec.permission === undefined ? [] : Array.isArray(spec.permission) ? spec.permission : [spec.permission];
     const fullPath = `${this.prefix}${path}`.replace(/(.)\/$/, '$1');
-    if (auth !== 'public' && permission.length === 0 && !spec.anyPermission?.length) {
+    if (auth === 'api-key' && (!spec.scope || !this.options.keyAuth)) {
+      throw new Error(`${method.toUpperCase()} ${fullPath}: an api-key route names its scope, and its router a keyAuth`);
+    }
+    if (auth !== 'public' && auth !== 'api-key' && permission.length === 0 && !spec.anyPermission?.length) {
       throw new Error(`${method.toUpperCase()} ${fullPath} declares no permission: name one, or SIGNED_IN for any signed-in user`);
     }
     const required = permission.filter((p): p is Permission => p !== SIGNED_IN);
@@ -108,14 +137,24 @@ export class ApiRouter {
       response: spec.response,
       status: spec.status ?? 200,
       list: spec.list,
+      scope: spec.scope,
+      server: this.options.server,
+      headers: spec.headers,
+      examples: spec.examples,
+      errors: spec.errors,
+      description: spec.description,
     });
 
     const guard: RequestHandler = async (req, res, next) => {
-      if (auth !== 'public') {
+      if (auth === 'api-key') {
+        res.setHeader('Cache-Control', 'no-store');
+        await this.options.keyAuth!(req, res, spec.scope!);
+      } else if (auth !== 'public') {
         await authenticateRequest(req);
         // Signed-in answers are personal: never kept by a browser or a shared cache.
         res.setHeader('Cache-Control', 'no-store');
         if (auth === 'user' && req.auth!.session.locked_at) throw locked();
+        if (auth === 'user' && !spec.beforeTwoFactor && mustEnrolTwoFactor(req.auth!.user)) throw enrolmentRequired();
         if (!hasAll(req.auth!.permissions, required)) throw forbidden();
         if (spec.anyPermission && !spec.anyPermission.some((p) => req.auth!.permissions.has(p))) throw forbidden();
       }

@@ -20,6 +20,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   let message = 'api:errors.server';
   let errors: Record<string, string[]> | undefined;
   let vars: Record<string, unknown> | undefined;
+  let code: string | undefined;
   const trouble = err instanceof AppError ? null : databaseTrouble(err);
   if (trouble) {
     // Down, silent, busy or missing its schema: the client may retry; nothing it did was wrong.
@@ -31,6 +32,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     message = err.message;
     errors = err.errors;
     vars = err.vars;
+    code = err.code;
     for (const [k, v] of Object.entries(err.headers ?? {})) res.setHeader(k, v);
   } else if (err?.type === 'entity.parse.failed') {
     status = 400;
@@ -45,6 +47,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     req.log?.error({ err }, 'unhandled error');
   }
   const body: Record<string, unknown> = { success: false, message: translateMessage(t, message, vars) };
+  if (code) body.code = code;
   if (errors) {
     body.errors = Object.fromEntries(Object.entries(errors).map(([field, msgs]) => [field, msgs.map((m) => translateMessage(t, m, vars))]));
   }

@@ -14,6 +14,8 @@ export class AppError extends Error {
   ) {
     super(message);
   }
+  /** A machine-readable reason the client acts on (e.g. two_factor_enrolment_required), beside the message. */
+  code?: string;
 }
 
 export const unauthorized = (message = 'api:errors.unauthenticated') => new AppError(401, message);

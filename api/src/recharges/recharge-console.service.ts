@@ -13,6 +13,7 @@ import { presentRecharge, rechargeQuery } from './recharge.service.ts';
 import { presentRemoteCall } from './remote-calls.ts';
 import type { RechargeListRow, RechargeRow, RemoteCallRow } from './recharge-rows.ts';
 import type { PaymentAdapter, PaymentFlow } from './adapters/payment-adapter.ts';
+import { enqueueRechargeEvent } from '../webhooks/webhook-events.ts';
 
 /**
  * What the console does with sales (GET/POST /recharges): find and list them (a dealer only its
@@ -215,9 +216,14 @@ export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, 
       before: { status: r.status, payment_state: r.payment_state },
       after: { dealer_debit_returned: returned, payment: paymentHeld ? 'releasing' : r.payment_state },
     });
+    if (r.status !== 'refunded') await enqueueRechargeEvent(tctx.db, r.id);
     return {
       releasePayment: paymentHeld
-        ? { transactionId: r.payment_reference as string, flow: r.payment_flow ?? 'purchase', reference: r.reference as string }
+        ? {
+            transactionId: r.payment_reference as string,
+            flow: (r.payment_flow === 'preauthorize' ? 'preauthorize' : 'purchase') as PaymentFlow,
+            reference: r.reference as string,
+          }
         : null,
     };
   });

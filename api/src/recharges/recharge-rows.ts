@@ -36,7 +36,8 @@ export interface RechargeRow {
   attempts: number;
   crashes: number;
   payment_state: PaymentState;
-  payment_flow: PaymentFlow | null;
+  /** 'wallet': a reseller's sale paid from the dealer's wallet; no payment is asked for. */
+  payment_flow: PaymentFlow | 'wallet' | null;
   payment_adapter: string | null;
   delivery_state: DeliveryState;
   delivery_id: string | null;

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type pino from 'pino';
 import { fromDbTime, toDbTime } from '../database/time.ts';
 import { unitOfWork } from '../database/unit-of-work.ts';
+import { enqueueRechargeEvent } from '../webhooks/webhook-events.ts';
 import { databaseTrouble } from '../database/db-errors.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
 import { systemContext, transact, type ServiceContext } from '../platform/context.ts';
@@ -315,8 +316,10 @@ export class RechargeWorker {
       const changed = await trx('recharges')
         .where(where)
         .update({ status: 'needs_review', crashes, review_reason: reason.slice(0, 500), needs_review_at: now, next_attempt_at: null, updated_at: now });
-      if (changed)
+      if (changed) {
         await recordActivity({ ...this.ctx, db: trx }, { action: 'recharge_needs_review', subjectType: 'recharge', subjectId: where.id, after: { reason } });
+        await enqueueRechargeEvent(trx, where.id);
+      }
     }, this.opts.db);
   }
 
@@ -329,11 +332,14 @@ export class RechargeWorker {
     const forWhom = { rechargeId: Number(r.id) };
     // An admin's decision on a sale in review: the delivery question is settled, the payment follows it.
     const decided: 'delivered' | 'not_delivered' | null = r.review_outcome ?? null;
-    const flow: PaymentFlow = r.payment_flow ?? pay.flow;
+    // A reseller's wallet sale: the dealer's wallet paid the cost and the dealer collects from its
+    // customer itself, so no payment is asked for; a failed delivery returns the debit (failRecharge).
+    const dealerPaid = r.payment_flow === 'wallet';
+    const flow: PaymentFlow = flowOf(r, pay.flow);
     const taken = flow === 'preauthorize' ? 'reserved' : 'collected';
 
     // 1. The payment.
-    if (r.payment_state === 'none') {
+    if (r.payment_state === 'none' && !dealerPaid) {
       if (decided) return this.finish(r, decided === 'delivered', 'Settled in review before any payment was asked for.');
       await this.step(r, { payment_state: 'sent', payment_flow: flow, payment_adapter: pay.name, unsure_since: toDbTime() });
       const charged = await pay.charge(
@@ -453,7 +459,7 @@ export class RechargeWorker {
       }
       await completeRecharge(this.ctx, r.id, r.operator_reference ?? r.delivery_id ?? r.reference, {
         claimedAt: r.processing_started_at,
-        note: r.payment_state === 'collected' ? null : paymentNote(r.payment_state),
+        note: r.payment_state === 'collected' || dealerPaid ? null : paymentNote(r.payment_state),
       });
       return;
     }
@@ -479,7 +485,7 @@ export class RechargeWorker {
   private async settlePayment(r: Row, action: 'commit' | 'release', decided: boolean): Promise<boolean> {
     const pay = this.opts.payment;
     const forWhom = { rechargeId: Number(r.id) };
-    const flow: PaymentFlow = r.payment_flow ?? pay.flow;
+    const flow: PaymentFlow = flowOf(r, pay.flow);
     const pendingState = action === 'commit' ? 'committing' : 'releasing';
     const target = action === 'commit' ? 'collected' : 'released';
     for (let round = 0; round < 2; round++) {
@@ -526,13 +532,13 @@ export class RechargeWorker {
     if (delivered) {
       await completeRecharge(this.ctx, r.id, r.operator_reference ?? r.delivery_id ?? 'settled-in-review', {
         claimedAt: r.processing_started_at,
-        note: paymentNote(r.payment_state),
+        note: r.payment_flow === 'wallet' ? null : paymentNote(r.payment_state),
       });
       return;
     }
     const won = await failRecharge(this.ctx, r.id, reason, {
       claimedAt: r.processing_started_at,
-      paymentReturned: r.payment_state === 'released' && (r.payment_flow ?? this.opts.payment.flow) === 'purchase',
+      paymentReturned: r.payment_state === 'released' && flowOf(r, this.opts.payment.flow) === 'purchase',
     });
     if (!won) throw new LeaseLost();
   }
@@ -606,7 +612,7 @@ export class RechargeWorker {
   private async followUpPayment(r: Row) {
     const pay = this.opts.payment;
     const forWhom = { rechargeId: Number(r.id) };
-    const flow: PaymentFlow = r.payment_flow ?? pay.flow;
+    const flow: PaymentFlow = flowOf(r, pay.flow);
     const wantCollected = r.status === 'completed';
     const found = await pay.lookup(r.reference, forWhom);
     if (found.status === 'unknown') return;
@@ -644,6 +650,11 @@ export class RechargeWorker {
       return set('released', flow === 'purchase' ? 'Payment reversed after the sale was settled.' : 'Reserve cancelled after the sale was settled.');
     }
   }
+}
+
+/** The gateway flow of a sale's payment (a wallet sale has none: the gateway's own is a harmless stand-in). */
+function flowOf(r: Pick<RechargeRow, 'payment_flow'>, fallback: PaymentFlow): PaymentFlow {
+  return r.payment_flow === 'wallet' ? fallback : (r.payment_flow ?? fallback);
 }
 
 /** What the sale's record says about a payment that was not simply collected. */

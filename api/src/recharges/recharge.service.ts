@@ -23,6 +23,8 @@ import { noticeLowBalance } from '../wallets/low-balance.ts';
 import { recordMissedSale, type MissedSaleInput } from '../wallets/missed-sales.ts';
 import { rootKnex } from '../database/unit-of-work.ts';
 import { WriteBatches } from '../database/write-batches.ts';
+import { SaleBatches } from './sale-batches.ts';
+import { enqueueRechargeEvent } from '../webhooks/webhook-events.ts';
 import type { RechargeListRow, RechargeRow } from './recharge-rows.ts';
 
 /**
@@ -40,10 +42,29 @@ function newReference(): string {
   return `RC${[...bytes].map((b) => REFERENCE_ALPHABET[b % REFERENCE_ALPHABET.length]).join('')}`;
 }
 
-const requestHash = (input: RechargeRequest) =>
+/**
+ * A reseller's point-of-sale sale (POST /api/reseller/v1/recharges with payment 'wallet'): the
+ * dealer's wallet pays the cost and the dealer collects from its customer itself, so the worker
+ * asks nobody for a payment and only delivers.
+ */
+export interface WalletSaleRequest {
+  bundle_id: string | number;
+  phone: string;
+  payment: 'wallet';
+}
+export type SaleRequest = RechargeRequest | WalletSaleRequest;
+const isWalletSale = (input: SaleRequest): input is WalletSaleRequest => 'payment' in input && input.payment === 'wallet';
+
+const requestHash = (input: SaleRequest) =>
   crypto
     .createHash('sha256')
-    .update(JSON.stringify([decodeId(input.bundle_id), input.phone, decodeId(input.payment_method_id), input.payer_phone]))
+    .update(
+      JSON.stringify(
+        isWalletSale(input)
+          ? [decodeId(input.bundle_id), input.phone, 'wallet']
+          : [decodeId(input.bundle_id), input.phone, decodeId(input.payment_method_id), input.payer_phone],
+      ),
+    )
     .digest('hex');
 
 export interface Created {
@@ -59,13 +80,14 @@ async function byKey(db: Db, dealerId: number, key: string) {
 }
 
 /** The checks a purchase passes before anything is written: offered, right operator, method offered, right network. */
-function checkPurchase(offer: SaleOffer, input: RechargeRequest) {
+function checkPurchase(offer: SaleOffer, input: SaleRequest) {
   const bundleId = decodeId(input.bundle_id);
   const bundle = bundleId ? offer.bundles.get(bundleId) : undefined;
   if (!bundle) throw fieldError('bundle_id', 'validation:bundle_not_offered');
   if (bundle.phone_prefixes.length && !bundle.phone_prefixes.some((p) => input.phone.startsWith(p))) {
     throw fieldError('phone', 'validation:phone_wrong_operator', { operator: bundle.provider_name, prefixes: bundle.phone_prefixes.join(', ') });
   }
+  if (isWalletSale(input)) return { bundle, method: null };
   const methodId = decodeId(input.payment_method_id);
   const method = offer.methods.find((m) => m.id === methodId);
   if (!method) throw fieldError('payment_method_id', 'validation:payment_method_not_offered');
@@ -81,6 +103,9 @@ function checkPurchase(offer: SaleOffer, input: RechargeRequest) {
 }
 
 const saleWrites = new WriteBatches();
+const saleBatches = new SaleBatches();
+/** How the MySQL sale groups went (tests, diagnostics). */
+export const saleGroupStats = () => ({ ...saleBatches.stats });
 
 /**
  * A storefront purchase, priced from the shop's offer (sale-offers.ts). Refusals (not offered,
@@ -93,7 +118,7 @@ const saleWrites = new WriteBatches();
 export async function createRecharge(
   ctx: ServiceContext,
   dealer: StorefrontDealerRow,
-  input: RechargeRequest,
+  input: SaleRequest,
   key: string,
   opts: { customerSessionId?: string | null } = {},
 ): Promise<Created> {
@@ -116,6 +141,7 @@ export async function createRecharge(
     throw err;
   }
   const { bundle, method } = checked;
+  const walletSale = isWalletSale(input);
   let debited: Posted | null = null;
   let missed: MissedSaleInput | null = null;
   const now = toDbTime();
@@ -123,15 +149,17 @@ export async function createRecharge(
     dealer_id: dealer.id,
     bundle_id: bundle.id,
     provider_id: bundle.provider_id,
-    payment_method_id: method.id,
+    payment_method_id: method?.id ?? null,
     provider_name: bundle.provider_name,
     category_name: bundle.category_name,
     bundle_name: bundle.name,
     data_volume_mb: bundle.data_volume_mb,
     validity_days: bundle.validity_days,
-    pricing_model: dealer.pricing_model,
+    // A wallet sale is "Cost + Profit" whatever the dealer's model: its wallet pays the cost, the margin is in the customer's cash.
+    pricing_model: walletSale ? ('cost' as const) : dealer.pricing_model,
     phone: input.phone,
-    payer_phone: input.payer_phone,
+    payer_phone: walletSale ? null : input.payer_phone,
+    ...(walletSale ? { payment_flow: 'wallet' as const } : {}),
     amount: bundle.price,
     cost: bundle.cost,
     profit: bundle.price - bundle.cost,
@@ -145,8 +173,24 @@ export async function createRecharge(
     created_at: now,
     updated_at: now,
   };
+  const logEntry = {
+    action: 'recharge_created' as const,
+    subjectType: 'recharge',
+    after: { amount: bundle.price, cost: bundle.cost, phone: input.phone, bundle: bundle.name },
+  };
+  const walletPays = (walletSale || dealer.pricing_model === 'cost') && bundle.cost > 0;
   try {
-    // Purchases arriving together share one transaction, each in its own savepoint (write-batches.ts).
+    // MySQL/MariaDB: one wallet's sales arriving together are written as one group (sale-batches.ts).
+    // A group refused as a whole (a short balance, a repeated key) leaves each sale to the write below.
+    if (saleBatches.applies() && (!walletPays || offer.walletId !== null)) {
+      const debitOf = walletPays ? { walletId: offer.walletId as number, amount: bundle.cost } : null;
+      const grouped = await saleBatches.write({ ctx, row, log: logEntry, debit: debitOf });
+      if (grouped) {
+        if (grouped.lowBalanceDue && debitOf) void noticeLowBalance(ctx, debitOf.walletId).catch(() => undefined);
+        return { id: grouped.id, created: true, row: { ...row, id: grouped.id } as RechargeRow };
+      }
+    }
+    // SQLite: purchases arriving together share one transaction, each in its own savepoint (write-batches.ts).
     const id = await saleWrites.write(async (trx) => {
       const tctx: ServiceContext = { ...ctx, db: trx };
       // A batch the database asked to run again starts this sale clean.
@@ -156,18 +200,25 @@ export async function createRecharge(
       const id = typeof inserted === 'object' ? Number((inserted as { id: number }).id) : Number(inserted);
       // Logged before the debit: the wallet's row lock (every sale of the shop waits on it) is then
       // held for the debit and its ledger row only.
-      await recordActivity(tctx, {
-        action: 'recharge_created',
-        subjectType: 'recharge',
-        subjectId: id,
-        after: { amount: bundle.price, cost: bundle.cost, phone: input.phone, bundle: bundle.name },
-      });
-      if (dealer.pricing_model === 'cost' && bundle.cost > 0) {
+      await recordActivity(tctx, { ...logEntry, subjectId: id });
+      if (walletPays) {
         try {
           if (offer.walletId === null) throw new InsufficientBalance();
           debited = await debit(tctx, offer.walletId, { kind: 'recharge_debit', amount: bundle.cost, rechargeId: id, reference: row.reference });
         } catch (err) {
           // The customer is told the bundle is unavailable for now; the dealer's balance stays private.
+          if (err instanceof InsufficientBalance && walletSale) {
+            // The dealer is the caller: it is told plainly, and nothing is kept (no missed sale).
+            throw new AppError(
+              422,
+              'api:errors.validation',
+              { payment: ['validation:wallet_balance_too_low'] },
+              {
+                cost: formatMinor(bundle.cost),
+                currency: offer.currency,
+              },
+            );
+          }
           if (err instanceof InsufficientBalance) {
             missed = { dealerId: dealer.id, bundleId: bundle.id, bundleName: bundle.name, amount: bundle.price, cost: bundle.cost, idempotencyKey: key };
             throw new AppError(422, 'api:recharges.temporarily_unavailable', { bundle_id: ['api:recharges.temporarily_unavailable'] });
@@ -370,6 +421,8 @@ export async function completeRecharge(
       subjectId: id,
       after: { operator_reference: operatorReference, payment_state: r.payment_state, ...(opts.note ? { note: opts.note } : {}) },
     });
+    // The dealer's webhook hears of it from the outbox, written with the change.
+    await enqueueRechargeEvent(tctx.db, id);
     return true;
   });
 }
@@ -417,6 +470,7 @@ export async function failRecharge(
       subjectId: id,
       after: { reason, payment_state: r.payment_state },
     });
+    await enqueueRechargeEvent(tctx.db, id);
     return true;
   });
 }

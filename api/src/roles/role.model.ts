@@ -10,11 +10,13 @@ export class Permission extends BaseModel {
 
 export class Role extends BaseModel {
   static override tableName = 'roles';
-  static override booleanColumns = ['protected'];
+  static override booleanColumns = ['protected', 'requires_two_factor'];
   name!: string;
   guard_name!: string;
   description?: string | null;
   protected!: boolean;
+  /** Its users sign in with a second factor and, until they enrol, may do nothing else. */
+  requires_two_factor?: boolean;
   deleted_at?: string | null;
   permissions?: Permission[];
   users_count?: number;

@@ -1,13 +1,21 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { assignPermissionsSchema, roleSchema, updateRoleSchema, roleResponseSchema, permissionResponseSchema, RESOURCES } from '@app/contracts';
+import {
+  assignPermissionsSchema,
+  roleSchema,
+  updateRoleSchema,
+  roleResponseSchema,
+  roleTwoFactorSchema,
+  permissionResponseSchema,
+  RESOURCES,
+} from '@app/contracts';
 import { resourceRoutes, filterQuery } from '../http/resource-routes.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { Permission, Role } from './role.model.ts';
 import { encodeId } from '../http/ids.ts';
 import { transact } from '../platform/context.ts';
-import { assertCanGrantRole, assertNotProtected, assignPermissions, createRole, roleSnapshot, updateRole } from './role.service.ts';
+import { assertCanGrantRole, assertNotProtected, assignPermissions, createRole, roleSnapshot, setTwoFactorRequirement, updateRole } from './role.service.ts';
 
 async function present(roles: Role[], db: Knex | Knex.Transaction) {
   const ids = roles.map((r) => r.id);
@@ -29,6 +37,7 @@ async function present(roles: Role[], db: Knex | Knex.Transaction) {
     guard_name: 'web' as const,
     description: r.description ?? null,
     protected: Boolean(r.protected),
+    requires_two_factor: Boolean(r.requires_two_factor),
     permissions: (r.permissions ?? []).map((p) => ({ id: p.id, name: p.name, group: p.group ?? null })).sort((a, b) => a.id - b.id),
     users_count: counts.get(r.id) ?? 0,
     created_at: r.created_at ?? null,
@@ -85,6 +94,24 @@ export function roleRoutes(registry: OpenApiRegistry, storage: FileStorage) {
             return role.id;
           });
           return { message: 'api:roles.permissions_assigned', data: await presentOne(ctx, id) };
+        },
+      );
+      api.put(
+        '/:id/two-factor',
+        {
+          summary: 'Require (or stop requiring) two-factor sign-in of the users of a role (protected roles too)',
+          permission: 'require two-factor',
+          body: roleTwoFactorSchema,
+          response: roleResponseSchema,
+        },
+        async (req, ctx) => {
+          const { required } = req.body as { required: boolean };
+          const { id, changed } = await transact(ctx, async (tctx) => {
+            const role = await find(tctx, String(req.params.id), 'active', { lock: true });
+            return { id: role.id, changed: await setTwoFactorRequirement(tctx, role, required) };
+          });
+          const message = !changed ? 'api:roles.updated' : required ? 'api:roles.two_factor_required' : 'api:roles.two_factor_not_required';
+          return { message, data: await presentOne(ctx, id) };
         },
       );
     },

@@ -121,3 +121,23 @@ export async function assignPermissions(ctx: ServiceContext, role: Role, names: 
     after: { permissions: after },
   });
 }
+
+/**
+ * Require two-factor sign-in of a role's users, or stop requiring it. Like a rename, it needs the
+ * role's permissions (a lesser admin cannot loosen the super admin's sign-in); protected roles too.
+ * Their users' next call follows the new rule (the log entry raises the access version): one not
+ * enrolled yet can then only enrol. Call with the role row locked; false when nothing changed.
+ */
+export async function setTwoFactorRequirement(ctx: ServiceContext, role: Role, required: boolean): Promise<boolean> {
+  if (Boolean(role.requires_two_factor) === required) return false;
+  await assertCanGrantRole(ctx, role.id);
+  await Role.query(ctx.db).patch({ requires_two_factor: required }).where('id', role.id);
+  await recordActivity(ctx, {
+    action: 'two_factor_requirement_changed',
+    subjectType: 'role',
+    subjectId: role.id,
+    before: { requires_two_factor: !required },
+    after: { requires_two_factor: required },
+  });
+  return true;
+}

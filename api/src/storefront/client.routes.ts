@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { checkCsrf, csrfTokenOf } from './customer-session.ts';
+import { checkCsrf, csrfTokenOf, CUSTOMER_SESSION_COOKIE } from './customer-session.ts';
 import { z } from 'zod';
 import {
   idempotencyKeySchema,
@@ -88,7 +88,15 @@ const dealerCodeQuery = z.object({ dealer_code: z.string().optional().describe('
 export function clientRoutes(registry: OpenApiRegistry, hooks: { onRechargeCreated?: () => void; session?: RequestHandler } = {}) {
   const api = new ApiRouter(registry, '/client', 'Storefront');
   // The customer's session (cookie + database row) for the calls below that use it.
-  if (hooks.session) api.router.use(['/session', '/recharge', '/recharges'], hooks.session);
+  if (hooks.session) {
+    const session = hooks.session;
+    api.router.use('/session', session);
+    // A call without the cookie has no session to find: express-session would only make up an
+    // empty one per call (a random id and a hash, a purchase's hottest CPU) and throw it away.
+    api.router.use(['/recharge', '/recharges'], (req, res, next) =>
+      req.headers.cookie?.includes(`${CUSTOMER_SESSION_COOKIE}=`) ? session(req, res, next) : next(),
+    );
+  }
   // One cache entry per shop and language: texts come in the request's language (ctx.language).
   const cached = (name: string, load: (ctx: ServiceContext, code: string) => Promise<unknown>) => async (req: Request, ctx: ServiceContext, res: Response) => {
     const code = dealerCodeOf(req);

@@ -70,11 +70,13 @@ declare module 'express-session' {
   }
 }
 
+export const CUSTOMER_SESSION_COOKIE = 'storefront.sid';
+
 /** The session middleware for the storefront calls; the cookie is HttpOnly, SameSite=Lax, 30 days. */
 export function customerSession(db: Knex, secret: string): { middleware: RequestHandler; store: KnexSessionStore } {
   const store = new KnexSessionStore(db);
   const middleware = session({
-    name: 'storefront.sid',
+    name: CUSTOMER_SESSION_COOKIE,
     secret,
     store,
     resave: false,

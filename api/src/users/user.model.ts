@@ -21,7 +21,7 @@ export class DealerDetails extends BaseModel {
 
 export class User extends BaseModel {
   static override tableName = 'users';
-  static override dateColumns = ['created_at', 'updated_at', 'deleted_at', 'email_verified_at', 'last_login_at'];
+  static override dateColumns = ['created_at', 'updated_at', 'deleted_at', 'email_verified_at', 'last_login_at', 'two_factor_enabled_at'];
   name!: string;
   email!: string;
   password!: string;
@@ -33,6 +33,8 @@ export class User extends BaseModel {
   profile_image?: string | null;
   email_verified_at?: string | null;
   last_login_at?: string | null;
+  /** Set with the confirmed TOTP secret (auth/two-factor.ts), in its transaction. */
+  two_factor_enabled_at?: string | null;
   deleted_at?: string | null;
   roles?: Role[];
   dealer_details?: DealerDetails | null;

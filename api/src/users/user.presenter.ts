@@ -4,6 +4,7 @@ import { db as currentDb } from '../database/unit-of-work.ts';
 import { effectivePermissions } from '../roles/effective-permissions.ts';
 import type { User } from './user.model.ts';
 import { encodeId } from '../http/ids.ts';
+import { twoFactorRequired } from '../auth/two-factor.ts';
 
 /** The user JSON of docs/product.md section 3 (contracts/src/responses.ts). The password hash never leaves this module's input. */
 export type UserJson = UserResponse;
@@ -47,6 +48,8 @@ export function presentUser(user: User, permissions: string[]): UserJson {
     deleted_at: user.deleted_at ?? null,
     email_verified_at: user.email_verified_at ?? null,
     last_login_at: user.last_login_at ?? null,
+    two_factor_enabled: Boolean(user.two_factor_enabled_at),
+    two_factor_required: twoFactorRequired(user),
   };
 }
 

@@ -25,6 +25,7 @@ import { assertCanManage, assertNotLastSuperAdmin } from './user-rules.ts';
 import { createUser, prepareUserInput, revokeSessions, setDealerLogo, updateUser, userSnapshot } from './user.service.ts';
 import { isDealer, transact, type Actor, type ServiceContext } from '../platform/context.ts';
 import { cachedUsersPage } from './user-list-cache.ts';
+import { removeTwoFactor } from '../auth/two-factor.ts';
 import type { Request } from 'express';
 
 /**
@@ -214,6 +215,28 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       );
       api.delete('/:id/dealer-logo', { summary: "Remove a dealer's logo", permission: 'update users', response: userResponseSchema }, (req, ctx) =>
         changeLogo(req, ctx, String(req.params.id), null),
+      );
+      api.post(
+        '/:id/two-factor/reset',
+        {
+          summary: "Reset a user's second factor (a lost phone): secret, recovery codes and trusted devices go; logged",
+          permission: 'reset two-factor',
+          response: userResponseSchema,
+        },
+        async (req, ctx) => {
+          const { id, changed } = await transact(ctx, async (tctx) => {
+            const user = await find(tctx, String(req.params.id), 'active', { lock: true });
+            // One's own goes off through the profile, which asks for the password.
+            if (user.id === tctx.actor.id) throw forbidden('api:two_factor.reset_self');
+            await assertCanManage(tctx.db, tctx.actor, user);
+            const removed = await removeTwoFactor(tctx.db, user.id);
+            // The log entry raises the access version: the user's sessions follow at once (a role
+            // that requires two-factor then lets them enrol again and do nothing else).
+            if (removed) await recordActivity(tctx, { action: 'two_factor_reset', subjectType: 'user', subjectId: user.id });
+            return { id: user.id, changed: removed };
+          });
+          return { message: changed ? 'api:two_factor.reset' : 'api:two_factor.nothing_to_reset', data: await presentOne(ctx, id) };
+        },
       );
     },
   });

@@ -6,6 +6,7 @@ import { toDbTime } from '../database/time.ts';
 import { onCommit } from '../database/unit-of-work.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { bumpAccessVersion } from '../auth/access-cache.ts';
+import { forgetTrustedDevices } from '../auth/two-factor.ts';
 import { assertCanManage, assertNotLastSuperAdmin, grantableDealerRole, resolveAdminRole } from './user-rules.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import type { FileStorage } from '../uploads/storage.ts';
@@ -61,8 +62,10 @@ export function userSnapshot(u: User): Record<string, unknown> {
   };
 }
 
+/** Signed out everywhere; devices trusted for the second factor must pass it again too. */
 export async function revokeSessions(ctx: ServiceContext, userIds: number[]): Promise<void> {
   await ctx.db('sessions').whereIn('user_id', userIds).whereNull('revoked_at').update({ revoked_at: toDbTime() });
+  await forgetTrustedDevices(ctx.db, userIds);
 }
 
 async function assertEmailFree(ctx: ServiceContext, email: string, exceptId?: number) {

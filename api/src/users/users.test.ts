@@ -147,6 +147,8 @@ describe('GET /users (list)', () => {
         'profile_image',
         'roles',
         'status',
+        'two_factor_enabled',
+        'two_factor_required',
         'updated_at',
         'user_type',
       ].sort(),
@@ -158,6 +160,8 @@ describe('GET /users (list)', () => {
       user_type: 'dealer',
       status: 'active',
       roles: [{ id: dealerRoleId, name: 'dealer' }],
+      two_factor_enabled: false,
+      two_factor_required: false,
     });
     expect(u.permissions).toContainEqual({ name: 'view own wallet' });
     expect(u.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);

@@ -60,6 +60,43 @@ interface WalletState {
   low_balance_notified_at: string | null;
 }
 
+/** What a debit's UPDATE answers: the new balance, and whether the low-balance alert is now due. */
+interface Debited {
+  after: number;
+  due: boolean;
+}
+
+/**
+ * The conditional debit itself: one UPDATE that matches no row when the balance is short (null).
+ * It answers the wallet's new state itself, since every sale of a shop waits on this row until
+ * COMMIT: no read may sit between the debit and the commit (issue 17). SQLite: RETURNING. MySQL
+ * has no RETURNING on UPDATE, but its OK packet carries LAST_INSERT_ID(expr): the new balance
+ * times two, plus one when the alert is due, computed from the row's old values inside this one
+ * assignment (no reliance on the order of SET clauses). Balances stay below 2^52
+ * (MAX_MONEY_LIMIT_MINOR), so the packed value is an exact JS number.
+ */
+async function takeFromBalance(db: Knex | Knex.Transaction, walletId: number, amount: number, now: string): Promise<Debited | null> {
+  if (db.client.config.client === 'better-sqlite3') {
+    const [row] = (await db('wallets')
+      .where({ id: walletId })
+      .andWhere('balance', '>=', amount)
+      .update({ balance: db.raw('balance - ?', [amount]), updated_at: now }, WALLET_STATE)) as unknown as WalletState[];
+    if (!row) return null;
+    const after = Number(row.balance);
+    return { after, due: row.low_balance_threshold !== null && row.low_balance_notified_at === null && after < Number(row.low_balance_threshold) };
+  }
+  const [result] = (await db.raw(
+    `UPDATE wallets SET balance = LAST_INSERT_ID((balance - ?) * 2 +
+       CASE WHEN low_balance_threshold IS NOT NULL AND low_balance_notified_at IS NULL AND balance - ? < low_balance_threshold THEN 1 ELSE 0 END) DIV 2,
+       updated_at = ?
+     WHERE id = ? AND balance >= ?`,
+    [amount, amount, now, walletId, amount],
+  )) as unknown as [{ affectedRows: number; insertId: number | string }];
+  if (!result.affectedRows) return null;
+  const value = Number(result.insertId);
+  return { after: Math.floor(value / 2), due: value % 2 === 1 };
+}
+
 async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'debit', entry: LedgerEntry): Promise<Posted> {
   if (!Number.isSafeInteger(entry.amount) || entry.amount <= 0) throw fieldError('amount', 'validation:amount_invalid');
   if (entry.amount > MAX_MONEY_LIMIT_MINOR) throw await ceilingError(ctx, walletId, 'validation:amount_above_operation_limit', MAX_MONEY_LIMIT_MINOR);
@@ -67,9 +104,9 @@ async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'deb
   const now = toDbTime();
   // Atomic on both engines: no read-then-write, so parallel debits can never lose an update, and a
   // debit that would go below zero (or a credit that would pass the ceiling) matches no row.
-  // SQLite answers a debit's new state with the UPDATE itself (RETURNING); MySQL has no RETURNING on UPDATE.
   let changed: number;
   let state: WalletState | undefined;
+  let debited: Debited | null = null;
   if (type === 'credit') {
     changed = await ctx
       .db('wallets')
@@ -77,12 +114,8 @@ async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'deb
       .andWhereRaw('balance + ? <= ?', [entry.amount, ceiling])
       .update({ balance: ctx.db.raw('balance + ?', [entry.amount]), updated_at: now });
   } else {
-    const qb = ctx.db('wallets').where({ id: walletId }).andWhere('balance', '>=', entry.amount);
-    const patch = { balance: ctx.db.raw('balance - ?', [entry.amount]), updated_at: now };
-    if (ctx.db.client.config.client === 'better-sqlite3') {
-      [state] = (await qb.update(patch, WALLET_STATE)) as unknown as WalletState[];
-      changed = state ? 1 : 0;
-    } else changed = await qb.update(patch);
+    debited = await takeFromBalance(ctx.db, walletId, entry.amount, now);
+    changed = debited ? 1 : 0;
   }
   if (changed === 0) {
     if (!(await ctx.db('wallets').where({ id: walletId }).first('id'))) throw new AppError(404, 'api:errors.not_found');
@@ -98,18 +131,16 @@ async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'deb
       .whereNotNull('low_balance_notified_at')
       .where((w) => w.whereNull('low_balance_threshold').orWhereRaw('balance >= low_balance_threshold'))
       .update({ low_balance_notified_at: null });
-  }
-  // Our own row, locked by the update: read it as it now is (a locking read on MySQL).
-  const row: WalletState =
-    state ??
-    (await ctx
+    // Our own row, locked by the update: read it as it now is (a locking read on MySQL).
+    state = await ctx
       .db('wallets')
       .where({ id: walletId })
       .forUpdate()
-      .first(...WALLET_STATE));
-  const after = Number(row.balance);
-  const lowBalanceDue =
-    type === 'debit' && row.low_balance_threshold !== null && row.low_balance_notified_at === null && after < Number(row.low_balance_threshold);
+      .first(...WALLET_STATE);
+  }
+  // A credit read its row back above; a debit's UPDATE answered for itself.
+  const after = debited ? debited.after : Number((state as WalletState).balance);
+  const lowBalanceDue = debited?.due ?? false;
   const before = type === 'credit' ? after - entry.amount : after + entry.amount;
   const [inserted] = await ctx.db('wallet_transactions').insert({
     wallet_id: walletId,
@@ -132,6 +163,54 @@ async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'deb
 
 export const credit = (ctx: ServiceContext, walletId: number, entry: LedgerEntry) => post(ctx, walletId, 'credit', entry);
 export const debit = (ctx: ServiceContext, walletId: number, entry: LedgerEntry) => post(ctx, walletId, 'debit', entry);
+
+/** One of several debits posted together (debitMany), by the actor it is written for. */
+export interface BatchDebit extends Pick<LedgerEntry, 'kind' | 'amount' | 'reference' | 'rechargeId'> {
+  actorId: number | null;
+}
+
+/**
+ * Several debits of one wallet in one go (a batch of sales, recharges/sale-batches.ts): one
+ * conditional UPDATE for their total, then one ledger row each, their balances chained in the
+ * given order exactly as if posted one by one. Null when the wallet cannot pay them all: nothing
+ * was written, and the caller posts them one at a time (each then refused or paid on its own).
+ */
+export async function debitMany(
+  db: Knex | Knex.Transaction,
+  walletId: number,
+  debits: BatchDebit[],
+): Promise<{ balanceAfter: number; lowBalanceDue: boolean } | null> {
+  for (const d of debits) {
+    if (!Number.isSafeInteger(d.amount) || d.amount <= 0 || d.amount > MAX_MONEY_LIMIT_MINOR) throw fieldError('amount', 'validation:amount_invalid');
+  }
+  const total = debits.reduce((sum, d) => sum + d.amount, 0);
+  if (!debits.length || !Number.isSafeInteger(total)) return null;
+  const now = toDbTime();
+  const debited = await takeFromBalance(db, walletId, total, now);
+  if (!debited) return null;
+  let balance = debited.after + total;
+  const rows = debits.map((d) => {
+    const before = balance;
+    balance -= d.amount;
+    return {
+      wallet_id: walletId,
+      type: 'debit',
+      kind: d.kind,
+      amount: d.amount,
+      balance_before: before,
+      balance_after: balance,
+      reference: d.reference ?? null,
+      note: null,
+      recharge_id: d.rechargeId ?? null,
+      idempotency_key: null,
+      request_hash: null,
+      actor_id: d.actorId,
+      created_at: now,
+    };
+  });
+  await db('wallet_transactions').insert(rows);
+  return { balanceAfter: debited.after, lowBalanceDue: debited.due };
+}
 
 /** Sum of credits minus debits of a wallet's ledger (the invariant the tests check against the balance). */
 export async function ledgerSum(db: Knex | Knex.Transaction, walletId: number): Promise<number> {

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import { formatMinor } from '@app/contracts';
 import { toDbTime } from '../database/time.ts';
-import { rootKnex } from '../database/unit-of-work.ts';
+import { rootKnex, unitOfWork } from '../database/unit-of-work.ts';
+import { enqueueWebhookEvent } from '../webhooks/webhook-events.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
 import { translator } from '../i18n/server-i18n.ts';
 import { serviceLog } from '../platform/logger.ts';
@@ -35,7 +36,7 @@ export async function noticeLowBalance(ctx: ServiceContext, walletId: number): P
   try {
     const db = completed(ctx.db) ? rootKnex() : ctx.db;
     // A cheap read first: most debits leave the balance above the threshold, or the alert already sent.
-    const state = await db('wallets').where({ id: walletId }).first('balance', 'low_balance_threshold', 'low_balance_notified_at');
+    const state = await db('wallets').where({ id: walletId }).first('balance', 'low_balance_threshold', 'low_balance_notified_at', 'dealer_id', 'currency');
     if (
       !state ||
       state.low_balance_threshold === null ||
@@ -43,12 +44,24 @@ export async function noticeLowBalance(ctx: ServiceContext, walletId: number): P
       Number(state.balance) >= Number(state.low_balance_threshold)
     )
       return;
-    const won = await db('wallets')
-      .where({ id: walletId })
-      .whereNull('low_balance_notified_at')
-      .whereNotNull('low_balance_threshold')
-      .whereRaw('balance < low_balance_threshold')
-      .update({ low_balance_notified_at: toDbTime() });
+    // The claim and the dealer's webhook event (outbox) commit together: one event per crossing.
+    const won = await unitOfWork(async (trx) => {
+      const claimed = await trx('wallets')
+        .where({ id: walletId })
+        .whereNull('low_balance_notified_at')
+        .whereNotNull('low_balance_threshold')
+        .whereRaw('balance < low_balance_threshold')
+        .update({ low_balance_notified_at: toDbTime() });
+      if (claimed === 1) {
+        const now: { balance: number | string } = await trx('wallets').where({ id: walletId }).first('balance');
+        await enqueueWebhookEvent(trx, state.dealer_id, 'wallet.low_balance', {
+          balance: formatMinor(Number(now.balance)),
+          threshold: formatMinor(Number(state.low_balance_threshold)),
+          currency: state.currency,
+        });
+      }
+      return claimed;
+    }, db);
     if (won !== 1) return;
     await sendAlert({ ...ctx, db }, walletId);
   } catch (err) {

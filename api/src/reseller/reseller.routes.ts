@@ -1,0 +1,214 @@
+import express from 'express';
+import { rateLimit } from 'express-rate-limit';
+import { z } from 'zod';
+import {
+  idempotencyKeySchema,
+  rechargeResponseSchema,
+  resellerCatalogueSchema,
+  resellerRechargeListQuery,
+  resellerRechargeSchema,
+  walletResponseSchema,
+  walletTransactionResponseSchema,
+  type ResellerRechargeInput,
+} from '@app/contracts';
+import { ApiRouter } from '../http/api-router.ts';
+import { fieldError } from '../http/errors.ts';
+import { apiNotFound } from '../http/error-handler.ts';
+import type { OpenApiRegistry } from '../openapi/registry.ts';
+import { apiKeyAuthenticator, keyContext, type KeyAuthOptions } from '../api-keys/api-key-auth.ts';
+import { resellerCatalogue, resellerRecharge, resellerRechargeByReference, resellerRecharges, resellerWallet } from './reseller.service.ts';
+
+/**
+ * The reseller's Idempotency-Keys live apart from the storefront's (both are unique per dealer in
+ * one column): stored behind a prefix with a "/", which a storefront key can never contain, so a
+ * stranger sending the dealer's till keys to the public storefront cannot take them first.
+ */
+const RESELLER_KEY_PREFIX = 'rs/';
+const resellerKeySchema = idempotencyKeySchema.max(128 - RESELLER_KEY_PREFIX.length, { message: 'validation:idempotency_key_invalid' });
+
+export const RESELLER_TAG = 'Reseller API';
+
+const RECHARGE_EXAMPLE = {
+  id: 412,
+  h_id: 'kVzPqjRa',
+  reference: 'RC7K3M9Q2XPA',
+  dealer: { id: 2, h_id: 'yNbzHLPR', name: 'Demo Telecom Dealer', dealer_code: 'DEMO' },
+  status: 'pending',
+  provider_id: 1,
+  provider_name: 'Hormuud',
+  category_name: 'Daily',
+  bundle_id: 3,
+  bundle_name: '1 GB Daily',
+  data_volume_mb: 1024,
+  validity_days: 1,
+  pricing_model: 'cost',
+  phone: '615123456',
+  payer_phone: null,
+  payment_method: null,
+  amount: '0.55',
+  cost: '0.45',
+  profit: '0.10',
+  currency: 'USD',
+  attempts: 0,
+  payment_reference: null,
+  operator_reference: null,
+  failure_reason: null,
+  payment_state: 'none',
+  payment_flow: 'wallet',
+  delivery_state: 'none',
+  delivery_id: null,
+  review_reason: null,
+  needs_review_at: null,
+  reviewed_by: null,
+  reviewed_at: null,
+  review_outcome: null,
+  created_at: '2026-11-26T09:15:00.000Z',
+  processing_started_at: null,
+  completed_at: null,
+  failed_at: null,
+  refunded_at: null,
+};
+
+const walletQuery = z.object({
+  limit: z.coerce
+    .number({ message: 'validation:reseller_limit_invalid' })
+    .int({ message: 'validation:reseller_limit_invalid' })
+    .min(1, { message: 'validation:reseller_limit_invalid' })
+    .max(100, { message: 'validation:reseller_limit_invalid' })
+    .optional()
+    .describe('How many of the latest ledger rows (default 20, at most 100)'),
+});
+
+/**
+ * /api/reseller/v1: the reseller API, authenticated with a dealer's API key (api-keys/). Its own
+ * Express router (own body parser, per-address ceiling and 404), documented in the one OpenAPI
+ * document under the "Reseller API" tag with the /api server.
+ */
+export function resellerRoutes(
+  registry: OpenApiRegistry,
+  opts: KeyAuthOptions & { perAddressPerMinute: number; onRechargeCreated?: () => void },
+): express.Router {
+  registry.describeTag(
+    RESELLER_TAG,
+    'For dealers\u2019 own systems (a point of sale, a website, a bot): base URL /api/reseller/v1, authenticated with `Authorization: Bearer rk_live_\u2026`, a key made on the console\u2019s API keys page with the scopes each call needs. Answers use the same envelope and error shapes as /api/v1. A revoked key (or a key whose dealer is inactive) is a 401; a missing scope or an address outside the key\u2019s allow-list a 403; more calls than the per-key limit a 429 with Retry-After. Every call is logged on the key\u2019s page.',
+  );
+  const api = new ApiRouter(registry, '/reseller/v1', RESELLER_TAG, { keyAuth: apiKeyAuthenticator(opts), server: '/api' });
+
+  api.get(
+    '/catalogue',
+    {
+      summary: "The dealer's operators, categories and bundles at its prices, with their cost, and its customers' payment methods",
+      auth: 'api-key',
+      scope: 'catalogue:read',
+      response: resellerCatalogueSchema,
+      examples: {
+        data: {
+          currency: 'USD',
+          providers: [
+            {
+              id: 1,
+              h_id: 'yNbzHLPR',
+              name: 'Hormuud',
+              code: 'HORMUUD',
+              phone_prefixes: ['61', '77'],
+              categories: [
+                {
+                  id: 1,
+                  h_id: 'kVzPqjRa',
+                  name: 'Daily',
+                  bundles: [{ id: 3, h_id: 'QmZbTxYe', name: '1 GB Daily', data_volume_mb: 1024, validity_days: 1, price: '0.55', cost: '0.45' }],
+                },
+              ],
+            },
+          ],
+          payment_methods: [{ id: 4, h_id: 'PpLrWnAs', name: 'EVC Plus', type: 'evc_plus' }],
+        },
+      },
+    },
+    async (req, ctx) => ({ data: await resellerCatalogue(keyContext(req, ctx)) }),
+  );
+
+  api.post(
+    '/recharges',
+    {
+      summary: 'Sell a bundle: paid from the dealer\u2019s wallet (payment "wallet") or by the customer\u2019s mobile money',
+      description:
+        '`payment: "wallet"`: the dealer\u2019s wallet pays the bundle\u2019s cost now (422 on `payment` when the balance is short, nothing written) and the dealer collects from its customer itself; a failed delivery returns the cost to the wallet. `payment: {method_id, payer_phone}`: the customer approves a mobile-money prompt, as on the storefront. Idempotent: the same Idempotency-Key with the same body answers the first sale (200) and charges nothing again; another body under a used key is a 409.',
+      auth: 'api-key',
+      scope: 'recharges:write',
+      body: resellerRechargeSchema,
+      status: 201,
+      response: rechargeResponseSchema,
+      headers: [{ name: 'Idempotency-Key', required: true, description: 'One per sale (8-125 letters, digits, _ . : -); send it again on a retry' }],
+      errors: { 409: 'The Idempotency-Key was used before for a different sale' },
+      examples: { body: { bundle_id: 3, phone: '0615123456', payment: 'wallet' }, data: RECHARGE_EXAMPLE },
+    },
+    async (req, ctx) => {
+      const rawKey = req.get('idempotency-key');
+      if (!rawKey) throw fieldError('idempotency_key', 'validation:idempotency_key_required');
+      const checked = resellerKeySchema.safeParse(rawKey);
+      if (!checked.success) throw fieldError('idempotency_key', checked.error.issues[0].message);
+      const key = `${RESELLER_KEY_PREFIX}${checked.data}`;
+      const { created, recharge } = await resellerRecharge(keyContext(req, ctx), req.body as ResellerRechargeInput, key);
+      if (created) opts.onRechargeCreated?.();
+      return { status: created ? 201 : 200, message: created ? 'api:recharges.accepted' : 'api:recharges.already_accepted', data: recharge };
+    },
+  );
+
+  api.get(
+    '/recharges',
+    {
+      summary: "The dealer's sales, newest first: filter status, from, to (days in the company time zone)",
+      auth: 'api-key',
+      scope: 'recharges:read',
+      query: resellerRechargeListQuery,
+      list: true,
+      response: rechargeResponseSchema,
+      examples: { data: [RECHARGE_EXAMPLE] },
+    },
+    async (req, ctx) => resellerRecharges(keyContext(req, ctx), req.query as z.infer<typeof resellerRechargeListQuery>, req.query as Record<string, string>),
+  );
+
+  api.get(
+    '/recharges/:reference',
+    {
+      summary: 'One of the dealer\u2019s sales by its reference (RC…)',
+      auth: 'api-key',
+      scope: 'recharges:read',
+      response: rechargeResponseSchema,
+      errors: { 404: 'No sale of this dealer has this reference' },
+      examples: { data: { ...RECHARGE_EXAMPLE, status: 'completed', delivery_state: 'delivered', operator_reference: 'RL-88421907' } },
+    },
+    async (req, ctx) => ({ data: await resellerRechargeByReference(keyContext(req, ctx), String(req.params.reference)) }),
+  );
+
+  api.get(
+    '/wallet',
+    {
+      summary: 'The dealer\u2019s balance and its latest ledger rows',
+      auth: 'api-key',
+      scope: 'wallet:read',
+      query: walletQuery,
+      response: z.object({ wallet: walletResponseSchema, transactions: z.array(walletTransactionResponseSchema).describe('Newest first') }),
+    },
+    async (req, ctx) => ({ data: await resellerWallet(keyContext(req, ctx), walletQuery.parse(req.query).limit ?? 20) }),
+  );
+
+  const router = express.Router();
+  // The same per-address ceiling as /api/v1, so unknown keys cannot flood the key lookups.
+  router.use(
+    rateLimit({
+      windowMs: 60_000,
+      limit: opts.perAddressPerMinute,
+      standardHeaders: 'draft-8',
+      legacyHeaders: false,
+      handler: (req, res) => {
+        res.status(429).json({ success: false, message: req.t('api:errors.rate_limited') });
+      },
+    }),
+  );
+  router.use(express.json({ limit: '1mb' }));
+  router.use(api.router);
+  router.use(apiNotFound);
+  return router;
+}

@@ -1,0 +1,279 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, bearer, type Harness } from '../../../tests/api/harness.ts';
+import { ledgerSum } from '../wallets/ledger.ts';
+import { buy, makeShop, moneyKit, walletBalance, type MoneyKit, type Shop } from '../recharges/recharge-fixtures.ts';
+
+/**
+ * The reseller API (/api/reseller/v1) on the real app, database and worker (the WaafiPay and
+ * Reloadly stand-ins over loopback): the catalogue at the dealer's prices, a sale paid from the
+ * dealer's wallet (debited at once, refunded exactly once when the operator refuses), a sale paid
+ * by the customer's mobile money (the storefront's flow), idempotency under 20 simultaneous calls,
+ * the dealer's own sales and wallet, and the OpenAPI document's "Reseller API" tag.
+ */
+let h: Harness;
+let root: string;
+let kit: MoneyKit;
+let shop: Shop;
+let key: string;
+
+beforeAll(async () => {
+  h = await createHarness({ env: { API_KEY_RATE_LIMIT_PER_MINUTE: '1000' } });
+  root = await h.adminToken();
+  kit = await moneyKit(h);
+  shop = await makeShop(h, root, 'cost', { balance: '2.00' });
+  const made = await h
+    .http()
+    .post('/api/v1/dealer/api-keys')
+    .set(bearer(shop.token))
+    .send({ name: 'POS', scopes: ['catalogue:read', 'recharges:write', 'recharges:read', 'wallet:read'] });
+  key = made.body.data.key;
+});
+afterAll(async () => {
+  await kit.close();
+  await h.close();
+});
+
+const auth = { Authorization: '' };
+const sell = (body: Record<string, unknown>, idempotencyKey: string | null = `k-${Math.random().toString(36).slice(2)}`, withKey = key) => {
+  const req = h
+    .http()
+    .post('/api/reseller/v1/recharges')
+    .set({ ...auth, Authorization: `Bearer ${withKey}` });
+  return (idempotencyKey ? req.set('Idempotency-Key', idempotencyKey) : req).send(body);
+};
+const get = (path: string) => h.http().get(`/api/reseller/v1${path}`).set('Authorization', `Bearer ${key}`);
+const ledgerOf = async (rechargeId: number) =>
+  (await h.knex('wallet_transactions').where({ recharge_id: rechargeId }).orderBy('id')).map((t: { kind: string; type: string; amount: number | string }) => [
+    t.kind,
+    t.type,
+    Number(t.amount),
+  ]);
+
+describe('GET /catalogue', () => {
+  it("answers the dealer's operators, categories and bundles at its price with their cost, and its customers' payment methods", async () => {
+    const res = await get('/catalogue');
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const bundle = res.body.data.providers[0].categories[0].bundles.find((b: { id: number }) => b.id === shop.bundleId);
+    expect(bundle).toMatchObject({ price: '0.55', cost: '0.40', validity_days: 1 });
+    expect(res.body.data).toMatchObject({ currency: 'USD', payment_methods: [{ id: shop.methodId, type: 'evc_plus' }] });
+    expect(res.body.data.providers[0]).toMatchObject({ name: 'Hormuud', phone_prefixes: ['61', '77'] });
+  });
+});
+
+describe('POST /recharges with payment "wallet" (the point of sale)', () => {
+  it('debits the cost at once, asks nobody for a payment, delivers, and the sale is the dealer’s', async () => {
+    const before = await walletBalance(h, shop.walletId);
+    const res = await sell({ bundle_id: shop.bundleId, phone: '+252 61 512 3456', payment: 'wallet' });
+    expect(res.status).toBe(201);
+    expect(res.body.message).toBeTruthy();
+    expect(res.body.data).toMatchObject({
+      status: 'pending',
+      payment_flow: 'wallet',
+      payment_method: null,
+      payer_phone: null,
+      amount: '0.55',
+      cost: '0.40',
+      profit: '0.15',
+      phone: '615123456',
+      dealer: { id: shop.dealerId },
+    });
+    expect(await walletBalance(h, shop.walletId)).toBe(before - 40);
+    expect(await ledgerOf(res.body.data.id)).toEqual([['recharge_debit', 'debit', 40]]);
+    await kit.worker.drain();
+    const done = await get(`/recharges/${res.body.data.reference}`);
+    expect(done.body.data).toMatchObject({ status: 'completed', payment_state: 'none', delivery_state: 'delivered', failure_reason: null });
+    // No payment was ever asked of the gateway for it.
+    expect(await h.knex('remote_calls').where({ recharge_id: res.body.data.id, system: 'waafipay' })).toHaveLength(0);
+    expect(await ledgerOf(res.body.data.id)).toEqual([['recharge_debit', 'debit', 40]]);
+    expect(await ledgerSum(h.knex, shop.walletId)).toBe(await walletBalance(h, shop.walletId));
+    // Logged as the dealer's act, from its key's call.
+    const log = await h.knex('activity_log').where({ action: 'recharge_created', subject_id: res.body.data.id }).first();
+    expect(log.actor_id).toBe(shop.dealerId);
+  });
+
+  it('a delivery the operator refuses returns the cost to the wallet exactly once', async () => {
+    const before = await walletBalance(h, shop.walletId);
+    const res = await sell({ bundle_id: shop.bundleId, phone: '0615129999', payment: 'wallet' });
+    expect(res.status).toBe(201);
+    expect(await walletBalance(h, shop.walletId)).toBe(before - 40);
+    await kit.worker.drain();
+    const done = await get(`/recharges/${res.body.data.reference}`);
+    expect(done.body.data).toMatchObject({ status: 'refunded', delivery_state: 'failed' });
+    expect(await ledgerOf(res.body.data.id)).toEqual([
+      ['recharge_debit', 'debit', 40],
+      ['recharge_refund', 'credit', 40],
+    ]);
+    expect(await walletBalance(h, shop.walletId)).toBe(before);
+    // An admin's refund by hand finds nothing left to return.
+    expect((await h.http().post(`/api/v1/recharges/${res.body.data.id}/refund`).set(bearer(root))).status).toBe(409);
+    expect(await ledgerSum(h.knex, shop.walletId)).toBe(before);
+  });
+
+  it('refuses a sale the wallet cannot pay with a clear 422 on payment, writing nothing', async () => {
+    const poor = await makeShop(h, root, 'cost', { balance: '0.30' });
+    const made = await h
+      .http()
+      .post('/api/v1/dealer/api-keys')
+      .set(bearer(poor.token))
+      .send({ name: 'POS', scopes: ['recharges:write'] });
+    const counts = async () => [
+      Number((await h.knex('recharges').where({ dealer_id: poor.dealerId }).count({ n: '*' }).first())!.n),
+      Number((await h.knex('missed_sales').where({ dealer_id: poor.dealerId }).count({ n: '*' }).first())!.n),
+      await walletBalance(h, poor.walletId),
+    ];
+    const before = await counts();
+    const res = await sell({ bundle_id: poor.bundleId, phone: '0615123456', payment: 'wallet' }, 'poor-key-0001', made.body.data.key);
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ payment: ['The wallet’s balance is below this bundle’s cost (0.40 USD). Top up the wallet and try again.'] });
+    const so = await h
+      .http()
+      .post('/api/reseller/v1/recharges?lng=so')
+      .set('Authorization', `Bearer ${made.body.data.key}`)
+      .set('Idempotency-Key', 'poor-key-0002')
+      .send({ bundle_id: poor.bundleId, phone: '0615123456', payment: 'wallet' });
+    expect(so.body.errors.payment[0]).toContain('0.40 USD');
+    expect(so.body.errors.payment[0]).not.toContain('Top up');
+    expect(await counts()).toEqual(before);
+  });
+
+  it('validates the body and the Idempotency-Key header, every problem at once', async () => {
+    const noKey = await sell({ bundle_id: shop.bundleId, phone: '0615123456', payment: 'wallet' }, null);
+    expect(noKey.status).toBe(422);
+    expect(noKey.body.errors).toEqual({ idempotency_key: ['The purchase key is missing (idempotency_key or the Idempotency-Key header)'] });
+    const bad = await sell({ bundle_id: '', phone: '12', payment: 'cash' });
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.errors).sort()).toEqual(['bundle_id', 'payment', 'phone']);
+    const wrongOperator = await sell({ bundle_id: shop.bundleId, phone: '0621234567', payment: 'wallet' });
+    expect(wrongOperator.status).toBe(422);
+    expect(Object.keys(wrongOperator.body.errors)).toEqual(['phone']);
+  });
+});
+
+describe('POST /recharges paid by the customer (the storefront’s flow)', () => {
+  it('sends the mobile-money prompt through the gateway; the cost model debits the cost as on the storefront', async () => {
+    const before = await walletBalance(h, shop.walletId);
+    const res = await sell({ bundle_id: shop.bundleId, phone: '0615123456', payment: { method_id: shop.methodId, payer_phone: '0617000021' } });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ payment_flow: null, payment_method: 'EVC Plus', payer_phone: '617000021', pricing_model: 'cost' });
+    expect(await walletBalance(h, shop.walletId)).toBe(before - 40);
+    await kit.worker.drain();
+    const done = await get(`/recharges/${res.body.data.reference}`);
+    expect(done.body.data).toMatchObject({ status: 'completed', payment_state: 'collected', payment_flow: 'preauthorize' });
+    expect((await h.knex('remote_calls').where({ recharge_id: res.body.data.id, system: 'waafipay' })).length).toBeGreaterThan(0);
+  });
+
+  it('names the reseller’s own fields in its errors (payment.method_id, payment.payer_phone)', async () => {
+    const res = await sell({ bundle_id: shop.bundleId, phone: '0615123456', payment: { method_id: 999999, payer_phone: '0617000021' } });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual(['payment.method_id']);
+    const network = await sell({ bundle_id: shop.bundleId, phone: '0615123456', payment: { method_id: shop.methodId, payer_phone: '0631234567' } });
+    expect(Object.keys(network.body.errors)).toEqual(['payment.payer_phone']);
+  });
+});
+
+describe('idempotency', () => {
+  it('the same key and body: the first answer (200, the same sale, one debit); another body: 409', async () => {
+    const body = { bundle_id: shop.bundleId, phone: '0615123456', payment: 'wallet' };
+    const first = await sell(body, 'same-key-1');
+    const again = await sell(body, 'same-key-1');
+    expect([first.status, again.status]).toEqual([201, 200]);
+    expect(again.body.data.reference).toBe(first.body.data.reference);
+    const other = await sell({ ...body, phone: '0615000111' }, 'same-key-1');
+    expect(other.status).toBe(409);
+    expect(other.body.success).toBe(false);
+    expect(await ledgerOf(first.body.data.id)).toEqual([['recharge_debit', 'debit', 40]]);
+  });
+
+  it('a till’s key spent first on the public storefront does not block the till: the two keys live apart', async () => {
+    // What the two sales cost, so that the tests after this one find the balance they expect.
+    const topUp = await h.http().post(`/api/v1/wallets/${shop.walletId}/top-up`).set(bearer(root)).send({ amount: '0.80', reference: 'two-keys' });
+    expect(topUp.status).toBe(200);
+    const body = { bundle_id: shop.bundleId, phone: '0615123456', payment: 'wallet' };
+    const stranger = await buy(h, shop, { idempotency_key: 'till-7-000124' });
+    expect(stranger.status).toBe(201);
+    const till = await sell(body, 'till-7-000124');
+    expect(till.status).toBe(201);
+    expect(till.body.data.reference).not.toBe(stranger.body.data.reference);
+    expect(till.body.data.payment_flow).toBe('wallet');
+  });
+
+  it('20 calls at once under one Idempotency-Key: one sale, one debit, no 5xx, the ledger exact', async () => {
+    const rich = await makeShop(h, root, 'cost', { balance: '5.00' });
+    const made = await h
+      .http()
+      .post('/api/v1/dealer/api-keys')
+      .set(bearer(rich.token))
+      .send({ name: 'POS', scopes: ['recharges:write'] });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => sell({ bundle_id: rich.bundleId, phone: '0615123456', payment: 'wallet' }, 'burst-key-0001', made.body.data.key)),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(
+      statuses.every((s) => s === 200 || s === 201),
+      statuses.join(','),
+    ).toBe(true);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(new Set(answers.map((a) => a.body.data.reference)).size).toBe(1);
+    const sales = await h.knex('recharges').where({ dealer_id: rich.dealerId });
+    expect(sales).toHaveLength(1);
+    expect(await ledgerOf(sales[0].id)).toEqual([['recharge_debit', 'debit', 40]]);
+    expect(await walletBalance(h, rich.walletId)).toBe(460);
+    expect(await ledgerSum(h.knex, rich.walletId)).toBe(460);
+  });
+});
+
+describe('the dealer’s sales and wallet', () => {
+  it('GET /recharges filters by status and days, paginated, newest first', async () => {
+    const all = await get('/recharges?per_page=2');
+    expect(all.status).toBe(200);
+    expect(all.body.meta).toMatchObject({ current_page: 1, per_page: 2 });
+    expect(all.body.meta.total).toBeGreaterThanOrEqual(4);
+    expect(all.body.data[0].id).toBeGreaterThan(all.body.data[1].id);
+    const refunded = await get('/recharges?status=refunded');
+    expect(refunded.body.data.length).toBeGreaterThan(0);
+    expect(refunded.body.data.every((r: { status: string }) => r.status === 'refunded')).toBe(true);
+    expect((await get('/recharges?from=2001-01-01&to=2001-01-02')).body.data).toEqual([]);
+    const bad = await get('/recharges?status=lost&from=yesterday');
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.errors).sort()).toEqual(['from', 'status']);
+  });
+
+  it('GET /recharges/{reference}: an unknown reference is a 404', async () => {
+    const res = await get('/recharges/RC2222222222');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ success: false, message: 'This purchase was not found in this shop.' });
+  });
+
+  it('GET /wallet: the balance and the latest ledger rows, newest first (limit)', async () => {
+    const res = await get('/wallet?limit=2');
+    expect(res.status).toBe(200);
+    expect(res.body.data.wallet).toMatchObject({ dealer_id: shop.dealerId, balance: ((await walletBalance(h, shop.walletId)) / 100).toFixed(2) });
+    expect(res.body.data.transactions).toHaveLength(2);
+    expect(res.body.data.transactions[0].id).toBeGreaterThan(res.body.data.transactions[1].id);
+    expect((await get('/wallet?limit=500')).status).toBe(422);
+  });
+
+  it('an unknown reseller path is the API’s JSON 404', async () => {
+    const res = await get('/nothing-here');
+    expect(res.status).toBe(404);
+    expect(res.body.success).toBe(false);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('describes the reseller API under its own tag, with the key scheme, its server, scopes and examples', async () => {
+    const doc = (await h.http().get('/api/v1/openapi.json')).body;
+    expect(doc.tags.find((t: { name: string }) => t.name === 'Reseller API').description).toContain('/api/reseller/v1');
+    expect(doc.components.securitySchemes.resellerKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const post = doc.paths['/reseller/v1/recharges'];
+    expect(post.post.servers).toEqual([{ url: '/api' }]);
+    expect(post.post).toMatchObject({ tags: ['Reseller API'], security: [{ resellerKey: [] }] });
+    expect(post.post.description).toContain('Requires the key scope: recharges:write');
+    expect(post.post.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: true })]));
+    expect(post.post.requestBody.content['application/json'].example).toEqual({ bundle_id: 3, phone: '0615123456', payment: 'wallet' });
+    expect(Object.keys(post.post.responses)).toEqual(expect.arrayContaining(['201', '401', '403', '409', '422', '429']));
+    expect(doc.paths['/reseller/v1/catalogue'].get.responses['200'].content['application/json'].example.data.providers).toHaveLength(1);
+    expect(doc.paths['/dealer/api-keys'].post.tags).toEqual(['API keys']);
+  });
+});

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import {
+  WEBHOOK_DELIVERY_STATUSES,
+  WEBHOOK_EVENT_TYPES,
+  webhookDeliveryResponseSchema,
+  webhookEndpointResponseSchema,
+  webhookEndpointSchema,
+  webhookEndpointWithSecretSchema,
+  type WebhookEndpointInput,
+} from '@app/contracts';
+import { ApiRouter } from '../http/api-router.ts';
+import type { OpenApiRegistry } from '../openapi/registry.ts';
+import {
+  listDeliveries,
+  removeEndpoint,
+  resendDelivery,
+  rotateSecret,
+  sendTestEvent,
+  setEndpoint,
+  showDelivery,
+  showEndpoint,
+  type DeliveryFilters,
+} from './webhook.service.ts';
+
+const dealerQuery = z.object({ dealer_id: z.string().optional().describe('Admins: the dealer (id or h_id); a dealer is always itself') });
+const deliveryQuery = dealerQuery.extend({
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES, { message: 'validation:webhook_status_invalid' }).optional(),
+  type: z.enum(WEBHOOK_EVENT_TYPES, { message: 'validation:webhook_type_invalid' }).optional(),
+  page: z.string().optional(),
+  per_page: z.string().optional(),
+  order: z.enum(['asc', 'desc'], { message: 'api:errors.order_invalid' }).optional(),
+});
+
+/** /dealer/webhook: a dealer's endpoint and secret (admins: ?dealer_id=). Rules in webhook.service.ts. */
+export function webhookEndpointRoutes(registry: OpenApiRegistry, opts: { allowLoopback: boolean }) {
+  const api = new ApiRouter(registry, '/dealer/webhook', 'Webhooks');
+  api.get(
+    '/',
+    {
+      summary: "The dealer's webhook endpoint (null when none is set); never its secret",
+      permission: 'view webhooks',
+      query: dealerQuery,
+      response: webhookEndpointResponseSchema.nullable(),
+    },
+    async (req, ctx) => ({ data: await showEndpoint(ctx, req.query.dealer_id) }),
+  );
+  api.put(
+    '/',
+    {
+      summary: 'Set where events go: https, or http on loopback for development. The first time the answer carries the signing secret, once',
+      permission: 'manage webhooks',
+      query: dealerQuery,
+      body: webhookEndpointSchema,
+      response: webhookEndpointWithSecretSchema.partial({ secret: true }),
+    },
+    async (req, ctx) => {
+      const { created, endpoint } = await setEndpoint(ctx, req.query.dealer_id, req.body as WebhookEndpointInput, opts.allowLoopback);
+      return { status: created ? 201 : 200, message: created ? 'api:webhooks.created' : 'api:webhooks.updated', data: endpoint };
+    },
+  );
+  api.delete(
+    '/',
+    { summary: 'Stop sending events (those still waiting are dropped)', permission: 'manage webhooks', query: dealerQuery, response: null },
+    async (req, ctx) => {
+      await removeEndpoint(ctx, req.query.dealer_id);
+      return { message: 'api:webhooks.removed' };
+    },
+  );
+  api.post(
+    '/rotate-secret',
+    {
+      summary: 'A new signing secret, in this answer only; the previous one also signs for 24 hours',
+      permission: 'manage webhooks',
+      query: dealerQuery,
+      response: webhookEndpointWithSecretSchema,
+    },
+    async (req, ctx) => ({ message: 'api:webhooks.secret_rotated', data: await rotateSecret(ctx, req.query.dealer_id) }),
+  );
+  api.post(
+    '/test',
+    { summary: 'Send a webhook.test event now', permission: 'manage webhooks', query: dealerQuery, status: 201, response: webhookDeliveryResponseSchema },
+    async (req, ctx) => ({ status: 201, message: 'api:webhooks.test_queued', data: await sendTestEvent(ctx, req.query.dealer_id) }),
+  );
+  return api;
+}
+
+/** /webhook-deliveries: the events sent (or being sent), with "resend". */
+export function webhookDeliveryRoutes(registry: OpenApiRegistry) {
+  const api = new ApiRouter(registry, '/webhook-deliveries', 'Webhooks');
+  api.get(
+    '/',
+    {
+      summary: "Webhook deliveries, newest first: a dealer's own; admins every dealer's, or one's",
+      permission: 'view webhooks',
+      query: deliveryQuery,
+      list: true,
+      response: webhookDeliveryResponseSchema,
+    },
+    async (req, ctx) => listDeliveries(ctx, req.query as DeliveryFilters),
+  );
+  api.get('/:id', { summary: 'One delivery with the body sent', permission: 'view webhooks', response: webhookDeliveryResponseSchema }, async (req, ctx) => ({
+    data: await showDelivery(ctx, String(req.params.id)),
+  }));
+  api.post(
+    '/:id/resend',
+    { summary: 'Send the event again now (same id, same body)', permission: 'manage webhooks', response: webhookDeliveryResponseSchema },
+    async (req, ctx) => ({ message: 'api:webhooks.resent', data: await resendDelivery(ctx, String(req.params.id)) }),
+  );
+  return api;
+}

@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { displayNameSchema, requiredRefSchema } from './common.ts';
+import { idempotencyKeySchema, RECHARGE_STATUSES, somaliPhone } from './recharges.ts';
+import { dateParam } from './wallets.ts';
+import { dealerRefSchema, storefrontBundleSchema } from './responses.ts';
+
+/**
+ * API keys per dealer and the reseller API (docs/api-conventions.md, "Reseller API"). A key is
+ * shown once, as `rk_live_<prefix>_<secret>`; the prefix is public (it names the key in lists and
+ * logs), the secret is kept only as its SHA-256.
+ */
+export const API_KEY_SCOPES = ['catalogue:read', 'recharges:write', 'recharges:read', 'wallet:read'] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+export const API_KEY_MARK = 'rk_live_';
+/** The most addresses and ranges one key's allow-list holds. */
+export const MAX_IP_ALLOWLIST = 50;
+
+const ipEntry = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()]);
+/** One IPv4/IPv6 address or CIDR range (203.0.113.7, 203.0.113.0/24, 2001:db8::/32). */
+export const isIpOrCidr = (value: string): boolean => ipEntry.safeParse(value).success;
+
+/**
+ * The allow-list as a list, or as the console's text (one entry per line, or separated by commas
+ * or spaces). Empty: any address may use the key.
+ */
+const ipAllowlistSchema = z.preprocess(
+  (v) => (typeof v === 'string' ? v.split(/[\s,]+/) : v === null || v === undefined ? [] : v),
+  z
+    .array(z.string({ message: 'validation:api_key_ip_invalid' }), { message: 'validation:api_key_ip_invalid' })
+    .transform((list) => [...new Set(list.map((s) => s.trim()).filter(Boolean))])
+    .superRefine((list, ctx) => {
+      if (list.some((entry) => !isIpOrCidr(entry))) ctx.addIssue({ code: 'custom', message: 'validation:api_key_ip_invalid' });
+      if (list.length > MAX_IP_ALLOWLIST) ctx.addIssue({ code: 'custom', message: 'validation:api_key_ip_too_many' });
+    }),
+);
+
+/** POST /dealer/api-keys (admins add ?dealer_id=). */
+export const createApiKeySchema = z.object({
+  name: displayNameSchema({ required: 'validation:api_key_name_required', max: 'validation:api_key_name_too_long' }, 100),
+  scopes: z
+    .array(z.enum(API_KEY_SCOPES, { message: 'validation:api_key_scope_invalid' }), { message: 'validation:api_key_scopes_required' })
+    .min(1, { message: 'validation:api_key_scopes_required' })
+    .transform((list) => API_KEY_SCOPES.filter((s) => list.includes(s))),
+  ip_allowlist: ipAllowlistSchema,
+});
+export type CreateApiKeyInput = z.input<typeof createApiKeySchema>;
+export type CreateApiKey = z.output<typeof createApiKeySchema>;
+
+const isoTime = z.string().describe('ISO 8601 UTC, e.g. 2026-11-22T10:00:00.000Z');
+
+export const apiKeyResponseSchema = z.object({
+  id: z.number().int(),
+  h_id: z.string(),
+  dealer: dealerRefSchema,
+  name: z.string(),
+  prefix: z.string().describe('The public start of the key, rk_live_<prefix>_…: how the key is named in lists and logs'),
+  scopes: z.array(z.enum(API_KEY_SCOPES)),
+  ip_allowlist: z.array(z.string()).describe('Addresses and CIDR ranges that may use the key; empty: any'),
+  last_used_at: isoTime.nullable().describe('Kept to the minute'),
+  last_used_ip: z.string().nullable(),
+  created_by: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  created_at: isoTime,
+  revoked_at: isoTime.nullable(),
+  revoked_by: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+});
+export type ApiKeyResponse = z.infer<typeof apiKeyResponseSchema>;
+
+/** The answer to a creation: the key in full, this once. */
+export const createdApiKeySchema = z.object({
+  api_key: apiKeyResponseSchema,
+  key: z.string().describe('The whole key, rk_live_<prefix>_<secret>: shown only in this answer, never again'),
+});
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
+
+export const apiKeyUseResponseSchema = z.object({
+  id: z.number().int(),
+  method: z.string(),
+  path: z.string(),
+  status: z.number().int(),
+  ip: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  duration_ms: z.number().int(),
+  created_at: isoTime,
+});
+export type ApiKeyUseResponse = z.infer<typeof apiKeyUseResponseSchema>;
+
+/* ---------------- the reseller API (/api/reseller/v1) ---------------- */
+
+/**
+ * POST /recharges: `wallet` (the dealer pays the cost from its wallet and collects from its
+ * customer itself, the point-of-sale case) or the customer's mobile-money payment as on the storefront.
+ */
+export const resellerRechargeSchema = z.object({
+  bundle_id: requiredRefSchema('validation:bundle_required'),
+  phone: somaliPhone('validation:phone_required'),
+  payment: z.union(
+    [
+      z.literal('wallet'),
+      z.object({
+        method_id: requiredRefSchema('validation:payment_method_required'),
+        payer_phone: somaliPhone('validation:payer_phone_required'),
+      }),
+    ],
+    { message: 'validation:reseller_payment_invalid' },
+  ),
+});
+export type ResellerRechargeInput = z.output<typeof resellerRechargeSchema>;
+
+export const resellerIdempotencyKeySchema = idempotencyKeySchema;
+
+export const resellerRechargeListQuery = z.object({
+  status: z.enum(RECHARGE_STATUSES, { message: 'validation:recharge_status_invalid' }).optional(),
+  from: dateParam.describe('A day (YYYY-MM-DD) in the company time zone'),
+  to: dateParam.describe('A day (YYYY-MM-DD) in the company time zone, included'),
+  page: z.string().optional(),
+  per_page: z.string().optional(),
+  order: z.enum(['asc', 'desc'], { message: 'api:errors.order_invalid' }).optional(),
+});
+
+export const resellerBundleSchema = storefrontBundleSchema.extend({
+  validity_days: z.number().int().nullable(),
+  cost: z.string().describe("What the dealer's wallet pays for the bundle with payment 'wallet'"),
+});
+export const resellerCatalogueSchema = z.object({
+  currency: z.string(),
+  providers: z.array(
+    z.object({
+      id: z.number().int(),
+      h_id: z.string(),
+      name: z.string(),
+      code: z.string(),
+      phone_prefixes: z.array(z.string()),
+      categories: z.array(z.object({ id: z.number().int(), h_id: z.string(), name: z.string(), bundles: z.array(resellerBundleSchema) })),
+    }),
+  ),
+  payment_methods: z
+    .array(z.object({ id: z.number().int(), h_id: z.string(), name: z.string(), type: z.string() }))
+    .describe("The methods a customer may pay with ({method_id, payer_phone}); 'wallet' is always possible"),
+});
+export type ResellerCatalogue = z.infer<typeof resellerCatalogueSchema>;
