@@ -22,8 +22,11 @@ const TABLE: Record<Level, { own: string; company: string; key: string }> = {
 
 /** The dealer a request acts for: a dealer is always itself; an admin names a live dealer. */
 export async function resolveDealer(ctx: ServiceContext, raw: unknown): Promise<{ id: number; pricing_model: 'cost' | 'profit' }> {
-  const id = isDealer(ctx.actor) ? ctx.actor.id : raw === undefined || raw === null || raw === '' ? null : decodeId(raw as string | number);
-  if (!id) throw fieldError('dealer_id', isDealer(ctx.actor) ? 'validation:dealer_not_found' : 'validation:dealer_required');
+  const missing = !isDealer(ctx.actor) && (raw === undefined || raw === null || raw === '');
+  if (missing) throw fieldError('dealer_id', 'validation:dealer_required');
+  // A value that is no id at all is a dealer that is not there, like an id nobody has.
+  const id = isDealer(ctx.actor) ? ctx.actor.id : decodeId(raw as string | number);
+  if (!id) throw fieldError('dealer_id', 'validation:dealer_not_found');
   const row = await ctx
     .db('users')
     .leftJoin('dealer_details', 'dealer_details.user_id', 'users.id')

@@ -152,8 +152,10 @@ describe('the dealer catalogue', () => {
     const none = await h.http().get('/api/v1/dealer-providers').set(bearer(root));
     expect(none.status).toBe(422);
     expect(none.body.errors).toEqual({ dealer_id: ['Choose the dealer'] });
-    const notDealer = await h.http().get('/api/v1/dealer-providers?dealer_id=999999').set(bearer(root));
-    expect(notDealer.body.errors).toEqual({ dealer_id: ['The selected dealer does not exist.'] });
+    for (const wrong of ['999999', 'not-an-id']) {
+      const notDealer = await h.http().get(`/api/v1/dealer-providers?dealer_id=${wrong}`).set(bearer(root));
+      expect(notDealer.body.errors, wrong).toEqual({ dealer_id: ['The selected dealer does not exist.'] });
+    }
     const res = await h.http().patch(`/api/v1/dealer-categories/${categoryId}`).set(bearer(root)).send({ dealer_id: dealerA.id, status: 'inactive' });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ dealer_id: dealerA.id, enabled: false });

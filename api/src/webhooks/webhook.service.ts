@@ -224,11 +224,8 @@ export interface DeliveryFilters extends PageRequest {
 export async function listDeliveries(ctx: ServiceContext, f: DeliveryFilters): Promise<Page<WebhookDeliveryResponse>> {
   const qb = deliveryQuery(ctx.db);
   if (isDealer(ctx.actor)) qb.where('webhook_events.dealer_id', ctx.actor.id!);
-  else if (f.dealer_id) {
-    const dealerId = decodeId(f.dealer_id);
-    if (!dealerId) throw fieldError('dealer_id', 'validation:dealer_not_found');
-    qb.where('webhook_events.dealer_id', dealerId);
-  }
+  // An admin's filter names a dealer: one that is not there is refused, not answered as "no deliveries".
+  else if (f.dealer_id) qb.where('webhook_events.dealer_id', (await resolveDealer(ctx, f.dealer_id)).id);
   if (f.status) qb.where('webhook_events.status', f.status);
   if (f.type) qb.where('webhook_events.type', f.type);
   return pageOf(qb, f, 'webhook_events.id', presentDelivery, 'webhook_events.id');

@@ -12,6 +12,7 @@ import { toDbTime } from '../database/time.ts';
 import { publicAddress, WebhookDispatcher } from './webhook-dispatcher.ts';
 import { enqueueWebhookEvent } from './webhook-events.ts';
 import { translator } from '../i18n/server-i18n.ts';
+import { encodeId } from '../http/ids.ts';
 
 /**
  * Signed webhooks: a dealer's endpoint and secret (rotation keeps the old secret 24 h), the outbox
@@ -336,7 +337,12 @@ describe('low balance and removal', () => {
     const removals = await Promise.all([1, 2, 3].map(() => h.http().delete('/api/v1/dealer/webhook').set(bearer(shop.token))));
     expect(removals.map((r) => r.status).sort()).toEqual([200, 404, 404]);
     expect(await h.knex('activity_log').where({ action: 'webhook_endpoint_removed', subject_id: shop.dealerId })).toHaveLength(1);
-    expect((await h.http().get('/api/v1/webhook-deliveries?dealer_id=nonsense').set(bearer(root))).status).toBe(422);
+    // Not an id, an id nobody has, a user who is not a dealer: each refused on the filter.
+    const rootUser: { id: number } = await h.knex('users').where({ email: 'root@test.example' }).first('id');
+    for (const wrong of ['not-an-id', encodeId(999_999), String(rootUser.id)]) {
+      const refused = await h.http().get(`/api/v1/webhook-deliveries?dealer_id=${wrong}`).set(bearer(root));
+      expect([refused.status, refused.body.errors], wrong).toEqual([422, { dealer_id: [translator('en')('validation:dealer_not_found')] }]);
+    }
     const [event] = await events(shop.dealerId);
     expect([event.status, event.last_answer]).toEqual(['failed', 'The webhook endpoint was removed.']);
     await unitOfWork((trx) => enqueueWebhookEvent(trx, shop.dealerId, 'webhook.test', {}), h.knex);
