@@ -1,5 +1,6 @@
 import i18next from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
+import { applyPluralLocales } from '@app/contracts/plural-rules';
 import { readBoot } from './boot';
 
 /**
@@ -47,6 +48,8 @@ export async function initI18n(): Promise<void> {
       cookieOptions: { path: '/dealer', sameSite: 'lax' },
     },
   });
+  // Arabic's plural forms for 'ae', whatever the phone's own language.
+  applyPluralLocales(i18next);
   const lng = toSupported(i18next.language);
   // The words the server put in the page, when they are this language's; else fetched.
   const boot = readBoot();

@@ -86,6 +86,30 @@ describe('the DEMO storefront', () => {
     await context.close();
   });
 
+  it('counts in Arabic with its own forms (one, two, few, many) on a phone set to Arabic and on one set to English', async () => {
+    // An Arabic phone gave 'ae' Arabic's plural rules and an English one English's: "2 bundles" and
+    // "30 days" fell through to English on the first, "2 باقات" on the second.
+    for (const [locale, path] of [
+      ['ar', '/dealer/DEMO'],
+      ['en-US', '/dealer/DEMO?lng=ae'],
+    ]) {
+      const { context, page, errors } = await phone(locale);
+      await page.goto(path);
+      await page.getByRole('link', { name: 'هرمود' }).click();
+      await page.waitForURL(/\/provider\/\d+$/);
+      const category = (name: string) => page.getByRole('link', { name: new RegExp(name) });
+      await expect(category('يومي').textContent(), locale).resolves.toContain('3 باقات');
+      await expect(category('أسبوعي').textContent(), locale).resolves.toContain('باقتان');
+      await expect(category('غير محدود').textContent(), locale).resolves.toContain('باقة واحدة');
+      await category('شهري').click();
+      await page.waitForURL(/\/category\/\d+$/);
+      await expect(page.getByRole('listitem').filter({ hasText: '10 جيجابايت شهري' }).textContent(), locale).resolves.toContain('30 يومًا');
+      await expect(page.locator('main').textContent(), locale).resolves.not.toMatch(/\b(days?|bundles?)\b/);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  });
+
   it('shows a clear page for an unknown shop', async () => {
     const { context, page } = await phone();
     const res = await page.goto('/dealer/NOSUCHSHOP');

@@ -1,6 +1,7 @@
 import { createInstance } from 'i18next';
 import HttpBackend from 'i18next-http-backend';
 import LanguageDetector from 'i18next-browser-languagedetector';
+import { applyPluralLocales } from '@app/contracts/plural-rules';
 
 /**
  * The console's i18next instance, left uninitialised: ra-i18n-i18next initialises it with
@@ -19,6 +20,8 @@ export const isRtl = (lng: string | undefined): boolean => RTL_LANGUAGES.has(Str
 
 const i18n = createInstance();
 i18n.use(HttpBackend).use(LanguageDetector);
+// Arabic's plural forms for 'ae', whatever the browser's own language.
+applyPluralLocales(i18n);
 export default i18n;
 
 export const NAMESPACES = ['admin', 'ra', 'validation'];

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import i18next, { type TFunction } from 'i18next';
+import { applyPluralLocales } from '@app/contracts/plural-rules';
 import { PROJECT_ROOT } from '../../../db/config.ts';
 
 export const LANGUAGES = ['en', 'ae', 'so'] as const;
@@ -32,6 +33,8 @@ export function initServerI18n(): void {
     interpolation: { escapeValue: false },
     returnNull: false,
   });
+  // Arabic's plural forms for 'ae' (Node alone would give it English's).
+  applyPluralLocales(i18n);
   ready = true;
 }
 
