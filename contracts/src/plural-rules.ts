@@ -16,7 +16,6 @@ export const pluralLocale = (code: string): string => {
 /** The part of an i18next instance this needs (kept structural: contracts does not depend on i18next). */
 interface PluralResolving {
   services?: { pluralResolver?: { getRule: (code: string, options?: object) => unknown } };
-  isInitialized?: boolean;
   on(event: 'initialized', listener: () => void): void;
 }
 
