@@ -119,7 +119,7 @@ export const resellerRechargeListQuery = z.object({
 
 export const resellerBundleSchema = storefrontBundleSchema.extend({
   validity_days: z.number().int().nullable(),
-  cost: z.string().describe("What the dealer's wallet pays for the bundle with payment 'wallet'"),
+  cost: z.string().optional().describe("What the dealer's wallet pays for the bundle with payment 'wallet'; only with \"view bundles prices\""),
 });
 export const resellerCatalogueSchema = z.object({
   currency: z.string(),

@@ -97,7 +97,7 @@ export function resellerRoutes(
   api.get(
     '/catalogue',
     {
-      summary: "The dealer's operators, categories and bundles at its prices, with their cost, and its customers' payment methods",
+      summary: 'The dealer\'s operators, categories and bundles at its prices, with their cost ("view bundles prices"), and its customers\' payment methods',
       auth: 'api-key',
       scope: 'catalogue:read',
       response: resellerCatalogueSchema,

@@ -25,9 +25,10 @@ async function dealerOf(ctx: ServiceContext): Promise<StorefrontDealerRow> {
   return sellingDealer(ctx.db, code);
 }
 
-/** The dealer's operators, categories and bundles at its prices with their cost, and its customers' payment methods. */
+/** The dealer's operators, categories and bundles at its prices (with their cost for holders of "view bundles prices"), and its customers' payment methods. */
 export async function resellerCatalogue(ctx: ServiceContext): Promise<ResellerCatalogue> {
   const dealer = await dealerOf(ctx);
+  const seesCost = ctx.actor.permissions.has('view bundles prices');
   const [shelves, offer, methods] = await Promise.all([
     storefrontProviders(ctx.db, dealer.id, ctx.language),
     saleOffer(ctx.db, dealer),
@@ -50,7 +51,7 @@ export async function resellerCatalogue(ctx: ServiceContext): Promise<ResellerCa
             // Only what a sale would accept now (the shop's offer), each with what the wallet pays for it.
             bundles: c.bundles.flatMap((b) => {
               const offered = offer.bundles.get(b.id);
-              return offered ? [{ ...b, cost: formatMinor(offered.cost) }] : [];
+              return offered ? [{ ...b, ...(seesCost ? { cost: formatMinor(offered.cost) } : {}) }] : [];
             }),
           }))
           .filter((c) => c.bundles.length),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, bearer, type Harness } from '../../../tests/api/harness.ts';
 import { ledgerSum } from '../wallets/ledger.ts';
+import { DEALER_PERMISSIONS, DEALER_ROLE } from '@app/contracts/permissions';
 import { buy, makeShop, moneyKit, walletBalance, type MoneyKit, type Shop } from '../recharges/recharge-fixtures.ts';
 
 /**
@@ -58,6 +59,22 @@ describe('GET /catalogue', () => {
     expect(bundle).toMatchObject({ price: '0.55', cost: '0.40', validity_days: 1 });
     expect(res.body.data).toMatchObject({ currency: 'USD', payment_methods: [{ id: shop.methodId, type: 'evc_plus' }] });
     expect(res.body.data.providers[0]).toMatchObject({ name: 'Hormuud', phone_prefixes: ['61', '77'] });
+  });
+
+  it('leaves the cost out when the dealer role lost "view bundles prices", as every console answer does', async () => {
+    const dealerRoleId = (await h.knex('roles').where({ name: DEALER_ROLE }).first('id')).id;
+    const assign = (permissions: string[]) => h.http().post(`/api/v1/roles/${dealerRoleId}/assign-permissions`).set(bearer(root)).send({ permissions });
+    expect((await assign(DEALER_PERMISSIONS.filter((p) => p !== 'view bundles prices'))).status).toBe(200);
+    try {
+      const res = await get('/catalogue');
+      expect(res.status).toBe(200);
+      const bundle = res.body.data.providers[0].categories[0].bundles.find((b: { id: number }) => b.id === shop.bundleId);
+      expect(bundle).toMatchObject({ price: '0.55', validity_days: 1 });
+      expect(bundle).not.toHaveProperty('cost');
+    } finally {
+      expect((await assign(DEALER_PERMISSIONS)).status).toBe(200);
+    }
+    expect((await get('/catalogue')).body.data.providers[0].categories[0].bundles[0]).toHaveProperty('cost');
   });
 });
 
