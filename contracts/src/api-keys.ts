@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { displayNameSchema, requiredRefSchema } from './common.ts';
-import { idempotencyKeySchema, RECHARGE_STATUSES, somaliPhone } from './recharges.ts';
+import { RECHARGE_STATUSES, somaliPhone } from './recharges.ts';
 import { dateParam } from './wallets.ts';
 import { dealerRefSchema, storefrontBundleSchema } from './responses.ts';
 
@@ -43,7 +43,6 @@ export const createApiKeySchema = z.object({
     .transform((list) => API_KEY_SCOPES.filter((s) => list.includes(s))),
   ip_allowlist: ipAllowlistSchema,
 });
-export type CreateApiKeyInput = z.input<typeof createApiKeySchema>;
 export type CreateApiKey = z.output<typeof createApiKeySchema>;
 
 const isoTime = z.string().describe('ISO 8601 UTC, e.g. 2026-11-22T10:00:00.000Z');
@@ -105,8 +104,6 @@ export const resellerRechargeSchema = z.object({
   ),
 });
 export type ResellerRechargeInput = z.output<typeof resellerRechargeSchema>;
-
-export const resellerIdempotencyKeySchema = idempotencyKeySchema;
 
 export const resellerRechargeListQuery = z.object({
   status: z.enum(RECHARGE_STATUSES, { message: 'validation:recharge_status_invalid' }).optional(),

@@ -82,7 +82,6 @@ export interface ActivityEntry {
   actorId?: number | null;
 }
 
-/** An entry written by a service: actor, address and agent come from its context. */
 /** Sign-in events and money movements change nothing a storefront shows; every other logged change may. */
 const SESSION_ACTIONS = new Set<ActivityAction>([
   'login',
@@ -177,6 +176,7 @@ export function activityRow(ctx: ActivityContext, entry: ActivityEntry) {
   };
 }
 
+/** An entry written by a service: actor, address and agent come from its context. */
 export async function recordActivity(ctx: ActivityContext & { db: Knex | Knex.Transaction }, entry: ActivityEntry): Promise<void> {
   await ctx.db('activity_log').insert(activityRow(ctx, entry));
   if (entry.subjectType && ACCESS_SUBJECTS.has(entry.subjectType) && ACCESS_ACTIONS.has(entry.action)) await bumpAccessVersion(ctx.db);
