@@ -67,10 +67,6 @@ function closeGracefully(
   };
 }
 
-/** Requests being answered now: past this many, the recharge worker keeps to a small share of the process. */
-const BUSY_REQUESTS = 8;
-let requestsInFlight = 0;
-
 async function main() {
   const config = loadConfig();
   const logger = pino({ level: config.logLevel === 'silent' ? 'info' : config.logLevel });
@@ -97,13 +93,13 @@ async function main() {
         operators: money.operators,
         logger,
         concurrency: moneyEnv.RECHARGE_WORKER_CONCURRENCY,
-        // Purchases are answered before earlier sales are settled: a burst is accepted at once, settled right after.
-        busy: () => requestsInFlight > BUSY_REQUESTS,
         paymentTimeoutMs: moneyEnv.PAYMENT_TIMEOUT_MS,
         leaseMs: moneyEnv.RECHARGE_LEASE_MS,
         reviewAfterMs: moneyEnv.RECHARGE_REVIEW_AFTER_MS,
         retryBaseMs: moneyEnv.RECHARGE_RETRY_BASE_MS,
         reconcileMs: moneyEnv.RECHARGE_RECONCILE_MS,
+        checkMaxMs: moneyEnv.RECHARGE_CHECK_MAX_MS,
+        downVendorLookupsPerMinute: moneyEnv.RECHARGE_DOWN_VENDOR_LOOKUPS_PER_MINUTE,
       });
   if (worker) {
     // One process owns a SQLite file, so what it left in processing is its own: resume it now.
@@ -131,10 +127,6 @@ async function main() {
     }
   });
   server.keepAliveTimeout = 65_000;
-  server.on('request', (_req, res) => {
-    requestsInFlight += 1;
-    res.once('close', () => (requestsInFlight -= 1));
-  });
   const shutdown = closeGracefully(server, db, logger, worker, money, checkpointer, webhooks);
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

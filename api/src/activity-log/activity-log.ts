@@ -108,16 +108,7 @@ const SESSION_ACTIONS = new Set<ActivityAction>([
   'low_balance_alert_changed',
   'low_balance_alert_sent',
   'low_balance_alert_failed',
-  'recharge_created',
-  'recharge_completed',
-  'recharge_failed',
-  'recharge_refunded',
-  'recharge_retried',
-  'recharge_needs_review',
-  'recharge_resumed',
-  'recharge_settled_in_review',
-  'recharge_refunded_by_hand',
-  'recharge_payment_reconciled',
+  // A sale's log lines are written by its events (recharges/sale-events.ts), never through here.
   // A dealer's API keys show nowhere on a storefront.
   'api_key_created',
   'api_key_revoked',

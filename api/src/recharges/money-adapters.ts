@@ -4,9 +4,11 @@ import { z } from 'zod';
 import { waafiPayAdapter, type PaymentAdapter } from './adapters/payment-adapter.ts';
 import { reloadlyAdapter, type OperatorAdapter } from './adapters/operator-adapter.ts';
 import type { FetchLike, RemoteTrail } from './adapters/remote-call.ts';
+import { vendorFetch } from './adapters/vendor-http.ts';
 import { startStandInServer, inProcessFetch, type RunningStandIn } from './stand-ins/stand-in-server.ts';
-import { createWaafiPayStandIn, WAAFIPAY_STAND_IN_CREDENTIALS, type WaafiPayStandIn } from './stand-ins/waafipay-stand-in.ts';
-import { createReloadlyStandIn, RELOADLY_STAND_IN_CREDENTIALS, type ReloadlyStandIn } from './stand-ins/reloadly-stand-in.ts';
+import { WAAFIPAY_STAND_IN_CREDENTIALS, type WaafiPayStandIn } from './stand-ins/waafipay-stand-in.ts';
+import { RELOADLY_STAND_IN_CREDENTIALS, type ReloadlyStandIn } from './stand-ins/reloadly-stand-in.ts';
+import { checkStandInRates, createStandIns, standInEnvShape, standInOptionsFrom, type StandInOptions } from './stand-ins/stand-in-config.ts';
 
 /**
  * The payment gateway and the operators' aggregator a running server talks to (docs/integrations.md,
@@ -20,6 +22,7 @@ const text = z.string().trim().min(1).optional();
 
 export const moneyEnvSchema = z
   .object({
+    ...standInEnvShape,
     PAYMENT_ADAPTER: z.enum(['waafipay', 'sandbox']).default('waafipay'),
     /** `inprocess`: the embedded stand-ins are called with no network hop (the benchmark's reference). */
     STAND_INS_TRANSPORT: z.enum(['http', 'inprocess']).default('http'),
@@ -37,16 +40,19 @@ export const moneyEnvSchema = z
     PAYMENT_TIMEOUT_MS: num(90_000),
     PAYMENT_CALL_TIMEOUT_MS: num(15_000),
     OPERATOR_TIMEOUT_MS: num(30_000),
-    PAYMENT_SANDBOX_APPROVAL_MS: num(1500),
-    OPERATOR_SANDBOX_LATENCY_MS: num(800),
-    // Latency-bound (a PIN prompt takes seconds): many sales in flight, little CPU each.
-    RECHARGE_WORKER_CONCURRENCY: num(32),
+    // Latency-bound (a PIN prompt takes seconds): thousands of sales in flight, a socket and a timer each.
+    RECHARGE_WORKER_CONCURRENCY: num(10_000),
     RECHARGE_LEASE_MS: num(180_000),
     RECHARGE_REVIEW_AFTER_MS: num(15 * 60_000),
     RECHARGE_RETRY_BASE_MS: num(1000),
-    RECHARGE_RECONCILE_MS: num(60_000),
+    RECHARGE_RECONCILE_MS: num(5_000),
+    RECHARGE_CHECK_MAX_MS: num(180_000),
+    RECHARGE_DOWN_VENDOR_LOOKUPS_PER_MINUTE: num(30),
+    // A charge holds a socket while its payer reads the prompt: the pool must take every payer at once.
+    VENDOR_HTTP_CONNECTIONS: z.coerce.number().int().min(1).default(8192),
   })
   .superRefine((env, ctx) => {
+    checkStandInRates(env, ctx);
     if (env.PAYMENT_ADAPTER === 'waafipay' && env.WAAFIPAY_URL) {
       for (const key of ['WAAFIPAY_MERCHANT_UID', 'WAAFIPAY_API_USER_ID', 'WAAFIPAY_API_KEY', 'WAAFIPAY_STORE_ID', 'WAAFIPAY_HPP_KEY'] as const) {
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required with WAAFIPAY_URL` });
@@ -84,7 +90,7 @@ export interface StandInEndpoints {
 }
 
 /** The server's embedded stand-ins, on a worker thread (see stand-ins-thread.ts). */
-export async function startStandInsThread(opts: { approvalMs: number; latencyMs: number }): Promise<StandInEndpoints> {
+export async function startStandInsThread(opts: StandInOptions): Promise<StandInEndpoints> {
   // Run from TypeScript sources, the thread registers the TypeScript loader itself (it is per thread).
   const entry = import.meta.url.endsWith('.ts') ? './stand-ins/stand-ins-thread.mjs' : './stand-ins/stand-ins-thread.js';
   const worker = new Worker(new URL(entry, import.meta.url), { workerData: opts });
@@ -114,9 +120,8 @@ export interface StandIns extends StandInEndpoints {
  * Starts the two stand-ins on loopback (or, `inProcess`, calls their handlers with no network,
  * through a fetch-shaped function: the same protocol code, without the HTTP hop).
  */
-export async function startStandIns(opts: { approvalMs: number; latencyMs: number; processingPolls?: number; inProcess?: boolean }): Promise<StandIns> {
-  const waafipay = createWaafiPayStandIn({ approvalMs: opts.approvalMs });
-  const reloadly = createReloadlyStandIn({ latencyMs: opts.latencyMs, processingPolls: opts.processingPolls });
+export async function startStandIns(opts: StandInOptions & { inProcess?: boolean }): Promise<StandIns> {
+  const { waafipay, reloadly } = createStandIns(opts);
   if (opts.inProcess) {
     const pay = inProcessFetch(waafipay.handle);
     const op = inProcessFetch(reloadly.combinedHandle);
@@ -131,7 +136,10 @@ export async function startStandIns(opts: { approvalMs: number; latencyMs: numbe
       close: async () => undefined,
     };
   }
-  const servers = { waafipay: await startStandInServer(waafipay.handle), reloadly: await startStandInServer(reloadly.combinedHandle) };
+  const servers = {
+    waafipay: await startStandInServer(waafipay.handle, { port: opts.ports?.waafipay }),
+    reloadly: await startStandInServer(reloadly.combinedHandle, { port: opts.ports?.reloadly }),
+  };
   return {
     waafipay,
     reloadly,
@@ -160,9 +168,12 @@ export async function moneyAdapters(env: MoneyEnv, deps: { trail: RemoteTrail; l
   const standIns =
     deps.standIns ??
     (env.STAND_INS_TRANSPORT === 'inprocess'
-      ? await startStandIns({ approvalMs: env.PAYMENT_SANDBOX_APPROVAL_MS, latencyMs: env.OPERATOR_SANDBOX_LATENCY_MS, inProcess: true })
-      : await startStandInsThread({ approvalMs: env.PAYMENT_SANDBOX_APPROVAL_MS, latencyMs: env.OPERATOR_SANDBOX_LATENCY_MS }));
+      ? await startStandIns({ ...standInOptionsFrom(env), inProcess: true })
+      : await startStandInsThread(standInOptionsFrom(env)));
   const standInFetch = standIns.fetch ?? undefined;
+  // One keep-alive pool per vendor (adapters/vendor-http.ts); the in-process stand-ins need none.
+  const gatewayHttp = standInFetch ?? vendorFetch({ connections: env.VENDOR_HTTP_CONNECTIONS });
+  const aggregatorHttp = standInFetch ?? vendorFetch({ connections: env.VENDOR_HTTP_CONNECTIONS });
   const livePayment = env.PAYMENT_ADAPTER === 'waafipay' && env.WAAFIPAY_URL;
   const payment = livePayment
     ? waafiPayAdapter(
@@ -177,7 +188,7 @@ export async function moneyAdapters(env: MoneyEnv, deps: { trail: RemoteTrail; l
           chargeTimeoutMs: env.PAYMENT_TIMEOUT_MS,
           timeoutMs: env.PAYMENT_CALL_TIMEOUT_MS,
         },
-        { trail: deps.trail },
+        { trail: deps.trail, fetch: gatewayHttp },
       )
     : waafiPayAdapter(
         {
@@ -187,7 +198,7 @@ export async function moneyAdapters(env: MoneyEnv, deps: { trail: RemoteTrail; l
           chargeTimeoutMs: env.PAYMENT_TIMEOUT_MS,
           timeoutMs: env.PAYMENT_CALL_TIMEOUT_MS,
         },
-        { trail: deps.trail, fetch: standInFetch },
+        { trail: deps.trail, fetch: gatewayHttp },
       );
   const sandboxOperator = reloadlyAdapter(
     {
@@ -197,7 +208,7 @@ export async function moneyAdapters(env: MoneyEnv, deps: { trail: RemoteTrail; l
       clientSecret: RELOADLY_STAND_IN_CREDENTIALS.clientSecret,
       timeoutMs: env.OPERATOR_TIMEOUT_MS,
     },
-    { trail: deps.trail, fetch: standInFetch, name: 'sandbox' },
+    { trail: deps.trail, fetch: aggregatorHttp, name: 'sandbox' },
   );
   const liveOperator = env.RELOADLY_API_URL
     ? reloadlyAdapter(
@@ -208,7 +219,7 @@ export async function moneyAdapters(env: MoneyEnv, deps: { trail: RemoteTrail; l
           clientSecret: env.RELOADLY_CLIENT_SECRET!,
           timeoutMs: env.OPERATOR_TIMEOUT_MS,
         },
-        { trail: deps.trail },
+        { trail: deps.trail, fetch: aggregatorHttp },
       )
     : reloadlyAdapter(
         {
@@ -218,8 +229,9 @@ export async function moneyAdapters(env: MoneyEnv, deps: { trail: RemoteTrail; l
           clientSecret: RELOADLY_STAND_IN_CREDENTIALS.clientSecret,
           timeoutMs: env.OPERATOR_TIMEOUT_MS,
         },
-        { trail: deps.trail, fetch: standInFetch, name: 'reloadly' },
+        { trail: deps.trail, fetch: aggregatorHttp, name: 'reloadly' },
       );
-  const describe = `payment: WaafiPay ${livePayment ? env.WAAFIPAY_URL : 'stand-in'} (${env.WAAFIPAY_MODE}); operators: Reloadly ${env.RELOADLY_API_URL ?? 'stand-in'}`;
+  const standInsAt = standIns.fetch ? 'in process' : `${standIns.waafipayUrl} and ${standIns.reloadlyUrl} (their books: GET /_standin/books)`;
+  const describe = `payment: WaafiPay ${livePayment ? env.WAAFIPAY_URL : 'stand-in'} (${env.WAAFIPAY_MODE}); operators: Reloadly ${env.RELOADLY_API_URL ?? 'stand-in'}; stand-ins ${standInsAt}`;
   return { payment, operators: { sandbox: sandboxOperator, reloadly: liveOperator }, standIns, describe, close: () => standIns.close() };
 }

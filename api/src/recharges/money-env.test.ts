@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readMoneyEnv } from './money-adapters.ts';
+import { readStandInEnv, standInOptionsFrom } from './stand-ins/stand-in-config.ts';
 
 /** The payment and operator configuration, read at start-up: refused when it would lose money. */
 const live = {
@@ -29,5 +30,46 @@ describe('the money configuration', () => {
     expect(readMoneyEnv({ NODE_ENV: 'production', ...live, ...reloadly }).RELOADLY_API_URL).toBe(reloadly.RELOADLY_API_URL);
     // Trying Reloadly's sandbox from a development machine stays possible.
     expect(readMoneyEnv({ NODE_ENV: 'development', ...reloadly }).RELOADLY_API_URL).toBe(reloadly.RELOADLY_API_URL);
+  });
+});
+
+describe("the stand-ins' field conditions", () => {
+  it("default to today's behaviour: 1500 and 800 ms around, no faults, any free port", () => {
+    expect(readMoneyEnv({})).toMatchObject({
+      PAYMENT_SANDBOX_APPROVAL_MS: 1500,
+      OPERATOR_SANDBOX_LATENCY_MS: 800,
+      STAND_IN_LOST_ANSWER_RATE: 0,
+      STAND_IN_UNAVAILABLE_RATE: 0,
+      STAND_IN_WAAFIPAY_PORT: 0,
+      STAND_IN_RELOADLY_PORT: 0,
+    });
+  });
+
+  it('take a number or a range of milliseconds, and shares of first requests', () => {
+    const env = readMoneyEnv({
+      PAYMENT_SANDBOX_APPROVAL_MS: '5000-40000',
+      OPERATOR_SANDBOX_LATENCY_MS: '1000-5000',
+      STAND_IN_LOST_ANSWER_RATE: '0.02',
+      STAND_IN_UNAVAILABLE_RATE: '0.01',
+    });
+    expect(standInOptionsFrom(env)).toMatchObject({
+      approvalMs: { min: 5000, max: 40000 },
+      latencyMs: { min: 1000, max: 5000 },
+      lostAnswerRate: 0.02,
+      unavailableRate: 0.01,
+    });
+    expect(readMoneyEnv({ PAYMENT_SANDBOX_APPROVAL_MS: '0' }).PAYMENT_SANDBOX_APPROVAL_MS).toBe(0);
+    expect(readStandInEnv({ OPERATOR_SANDBOX_LATENCY_MS: '250', STAND_IN_WAAFIPAY_PORT: '4100' })).toMatchObject({
+      OPERATOR_SANDBOX_LATENCY_MS: 250,
+      STAND_IN_WAAFIPAY_PORT: 4100,
+    });
+  });
+
+  it('refuse a range the wrong way round, a rate outside 0..1, and rates adding up to more than 1', () => {
+    expect(() => readMoneyEnv({ PAYMENT_SANDBOX_APPROVAL_MS: '40000-5000' })).toThrow(/PAYMENT_SANDBOX_APPROVAL_MS: must be milliseconds/);
+    expect(() => readMoneyEnv({ OPERATOR_SANDBOX_LATENCY_MS: 'fast' })).toThrow(/OPERATOR_SANDBOX_LATENCY_MS/);
+    expect(() => readMoneyEnv({ STAND_IN_LOST_ANSWER_RATE: '2' })).toThrow(/STAND_IN_LOST_ANSWER_RATE/);
+    expect(() => readMoneyEnv({ STAND_IN_LOST_ANSWER_RATE: '0.6', STAND_IN_UNAVAILABLE_RATE: '0.5' })).toThrow(/add up to at most 1/);
+    expect(() => readStandInEnv({ STAND_IN_LOST_ANSWER_RATE: '0.6', STAND_IN_UNAVAILABLE_RATE: '0.5' })).toThrow(/add up to at most 1/);
   });
 });

@@ -3,7 +3,6 @@ import { decodeId } from '../http/ids.ts';
 import { AppError, notFound } from '../http/errors.ts';
 import { pageParams, type Page } from '../http/list-query.ts';
 import { fromDbTime, startOfZonedDay, toDbTime } from '../database/time.ts';
-import { recordActivity } from '../activity-log/activity-log.ts';
 import { isDealer, transact, type ServiceContext } from '../platform/context.ts';
 import { readCompanySettings } from '../settings/company-settings.ts';
 import { presentTransaction, transactionQuery } from '../wallets/wallet.service.ts';
@@ -13,7 +12,7 @@ import { presentRecharge, rechargeQuery } from './recharge.service.ts';
 import { presentRemoteCall } from './remote-calls.ts';
 import type { RechargeListRow, RechargeRow, RemoteCallRow } from './recharge-rows.ts';
 import type { PaymentAdapter, PaymentFlow } from './adapters/payment-adapter.ts';
-import { enqueueRechargeEvent } from '../webhooks/webhook-events.ts';
+import { raiseSaleEvent } from './sale-events.ts';
 
 /**
  * What the console does with sales (GET/POST /recharges): find and list them (a dealer only its
@@ -170,7 +169,7 @@ export async function retryRecharge(ctx: ServiceContext, money: RechargeMoney, r
         updated_at: toDbTime(),
       });
     if (!won) throw new AppError(409, 'api:recharges.retry_not_possible');
-    await recordActivity(tctx, { action: 'recharge_retried', subjectType: 'recharge', subjectId: row.id });
+    await raiseSaleEvent(tctx, { type: 'sale.retried', rechargeId: row.id });
   });
   money.wake?.();
   return presentOne(ctx, row.id);
@@ -204,19 +203,24 @@ export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, 
     const returned = debitBack ? null : Number(debited!.amount);
     if (returned !== null)
       await credit(tctx, debited!.wallet_id, { kind: 'recharge_refund', amount: returned, rechargeId: r.id, reference: r.reference, note: 'Refunded by hand' });
-    if (paymentHeld) await tctx.db('recharges').where({ id: r.id, payment_state: r.payment_state }).update({ payment_state: 'releasing' });
+    // The reconciliation follows the payment up until the gateway confirms it let it go.
+    if (paymentHeld)
+      await tctx
+        .db('recharges')
+        .where({ id: r.id, payment_state: r.payment_state })
+        .update({ payment_state: 'releasing', next_check_at: now, checks: 0, check_leased_until: null });
     await tctx
       .db('recharges')
       .where({ id: r.id })
       .update({ status: 'refunded', refunded_at: r.refunded_at ?? now, updated_at: now });
-    await recordActivity(tctx, {
-      action: 'recharge_refunded_by_hand',
-      subjectType: 'recharge',
-      subjectId: r.id,
+    await raiseSaleEvent(tctx, {
+      type: 'sale.refunded_by_hand',
+      rechargeId: r.id,
       before: { status: r.status, payment_state: r.payment_state },
       after: { dealer_debit_returned: returned, payment: paymentHeld ? 'releasing' : r.payment_state },
+      // The dealer heard of the refund already when the sale was refunded.
+      webhook: r.status !== 'refunded',
     });
-    if (r.status !== 'refunded') await enqueueRechargeEvent(tctx.db, r.id);
     return {
       releasePayment: paymentHeld
         ? {
@@ -238,7 +242,10 @@ export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, 
         )
       : null;
     if (done?.status === 'done')
-      await ctx.db('recharges').where({ id: row.id, payment_state: 'releasing' }).update({ payment_state: 'released', updated_at: toDbTime() });
+      await ctx
+        .db('recharges')
+        .where({ id: row.id, payment_state: 'releasing' })
+        .update({ payment_state: 'released', next_check_at: null, check_leased_until: null, updated_at: toDbTime() });
     else paymentReturned = false;
   }
   return { recharge: await presentOne(ctx, row.id), paymentReturned };
@@ -260,13 +267,15 @@ export async function settleRecharge(ctx: ServiceContext, money: RechargeMoney, 
       next_attempt_at: null,
       unsure_since: null,
       crashes: 0,
+      // The worker carries the decision out; the reconciliation's questions about it are over.
+      next_check_at: null,
+      check_leased_until: null,
       updated_at: now,
     });
     if (!won) throw new AppError(409, 'api:recharges.settle_not_possible');
-    await recordActivity(tctx, {
-      action: 'recharge_settled_in_review',
-      subjectType: 'recharge',
-      subjectId: row.id,
+    await raiseSaleEvent(tctx, {
+      type: 'sale.settled_in_review',
+      rechargeId: row.id,
       before: { status: 'needs_review', review_reason: row.review_reason },
       after: { outcome: input.outcome, note: input.note },
     });

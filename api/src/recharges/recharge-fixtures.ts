@@ -118,16 +118,31 @@ export async function moneyKit(
     reviewAfterMs?: number;
     paymentTimeoutMs?: number;
     inProcess?: boolean;
+    /** How long a lookup, commit, cancel or top-up call waits for its answer (default 400 ms). */
+    callTimeoutMs?: number;
+    /** How long a charge waits for the payer's PIN (default 1.5 s). */
+    chargeTimeoutMs?: number;
+    /** The stand-ins' PIN approval and delivery times (default 5 ms each). */
+    approvalMs?: number;
+    latencyMs?: number;
+    /** 'real': the WaafiPay stand-in answers as the real gateway where they differ (not found 5213/E10206 ...). */
+    waafipayDialect?: 'standin' | 'real';
     money?: RechargeMoney;
     worker?: Partial<WorkerOptions>;
   } = {},
 ): Promise<MoneyKit> {
-  const standIns = await startStandIns({ approvalMs: 5, latencyMs: 5, processingPolls: 2, inProcess: opts.inProcess });
+  const standIns = await startStandIns({
+    approvalMs: opts.approvalMs ?? 5,
+    latencyMs: opts.latencyMs ?? 5,
+    processingPolls: 2,
+    inProcess: opts.inProcess,
+    waafipayDialect: opts.waafipayDialect,
+  });
   const env = readMoneyEnv({
     WAAFIPAY_MODE: opts.flow ?? 'preauthorize',
-    PAYMENT_TIMEOUT_MS: '1500',
-    PAYMENT_CALL_TIMEOUT_MS: '400',
-    OPERATOR_TIMEOUT_MS: '400',
+    PAYMENT_TIMEOUT_MS: String(opts.chargeTimeoutMs ?? 1500),
+    PAYMENT_CALL_TIMEOUT_MS: String(opts.callTimeoutMs ?? 400),
+    OPERATOR_TIMEOUT_MS: String(opts.callTimeoutMs ?? 400),
   });
   const adapters = await moneyAdapters(env, { trail: databaseTrail(h.knex), standIns });
   const newWorker = (overrides: Partial<WorkerOptions> = {}) =>

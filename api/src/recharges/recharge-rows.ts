@@ -49,6 +49,11 @@ export interface RechargeRow {
   reviewed_by: number | null;
   reviewed_at: string | null;
   review_outcome: 'delivered' | 'not_delivered' | null;
+  /** While a vendor still has to tell (in review, or settled with its payment open): when to ask next. */
+  next_check_at: string | null;
+  check_leased_until: string | null;
+  checks: number;
+  last_check_note: string | null;
   processing_started_at: string | null;
   completed_at: string | null;
   failed_at: string | null;

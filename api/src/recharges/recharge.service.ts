@@ -13,18 +13,17 @@ import { decodeId, encodeId } from '../http/ids.ts';
 import { AppError, conflict, fieldError, notFound } from '../http/errors.ts';
 import { fromDbTime, toDbTime } from '../database/time.ts';
 import { isUniqueViolation } from '../database/db-errors.ts';
-import { recordActivity } from '../activity-log/activity-log.ts';
 import { transact, type ServiceContext } from '../platform/context.ts';
 import { credit, debit, InsufficientBalance, type Posted } from '../wallets/ledger.ts';
 import type { StorefrontDealerRow } from '../storefront/storefront.service.ts';
 import { saleOffer, type SaleOffer } from './sale-offers.ts';
 import { dealerRef } from '../users/dealer-ref.ts';
-import { noticeLowBalance } from '../wallets/low-balance.ts';
 import { recordMissedSale, type MissedSaleInput } from '../wallets/missed-sales.ts';
 import { rootKnex } from '../database/unit-of-work.ts';
 import { WriteBatches } from '../database/write-batches.ts';
 import { SaleBatches } from './sale-batches.ts';
-import { enqueueRechargeEvent } from '../webhooks/webhook-events.ts';
+import { afterSaleCommit, raiseSaleEvent, saleLogRow } from './sale-events.ts';
+import { paymentAwaitsCheck } from './fulfilment/sale-checks.ts';
 import type { RechargeListRow, RechargeRow } from './recharge-rows.ts';
 
 /**
@@ -186,7 +185,7 @@ export async function createRecharge(
       const debitOf = walletPays ? { walletId: offer.walletId as number, amount: bundle.cost } : null;
       const grouped = await saleBatches.write({ ctx, row, log: logEntry, debit: debitOf });
       if (grouped) {
-        if (grouped.lowBalanceDue && debitOf) void noticeLowBalance(ctx, debitOf.walletId).catch(() => undefined);
+        afterSaleCommit(ctx, { type: 'sale.created', rechargeId: grouped.id, lowBalanceWallet: grouped.lowBalanceDue && debitOf ? debitOf.walletId : null });
         return { id: grouped.id, created: true, row: { ...row, id: grouped.id } as RechargeRow };
       }
     }
@@ -200,7 +199,7 @@ export async function createRecharge(
       const id = typeof inserted === 'object' ? Number((inserted as { id: number }).id) : Number(inserted);
       // Logged before the debit: the wallet's row lock (every sale of the shop waits on it) is then
       // held for the debit and its ledger row only.
-      await recordActivity(tctx, { ...logEntry, subjectId: id });
+      await tctx.db('activity_log').insert(saleLogRow(tctx, { type: 'sale.created', rechargeId: id, after: logEntry.after }));
       if (walletPays) {
         try {
           if (offer.walletId === null) throw new InsufficientBalance();
@@ -230,7 +229,7 @@ export async function createRecharge(
     }, offer.walletId ?? 0);
     // After the commit, never inside the sale: the dealer's low-balance alert (one email per crossing).
     const posted = debited as Posted | null;
-    if (posted?.lowBalanceDue) void noticeLowBalance(ctx, posted.walletId).catch(() => undefined);
+    afterSaleCommit(ctx, { type: 'sale.created', rechargeId: id, lowBalanceWallet: posted?.lowBalanceDue ? posted.walletId : null });
     return { id, created: true, row: { ...row, id } as RechargeRow };
   } catch (err) {
     // A sale lost to an empty wallet is kept, so the dealer (and the admin) see what it cost them.
@@ -413,16 +412,15 @@ export async function completeRecharge(
       updated_at: now,
     });
     if (!won) return false;
-    const r = await tctx.db('recharges').where({ id }).first();
+    const r: RechargeRow = await tctx.db('recharges').where({ id }).first();
     await creditProfitIfDue(tctx, r);
-    await recordActivity(tctx, {
-      action: 'recharge_completed',
-      subjectType: 'recharge',
-      subjectId: id,
+    // Delivered while the payment's outcome is still open: the reconciliation asks until the reserve is taken.
+    if (paymentAwaitsCheck(r)) await tctx.db('recharges').where({ id }).update({ next_check_at: now, checks: 0, check_leased_until: null });
+    await raiseSaleEvent(tctx, {
+      type: 'sale.completed',
+      rechargeId: id,
       after: { operator_reference: operatorReference, payment_state: r.payment_state, ...(opts.note ? { note: opts.note } : {}) },
     });
-    // The dealer's webhook hears of it from the outbox, written with the change.
-    await enqueueRechargeEvent(tctx.db, id);
     return true;
   });
 }
@@ -464,13 +462,10 @@ export async function failRecharge(
     }
     const moneyBack = Boolean(debited) || Boolean(opts.paymentReturned);
     if (moneyBack) await tctx.db('recharges').where({ id }).update({ status: 'refunded', refunded_at: now });
-    await recordActivity(tctx, {
-      action: moneyBack ? 'recharge_refunded' : 'recharge_failed',
-      subjectType: 'recharge',
-      subjectId: id,
-      after: { reason, payment_state: r.payment_state },
-    });
-    await enqueueRechargeEvent(tctx.db, id);
+    // Not delivered while the payment's outcome is still open: the reconciliation asks until the reserve is let go.
+    if (paymentAwaitsCheck({ status: 'failed', payment_state: r.payment_state }))
+      await tctx.db('recharges').where({ id }).update({ next_check_at: now, checks: 0, check_leased_until: null });
+    await raiseSaleEvent(tctx, { type: moneyBack ? 'sale.refunded' : 'sale.failed', rechargeId: id, after: { reason, payment_state: r.payment_state } });
     return true;
   });
 }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type pino from 'pino';
 import type { RemoteCallResponse } from '@app/contracts';
 import { fromDbTime, toDbTime } from '../database/time.ts';
-import type { RemoteTrail } from './adapters/remote-call.ts';
+import type { RemoteCallRecord, RemoteTrail } from './adapters/remote-call.ts';
 import type { RemoteCallRow } from './recharge-rows.ts';
 
 /**
@@ -10,28 +10,64 @@ import type { RemoteCallRow } from './recharge-rows.ts';
  * aggregator and its answer, credentials already redacted by the adapter, stored with the sale
  * it was for. Disputes and reconciliation are settled from it, so a write that fails is logged
  * loudly, but never stops the money step it describes.
+ *
+ * Thousands of sales in flight answer in bursts: the lines recorded in one turn of the event loop
+ * are written by one multi-row INSERT (each caller still waits until its line is stored, so a step
+ * that counts the sale's calls, such as the top-up resend limit, sees them).
  */
 export function databaseTrail(db: Knex, logger?: pino.Logger): RemoteTrail {
-  return async (rechargeId, call) => {
-    try {
-      await db('remote_calls').insert({
-        recharge_id: rechargeId,
-        system: call.system,
-        operation: call.operation.slice(0, 64),
-        method: call.method,
-        url: call.url.slice(0, 500),
-        request: call.request,
-        response: call.response,
-        http_status: call.httpStatus,
-        outcome: call.outcome,
-        error: call.error?.slice(0, 500) ?? null,
-        duration_ms: call.durationMs,
-        created_at: toDbTime(),
-      });
-    } catch (err) {
-      logger?.error({ err, rechargeId, call: { system: call.system, operation: call.operation, outcome: call.outcome } }, 'remote call not recorded');
+  let queue: { row: Record<string, unknown>; call: RemoteCallRecord; done: () => void }[] = [];
+  let scheduled = false;
+  const write = async () => {
+    scheduled = false;
+    const group = queue;
+    queue = [];
+    // Chunks keep one statement under every engine's limit on bound values.
+    for (let i = 0; i < group.length; i += 200) {
+      const chunk = group.slice(i, i + 200);
+      try {
+        await db('remote_calls').insert(chunk.map((g) => g.row));
+      } catch {
+        // One line the database refuses must not take the others with it: each on its own.
+        for (const g of chunk) {
+          await db('remote_calls')
+            .insert(g.row)
+            .catch((err) =>
+              logger?.error(
+                { err, rechargeId: g.row.recharge_id, call: { system: g.call.system, operation: g.call.operation, outcome: g.call.outcome } },
+                'remote call not recorded',
+              ),
+            );
+        }
+      }
     }
+    for (const g of group) g.done();
   };
+  return (rechargeId, call) =>
+    new Promise<void>((done) => {
+      queue.push({
+        call,
+        done,
+        row: {
+          recharge_id: rechargeId,
+          system: call.system,
+          operation: call.operation.slice(0, 64),
+          method: call.method,
+          url: call.url.slice(0, 500),
+          request: call.request,
+          response: call.response,
+          http_status: call.httpStatus,
+          outcome: call.outcome,
+          error: call.error?.slice(0, 500) ?? null,
+          duration_ms: call.durationMs,
+          created_at: toDbTime(),
+        },
+      });
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(() => void write());
+      }
+    });
 }
 
 export function presentRemoteCall(r: RemoteCallRow): RemoteCallResponse {

@@ -1,4 +1,5 @@
-import { callJson, type CallFor, type FetchLike, type JsonAnswer, type RemoteTrail } from './remote-call.ts';
+import { callJson, type CallFor, type CallOutcome, type FetchLike, type JsonAnswer, type RemoteTrail } from './remote-call.ts';
+import { readReloadlyError, readReloadlyStatus, reloadlyUnknownText } from './reloadly-answers.ts';
 
 /**
  * Delivering the bundle to the customer's number (docs/architecture.md, "Recharges"). A
@@ -29,6 +30,8 @@ export type DeliveryResult =
 
 export interface OperatorAdapter {
   readonly name: string;
+  /** The remote system its calls go to (the `system` of its remote-call trail). */
+  readonly system: string;
   /** `not_sent`: the top-up itself was never sent (no token, the operator not detected yet): safe to send later. */
   send(request: DeliveryRequest, forWhom: CallFor): Promise<DeliveryResult | { status: 'not_sent'; error: string }>;
   lookup(customIdentifier: string, forWhom: CallFor): Promise<DeliveryResult | { status: 'not_found' }>;
@@ -46,8 +49,6 @@ export interface ReloadlyConfig {
 }
 
 const ACCEPT = 'application/com.reloadly.topups-v1+json';
-/** The aggregator's error for a customIdentifier it already has (the stand-in's code). */
-const DUPLICATE = 'DUPLICATE_CUSTOM_IDENTIFIER';
 
 /** The amount to send, in dollars: the product code when it is the aggregator's fixed amount, else the cost. */
 export function topUpAmount(productCode: string | null, cost: number): number {
@@ -55,18 +56,26 @@ export function topUpAmount(productCode: string | null, cost: number): number {
   return cost / 100;
 }
 
+/** A transaction by its status word (reloadly-answers.ts); another word, or no id where one is needed, is unknown. */
 function fromTransaction(tx: any): DeliveryResult {
   const deliveryId = tx?.transactionId != null ? String(tx.transactionId) : null;
   const status = String(tx?.status ?? '').toUpperCase();
-  if (status === 'SUCCESSFUL' && deliveryId) return { status: 'delivered', deliveryId, operatorReference: String(tx.operatorTransactionId ?? deliveryId) };
-  if (status === 'PROCESSING' && deliveryId) return { status: 'processing', deliveryId };
-  if (status === 'FAILED' || status === 'REFUNDED')
+  const meaning = readReloadlyStatus(status);
+  if (meaning === 'delivered' && deliveryId) return { status: 'delivered', deliveryId, operatorReference: String(tx.operatorTransactionId ?? deliveryId) };
+  if (meaning === 'processing' && deliveryId) return { status: 'processing', deliveryId };
+  if (meaning === 'failed')
     return {
       status: 'failed',
       deliveryId,
       reason: status === 'REFUNDED' ? 'The operator could not deliver; the aggregator refunded the top-up.' : 'The operator refused the top-up.',
     };
-  return { status: 'unknown', error: `Unrecognised top-up status "${tx?.status}"` };
+  return { status: 'unknown', error: `Unclassified answer: top-up ${deliveryId ?? '-'} status "${String(tx?.status ?? '')}"` };
+}
+
+/** A refusal of the report or of a status poll: it says nothing about the top-up. */
+function unknownRead(answer: { status: number; body: unknown }, what: string): { status: 'unknown'; error: string } {
+  const reading = readReloadlyError(answer.status, answer.body);
+  return { status: 'unknown', error: `${reading.classified ? 'The aggregator refused the' : 'Unclassified answer to the'} ${what}: ${reading.raw}` };
 }
 
 /**
@@ -81,6 +90,9 @@ export function reloadlyAdapter(config: ReloadlyConfig, deps: { fetch?: FetchLik
   let fetching: Promise<string | null> | null = null;
   /** Operators by number prefix: the auto-detect answer does not change from one sale to the next. */
   const detected = new Map<string, { operatorId: string; at: number }>();
+  /** Why the last token request got no token, for the line a person reads. */
+  let tokenTrouble = '';
+  const noToken = () => `No access token from the aggregator${tokenTrouble ? ` (${tokenTrouble})` : ''}`;
 
   const newToken = (forWhom: CallFor): Promise<string | null> => {
     // Concurrent sales share one token request.
@@ -95,7 +107,10 @@ export function reloadlyAdapter(config: ReloadlyConfig, deps: { fetch?: FetchLik
           timeoutMs: config.timeoutMs,
           classify: (status, body) => (status === 200 && body?.access_token ? 'ok' : 'refused'),
         });
-        if (answer.kind !== 'answer' || answer.status !== 200 || !answer.body?.access_token) return null;
+        if (answer.kind !== 'answer' || answer.status !== 200 || !answer.body?.access_token) {
+          tokenTrouble = answer.kind === 'lost' ? answer.error : readReloadlyError(answer.status, answer.body).raw;
+          return null;
+        }
         // Renewed a minute early, so a token never expires between our check and the call.
         token = { value: String(answer.body.access_token), expiresAt: Date.now() + Math.max(0, Number(answer.body.expires_in ?? 0) - 60) * 1000 };
         return token.value;
@@ -106,13 +121,27 @@ export function reloadlyAdapter(config: ReloadlyConfig, deps: { fetch?: FetchLik
     return fetching;
   };
 
-  const classify = (status: number) => (status >= 200 && status < 300 ? 'ok' : 'refused') as 'ok' | 'refused';
+  /** The trail's outcome: a 2xx ok; a refusal that decides nothing (a duplicate, an unclassified one) unknown. */
+  const classify = (status: number, body: unknown): CallOutcome => {
+    if (status >= 200 && status < 300) return 'ok';
+    const { meaning } = readReloadlyError(status, body);
+    return meaning === 'refused' || meaning === 'retry' ? 'refused' : 'unknown';
+  };
 
-  /** A call with the token; a 401 gets one new token and one more try. */
-  const authorised = async (forWhom: CallFor, operation: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<JsonAnswer> => {
+  /**
+   * A call with the token; a 401 gets one new token and one more try. `no_token`: the call was not
+   * made (or, after a 401, not made again): nothing reached the aggregator.
+   */
+  const authorised = async (
+    forWhom: CallFor,
+    operation: string,
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+  ): Promise<JsonAnswer | { kind: 'no_token'; error: string }> => {
     for (let attempt = 0; ; attempt++) {
       const value = token && token.expiresAt > Date.now() ? token.value : await newToken(forWhom);
-      if (!value) return { kind: 'lost', status: null, error: 'No access token from the aggregator' };
+      if (!value) return { kind: 'no_token', error: noToken() };
       const answer = await callJson(fetchImpl, deps.trail, forWhom, {
         system: 'reloadly',
         operation,
@@ -137,13 +166,17 @@ export function reloadlyAdapter(config: ReloadlyConfig, deps: { fetch?: FetchLik
     const cached = detected.get(prefix);
     if (cached && Date.now() - cached.at < 3_600_000) return cached.operatorId;
     const answer = await authorised(forWhom, 'GET /operators/auto-detect', 'GET', `/operators/auto-detect/phone/252${request.phone}/countries/SO`);
-    if (answer.kind === 'lost') return { unknown: answer.error };
+    if (answer.kind !== 'answer') return { unknown: answer.error };
     if (answer.status === 200 && (answer.body?.operatorId ?? answer.body?.id) != null) {
       const operatorId = String(answer.body.operatorId ?? answer.body.id);
       detected.set(prefix, { operatorId, at: Date.now() });
       return operatorId;
     }
-    return { failed: `The aggregator found no operator for this number (${answer.body?.errorCode ?? answer.status}).` };
+    // Only a refusal the table knows (no operator for this number, a bad number) fails the delivery.
+    if (answer.status === 200) return { unknown: 'Unclassified answer to the operator detection: HTTP 200 without an operatorId' };
+    const reading = readReloadlyError(answer.status, answer.body);
+    if (reading.meaning === 'refused') return { failed: `The aggregator found no operator for this number (${reading.raw}).` };
+    return { unknown: `${reading.classified ? 'The operator detection was refused' : 'Unclassified answer to the operator detection'}: ${reading.raw}` };
   };
 
   const lookup = async (customIdentifier: string, forWhom: CallFor): Promise<DeliveryResult | { status: 'not_found' }> => {
@@ -153,22 +186,23 @@ export function reloadlyAdapter(config: ReloadlyConfig, deps: { fetch?: FetchLik
       'GET',
       `/topups/reports/transactions?customIdentifier=${encodeURIComponent(customIdentifier)}&page=1&size=5`,
     );
-    if (answer.kind === 'lost') return { status: 'unknown', error: answer.error };
-    if (answer.status !== 200 || !Array.isArray(answer.body?.content))
-      return { status: 'unknown', error: `HTTP ${answer.status}: ${answer.body?.errorCode ?? 'no report'}` };
+    if (answer.kind !== 'answer') return { status: 'unknown', error: answer.error };
+    if (answer.status !== 200) return unknownRead(answer, 'report');
+    if (!Array.isArray(answer.body?.content)) return { status: 'unknown', error: 'Unclassified answer to the report: HTTP 200 without content' };
     const found = answer.body.content.find((tx: any) => tx?.customIdentifier === customIdentifier);
     return found ? fromTransaction(found) : { status: 'not_found' };
   };
 
   return {
     name: deps.name ?? 'reloadly',
+    system: 'reloadly',
     async send(request, forWhom) {
       const operatorId = await operatorFor(request, forWhom);
       // Nothing was sent yet: a failed detection is a failed delivery, an unknown one is retried.
       if (typeof operatorId === 'object')
         return 'failed' in operatorId ? { status: 'failed', deliveryId: null, reason: operatorId.failed } : { status: 'not_sent', error: operatorId.unknown };
       const ready = token && token.expiresAt > Date.now() ? token.value : await newToken(forWhom);
-      if (!ready) return { status: 'not_sent', error: 'No access token from the aggregator' };
+      if (!ready) return { status: 'not_sent', error: noToken() };
       const answer = await authorised(forWhom, 'POST /topups', 'POST', '/topups', {
         operatorId: Number.isSafeInteger(Number(operatorId)) ? Number(operatorId) : operatorId,
         amount: topUpAmount(request.productCode, request.cost),
@@ -176,24 +210,25 @@ export function reloadlyAdapter(config: ReloadlyConfig, deps: { fetch?: FetchLik
         customIdentifier: request.customIdentifier,
         recipientPhone: { countryCode: 'SO', number: `252${request.phone}` },
       });
+      // No token after a 401: the top-up was refused before anything was done, and not sent again.
+      if (answer.kind === 'no_token') return { status: 'not_sent', error: answer.error };
       if (answer.kind === 'lost') return { status: 'unknown', error: answer.error };
       if (answer.status >= 200 && answer.status < 300) return fromTransaction(answer.body);
-      // The aggregator already has this id: what became of it is what a lookup says.
-      if (answer.body?.errorCode === DUPLICATE) return { status: 'unknown', error: 'The aggregator already has this customIdentifier' };
-      if (answer.status === 401 || answer.status === 403 || answer.status === 429)
-        return { status: 'unknown', error: `HTTP ${answer.status}: ${answer.body?.errorCode ?? ''}` };
-      // A 4xx with the aggregator's error: refused, nothing delivered.
-      return {
-        status: 'failed',
-        deliveryId: null,
-        reason: `The aggregator refused the top-up: ${answer.body?.errorCode ?? answer.status} ${answer.body?.message ?? ''}`.trim(),
-      };
+      // A refusal, by the answer table (reloadly-answers.ts).
+      const reading = readReloadlyError(answer.status, answer.body);
+      // Nothing delivered, and it will not be.
+      if (reading.meaning === 'refused') return { status: 'failed', deliveryId: null, reason: `The aggregator refused the top-up: ${reading.raw}` };
+      // Nothing done yet (a token, a rate limit, the same number again too soon): sent again later.
+      if (reading.meaning === 'retry') return { status: 'not_sent', error: `The aggregator refused the top-up for now: ${reading.raw}` };
+      // A duplicate (the aggregator already has this id) or an answer nobody classified: what became
+      // of the top-up is what a lookup says.
+      return { status: 'unknown', error: reloadlyUnknownText(reading) };
     },
     lookup,
     async poll(deliveryId, forWhom) {
       const answer = await authorised(forWhom, 'GET /topups/{id}/status', 'GET', `/topups/${encodeURIComponent(deliveryId)}/status`);
-      if (answer.kind === 'lost') return { status: 'unknown', error: answer.error };
-      if (answer.status !== 200) return { status: 'unknown', error: `HTTP ${answer.status}: ${answer.body?.errorCode ?? ''}` };
+      if (answer.kind !== 'answer') return { status: 'unknown', error: answer.error };
+      if (answer.status !== 200) return unknownRead(answer, 'status poll');
       return fromTransaction({
         ...(answer.body?.transaction ?? {}),
         transactionId: answer.body?.transaction?.transactionId ?? deliveryId,

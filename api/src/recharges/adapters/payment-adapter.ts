@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { formatMinor } from '@app/contracts';
-import { callJson, type CallFor, type FetchLike, type JsonAnswer, type RemoteTrail } from './remote-call.ts';
+import { callJson, type CallFor, type CallOutcome, type FetchLike, type JsonAnswer, type RemoteTrail } from './remote-call.ts';
+import { readWaafiAnswer, unknownAnswerText, waafiServiceOf } from './waafipay-answers.ts';
 
 /**
  * Collecting the customer's payment (docs/architecture.md, "Recharges"). The worker speaks to it
@@ -24,16 +25,19 @@ export interface PaymentRequest {
   description: string;
 }
 
+/** `raw`: the gateway's answer in one line (codes and message), for the trail and the review reason. */
 export type ChargeResult =
-  { status: 'approved'; transactionId: string } | { status: 'declined'; code: string; message: string } | { status: 'unknown'; error: string };
+  { status: 'approved'; transactionId: string } | { status: 'declined'; code: string; message: string; raw?: string } | { status: 'unknown'; error: string };
 /** Where the gateway says a payment stands. */
 export type RemotePaymentState = 'pending' | 'approved' | 'committed' | 'cancelled' | 'reversed' | 'declined';
 export type LookupResult =
   { status: 'found'; state: RemotePaymentState; transactionId: string | null } | { status: 'not_found' } | { status: 'unknown'; error: string };
-export type ActionResult = { status: 'done' } | { status: 'refused'; code: string; message: string } | { status: 'unknown'; error: string };
+export type ActionResult = { status: 'done' } | { status: 'refused'; code: string; message: string; raw?: string } | { status: 'unknown'; error: string };
 
 export interface PaymentAdapter {
   readonly name: string;
+  /** The remote system its calls go to (the `system` of its remote-call trail). */
+  readonly system: string;
   readonly flow: PaymentFlow;
   charge(request: PaymentRequest, forWhom: CallFor): Promise<ChargeResult>;
   lookup(referenceId: string, forWhom: CallFor): Promise<LookupResult>;
@@ -58,10 +62,11 @@ export interface WaafiPayConfig {
   timeoutMs: number;
 }
 
-const SUCCESS = '2001';
-/** The gateway's refusal of a second charge with a used referenceId (the stand-in's code; WaafiPay's docs list the duplicate check). */
-const DUPLICATE = 'E10316';
-const NOT_FOUND = 'E10309';
+/** The protocol's envelope: a 4xx page from a proxy is not one. */
+function isEnvelope(body: unknown): body is Record<string, unknown> {
+  const code = (body as { responseCode?: unknown } | null)?.responseCode;
+  return !!body && typeof body === 'object' && (typeof code === 'string' || typeof code === 'number') && String(code).trim() !== '';
+}
 
 /** HPP_GETTRANINFO's status words, as the gateway's merchant portal shows them. */
 function stateOf(raw: unknown): RemotePaymentState | null {
@@ -76,14 +81,23 @@ function stateOf(raw: unknown): RemotePaymentState | null {
 }
 
 /**
- * WaafiPay over HTTP (docs/integrations.md, "WaafiPay"): one POST per service to the /asm endpoint. An
- * answer with responseCode 2001 is success, any other code a refusal; no answer, a reset or a 5xx
- * is unknown. The request carries the merchant's credentials; the trail never shows them.
+ * WaafiPay over HTTP (docs/integrations.md, "WaafiPay"): one POST per service to the /asm endpoint.
+ * Each answer is read by the answer table (waafipay-answers.ts): done, refused, not found, or
+ * unknown, by service; an answer nobody classified is unknown and carries its raw text. No answer,
+ * a reset or a 5xx is unknown too. The request carries the merchant's credentials; the trail never
+ * shows them.
  */
 export function waafiPayAdapter(config: WaafiPayConfig, deps: { fetch?: FetchLike; trail: RemoteTrail; name?: string }): PaymentAdapter {
   const fetchImpl = deps.fetch ?? ((url, init) => fetch(url, init));
-  const classify = (_status: number, body: any) => (body?.responseCode === SUCCESS ? 'ok' : 'refused') as 'ok' | 'refused';
-  const send = (forWhom: CallFor, serviceName: string, serviceParams: Record<string, unknown>, timeoutMs: number): Promise<JsonAnswer> =>
+  /** The trail's outcome: success ok, an answer that decides nothing unknown, any other refused. */
+  const classifyFor =
+    (serviceName: string) =>
+    (_status: number, body: unknown): CallOutcome => {
+      if (!isEnvelope(body)) return 'unknown';
+      const { meaning } = readWaafiAnswer(waafiServiceOf(serviceName), body);
+      return meaning === 'success' || meaning === 'already_done' ? 'ok' : meaning === 'unknown' || meaning === 'has_it' ? 'unknown' : 'refused';
+    };
+  const send = (forWhom: CallFor, serviceName: string, serviceParams: Record<string, unknown>, timeoutMs: number, waitsOnPerson = false): Promise<JsonAnswer> =>
     callJson(fetchImpl, deps.trail, forWhom, {
       system: 'waafipay',
       operation: serviceName,
@@ -91,26 +105,29 @@ export function waafiPayAdapter(config: WaafiPayConfig, deps: { fetch?: FetchLik
       url: config.url,
       body: { schemaVersion: '1.0', requestId: crypto.randomUUID(), timestamp: new Date().toISOString(), channelName: 'WEB', serviceName, serviceParams },
       timeoutMs,
-      classify,
+      waitsOnPerson,
+      classify: classifyFor(serviceName),
     });
   const merchant = () => ({ merchantUid: config.merchantUid, apiUserId: config.apiUserId, apiKey: config.apiKey });
   /** A 4xx without the protocol's envelope is not a decision of the gateway: unknown. */
-  const envelope = (a: JsonAnswer) => (a.kind === 'answer' && a.body && typeof a.body.responseCode === 'string' ? a.body : null);
-  const refusal = (body: any) => ({
-    code: String(body.errorCode && body.errorCode !== '0' ? body.errorCode : body.responseCode),
-    message: String(body.params?.description ?? body.responseMsg ?? 'Refused'),
-  });
+  const envelope = (a: JsonAnswer) => (a.kind === 'answer' && isEnvelope(a.body) ? (a.body as Record<string, unknown>) : null);
+  const noAnswer = (a: JsonAnswer) => (a.kind === 'lost' ? a.error : `HTTP ${a.status} without an answer`);
 
   const action = async (forWhom: CallFor, serviceName: string, params: Record<string, unknown>): Promise<ActionResult> => {
     const answer = await send(forWhom, serviceName, { ...merchant(), ...params }, config.timeoutMs);
     const body = envelope(answer);
-    if (!body) return { status: 'unknown', error: answer.kind === 'lost' ? answer.error : `HTTP ${answer.status} without an answer` };
-    if (body.responseCode === SUCCESS) return { status: 'done' };
-    return { status: 'refused', ...refusal(body) };
+    if (!body) return { status: 'unknown', error: noAnswer(answer) };
+    const service = waafiServiceOf(serviceName);
+    const reading = readWaafiAnswer(service, body);
+    // Done, or already done (a cancel of a reserve already cancelled).
+    if (reading.meaning === 'success' || reading.meaning === 'already_done') return { status: 'done' };
+    if (reading.meaning === 'refused') return { status: 'refused', code: reading.code, message: reading.message, raw: reading.raw };
+    return { status: 'unknown', error: unknownAnswerText(reading, service) };
   };
 
   return {
     name: deps.name ?? 'waafipay',
+    system: 'waafipay',
     flow: config.flow,
     async charge(request, forWhom) {
       const serviceName = config.flow === 'preauthorize' ? 'API_PREAUTHORIZE' : 'API_PURCHASE';
@@ -131,13 +148,22 @@ export function waafiPayAdapter(config: WaafiPayConfig, deps: { fetch?: FetchLik
           },
         },
         config.chargeTimeoutMs,
+        // The payer reads the prompt: a charge with no answer yet is not a gateway that is down.
+        true,
       );
       const body = envelope(answer);
-      if (!body) return { status: 'unknown', error: answer.kind === 'lost' ? answer.error : `HTTP ${answer.status} without an answer` };
-      if (body.responseCode === SUCCESS && body.params?.transactionId) return { status: 'approved', transactionId: String(body.params.transactionId) };
+      if (!body) return { status: 'unknown', error: noAnswer(answer) };
+      const reading = readWaafiAnswer('charge', body);
+      const params = (body.params ?? {}) as { transactionId?: unknown };
+      if (reading.meaning === 'success')
+        return params.transactionId
+          ? { status: 'approved', transactionId: String(params.transactionId) }
+          : { status: 'unknown', error: `Success without a transactionId: ${reading.raw}` };
+      // Declined by the payer or the wallet, or refused before it was processed: nothing taken.
+      if (reading.meaning === 'refused') return { status: 'declined', code: reading.code, message: reading.message, raw: reading.raw };
       // A duplicate means the gateway already has this payment: its outcome is what a lookup says.
-      if (body.errorCode === DUPLICATE) return { status: 'unknown', error: 'The gateway already has this reference' };
-      return { status: 'declined', ...refusal(body) };
+      // Anything else decides nothing: asked by lookup too.
+      return { status: 'unknown', error: unknownAnswerText(reading, 'charge') };
     },
     async lookup(referenceId, forWhom) {
       const answer = await send(
@@ -147,14 +173,16 @@ export function waafiPayAdapter(config: WaafiPayConfig, deps: { fetch?: FetchLik
         config.timeoutMs,
       );
       const body = envelope(answer);
-      if (!body) return { status: 'unknown', error: answer.kind === 'lost' ? answer.error : `HTTP ${answer.status} without an answer` };
-      if (body.responseCode !== SUCCESS)
-        return body.errorCode === NOT_FOUND
-          ? { status: 'not_found' }
-          : { status: 'unknown', error: `${body.errorCode ?? body.responseCode}: ${body.responseMsg ?? ''}` };
-      const state = stateOf(body.params?.status ?? body.params?.tranStatusDesc);
-      if (!state) return { status: 'unknown', error: `Unrecognised status "${body.params?.status ?? body.params?.tranStatusDesc}"` };
-      return { status: 'found', state, transactionId: body.params?.transactionId ? String(body.params.transactionId) : null };
+      if (!body) return { status: 'unknown', error: noAnswer(answer) };
+      const reading = readWaafiAnswer('lookup', body);
+      if (reading.meaning === 'not_found') return { status: 'not_found' };
+      // Refusals of the question itself (credentials, parameters) say nothing about the payment.
+      if (reading.meaning !== 'success') return { status: 'unknown', error: unknownAnswerText(reading, 'lookup') };
+      const params = (body.params ?? {}) as { status?: unknown; tranStatusDesc?: unknown; transactionId?: unknown };
+      const word = params.status ?? params.tranStatusDesc;
+      const state = stateOf(word);
+      if (!state) return { status: 'unknown', error: `Unclassified status "${String(word)}" in ${reading.raw}` };
+      return { status: 'found', state, transactionId: params.transactionId ? String(params.transactionId) : null };
     },
     commit(p, forWhom) {
       return action(forWhom, 'API_PREAUTHORIZE_COMMIT', { referenceId: p.referenceId, transactionId: p.transactionId, description: 'Bundle delivered' });

@@ -56,8 +56,19 @@ export interface JsonCall {
   headers?: Record<string, string>;
   body?: unknown;
   timeoutMs: number;
+  /** The call waits on a person (a PIN prompt): no answer in time says nothing about the vendor's health. */
+  waitsOnPerson?: boolean;
   /** What an answer means for the trail (the caller's protocol knows ok from refused). */
   classify: (status: number, body: any) => CallOutcome;
+}
+
+/** Told of every call: its system, and whether it got an answer (any HTTP status under 500). */
+export type CallListener = (system: string, answered: boolean) => void;
+const listeners = new Set<CallListener>();
+/** Listens to every remote call of this process (the vendor gate, fulfilment/vendor-gate.ts); returns the way to stop. */
+export function onRemoteCall(listener: CallListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
 /** Why a call got no answer, in a line a person reads in the trail. */
@@ -106,6 +117,7 @@ export async function callJson(fetchImpl: FetchLike, trail: RemoteTrail, forWhom
     result = { kind: 'lost', status: null, error: describeFailure(err) };
     outcome = 'unknown';
   }
+  if (result.kind === 'answer' || !call.waitsOnPerson) for (const listener of listeners) listener(call.system, result.kind === 'answer');
   let shownResponse: string | null = null;
   if (responseText) {
     try {

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { faultQueue, type StandInAnswer, type StandInHandler, type StandInRequest } from './stand-in-server.ts';
+import { drawMillis, faultQueue, type Millis, type StandInAnswer, type StandInHandler, type StandInRequest } from './stand-in-server.ts';
 
 /**
  * A local Reloadly: the OAuth token endpoint and the top-ups API (docs/integrations.md, "Reloadly"),
@@ -24,10 +24,16 @@ import { faultQueue, type StandInAnswer, type StandInHandler, type StandInReques
  *   ...3333  PROCESSING for ever.
  *   other    SUCCESSFUL.
  *
- * Every send (POST /topups, /topups-async) takes latencyMs * (0.5..1.5) to process; /topups
- * answers after it, /topups-async answers {transactionId} at once and the status settles after it.
- * Faults from injectFault() are checked before anything else (they model the network):
- * 'X-before' and '503' mean not processed, 'X-after' means processed and only the answer lost.
+ * Every send (POST /topups, /topups-async) takes latencyMs * (0.5..1.5), or a time drawn in a
+ * range {min, max}, to process; /topups answers after it, /topups-async answers {transactionId} at
+ * once and the status settles after it. Faults from injectFault() are checked before anything else
+ * (they model the network): 'X-before' and '503' mean not processed, 'X-after' means processed and
+ * only the answer lost.
+ *
+ * Field conditions for any number (`unavailableRate`, `lostAnswerRate`): that share of first sends
+ * per customIdentifier answers 503 unprocessed, or is processed and its answer lost; a later send
+ * under the same customIdentifier never is. `GET /_standin/books` (the stand-in's own, no token)
+ * answers what happened to each customIdentifier: see books().
  *
  * Stand-in strictness beyond Reloadly's: customIdentifier is required (the product always sends
  * one, and it is what makes a lost answer recoverable).
@@ -97,6 +103,32 @@ export interface ReloadlyTopup {
   transactionDate: string;
 }
 
+/** What became of one customIdentifier, for a benchmark's books (GET /_standin/books). */
+export interface ReloadlyBookEntry {
+  customIdentifier: string;
+  transactionId: number | null;
+  /** 'NOT_PROCESSED': sends came, none was processed (a 503, a reset before processing). */
+  status: ReloadlyStatus | 'NOT_PROCESSED';
+  recipientPhone: string | null;
+  requestedAmount: number | null;
+  deliveredAmount: number | null;
+  sends: number;
+  /** ms epoch: the top-up was taken in (NOT_PROCESSED: the first send arrived). */
+  requestedAt: number;
+  /** ms epoch: the top-up reached its final status (delivered, failed, refunded); null while PROCESSING. */
+  endedAt: number | null;
+  /** ms epoch: delivered (SUCCESSFUL); else null. */
+  deliveredAt: number | null;
+  /** The field-condition fault the first send got: 503 unprocessed, or processed with its answer lost. */
+  fault: 'unavailable' | 'lost' | null;
+}
+
+export interface ReloadlyBooks {
+  system: 'reloadly';
+  at: number;
+  entries: ReloadlyBookEntry[];
+}
+
 export interface ReloadlyStandIn {
   authHandle: StandInHandler;
   apiHandle: StandInHandler;
@@ -107,6 +139,8 @@ export interface ReloadlyStandIn {
   byCustomIdentifier(id: string): ReloadlyTopup | undefined;
   /** How many sends carried this customIdentifier (faulted and duplicate ones included). */
   sends(customIdentifier: string): number;
+  /** Every customIdentifier sends came for, oldest first; `since` (ms epoch) keeps those requested from then on. */
+  books(since?: number): ReloadlyBooks;
   /** Every token issued so far answers TOKEN_EXPIRED from now on. */
   expireTokens(): void;
   /** The next request whose path (exact, e.g. '/topups') and/or customIdentifier matches gets this fault; `times` defaults to 1. */
@@ -129,6 +163,9 @@ interface TopupRecord {
   plan: Plan;
   readyAt: number;
   pollsSeen: number;
+  /** ms epoch: taken in; and when it reached its final status. */
+  requestedAt: number;
+  endedAt: number | null;
 }
 
 /** Transactions, tokens and per-identifier bookkeeping kept before the oldest are forgotten. */
@@ -160,20 +197,34 @@ function decodeSegment(segment: string): string {
   }
 }
 
-export function createReloadlyStandIn(
-  opts: { clientId?: string; clientSecret?: string; tokenTtlSeconds?: number; latencyMs?: number; processingPolls?: number } = {},
-): ReloadlyStandIn {
+export interface ReloadlyStandInOptions {
+  clientId?: string;
+  clientSecret?: string;
+  tokenTtlSeconds?: number;
+  /** The operator's delivery: n -> n * (0.5..1.5), or {min, max} drawn uniformly. Default 800. */
+  latencyMs?: Millis;
+  processingPolls?: number;
+  /** Share (0..1) of first sends per customIdentifier processed with the answer lost. */
+  lostAnswerRate?: number;
+  /** Share (0..1) of first sends per customIdentifier answered 503, not processed. */
+  unavailableRate?: number;
+  /** Math.random unless a test fixes it. */
+  random?: () => number;
+}
+
+export function createReloadlyStandIn(opts: ReloadlyStandInOptions = {}): ReloadlyStandIn {
   const clientId = opts.clientId ?? RELOADLY_STAND_IN_CREDENTIALS.clientId;
   const clientSecret = opts.clientSecret ?? RELOADLY_STAND_IN_CREDENTIALS.clientSecret;
   const tokenTtlSeconds = opts.tokenTtlSeconds ?? 3600;
-  const latencyMs = Math.max(0, opts.latencyMs ?? 800);
+  const latencyMs: Millis = opts.latencyMs ?? 800;
   const processingPolls = Math.max(0, opts.processingPolls ?? 2);
+  const { lostAnswerRate = 0, unavailableRate = 0, random = Math.random } = opts;
 
   /** token -> expiry (epoch ms). Kept after expiry so a stale token says TOKEN_EXPIRED, not INVALID_TOKEN. */
   const tokens = new Map<string, number>();
   const records = new Map<number, TopupRecord>();
   const byIdentifier = new Map<string, TopupRecord>();
-  const sendCounts = new Map<string, number>();
+  const sendCounts = new Map<string, { count: number; firstAt: number; fault: ReloadlyBookEntry['fault'] }>();
   const spent = new Set<string>();
   const faults = faultQueue<{ path: string; customIdentifier: string | undefined }, ReloadlyFault>();
   // Ids start from the clock, so a restarted stand-in (the embedded default) never reuses one.
@@ -194,9 +245,8 @@ export function createReloadlyStandIn(
 
   const takeFault = (req: StandInRequest) => faults.take({ path: req.path, customIdentifier: identifierOf(req) });
 
-  /** Applies an injected fault around the processing step: before it, instead of it, or to its answer. */
-  async function withFault(req: StandInRequest, process: () => Promise<StandInAnswer>): Promise<StandInAnswer> {
-    const fault = takeFault(req);
+  /** Applies a fault (injected, or a field condition) around the processing step: before it, instead of it, or to its answer. */
+  async function withFault(fault: ReloadlyFault | undefined, req: StandInRequest, process: () => Promise<StandInAnswer>): Promise<StandInAnswer> {
     if (fault === '503') return unavailable(req);
     if (fault === 'reset-before') return { kind: 'reset' };
     if (fault === 'hang-before') return { kind: 'hang' };
@@ -236,7 +286,7 @@ export function createReloadlyStandIn(
 
   async function authHandle(req: StandInRequest): Promise<StandInAnswer> {
     if (req.method !== 'POST' || req.path !== '/oauth/token') return fail(req, 'NOT_FOUND', 'Not Found');
-    return withFault(req, async () => {
+    return withFault(takeFault(req), req, async () => {
       const body = isObject(req.body) ? req.body : {};
       for (const field of ['client_id', 'client_secret', 'grant_type', 'audience']) {
         if (typeof body[field] !== 'string' || body[field] === '') return fail(req, 'INVALID_REQUEST', `${field} is required`);
@@ -270,6 +320,8 @@ export function createReloadlyStandIn(
       const due = !plan.afterPolls || (isPoll && record.pollsSeen++ >= processingPolls);
       if (due) {
         topup.status = plan.outcome;
+        // Ended when its time came, or (after polls) when a poll found it ended.
+        record.endedAt = plan.afterPolls ? Date.now() : Math.min(record.readyAt, Date.now());
         if (plan.outcome === 'SUCCESSFUL') {
           topup.operatorTransactionId = `OP${topup.transactionId}`;
           topup.deliveredAmount = topup.requestedAmount;
@@ -339,7 +391,7 @@ export function createReloadlyStandIn(
     // The identifier is the merchant's guarantee against delivering twice: the first top-up stands.
     if (byIdentifier.has(customIdentifier)) return fail(req, 'DUPLICATE_CUSTOM_IDENTIFIER', `customIdentifier ${customIdentifier} was already used`);
 
-    const delay = latencyMs * (0.5 + Math.random());
+    const delay = drawMillis(latencyMs, random);
     const record: TopupRecord = {
       topup: {
         transactionId: nextId++,
@@ -359,6 +411,8 @@ export function createReloadlyStandIn(
       plan: planFor(suffix),
       readyAt: Date.now() + delay,
       pollsSeen: 0,
+      requestedAt: Date.now(),
+      endedAt: null,
     };
     // Recorded at once: a lookup while the operator works sees PROCESSING, a resend is a duplicate.
     records.set(record.topup.transactionId, record);
@@ -394,18 +448,59 @@ export function createReloadlyStandIn(
     return ok({ content, totalElements: matching.length, totalPages: Math.ceil(matching.length / size), size, number: page });
   }
 
+  function books(since = 0): ReloadlyBooks {
+    const entries: ReloadlyBookEntry[] = [];
+    for (const [customIdentifier, sent] of sendCounts) {
+      const record = byIdentifier.get(customIdentifier);
+      const requestedAt = record?.requestedAt ?? sent.firstAt;
+      if (requestedAt < since) continue;
+      const topup = record && observe(record, false);
+      entries.push({
+        customIdentifier,
+        transactionId: topup?.transactionId ?? null,
+        status: topup?.status ?? 'NOT_PROCESSED',
+        recipientPhone: topup?.recipientPhone ?? null,
+        requestedAmount: topup?.requestedAmount ?? null,
+        deliveredAmount: topup?.deliveredAmount ?? null,
+        sends: sent.count,
+        requestedAt,
+        endedAt: record?.endedAt ?? null,
+        deliveredAt: topup?.status === 'SUCCESSFUL' ? (record?.endedAt ?? null) : null,
+        fault: sent.fault,
+      });
+    }
+    return { system: 'reloadly', at: Date.now(), entries: entries.sort((a, b) => a.requestedAt - b.requestedAt) };
+  }
+
+  /** The field conditions (unavailableRate, lostAnswerRate), drawn once for a customIdentifier's first send. */
+  function fieldFault(): { fault: ReloadlyFault; book: ReloadlyBookEntry['fault'] } | undefined {
+    if (unavailableRate <= 0 && lostAnswerRate <= 0) return undefined;
+    const r = random();
+    if (r < unavailableRate) return { fault: '503', book: 'unavailable' };
+    if (r < unavailableRate + lostAnswerRate) return { fault: 'reset-after', book: 'lost' };
+    return undefined;
+  }
+
   async function apiHandle(req: StandInRequest): Promise<StandInAnswer> {
+    if (req.method === 'GET' && req.path === '/_standin/books') {
+      const since = Number(req.query.get('since') ?? 0);
+      return ok(books(Number.isFinite(since) ? since : 0));
+    }
+    const injected = takeFault(req);
+    let field: ReturnType<typeof fieldFault>;
     if (req.method === 'POST' && (req.path === '/topups' || req.path === '/topups-async')) {
       const id = identifierOf(req);
       if (id !== undefined) {
         // Deleted first so a busy identifier moves to the young end and is the last one forgotten.
-        const count = (sendCounts.get(id) ?? 0) + 1;
+        const seen = sendCounts.get(id);
+        // Field conditions strike an identifier's first send only, so a sale can still end.
+        if (!seen && !injected) field = fieldFault();
         sendCounts.delete(id);
-        sendCounts.set(id, count);
+        sendCounts.set(id, { count: (seen?.count ?? 0) + 1, firstAt: seen?.firstAt ?? Date.now(), fault: seen ? seen.fault : (field?.book ?? null) });
         forgetOldest();
       }
     }
-    return withFault(req, async () => {
+    return withFault(injected ?? field?.fault, req, async () => {
       const refused = checkToken(req);
       if (refused) return refused;
       const parts = req.path.split('/').slice(1).map(decodeSegment);
@@ -431,7 +526,8 @@ export function createReloadlyStandIn(
       const record = byIdentifier.get(id);
       return record && observe(record, false);
     },
-    sends: (customIdentifier) => sendCounts.get(customIdentifier) ?? 0,
+    sends: (customIdentifier) => sendCounts.get(customIdentifier)?.count ?? 0,
+    books,
     expireTokens: () => {
       for (const token of tokens.keys()) tokens.set(token, 0);
     },

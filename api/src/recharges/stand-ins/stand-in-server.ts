@@ -38,6 +38,51 @@ export interface RunningStandIn {
 /** Vendor requests are a few hundred bytes; anything near this limit is a client bug or abuse. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/**
+ * A stand-in's wait (a PIN prompt, an operator's delivery): a number `n` is drawn in n * (0.5..1.5),
+ * a range uniformly in [min, max] (PAYMENT_SANDBOX_APPROVAL_MS=5000-40000).
+ */
+export type Millis = number | { min: number; max: number };
+
+/** One wait drawn from `m`; `random` is Math.random unless a test fixes it. */
+export function drawMillis(m: Millis, random: () => number = Math.random): number {
+  if (typeof m === 'number') return Math.max(0, m) * (0.5 + random());
+  const min = Math.max(0, Math.min(m.min, m.max));
+  const max = Math.max(0, m.min, m.max);
+  return min + (max - min) * random();
+}
+
+/**
+ * `1500` or `5000-40000` (milliseconds) as a Millis; undefined when it is neither. A range with its
+ * ends the other way round is refused, so a typo never silently means something else.
+ */
+export function parseMillis(value: unknown): Millis | undefined {
+  if (typeof value === 'number') return Number.isInteger(value) && value >= 0 ? value : undefined;
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim();
+  if (/^\d{1,9}$/.test(text)) return Number(text);
+  const range = /^(\d{1,9})\s*-\s*(\d{1,9})$/.exec(text);
+  if (!range || Number(range[1]) > Number(range[2])) return undefined;
+  return { min: Number(range[1]), max: Number(range[2]) };
+}
+
+/**
+ * Server limits for thousands of open requests: a charge holds its request open for the whole PIN
+ * prompt (up to 40 s and more), so nothing may cut an answered-late request. Node's requestTimeout
+ * covers receiving the request only (not the wait for the answer) and stays at its default; idle
+ * keep-alive sockets are kept long enough that a client never reuses one the server is closing
+ * (which the client would see as a reset: an unknown outcome); no cap on connections; a deep
+ * listen backlog for bursts of new connections.
+ */
+export const STAND_IN_SERVER_LIMITS = {
+  requestTimeout: 300_000,
+  headersTimeout: 70_000,
+  keepAliveTimeout: 65_000,
+  /** 0: no inactivity timeout on a socket while its answer is being prepared. */
+  timeout: 0,
+  backlog: 4096,
+} as const;
+
 const MALFORMED_JSON: StandInAnswer = { kind: 'answer', status: 400, body: { message: 'Malformed JSON' } };
 const TOO_LARGE: StandInAnswer = { kind: 'answer', status: 413, body: { message: 'Payload Too Large' } };
 
@@ -66,6 +111,11 @@ export function startStandInServer(handler: StandInHandler, opts: { host?: strin
   // for every open connection, and a 'hang' answer would keep it waiting for ever.
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => void serve(handler, req, res));
+  server.requestTimeout = STAND_IN_SERVER_LIMITS.requestTimeout;
+  server.headersTimeout = STAND_IN_SERVER_LIMITS.headersTimeout;
+  server.keepAliveTimeout = STAND_IN_SERVER_LIMITS.keepAliveTimeout;
+  server.setTimeout(STAND_IN_SERVER_LIMITS.timeout);
+  server.maxConnections = Infinity;
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
@@ -73,7 +123,7 @@ export function startStandInServer(handler: StandInHandler, opts: { host?: strin
 
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
+    server.listen(opts.port ?? 0, host, STAND_IN_SERVER_LIMITS.backlog, () => {
       server.off('error', reject);
       // A stand-in must never take the product down: a late server error only loses the stand-in.
       server.on('error', () => {});

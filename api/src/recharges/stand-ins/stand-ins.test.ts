@@ -1,7 +1,23 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { inProcessFetch, startStandInServer, type FetchLike, type RunningStandIn, type StandInHandler } from './stand-in-server.ts';
-import { createWaafiPayStandIn, truncateAmount, WAAFIPAY_RESULTS, WAAFIPAY_STAND_IN_CREDENTIALS, type WaafiPayStandIn } from './waafipay-stand-in.ts';
-import { createReloadlyStandIn, RELOADLY_STAND_IN_CREDENTIALS, type ReloadlyStandIn } from './reloadly-stand-in.ts';
+import {
+  drawMillis,
+  inProcessFetch,
+  parseMillis,
+  startStandInServer,
+  STAND_IN_SERVER_LIMITS,
+  type FetchLike,
+  type RunningStandIn,
+  type StandInHandler,
+} from './stand-in-server.ts';
+import {
+  createWaafiPayStandIn,
+  truncateAmount,
+  WAAFIPAY_RESULTS,
+  WAAFIPAY_STAND_IN_CREDENTIALS,
+  type WaafiBooks,
+  type WaafiPayStandIn,
+} from './waafipay-stand-in.ts';
+import { createReloadlyStandIn, RELOADLY_STAND_IN_CREDENTIALS, type ReloadlyBooks, type ReloadlyStandIn } from './reloadly-stand-in.ts';
 
 // Raw HTTP against the stand-ins, as the product's adapters will speak it. Latencies are a few
 // milliseconds so the suite stays fast while every wait path still runs.
@@ -652,5 +668,177 @@ describe('Reloadly stand-in', () => {
     expect(inProcess).toEqual({ status: 200, contentType: 'application/json', body: viaHttp });
     const wrong = await call(direct, `${one}/topups/reports/transactions`);
     expect([wrong.status, wrong.body.errorCode]).toEqual([401, 'INVALID_TOKEN']);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe('field conditions and books (the stand-ins for a fulfilment benchmark)', () => {
+  const creds = WAAFIPAY_STAND_IN_CREDENTIALS;
+  const chargeBody = (referenceId: string, accountNo = '252615551234') => ({
+    schemaVersion: '1.0',
+    requestId: `req-${referenceId}`,
+    timestamp: new Date().toISOString(),
+    channelName: 'WEB',
+    serviceName: 'API_PREAUTHORIZE',
+    serviceParams: {
+      merchantUid: creds.merchantUid,
+      apiUserId: creds.apiUserId,
+      apiKey: creds.apiKey,
+      paymentMethod: 'MWALLET_ACCOUNT',
+      payerInfo: { accountNo },
+      transactionInfo: { referenceId, invoiceId: referenceId, amount: '5.00', currency: 'USD', description: 'Bundle' },
+    },
+  });
+  /** 'ok' (answered), 'unavailable' (503) or 'lost' (reset), for one request. */
+  const outcomeOf = async (request: Promise<Response>) => {
+    try {
+      const res = await request;
+      await res.text();
+      return res.status === 503 ? 'unavailable' : 'ok';
+    } catch {
+      return 'lost';
+    }
+  };
+
+  it('draws a wait in a range, or around a number as before; parses 1500 and 5000-40000', () => {
+    expect([0, 0.5, 0.999999].map((r) => drawMillis({ min: 5000, max: 40000 }, () => r))).toEqual([5000, 22500, expect.closeTo(40000, 0)]);
+    expect([0, 1].map((r) => drawMillis(1500, () => r))).toEqual([750, 2250]);
+    for (let i = 0; i < 200; i++) {
+      const wait = drawMillis({ min: 1000, max: 5000 });
+      expect(wait).toBeGreaterThanOrEqual(1000);
+      expect(wait).toBeLessThanOrEqual(5000);
+    }
+    expect(parseMillis('1500')).toBe(1500);
+    expect(parseMillis(' 5000-40000 ')).toEqual({ min: 5000, max: 40000 });
+    expect(parseMillis('0-0')).toEqual({ min: 0, max: 0 });
+    for (const bad of ['40000-5000', '-5', '1.5', 'abc', '5000-', '']) expect(parseMillis(bad), bad).toBeUndefined();
+  });
+
+  it('honours an approval range: the PIN prompt lasts between its ends, and the books show when it went out and was answered', async () => {
+    const stand = createWaafiPayStandIn({ approvalMs: { min: 150, max: 200 } });
+    const url = await serve(stand.handle);
+    const started = Date.now();
+    const [a, b] = await Promise.all([
+      call(fetch, `${url}/asm`, { body: chargeBody('book-a') }),
+      call(fetch, `${url}/asm`, { body: chargeBody('book-b', '252615550000') }),
+    ]);
+    expect([a.body.responseCode, b.body.responseCode]).toEqual(['2001', '5206']);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    const commit = await call(fetch, `${url}/asm`, {
+      body: {
+        ...chargeBody('x'),
+        serviceName: 'API_PREAUTHORIZE_COMMIT',
+        serviceParams: { ...creds, transactionId: a.body.params.transactionId, referenceId: 'book-a' },
+      },
+    });
+    expect(commit.body.responseCode).toBe('2001');
+
+    const books = (await call(fetch, `${url}/_standin/books`)).body as WaafiBooks;
+    expect(books).toMatchObject({ system: 'waafipay', at: expect.any(Number) });
+    const [first, second] = books.entries;
+    expect(books.entries.map((e) => [e.referenceId, e.state, e.amount, e.requests, e.fault])).toEqual(
+      expect.arrayContaining([
+        ['book-a', 'Committed', '5.00', 1, null],
+        ['book-b', 'Declined', '5.00', 1, null],
+      ]),
+    );
+    for (const entry of [first, second]) {
+      expect(entry.requestedAt).toBeGreaterThanOrEqual(started);
+      const waited = entry.answeredAt! - entry.requestedAt;
+      expect(waited).toBeGreaterThanOrEqual(148); // the timer may fire a millisecond early against Date.now()
+      expect(waited).toBeLessThan(1000);
+    }
+    const committed = books.entries.find((e) => e.referenceId === 'book-a')!;
+    expect(committed.settledAt).toBeGreaterThanOrEqual(committed.answeredAt!);
+    expect(books.entries.find((e) => e.referenceId === 'book-b')!.settledAt).toBeNull();
+    // Only those requested from `since` on; the product's API never serves this path (it is the stand-in's own).
+    expect((await call(fetch, `${url}/_standin/books?since=${Date.now() + 60_000}`)).body.entries).toEqual([]);
+    expect(stand.books().entries).toHaveLength(2);
+  });
+
+  it('WaafiPay: the unavailable and lost-answer rates strike that share of first charges, any payer, never a second request', async () => {
+    const stand = createWaafiPayStandIn({ approvalMs: 0, unavailableRate: 0.1, lostAnswerRate: 0.2 });
+    const direct = inProcessFetch(stand.handle);
+    // Payers 252615551000 to 252615551999: never a test number's last four digits.
+    const post = (i: number) => direct('http://waafipay.local/asm', { method: 'POST', body: JSON.stringify(chargeBody(`r-${i}`, `25261555${1000 + i}`)) });
+    const n = 1000;
+    const first = await Promise.all(Array.from({ length: n }, (_, i) => outcomeOf(post(i))));
+    const count = (what: string) => first.filter((o) => o === what).length;
+    // Binomial: 100 +- 9.5 and 200 +- 12.6; bounds five deviations wide.
+    expect(count('unavailable')).toBeGreaterThan(50);
+    expect(count('unavailable')).toBeLessThan(150);
+    expect(count('lost')).toBeGreaterThan(135);
+    expect(count('lost')).toBeLessThan(265);
+    const books = stand.books().entries;
+    // 503: not processed; lost: processed (approved), only the answer gone.
+    for (const [i, outcome] of first.entries()) {
+      const entry = books.find((e) => e.referenceId === `r-${i}`)!;
+      expect(entry.fault).toBe(outcome === 'ok' ? null : outcome);
+      expect(entry.state).toBe(outcome === 'unavailable' ? 'NotProcessed' : 'Approved');
+    }
+    // The second request for a reference is never struck: the 503'd ones go through, the rest are duplicates.
+    const again = await Promise.all(first.map((_, i) => outcomeOf(post(i))));
+    expect(again.every((o) => o === 'ok')).toBe(true);
+    expect(stand.transactions()).toHaveLength(n);
+  });
+
+  it('Reloadly: the same rates on first sends; the books show when each top-up came and was delivered', async () => {
+    const stand = createReloadlyStandIn({ latencyMs: { min: 20, max: 40 }, unavailableRate: 0.1, lostAnswerRate: 0.2 });
+    const direct = inProcessFetch(stand.combinedHandle);
+    const token = (
+      await call(direct, 'http://reloadly.local/oauth/token', {
+        body: { client_id: 'standin-client', client_secret: 'standin-secret', grant_type: 'client_credentials', audience: 'http://reloadly.local' },
+      })
+    ).body.access_token;
+    const send = (id: string) =>
+      direct('http://reloadly.local/topups', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          operatorId: 1650,
+          amount: 1.5,
+          useLocalAmount: false,
+          customIdentifier: id,
+          recipientPhone: { countryCode: 'SO', number: '615551234' },
+        }),
+      });
+    const n = 600;
+    const started = Date.now();
+    const first = await Promise.all(Array.from({ length: n }, (_, i) => outcomeOf(send(`ci-${i}`))));
+    const count = (what: string) => first.filter((o) => o === what).length;
+    // 60 +- 7.3 and 120 +- 9.8.
+    expect(count('unavailable')).toBeGreaterThan(23);
+    expect(count('unavailable')).toBeLessThan(97);
+    expect(count('lost')).toBeGreaterThan(71);
+    expect(count('lost')).toBeLessThan(169);
+    const again = await Promise.all(first.map((_, i) => outcomeOf(send(`ci-${i}`))));
+    expect(again.every((o) => o === 'ok')).toBe(true); // delivered, or a duplicate of the delivered one
+
+    const books = (await call(direct, 'http://reloadly.local/_standin/books')).body as ReloadlyBooks; // no token: the stand-in's own
+    expect(books.system).toBe('reloadly');
+    expect(books.entries).toHaveLength(n);
+    for (const [i, outcome] of first.entries()) {
+      const entry = books.entries.find((e) => e.customIdentifier === `ci-${i}`)!;
+      expect(entry).toMatchObject({ status: 'SUCCESSFUL', fault: outcome === 'ok' ? null : outcome, sends: 2, requestedAmount: 1.5, deliveredAmount: 1.5 });
+      expect(entry.requestedAt).toBeGreaterThanOrEqual(started);
+      const took = entry.deliveredAt! - entry.requestedAt;
+      expect(took).toBeGreaterThanOrEqual(18); // timers and Date.now() may disagree by a millisecond
+      expect(took).toBeLessThanOrEqual(41);
+      expect(entry.endedAt).toBe(entry.deliveredAt);
+    }
+  });
+
+  it('keeps requests open as long as the PIN prompt lasts, and idle connections longer than a client keeps them', async () => {
+    const slow: StandInHandler = async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      return { kind: 'answer', status: 200, body: { ok: true } };
+    };
+    const url = await serve(slow);
+    const replies = await Promise.all(Array.from({ length: 300 }, () => fetch(`${url}/x`, { method: 'POST', body: '{}' })));
+    expect(replies.every((r) => r.status === 200)).toBe(true);
+    // undici keeps an idle socket for the server's hint less a second: well past its own 4 s default.
+    expect(replies[0].headers.get('keep-alive')).toBe(`timeout=${STAND_IN_SERVER_LIMITS.keepAliveTimeout / 1000}`);
+    await Promise.all(replies.map((r) => r.text()));
   });
 });

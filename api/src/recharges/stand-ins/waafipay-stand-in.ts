@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { faultQueue, type StandInAnswer, type StandInHandler, type StandInRequest } from './stand-in-server.ts';
+import { drawMillis, faultQueue, type Millis, type StandInAnswer, type StandInHandler, type StandInRequest } from './stand-in-server.ts';
 
 /**
  * A local WaafiPay: speaks the gateway's `POST /asm` protocol (docs/integrations.md, "WaafiPay") so the
@@ -25,13 +25,25 @@ import { faultQueue, type StandInAnswer, type StandInHandler, type StandInReques
  *   other    approved.
  *
  * A charge (API_PREAUTHORIZE / API_PURCHASE) is recorded as Pending at once, so a status query
- * during the PIN prompt sees Pending, then waits approvalMs * (0.5..1.5) (the payer typing their
- * PIN) before it is Approved or Declined. Faults from injectFault() are checked before the test
- * numbers. 'X-before' and '503' mean the request was not processed; 'X-after' means it was
- * processed and only the answer is lost.
+ * during the PIN prompt sees Pending, then waits approvalMs * (0.5..1.5), or a time drawn in a
+ * range {min, max} (the payer typing their PIN), before it is Approved or Declined. Faults from
+ * injectFault() are checked before the test numbers. 'X-before' and '503' mean the request was not
+ * processed; 'X-after' means it was processed and only the answer is lost.
+ *
+ * Field conditions for any payer (`unavailableRate`, `lostAnswerRate`, e.g. 0.01 and 0.02): that
+ * share of first charge requests per referenceId answers 503 unprocessed, or is processed and its
+ * answer lost (the connection reset after the PIN prompt); a later request for the reference never
+ * is, so a sale can still end.
+ *
+ * `dialect: 'real'` answers as captured traffic of the real gateway shows where it differs from
+ * this stand-in's own codes (WAAFIPAY_REAL_RESULTS): not found is 5213/E10206 RCS_TRAN_NOT_FOUND
+ * with `params: []`, a cancel of a cancelled (or reversed) transaction 5202/E10207
+ * RCS_TRAN_ALREADY_CANCELLED, a decline 5206/E10205 "Payment Failed (Haraaga xisaabtaadu kuguma
+ * filna)" (Somali: the balance is not enough).
  *
  * Every answer is HTTP 200 with the WaafiPay envelope, refusals included (as WaafiPay does);
- * only a 503 fault or a path other than /asm gets another status.
+ * only a 503 fault or a path other than /asm gets another status. `GET /_standin/books` (this
+ * stand-in's own, never the gateway's) answers what happened to each reference: see books().
  */
 
 export const WAAFIPAY_STAND_IN_CREDENTIALS = {
@@ -59,6 +71,13 @@ export const WAAFIPAY_RESULTS = {
   invalidState: { responseCode: '5310', errorCode: 'E10320', responseMsg: 'RCS_INVALID_TRANSACTION_STATE' },
 } as const;
 
+/** The real gateway's answers where they differ from the stand-in's own (`dialect: 'real'`; captured traffic). */
+export const WAAFIPAY_REAL_RESULTS = {
+  transactionNotFound: { responseCode: '5213', errorCode: 'E10206', responseMsg: 'RCS_TRAN_NOT_FOUND' },
+  alreadyCancelled: { responseCode: '5202', errorCode: 'E10207', responseMsg: 'RCS_TRAN_ALREADY_CANCELLED' },
+  insufficientBalance: { responseCode: '5206', errorCode: 'E10205', responseMsg: 'Payment Failed (Haraaga xisaabtaadu kuguma filna)' },
+} as const;
+
 /** Last 4 digits of the payer's accountNo that trigger each behaviour (see the comment above). */
 export const WAAFIPAY_TEST_ACCOUNT_SUFFIXES = {
   declined: '0000',
@@ -83,6 +102,38 @@ export interface WaafiTransaction {
   /** How many charge requests carried this referenceId (faulted and duplicate ones included). */
   requests: number;
   createdAt: string;
+  /** ms epoch: the charge was taken in and the PIN prompt went out. */
+  requestedAt: number;
+  /** ms epoch: the payer answered the prompt (approved or declined); null while Pending. */
+  answeredAt: number | null;
+  /** ms epoch: the last commit, cancel or reversal. */
+  settledAt: number | null;
+}
+
+/** What became of one reference, for a benchmark's books (GET /_standin/books). */
+export interface WaafiBookEntry {
+  referenceId: string;
+  transactionId: string | null;
+  kind: WaafiTransaction['kind'] | null;
+  /** 'NotProcessed': charge requests came, none was processed (a 503, a reset before processing). */
+  state: WaafiTransaction['state'] | 'NotProcessed';
+  amount: string | null;
+  currency: string | null;
+  accountNo: string | null;
+  requests: number;
+  /** ms epoch: the PIN prompt went out (NotProcessed: the first request arrived). */
+  requestedAt: number;
+  answeredAt: number | null;
+  settledAt: number | null;
+  /** The field-condition fault the first charge got: 503 unprocessed, or processed with its answer lost. */
+  fault: 'unavailable' | 'lost' | null;
+}
+
+export interface WaafiBooks {
+  system: 'waafipay';
+  /** ms epoch, when the books were read. */
+  at: number;
+  entries: WaafiBookEntry[];
 }
 
 export interface WaafiPayStandIn {
@@ -90,6 +141,8 @@ export interface WaafiPayStandIn {
   /** Snapshots, oldest first. */
   transactions(): WaafiTransaction[];
   byReference(ref: string): WaafiTransaction | undefined;
+  /** Every reference charge requests came for, oldest first; `since` (ms epoch) keeps those requested from then on. */
+  books(since?: number): WaafiBooks;
   /** The next request whose serviceName (and/or referenceId) matches gets this fault; `times` defaults to 1. */
   injectFault(match: { serviceName?: string; referenceId?: string }, fault: WaafiFault, times?: number): void;
   /** Forgets transactions, faults and per-reference test-number history. */
@@ -138,24 +191,41 @@ export function truncateAmount(value: unknown): string | undefined {
   return `${whole}.${cents}`;
 }
 
-export function createWaafiPayStandIn(
-  opts: { approvalMs?: number; merchantUid?: string; apiUserId?: string; apiKey?: string; storeId?: string; hppKey?: string } = {},
-): WaafiPayStandIn {
-  const { approvalMs: givenApprovalMs, ...givenCredentials } = opts;
-  const approvalMs = Math.max(0, givenApprovalMs ?? 1500);
+export interface WaafiPayStandInOptions {
+  /** The PIN prompt: n -> n * (0.5..1.5), or {min, max} drawn uniformly. Default 1500. */
+  approvalMs?: Millis;
+  /** 'real': the real gateway's answers where they differ (WAAFIPAY_REAL_RESULTS). Default 'standin'. */
+  dialect?: 'standin' | 'real';
+  /** Share (0..1) of first charge requests per reference processed with the answer lost. */
+  lostAnswerRate?: number;
+  /** Share (0..1) of first charge requests per reference answered 503, not processed. */
+  unavailableRate?: number;
+  /** Math.random unless a test fixes it. */
+  random?: () => number;
+  merchantUid?: string;
+  apiUserId?: string;
+  apiKey?: string;
+  storeId?: string;
+  hppKey?: string;
+}
+
+export function createWaafiPayStandIn(opts: WaafiPayStandInOptions = {}): WaafiPayStandIn {
+  const { approvalMs: givenApprovalMs, dialect = 'standin', lostAnswerRate = 0, unavailableRate = 0, random = Math.random, ...givenCredentials } = opts;
+  const approvalMs: Millis = givenApprovalMs ?? 1500;
   const credentials = { ...WAAFIPAY_STAND_IN_CREDENTIALS, ...definedOnly(givenCredentials) };
+  const real = dialect === 'real';
 
   const byRef = new Map<string, WaafiTransaction>();
   const byTransactionId = new Map<string, WaafiTransaction>();
   /** Charge requests per referenceId, counted even when no transaction came of them. */
-  const requestCounts = new Map<string, number>();
+  const requestCounts = new Map<string, { count: number; firstAt: number; fault: WaafiBookEntry['fault'] }>();
   /** "Once per referenceId/transaction" test-number faults already spent. */
   const spent = new Set<string>();
   const faults = faultQueue<{ serviceName: unknown; referenceId: string | undefined }, WaafiFault>();
   // Ids start from the clock, so a restarted stand-in (the embedded default) never reuses one.
   let nextId = Date.now();
 
-  function envelope(result: Result, params: Params): StandInAnswer {
+  function envelope(result: Result | (typeof WAAFIPAY_REAL_RESULTS)[keyof typeof WAAFIPAY_REAL_RESULTS], params: Params | []): StandInAnswer {
     return {
       kind: 'answer',
       status: 200,
@@ -164,6 +234,9 @@ export function createWaafiPayStandIn(
   }
   const invalid = (description: string) => envelope(WAAFIPAY_RESULTS.invalidParams, { description });
   const unavailable: StandInAnswer = { kind: 'answer', status: 503, body: { message: 'Service Unavailable' } };
+  /** Not found, as this stand-in says it or (`dialect: 'real'`) as the real gateway does, with `params: []`. */
+  const notFound = (params: Params) =>
+    real ? envelope(WAAFIPAY_REAL_RESULTS.transactionNotFound, []) : envelope(WAAFIPAY_RESULTS.transactionNotFound, params);
 
   const takeFault = (serviceName: unknown, referenceId: string | undefined) => faults.take({ serviceName, referenceId });
 
@@ -224,22 +297,29 @@ export function createWaafiPayStandIn(
       accountNo,
       requests: 0,
       createdAt: new Date().toISOString(),
+      requestedAt: Date.now(),
+      answeredAt: null,
+      settledAt: null,
     };
     byRef.set(referenceId, transaction);
     byTransactionId.set(transaction.transactionId, transaction);
     forgetOldest();
 
     // The payer reads the USSD prompt and types the PIN.
-    if (approvalMs > 0) await sleep(approvalMs * (0.5 + Math.random()));
+    const wait = drawMillis(approvalMs, random);
+    if (wait > 0) await sleep(wait);
+    transaction.answeredAt = Date.now();
 
     let answer: StandInAnswer;
     if (suffix === WAAFIPAY_TEST_ACCOUNT_SUFFIXES.declined) {
       transaction.state = 'Declined';
-      answer = envelope(WAAFIPAY_RESULTS.userRejected, {
-        state: 'DECLINED',
-        referenceId,
-        description: 'Payment declined: the payer cancelled or has too little balance',
-      });
+      answer = real
+        ? envelope(WAAFIPAY_REAL_RESULTS.insufficientBalance, { state: 'DECLINED', referenceId })
+        : envelope(WAAFIPAY_RESULTS.userRejected, {
+            state: 'DECLINED',
+            referenceId,
+            description: 'Payment declined: the payer cancelled or has too little balance',
+          });
     } else {
       transaction.state = 'Approved';
       answer = envelope(WAAFIPAY_RESULTS.success, {
@@ -263,7 +343,7 @@ export function createWaafiPayStandIn(
     // Found by transactionId; a referenceId, when given, must be that transaction's own.
     const found = byTransactionId.get(String(transactionId));
     const transaction = found && (referenceId === undefined || found.referenceId === referenceId) ? found : undefined;
-    if (!transaction) return envelope(WAAFIPAY_RESULTS.transactionNotFound, { transactionId: String(transactionId), description: 'No such transaction' });
+    if (!transaction) return notFound({ transactionId: String(transactionId), description: 'No such transaction' });
 
     const suffix = transaction.accountNo.slice(-4);
     if (suffix === WAAFIPAY_TEST_ACCOUNT_SUFFIXES.settleAlways503) return unavailable;
@@ -275,8 +355,12 @@ export function createWaafiPayStandIn(
           ? (['Approved', 'Cancelled', 'preauthorize'] as const)
           : (['Approved', 'Reversed', 'purchase'] as const);
     let answer: StandInAnswer;
-    // Repeating a settlement that already happened succeeds again: the caller may have lost the answer.
-    if (transaction.kind === kind && (transaction.state === from || transaction.state === to)) {
+    if (real && kind === transaction.kind && to !== 'Committed' && transaction.state === to) {
+      // The real gateway refuses a second cancel (or reversal) as already cancelled.
+      answer = envelope(WAAFIPAY_REAL_RESULTS.alreadyCancelled, {});
+    } else if (transaction.kind === kind && (transaction.state === from || transaction.state === to)) {
+      // Repeating a settlement that already happened succeeds again: the caller may have lost the answer.
+      if (transaction.state === from) transaction.settledAt = Date.now();
       transaction.state = to;
       answer = envelope(WAAFIPAY_RESULTS.success, {
         state: to.toUpperCase(),
@@ -299,7 +383,7 @@ export function createWaafiPayStandIn(
     const { referenceId } = params;
     if (!nonEmptyString(referenceId)) return invalid('serviceParams.referenceId is required');
     const transaction = byRef.get(referenceId);
-    if (!transaction) return envelope(WAAFIPAY_RESULTS.transactionNotFound, { referenceId, description: 'No transaction with this referenceId' });
+    if (!transaction) return notFound({ referenceId, description: 'No transaction with this referenceId' });
     return envelope(WAAFIPAY_RESULTS.success, {
       referenceId,
       transactionId: transaction.transactionId,
@@ -345,25 +429,66 @@ export function createWaafiPayStandIn(
   }
 
   function snapshot(transaction: WaafiTransaction): WaafiTransaction {
-    return { ...transaction, requests: requestCounts.get(transaction.referenceId) ?? 0 };
+    return { ...transaction, requests: requestCounts.get(transaction.referenceId)?.count ?? 0 };
+  }
+
+  function books(since = 0): WaafiBooks {
+    const entries: WaafiBookEntry[] = [];
+    for (const [referenceId, requests] of requestCounts) {
+      const t = byRef.get(referenceId);
+      const requestedAt = t?.requestedAt ?? requests.firstAt;
+      if (requestedAt < since) continue;
+      entries.push({
+        referenceId,
+        transactionId: t?.transactionId ?? null,
+        kind: t?.kind ?? null,
+        state: t?.state ?? 'NotProcessed',
+        amount: t?.amount ?? null,
+        currency: t?.currency ?? null,
+        accountNo: t?.accountNo ?? null,
+        requests: requests.count,
+        requestedAt,
+        answeredAt: t?.answeredAt ?? null,
+        settledAt: t?.settledAt ?? null,
+        fault: requests.fault,
+      });
+    }
+    return { system: 'waafipay', at: Date.now(), entries: entries.sort((a, b) => a.requestedAt - b.requestedAt) };
+  }
+
+  /** The field conditions (unavailableRate, lostAnswerRate), drawn once for a reference's first charge request. */
+  function fieldFault(): { fault: WaafiFault; book: WaafiBookEntry['fault'] } | undefined {
+    if (unavailableRate <= 0 && lostAnswerRate <= 0) return undefined;
+    const r = random();
+    if (r < unavailableRate) return { fault: '503', book: 'unavailable' };
+    if (r < unavailableRate + lostAnswerRate) return { fault: 'reset-after', book: 'lost' };
+    return undefined;
   }
 
   async function handle(req: StandInRequest): Promise<StandInAnswer> {
+    if (req.method === 'GET' && req.path === '/_standin/books') {
+      const since = Number(req.query.get('since') ?? 0);
+      return { kind: 'answer', status: 200, body: books(Number.isFinite(since) ? since : 0) };
+    }
     if (req.method !== 'POST' || req.path !== '/asm') return { kind: 'answer', status: 404, body: { message: 'Not Found' } };
     const body = isObject(req.body) ? req.body : {};
     const params = isObject(body.serviceParams) ? body.serviceParams : {};
     const { serviceName } = body;
     const referenceId = referenceOf(serviceName, params);
+    const injected = takeFault(serviceName, referenceId);
+    let field: ReturnType<typeof fieldFault>;
     if (referenceId !== undefined && CHARGES.has(serviceName as string)) {
       // Deleted first so a busy reference moves to the young end and is the last one forgotten.
-      const count = (requestCounts.get(referenceId) ?? 0) + 1;
+      const seen = requestCounts.get(referenceId);
+      // Field conditions strike a reference's first charge request only, so a sale can still end.
+      if (!seen && !injected) field = fieldFault();
       requestCounts.delete(referenceId);
-      requestCounts.set(referenceId, count);
+      requestCounts.set(referenceId, { count: (seen?.count ?? 0) + 1, firstAt: seen?.firstAt ?? Date.now(), fault: seen ? seen.fault : (field?.book ?? null) });
       forgetOldest();
     }
 
     // Injected faults model the network, so they strike before the gateway looks at anything.
-    return withFault(takeFault(serviceName, referenceId), async () => {
+    return withFault(injected ?? field?.fault, async () => {
       if (!isObject(req.body)) return invalid('The body must be a JSON object');
       if (body.schemaVersion !== '1.0') return invalid("schemaVersion must be '1.0'");
       if (!nonEmptyString(body.requestId)) return invalid('requestId is required');
@@ -387,6 +512,7 @@ export function createWaafiPayStandIn(
       const transaction = byRef.get(ref);
       return transaction && snapshot(transaction);
     },
+    books,
     injectFault: (match, fault, times = 1) => faults.add(match, fault, times),
     clearFaults: () => faults.clear(),
     reset: () => {

@@ -1,0 +1,210 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createHarness, type Harness } from '../../../../tests/api/harness.ts';
+import { ledgerSum } from '../../wallets/ledger.ts';
+import { buy, makeShop, moneyKit, walletBalance, type MoneyKit, type Shop } from '../recharge-fixtures.ts';
+import type { RechargeMoney } from '../recharge.routes.ts';
+
+/**
+ * Fulfilment at field scale (issue 24), on SQLite and MariaDB, through the real adapters and the
+ * stand-ins over loopback HTTP: every payer prompted at once however many wait on their PIN; a
+ * reconciliation that reaches every unsure sale however many older ones stay unsure; a gateway that
+ * is down asked a bounded number of times a minute by every worker together; a sale settled by hand
+ * while its payment was unsure followed up until its reserve is let go.
+ */
+let h: Harness;
+let root: string;
+const money: RechargeMoney = {};
+
+beforeAll(async () => {
+  h = await createHarness({ rechargeMoney: money });
+  root = await h.adminToken();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const row = async (id: number) => h.knex('recharges').where({ id }).first();
+const lookups = async (ids: number[]) =>
+  Number((await h.knex('remote_calls').whereIn('recharge_id', ids).where({ operation: 'HPP_GETTRANINFO' }).count({ n: '*' }).first())!.n);
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Sales bought one by one (so their ids and review times follow the order given). */
+async function sales(shop: Shop, n: number, body: Parameters<typeof buy>[2] = {}): Promise<{ id: number; reference: string }[]> {
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const res = await buy(h, shop, body);
+    expect(res.status).toBe(201);
+    out.push(await h.knex('recharges').where({ id: res.body.data.id }).first('id', 'reference'));
+  }
+  return out;
+}
+
+describe('payers at field PIN times', () => {
+  it('120 sales waiting on their payers are all prompted before the first payer has approved (no slot per sale)', { timeout: 60_000 }, async () => {
+    // Each payer takes 2-6 s to approve; the prompts must all go out well before.
+    const kit = await moneyKit(h, { approvalMs: 4000, chargeTimeoutMs: 20_000 });
+    const shop = await makeShop(h, root, 'cost', { balance: '100' });
+    const made = await sales(shop, 120);
+    const worker = kit.newWorker({ pollMs: 20, paymentTimeoutMs: 30_000, reviewAfterMs: 60_000 });
+    const started = Date.now();
+    worker.start();
+    try {
+      await waitFor(async () => made.every((s) => kit.standIns.waafipay.byReference(s.reference)), 10_000, 'every payer prompted');
+      const prompted = made.map((s) => kit.standIns.waafipay.byReference(s.reference)!);
+      const lastPrompt = Math.max(...prompted.map((t) => t.requestedAt));
+      const firstAnswer = Math.min(...kit.standIns.waafipay.transactions().map((t) => t.answeredAt ?? Infinity));
+      expect(lastPrompt).toBeLessThan(firstAnswer);
+      expect(lastPrompt - started).toBeLessThan(2000);
+      expect(worker.peakInFlight).toBeGreaterThanOrEqual(120);
+      await waitFor(
+        async () => (await h.knex('recharges').where({ dealer_id: shop.dealerId }).whereNot('status', 'completed').first('id')) === undefined,
+        30_000,
+        'every sale completed',
+      );
+    } finally {
+      await worker.stop();
+      await kit.close();
+    }
+    for (const s of made) expect(kit.standIns.waafipay.byReference(s.reference)).toMatchObject({ state: 'Committed', requests: 1 });
+    expect(await ledgerSum(h.knex, shop.walletId)).toBe(await walletBalance(h, shop.walletId));
+  });
+});
+
+describe('the reconciliation cannot starve', () => {
+  let kit: MoneyKit;
+  beforeAll(async () => {
+    // Dozens of sales ask the stand-ins at once, in this test's own process: answers get seconds, not 400 ms.
+    kit = await moneyKit(h, { money, reviewAfterMs: 300, callTimeoutMs: 3000 });
+  });
+  afterAll(async () => {
+    await kit.close();
+  });
+
+  /** Sales whose charge was approved but answered by a reset, and whose every status question fails: they end in review. */
+  async function unsureInReview(shop: Shop, n: number) {
+    const made = await sales(shop, n);
+    for (const s of made) {
+      kit.standIns.waafipay.injectFault({ serviceName: 'API_PREAUTHORIZE', referenceId: s.reference }, 'reset-after');
+      kit.standIns.waafipay.injectFault({ serviceName: 'HPP_GETTRANINFO', referenceId: s.reference }, '503', 1_000_000);
+    }
+    await kit.newWorker({ downVendorLookupsPerMinute: 100_000 }).drain();
+    for (const s of made) expect(await row(s.id)).toMatchObject({ status: 'needs_review', payment_state: 'sent' });
+    return made;
+  }
+
+  it('more unsure sales than a round takes: newer ones whose answers were only lost are asked within the next rounds and resume', async () => {
+    const shop = await makeShop(h, root, 'cost', { balance: '50' });
+    const stuck = await unsureInReview(shop, 12);
+    const fresh = await unsureInReview(shop, 3);
+    // The gateway answers again, except about the 12 older sales.
+    kit.standIns.waafipay.clearFaults();
+    for (const s of stuck) kit.standIns.waafipay.injectFault({ serviceName: 'HPP_GETTRANINFO', referenceId: s.reference }, '503', 1_000_000);
+    const worker = kit.newWorker({ reconcileBatch: 5, downVendorLookupsPerMinute: 100_000 });
+    const before = await lookups(stuck.map((s) => s.id));
+    // Five a round, oldest due first: the 12 stuck ones are asked once each and wait their turn again.
+    for (let round = 0; round < 4; round++) await worker.reconcile();
+    for (const s of fresh) expect((await row(s.id)).status).toBe('pending');
+    expect(await lookups(stuck.map((s) => s.id))).toBe(before + stuck.length);
+    for (const s of stuck) expect(await row(s.id)).toMatchObject({ status: 'needs_review', checks: 1, last_check_note: expect.stringContaining('503') });
+    await worker.drain();
+    for (const s of fresh) {
+      expect(await row(s.id)).toMatchObject({ status: 'completed', payment_state: 'collected' });
+      expect(kit.standIns.waafipay.byReference(s.reference)).toMatchObject({ state: 'Committed', requests: 1 });
+    }
+    expect(await ledgerSum(h.knex, shop.walletId)).toBe(await walletBalance(h, shop.walletId));
+  });
+
+  it('two workers reconciling at the same moment ask about each due sale once (its lease)', async () => {
+    const shop = await makeShop(h, root, 'cost', { balance: '50' });
+    const made = await unsureInReview(shop, 20);
+    const ids = made.map((s) => s.id);
+    const [a, b] = [kit.newWorker({ downVendorLookupsPerMinute: 100_000 }), kit.newWorker({ downVendorLookupsPerMinute: 100_000 })];
+    const before = await lookups(ids);
+    const asked = await Promise.all([a.reconcile(), b.reconcile(), a.reconcile(), b.reconcile()]);
+    expect(asked.reduce((x, y) => x + y, 0)).toBe(20);
+    expect(await lookups(ids)).toBe(before + 20);
+    for (const id of ids) expect(await row(id)).toMatchObject({ status: 'needs_review', checks: 1, check_leased_until: null });
+  });
+
+  it('a sale settled by hand while its payment is unsure keeps being asked until the reserve is let go', async () => {
+    const shop = await makeShop(h, root, 'cost', { balance: '50' });
+    const [sale] = await unsureInReview(shop, 1);
+    const settled = await h
+      .http()
+      .post(`/api/v1/recharges/${sale.id}/settle`)
+      .set(bearer(root))
+      .send({ outcome: 'not_delivered', note: 'The customer says nothing arrived.' });
+    expect(settled.status).toBe(200);
+    const worker = kit.newWorker({ checkMaxMs: 30, downVendorLookupsPerMinute: 100_000 });
+    await worker.drain();
+    // The dealer has its money back; the customer's reserve is still held at the gateway.
+    expect(await row(sale.id)).toMatchObject({ status: 'refunded', payment_state: 'sent' });
+    expect((await row(sale.id)).next_check_at).not.toBeNull();
+    expect(kit.standIns.waafipay.byReference(sale.reference)?.state).toBe('Approved');
+    // The gateway is still unreachable: asked, and asked again at its next time.
+    const asked = await lookups([sale.id]);
+    await worker.reconcile();
+    await new Promise((r) => setTimeout(r, 60));
+    await worker.reconcile();
+    expect(await lookups([sale.id])).toBe(asked + 2);
+    expect(kit.standIns.waafipay.byReference(sale.reference)?.state).toBe('Approved');
+    // It answers: the reserve is let go, and the questions stop.
+    kit.standIns.waafipay.clearFaults();
+    await new Promise((r) => setTimeout(r, 60));
+    await worker.reconcile();
+    expect(kit.standIns.waafipay.byReference(sale.reference)?.state).toBe('Cancelled');
+    expect(await row(sale.id)).toMatchObject({ status: 'refunded', payment_state: 'released', next_check_at: null });
+    const settledLookups = await lookups([sale.id]);
+    await new Promise((r) => setTimeout(r, 60));
+    await worker.reconcile();
+    expect(await lookups([sale.id])).toBe(settledLookups);
+    const log = (await h.knex('activity_log').where({ subject_type: 'recharge', subject_id: sale.id }).orderBy('id')).map((l: { action: string }) => l.action);
+    expect(log).toEqual(['recharge_created', 'recharge_needs_review', 'recharge_settled_in_review', 'recharge_refunded', 'recharge_payment_reconciled']);
+  });
+
+  it('a gateway that is down gets a bounded number of lookups a minute from every worker together', async () => {
+    const shop = await makeShop(h, root, 'cost', { balance: '50' });
+    const made = await unsureInReview(shop, 30);
+    const ids = made.map((s) => s.id);
+    // The gateway stops answering anything.
+    kit.standIns.waafipay.injectFault({ serviceName: 'HPP_GETTRANINFO' }, '503', 1_000_000);
+    const budget = 8;
+    const workers = [0, 1, 2].map(() => kit.newWorker({ checkMaxMs: 20, downVendorLookupsPerMinute: budget }));
+    // The first round of each worker asks before any answer can tell it the gateway is down.
+    await Promise.all(workers.map((w) => w.reconcile()));
+    // A new minute starts (the budget of the one before went to the drain above).
+    await h.knex('vendor_health').update({ window_started_at: null, window_lookups: 0 });
+    const before = await lookups(ids);
+    const until = Date.now() + 1500;
+    while (Date.now() < until) {
+      await Promise.all(workers.map((w) => w.reconcile()));
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const sent = (await lookups(ids)) - before;
+    // Down, it is asked within the minute's budget, by the three workers together.
+    expect(sent).toBeLessThanOrEqual(budget);
+    expect(sent).toBeGreaterThan(0);
+    // Every sale still has its next check, and stays in review with the gateway's words.
+    for (const id of ids) expect(await row(id)).toMatchObject({ status: 'needs_review', next_check_at: expect.anything() });
+    // The gateway is back. A minute later (moved back here) the budget lets a lookup through, its
+    // answer lifts the budget, and every sale is told.
+    kit.standIns.waafipay.clearFaults();
+    await h.knex('vendor_health').update({ window_started_at: '2000-01-01 00:00:00.000' });
+    await h.knex('recharges').whereIn('id', ids).update({ next_check_at: '2000-01-01 00:00:00.000' });
+    for (let round = 0; round < 5 && (await h.knex('recharges').whereIn('id', ids).where('status', 'needs_review').first('id')); round++) {
+      await workers[0].reconcile();
+      await h.knex('recharges').whereIn('id', ids).where('status', 'needs_review').update({ next_check_at: '2000-01-01 00:00:00.000' });
+    }
+    expect(await h.knex('recharges').whereIn('id', ids).where('status', 'needs_review').first('id')).toBeUndefined();
+    await workers[0].drain();
+    for (const id of ids) expect((await row(id)).status).toBe('completed');
+    expect(await ledgerSum(h.knex, shop.walletId)).toBe(await walletBalance(h, shop.walletId));
+  });
+});

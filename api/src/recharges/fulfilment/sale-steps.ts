@@ -1,0 +1,465 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Knex } from 'knex';
+import type pino from 'pino';
+import { fromDbTime, toDbTime } from '../../database/time.ts';
+import { unitOfWork } from '../../database/unit-of-work.ts';
+import type { ServiceContext } from '../../platform/context.ts';
+import type { PaymentAdapter, PaymentFlow } from '../adapters/payment-adapter.ts';
+import type { DeliveryResult, OperatorAdapter } from '../adapters/operator-adapter.ts';
+import { completeRecharge, failRecharge } from '../recharge.service.ts';
+import type { RechargeRow } from '../recharge-rows.ts';
+import { raiseSaleEvent } from '../sale-events.ts';
+import type { StepWrites } from './step-writes.ts';
+import type { VendorGate } from './vendor-gate.ts';
+
+/**
+ * One sale's fulfilment as a state machine (docs/architecture.md, "Fulfilment"). The sale's row
+ * says where it stands (payment_state x delivery_state, and a person's decision in review);
+ * `stageOf` reads the stage from it, and each stage has one small step that records its intent,
+ * makes at most one remote call, and records the answer, each record written before the next
+ * call, so that after a crash the sale is asked about only what was really sent:
+ *
+ *   stage             when                                      remote call                 moves to
+ *   pay               payment none                              charge (PIN prompt)         confirm_payment | deliver | settle
+ *   confirm_payment   payment sent (answer unknown)             lookup by our reference     deliver | settle | (wait)
+ *   record_decision   a person decided, delivery not final      none                        commit | release | settle
+ *   deliver           paid (or the dealer's wallet paid)        send the top-up             confirm_delivery | poll_delivery | commit | release
+ *   confirm_delivery  top-up sent (answer unknown)              lookup by our reference     deliver (resend) | poll_delivery | commit | release
+ *   poll_delivery     the aggregator is processing              status of its transaction   commit | release | (wait)
+ *   commit            delivered, reserve held                   commit the reserve          settle
+ *   release           not delivered, payment held               cancel / reverse            settle
+ *   settle            nothing left to ask                       none                        completed | failed | refunded
+ *
+ * A step ends in one of four ways: `continue` (the row moved on: the next stage runs now),
+ * `retry` (ask again in a while: kept in memory when the claim has time left, else handed back
+ * to pending with a time), `unsure` (the remote side cannot tell: ask again with backoff, and
+ * after the review window hand it to a person), or `done`.
+ */
+export const MAX_CRASHES = 5;
+/** Sends of one top-up that the aggregator never received before the sale waits for review. */
+export const MAX_SENDS = 3;
+
+export class LeaseLost extends Error {}
+
+/** A sale in fulfilment: its row, with what its provider and bundle tell the operator (joined at the claim). */
+export type Sale = RechargeRow & {
+  reference: string;
+  payer_phone: string;
+  adapter_key?: string | null;
+  external_operator_id?: string | null;
+  operator_product_code?: string | null;
+};
+type Fields = Partial<RechargeRow>;
+type Claim = Pick<RechargeRow, 'id' | 'status' | 'processing_started_at'>;
+
+export type Stage = 'pay' | 'confirm_payment' | 'record_decision' | 'deliver' | 'confirm_delivery' | 'poll_delivery' | 'commit' | 'release' | 'settle';
+
+type Next = { then: 'continue' } | { then: 'retry'; inMs: number } | { then: 'unsure'; reason: string } | { then: 'done' };
+const CONTINUE: Next = { then: 'continue' };
+const DONE: Next = { then: 'done' };
+
+export interface StepTiming {
+  /** How long the payer may take to approve: a payment the gateway has never heard of after this is absent. */
+  paymentTimeoutMs: number;
+  leaseMs: number;
+  retryBaseMs: number;
+  maxRetryMs: number;
+  reviewAfterMs: number;
+}
+
+export interface StepDeps {
+  db: Knex;
+  ctx: ServiceContext;
+  payment: PaymentAdapter;
+  operators: Record<string, OperatorAdapter>;
+  writes: StepWrites;
+  gate: VendorGate;
+  logger?: pino.Logger;
+  timing: StepTiming;
+  /** Aborted when the worker stops: a sale waiting in memory goes back to pending at once. */
+  stopping: () => AbortSignal;
+}
+
+/** This worker's hold on a sale: it is still processing under the lease it was claimed with. */
+export const claimOf = (r: Pick<RechargeRow, 'id' | 'processing_started_at'>): Claim => ({
+  id: r.id,
+  status: 'processing',
+  processing_started_at: r.processing_started_at,
+});
+
+export const elapsedSince = (dbTime: string | null | undefined) => (dbTime ? Date.now() - new Date(fromDbTime(dbTime)!).getTime() : 0);
+
+/** The gateway flow of a sale's payment (a wallet sale has none: the gateway's own is a harmless stand-in). */
+export function flowOf(r: Pick<RechargeRow, 'payment_flow'>, fallback: PaymentFlow): PaymentFlow {
+  return r.payment_flow === 'wallet' ? fallback : (r.payment_flow ?? fallback);
+}
+
+/** Where a sale stands, read from its row (the table above). */
+export function stageOf(r: Sale, defaultFlow: PaymentFlow): Stage {
+  const ps = r.payment_state;
+  const ds = r.delivery_state;
+  if (r.payment_flow !== 'wallet') {
+    if (ps === 'none') return 'pay';
+    if (ps === 'sent') return 'confirm_payment';
+    // Nothing was taken before any delivery: nothing to deliver for.
+    if (ps === 'declined' || ps === 'absent' || (ps === 'released' && ds === 'none')) return 'settle';
+  }
+  if (r.review_outcome && ds !== 'delivered' && ds !== 'failed') return 'record_decision';
+  if (ds === 'none') return 'deliver';
+  if (ds === 'sent') return 'confirm_delivery';
+  if (ds === 'processing') return 'poll_delivery';
+  const flow = flowOf(r, defaultFlow);
+  if (ds === 'delivered') return flow === 'preauthorize' && (ps === 'reserved' || ps === 'committing') ? 'commit' : 'settle';
+  if (ps === 'reserved' || ps === 'releasing' || (ps === 'collected' && flow === 'purchase')) return 'release';
+  return 'settle';
+}
+
+/** What the sale's record says about a payment that was not simply collected. */
+function paymentNote(state: string): string | null {
+  if (state === 'collected') return null;
+  if (state === 'released') return 'Delivered, but the reserved payment could not be taken (it was cancelled or expired at the gateway).';
+  if (state === 'none' || state === 'absent' || state === 'declined') return 'Delivered without a payment.';
+  return "Delivered; the payment's outcome is still being confirmed with the gateway.";
+}
+
+/** Hands a sale to a person (needs_review) while `where` still holds; the reconciliation then keeps asking. */
+export async function toReview(deps: Pick<StepDeps, 'db' | 'ctx'>, where: Claim, crashes: number, reason: string): Promise<boolean> {
+  return unitOfWork(async (trx) => {
+    const now = toDbTime();
+    const changed = await trx('recharges')
+      .where(where)
+      .update({
+        status: 'needs_review',
+        crashes,
+        review_reason: reason.slice(0, 500),
+        needs_review_at: now,
+        next_attempt_at: null,
+        next_check_at: now,
+        checks: 0,
+        check_leased_until: null,
+        updated_at: now,
+      });
+    if (changed) await raiseSaleEvent({ ...deps.ctx, db: trx }, { type: 'sale.needs_review', rechargeId: where.id, after: { reason } });
+    return changed > 0;
+  }, deps.db);
+}
+
+export class SaleSteps {
+  private readonly steps: Record<Stage, (r: Sale) => Promise<Next>> = {
+    pay: (r) => this.pay(r),
+    confirm_payment: (r) => this.confirmPayment(r),
+    record_decision: (r) => this.recordDecision(r),
+    deliver: (r) => this.deliver(r),
+    confirm_delivery: (r) => this.confirmDelivery(r),
+    poll_delivery: (r) => this.pollDelivery(r),
+    commit: (r) => this.settlePayment(r, 'commit'),
+    release: (r) => this.settlePayment(r, 'release'),
+    settle: (r) => this.settleFromState(r),
+  };
+
+  constructor(private readonly deps: StepDeps) {}
+
+  private get pay_(): PaymentAdapter {
+    return this.deps.payment;
+  }
+
+  /** Runs the sale until it is settled, handed to a person, or handed back to wait. */
+  async run(r: Sale): Promise<void> {
+    for (let moves = 0; ; moves++) {
+      // Every step moves the row on or waits: this many moves without a wait is a defect, not a sale.
+      if (moves > 40) throw new Error(`The sale made no progress (stage ${stageOf(r, this.pay_.flow)}).`);
+      let next = await this.steps[stageOf(r, this.pay_.flow)](r);
+      if (next.then === 'unsure') next = await this.unsure(r, next.reason);
+      if (next.then === 'done') return;
+      if (next.then === 'retry') {
+        // Kept in memory (a timer, no database write, no claim) while the lease has room; else back to pending.
+        const room = this.deps.timing.leaseMs / 2 - elapsedSince(r.processing_started_at);
+        if (next.inMs > room || this.deps.stopping().aborted || !(await this.pause(next.inMs))) return this.later(r, next.inMs);
+        moves = 0;
+      }
+    }
+  }
+
+  /** Waits `ms`, unless the worker stops meanwhile (false). */
+  private async pause(ms: number): Promise<boolean> {
+    try {
+      await sleep(ms, undefined, { signal: this.deps.stopping() });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Records a step of this claim (or stops: another worker took the sale over). */
+  async step(r: Sale, fields: Fields): Promise<void> {
+    const changed = await this.deps.writes.update(claimOf(r), fields);
+    if (!changed) throw new LeaseLost();
+    Object.assign(r, fields);
+  }
+
+  /** Asks again later: back to pending with a time to wait. */
+  async later(r: Sale, delayMs: number): Promise<void> {
+    await this.step(r, { status: 'pending', next_attempt_at: toDbTime(new Date(Date.now() + delayMs)) });
+  }
+
+  /** An unknown outcome: ask again after a wait that grows with the time waited, or hand it to a person. */
+  private async unsure(r: Sale, reason: string): Promise<Next> {
+    const t = this.deps.timing;
+    if (!r.unsure_since) await this.step(r, { unsure_since: toDbTime() });
+    const waited = elapsedSince(r.unsure_since);
+    if (waited >= t.reviewAfterMs) {
+      await toReview(this.deps, claimOf(r), Number(r.crashes), reason);
+      return DONE;
+    }
+    return { then: 'retry', inMs: Math.min(t.maxRetryMs, Math.max(t.retryBaseMs, Math.floor(waited / 4))) };
+  }
+
+  private operatorOf(r: Sale): OperatorAdapter | undefined {
+    return this.deps.operators[r.operator_adapter ?? r.adapter_key ?? 'sandbox'];
+  }
+
+  private forWhom(r: Sale) {
+    return { rechargeId: Number(r.id) };
+  }
+
+  /** May this vendor be asked now (it answers, or its budget while down has room)? */
+  private async mayAsk(system: string): Promise<boolean> {
+    return this.deps.gate.mayLookUp(system);
+  }
+
+  /* ---------------- the steps ---------------- */
+
+  private async pay(r: Sale): Promise<Next> {
+    const pay = this.pay_;
+    if (r.review_outcome) return this.settle(r, r.review_outcome === 'delivered', 'Settled in review before any payment was asked for.');
+    const flow = flowOf(r, pay.flow);
+    await this.step(r, { payment_state: 'sent', payment_flow: flow, payment_adapter: pay.name, unsure_since: toDbTime() });
+    const charged = await pay.charge(
+      {
+        referenceId: r.reference,
+        payerPhone: r.payer_phone,
+        amount: Number(r.amount),
+        currency: r.currency,
+        description: `${r.provider_name} ${r.bundle_name}`,
+      },
+      this.forWhom(r),
+    );
+    if (charged.status === 'approved') {
+      await this.step(r, { payment_state: flow === 'preauthorize' ? 'reserved' : 'collected', payment_reference: charged.transactionId, unsure_since: null });
+    } else if (charged.status === 'declined') {
+      await this.step(r, { payment_state: 'declined', unsure_since: null });
+      return this.settle(r, false, `Payment declined (${charged.code}): ${charged.message}`);
+    }
+    // Unknown: the gateway may have it. Ask (confirm_payment), never charge again.
+    return CONTINUE;
+  }
+
+  private async confirmPayment(r: Sale): Promise<Next> {
+    const pay = this.pay_;
+    const decided = r.review_outcome;
+    if (!(await this.mayAsk(pay.system))) {
+      if (decided)
+        return this.settle(r, decided === 'delivered', "The payment's outcome was unknown when the sale was settled; the reconciliation keeps asking.");
+      return { then: 'unsure', reason: 'The payment gateway is not answering; it is asked again when it does.' };
+    }
+    const found = await pay.lookup(r.reference, this.forWhom(r));
+    if (found.status === 'found') {
+      if (found.state === 'pending')
+        return decided
+          ? this.settle(r, decided === 'delivered', 'The payer had not approved when the sale was settled.')
+          : { then: 'unsure', reason: 'The payer has not approved the payment yet.' };
+      if (found.state === 'declined') {
+        await this.step(r, { payment_state: 'declined', unsure_since: null });
+        return this.settle(r, false, 'Payment declined: the payer did not approve.');
+      }
+      if (found.state === 'cancelled' || found.state === 'reversed') {
+        await this.step(r, { payment_state: 'released', unsure_since: null });
+        return this.settle(r, false, 'The payment was cancelled at the gateway.');
+      }
+      const taken = flowOf(r, pay.flow) === 'preauthorize' ? 'reserved' : 'collected';
+      await this.step(r, {
+        payment_state: found.state === 'committed' ? 'collected' : taken,
+        payment_reference: found.transactionId ?? r.payment_reference,
+        unsure_since: null,
+      });
+      return CONTINUE;
+    }
+    if (found.status === 'not_found') {
+      // Not there (yet): a charge may still be on its way while the payer reads the prompt.
+      const t = this.deps.timing;
+      if (!decided && elapsedSince(r.unsure_since) < t.paymentTimeoutMs)
+        return { then: 'retry', inMs: Math.max(t.retryBaseMs, Math.min(t.maxRetryMs, Math.floor(t.paymentTimeoutMs / 6))) };
+      await this.step(r, { payment_state: 'absent', unsure_since: null });
+      return this.settle(r, decided === 'delivered', 'The payment never reached the gateway: nothing was taken.');
+    }
+    if (decided)
+      return this.settle(
+        r,
+        decided === 'delivered',
+        `The payment's outcome was unknown when the sale was settled (${found.error}); the reconciliation keeps asking.`,
+      );
+    return { then: 'unsure', reason: `The payment gateway cannot say what became of the payment: ${found.error}` };
+  }
+
+  /** A person's decision in review settles the delivery question; the payment follows it. */
+  private async recordDecision(r: Sale): Promise<Next> {
+    const delivered = r.review_outcome === 'delivered';
+    await this.step(r, {
+      delivery_state: delivered ? 'delivered' : 'failed',
+      unsure_since: null,
+      failure_reason: delivered ? null : 'Not delivered (settled in review).',
+    });
+    return CONTINUE;
+  }
+
+  private async deliver(r: Sale): Promise<Next> {
+    const operator = this.operatorOf(r);
+    if (!operator) {
+      await this.step(r, { delivery_state: 'failed', failure_reason: `No operator adapter named "${r.adapter_key}".` });
+      return CONTINUE;
+    }
+    await this.step(r, { delivery_state: 'sent', operator_adapter: operator.name, unsure_since: r.unsure_since ?? toDbTime() });
+    const sent = await operator.send(
+      {
+        customIdentifier: r.reference,
+        phone: r.phone,
+        externalOperatorId: r.external_operator_id ?? null,
+        productCode: r.operator_product_code ?? null,
+        cost: Number(r.cost),
+      },
+      this.forWhom(r),
+    );
+    if (sent.status === 'not_sent') {
+      await this.step(r, { delivery_state: 'none' });
+      return { then: 'unsure', reason: `The top-up could not be sent yet: ${sent.error}` };
+    }
+    // Unknown: stays `sent`, and confirm_delivery asks by our reference.
+    if (sent.status !== 'unknown') await this.applyDelivery(r, sent);
+    return CONTINUE;
+  }
+
+  private async confirmDelivery(r: Sale): Promise<Next> {
+    const operator = this.operatorOf(r)!;
+    if (!(await this.mayAsk(operator.system))) return { then: 'unsure', reason: 'The aggregator is not answering; it is asked again when it does.' };
+    const found = await operator.lookup(r.reference, this.forWhom(r));
+    if (found.status === 'not_found') {
+      // The aggregator never got it. Sending again under the same customIdentifier is safe (it
+      // refuses a duplicate, so it can never deliver twice), a bounded number of times.
+      const sends = await this.deps.db('remote_calls').where({ recharge_id: r.id, operation: 'POST /topups' }).count({ n: '*' }).first();
+      if (Number((sends as { n: number | string }).n) < MAX_SENDS) {
+        await this.step(r, { delivery_state: 'none' });
+        return { then: 'retry', inMs: this.deps.timing.retryBaseMs };
+      }
+      return { then: 'unsure', reason: `The aggregator has no record of the top-up after ${MAX_SENDS} sends whose answers were lost.` };
+    }
+    if (found.status === 'unknown') return { then: 'unsure', reason: `The aggregator cannot say what became of the top-up: ${found.error}` };
+    await this.applyDelivery(r, found);
+    return r.delivery_state === 'processing' ? { then: 'unsure', reason: 'The operator is still processing the top-up.' } : CONTINUE;
+  }
+
+  private async pollDelivery(r: Sale): Promise<Next> {
+    const operator = this.operatorOf(r)!;
+    if (!(await this.mayAsk(operator.system))) return { then: 'unsure', reason: 'The aggregator is not answering; it is asked again when it does.' };
+    // In processing the operator has answered with its delivery id.
+    const polled = await operator.poll(r.delivery_id!, this.forWhom(r));
+    if (polled.status === 'unknown') return { then: 'unsure', reason: `The aggregator cannot say what became of the top-up: ${polled.error}` };
+    await this.applyDelivery(r, polled);
+    return r.delivery_state === 'processing' ? { then: 'unsure', reason: 'The operator is still processing the top-up.' } : CONTINUE;
+  }
+
+  private async applyDelivery(r: Sale, result: Exclude<DeliveryResult, { status: 'unknown' }>) {
+    if (result.status === 'delivered')
+      await this.step(r, { delivery_state: 'delivered', delivery_id: result.deliveryId, operator_reference: result.operatorReference, unsure_since: null });
+    else if (result.status === 'processing') await this.step(r, { delivery_state: 'processing', delivery_id: result.deliveryId });
+    else await this.step(r, { delivery_state: 'failed', delivery_id: result.deliveryId, failure_reason: result.reason.slice(0, 500), unsure_since: null });
+  }
+
+  /**
+   * Commits the reserve (delivered) or lets it go / reverses the purchase (not delivered). The
+   * intent is recorded first (committing / releasing), so a crash or a lost answer is followed by
+   * a question, not a second request blindly. Unconfirmed: unsure (rescheduled, then review); with
+   * a person's decision, the sale is settled anyway and the reconciliation follows the payment up.
+   */
+  private async settlePayment(r: Sale, action: 'commit' | 'release'): Promise<Next> {
+    const pay = this.pay_;
+    const flow = flowOf(r, pay.flow);
+    const pendingState = action === 'commit' ? 'committing' : 'releasing';
+    const target = action === 'commit' ? 'collected' : 'released';
+    const settled = (): Promise<Next> => this.settleFromState(r);
+    // What the gateway said last, raw: the review queue shows it.
+    let said = '';
+    for (let round = 0; round < 2; round++) {
+      if (r.payment_state === pendingState) {
+        if (!(await this.mayAsk(pay.system))) {
+          said = 'the gateway is not answering';
+          break;
+        }
+        const found = await pay.lookup(r.reference, this.forWhom(r));
+        if (found.status !== 'found') said = found.status === 'unknown' ? found.error : 'the gateway has no record of it';
+        if (found.status === 'found') {
+          const s = found.state;
+          if (action === 'commit' && s === 'committed') {
+            await this.step(r, { payment_state: 'collected', unsure_since: null });
+            return settled();
+          }
+          // A release is done; a commit found the reserve gone (expired or cancelled at the gateway): delivered uncollected.
+          if (s === 'cancelled' || s === 'reversed' || s === 'declined') {
+            await this.step(r, { payment_state: 'released', unsure_since: null });
+            return settled();
+          }
+          if (s === 'pending' || round === 1) break;
+          // Still reserved (or charged, for a purchase): ask once more below.
+        } else break;
+      }
+      await this.step(r, { payment_state: pendingState, unsure_since: r.unsure_since ?? toDbTime() });
+      // A payment to commit or let go was made: the gateway's transaction id is recorded.
+      const transactionId = r.payment_reference!;
+      const done =
+        action === 'commit'
+          ? await pay.commit({ referenceId: r.reference, transactionId }, this.forWhom(r))
+          : await pay.release({ referenceId: r.reference, transactionId, flow }, this.forWhom(r));
+      if (done.status === 'done') {
+        await this.step(r, { payment_state: target, unsure_since: null });
+        return settled();
+      }
+      // Refused or unknown: the lookup above tells what the gateway has.
+      said = done.status === 'refused' ? `${done.code}: ${done.message}` : done.error;
+    }
+    if (r.review_outcome) return settled();
+    const what = action === 'commit' ? 'taking the reserved payment' : 'returning the payment';
+    return { then: 'unsure', reason: `The payment gateway did not confirm ${what}${said ? ` (${said})` : ''}.` };
+  }
+
+  /** Settles a sale whose remote questions are over, from what its row says. */
+  private settleFromState(r: Sale): Promise<Next> {
+    const delivered = r.delivery_state === 'delivered' || (r.delivery_state !== 'failed' && r.review_outcome === 'delivered');
+    if (delivered) return this.settle(r, true, '');
+    const reason =
+      r.failure_reason ??
+      (r.payment_state === 'declined'
+        ? 'Payment declined: the payer did not approve.'
+        : r.payment_state === 'absent'
+          ? 'The payment never reached the gateway: nothing was taken.'
+          : r.payment_state === 'released' && r.delivery_state === 'none'
+            ? 'The payment was cancelled at the gateway.'
+            : 'The bundle could not be delivered.');
+    return this.settle(r, false, reason);
+  }
+
+  /** The sale ends: completed (delivered) or failed, with whatever the dealer was debited returned. */
+  private async settle(r: Sale, delivered: boolean, reason: string): Promise<Next> {
+    if (delivered) {
+      await completeRecharge(this.deps.ctx, r.id, r.operator_reference ?? r.delivery_id ?? (r.review_outcome ? 'settled-in-review' : r.reference), {
+        claimedAt: r.processing_started_at,
+        note: r.payment_flow === 'wallet' ? null : paymentNote(r.payment_state),
+      });
+      return DONE;
+    }
+    const won = await failRecharge(this.deps.ctx, r.id, reason, {
+      claimedAt: r.processing_started_at,
+      paymentReturned: r.payment_state === 'released' && flowOf(r, this.pay_.flow) === 'purchase',
+    });
+    if (!won) throw new LeaseLost();
+    return DONE;
+  }
+}
