@@ -3,6 +3,10 @@ import { bearer, createHarness, type Harness } from '../../../../tests/api/harne
 import { ledgerSum } from '../../wallets/ledger.ts';
 import { buy, makeShop, moneyKit, walletBalance, type MoneyKit, type Shop } from '../recharge-fixtures.ts';
 import type { RechargeMoney } from '../recharge.routes.ts';
+import { waafiPayAdapter } from '../adapters/payment-adapter.ts';
+import type { FetchLike } from '../adapters/remote-call.ts';
+import { databaseTrail } from '../remote-calls.ts';
+import { WAAFIPAY_STAND_IN_CREDENTIALS } from '../stand-ins/waafipay-stand-in.ts';
 
 /**
  * Fulfilment at field scale (issue 24), on SQLite and MariaDB, through the real adapters and the
@@ -206,5 +210,63 @@ describe('the reconciliation cannot starve', () => {
     await workers[0].drain();
     for (const id of ids) expect((await row(id)).status).toBe('completed');
     expect(await ledgerSum(h.knex, shop.walletId)).toBe(await walletBalance(h, shop.walletId));
+  });
+});
+
+describe('an answer nobody classified', () => {
+  it('never completes or fails a sale: asked again with backoff, then it waits for a person with the raw answer, and resumes once the gateway answers plainly', async () => {
+    const kit = await moneyKit(h, { reviewAfterMs: 600 });
+    const shop = await makeShop(h, root, 'cost', { balance: '20' });
+    // Every status question gets an answer that is in no table (codes and words nobody listed).
+    let strange = true;
+    const gateway: FetchLike = async (url, init) => {
+      const request = JSON.parse(String(init?.body ?? '{}')) as { serviceName?: string };
+      if (strange && request.serviceName === 'HPP_GETTRANINFO')
+        return Response.json({
+          schemaVersion: '1.0',
+          timestamp: new Date().toISOString(),
+          responseId: 'R1',
+          responseCode: '5399',
+          errorCode: 'E99999',
+          responseMsg: 'RCS_SOMETHING_NEW',
+          params: { description: 'Something new happened' },
+        });
+      return fetch(url, init);
+    };
+    const payment = waafiPayAdapter(
+      { url: kit.standIns.waafipayUrl, ...WAAFIPAY_STAND_IN_CREDENTIALS, flow: 'preauthorize', chargeTimeoutMs: 1500, timeoutMs: 400 },
+      { trail: databaseTrail(h.knex), fetch: gateway },
+    );
+    const worker = kit.newWorker({ payment, checkMaxMs: 30 });
+    try {
+      const [sale] = await sales(shop, 1);
+      // The charge is approved, its answer lost: only a status question can tell.
+      kit.standIns.waafipay.injectFault({ serviceName: 'API_PREAUTHORIZE', referenceId: sale.reference }, 'reset-after');
+      await worker.drain();
+      const r = await row(sale.id);
+      expect(r).toMatchObject({ status: 'needs_review', payment_state: 'sent', delivery_state: 'none' });
+      expect(r.review_reason).toContain('Unclassified answer 5399/E99999 RCS_SOMETHING_NEW: Something new happened');
+      // Asked again and again within the review window, never completed, failed or refunded.
+      expect(await lookups([sale.id])).toBeGreaterThan(2);
+      expect(kit.standIns.waafipay.byReference(sale.reference)?.state).toBe('Approved');
+      expect(kit.standIns.reloadly.transactions().filter((t) => t.customIdentifier === sale.reference)).toEqual([]);
+      expect((await h.knex('wallet_transactions').where({ recharge_id: sale.id })).map((t: { kind: string }) => t.kind)).toEqual(['recharge_debit']);
+      // The review queue shows the raw answer.
+      const queue = await h.http().get('/api/v1/recharges').query({ status: 'needs_review' }).set(bearer(root));
+      expect(queue.body.data.find((x: { id: number }) => x.id === sale.id)?.review_reason).toContain('RCS_SOMETHING_NEW');
+      // The reconciliation keeps asking and keeps the words; it does not decide on them.
+      await worker.reconcile();
+      expect(await row(sale.id)).toMatchObject({ status: 'needs_review', last_check_note: expect.stringContaining('RCS_SOMETHING_NEW') });
+      // The gateway answers plainly again: the sale resumes and completes, charged once.
+      strange = false;
+      await new Promise((res) => setTimeout(res, 60));
+      await worker.reconcile();
+      expect((await row(sale.id)).status).toBe('pending');
+      await worker.drain();
+      expect(await row(sale.id)).toMatchObject({ status: 'completed', payment_state: 'collected' });
+      expect(kit.standIns.waafipay.byReference(sale.reference)).toMatchObject({ state: 'Committed', requests: 1 });
+    } finally {
+      await kit.close();
+    }
   });
 });
