@@ -113,6 +113,24 @@ describe('wallet money dialogs', () => {
     ).toBe('true');
   });
 
+  it('a transfer already credited (409 on the reference) shows the whole message, naming the first credit, on the reference field', async () => {
+    const message =
+      'This bank reference was already credited to this wallet on 2026-11-27 10:05 (12.50 USD, ledger entry #41). Check the ledger before crediting the same transfer again.';
+    mockFetch([{ status: 409, body: { success: false, message, errors: { reference: [message] } } }]);
+    const onDone = vi.fn();
+    render(await wrap(<TopUpDialog wallet={wallet} onClose={() => undefined} onDone={onDone} />));
+    const dialog = fillTopUp();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Top up' }));
+    expect(await within(dialog).findByText(message)).toBeTruthy();
+    expect(
+      within(dialog)
+        .getByLabelText(/^Reference/)
+        .getAttribute('aria-invalid'),
+    ).toBe('true');
+    expect(within(dialog).queryByRole('alert')).toBeNull();
+    expect(onDone).not.toHaveBeenCalled();
+  });
+
   it('a 409 without field errors shows the server message', async () => {
     mockFetch([{ status: 409, body: { success: false, message: 'This Idempotency-Key was used for a different top-up.' } }]);
     render(await wrap(<TopUpDialog wallet={wallet} onClose={() => undefined} onDone={() => undefined} />));

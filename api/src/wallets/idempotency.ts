@@ -26,6 +26,22 @@ const PLAIN = /^[a-z0-9_.:#/+-]+(?: [a-z0-9_.:#/+-]+)*$/;
 
 const sha256 = (text: string) => crypto.createHash('sha256').update(text, 'utf8').digest('hex');
 
+/** `raw` under its prefix when both engines compare it alike and it fits, else `<prefix>sha256:<hex>`. */
+function comparable(prefix: string, raw: string): string {
+  const readable = `${prefix}${raw}`;
+  return PLAIN.test(raw) && readable.length <= MAX_KEY ? readable : `${prefix}sha256:${sha256(raw)}`;
+}
+
+/**
+ * One bank transfer's identity within a wallet (`wallet_transactions.bank_reference_key`,
+ * `wallet_top_up_requests.pending_reference_key`): the reference trimmed and in lower case, so
+ * `EVC-1`, ` evc-1 ` and `Evc-1` are one payment; kept as its hash when the engines would compare
+ * it differently. db/migrations/20261127A-wallet-bank-references.ts computes the same for old rows.
+ */
+export function bankReferenceKey(reference: string): string {
+  return comparable('', reference.trim().toLowerCase());
+}
+
 export function ledgerIdempotency(
   kind: KeyedKind,
   request: { header?: string | null; type: 'credit' | 'debit'; amount: number; reference: string; note?: string | null },
@@ -34,9 +50,7 @@ export function ledgerIdempotency(
   // A bank reference names one payment whatever its case; an Idempotency-Key is opaque, case and all.
   const reference = request.reference.trim().toLowerCase();
   const raw = header ?? reference;
-  const prefix = `${kind}:${header ? 'hdr' : 'ref'}:`;
-  const readable = `${prefix}${raw}`;
-  const key = PLAIN.test(raw) && readable.length <= MAX_KEY ? readable : `${prefix}sha256:${sha256(raw)}`;
+  const key = comparable(`${kind}:${header ? 'hdr' : 'ref'}:`, raw);
   const hash = sha256(JSON.stringify({ kind, type: request.type, amount: request.amount, reference, note: request.note?.trim() || null }));
   return { key, hash, source: header ? 'header' : 'reference' };
 }

@@ -3,6 +3,7 @@ import { formatMinor, MAX_MONEY_LIMIT_MINOR, type TransactionKind } from '@app/c
 import { AppError, fieldError } from '../http/errors.ts';
 import { toDbTime } from '../database/time.ts';
 import type { ServiceContext } from '../platform/context.ts';
+import { bankReferenceKey } from './idempotency.ts';
 
 /**
  * The only code that changes a wallet's balance (docs/data-model.md, "Wallets and the ledger": the five invariants). Every
@@ -14,6 +15,9 @@ import type { ServiceContext } from '../platform/context.ts';
  * settings `money`); sales, refunds and profit credits do not, so a lowered ceiling never blocks
  * money owed to a dealer. A credit that brings the balance back to its low-balance threshold
  * re-arms the alert (low-balance.ts), in the same transaction.
+ *
+ * A top-up credit carries its bank reference's key (`bank_reference_key`, unique per wallet), so
+ * one bank transfer is credited once to a wallet whichever path credits it (bank-references.ts).
  */
 export interface LedgerEntry {
   kind: TransactionKind;
@@ -154,6 +158,7 @@ async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'deb
     recharge_id: entry.rechargeId ?? null,
     idempotency_key: entry.idempotencyKey ?? null,
     request_hash: entry.requestHash ?? null,
+    bank_reference_key: type === 'credit' && entry.kind === 'top_up' && entry.reference?.trim() ? bankReferenceKey(entry.reference) : null,
     actor_id: ctx.actor.id,
     created_at: now,
   });

@@ -3,6 +3,7 @@ import { formatMinor, type TopUpRequestResponse } from '@app/contracts';
 import { decodeId, encodeId } from '../http/ids.ts';
 import { AppError, forbidden, notFound } from '../http/errors.ts';
 import { fromDbTime, toDbTime } from '../database/time.ts';
+import { isUniqueViolation } from '../database/db-errors.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
 import { isDealer, transact, type ServiceContext } from '../platform/context.ts';
 import { credit } from './ledger.ts';
@@ -11,12 +12,17 @@ import { pageOf, type Page, type PageRequest } from '../http/list-query.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { readMoneyLimits } from '../settings/money-settings.ts';
 import { dealerRef } from '../users/dealer-ref.ts';
+import { bankReferenceKey } from './idempotency.ts';
+import { alreadyCredited, alreadyPending, creditOfReference, pendingOfReference, referenceConflict } from './bank-references.ts';
 import type { TopUpRequestListRow, TopUpRequestRow, TopUpRequestStatus, WalletRow } from './wallet-rows.ts';
 
 /**
  * A dealer asks for a top-up (what it paid in, the payment's reference, a receipt); an admin
  * approves it (the wallet is credited exactly once) or rejects it with a reason. The decision is
- * one conditional UPDATE from `pending`, so two admins deciding at once cannot both win.
+ * one conditional UPDATE from `pending`, so two admins deciding at once cannot both win. One bank
+ * transfer, one credit (bank-references.ts): a reference already credited to the wallet, or
+ * already in a pending request of it, is refused at creation, and one credited meanwhile at
+ * approval (the request stays pending, for a rejection with its reason).
  */
 type Db = Knex | Knex.Transaction;
 
@@ -102,7 +108,10 @@ export async function submitRequest(
     return await findRequest(ctx, id);
   } catch (err) {
     if (receiptPath) await storage.remove(receiptPath);
-    throw err;
+    if (!isUniqueViolation(err) || !isDealer(ctx.actor)) throw err;
+    // Lost to a request (or a credit) of the same reference that the check could not see yet.
+    const wallet: Pick<WalletRow, 'id'> | undefined = await ctx.db('wallets').where('dealer_id', ctx.actor.id!).first('id');
+    throw (wallet && (await referenceConflict(ctx.db, wallet.id, input.reference, err, 'request'))) || err;
   }
 }
 
@@ -111,9 +120,14 @@ export async function createRequest(
   input: { amount: number; reference: string; note?: string | null; receipt_path?: string | null },
 ): Promise<number> {
   if (!isDealer(ctx.actor)) throw new AppError(403, 'api:wallets.only_dealers_request');
-  const wallet: Pick<WalletRow, 'id' | 'currency'> | undefined = await ctx.db('wallets').where('dealer_id', ctx.actor.id!).first('id', 'currency');
+  // Locked as a top-up locks it: one wallet's requests and credits are checked one at a time.
+  const wallet: Pick<WalletRow, 'id' | 'currency'> | undefined = await ctx.db('wallets').where('dealer_id', ctx.actor.id!).forUpdate().first('id', 'currency');
   if (!wallet) throw noWallet();
   checkOperationLimit(input.amount, await readMoneyLimits(ctx.db), wallet.currency);
+  const credited = await creditOfReference(ctx.db, wallet.id, input.reference, true);
+  if (credited) throw await alreadyCredited(ctx.db, wallet.id, credited, 'request');
+  const pending = await pendingOfReference(ctx.db, wallet.id, input.reference, true);
+  if (pending) throw await alreadyPending(ctx.db, wallet.id, pending);
   const now = toDbTime();
   const [inserted] = await ctx.db('wallet_top_up_requests').insert({
     wallet_id: wallet.id,
@@ -123,6 +137,8 @@ export async function createRequest(
     note: input.note ?? null,
     receipt_path: input.receipt_path ?? null,
     status: 'pending',
+    // Unique per wallet while pending; cleared by the decision, so a rejected reference may be asked for again.
+    pending_reference_key: bankReferenceKey(input.reference),
     created_at: now,
     updated_at: now,
   });
@@ -142,17 +158,24 @@ async function decide(ctx: ServiceContext, rawId: string | number, status: 'appr
   const id = decodeId(rawId);
   const row: TopUpRequestRow | undefined = id ? await ctx.db('wallet_top_up_requests').where({ id }).first() : undefined;
   if (!row) throw notFound();
+  // The wallet before the request, in the order a new request takes them (MySQL would otherwise
+  // deadlock an approval against a request of the same reference being made).
+  await ctx.db('wallets').where({ id: row.wallet_id }).forUpdate().first('id');
   const now = toDbTime();
   const won = await ctx
     .db('wallet_top_up_requests')
     .where({ id: row.id, status: 'pending' })
-    .update({ status, reason, reviewed_by: ctx.actor.id, reviewed_at: now, updated_at: now });
+    .update({ status, reason, pending_reference_key: null, reviewed_by: ctx.actor.id, reviewed_at: now, updated_at: now });
   if (won === 0) throw new AppError(409, 'api:wallets.request_already_decided');
   return row;
 }
 
+/** Approves a request and credits its wallet; call inside a unit of work (approveRequestOnce is the route's). */
 export async function approveRequest(ctx: ServiceContext, rawId: string | number): Promise<void> {
   const row = await decide(ctx, rawId, 'approved', null);
+  // Credited meanwhile (an admin's top-up of the same transfer): the throw rolls the decision back.
+  const credited = await creditOfReference(ctx.db, row.wallet_id, row.reference, true);
+  if (credited) throw await alreadyCredited(ctx.db, row.wallet_id, credited, 'approval');
   // The ceilings of the day of approval (they may have been lowered since the request).
   const limits = await readMoneyLimits(ctx.db);
   const wallet: Pick<WalletRow, 'currency'> | undefined = await ctx.db('wallets').where({ id: row.wallet_id }).first('currency');
@@ -171,6 +194,24 @@ export async function approveRequest(ctx: ServiceContext, rawId: string | number
     subjectId: row.id,
     after: { amount: Number(row.amount), balance_after: posted.balance_after },
   });
+}
+
+/**
+ * POST /wallet-top-up-requests/{id}/approve as its own unit of work. Lost to a credit of the same
+ * reference committed after the check (the unique index refused the second credit): the same 409
+ * as the check's, and the request is still pending.
+ */
+export async function approveRequestOnce(ctx: ServiceContext, rawId: string | number): Promise<void> {
+  try {
+    await transact(ctx, (tctx) => approveRequest(tctx, rawId));
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    const id = decodeId(rawId);
+    const row: Pick<TopUpRequestRow, 'wallet_id' | 'reference'> | undefined = id
+      ? await ctx.db('wallet_top_up_requests').where({ id }).first('wallet_id', 'reference')
+      : undefined;
+    throw (row && (await referenceConflict(ctx.db, row.wallet_id, row.reference, err, 'approval'))) || err;
+  }
 }
 
 export async function rejectRequest(ctx: ServiceContext, rawId: string | number, reason: string): Promise<void> {

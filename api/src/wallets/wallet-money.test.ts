@@ -113,7 +113,9 @@ describe('idempotent top-ups and adjustments', () => {
     const sameTransfer = await topUp(shop.walletId, { amount: 2, reference: 'evc-7001' }, 'another-key-0001');
     expect(sameTransfer.status).toBe(409);
     expect(sameTransfer.body.errors.reference).toEqual([
-      'This bank reference was already credited to this wallet. Check the ledger before crediting the same transfer again.',
+      expect.stringMatching(
+        /^This bank reference was already credited to this wallet on \d{4}-\d{2}-\d{2} \d{2}:\d{2} \(2\.00 USD, ledger entry #\d+\)\. Check the ledger before crediting the same transfer again\.$/,
+      ),
     ]);
     // Keys are opaque: case counts, and a long or unusual one is kept as its hash (at most 160 characters).
     expect((await topUp(shop.walletId, { amount: 2, reference: 'EVC-7004' }, key.toUpperCase())).body.data.replayed).toBe(false);

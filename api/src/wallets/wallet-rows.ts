@@ -42,6 +42,8 @@ export interface WalletTransactionRow {
   actor_id: number | null;
   idempotency_key: string | null;
   request_hash: string | null;
+  /** A top-up's bank reference, normalized (bank-references.ts); null for every other kind. */
+  bank_reference_key: string | null;
   created_at: string;
 }
 
@@ -66,6 +68,8 @@ export interface TopUpRequestRow {
   reviewed_by: number | null;
   reviewed_at: string | null;
   wallet_transaction_id: number | null;
+  /** The reference's key while pending (bank-references.ts), null once decided. */
+  pending_reference_key: string | null;
   created_at: string | null;
   updated_at: string | null;
 }

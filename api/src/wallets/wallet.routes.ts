@@ -37,7 +37,7 @@ import {
   type TransactionFilters,
   type WalletListFilters,
 } from './wallet.service.ts';
-import { approveRequest, findRequest, listRequests, rejectRequest, submitRequest, type TopUpRequestFilters } from './top-up-requests.ts';
+import { approveRequestOnce, findRequest, listRequests, rejectRequest, submitRequest, type TopUpRequestFilters } from './top-up-requests.ts';
 import { myWallet, setOwnLowBalanceThreshold } from './my-wallet.service.ts';
 import { noticeLowBalance } from './low-balance.ts';
 import { exportMissedSales, listMissedSales, type MissedSaleFilters } from './missed-sales.ts';
@@ -139,7 +139,7 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     '/:id/top-up',
     {
       summary:
-        "Credit a dealer's wallet with money it paid in. Idempotent: by the Idempotency-Key header when sent, else by the reference (per wallet); a repeat answers the first result with replayed: true, a different request under a used key is a 409",
+        "Credit a dealer's wallet with money it paid in. Idempotent: by the Idempotency-Key header when sent, else by the reference (per wallet); a repeat answers the first result with replayed: true, a different request under a used key is a 409, and so is a bank reference already credited to the wallet (under any key, or by an approved request)",
       permission: 'top up wallets',
       body: walletTopUpSchema,
       response: postedSchema,
@@ -270,7 +270,8 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
   requests.post(
     '/',
     {
-      summary: 'A dealer asks for a top-up (multipart with an optional receipt image)',
+      summary:
+        'A dealer asks for a top-up (multipart with an optional receipt image). A 409 when the bank reference was already credited to its wallet or is in a pending request of it',
       permission: 'request wallet top-ups',
       body: topUpRequestSchema,
       upload: imageUpload('receipt'),
@@ -287,9 +288,14 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
   );
   requests.post(
     '/:id/approve',
-    { summary: 'Approve: credit the wallet once', permission: 'review wallet top-ups', response: topUpRequestResponseSchema },
+    {
+      summary:
+        'Approve: credit the wallet once. A 409 when the request was already decided, or when its bank reference was credited to the wallet meanwhile (the request stays pending)',
+      permission: 'review wallet top-ups',
+      response: topUpRequestResponseSchema,
+    },
     async (req, ctx) => {
-      await transact(ctx, (tctx) => approveRequest(tctx, String(req.params.id)));
+      await approveRequestOnce(ctx, String(req.params.id));
       return { message: 'api:wallets.request_approved', data: await findRequest(ctx, String(req.params.id)) };
     },
   );

@@ -9,6 +9,7 @@ import { isDealer, transact, type ServiceContext } from '../platform/context.ts'
 import { readMoneyLimits, type MoneyLimits } from '../settings/money-settings.ts';
 import { credit, debit } from './ledger.ts';
 import { keyedRow, keyReused, ledgerIdempotency, type Idempotency } from './idempotency.ts';
+import { alreadyCredited, creditOfReference, referenceConflict } from './bank-references.ts';
 import { dealerRef } from '../users/dealer-ref.ts';
 import { likePattern, pageOf, type Page, type PageRequest } from '../http/list-query.ts';
 import { readCompanySettings } from '../settings/company-settings.ts';
@@ -205,7 +206,9 @@ type AdjustInput = { type: 'credit' | 'debit'; amount: number; reference: string
 
 /**
  * Credits money the dealer paid in. Idempotent by `idem` (by default the reference): a key seen
- * before answers its first result and writes nothing. Call inside a unit of work.
+ * before answers its first result and writes nothing. A bank reference already credited to the
+ * wallet by anything else (another key, an approved request) is a 409 naming that credit
+ * (bank-references.ts). Call inside a unit of work.
  */
 export async function topUp(
   ctx: ServiceContext,
@@ -216,16 +219,11 @@ export async function topUp(
   const wallet = await lockWallet(ctx, rawId);
   const seen = await earlier(ctx, wallet.id, idem, true);
   if (seen) return seen;
-  // One bank transfer, one credit: under an Idempotency-Key (a console dialog opened again, a
-  // second admin) the same bank reference on this wallet is still refused. The wallet row is locked.
-  if (idem.source === 'header') {
-    const sameReference = await ctx
-      .db('wallet_transactions')
-      .where({ wallet_id: wallet.id, kind: 'top_up' })
-      .whereRaw('LOWER(reference) = ?', [input.reference.trim().toLowerCase()])
-      .first('id');
-    if (sameReference) throw new AppError(409, 'api:wallets.reference_already_credited', { reference: ['api:wallets.reference_already_credited'] });
-  }
+  // One bank transfer, one credit, whatever the key: checked after the replay above, so the same
+  // request again still answers its first result. The wallet row is locked; the unique index on
+  // (wallet_id, bank_reference_key) covers what this read cannot see.
+  const first = await creditOfReference(ctx.db, wallet.id, input.reference, true);
+  if (first) throw await alreadyCredited(ctx.db, wallet.id, first, 'top_up');
   const limits = await readMoneyLimits(ctx.db);
   checkOperationLimit(input.amount, limits, wallet.currency);
   const posted = await credit(ctx, wallet.id, {
@@ -291,13 +289,15 @@ export async function adjust(
 /**
  * Runs a keyed money action as its own unit of work. Two requests with one key at the same moment:
  * the unique index on (wallet_id, idempotency_key) lets one write, and the other answers the
- * winner's result (or 409 when it asked for something else).
+ * winner's result (or 409 when it asked for something else). A top-up (`reference`) that lost to
+ * another credit of its bank reference under another key gets that one's 409.
  */
 async function once(
   ctx: ServiceContext,
   rawId: string | number,
   idem: Idempotency,
   work: (tctx: ServiceContext) => Promise<MoneyOutcome>,
+  reference?: string,
 ): Promise<MoneyOutcome> {
   try {
     return await transact(ctx, work);
@@ -305,15 +305,15 @@ async function once(
     const walletId = decodeId(rawId);
     if (!isUniqueViolation(err) || !walletId) throw err;
     const winner = await earlier(ctx, walletId, idem, false);
-    if (!winner) throw err;
-    return winner;
+    if (winner) return winner;
+    throw (reference !== undefined && (await referenceConflict(ctx.db, walletId, reference, err, 'top_up'))) || err;
   }
 }
 
 /** POST /wallets/{id}/top-up: the key is the Idempotency-Key header when sent, else the reference. */
 export function topUpOnce(ctx: ServiceContext, rawId: string | number, input: TopUpInput, header?: string | null): Promise<MoneyOutcome> {
   const idem = ledgerIdempotency('top_up', { header, type: 'credit', ...input });
-  return once(ctx, rawId, idem, (tctx) => topUp(tctx, rawId, input, idem));
+  return once(ctx, rawId, idem, (tctx) => topUp(tctx, rawId, input, idem), input.reference);
 }
 
 /** POST /wallets/{id}/adjust, keyed like a top-up. */

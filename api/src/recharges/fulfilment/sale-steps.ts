@@ -159,7 +159,7 @@ export class SaleSteps {
 
   constructor(private readonly deps: StepDeps) {}
 
-  private get pay_(): PaymentAdapter {
+  private get gateway(): PaymentAdapter {
     return this.deps.payment;
   }
 
@@ -167,8 +167,8 @@ export class SaleSteps {
   async run(r: Sale): Promise<void> {
     for (let moves = 0; ; moves++) {
       // Every step moves the row on or waits: this many moves without a wait is a defect, not a sale.
-      if (moves > 40) throw new Error(`The sale made no progress (stage ${stageOf(r, this.pay_.flow)}).`);
-      let next = await this.steps[stageOf(r, this.pay_.flow)](r);
+      if (moves > 40) throw new Error(`The sale made no progress (stage ${stageOf(r, this.gateway.flow)}).`);
+      let next = await this.steps[stageOf(r, this.gateway.flow)](r);
       if (next.then === 'unsure') next = await this.unsure(r, next.reason);
       if (next.then === 'done') return;
       if (next.then === 'retry') {
@@ -230,7 +230,7 @@ export class SaleSteps {
   /* ---------------- the steps ---------------- */
 
   private async pay(r: Sale): Promise<Next> {
-    const pay = this.pay_;
+    const pay = this.gateway;
     if (r.review_outcome) return this.settle(r, r.review_outcome === 'delivered', 'Settled in review before any payment was asked for.');
     const flow = flowOf(r, pay.flow);
     await this.step(r, { payment_state: 'sent', payment_flow: flow, payment_adapter: pay.name, unsure_since: toDbTime() });
@@ -255,7 +255,7 @@ export class SaleSteps {
   }
 
   private async confirmPayment(r: Sale): Promise<Next> {
-    const pay = this.pay_;
+    const pay = this.gateway;
     const decided = r.review_outcome;
     if (!(await this.mayAsk(pay.system))) {
       if (decided)
@@ -381,7 +381,7 @@ export class SaleSteps {
    * a person's decision, the sale is settled anyway and the reconciliation follows the payment up.
    */
   private async settlePayment(r: Sale, action: 'commit' | 'release'): Promise<Next> {
-    const pay = this.pay_;
+    const pay = this.gateway;
     const flow = flowOf(r, pay.flow);
     const pendingState = action === 'commit' ? 'committing' : 'releasing';
     const target = action === 'commit' ? 'collected' : 'released';
@@ -457,7 +457,7 @@ export class SaleSteps {
     }
     const won = await failRecharge(this.deps.ctx, r.id, reason, {
       claimedAt: r.processing_started_at,
-      paymentReturned: r.payment_state === 'released' && flowOf(r, this.pay_.flow) === 'purchase',
+      paymentReturned: r.payment_state === 'released' && flowOf(r, this.gateway.flow) === 'purchase',
     });
     if (!won) throw new LeaseLost();
     return DONE;
