@@ -345,7 +345,8 @@ export class SaleSteps {
     if (found.status === 'not_found') {
       // The aggregator never got it. Sending again under the same customIdentifier is safe (it
       // refuses a duplicate, so it can never deliver twice), a bounded number of times.
-      const sends = await this.deps.db('remote_calls').where({ recharge_id: r.id, operation: 'POST /topups' }).count({ n: '*' }).first();
+      // Sends whose answer was lost (a refusal such as a 429 reached no one's books and does not count).
+      const sends = await this.deps.db('remote_calls').where({ recharge_id: r.id, operation: 'POST /topups', outcome: 'unknown' }).count({ n: '*' }).first();
       if (Number((sends as { n: number | string }).n) < MAX_SENDS) {
         await this.step(r, { delivery_state: 'none' });
         return { then: 'retry', inMs: this.deps.timing.retryBaseMs };
