@@ -166,6 +166,11 @@ export async function retryRecharge(ctx: ServiceContext, money: RechargeMoney, r
         reviewed_at: null,
         review_reason: null,
         needs_review_at: null,
+        // A new try: the reconciliation's questions were about the old one.
+        next_check_at: null,
+        check_leased_until: null,
+        checks: 0,
+        last_check_note: null,
         updated_at: toDbTime(),
       });
     if (!won) throw new AppError(409, 'api:recharges.retry_not_possible');
@@ -270,6 +275,7 @@ export async function settleRecharge(ctx: ServiceContext, money: RechargeMoney, 
       // The worker carries the decision out; the reconciliation's questions about it are over.
       next_check_at: null,
       check_leased_until: null,
+      checks: 0,
       updated_at: now,
     });
     if (!won) throw new AppError(409, 'api:recharges.settle_not_possible');

@@ -105,7 +105,6 @@ export class RechargeWorker {
       operators: opts.operators,
       writes: this.writes,
       gate: this.gate,
-      logger: opts.logger,
       stopping: () => this.stopping.signal,
       timing: {
         paymentTimeoutMs: opts.paymentTimeoutMs ?? 90_000,
@@ -217,7 +216,12 @@ export class RechargeWorker {
   private track(p: Promise<void>) {
     this.inFlight.add(p);
     this.peakInFlight = Math.max(this.peakInFlight, this.inFlight.size);
-    void p.finally(() => this.inFlight.delete(p));
+    void p.finally(() => {
+      // At the limit, a sale that ends makes room: take the next at once rather than at the next poll.
+      const wasFull = this.inFlight.size >= this.limit.value;
+      this.inFlight.delete(p);
+      if (wasFull) this.wake();
+    });
   }
 
   /**

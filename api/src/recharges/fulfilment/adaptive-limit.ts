@@ -2,7 +2,7 @@
  * How many sales one process keeps in flight (docs/architecture.md, "Fulfilment at field scale").
  * A sale waiting on a payer or an aggregator costs a socket and a timer, so the ceiling is memory
  * (`max`), not a small constant; what lowers it is the database: when the worker's grouped writes
- * take longer than `targetMs`, or fail as a sick database, the limit shrinks (multiplicatively),
+ * take longer than `targetMs` (plus a millisecond a write in the group), or fail as a sick database, the limit shrinks (multiplicatively),
  * and it grows back a little with every write answered in time (additive increase, multiplicative
  * decrease, as TCP does with a congested link).
  */
@@ -17,9 +17,9 @@ export class AdaptiveLimit {
     return Math.floor(this.current);
   }
 
-  /** A write of the worker took `ms`. */
-  observe(ms: number): void {
-    if (ms > this.opts.targetMs) this.current = Math.max(this.opts.min, this.current * 0.9);
+  /** A group of `size` writes of the worker took `ms` (a bigger group may take longer: a millisecond a write). */
+  observe(ms: number, size = 1): void {
+    if (ms > this.opts.targetMs + size) this.current = Math.max(this.opts.min, this.current * 0.9);
     else this.current = Math.min(this.opts.max, this.current + Math.max(1, this.current * 0.05));
   }
 

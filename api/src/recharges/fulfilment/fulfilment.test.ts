@@ -125,6 +125,23 @@ describe('the reconciliation cannot starve', () => {
     expect(await ledgerSum(h.knex, shop.walletId)).toBe(await walletBalance(h, shop.walletId));
   });
 
+  it('a commit the gateway keeps refusing stays in review: the reconciliation does not send it back to be refused again', async () => {
+    const shop = await makeShop(h, root, 'cost', { balance: '50' });
+    // 0005: approved, then every commit and cancel answers 503.
+    const [sale] = await sales(shop, 1, { payer_phone: '0617770005' });
+    const worker = kit.newWorker({ checkMaxMs: 20, downVendorLookupsPerMinute: 100_000 });
+    await worker.drain();
+    expect(await row(sale.id)).toMatchObject({ status: 'needs_review', delivery_state: 'delivered', payment_state: 'committing' });
+    for (let round = 0; round < 3; round++) {
+      await new Promise((res) => setTimeout(res, 40));
+      await worker.reconcile();
+      expect(await row(sale.id)).toMatchObject({ status: 'needs_review', last_check_note: expect.stringContaining('approved') });
+    }
+    const log = (await h.knex('activity_log').where({ subject_type: 'recharge', subject_id: sale.id })).map((l: { action: string }) => l.action);
+    expect(log.filter((a: string) => a === 'recharge_needs_review')).toHaveLength(1);
+    expect(log).not.toContain('recharge_resumed');
+  });
+
   it('two workers reconciling at the same moment ask about each due sale once (its lease)', async () => {
     const shop = await makeShop(h, root, 'cost', { balance: '50' });
     const made = await unsureInReview(shop, 20);
@@ -132,7 +149,8 @@ describe('the reconciliation cannot starve', () => {
     const [a, b] = [kit.newWorker({ downVendorLookupsPerMinute: 100_000 }), kit.newWorker({ downVendorLookupsPerMinute: 100_000 })];
     const before = await lookups(ids);
     const asked = await Promise.all([a.reconcile(), b.reconcile(), a.reconcile(), b.reconcile()]);
-    expect(asked.reduce((x, y) => x + y, 0)).toBe(20);
+    // (Sales of the tests before may be due too.)
+    expect(asked.reduce((x, y) => x + y, 0)).toBeGreaterThanOrEqual(20);
     expect(await lookups(ids)).toBe(before + 20);
     for (const id of ids) expect(await row(id)).toMatchObject({ status: 'needs_review', checks: 1, check_leased_until: null });
   });

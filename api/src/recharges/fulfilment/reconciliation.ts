@@ -9,7 +9,7 @@ import { creditProfitIfDue } from '../recharge.service.ts';
 import type { RechargeRow } from '../recharge-rows.ts';
 import { raiseSaleEvent } from '../sale-events.ts';
 import { paymentAwaitsCheck } from './sale-checks.ts';
-import { flowOf, type Sale } from './sale-steps.ts';
+import { flowOf, MAX_CRASHES, type Sale } from './sale-steps.ts';
 import type { VendorGate } from './vendor-gate.ts';
 
 /**
@@ -25,7 +25,7 @@ import type { VendorGate } from './vendor-gate.ts';
  * about one sale at once; a sale not settled by the answer is asked again after a wait that doubles
  * with each try up to `maxMs`. A sale just asked goes to the back of the line, so however many older
  * sales stay unsure, a newer one is asked within one capped interval. A vendor that is down is
- * asked within its budget only (vendor-gate.ts); the sale keeps its turn at the capped interval.
+ * asked within its budget only (vendor-gate.ts); a sale it refused is asked again on its own schedule.
  */
 export interface ReconciliationOptions {
   db: Knex;
@@ -118,7 +118,11 @@ export class Reconciliation {
   }
 
   private async check(r: Sale): Promise<Checked> {
-    if (r.status === 'needs_review' && !r.review_outcome) return this.reviewCheck(r);
+    if (r.status === 'needs_review' && !r.review_outcome) {
+      // A sale whose processing kept failing waits for a person: no vendor's answer changes that.
+      if (Number(r.crashes) >= MAX_CRASHES) return { settled: true };
+      return this.reviewCheck(r);
+    }
     if (paymentAwaitsCheck(r)) return this.followUpPayment(r);
     // Settled by a person, or resumed, since it was due: nothing of ours to ask.
     return { settled: true };
@@ -154,7 +158,15 @@ export class Reconciliation {
       const down = await this.askable(this.opts.payment.system);
       if (down) return down;
       const found = await this.opts.payment.lookup(r.reference, forWhom);
-      if (found.status === 'found') return found.state !== 'pending' ? true : 'The payer has not approved yet.';
+      if (found.status === 'found') {
+        // Only an answer that settles the step it is on: a commit or a cancel the gateway refused
+        // leaves the payment approved, and resuming it would only send the refused call again.
+        const settles =
+          r.payment_state === 'sent'
+            ? found.state !== 'pending'
+            : ['cancelled', 'reversed', 'declined'].includes(found.state) || (r.payment_state === 'committing' && found.state === 'committed');
+        return settles ? true : `The gateway says the payment is ${found.state}.`;
+      }
       // A charge the gateway never had, long after it was sent: the worker fails it as never made
       // (once PAYMENT_TIMEOUT_MS has passed since it resumes). A commit or release it has no record
       // of contradicts what it said before: that stays with a person.

@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
-import type pino from 'pino';
 import { fromDbTime, toDbTime } from '../../database/time.ts';
 import { unitOfWork } from '../../database/unit-of-work.ts';
 import type { ServiceContext } from '../../platform/context.ts';
@@ -35,6 +34,8 @@ import type { VendorGate } from './vendor-gate.ts';
  * to pending with a time), `unsure` (the remote side cannot tell: ask again with backoff, and
  * after the review window hand it to a person), or `done`.
  */
+
+/** Claims that end in an unexpected error or an expired lease before the sale goes to review. */
 export const MAX_CRASHES = 5;
 /** Sends of one top-up that the aggregator never received before the sale waits for review. */
 export const MAX_SENDS = 3;
@@ -74,7 +75,6 @@ export interface StepDeps {
   operators: Record<string, OperatorAdapter>;
   writes: StepWrites;
   gate: VendorGate;
-  logger?: pino.Logger;
   timing: StepTiming;
   /** Aborted when the worker stops: a sale waiting in memory goes back to pending at once. */
   stopping: () => AbortSignal;
@@ -159,16 +159,15 @@ export class SaleSteps {
 
   constructor(private readonly deps: StepDeps) {}
 
-  private get gateway(): PaymentAdapter {
-    return this.deps.payment;
-  }
-
   /** Runs the sale until it is settled, handed to a person, or handed back to wait. */
   async run(r: Sale): Promise<void> {
     for (let moves = 0; ; moves++) {
       // Every step moves the row on or waits: this many moves without a wait is a defect, not a sale.
-      if (moves > 40) throw new Error(`The sale made no progress (stage ${stageOf(r, this.gateway.flow)}).`);
-      let next = await this.steps[stageOf(r, this.gateway.flow)](r);
+      if (moves > 40) throw new Error(`The sale made no progress (stage ${stageOf(r, this.deps.payment.flow)}).`);
+      // A claim held for a third of its lease is renewed before the next call (a chain of slow calls
+      // must never outlive it, or another worker would take the sale over while this one still asks).
+      if (elapsedSince(r.processing_started_at) > this.deps.timing.leaseMs / 3) await this.step(r, { processing_started_at: toDbTime() });
+      let next = await this.steps[stageOf(r, this.deps.payment.flow)](r);
       if (next.then === 'unsure') next = await this.unsure(r, next.reason);
       if (next.then === 'done') return;
       if (next.then === 'retry') {
@@ -222,15 +221,10 @@ export class SaleSteps {
     return { rechargeId: Number(r.id) };
   }
 
-  /** May this vendor be asked now (it answers, or its budget while down has room)? */
-  private async mayAsk(system: string): Promise<boolean> {
-    return this.deps.gate.mayLookUp(system);
-  }
-
   /* ---------------- the steps ---------------- */
 
   private async pay(r: Sale): Promise<Next> {
-    const pay = this.gateway;
+    const pay = this.deps.payment;
     if (r.review_outcome) return this.settle(r, r.review_outcome === 'delivered', 'Settled in review before any payment was asked for.');
     const flow = flowOf(r, pay.flow);
     await this.step(r, { payment_state: 'sent', payment_flow: flow, payment_adapter: pay.name, unsure_since: toDbTime() });
@@ -255,9 +249,9 @@ export class SaleSteps {
   }
 
   private async confirmPayment(r: Sale): Promise<Next> {
-    const pay = this.gateway;
+    const pay = this.deps.payment;
     const decided = r.review_outcome;
-    if (!(await this.mayAsk(pay.system))) {
+    if (!(await this.deps.gate.mayLookUp(pay.system))) {
       if (decided)
         return this.settle(r, decided === 'delivered', "The payment's outcome was unknown when the sale was settled; the reconciliation keeps asking.");
       return { then: 'unsure', reason: 'The payment gateway is not answering; it is asked again when it does.' };
@@ -340,7 +334,8 @@ export class SaleSteps {
 
   private async confirmDelivery(r: Sale): Promise<Next> {
     const operator = this.operatorOf(r)!;
-    if (!(await this.mayAsk(operator.system))) return { then: 'unsure', reason: 'The aggregator is not answering; it is asked again when it does.' };
+    if (!(await this.deps.gate.mayLookUp(operator.system)))
+      return { then: 'unsure', reason: 'The aggregator is not answering; it is asked again when it does.' };
     const found = await operator.lookup(r.reference, this.forWhom(r));
     if (found.status === 'not_found') {
       // The aggregator never got it. Sending again under the same customIdentifier is safe (it
@@ -360,7 +355,8 @@ export class SaleSteps {
 
   private async pollDelivery(r: Sale): Promise<Next> {
     const operator = this.operatorOf(r)!;
-    if (!(await this.mayAsk(operator.system))) return { then: 'unsure', reason: 'The aggregator is not answering; it is asked again when it does.' };
+    if (!(await this.deps.gate.mayLookUp(operator.system)))
+      return { then: 'unsure', reason: 'The aggregator is not answering; it is asked again when it does.' };
     // In processing the operator has answered with its delivery id.
     const polled = await operator.poll(r.delivery_id!, this.forWhom(r));
     if (polled.status === 'unknown') return { then: 'unsure', reason: `The aggregator cannot say what became of the top-up: ${polled.error}` };
@@ -382,7 +378,7 @@ export class SaleSteps {
    * a person's decision, the sale is settled anyway and the reconciliation follows the payment up.
    */
   private async settlePayment(r: Sale, action: 'commit' | 'release'): Promise<Next> {
-    const pay = this.gateway;
+    const pay = this.deps.payment;
     const flow = flowOf(r, pay.flow);
     const pendingState = action === 'commit' ? 'committing' : 'releasing';
     const target = action === 'commit' ? 'collected' : 'released';
@@ -391,7 +387,7 @@ export class SaleSteps {
     let said = '';
     for (let round = 0; round < 2; round++) {
       if (r.payment_state === pendingState) {
-        if (!(await this.mayAsk(pay.system))) {
+        if (!(await this.deps.gate.mayLookUp(pay.system))) {
           said = 'the gateway is not answering';
           break;
         }
@@ -424,7 +420,7 @@ export class SaleSteps {
         return settled();
       }
       // Refused or unknown: the lookup above tells what the gateway has.
-      said = done.status === 'refused' ? `${done.code}: ${done.message}` : done.error;
+      said = done.status === 'refused' ? `refused: ${done.code} ${done.message}` : done.error;
     }
     if (r.review_outcome) return settled();
     const what = action === 'commit' ? 'taking the reserved payment' : 'returning the payment';
@@ -433,7 +429,10 @@ export class SaleSteps {
 
   /** Settles a sale whose remote questions are over, from what its row says. */
   private settleFromState(r: Sale): Promise<Next> {
-    const delivered = r.delivery_state === 'delivered' || (r.delivery_state !== 'failed' && r.review_outcome === 'delivered');
+    // As the steps settle it: a payment the payer declined, or one cancelled before any delivery,
+    // fails the sale whatever was decided in review; one that never reached the gateway follows the decision.
+    const refused = r.payment_state === 'declined' || (r.payment_state === 'released' && r.delivery_state === 'none');
+    const delivered = r.delivery_state === 'delivered' || (r.delivery_state !== 'failed' && r.review_outcome === 'delivered' && !refused);
     if (delivered) return this.settle(r, true, '');
     const reason =
       r.failure_reason ??
@@ -458,7 +457,7 @@ export class SaleSteps {
     }
     const won = await failRecharge(this.deps.ctx, r.id, reason, {
       claimedAt: r.processing_started_at,
-      paymentReturned: r.payment_state === 'released' && flowOf(r, this.gateway.flow) === 'purchase',
+      paymentReturned: r.payment_state === 'released' && flowOf(r, this.deps.payment.flow) === 'purchase',
     });
     if (!won) throw new LeaseLost();
     return DONE;

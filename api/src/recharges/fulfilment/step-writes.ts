@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { detached, unitOfWork } from '../../database/unit-of-work.ts';
 import { toDbTime } from '../../database/time.ts';
+import { databaseTrouble } from '../../database/db-errors.ts';
 import type { AdaptiveLimit } from './adaptive-limit.ts';
 
 /**
@@ -10,7 +11,7 @@ import type { AdaptiveLimit } from './adaptive-limit.ts';
  * transaction (one COMMIT, one log flush) for any number of them, in id order so two processes'
  * groups never wait on each other in a cycle. Each caller learns its own row count (0: the claim
  * was lost). A group the database refuses fails each of its callers, who treat it like any write
- * that failed (the sale is tried again later).
+ * that failed (the sale is tried again later); any other refusal sends the group's updates one by one.
  */
 interface Pending {
   id: number;
@@ -65,11 +66,17 @@ export class StepWrites {
               return out;
             }, this.db),
           );
-          this.limit?.observe(Date.now() - started);
+          this.limit?.observe(Date.now() - started, group.length);
           group.forEach((p, i) => p.resolve(counts[i]));
         } catch (err) {
-          this.limit?.backOff();
-          for (const p of group) p.reject(err);
+          if (databaseTrouble(err) || (err as { status?: number }).status === 503) {
+            this.limit?.backOff();
+            for (const p of group) p.reject(err);
+          } else {
+            // One update the database refuses (a value too long for its column) must not fail the
+            // other sales of its group: each is written on its own, and only the bad one fails.
+            for (const p of group) await this.db('recharges').where(p.where).update(p.fields).then(p.resolve, p.reject);
+          }
         }
       }
     } finally {

@@ -70,6 +70,11 @@ export class VendorGate {
   /** True when the vendor answers, or a lookup is left in this minute's budget (and taken). */
   async mayLookUp(system: string): Promise<boolean> {
     if (!(await this.isDown(system))) return true;
+    // The budget's row (its first mark may not have landed yet).
+    await this.db('vendor_health')
+      .insert({ system, down_since: toDbTime(), failures: this.local(system).lostInRow, window_lookups: 0, updated_at: toDbTime() })
+      .onConflict('system')
+      .ignore();
     const now = Date.now();
     const minuteAgo = toDbTime(new Date(now - 60_000));
     const at = toDbTime(new Date(now));
@@ -103,9 +108,9 @@ export class VendorGate {
     const now = toDbTime();
     try {
       await this.db('vendor_health')
-        .insert({ system, down_since: downSince, failures: downSince ? this.downAfter : 0, window_lookups: 0, updated_at: now })
+        .insert({ system, down_since: downSince, failures: this.local(system).lostInRow, window_lookups: 0, updated_at: now })
         .onConflict('system')
-        .merge({ down_since: downSince, failures: downSince ? this.downAfter : 0, updated_at: now });
+        .merge({ down_since: downSince, failures: this.local(system).lostInRow, updated_at: now });
     } catch {
       // Health is advice: a database hiccup here changes no sale.
     }
