@@ -6,6 +6,8 @@
  * - `sizes`: builds both apps (the build fails over a bundle budget) and reads their first-load JavaScript;
  * - `api`: the API and purchases on SQLite and MariaDB (api.bench.ts, BENCH_DATABASES);
  * - `storefront`: the storefront's cached read beside a bare route (storefront.bench.ts);
+ * - `fulfilment`: purchases at 200 a second fulfilled at field times through the stand-ins, on SQLite
+ *   and on three processes sharing MariaDB (fulfilment.bench.ts; BENCH_FULFIL_DATABASES, _RATE, _SECONDS);
  * - `reports`: the reports on 1,000,000 recharges on MariaDB (insight.bench.ts; BENCH_RECHARGES);
  * - `lighthouse`: Lighthouse on a phone (lighthouse/storefront-lighthouse.ts; installs its own tools).
  *
@@ -63,6 +65,7 @@ if (!skip.has('sizes')) {
 }
 part('api', process.execPath, ['--import', 'tsx', 'tests/bench/api.bench.ts']);
 part('storefront', process.execPath, ['--import', 'tsx', 'tests/bench/storefront.bench.ts']);
+part('fulfilment', process.execPath, ['--import', 'tsx', 'tests/bench/fulfilment.bench.ts']);
 part('reports', process.execPath, ['--import', 'tsx', 'tests/bench/insight.bench.ts'], { BENCH_DATABASES: process.env.BENCH_REPORT_DATABASES ?? 'mysql' });
 part('lighthouse', 'npm', ['run', 'bench:lighthouse', '--silent'], skip.has('sizes') ? {} : { BENCH_BUILT: '1' });
 
