@@ -10,15 +10,16 @@
  * with their workers on, on one fresh MariaDB database (BENCH_MYSQL_URL), the load split
  * round-robin across them.
  *
- * After the arrivals it samples every second, until nothing is pending or processing (at most
- * BENCH_FULFIL_SETTLE_SECONDS, default 180): the sales in flight and each server process's
- * memory (VmRSS). Then it stops the servers, reads the stand-ins' books (GET /_standin/books) and
- * the database, and prints: tap to PIN prompt, the time the product adds to the vendors' own
- * (tap to delivered, less the payer's and the operator's time), the backlog, the peak memory,
- * the lookups per sale that met an unknown outcome, and the ledger against both vendors' books,
- * then a timeline (every 5 s: purchase answer times, prompt times, sales in flight, memory).
- * BENCH_SERVER_NODE_ARGS passes node options to the servers (--cpu-prof, --trace-gc ...) and
- * BENCH_FULFIL_LOGS=<dir> keeps their output.
+ * From the first arrival until nothing is pending or processing (at most BENCH_FULFIL_SETTLE_SECONDS
+ * after the last arrival, default 180) it samples every second the sales in flight (and those no
+ * worker has claimed), each server process's memory (VmRSS of the node process itself) and listen
+ * queue, and asks each server for a 404 that touches no database every 250 ms (its event loop).
+ * Then it stops the servers, reads the stand-ins' books (GET /_standin/books) and the database,
+ * and prints: tap to PIN prompt, the time the product adds to the vendors' own (tap to delivered,
+ * less the payer's and the operator's time), the backlog, the peak memory, the lookups per sale
+ * that met an unknown outcome, and the ledger against both vendors' books; then a timeline (every
+ * 5 s). BENCH_SERVER_NODE_ARGS passes node options to the servers (--cpu-prof, --trace-gc ...);
+ * BENCH_FULFIL_LOGS=<dir> keeps their output and every purchase's times.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';

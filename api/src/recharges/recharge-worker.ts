@@ -24,9 +24,10 @@ export { MAX_CRASHES, MAX_SENDS } from './fulfilment/sale-steps.ts';
  * it waits on a payer or an aggregator and a timer between questions, takes back what a dead
  * worker left, and runs the reconciliation (fulfilment/reconciliation.ts) on its own timer.
  *
- * How many sales are in flight is bounded by `maxInFlight` (memory) and by an adaptive limit that
- * shrinks when the database answers the worker's grouped writes slowly (fulfilment/adaptive-limit.ts);
- * nothing else holds a payer's prompt back. Every update names the claim (`processing_started_at`),
+ * How many sales are in flight is bounded by `concurrency` (memory) only; how many are claimed at
+ * a time follows an adaptive limit that shrinks when the database answers the worker's grouped
+ * writes slowly (fulfilment/adaptive-limit.ts). Sales waiting on a payer's PIN load no database, so
+ * they never count against it: a slow database slows the claims, it never stops them. Every update names the claim (`processing_started_at`),
  * so a worker whose lease ran out can never overwrite the one that took the sale over.
  */
 export interface WorkerOptions {
@@ -35,7 +36,7 @@ export interface WorkerOptions {
   payment: PaymentAdapter;
   operators: Record<string, OperatorAdapter>;
   logger?: pino.Logger;
-  /** The most sales one process keeps in flight (a memory bound; the adaptive limit works under it). */
+  /** The most sales one process keeps in flight (a memory bound; how many are claimed at a time follows an adaptive limit). */
   concurrency?: number;
   /** Sales claimed in one transaction. */
   claimBatch?: number;
@@ -66,7 +67,9 @@ export class RechargeWorker {
   private readonly pollMs: number;
   private readonly reconcileMs: number;
   private readonly claimBatch: number;
+  /** Sales claimed at a time: fewer while the database is slow. */
   readonly limit: AdaptiveLimit;
+  private readonly maxInFlight: number;
   private readonly writes: StepWrites;
   private readonly gate: VendorGate;
   private readonly steps: SaleSteps;
@@ -95,7 +98,8 @@ export class RechargeWorker {
     this.retryBaseMs = opts.retryBaseMs ?? 1000;
     this.maxRetryMs = opts.maxRetryMs ?? 60_000;
     const max = Math.max(1, opts.concurrency ?? 10_000);
-    this.limit = new AdaptiveLimit({ min: Math.min(max, 64), max, targetMs: 250 });
+    this.maxInFlight = max;
+    this.limit = new AdaptiveLimit({ min: Math.min(this.claimBatch, 10), max: this.claimBatch, targetMs: 250 });
     this.writes = new StepWrites(opts.db, this.limit);
     this.gate = new VendorGate(opts.db, { lookupsPerMinute: opts.downVendorLookupsPerMinute });
     this.steps = new SaleSteps({
@@ -197,12 +201,12 @@ export class RechargeWorker {
         this.lastRecovery = Date.now();
         await this.recoverExpired();
       }
-      const free = Math.min(this.claimBatch, this.limit.value - this.inFlight.size);
+      const free = Math.min(this.limit.value, this.maxInFlight - this.inFlight.size);
       if (free > 0) {
         const rows = await this.claim(free);
         for (const row of rows) this.track(this.process(row));
         // A full batch: more may be waiting, take them at once.
-        more = rows.length === free && free === this.claimBatch;
+        more = rows.length === free;
       }
     } catch (err) {
       if (databaseTrouble(err)) this.limit.backOff();
@@ -218,7 +222,7 @@ export class RechargeWorker {
     this.peakInFlight = Math.max(this.peakInFlight, this.inFlight.size);
     void p.finally(() => {
       // At the limit, a sale that ends makes room: take the next at once rather than at the next poll.
-      const wasFull = this.inFlight.size >= this.limit.value;
+      const wasFull = this.inFlight.size >= this.maxInFlight;
       this.inFlight.delete(p);
       if (wasFull) this.wake();
     });
@@ -231,7 +235,7 @@ export class RechargeWorker {
   async drain(opts: { timeoutMs?: number } = {}): Promise<void> {
     const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
     for (;;) {
-      const rows = await this.claim(Math.min(this.claimBatch, this.limit.value - this.inFlight.size));
+      const rows = await this.claim(Math.min(this.limit.value, this.maxInFlight - this.inFlight.size));
       for (const row of rows) this.track(this.process(row));
       if (!rows.length && !this.inFlight.size) {
         if (!(await this.hasOpen())) return;

@@ -1,7 +1,7 @@
 /**
- * How many sales one process keeps in flight (docs/architecture.md, "Fulfilment at field scale").
- * A sale waiting on a payer or an aggregator costs a socket and a timer, so the ceiling is memory
- * (`max`), not a small constant; what lowers it is the database: when the worker's grouped writes
+ * How many pending sales the worker claims at a time (docs/architecture.md, "Fulfilment at field
+ * scale"). Sales already in flight wait on payers and aggregators and load no database, so they are
+ * bounded by memory only; what this limit follows is the database: when the worker's grouped writes
  * take longer than `targetMs` (plus a millisecond a write in the group), or fail as a sick database, the limit shrinks (multiplicatively),
  * and it grows back a little with every write answered in time (additive increase, multiplicative
  * decrease, as TCP does with a congested link).
