@@ -145,11 +145,6 @@ export class RechargeWorker {
     return controller;
   }
 
-  /** Sales in flight now. */
-  get inFlightCount(): number {
-    return this.inFlight.size;
-  }
-
   /** Starts polling (and is woken at once by wake() when a recharge is created). */
   start(): void {
     if (this.stopping.signal.aborted) this.stopping = RechargeWorker.stopSignal();

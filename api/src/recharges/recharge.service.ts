@@ -172,18 +172,14 @@ export async function createRecharge(
     created_at: now,
     updated_at: now,
   };
-  const logEntry = {
-    action: 'recharge_created' as const,
-    subjectType: 'recharge',
-    after: { amount: bundle.price, cost: bundle.cost, phone: input.phone, bundle: bundle.name },
-  };
+  const logged = { amount: bundle.price, cost: bundle.cost, phone: input.phone, bundle: bundle.name };
   const walletPays = (walletSale || dealer.pricing_model === 'cost') && bundle.cost > 0;
   try {
     // MySQL/MariaDB: one wallet's sales arriving together are written as one group (sale-batches.ts).
     // A group refused as a whole (a short balance, a repeated key) leaves each sale to the write below.
     if (saleBatches.applies() && (!walletPays || offer.walletId !== null)) {
       const debitOf = walletPays ? { walletId: offer.walletId as number, amount: bundle.cost } : null;
-      const grouped = await saleBatches.write({ ctx, row, log: logEntry, debit: debitOf });
+      const grouped = await saleBatches.write({ ctx, row, logged, debit: debitOf });
       if (grouped) {
         afterSaleCommit(ctx, { type: 'sale.created', rechargeId: grouped.id, lowBalanceWallet: grouped.lowBalanceDue && debitOf ? debitOf.walletId : null });
         return { id: grouped.id, created: true, row: { ...row, id: grouped.id } as RechargeRow };
@@ -199,7 +195,7 @@ export async function createRecharge(
       const id = typeof inserted === 'object' ? Number((inserted as { id: number }).id) : Number(inserted);
       // Logged before the debit: the wallet's row lock (every sale of the shop waits on it) is then
       // held for the debit and its ledger row only.
-      await tctx.db('activity_log').insert(saleLogRow(tctx, { type: 'sale.created', rechargeId: id, after: logEntry.after }));
+      await tctx.db('activity_log').insert(saleLogRow(tctx, { type: 'sale.created', rechargeId: id, after: logged }));
       if (walletPays) {
         try {
           if (offer.walletId === null) throw new InsufficientBalance();

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
-import { activityRow, type ActivityEntry } from '../activity-log/activity-log.ts';
 import { AppError } from '../http/errors.ts';
 import { isUniqueViolation } from '../database/db-errors.ts';
 import { currentTransaction, detached, rootKnex, unitOfWork } from '../database/unit-of-work.ts';
 import { debitMany } from '../wallets/ledger.ts';
 import type { ServiceContext } from '../platform/context.ts';
+import { saleLogRow } from './sale-events.ts';
 
 /**
  * Group commit of storefront sales on MySQL/MariaDB (issue 17). Every sale of a shop waits on its
@@ -26,8 +26,8 @@ export interface BatchedSale {
   ctx: Pick<ServiceContext, 'actor' | 'ip' | 'userAgent'>;
   /** The recharges row, complete but for its id; its `reference` is unique. */
   row: Record<string, unknown> & { reference: string };
-  /** The 'recharge_created' log line (its subjectId is filled in here). */
-  log: ActivityEntry;
+  /** What the sale's 'sale.created' log line says (its recharge id is filled in here). */
+  logged: unknown;
   /** The cost the shop's wallet pays for the sale ("Cost + Profit"), if any. */
   debit: { walletId: number; amount: number } | null;
 }
@@ -165,7 +165,7 @@ async function writeGroup(trx: Knex.Transaction, walletId: number, sales: Batche
           return sales.map((s) => byReference.get(s.row.reference) ?? 0);
         })();
   if (ids.some((id) => !id)) throw new GroupRefused();
-  await trx('activity_log').insert(sales.map((s, i) => activityRow(s.ctx, { ...s.log, subjectId: ids[i] })));
+  await trx('activity_log').insert(sales.map((s, i) => saleLogRow(s.ctx, { type: 'sale.created', rechargeId: ids[i], after: s.logged })));
   let lowBalanceDue = false;
   const debits = sales.flatMap((s, i) => (s.debit ? [{ sale: s, id: ids[i] }] : []));
   if (debits.length) {

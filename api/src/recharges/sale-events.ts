@@ -59,7 +59,7 @@ const EFFECTS: Record<SaleEventType, Effects> = {
   'sale.payment_reconciled': { log: 'recharge_payment_reconciled' },
 };
 
-/** The log row of a sale event (also written many at a time by a group of sales: sale-batches.ts). */
+/** The log row of a sale event (sale-batches.ts writes a group's many at once). */
 export function saleLogRow(ctx: Pick<ServiceContext, 'actor' | 'ip' | 'userAgent'>, event: SaleEvent) {
   return activityRow(ctx, { action: EFFECTS[event.type].log, subjectType: 'recharge', subjectId: event.rechargeId, before: event.before, after: event.after });
 }
