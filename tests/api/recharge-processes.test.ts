@@ -284,7 +284,8 @@ describe('a server killed during the payment prompt and during delivery', () => 
     await stop(first, 'SIGKILL');
     const second = await startServer(env, liveEnv(standIns));
     // Killed again while top-ups are with the aggregator.
-    for (let i = 0; i < 300 && !(await env.knex('recharges').where('delivery_state', 'sent').first('id')); i++) await new Promise((r) => setTimeout(r, 20));
+    // (The second life first asks the gateway about the payments the first left open: under load that can take a while.)
+    for (let i = 0; i < 1500 && !(await env.knex('recharges').where('delivery_state', 'sent').first('id')); i++) await new Promise((r) => setTimeout(r, 20));
     expect(await env.knex('recharges').where('delivery_state', 'sent').first('id')).toBeTruthy();
     await stop(second, 'SIGKILL');
     const third = await startServer(env, liveEnv(standIns));
