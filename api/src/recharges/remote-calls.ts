@@ -16,32 +16,42 @@ import type { RemoteCallRow } from './recharge-rows.ts';
  * that counts the sale's calls, such as the top-up resend limit, sees them).
  */
 export function databaseTrail(db: Knex, logger?: pino.Logger): RemoteTrail {
-  let queue: { row: Record<string, unknown>; call: RemoteCallRecord; done: () => void }[] = [];
+  const queue: { row: Record<string, unknown>; call: RemoteCallRecord; done: () => void }[] = [];
   let scheduled = false;
-  const write = async () => {
-    scheduled = false;
-    const group = queue;
-    queue = [];
-    // Chunks keep one statement under every engine's limit on bound values.
-    for (let i = 0; i < group.length; i += 200) {
-      const chunk = group.slice(i, i + 200);
-      try {
-        await db('remote_calls').insert(chunk.map((g) => g.row));
-      } catch {
-        // One line the database refuses must not take the others with it: each on its own.
-        for (const g of chunk) {
-          await db('remote_calls')
-            .insert(g.row)
-            .catch((err) =>
-              logger?.error(
-                { err, rechargeId: g.row.recharge_id, call: { system: g.call.system, operation: g.call.operation, outcome: g.call.outcome } },
-                'remote call not recorded',
-              ),
-            );
-        }
+  let writing = false;
+  const writeChunk = async (chunk: typeof queue) => {
+    try {
+      await db('remote_calls').insert(chunk.map((g) => g.row));
+    } catch {
+      // One line the database refuses must not take the others with it: each on its own.
+      for (const g of chunk) {
+        await db('remote_calls')
+          .insert(g.row)
+          .catch((err) =>
+            logger?.error(
+              { err, rechargeId: g.row.recharge_id, call: { system: g.call.system, operation: g.call.operation, outcome: g.call.outcome } },
+              'remote call not recorded',
+            ),
+          );
       }
     }
-    for (const g of group) g.done();
+    for (const g of chunk) g.done();
+  };
+  // One INSERT at a time: the lines recorded while it runs go in the next (a burst of answers costs
+  // a statement and a connection per group, not per turn of the event loop).
+  const write = async () => {
+    scheduled = false;
+    if (writing) return;
+    writing = true;
+    try {
+      while (queue.length) {
+        // Chunks keep one statement under every engine's limit on bound values.
+        const chunk = queue.splice(0, 200);
+        await writeChunk(chunk);
+      }
+    } finally {
+      writing = false;
+    }
   };
   return (rechargeId, call) =>
     new Promise<void>((done) => {
@@ -63,7 +73,7 @@ export function databaseTrail(db: Knex, logger?: pino.Logger): RemoteTrail {
           created_at: toDbTime(),
         },
       });
-      if (!scheduled) {
+      if (!scheduled && !writing) {
         scheduled = true;
         setImmediate(() => void write());
       }

@@ -4,7 +4,9 @@
  * and no answer: a timeout, a reset connection or an HTTP 5xx is an unknown outcome (the remote
  * side may have acted), never a failure (docs/architecture.md, "Recharges").
  */
-export type FetchLike = (url: string, init?: RequestInit) => Promise<Response>;
+export type FetchLike = (url: string, init?: RequestInit) => Promise<HttpAnswer>;
+/** What a call needs of an HTTP answer (a fetch Response has it; so does vendor-http.ts's lighter one). */
+export type HttpAnswer = Pick<Response, 'status' | 'text'>;
 
 export type CallOutcome = 'ok' | 'refused' | 'unknown';
 
@@ -74,8 +76,9 @@ export function onRemoteCall(listener: CallListener): () => void {
 /** Why a call got no answer, in a line a person reads in the trail. */
 function describeFailure(err: unknown): string {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'No answer in time (timeout)';
-  const code = e?.cause?.code;
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError' || (e as { code?: string })?.code === 'UND_ERR_ABORTED') return 'No answer in time (timeout)';
+  // fetch wraps the socket's error in `cause`; undici's request throws it as is.
+  const code = e?.cause?.code ?? (e as { code?: string })?.code;
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'The connection was reset before an answer';
   if (code === 'ECONNREFUSED') return 'The connection was refused';
   return `${e?.message ?? 'Request failed'}${e?.cause?.message ? `: ${e.cause.message}` : ''}`;

@@ -1,5 +1,5 @@
-import { Agent, fetch as undiciFetch } from 'undici';
-import type { FetchLike } from './remote-call.ts';
+import { Agent, request } from 'undici';
+import type { FetchLike, HttpAnswer } from './remote-call.ts';
 
 /**
  * The HTTP pool one vendor's calls go through (docs/architecture.md, "Fulfilment at field scale").
@@ -8,6 +8,9 @@ import type { FetchLike } from './remote-call.ts';
  * one origin (a request never queues behind another payer's prompt), keeps them alive between
  * calls, and leaves every timeout to the caller's own deadline (remote-call.ts: an AbortSignal),
  * which knows a PIN wait from a lookup.
+ *
+ * Calls go through undici's `request`, not `fetch`: at 200 sales a second fetch's web streams and
+ * Response objects were the largest single cost of a sale's CPU (about a third of the main thread).
  */
 export function vendorFetch(opts: { connections: number }): FetchLike {
   const agent = new Agent({
@@ -18,5 +21,16 @@ export function vendorFetch(opts: { connections: number }): FetchLike {
     headersTimeout: 0,
     bodyTimeout: 0,
   });
-  return (url, init) => undiciFetch(url, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>;
+  return async (url, init = {}): Promise<HttpAnswer> => {
+    const res = await request(url, {
+      dispatcher: agent,
+      method: (init.method ?? 'GET') as 'GET' | 'POST',
+      headers: init.headers as Record<string, string> | undefined,
+      body: (init.body as string | undefined) ?? undefined,
+      signal: init.signal ?? undefined,
+    });
+    // The body is read at once (the caller's deadline still applies through the signal).
+    const text = await res.body.text();
+    return { status: res.statusCode, text: async () => text };
+  };
 }
