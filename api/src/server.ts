@@ -89,7 +89,7 @@ async function main() {
     : new RechargeWorker({
         db: db.knex,
         client: db.client,
-        payment: money.payment,
+        payment: money.gateways,
         operators: money.operators,
         logger,
         concurrency: moneyEnv.RECHARGE_WORKER_CONCURRENCY,
@@ -114,7 +114,7 @@ async function main() {
     onWebhookEvent(() => webhooks.wake());
     webhooks.start();
   }
-  const app = createApp({ config, db, logger, onRechargeCreated: () => worker?.wake(), rechargeMoney: { payment: money.payment, wake: () => worker?.wake() } });
+  const app = createApp({ config, db, logger, onRechargeCreated: () => worker?.wake(), rechargeMoney: { payment: money.gateways, wake: () => worker?.wake() } });
   const server = app.listen(config.port, () => {
     const url = `http://localhost:${config.port}`;
     logger.info(`Listening on ${url} (database: ${db.client})`);

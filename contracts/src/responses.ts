@@ -430,6 +430,13 @@ export const rechargeResponseSchema = z.object({
   payment_flow: z.enum(['preauthorize', 'purchase', 'wallet']).nullable().describe("wallet: a reseller API sale paid from the dealer's wallet"),
   delivery_state: z.enum(DELIVERY_STATES),
   delivery_id: z.string().nullable().describe("The aggregator's transaction id"),
+  payment_gateway: z
+    .string()
+    .nullable()
+    .describe(
+      'The payment gateway that took (or was asked for) the payment, by name (`sandbox`, `waafipay`); null before any payment was asked for or for a wallet sale. Every later step of the sale goes through it.',
+    ),
+  route: z.string().nullable().describe('The aggregator that delivered the bundle or was last tried (`sandbox`, `reloadly`); null before any top-up was sent.'),
   review_reason: z.string().nullable(),
   needs_review_at: isoTime.nullable(),
   reviewed_by: z.object({ id: z.number().int(), name: z.string() }).nullable(),

@@ -99,7 +99,7 @@ export async function seedDemoHistory(knex: Knex, days = 21): Promise<void> {
           .update({
             ...states,
             payment_flow: 'preauthorize',
-            payment_adapter: 'waafipay',
+            payment_adapter: 'sandbox',
             operator_adapter: states.delivery_state === 'none' ? null : 'sandbox',
             payment_reference: states.payment_state === 'declined' ? null : `DEMO-${code}-${n}`,
           });

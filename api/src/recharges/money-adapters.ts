@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type pino from 'pino';
 import { z } from 'zod';
 import { waafiPayAdapter, type PaymentAdapter } from './adapters/payment-adapter.ts';
+import { PaymentGateways } from './adapters/payment-gateways.ts';
 import { reloadlyAdapter, type OperatorAdapter } from './adapters/operator-adapter.ts';
 import type { FetchLike, RemoteTrail } from './adapters/remote-call.ts';
 import { vendorFetch } from './adapters/vendor-http.ts';
@@ -154,7 +155,10 @@ export async function startStandIns(opts: StandInOptions & { inProcess?: boolean
 }
 
 export interface MoneyAdapters {
+  /** The gateway new sales are charged through. */
   payment: PaymentAdapter;
+  /** Every gateway this process knows, by the name a sale records (the worker, the reconciliation and refunds use it). */
+  gateways: PaymentGateways;
   operators: Record<string, OperatorAdapter>;
   standIns: StandInEndpoints;
   /** Which systems are real (for the start banner and the logs). */
@@ -175,6 +179,18 @@ export async function moneyAdapters(env: MoneyEnv, deps: { trail: RemoteTrail; l
   const gatewayHttp = standInFetch ?? vendorFetch({ connections: env.VENDOR_HTTP_CONNECTIONS });
   const aggregatorHttp = standInFetch ?? vendorFetch({ connections: env.VENDOR_HTTP_CONNECTIONS });
   const livePayment = env.PAYMENT_ADAPTER === 'waafipay' && env.WAAFIPAY_URL;
+  // The embedded stand-in is always there as the `sandbox` gateway, so sales it took are still
+  // settled through it after a real gateway is configured (adapters/payment-gateways.ts).
+  const sandboxPayment = waafiPayAdapter(
+    {
+      url: standIns.waafipayUrl,
+      ...WAAFIPAY_STAND_IN_CREDENTIALS,
+      flow: env.WAAFIPAY_MODE,
+      chargeTimeoutMs: env.PAYMENT_TIMEOUT_MS,
+      timeoutMs: env.PAYMENT_CALL_TIMEOUT_MS,
+    },
+    { trail: deps.trail, fetch: gatewayHttp, name: 'sandbox' },
+  );
   const payment = livePayment
     ? waafiPayAdapter(
         {
@@ -190,16 +206,10 @@ export async function moneyAdapters(env: MoneyEnv, deps: { trail: RemoteTrail; l
         },
         { trail: deps.trail, fetch: gatewayHttp },
       )
-    : waafiPayAdapter(
-        {
-          url: standIns.waafipayUrl,
-          ...WAAFIPAY_STAND_IN_CREDENTIALS,
-          flow: env.WAAFIPAY_MODE,
-          chargeTimeoutMs: env.PAYMENT_TIMEOUT_MS,
-          timeoutMs: env.PAYMENT_CALL_TIMEOUT_MS,
-        },
-        { trail: deps.trail, fetch: gatewayHttp },
-      );
+    : sandboxPayment;
+  // Before gateways were recorded by name, the stand-in's sales were recorded as `waafipay`: without
+  // a real WaafiPay configured, that name is still the stand-in.
+  const gateways = new PaymentGateways(payment, [sandboxPayment], livePayment ? {} : { waafipay: 'sandbox' });
   const sandboxOperator = reloadlyAdapter(
     {
       authUrl: `${standIns.reloadlyUrl}/oauth/token`,
@@ -232,6 +242,6 @@ export async function moneyAdapters(env: MoneyEnv, deps: { trail: RemoteTrail; l
         { trail: deps.trail, fetch: aggregatorHttp, name: 'reloadly' },
       );
   const standInsAt = standIns.fetch ? 'in process' : `${standIns.waafipayUrl} and ${standIns.reloadlyUrl} (their books: GET /_standin/books)`;
-  const describe = `payment: WaafiPay ${livePayment ? env.WAAFIPAY_URL : 'stand-in'} (${env.WAAFIPAY_MODE}); operators: Reloadly ${env.RELOADLY_API_URL ?? 'stand-in'}; stand-ins ${standInsAt}`;
-  return { payment, operators: { sandbox: sandboxOperator, reloadly: liveOperator }, standIns, describe, close: () => standIns.close() };
+  const describe = `payment: WaafiPay ${livePayment ? env.WAAFIPAY_URL : 'stand-in'} (${env.WAAFIPAY_MODE}; gateways known: ${gateways.names().join(', ')}); operators: Reloadly ${env.RELOADLY_API_URL ?? 'stand-in'}; stand-ins ${standInsAt}`;
+  return { payment, gateways, operators: { sandbox: sandboxOperator, reloadly: liveOperator }, standIns, describe, close: () => standIns.close() };
 }

@@ -12,6 +12,7 @@ import { presentRecharge, rechargeQuery } from './recharge.service.ts';
 import { presentRemoteCall } from './remote-calls.ts';
 import type { RechargeListRow, RechargeRow, RemoteCallRow } from './recharge-rows.ts';
 import type { PaymentAdapter, PaymentFlow } from './adapters/payment-adapter.ts';
+import { PaymentGateways } from './adapters/payment-gateways.ts';
 import { raiseSaleEvent } from './sale-events.ts';
 
 /**
@@ -22,7 +23,8 @@ import { raiseSaleEvent } from './sale-events.ts';
 
 /** What the money actions need from the running process: the gateway (manual refunds) and the worker. */
 export interface RechargeMoney {
-  payment?: PaymentAdapter;
+  /** The gateway new sales use, or every gateway this process knows: a refund goes through the sale's own. */
+  payment?: PaymentAdapter | PaymentGateways;
   wake?: () => void;
 }
 
@@ -232,6 +234,7 @@ export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, 
             transactionId: r.payment_reference as string,
             flow: (r.payment_flow === 'preauthorize' ? 'preauthorize' : 'purchase') as PaymentFlow,
             reference: r.reference as string,
+            gateway: r.payment_adapter,
           }
         : null,
     };
@@ -240,8 +243,11 @@ export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, 
   if (releasePayment) {
     // Outside the transaction: the gateway's answer may take seconds. Unconfirmed, it stays
     // `releasing` and the reconciliation asks again.
-    const done = money.payment
-      ? await money.payment.release(
+    // The sale's own gateway; one this process does not know leaves it `releasing` for the reconciliation.
+    const gateways = money.payment ? (money.payment instanceof PaymentGateways ? money.payment : new PaymentGateways(money.payment)) : null;
+    const gateway = gateways?.of({ payment_adapter: releasePayment.gateway });
+    const done = gateway
+      ? await gateway.release(
           { referenceId: releasePayment.reference, transactionId: releasePayment.transactionId, flow: releasePayment.flow satisfies PaymentFlow },
           { rechargeId: row.id },
         )

@@ -6,6 +6,7 @@ import { unitOfWork } from '../database/unit-of-work.ts';
 import { databaseTrouble } from '../database/db-errors.ts';
 import { systemContext, type ServiceContext } from '../platform/context.ts';
 import type { PaymentAdapter } from './adapters/payment-adapter.ts';
+import { PaymentGateways } from './adapters/payment-gateways.ts';
 import type { OperatorAdapter } from './adapters/operator-adapter.ts';
 import { onRemoteCall } from './adapters/remote-call.ts';
 import type { RechargeRow } from './recharge-rows.ts';
@@ -33,7 +34,8 @@ export { MAX_CRASHES, MAX_SENDS } from './fulfilment/sale-steps.ts';
 export interface WorkerOptions {
   db: Knex;
   client: 'sqlite' | 'mysql';
-  payment: PaymentAdapter;
+  /** The gateway new sales are charged through, or every gateway this process knows (adapters/payment-gateways.ts). */
+  payment: PaymentAdapter | PaymentGateways;
   operators: Record<string, OperatorAdapter>;
   logger?: pino.Logger;
   /** The most sales one process keeps in flight (a memory bound; how many are claimed at a time follows an adaptive limit). */
@@ -102,10 +104,11 @@ export class RechargeWorker {
     this.limit = new AdaptiveLimit({ min: Math.min(this.claimBatch, 10), max: this.claimBatch, targetMs: 250 });
     this.writes = new StepWrites(opts.db, this.limit);
     this.gate = new VendorGate(opts.db, { lookupsPerMinute: opts.downVendorLookupsPerMinute });
+    const gateways = opts.payment instanceof PaymentGateways ? opts.payment : new PaymentGateways(opts.payment);
     this.steps = new SaleSteps({
       db: opts.db,
       ctx: this.ctx,
-      payment: opts.payment,
+      gateways,
       operators: opts.operators,
       writes: this.writes,
       gate: this.gate,
@@ -122,7 +125,7 @@ export class RechargeWorker {
       db: opts.db,
       client: opts.client,
       ctx: this.ctx,
-      payment: opts.payment,
+      gateways,
       operators: opts.operators,
       gate: this.gate,
       logger: opts.logger,

@@ -355,6 +355,8 @@ export function presentRecharge(r: RechargeListRow, seesCost: boolean): Recharge
     payment_flow: r.payment_flow ?? null,
     delivery_state: r.delivery_state ?? 'none',
     delivery_id: r.delivery_id ?? null,
+    payment_gateway: r.payment_flow === 'wallet' ? null : (r.payment_adapter ?? null),
+    route: r.operator_adapter ?? null,
     review_reason: r.review_reason ?? null,
     needs_review_at: fromDbTime(r.needs_review_at),
     reviewed_by: r.reviewed_by ? { id: r.reviewed_by, name: r.reviewer_name ?? '' } : null,

@@ -3,7 +3,7 @@ import type pino from 'pino';
 import { toDbTime } from '../../database/time.ts';
 import { unitOfWork } from '../../database/unit-of-work.ts';
 import { transact, type ServiceContext } from '../../platform/context.ts';
-import type { PaymentAdapter } from '../adapters/payment-adapter.ts';
+import { unknownGatewayReason, type PaymentGateways } from '../adapters/payment-gateways.ts';
 import type { OperatorAdapter } from '../adapters/operator-adapter.ts';
 import { creditProfitIfDue } from '../recharge.service.ts';
 import type { RechargeRow } from '../recharge-rows.ts';
@@ -31,7 +31,8 @@ export interface ReconciliationOptions {
   db: Knex;
   client: 'sqlite' | 'mysql';
   ctx: ServiceContext;
-  payment: PaymentAdapter;
+  /** The gateways by name: each sale is asked about through the one it recorded. */
+  gateways: PaymentGateways;
   operators: Record<string, OperatorAdapter>;
   gate: VendorGate;
   logger?: pino.Logger;
@@ -155,9 +156,11 @@ export class Reconciliation {
   private async canTellNow(r: Sale): Promise<true | string> {
     const forWhom = { rechargeId: Number(r.id) };
     if (['sent', 'committing', 'releasing'].includes(r.payment_state)) {
-      const down = await this.askable(this.opts.payment.system);
+      const pay = this.opts.gateways.of(r);
+      if (!pay) return unknownGatewayReason(r.payment_adapter);
+      const down = await this.askable(pay.system);
       if (down) return down;
-      const found = await this.opts.payment.lookup(r.reference, forWhom);
+      const found = await pay.lookup(r.reference, forWhom);
       if (found.status === 'found') {
         // Only an answer that settles the step it is on: a commit or a cancel the gateway refused
         // leaves the payment approved, and resuming it would only send the refused call again.
@@ -192,7 +195,8 @@ export class Reconciliation {
 
   /** One settled sale's payment brought in line with the sale: commit for completed, release for failed. */
   private async followUpPayment(r: Sale): Promise<Checked> {
-    const pay = this.opts.payment;
+    const pay = this.opts.gateways.of(r);
+    if (!pay) return { settled: false, note: unknownGatewayReason(r.payment_adapter) };
     const forWhom = { rechargeId: Number(r.id) };
     const flow = flowOf(r, pay.flow);
     const wantCollected = r.status === 'completed';

@@ -4,6 +4,7 @@ import { fromDbTime, toDbTime } from '../../database/time.ts';
 import { unitOfWork } from '../../database/unit-of-work.ts';
 import type { ServiceContext } from '../../platform/context.ts';
 import type { PaymentAdapter, PaymentFlow } from '../adapters/payment-adapter.ts';
+import { unknownGatewayReason, type PaymentGateways } from '../adapters/payment-gateways.ts';
 import type { DeliveryResult, OperatorAdapter } from '../adapters/operator-adapter.ts';
 import { completeRecharge, failRecharge } from '../recharge.service.ts';
 import type { RechargeRow } from '../recharge-rows.ts';
@@ -71,7 +72,8 @@ export interface StepTiming {
 export interface StepDeps {
   db: Knex;
   ctx: ServiceContext;
-  payment: PaymentAdapter;
+  /** The gateways by name: a sale is charged through the primary and asked about through the one it recorded. */
+  gateways: PaymentGateways;
   operators: Record<string, OperatorAdapter>;
   writes: StepWrites;
   gate: VendorGate;
@@ -161,13 +163,19 @@ export class SaleSteps {
 
   /** Runs the sale until it is settled, handed to a person, or handed back to wait. */
   async run(r: Sale): Promise<void> {
+    // A sale whose payment went through a gateway this process does not know is never asked about
+    // (let alone charged again) anywhere else: it waits for a person.
+    if (!this.deps.gateways.of(r)) {
+      await toReview(this.deps, claimOf(r), Number(r.crashes), unknownGatewayReason(r.payment_adapter));
+      return;
+    }
     for (let moves = 0; ; moves++) {
       // Every step moves the row on or waits: this many moves without a wait is a defect, not a sale.
-      if (moves > 40) throw new Error(`The sale made no progress (stage ${stageOf(r, this.deps.payment.flow)}).`);
+      if (moves > 40) throw new Error(`The sale made no progress (stage ${stageOf(r, this.gatewayOf(r).flow)}).`);
       // A claim held for a third of its lease is renewed before the next call (a chain of slow calls
       // must never outlive it, or another worker would take the sale over while this one still asks).
       if (elapsedSince(r.processing_started_at) > this.deps.timing.leaseMs / 3) await this.step(r, { processing_started_at: toDbTime() });
-      let next = await this.steps[stageOf(r, this.deps.payment.flow)](r);
+      let next = await this.steps[stageOf(r, this.gatewayOf(r).flow)](r);
       if (next.then === 'unsure') next = await this.unsure(r, next.reason);
       if (next.then === 'done') return;
       if (next.then === 'retry') {
@@ -213,6 +221,11 @@ export class SaleSteps {
     return { then: 'retry', inMs: Math.min(t.maxRetryMs, Math.max(t.retryBaseMs, Math.floor(waited / 4))) };
   }
 
+  /** The sale's gateway (run() made sure this process knows it). */
+  private gatewayOf(r: Sale): PaymentAdapter {
+    return this.deps.gateways.of(r)!;
+  }
+
   private operatorOf(r: Sale): OperatorAdapter | undefined {
     return this.deps.operators[r.operator_adapter ?? r.adapter_key ?? 'sandbox'];
   }
@@ -224,7 +237,7 @@ export class SaleSteps {
   /* ---------------- the steps ---------------- */
 
   private async pay(r: Sale): Promise<Next> {
-    const pay = this.deps.payment;
+    const pay = this.gatewayOf(r);
     if (r.review_outcome) return this.settle(r, r.review_outcome === 'delivered', 'Settled in review before any payment was asked for.');
     const flow = flowOf(r, pay.flow);
     await this.step(r, { payment_state: 'sent', payment_flow: flow, payment_adapter: pay.name, unsure_since: toDbTime() });
@@ -249,7 +262,7 @@ export class SaleSteps {
   }
 
   private async confirmPayment(r: Sale): Promise<Next> {
-    const pay = this.deps.payment;
+    const pay = this.gatewayOf(r);
     const decided = r.review_outcome;
     if (!(await this.deps.gate.mayLookUp(pay.system))) {
       if (decided)
@@ -378,7 +391,7 @@ export class SaleSteps {
    * a person's decision, the sale is settled anyway and the reconciliation follows the payment up.
    */
   private async settlePayment(r: Sale, action: 'commit' | 'release'): Promise<Next> {
-    const pay = this.deps.payment;
+    const pay = this.gatewayOf(r);
     const flow = flowOf(r, pay.flow);
     const pendingState = action === 'commit' ? 'committing' : 'releasing';
     const target = action === 'commit' ? 'collected' : 'released';
@@ -457,7 +470,7 @@ export class SaleSteps {
     }
     const won = await failRecharge(this.deps.ctx, r.id, reason, {
       claimedAt: r.processing_started_at,
-      paymentReturned: r.payment_state === 'released' && flowOf(r, this.deps.payment.flow) === 'purchase',
+      paymentReturned: r.payment_state === 'released' && flowOf(r, this.gatewayOf(r).flow) === 'purchase',
     });
     if (!won) throw new LeaseLost();
     return DONE;
