@@ -114,7 +114,13 @@ async function main() {
     onWebhookEvent(() => webhooks.wake());
     webhooks.start();
   }
-  const app = createApp({ config, db, logger, onRechargeCreated: () => worker?.wake(), rechargeMoney: { payment: money.gateways, wake: () => worker?.wake() } });
+  const app = createApp({
+    config,
+    db,
+    logger,
+    onRechargeCreated: () => worker?.wake(),
+    rechargeMoney: { payment: money.gateways, wake: () => worker?.wake() },
+  });
   const server = app.listen(config.port, () => {
     const url = `http://localhost:${config.port}`;
     logger.info(`Listening on ${url} (database: ${db.client})`);
