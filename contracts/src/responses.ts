@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { STATUSES } from './common.ts';
 import { PRICING_MODELS, USER_TYPES } from './users.ts';
-import { AREA_TYPES, CONTACT_TYPES, MAIL_SECURITY, PAYMENT_METHOD_TYPES } from './settings.ts';
+import { AREA_TYPES, CONTACT_TYPES, MAIL_SECURITY, PAYMENT_GATEWAYS, PAYMENT_METHOD_TYPES } from './settings.ts';
 import { TOP_UP_REQUEST_STATUSES, TRANSACTION_KINDS, TRANSACTION_TYPES } from './wallets.ts';
 import { translationsResponseSchema } from './translations.ts';
 import { CUSTOMER_MONEY, CUSTOMER_OUTCOMES, DELIVERY_STATES, PAYMENT_STATES, RECHARGE_STATUSES, REVIEW_OUTCOMES } from './recharges.ts';
@@ -153,6 +153,7 @@ export const paymentMethodResponseSchema = z.object({
   ...recordIds,
   name: z.string(),
   type: z.enum(PAYMENT_METHOD_TYPES),
+  gateway: z.enum(PAYMENT_GATEWAYS).describe('What takes its payments: `manual` is paid to the dealer in person (never a PIN prompt, not bought online)'),
   account_number: z.string().nullable(),
   instructions: z.string().nullable(),
   logo: z.string().nullable().describe('URL path under /storage, or null'),
@@ -312,6 +313,12 @@ export const storefrontPaymentMethodSchema = z.object({
   h_id: z.string(),
   name: z.string(),
   type: z.enum(PAYMENT_METHOD_TYPES),
+  gateway: z.enum(PAYMENT_GATEWAYS),
+  prompts_payer: z
+    .boolean()
+    .describe(
+      'true: the payer approves a prompt on their phone (enter the PIN) and the bundle is bought here; false: paid to the dealer in person (the instructions say how), not bought online',
+    ),
   account_number: z.string().nullable(),
   instructions: z.string().nullable(),
   logo: z.string().nullable(),

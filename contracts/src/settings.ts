@@ -13,6 +13,22 @@ export const PAYMENT_METHOD_TYPES = ['evc_plus', 'zaad', 'sahal', 'edahab', 'ban
 export type PaymentMethodType = (typeof PAYMENT_METHOD_TYPES)[number];
 
 /**
+ * The gateway that takes a method's payments: `waafipay` prompts the payer for a PIN on their
+ * phone (EVC Plus, Zaad, Sahal and eDahab wallets), `sandbox` is the embedded stand-in (a shop with
+ * a real gateway configured takes no payments through it), `manual` is paid to the dealer in person
+ * (cash, a bank transfer, a transfer to the dealer's own number): never charged, never a PIN prompt,
+ * and not bought online.
+ */
+export const PAYMENT_GATEWAYS = ['waafipay', 'sandbox', 'manual'] as const;
+export type PaymentGateway = (typeof PAYMENT_GATEWAYS)[number];
+/** Types no gateway can charge: their methods are always `manual`. */
+export const MANUAL_ONLY_TYPES: ReadonlySet<PaymentMethodType> = new Set(['cash', 'bank']);
+/** A new method's gateway when none is named. */
+export const defaultGatewayOf = (type: PaymentMethodType): PaymentGateway => (MANUAL_ONLY_TYPES.has(type) ? 'manual' : 'waafipay');
+/** Whether a method's payer gets a PIN prompt on their phone (the storefront says so, and nothing else). */
+export const promptsPayer = (gateway: PaymentGateway | string) => gateway !== 'manual';
+
+/**
  * Mobile money lives on one network: an EVC Plus payment comes from a Hormuud number, Zaad from
  * Telesom, Sahal from Golis, eDahab from Somtel (national prefixes after +252). Bank and cash
  * payments may come from any number.
@@ -38,6 +54,8 @@ export const accountNumberSchema = z.preprocess(
 const paymentMethodFields = {
   name,
   type: z.enum(PAYMENT_METHOD_TYPES, { message: 'validation:payment_type_invalid' }),
+  /** Default: `manual` for cash and bank, else `waafipay`. */
+  gateway: z.enum(PAYMENT_GATEWAYS, { message: 'validation:payment_gateway_invalid' }).optional(),
   account_number: accountNumberSchema,
   instructions: optionalText(2000),
   status: statusSchema.optional(),
@@ -51,7 +69,12 @@ const accountNeeded = (d: { type?: string; account_number?: string | null }, ctx
   if (d.type && d.type !== 'cash' && !d.account_number)
     ctx.addIssue({ code: 'custom', path: ['account_number'], message: 'validation:account_number_required' });
 };
-export const paymentMethodSchema = z.object(paymentMethodFields).superRefine(accountNeeded);
+/** Cash and bank are paid in person: no gateway can charge them. */
+const gatewayFits = (d: { type?: PaymentMethodType; gateway?: PaymentGateway }, ctx: z.RefinementCtx) => {
+  if (d.type && d.gateway && MANUAL_ONLY_TYPES.has(d.type) && d.gateway !== 'manual')
+    ctx.addIssue({ code: 'custom', path: ['gateway'], message: 'validation:payment_gateway_manual_only' });
+};
+export const paymentMethodSchema = z.object(paymentMethodFields).superRefine(accountNeeded).superRefine(gatewayFits);
 export const updatePaymentMethodSchema = z.object(paymentMethodFields).partial();
 
 export const CONTACT_TYPES = ['phone', 'whatsapp', 'email', 'address'] as const;

@@ -109,6 +109,10 @@ export interface PaymentMethod {
   h_id: string;
   name: string;
   type: string;
+  /** What takes its payments (`manual`: paid to the shop in person). Absent in data cached before it existed. */
+  gateway?: string;
+  /** The payer approves a prompt on their phone and the bundle is bought here; false: paid in person, not here. */
+  prompts_payer?: boolean;
   account_number: string | null;
   instructions: string | null;
   logo: string | null;

@@ -17,7 +17,7 @@ import { ImageUploadInput } from '../common/ImageUploadInput';
 import { Button } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import PaymentsIcon from '@mui/icons-material/PaymentsOutlined';
-import { paymentMethodSchema, updatePaymentMethodSchema, PAYMENT_METHOD_TYPES, type PaymentMethodResponse } from '@app/contracts';
+import { paymentMethodSchema, updatePaymentMethodSchema, PAYMENT_GATEWAYS, PAYMENT_METHOD_TYPES, type PaymentMethodResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
 import { useIsPhone } from '../common/useIsPhone';
 import { useRecordRoute } from '../common/useRecordRoute';
@@ -33,6 +33,8 @@ import { ListEmpty, ListError } from '../common/ListParts';
 
 const BASE = '/settings/payment-methods';
 export const PAYMENT_TYPE_CHOICES = PAYMENT_METHOD_TYPES.map((t) => ({ id: t, name: `settings.payment_types.${t}` }));
+/** What takes a method's payments (empty on a new method: its type's, cash and bank in person). */
+const GATEWAY_CHOICES = PAYMENT_GATEWAYS.map((g) => ({ id: g, name: `settings.payment_gateways.${g}` }));
 
 /** /settings/payment-methods: how customers pay (the company's, or a dealer's own). */
 export default function PaymentMethodList() {
@@ -86,7 +88,9 @@ export default function PaymentMethodList() {
         {phone ? (
           <SimpleList
             primaryText={(r: PaymentMethodResponse) => r.name}
-            secondaryText={(r: PaymentMethodResponse) => `${translate(`settings.payment_types.${r.type}`)} · ${r.account_number ?? ''}`}
+            secondaryText={(r: PaymentMethodResponse) =>
+              [translate(`settings.payment_types.${r.type}`), translate(`settings.payment_gateways.${r.gateway}`), r.account_number].filter(Boolean).join(' · ')
+            }
             tertiaryText={(r: PaymentMethodResponse) => translate(`users.status.${r.status}`)}
             leftAvatar={(r: PaymentMethodResponse) => <Logo src={r.logo} icon={PaymentsIcon} />}
             rowClick={(id) => route.path(id)}
@@ -96,6 +100,11 @@ export default function PaymentMethodList() {
             <FunctionField label="catalogue.fields.logo" render={(r: PaymentMethodResponse) => <Logo src={r.logo} icon={PaymentsIcon} />} />
             <TextField source="name" label="catalogue.fields.name" />
             <FunctionField source="type" label="settings.fields.type" render={(r: PaymentMethodResponse) => translate(`settings.payment_types.${r.type}`)} />
+            <FunctionField
+              source="gateway"
+              label="settings.fields.gateway"
+              render={(r: PaymentMethodResponse) => translate(`settings.payment_gateways.${r.gateway}`)}
+            />
             <TextField source="account_number" label="settings.fields.account_number" emptyText="—" sortable={false} />
             {!dealer && <FunctionField label="settings.fields.owner" render={owner} />}
             <FunctionField
@@ -118,6 +127,7 @@ export default function PaymentMethodList() {
         <TextInput source="name" label="catalogue.fields.name" fullWidth />
         <TranslationFields source="name" label="catalogue.fields.name" />
         <SelectInput source="type" label="settings.fields.type" choices={PAYMENT_TYPE_CHOICES} />
+        <SelectInput source="gateway" label="settings.fields.gateway" choices={GATEWAY_CHOICES} helperText="settings.payment_method.gateway_help" />
         <TextInput source="account_number" label="settings.fields.account_number" helperText="settings.payment_method.account_help" />
         <TextInput
           source="instructions"

@@ -3,6 +3,8 @@ import { bearer, PNG_1PX, type Harness } from '../../../tests/api/harness.ts';
 import { RechargeWorker, type WorkerOptions } from './recharge-worker.ts';
 import { moneyAdapters, readMoneyEnv, startStandIns, type MoneyAdapters, type StandIns } from './money-adapters.ts';
 import { databaseTrail } from './remote-calls.ts';
+import { waafiPayAdapter, type PaymentAdapter } from './adapters/payment-adapter.ts';
+import { WAAFIPAY_STAND_IN_CREDENTIALS } from './stand-ins/waafipay-stand-in.ts';
 import type { RechargeMoney } from './recharge.routes.ts';
 
 /**
@@ -149,7 +151,8 @@ export async function moneyKit(
     new RechargeWorker({
       db: h.knex,
       client: h.db.client,
-      payment: adapters.payment,
+      // Every gateway by name, as the server passes them (`waafipay` is the stand-in here).
+      payment: adapters.gateways,
       operators: adapters.operators,
       retryBaseMs: 10,
       maxRetryMs: 40,
@@ -161,11 +164,18 @@ export async function moneyKit(
     });
   const worker = newWorker();
   if (opts.money) {
-    opts.money.payment = adapters.payment;
+    opts.money.payment = adapters.gateways;
     opts.money.wake = () => undefined;
   }
   return { ...adapters, standIns, worker, newWorker };
 }
+
+/** A real-looking gateway for tests that switch gateways: WaafiPay named `waafipay` on another kit's stand-in. */
+export const liveGatewayOn = (h: Harness, kit: MoneyKit): PaymentAdapter =>
+  waafiPayAdapter(
+    { url: kit.standIns.waafipayUrl, ...WAAFIPAY_STAND_IN_CREDENTIALS, flow: 'preauthorize', chargeTimeoutMs: 1500, timeoutMs: 400 },
+    { trail: databaseTrail(h.knex) },
+  );
 
 export const walletBalance = async (h: Harness, walletId: number) => Number((await h.knex('wallets').where({ id: walletId }).first()).balance);
 

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import {
   formatMinor,
   PAYER_NETWORKS,
+  promptsPayer,
   type CustomerMoney,
   type CustomerOutcome,
   type PublicRecharge,
@@ -90,6 +91,8 @@ function checkPurchase(offer: SaleOffer, input: SaleRequest) {
   const methodId = decodeId(input.payment_method_id);
   const method = offer.methods.find((m) => m.id === methodId);
   if (!method) throw fieldError('payment_method_id', 'validation:payment_method_not_offered');
+  // Cash, a bank transfer, a transfer to the dealer's own number: paid in person, never charged here.
+  if (!promptsPayer(method.gateway)) throw fieldError('payment_method_id', 'validation:payment_method_in_person', { method: method.name });
   const payerNetwork = PAYER_NETWORKS[method.type];
   if (payerNetwork && !payerNetwork.prefixes.some((p) => input.payer_phone.startsWith(p))) {
     throw fieldError('payer_phone', 'validation:payer_wrong_network', {
@@ -159,6 +162,8 @@ export async function createRecharge(
     phone: input.phone,
     payer_phone: walletSale ? null : input.payer_phone,
     ...(walletSale ? { payment_flow: 'wallet' as const } : {}),
+    // The gateway the method asks for; the worker records the one it really charged through.
+    payment_adapter: method?.gateway ?? null,
     amount: bundle.price,
     cost: bundle.cost,
     profit: bundle.price - bundle.cost,

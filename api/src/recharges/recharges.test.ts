@@ -4,6 +4,7 @@ import { ledgerSum } from '../wallets/ledger.ts';
 import { buy, makeShop, moneyKit, walletBalance, type MoneyKit, type Shop } from './recharge-fixtures.ts';
 import type { RechargeWorker } from './recharge-worker.ts';
 import type { RechargeMoney } from './recharge.routes.ts';
+import { PaymentGateways } from './adapters/payment-gateways.ts';
 
 /**
  * Recharges end to end on the real app and database: the sale, every refusal (writes nothing),
@@ -286,7 +287,8 @@ describe('crash recovery', () => {
       if (sick-- > 0) throw lockTimeout();
       return kit.payment.lookup(...args);
     };
-    const sickWorker = kit.newWorker({ payment: sickPayment });
+    // The storefront's method asks for `waafipay`: here, as in the kit, that is the stand-in.
+    const sickWorker = kit.newWorker({ payment: new PaymentGateways(sickPayment, [], { waafipay: sickPayment.name }) });
     for (let i = 0; i < 20 && (await status(shop, sale.body.data.id)).status !== 'completed'; i++) {
       await h.knex('recharges').where({ id: sale.body.data.id }).update({ next_attempt_at: null });
       await sickWorker.drain();

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { paymentMethodResponseSchema, paymentMethodSchema, updatePaymentMethodSchema, PAYMENT_METHOD_TYPES, RESOURCES, STATUSES } from '@app/contracts';
+import {
+  defaultGatewayOf,
+  paymentMethodResponseSchema,
+  paymentMethodSchema,
+  updatePaymentMethodSchema,
+  MANUAL_ONLY_TYPES,
+  PAYMENT_GATEWAYS,
+  PAYMENT_METHOD_TYPES,
+  RESOURCES,
+  STATUSES,
+} from '@app/contracts';
 import { resourceRoutes, filterQuery } from '../http/resource-routes.ts';
 import type { ImageFields } from '../platform/resource-service.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
@@ -22,23 +32,33 @@ export function paymentMethodRoutes(registry: OpenApiRegistry, storage: FileStor
     schemas: {
       create: paymentMethodSchema,
       update: updatePaymentMethodSchema,
-      filters: filterQuery({ status: z.enum(STATUSES).optional(), type: z.enum(PAYMENT_METHOD_TYPES).optional(), dealer_id: z.string().optional() }),
+      filters: filterQuery({
+        status: z.enum(STATUSES).optional(),
+        type: z.enum(PAYMENT_METHOD_TYPES).optional(),
+        gateway: z.enum(PAYMENT_GATEWAYS).optional(),
+        dealer_id: z.string().optional(),
+      }),
     },
     response: paymentMethodResponseSchema,
     list: {
-      sortable: ['id', 'name', 'type', 'sort_order', 'status', 'created_at', 'updated_at', 'deleted_at'],
+      sortable: ['id', 'name', 'type', 'gateway', 'sort_order', 'status', 'created_at', 'updated_at', 'deleted_at'],
       defaultSort: { field: 'sort_order', order: 'asc' },
       filters: {
         status: (qb, v) => void qb.where('payment_methods.status', v),
         type: (qb, v) => void qb.where('payment_methods.type', v),
+        gateway: (qb, v) => void qb.where('payment_methods.gateway', v),
         dealer_id: (qb, v) => void (v === 'global' ? qb.whereNull('payment_methods.dealer_id') : qb.where('payment_methods.dealer_id', decodeId(v) ?? 0)),
       },
     },
     graph: 'dealer',
     images: { logo: { folder: 'payment-methods', column: 'logo_path' } } satisfies ImageFields<(typeof RESOURCES)['payment-methods']>,
+    // A new method (or one whose type changes) without a gateway gets its type's (cash and bank: manual).
+    prepare: async (_ctx, input) => (input.type && !input.gateway ? { ...input, gateway: defaultGatewayOf(input.type) } : input),
     update: async (ctx, row, input) => {
       // The number stays required when the type changes away from cash.
       const type = input.type ?? row.type;
+      const gateway = input.gateway ?? row.gateway;
+      if (MANUAL_ONLY_TYPES.has(type) && gateway !== 'manual') throw fieldError('gateway', 'validation:payment_gateway_manual_only');
       const account = 'account_number' in input ? input.account_number : row.account_number;
       if (type !== 'cash' && !account) throw fieldError('account_number', 'validation:account_number_required');
       if (Object.keys(input).length) await PaymentMethod.query(ctx.db).patch(input).where('id', row.id);
@@ -46,6 +66,7 @@ export function paymentMethodRoutes(registry: OpenApiRegistry, storage: FileStor
     snapshot: (m) => ({
       name: m.name,
       type: m.type,
+      gateway: m.gateway,
       account_number: m.account_number,
       instructions: m.instructions,
       logo_path: m.logo_path,

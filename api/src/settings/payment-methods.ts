@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { PaymentMethodResponse } from '@app/contracts';
+import { defaultGatewayOf, type PaymentMethodResponse } from '@app/contracts';
 import { encodeId } from '../http/ids.ts';
 import { PaymentMethod } from './settings.models.ts';
 
@@ -10,6 +10,7 @@ export const presentPaymentMethods = (methods: PaymentMethod[]): Omit<PaymentMet
     h_id: encodeId(m.id),
     name: m.name,
     type: m.type,
+    gateway: m.gateway ?? defaultGatewayOf(m.type),
     account_number: m.account_number ?? null,
     instructions: m.instructions ?? null,
     logo: m.logo_path ?? null,

@@ -1,7 +1,7 @@
 import { Model } from 'objection';
 import { BaseModel } from '../database/base.model.ts';
 import { User } from '../users/user.model.ts';
-import type { AreaResponse, ContactType, PaymentMethodType, Translations } from '@app/contracts';
+import type { AreaResponse, ContactType, PaymentGateway, PaymentMethodType, Translations } from '@app/contracts';
 
 const dealerRelation = (table: string) => ({
   dealer: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: `${table}.dealer_id`, to: 'users.id' } },
@@ -15,6 +15,7 @@ export class PaymentMethod extends BaseModel {
   dealer_id!: number | null;
   name!: string;
   type!: PaymentMethodType;
+  gateway!: PaymentGateway;
   account_number!: string | null;
   instructions!: string | null;
   logo_path!: string | null;

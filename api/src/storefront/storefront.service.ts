@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { formatMinor, parseTranslations, translatedText, type StorefrontDealer, type StorefrontProviders } from '@app/contracts';
+import { formatMinor, parseTranslations, promptsPayer, translatedText, type StorefrontDealer, type StorefrontProviders } from '@app/contracts';
 import { encodeId } from '../http/ids.ts';
 import { notFound } from '../http/errors.ts';
 import { readCompanySettings } from '../settings/company-settings.ts';
@@ -204,6 +204,8 @@ export async function storefrontPaymentMethods(db: Db, dealer: StorefrontDealerR
     h_id: encodeId(m.id),
     name: inLanguage(m, lang, 'name', m.name),
     type: m.type,
+    gateway: m.gateway,
+    prompts_payer: promptsPayer(m.gateway),
     account_number: m.account_number ?? null,
     instructions: inLanguage(m, lang, 'instructions', m.instructions ?? null),
     logo: m.logo_path ?? null,

@@ -78,6 +78,7 @@ export async function copyStarterPaymentMethods(ctx: ServiceContext, dealerId: n
     const row = {
       name: source.name,
       type: source.type,
+      gateway: source.gateway,
       account_number: accountNumber,
       instructions: source.instructions ?? null,
       translations: source.translations ?? null,

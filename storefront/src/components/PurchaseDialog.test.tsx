@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import type { Money, Outcome, Recharge } from '../api';
 import { SLOW_GIVE_UP_MS } from '../outcome';
 import { mockApi, ok, outcomeLines, recharge, REF, useLanguage, word } from '../test-helpers';
-import { looksLikeDialCode, PurchaseDialog } from './PurchaseDialog';
+import { PurchaseDialog } from './PurchaseDialog';
 
 /** The number is checked against the operator's prefixes as the customer types, in local and +252 forms. */
 const provider = { id: 1, h_id: 'p', name: 'Hormuud', code: 'HORMUUD', logo: null, phone_prefixes: ['61', '77'], categories: [] };
@@ -13,6 +13,8 @@ const evc = {
   h_id: 'm',
   name: 'EVC Plus',
   type: 'evc_plus',
+  gateway: 'waafipay',
+  prompts_payer: true,
   account_number: '615000000',
   instructions: 'Dial *712*615000000*amount# and send the amount shown.',
   logo: null,
@@ -22,6 +24,8 @@ const bank = {
   h_id: 'k',
   name: 'Bank',
   type: 'bank',
+  gateway: 'manual',
+  prompts_payer: false,
   account_number: 'SO12 3456',
   instructions: 'Transfer to account SO12 3456, then send us the receipt.',
   logo: null,
@@ -129,19 +133,33 @@ describe('the purchase form', () => {
     expect(document.body.textContent).not.toMatch(/\*712|Dial/);
   });
 
-  it('keeps instructions that are no dial code, and a bank transfer’s instructions as they are', async () => {
+  it('with a prompting method says only that (no "send the amount" beside the prompt); an in-person method cannot be bought here', async () => {
     await useLanguage('en');
-    open({ methods: [{ ...evc, instructions: 'Merchant payment to the company.' }, bank] });
-    expect(screen.getByText('Merchant payment to the company.')).toBeTruthy();
+    const edahab = { ...evc, id: 5, name: 'eDahab', type: 'edahab', instructions: 'Send the amount shown from your eDahab wallet.' };
+    const calls = mockApi({});
+    open({ methods: [edahab, bank] });
+    expect(document.querySelectorAll('.instructions').length).toBe(1);
+    expect(document.querySelector('.instructions')!.textContent).toBe('The paying phone will get a prompt: enter your PIN to approve.');
+    expect(screen.queryByText(/Send the amount shown/)).toBeNull();
     fireEvent.click(screen.getByLabelText(/Bank/));
-    expect(screen.getByText('Transfer to account SO12 3456, then send us the receipt.').className).toBe('instructions');
     expect(screen.queryByText(/enter your PIN/)).toBeNull();
+    expect(document.querySelector('.instructions')!.textContent).toBe('Bank is paid to the shop in person, not here. To buy online, choose a mobile wallet.');
+    expect(screen.getByText('Transfer to account SO12 3456, then send us the receipt.')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Pay $0.50' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.input(document.getElementById('phone')!, { target: { value: '0615123456' } });
+    fireEvent.submit(document.querySelector('form')!);
+    await flush();
+    expect(calls.filter((c) => c.path.includes('/recharge'))).toHaveLength(0);
   });
 
-  it('tells dial codes from other words', () => {
-    for (const s of ['Dial *712*615000000*amount# and send the amount shown.', '*712#', 'Garaac *880#', 'اطلب ‎*712#']) expect(looksLikeDialCode(s)).toBe(true);
-    for (const s of ['Merchant payment to the company.', 'Send the amount shown from your eDahab wallet.', 'Pay 5*2 = 10 #1'])
-      expect(looksLikeDialCode(s)).toBe(false);
+  it('data cached before methods said whether they prompt: cash and bank never do, wallets do', async () => {
+    await useLanguage('en');
+    const { prompts_payer: _p, gateway: _g, ...oldEvc } = evc;
+    const { prompts_payer: _q, gateway: _h, ...oldBank } = bank;
+    open({ methods: [oldEvc as typeof evc, oldBank as typeof evc] });
+    expect(document.querySelector('.instructions')!.textContent).toContain('enter your PIN');
+    fireEvent.click(screen.getByLabelText(/Bank/));
+    expect(document.querySelector('.instructions')!.textContent).toContain('in person');
   });
 
   it('says buying needs a connection when offline', async () => {

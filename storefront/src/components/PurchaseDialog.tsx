@@ -8,13 +8,12 @@ import { formatPhone, isOpen, Ltr, Name, OutcomeWords, rich, toneOf, useFollow }
 import { onLinkClick, orderPath } from '../router';
 
 /**
- * Mobile money through WaafiPay: the payer gets a PIN prompt on their phone, so a manual dial code
- * ("Dial *712*…#") from the method's instructions must not sit beside it (paying both ways would
- * pay twice).
+ * Whether a method's payer gets a PIN prompt (the API says so; data cached before it said so falls
+ * back to its type: cash and bank never prompt). With a prompt, that is the one instruction shown:
+ * a dial code or a "send the amount" text beside it would have the customer pay twice. Without one,
+ * the method is paid to the shop in person and cannot be bought here.
  */
-export const PIN_PROMPT_TYPES: ReadonlySet<string> = new Set(['evc_plus', 'zaad', 'sahal', 'edahab']);
-/** A USSD code such as *712*615000000*amount# or *712#, or a sentence telling to dial one. */
-export const looksLikeDialCode = (text: string) => /\*\d{2,}[^\s#]*#/.test(text) || /\b(dial|garaac)\b|اطلب/i.test(text);
+export const promptsPayer = (m: Pick<PaymentMethod, 'prompts_payer' | 'type'>) => m.prompts_payer ?? !['bank', 'cash'].includes(m.type);
 
 /**
  * Buying one bundle: the number to top up (checked against the operator's prefixes while typing),
@@ -97,6 +96,7 @@ export function PurchaseDialog({
     setFieldErrors({});
     if (!online) return setError(t('purchase.needs_connection'));
     if (!phoneCheck.ok || !payerCheck.ok || !method) return setError(t('purchase.fix_form'));
+    if (!promptsPayer(method)) return setError(t('purchase.in_person', { method: method.name }));
     void purchase({ bundle_id: bundle.id, phone: phoneCheck.national, payer_phone: payerCheck.national, payment_method_id: method.id });
   };
 
@@ -110,7 +110,8 @@ export function PurchaseDialog({
     void purchase({ bundle_id: bundle.id, phone: phoneCheck.national, payer_phone: payerCheck.national, payment_method_id: method.id });
   };
 
-  const pinPrompt = !!method && PIN_PROMPT_TYPES.has(method.type);
+  const pinPrompt = !!method && promptsPayer(method);
+  const inPerson = !!method && !pinPrompt;
   const payerShown = payerCheck.ok ? formatPhone(payerCheck.national) : null;
 
   return (
@@ -202,10 +203,15 @@ export function PurchaseDialog({
               {pinPrompt ? (
                 <p className="instructions">{payerShown ? rich('purchase.prompt_on', { phone: payerShown }) : t('purchase.prompt_on_payer')}</p>
               ) : null}
-              {method?.instructions && !(pinPrompt && looksLikeDialCode(method.instructions)) && (
-                <p className={pinPrompt ? 'help' : 'instructions'} dir="auto">
-                  {method.instructions}
-                </p>
+              {inPerson && (
+                <>
+                  <p className="instructions">{rich('purchase.in_person', { method: method.name }, ['method'])}</p>
+                  {method.instructions && (
+                    <p className="help" dir="auto">
+                      {method.instructions}
+                    </p>
+                  )}
+                </>
               )}
             </fieldset>
             {error && (
@@ -214,7 +220,7 @@ export function PurchaseDialog({
               </p>
             )}
             {!online && <p className="alert">{t('purchase.needs_connection')}</p>}
-            <button type="submit" className="primary wide" disabled={busy || !online}>
+            <button type="submit" className="primary wide" disabled={busy || !online || inPerson}>
               {busy ? t('purchase.sending') : rich('purchase.confirm', { price: money(bundle.price, currency) })}
             </button>
           </form>

@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createHarness, type Harness } from '../../../../tests/api/harness.ts';
-import { buy, makeShop, moneyKit, type MoneyKit, type Shop } from '../recharge-fixtures.ts';
+import { buy, liveGatewayOn, makeShop, moneyKit, type MoneyKit, type Shop } from '../recharge-fixtures.ts';
 import type { RechargeMoney } from '../recharge.routes.ts';
-import { databaseTrail } from '../remote-calls.ts';
-import { WAAFIPAY_STAND_IN_CREDENTIALS } from '../stand-ins/waafipay-stand-in.ts';
-import { waafiPayAdapter } from './payment-adapter.ts';
 import { PaymentGateways } from './payment-gateways.ts';
 
 /**
@@ -35,12 +32,8 @@ afterAll(async () => {
 });
 
 const row = async (id: number) => h.knex('recharges').where({ id }).first();
-/** The "real" gateway: a WaafiPay adapter named `waafipay` on the second stand-in. */
-const liveGateway = () =>
-  waafiPayAdapter(
-    { url: other.standIns.waafipayUrl, ...WAAFIPAY_STAND_IN_CREDENTIALS, flow: 'preauthorize', chargeTimeoutMs: 1500, timeoutMs: 400 },
-    { trail: databaseTrail(h.knex) },
-  );
+/** The "real" gateway: WaafiPay named `waafipay` on the second stand-in. */
+const liveGateway = () => liveGatewayOn(h, other);
 
 describe('the gateway a sale recorded', () => {
   it('a sale in flight when the configured gateway changes is settled through its own; new sales go through the new one', async () => {

@@ -239,6 +239,9 @@ export class SaleSteps {
   private async pay(r: Sale): Promise<Next> {
     const pay = this.gatewayOf(r);
     if (r.review_outcome) return this.settle(r, r.review_outcome === 'delivered', 'Settled in review before any payment was asked for.');
+    // A shop with a real gateway configured takes no play money: a method left on the stand-in is refused before any prompt.
+    if (pay.name === 'sandbox' && this.deps.gateways.primary.name !== 'sandbox')
+      return this.settle(r, false, 'This payment method is set to the sandbox gateway, which takes no payments while a real gateway is configured.');
     const flow = flowOf(r, pay.flow);
     await this.step(r, { payment_state: 'sent', payment_flow: flow, payment_adapter: pay.name, unsure_since: toDbTime() });
     const charged = await pay.charge(
