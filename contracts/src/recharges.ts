@@ -17,7 +17,8 @@ export type RechargeStatus = (typeof RECHARGE_STATUSES)[number];
  * cancel (reversal) asked with no answer yet; `released` a reserve cancelled or a purchase
  * reversed; `absent` the gateway never had it.
  */
-export const PAYMENT_STATES = ['none', 'sent', 'reserved', 'committing', 'collected', 'declined', 'releasing', 'released', 'absent'] as const;
+/** `refunded`: the money was taken (a committed reserve) and the gateway's refund gave it back. */
+export const PAYMENT_STATES = ['none', 'sent', 'reserved', 'committing', 'collected', 'declined', 'releasing', 'released', 'refunded', 'absent'] as const;
 export type PaymentState = (typeof PAYMENT_STATES)[number];
 /** Where the delivery stands: `sent` asked with no answer yet, `processing` the aggregator is on it. */
 export const DELIVERY_STATES = ['none', 'sent', 'processing', 'delivered', 'failed'] as const;

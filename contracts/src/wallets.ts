@@ -8,7 +8,8 @@ import { amountSchema } from './money.ts';
  * parsed to cents.
  */
 export const TRANSACTION_TYPES = ['credit', 'debit'] as const;
-export const TRANSACTION_KINDS = ['top_up', 'adjustment', 'recharge_debit', 'recharge_refund', 'profit_credit'] as const;
+/** `profit_reversal`: a "Profit Only" dealer gives back the profit of a delivered sale refunded by hand. */
+export const TRANSACTION_KINDS = ['top_up', 'adjustment', 'recharge_debit', 'recharge_refund', 'profit_credit', 'profit_reversal'] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 export const TOP_UP_REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;
 

@@ -109,6 +109,8 @@ export function OutcomeWords({ recharge, phone, payer, following }: { recharge: 
       break;
     case 'delivered':
       lines.push(rich('outcome.delivered_help', { phone: to }));
+      // Refunded by the shop after delivery: the payment is given back (or being confirmed).
+      if (money === 'returned' || money === 'unknown') lines.push(moneyLine(money));
       break;
     case 'declined':
       lines.push(t('outcome.declined_help'));

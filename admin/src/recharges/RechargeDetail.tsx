@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useGetOne, useNotify, usePermissions, useRefresh, useTranslate } from 'react-admin';
+import { Confirm, useGetOne, useNotify, usePermissions, useRefresh, useTranslate } from 'react-admin';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, AlertTitle, Box, Button, Drawer, IconButton, Stack, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
@@ -61,6 +61,9 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
   const { permissions } = usePermissions<string[]>();
   const dealer = useSession().user?.user_type === 'dealer';
   const [error, setError] = useState<string | null>(null);
+  /** A refund moves money: asked once more, saying what goes back. */
+  const [confirmRefund, setConfirmRefund] = useState(false);
+  const [acting, setActing] = useState(false);
   const dataProvider = useConsoleDataProvider();
   // react-admin's getOne of the recharges resource; a row the list put in the cache has no timeline
   // yet, so the drawer waits for the full record as it did.
@@ -83,12 +86,16 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
   };
   const act = async (what: 'retry' | 'refund') => {
     setError(null);
+    setActing(true);
     try {
       const res = await dataProvider.rechargeAction({ id: id!, action: what });
       notify(res.message ?? '', { type: 'success' });
       await reload();
     } catch (e) {
       setError(serverMessage(e));
+    } finally {
+      setActing(false);
+      setConfirmRefund(false);
     }
   };
   const r = data?.recharge;
@@ -163,12 +170,26 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
                 {translate('recharges.retry')}
               </Button>
             )}
-            {/* As the API allows: a failed sale, or a refunded one whose customer payment is still held. */}
-            {(r.status === 'failed' || (r.status === 'refunded' && ['reserved', 'collected'].includes(r.payment_state))) && can('refund recharges') && (
-              <Button size="small" color="warning" onClick={() => act('refund')}>
-                {translate('recharges.refund')}
-              </Button>
-            )}
+            {/* As the API allows: a delivered or failed sale, or a refunded one whose customer payment is still held. */}
+            {(r.status === 'completed' || r.status === 'failed' || (r.status === 'refunded' && ['reserved', 'collected'].includes(r.payment_state))) &&
+              can('refund recharges') && (
+                <Button size="small" color="warning" onClick={() => setConfirmRefund(true)}>
+                  {translate('recharges.refund')}
+                </Button>
+              )}
+            <Confirm
+              isOpen={confirmRefund}
+              loading={acting}
+              // Isolated left to right (U+2066..U+2069) inside Arabic text: the reference and the amount keep their order.
+              title={translate('recharges.refund_confirm.title', { reference: `\u2066${r.reference}\u2069` })}
+              content={translate(r.status === 'completed' ? 'recharges.refund_confirm.delivered' : 'recharges.refund_confirm.not_delivered', {
+                amount: `\u2066${r.amount} ${r.currency}\u2069`,
+              })}
+              confirm={translate('recharges.refund')}
+              confirmColor="warning"
+              onConfirm={() => act('refund')}
+              onClose={() => setConfirmRefund(false)}
+            />
           </Stack>
           {error && (
             <Alert severity="error" role="alert" sx={{ mb: 2 }}>

@@ -41,6 +41,7 @@ const PAYMENT_COLORS: Record<string, ChipColor> = {
   declined: 'error',
   releasing: 'warning',
   released: 'default',
+  refunded: 'default',
   absent: 'default',
 };
 const DELIVERY_COLORS: Record<string, ChipColor> = { none: 'default', sent: 'warning', processing: 'info', delivered: 'success', failed: 'error' };

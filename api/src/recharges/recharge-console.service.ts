@@ -1,4 +1,11 @@
-import type { RechargeResponse, RechargeStatus, RemoteCallResponse, SettleRechargeInput, WalletTransactionResponse } from '@app/contracts';
+import {
+  formatMinor,
+  type RechargeResponse,
+  type RechargeStatus,
+  type RemoteCallResponse,
+  type SettleRechargeInput,
+  type WalletTransactionResponse,
+} from '@app/contracts';
 import { decodeId } from '../http/ids.ts';
 import { AppError, notFound } from '../http/errors.ts';
 import { pageParams, type Page } from '../http/list-query.ts';
@@ -6,7 +13,7 @@ import { fromDbTime, startOfZonedDay, toDbTime } from '../database/time.ts';
 import { isDealer, transact, type ServiceContext } from '../platform/context.ts';
 import { readCompanySettings } from '../settings/company-settings.ts';
 import { presentTransaction, transactionQuery } from '../wallets/wallet.service.ts';
-import { credit } from '../wallets/ledger.ts';
+import { credit, debit } from '../wallets/ledger.ts';
 import type { WalletTransactionListRow } from '../wallets/wallet-rows.ts';
 import { presentRecharge, rechargeQuery } from './recharge.service.ts';
 import { presentRemoteCall } from './remote-calls.ts';
@@ -14,6 +21,7 @@ import type { RechargeListRow, RechargeRow, RemoteCallRow } from './recharge-row
 import type { PaymentAdapter, PaymentFlow } from './adapters/payment-adapter.ts';
 import { PaymentGateways } from './adapters/payment-gateways.ts';
 import { raiseSaleEvent } from './sale-events.ts';
+import { paymentAwaitsCheck } from './fulfilment/sale-checks.ts';
 
 /**
  * What the console does with sales (GET/POST /recharges): find and list them (a dealer only its
@@ -189,33 +197,67 @@ export interface RefundOutcome {
 }
 
 /**
- * A failed sale whose money is not all back: the dealer's debit is credited back and the
- * customer's payment let go (a reserve) or reversed (a purchase) through the gateway, each once;
- * the original reason stays. 409 when nothing is left to refund. Ten at once: one refund.
+ * A refund by hand (docs/data-model.md, "Recharges"), once whatever the number of clicks (the sale's
+ * row is locked; each ledger kind is unique per sale):
+ * - a failed sale whose money is not all back: the dealer's debit is credited back and the
+ *   customer's payment let go (a reserve), reversed (a purchase) or refunded (a committed reserve);
+ * - a delivered sale (a complaint): the bundle cannot be taken back, so the whole sale is undone in
+ *   money: the customer's payment goes back through the gateway, the dealer's debit is credited back
+ *   ("Cost + Profit"), a "Profit Only" dealer gives back its profit (`profit_reversal`; refused while
+ *   its wallet holds less), and the company bears the bundle's cost.
+ * The original reason stays. 409 when nothing is left to refund.
  */
 export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, rawId: string | number): Promise<RefundOutcome> {
   const row = await findRecharge(ctx, rawId);
   const { releasePayment } = await transact(ctx, async (tctx) => {
     const r: RechargeRow = await tctx.db('recharges').where({ id: row.id }).forUpdate().first();
-    if (r.status !== 'failed' && r.status !== 'refunded') throw new AppError(409, 'api:recharges.refund_not_possible');
+    if (r.status !== 'failed' && r.status !== 'refunded' && r.status !== 'completed') throw new AppError(409, 'api:recharges.refund_not_possible');
+    const delivered = r.status === 'completed';
     const debited: { amount: number; wallet_id: number } | undefined = await tctx
       .db('wallet_transactions')
       .where({ recharge_id: r.id, kind: 'recharge_debit' })
       .first('amount', 'wallet_id');
     const debitBack = debited ? Boolean(await tctx.db('wallet_transactions').where({ recharge_id: r.id, kind: 'recharge_refund' }).first('id')) : true;
     const paymentHeld = r.payment_state === 'reserved' || r.payment_state === 'collected';
-    if (debitBack && !paymentHeld) throw new AppError(409, 'api:recharges.nothing_to_refund');
+    if (!delivered && debitBack && !paymentHeld) throw new AppError(409, 'api:recharges.nothing_to_refund');
     const now = toDbTime();
     // Not back yet, so there was a debit.
     const returned = debitBack ? null : Number(debited!.amount);
     if (returned !== null)
       await credit(tctx, debited!.wallet_id, { kind: 'recharge_refund', amount: returned, rechargeId: r.id, reference: r.reference, note: 'Refunded by hand' });
-    // The reconciliation follows the payment up until the gateway confirms it let it go.
+    let profitReturned: number | null = null;
+    if (delivered) {
+      // The "Profit Only" dealer was credited its profit for the sale: it gives it back.
+      const profit: { amount: number; wallet_id: number } | undefined = await tctx
+        .db('wallet_transactions')
+        .where({ recharge_id: r.id, kind: 'profit_credit' })
+        .first('amount', 'wallet_id');
+      if (profit) {
+        const wallet = await tctx.db('wallets').where({ id: profit.wallet_id }).forUpdate().first('balance');
+        if (Number(wallet.balance) < Number(profit.amount))
+          throw new AppError(409, 'api:recharges.refund_profit_short', undefined, {
+            profit: formatMinor(Number(profit.amount)),
+            balance: formatMinor(Number(wallet.balance)),
+          });
+        await debit(tctx, profit.wallet_id, {
+          kind: 'profit_reversal',
+          amount: Number(profit.amount),
+          rechargeId: r.id,
+          reference: r.reference,
+          note: 'Sale refunded by hand',
+        });
+        profitReturned = Number(profit.amount);
+      }
+    }
+    // The reconciliation follows the payment up until the gateway confirms it is back; one whose
+    // outcome is still open (a delivered sale's commit unanswered) is asked about and given back too.
     if (paymentHeld)
       await tctx
         .db('recharges')
         .where({ id: r.id, payment_state: r.payment_state })
         .update({ payment_state: 'releasing', next_check_at: now, checks: 0, check_leased_until: null });
+    else if (delivered && paymentAwaitsCheck({ status: 'refunded', payment_state: r.payment_state }))
+      await tctx.db('recharges').where({ id: r.id }).update({ next_check_at: now, checks: 0, check_leased_until: null });
     await tctx
       .db('recharges')
       .where({ id: r.id })
@@ -224,7 +266,11 @@ export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, 
       type: 'sale.refunded_by_hand',
       rechargeId: r.id,
       before: { status: r.status, payment_state: r.payment_state },
-      after: { dealer_debit_returned: returned, payment: paymentHeld ? 'releasing' : r.payment_state },
+      after: {
+        dealer_debit_returned: returned,
+        ...(delivered ? { delivered: true, dealer_profit_returned: profitReturned } : {}),
+        payment: paymentHeld ? 'releasing' : r.payment_state,
+      },
       // The dealer heard of the refund already when the sale was refunded.
       webhook: r.status !== 'refunded',
     });
@@ -235,6 +281,9 @@ export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, 
             flow: (r.payment_flow === 'preauthorize' ? 'preauthorize' : 'purchase') as PaymentFlow,
             reference: r.reference as string,
             gateway: r.payment_adapter,
+            // A committed reserve is given back by a refund of its amount, not a cancel.
+            captured: r.payment_state === 'collected' && r.payment_flow === 'preauthorize',
+            amount: Number(r.amount),
           }
         : null,
     };
@@ -248,7 +297,13 @@ export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, 
     const gateway = gateways?.of({ payment_adapter: releasePayment.gateway });
     const done = gateway
       ? await gateway.release(
-          { referenceId: releasePayment.reference, transactionId: releasePayment.transactionId, flow: releasePayment.flow satisfies PaymentFlow },
+          {
+            referenceId: releasePayment.reference,
+            transactionId: releasePayment.transactionId,
+            flow: releasePayment.flow satisfies PaymentFlow,
+            captured: releasePayment.captured,
+            amount: releasePayment.amount,
+          },
           { rechargeId: row.id },
         )
       : null;
@@ -256,7 +311,7 @@ export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, 
       await ctx
         .db('recharges')
         .where({ id: row.id, payment_state: 'releasing' })
-        .update({ payment_state: 'released', next_check_at: null, check_leased_until: null, updated_at: toDbTime() });
+        .update({ payment_state: releasePayment.captured ? 'refunded' : 'released', next_check_at: null, check_leased_until: null, updated_at: toDbTime() });
     else paymentReturned = false;
   }
   return { recharge: await presentOne(ctx, row.id), paymentReturned };

@@ -146,7 +146,8 @@ export function rechargeRoutes(registry: OpenApiRegistry, money: RechargeMoney =
   api.post(
     '/:id/refund',
     {
-      summary: "Refund a failed sale by hand: the dealer's debit and the customer's payment, whatever is not back yet (409 when nothing is)",
+      summary:
+        "Refund a sale by hand: a failed one's dealer debit and customer payment, whatever is not back yet; a delivered one's money undone (the customer's payment back through the gateway, the dealer's debit back or its profit returned). 409 when nothing is left",
       permission: 'refund recharges',
       response: rechargeResponseSchema,
     },

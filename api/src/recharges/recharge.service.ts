@@ -257,6 +257,7 @@ export function customerOutcome(r: RechargeRow): { outcome: CustomerOutcome; mon
   const purchase = r.payment_flow === 'purchase';
   const afterFailure = (): CustomerMoney => {
     if (payment === 'released') return purchase ? 'returned' : 'nothing_taken';
+    if (payment === 'refunded') return 'returned';
     if (payment === 'none' || payment === 'absent' || payment === 'declined') return 'nothing_taken';
     return 'unknown';
   };
@@ -270,6 +271,12 @@ export function customerOutcome(r: RechargeRow): { outcome: CustomerOutcome; mon
           : 'unknown';
   if (r.status === 'completed')
     return { outcome: 'delivered', money: ['collected', 'committing', 'reserved', 'sent'].includes(payment) ? 'charged' : 'nothing_taken' };
+  // Delivered, then refunded by hand: the bundle stays, the payment goes back (or is being confirmed).
+  if (r.status === 'refunded' && delivery === 'delivered')
+    return {
+      outcome: 'delivered',
+      money: payment === 'refunded' || payment === 'released' ? 'returned' : payment === 'none' || payment === 'absent' ? 'nothing_taken' : 'unknown',
+    };
   if (r.status === 'failed' || r.status === 'refunded')
     return payment === 'declined' ? { outcome: 'declined', money: 'nothing_taken' } : { outcome: 'not_delivered', money: afterFailure() };
   if (r.status === 'needs_review') return { outcome: 'delayed', money: held() };

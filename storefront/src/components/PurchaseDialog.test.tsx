@@ -179,6 +179,7 @@ const CASES: [Outcome, Money, Recharge['status'], Line[]][] = [
   ['delayed', 'reserved', 'needs_review', [['outcome.delayed_help'], ['outcome.money_reserved'], ['outcome.updates']]],
   ['delayed', 'unknown', 'processing', [['outcome.delayed_help'], ['outcome.updates']]],
   ['delivered', 'charged', 'completed', [['outcome.delivered_help', { phone: TOPUP }]]],
+  ['delivered', 'returned', 'refunded', [['outcome.delivered_help', { phone: TOPUP }], ['outcome.money_returned']]],
   ['declined', 'nothing_taken', 'failed', [['outcome.declined_help'], ['outcome.money_nothing_taken']]],
   ['not_delivered', 'nothing_taken', 'failed', [['outcome.money_nothing_taken']]],
   ['not_delivered', 'returned', 'refunded', [['outcome.money_returned']]],

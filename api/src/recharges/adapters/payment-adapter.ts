@@ -34,6 +34,16 @@ export type LookupResult =
   { status: 'found'; state: RemotePaymentState; transactionId: string | null } | { status: 'not_found' } | { status: 'unknown'; error: string };
 export type ActionResult = { status: 'done' } | { status: 'refused'; code: string; message: string; raw?: string } | { status: 'unknown'; error: string };
 
+export interface ReleaseRequest {
+  referenceId: string;
+  transactionId: string;
+  flow: PaymentFlow;
+  /** The reserve was committed (the money taken): only a refund gives it back. */
+  captured?: boolean;
+  /** Cents: what a refund gives back (the payment's amount). */
+  amount?: number;
+}
+
 export interface PaymentAdapter {
   readonly name: string;
   /** The remote system its calls go to (the `system` of its remote-call trail). */
@@ -43,8 +53,11 @@ export interface PaymentAdapter {
   lookup(referenceId: string, forWhom: CallFor): Promise<LookupResult>;
   /** Takes a reserved amount (pre-authorisation only). */
   commit(p: { referenceId: string; transactionId: string }, forWhom: CallFor): Promise<ActionResult>;
-  /** Lets a reserve go, or reverses a purchase, by the flow the payment took. */
-  release(p: { referenceId: string; transactionId: string; flow: PaymentFlow }, forWhom: CallFor): Promise<ActionResult>;
+  /**
+   * Gives the customer's money back, by where the payment stands: lets a reserve go, reverses a
+   * purchase, or (`captured`: a reserve already committed) refunds the captured `amount` (cents).
+   */
+  release(p: ReleaseRequest, forWhom: CallFor): Promise<ActionResult>;
 }
 
 export interface WaafiPayConfig {
@@ -113,8 +126,14 @@ export function waafiPayAdapter(config: WaafiPayConfig, deps: { fetch?: FetchLik
   const envelope = (a: JsonAnswer) => (a.kind === 'answer' && isEnvelope(a.body) ? (a.body as Record<string, unknown>) : null);
   const noAnswer = (a: JsonAnswer) => (a.kind === 'lost' ? a.error : `HTTP ${a.status} without an answer`);
 
-  const action = async (forWhom: CallFor, serviceName: string, params: Record<string, unknown>): Promise<ActionResult> => {
-    const answer = await send(forWhom, serviceName, { ...merchant(), ...params }, config.timeoutMs);
+  /** An action signed with the API credentials, or `signedWith` (the HPP ones for an HPP_ service). */
+  const action = async (
+    forWhom: CallFor,
+    serviceName: string,
+    params: Record<string, unknown>,
+    signedWith: Record<string, string> = merchant(),
+  ): Promise<ActionResult> => {
+    const answer = await send(forWhom, serviceName, { ...signedWith, ...params }, config.timeoutMs);
     const body = envelope(answer);
     if (!body) return { status: 'unknown', error: noAnswer(answer) };
     const service = waafiServiceOf(serviceName);
@@ -188,6 +207,17 @@ export function waafiPayAdapter(config: WaafiPayConfig, deps: { fetch?: FetchLik
       return action(forWhom, 'API_PREAUTHORIZE_COMMIT', { referenceId: p.referenceId, transactionId: p.transactionId, description: 'Bundle delivered' });
     },
     release(p, forWhom) {
+      if (p.flow === 'preauthorize' && p.captured) {
+        // A committed reserve cannot be cancelled any more: HPP_REFUNDPURCHASE gives the money back.
+        if (p.amount === undefined) return Promise.resolve({ status: 'unknown', error: 'A refund needs the amount to give back.' });
+        const hpp = { merchantUid: config.merchantUid, storeId: config.storeId, hppKey: config.hppKey };
+        return action(
+          forWhom,
+          'HPP_REFUNDPURCHASE',
+          { transactionId: p.transactionId, referenceId: p.referenceId, amount: formatMinor(Math.trunc(p.amount)), description: 'Refund' },
+          hpp,
+        );
+      }
       return p.flow === 'preauthorize'
         ? action(forWhom, 'API_PREAUTHORIZE_CANCEL', { referenceId: p.referenceId, transactionId: p.transactionId, description: 'Bundle not delivered' })
         : action(forWhom, 'API_CANCELPURCHASE', { referenceId: p.referenceId, transactionId: p.transactionId, description: 'Bundle not delivered' });

@@ -59,6 +59,7 @@ async function outcomes(body: Record<string, unknown>) {
     commit: await pre.commit(p, forWhom),
     cancel: await pre.release({ ...p, flow: 'preauthorize' }, forWhom),
     cancelPurchase: await purchase.release({ ...p, flow: 'purchase' }, forWhom),
+    refund: await pre.release({ ...p, flow: 'preauthorize', captured: true, amount: 500 }, forWhom),
   };
 }
 
@@ -69,6 +70,7 @@ const expected = (service: WaafiService, meaning: WaafiMeaning): string =>
     lookup: { success: 'found', refused: 'unknown', not_found: 'not_found', already_done: 'unknown', has_it: 'unknown', unknown: 'unknown' },
     commit: { success: 'done', refused: 'refused', not_found: 'refused', already_done: 'done', has_it: 'unknown', unknown: 'unknown' },
     cancel: { success: 'done', refused: 'refused', not_found: 'refused', already_done: 'done', has_it: 'unknown', unknown: 'unknown' },
+    refund: { success: 'done', refused: 'refused', not_found: 'refused', already_done: 'done', has_it: 'unknown', unknown: 'unknown' },
   })[service][meaning];
 
 /** Samples of the texts the table recognises (the "Payment Failed (...)" forms, a duplicate's description). */
@@ -117,6 +119,7 @@ describe('the WaafiPay answer table, through the adapter', () => {
     expect(got.commit.status).toBe(expected('commit', meanings('commit')));
     expect(got.cancel.status).toBe(expected('cancel', meanings('cancel')));
     expect(got.cancelPurchase.status).toBe(expected('cancel', meanings('cancel')));
+    expect(got.refund.status).toBe(expected('refund', meanings('refund')));
   });
 
   it('success: 2001 approves a charge, finds a payment, commits and cancels', async () => {
@@ -125,7 +128,7 @@ describe('the WaafiPay answer table, through the adapter', () => {
     );
     expect(got.charge).toEqual({ status: 'approved', transactionId: 'T9' });
     expect(got.lookup).toEqual({ status: 'found', state: 'approved', transactionId: 'T1' });
-    expect([got.commit, got.cancel, got.cancelPurchase]).toEqual([{ status: 'done' }, { status: 'done' }, { status: 'done' }]);
+    expect([got.commit, got.cancel, got.cancelPurchase, got.refund]).toEqual([{ status: 'done' }, { status: 'done' }, { status: 'done' }, { status: 'done' }]);
   });
 
   // Answers as captured from the real gateway and the stand-in, with what each service makes of them.

@@ -113,8 +113,8 @@ export const WAAFIPAY_ANSWERS: readonly WaafiAnswerEntry[] = [
   { kind: 'invalidParams', messages: ['RCS_INVALID_PARAMS'], errorCodes: ['E10102'], responseCodes: [], source: 'stand-in' },
 ];
 
-/** The four questions the adapter asks. */
-export type WaafiService = 'charge' | 'lookup' | 'commit' | 'cancel';
+/** The five questions the adapter asks (`refund`: HPP_REFUNDPURCHASE, money back after a capture). */
+export type WaafiService = 'charge' | 'lookup' | 'commit' | 'cancel' | 'refund';
 
 /**
  * - `success`: done (a charge approved, a lookup with a status, a commit or cancel made).
@@ -132,28 +132,29 @@ export type WaafiMeaning = 'success' | 'refused' | 'not_found' | 'already_done' 
  * says nothing about the payment, so it is unknown, never "not found".
  */
 export const WAAFIPAY_MEANINGS: Readonly<Record<WaafiAnswerKind, Readonly<Record<WaafiService, WaafiMeaning>>>> = {
-  success: { charge: 'success', lookup: 'success', commit: 'success', cancel: 'success' },
-  userRejected: { charge: 'refused', lookup: 'unknown', commit: 'refused', cancel: 'refused' },
-  failedAtIssuer: { charge: 'refused', lookup: 'unknown', commit: 'refused', cancel: 'refused' },
-  insufficientBalance: { charge: 'refused', lookup: 'unknown', commit: 'refused', cancel: 'unknown' },
-  wrongPin: { charge: 'refused', lookup: 'unknown', commit: 'unknown', cancel: 'unknown' },
-  noRoute: { charge: 'refused', lookup: 'unknown', commit: 'unknown', cancel: 'unknown' },
+  success: { charge: 'success', lookup: 'success', commit: 'success', cancel: 'success', refund: 'success' },
+  userRejected: { charge: 'refused', lookup: 'unknown', commit: 'refused', cancel: 'refused', refund: 'refused' },
+  failedAtIssuer: { charge: 'refused', lookup: 'unknown', commit: 'refused', cancel: 'refused', refund: 'refused' },
+  insufficientBalance: { charge: 'refused', lookup: 'unknown', commit: 'refused', cancel: 'unknown', refund: 'refused' },
+  wrongPin: { charge: 'refused', lookup: 'unknown', commit: 'unknown', cancel: 'unknown', refund: 'unknown' },
+  noRoute: { charge: 'refused', lookup: 'unknown', commit: 'unknown', cancel: 'unknown', refund: 'unknown' },
   // A charge answered "not found" makes no sense: ask. A commit or cancel of a transaction the
   // gateway does not find did nothing (the captured traffic shows it for a cancel it does not allow).
-  notFound: { charge: 'unknown', lookup: 'not_found', commit: 'refused', cancel: 'refused' },
+  notFound: { charge: 'unknown', lookup: 'not_found', commit: 'refused', cancel: 'refused', refund: 'refused' },
   // A charge answered "already cancelled" means the gateway has this reference: ask.
-  alreadyCancelled: { charge: 'has_it', lookup: 'unknown', commit: 'refused', cancel: 'already_done' },
-  duplicateReference: { charge: 'has_it', lookup: 'unknown', commit: 'unknown', cancel: 'unknown' },
-  invalidState: { charge: 'unknown', lookup: 'unknown', commit: 'refused', cancel: 'refused' },
-  invalidCredentials: { charge: 'refused', lookup: 'unknown', commit: 'refused', cancel: 'refused' },
-  unknownService: { charge: 'refused', lookup: 'unknown', commit: 'refused', cancel: 'refused' },
-  invalidParams: { charge: 'refused', lookup: 'unknown', commit: 'refused', cancel: 'refused' },
+  alreadyCancelled: { charge: 'has_it', lookup: 'unknown', commit: 'refused', cancel: 'already_done', refund: 'refused' },
+  duplicateReference: { charge: 'has_it', lookup: 'unknown', commit: 'unknown', cancel: 'unknown', refund: 'unknown' },
+  invalidState: { charge: 'unknown', lookup: 'unknown', commit: 'refused', cancel: 'refused', refund: 'refused' },
+  invalidCredentials: { charge: 'refused', lookup: 'unknown', commit: 'refused', cancel: 'refused', refund: 'refused' },
+  unknownService: { charge: 'refused', lookup: 'unknown', commit: 'refused', cancel: 'refused', refund: 'refused' },
+  invalidParams: { charge: 'refused', lookup: 'unknown', commit: 'refused', cancel: 'refused', refund: 'refused' },
 };
 
 export function waafiServiceOf(serviceName: string): WaafiService {
   if (serviceName === 'HPP_GETTRANINFO') return 'lookup';
   if (serviceName === 'API_PREAUTHORIZE_COMMIT') return 'commit';
   if (serviceName === 'API_PREAUTHORIZE_CANCEL' || serviceName === 'API_CANCELPURCHASE') return 'cancel';
+  if (serviceName === 'HPP_REFUNDPURCHASE') return 'refund';
   return 'charge';
 }
 

@@ -229,8 +229,18 @@ export class Reconciliation {
     }
     const s = found.state;
     if (s === 'pending') return { settled: false, note: 'The payer has not approved yet.' };
-    if (s === 'committed')
-      return set('collected', wantCollected ? 'Payment taken.' : 'Payment taken although the sale failed: reverse it by hand at the gateway.');
+    if (s === 'committed') {
+      if (wantCollected) return set('collected', 'Payment taken.');
+      // Taken although nothing was delivered: the gateway's refund gives it back.
+      const transactionId = found.transactionId ?? r.payment_reference;
+      if (!transactionId) return { settled: false, note: 'The gateway gave no transaction id to refund the payment with.' };
+      const done = await pay.release({ referenceId: r.reference, transactionId, flow, captured: true, amount: Number(r.amount) }, forWhom);
+      if (done.status === 'done') return set('refunded', 'Payment refunded: the bundle was not delivered.');
+      // Recorded as taken (it is): the next check asks again and refunds it.
+      if (r.payment_state !== 'collected') await set('collected', 'Payment taken although the sale failed: it is being refunded.');
+      return { settled: false, note: done.status === 'refused' ? `Refund refused: ${done.code} ${done.message}` : done.error };
+    }
+    if (s === 'reversed' && flow === 'preauthorize') return set('refunded', 'Payment refunded.');
     if (s === 'declined' || s === 'cancelled' || s === 'reversed') return set(s === 'declined' ? 'declined' : 'released', 'Nothing taken.');
     // Approved: a reserve (or a purchase) still stands.
     const transactionId = found.transactionId ?? r.payment_reference;

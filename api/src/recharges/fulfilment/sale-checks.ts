@@ -7,7 +7,8 @@ import type { PaymentState, RechargeStatus } from '@app/contracts';
  * the reconciliation commits it (delivered) or lets it go (not delivered).
  */
 const OPEN_WHEN_COMPLETED: readonly PaymentState[] = ['sent', 'reserved', 'committing'];
-const OPEN_WHEN_FAILED: readonly PaymentState[] = ['sent', 'reserved', 'releasing', 'committing'];
+// Not delivered, so nothing may stay taken: a payment collected is given back too (a refund after a commit).
+const OPEN_WHEN_FAILED: readonly PaymentState[] = ['sent', 'reserved', 'releasing', 'committing', 'collected'];
 
 export function paymentAwaitsCheck(r: { status: RechargeStatus | string; payment_state: PaymentState | string }): boolean {
   const state = r.payment_state as PaymentState;

@@ -112,7 +112,8 @@ export function stageOf(r: Sale, defaultFlow: PaymentFlow): Stage {
   if (ds === 'processing') return 'poll_delivery';
   const flow = flowOf(r, defaultFlow);
   if (ds === 'delivered') return flow === 'preauthorize' && (ps === 'reserved' || ps === 'committing') ? 'commit' : 'settle';
-  if (ps === 'reserved' || ps === 'releasing' || (ps === 'collected' && flow === 'purchase')) return 'release';
+  // Not delivered: whatever the payer gave goes back (a reserve let go, a purchase reversed, a committed reserve refunded).
+  if (ps === 'reserved' || ps === 'releasing' || ps === 'collected') return 'release';
   return 'settle';
 }
 
@@ -397,7 +398,8 @@ export class SaleSteps {
     const pay = this.gatewayOf(r);
     const flow = flowOf(r, pay.flow);
     const pendingState = action === 'commit' ? 'committing' : 'releasing';
-    const target = action === 'commit' ? 'collected' : 'released';
+    // A committed reserve cannot be let go, only refunded (found so by the lookup after a crash too).
+    let captured = action === 'release' && flow === 'preauthorize' && r.payment_state === 'collected';
     const settled = (): Promise<Next> => this.settleFromState(r);
     // What the gateway said last, raw: the review queue shows it.
     let said = '';
@@ -416,10 +418,13 @@ export class SaleSteps {
             return settled();
           }
           // A release is done; a commit found the reserve gone (expired or cancelled at the gateway): delivered uncollected.
+          // A reserve reversed after it was committed is a refund: the money was taken and given back.
           if (s === 'cancelled' || s === 'reversed' || s === 'declined') {
-            await this.step(r, { payment_state: 'released', unsure_since: null });
+            const refunded = action === 'release' && flow === 'preauthorize' && s === 'reversed';
+            await this.step(r, { payment_state: refunded ? 'refunded' : 'released', unsure_since: null });
             return settled();
           }
+          if (action === 'release' && flow === 'preauthorize' && s === 'committed') captured = true;
           if (s === 'pending' || round === 1) break;
           // Still reserved (or charged, for a purchase): ask once more below.
         } else break;
@@ -430,9 +435,9 @@ export class SaleSteps {
       const done =
         action === 'commit'
           ? await pay.commit({ referenceId: r.reference, transactionId }, this.forWhom(r))
-          : await pay.release({ referenceId: r.reference, transactionId, flow }, this.forWhom(r));
+          : await pay.release({ referenceId: r.reference, transactionId, flow, captured, amount: Number(r.amount) }, this.forWhom(r));
       if (done.status === 'done') {
-        await this.step(r, { payment_state: target, unsure_since: null });
+        await this.step(r, { payment_state: action === 'commit' ? 'collected' : captured ? 'refunded' : 'released', unsure_since: null });
         return settled();
       }
       // Refused or unknown: the lookup above tells what the gateway has.
@@ -473,7 +478,7 @@ export class SaleSteps {
     }
     const won = await failRecharge(this.deps.ctx, r.id, reason, {
       claimedAt: r.processing_started_at,
-      paymentReturned: r.payment_state === 'released' && flowOf(r, this.gatewayOf(r).flow) === 'purchase',
+      paymentReturned: r.payment_state === 'refunded' || (r.payment_state === 'released' && flowOf(r, this.gatewayOf(r).flow) === 'purchase'),
     });
     if (!won) throw new LeaseLost();
     return DONE;

@@ -18,9 +18,9 @@ import { drawMillis, faultQueue, type Millis, type StandInAnswer, type StandInHa
  *            referenceId, which is NOT processed; a retry with the same referenceId goes through.
  *   ...0003  the charge request never reaches the gateway: connection reset before processing,
  *            every time. HPP_GETTRANINFO says not found (E10309).
- *   ...0004  approved, but the answer to the first COMMIT/CANCEL/CANCELPURCHASE for that
- *            transaction is lost (processed, then the connection is reset).
- *   ...0005  approved, but every COMMIT/CANCEL/CANCELPURCHASE for that transaction gets HTTP 503,
+ *   ...0004  approved, but the answer to the first COMMIT/CANCEL/CANCELPURCHASE (and the first
+ *            REFUNDPURCHASE) for that transaction is lost (processed, then the connection is reset).
+ *   ...0005  approved, but every COMMIT/CANCEL/CANCELPURCHASE/REFUNDPURCHASE for that transaction gets HTTP 503,
  *            not processed (the caller must keep retrying, then escalate to a person).
  *   other    approved.
  *
@@ -94,7 +94,7 @@ export interface WaafiTransaction {
   referenceId: string;
   transactionId: string;
   kind: 'preauthorize' | 'purchase';
-  state: 'Pending' | 'Approved' | 'Committed' | 'Cancelled' | 'Reversed' | 'Declined';
+  state: 'Pending' | 'Approved' | 'Committed' | 'Cancelled' | 'Reversed' | 'Refunded' | 'Declined';
   /** Two decimals, e.g. '5.00'. */
   amount: string;
   currency: string;
@@ -106,7 +106,7 @@ export interface WaafiTransaction {
   requestedAt: number;
   /** ms epoch: the payer answered the prompt (approved or declined); null while Pending. */
   answeredAt: number | null;
-  /** ms epoch: the last commit, cancel or reversal. */
+  /** ms epoch: the last commit, cancel, reversal or refund. */
   settledAt: number | null;
 }
 
@@ -153,7 +153,7 @@ export interface WaafiPayStandIn {
 
 const CHARGES = new Set(['API_PREAUTHORIZE', 'API_PURCHASE']);
 const SETTLEMENTS = new Set(['API_PREAUTHORIZE_COMMIT', 'API_PREAUTHORIZE_CANCEL', 'API_CANCELPURCHASE']);
-const SERVICES = new Set([...CHARGES, ...SETTLEMENTS, 'HPP_GETTRANINFO']);
+const SERVICES = new Set([...CHARGES, ...SETTLEMENTS, 'HPP_GETTRANINFO', 'HPP_REFUNDPURCHASE']);
 const REFERENCE_ID = /^[A-Za-z0-9._-]{1,50}$/;
 /** Transactions (and per-reference bookkeeping) kept in memory before the oldest are forgotten. */
 const MAX_KEPT = 100_000;
@@ -379,6 +379,45 @@ export function createWaafiPayStandIn(opts: WaafiPayStandInOptions = {}): WaafiP
     return answer;
   }
 
+  /**
+   * HPP_REFUNDPURCHASE: money back after a capture (a committed reserve or a purchase), the whole
+   * amount. A refund repeated after it was made succeeds again (the caller may have lost the answer);
+   * one of a transaction that took nothing (pending, declined, cancelled, reversed) is refused.
+   */
+  function refund(params: Params): StandInAnswer {
+    const { transactionId, amount } = params;
+    if (!nonEmptyString(transactionId) && typeof transactionId !== 'number') return invalid('serviceParams.transactionId is required');
+    if (!nonEmptyString(amount) && typeof amount !== 'number') return invalid('serviceParams.amount is required');
+    if (params.description !== undefined && typeof params.description !== 'string') return invalid('serviceParams.description must be text');
+    const transaction = byTransactionId.get(String(transactionId));
+    if (!transaction) return notFound({ transactionId: String(transactionId), description: 'No such transaction' });
+    const suffix = transaction.accountNo.slice(-4);
+    if (suffix === WAAFIPAY_TEST_ACCOUNT_SUFFIXES.settleAlways503) return unavailable;
+    if (Number(amount).toFixed(2) !== Number(transaction.amount).toFixed(2))
+      return invalid(`serviceParams.amount must be the transaction's amount (${transaction.amount})`);
+    const captured = transaction.kind === 'preauthorize' ? transaction.state === 'Committed' : transaction.state === 'Approved';
+    let answer: StandInAnswer;
+    if (captured || transaction.state === 'Refunded') {
+      if (captured) transaction.settledAt = Date.now();
+      transaction.state = 'Refunded';
+      answer = envelope(WAAFIPAY_RESULTS.success, {
+        state: 'REFUNDED',
+        transactionId: transaction.transactionId,
+        referenceId: transaction.referenceId,
+        txAmount: transaction.amount,
+      });
+    } else {
+      answer = envelope(WAAFIPAY_RESULTS.invalidState, {
+        transactionId: transaction.transactionId,
+        referenceId: transaction.referenceId,
+        state: transaction.state,
+        description: `HPP_REFUNDPURCHASE is not allowed on a ${transaction.state} ${transaction.kind}`,
+      });
+    }
+    if (suffix === WAAFIPAY_TEST_ACCOUNT_SUFFIXES.settleAnswerLostOnce && once(`refund:${transaction.transactionId}`)) return { kind: 'reset' };
+    return answer;
+  }
+
   function tranInfo(params: Params): StandInAnswer {
     const { referenceId } = params;
     if (!nonEmptyString(referenceId)) return invalid('serviceParams.referenceId is required');
@@ -499,6 +538,7 @@ export function createWaafiPayStandIn(opts: WaafiPayStandInOptions = {}): WaafiP
       if (!isObject(body.serviceParams)) return invalid('serviceParams is required');
 
       if (serviceName === 'HPP_GETTRANINFO') return checkCredentials(params, ['merchantUid', 'storeId', 'hppKey']) ?? tranInfo(params);
+      if (serviceName === 'HPP_REFUNDPURCHASE') return checkCredentials(params, ['merchantUid', 'storeId', 'hppKey']) ?? refund(params);
       const refused = checkCredentials(params, ['merchantUid', 'apiUserId', 'apiKey']);
       if (refused) return refused;
       return CHARGES.has(serviceName) ? charge(serviceName, params) : settle(serviceName, params);
