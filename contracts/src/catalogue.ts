@@ -44,9 +44,11 @@ export const phonePrefixesSchema = z.preprocess(
 
 /**
  * How a provider's bundles are delivered: `sandbox` the embedded Reloadly stand-in (demo and tests,
- * whatever the configuration), `reloadly` Reloadly's API at RELOADLY_API_URL (the stand-in when unset).
+ * whatever the configuration), `reloadly` Reloadly's API at RELOADLY_API_URL, `dtone` DT One's DVS API
+ * at DTONE_API_URL (each its stand-in when unset; with DT One, a bundle's operator product code is
+ * DT One's product id).
  */
-export const PROVIDER_ADAPTERS = ['sandbox', 'reloadly'] as const;
+export const PROVIDER_ADAPTERS = ['sandbox', 'reloadly', 'dtone'] as const;
 
 /** The aggregator's operator id (digits); blank: detected from the customer's number. */
 const externalOperatorId = z.preprocess(

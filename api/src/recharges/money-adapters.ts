@@ -4,11 +4,13 @@ import { z } from 'zod';
 import { waafiPayAdapter, type PaymentAdapter } from './adapters/payment-adapter.ts';
 import { PaymentGateways } from './adapters/payment-gateways.ts';
 import { reloadlyAdapter, type OperatorAdapter } from './adapters/operator-adapter.ts';
+import { dtOneAdapter } from './adapters/dtone-adapter.ts';
 import type { FetchLike, RemoteTrail } from './adapters/remote-call.ts';
 import { vendorFetch } from './adapters/vendor-http.ts';
 import { startStandInServer, inProcessFetch, type RunningStandIn } from './stand-ins/stand-in-server.ts';
 import { WAAFIPAY_STAND_IN_CREDENTIALS, type WaafiPayStandIn } from './stand-ins/waafipay-stand-in.ts';
 import { RELOADLY_STAND_IN_CREDENTIALS, type ReloadlyStandIn } from './stand-ins/reloadly-stand-in.ts';
+import { DTONE_STAND_IN_CREDENTIALS, type DtOneStandIn } from './stand-ins/dtone-stand-in.ts';
 import { checkStandInRates, createStandIns, standInEnvShape, standInOptionsFrom, type StandInOptions } from './stand-ins/stand-in-config.ts';
 
 /**
@@ -38,6 +40,10 @@ export const moneyEnvSchema = z
     RELOADLY_API_URL: z.string().url().optional(),
     RELOADLY_CLIENT_ID: text,
     RELOADLY_CLIENT_SECRET: text,
+    /** DT One's DVS API with its version, e.g. https://dvs-api.dtone.com/v1 (unset: the stand-in). */
+    DTONE_API_URL: z.string().url().optional(),
+    DTONE_API_KEY: text,
+    DTONE_API_SECRET: text,
     PAYMENT_TIMEOUT_MS: num(90_000),
     PAYMENT_CALL_TIMEOUT_MS: num(15_000),
     OPERATOR_TIMEOUT_MS: num(30_000),
@@ -64,6 +70,11 @@ export const moneyEnvSchema = z
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required with RELOADLY_API_URL` });
       }
     }
+    if (env.DTONE_API_URL) {
+      for (const key of ['DTONE_API_KEY', 'DTONE_API_SECRET'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required with DTONE_API_URL` });
+      }
+    }
   });
 export type MoneyEnv = z.infer<typeof moneyEnvSchema>;
 
@@ -74,9 +85,9 @@ export function readMoneyEnv(env: NodeJS.ProcessEnv = process.env): MoneyEnv {
   // Real bundles must be paid by a real gateway: in production, a live aggregator beside the
   // stand-in gateway (which approves every test number) would deliver for nothing.
   const livePayment = parsed.data.PAYMENT_ADAPTER === 'waafipay' && !!parsed.data.WAAFIPAY_URL;
-  if (env.NODE_ENV === 'production' && parsed.data.RELOADLY_API_URL && !livePayment) {
+  if (env.NODE_ENV === 'production' && (parsed.data.RELOADLY_API_URL || parsed.data.DTONE_API_URL) && !livePayment) {
     throw new Error(
-      'Invalid payment/operator configuration: RELOADLY_API_URL delivers real bundles, so NODE_ENV=production needs WAAFIPAY_URL and its credentials too (the embedded stand-in gateway never collects money)',
+      'Invalid payment/operator configuration: RELOADLY_API_URL or DTONE_API_URL delivers real bundles, so NODE_ENV=production needs WAAFIPAY_URL and its credentials too (the embedded stand-in gateway never collects money)',
     );
   }
   return parsed.data;
@@ -86,6 +97,8 @@ export function readMoneyEnv(env: NodeJS.ProcessEnv = process.env): MoneyEnv {
 export interface StandInEndpoints {
   waafipayUrl: string;
   reloadlyUrl: string;
+  /** DT One's stand-in, with its /v1. */
+  dtoneUrl: string;
   fetch: FetchLike | null;
   close(): Promise<void>;
 }
@@ -95,7 +108,7 @@ export async function startStandInsThread(opts: StandInOptions): Promise<StandIn
   // Run from TypeScript sources, the thread registers the TypeScript loader itself (it is per thread).
   const entry = import.meta.url.endsWith('.ts') ? './stand-ins/stand-ins-thread.mjs' : './stand-ins/stand-ins-thread.js';
   const worker = new Worker(new URL(entry, import.meta.url), { workerData: opts });
-  const urls = await new Promise<{ waafipay: string; reloadly: string }>((resolve, reject) => {
+  const urls = await new Promise<{ waafipay: string; reloadly: string; dtone: string }>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
   });
@@ -103,6 +116,7 @@ export async function startStandInsThread(opts: StandInOptions): Promise<StandIn
   return {
     waafipayUrl: `${urls.waafipay}/asm`,
     reloadlyUrl: urls.reloadly,
+    dtoneUrl: `${urls.dtone}/v1`,
     fetch: null,
     close: async () => {
       await worker.terminate();
@@ -113,8 +127,9 @@ export async function startStandInsThread(opts: StandInOptions): Promise<StandIn
 export interface StandIns extends StandInEndpoints {
   waafipay: WaafiPayStandIn;
   reloadly: ReloadlyStandIn;
+  dtone: DtOneStandIn;
   /** The loopback servers; null when `inProcess` (no network hop, for the benchmark's comparison). */
-  servers: { waafipay: RunningStandIn; reloadly: RunningStandIn } | null;
+  servers: { waafipay: RunningStandIn; reloadly: RunningStandIn; dtone: RunningStandIn } | null;
 }
 
 /**
@@ -122,17 +137,21 @@ export interface StandIns extends StandInEndpoints {
  * through a fetch-shaped function: the same protocol code, without the HTTP hop).
  */
 export async function startStandIns(opts: StandInOptions & { inProcess?: boolean }): Promise<StandIns> {
-  const { waafipay, reloadly } = createStandIns(opts);
+  const { waafipay, reloadly, dtone } = createStandIns(opts);
   if (opts.inProcess) {
     const pay = inProcessFetch(waafipay.handle);
     const op = inProcessFetch(reloadly.combinedHandle);
-    const routed: FetchLike = (url, init) => (url.startsWith('http://waafipay.local') ? pay(url, init) : op(url, init));
+    const dt = inProcessFetch(dtone.handle);
+    const routed: FetchLike = (url, init) =>
+      url.startsWith('http://waafipay.local') ? pay(url, init) : url.startsWith('http://dtone.local') ? dt(url, init) : op(url, init);
     return {
       waafipay,
       reloadly,
+      dtone,
       servers: null,
       waafipayUrl: 'http://waafipay.local/asm',
       reloadlyUrl: 'http://reloadly.local',
+      dtoneUrl: 'http://dtone.local/v1',
       fetch: routed,
       close: async () => undefined,
     };
@@ -140,16 +159,19 @@ export async function startStandIns(opts: StandInOptions & { inProcess?: boolean
   const servers = {
     waafipay: await startStandInServer(waafipay.handle, { port: opts.ports?.waafipay }),
     reloadly: await startStandInServer(reloadly.combinedHandle, { port: opts.ports?.reloadly }),
+    dtone: await startStandInServer(dtone.handle, { port: opts.ports?.dtone }),
   };
   return {
     waafipay,
     reloadly,
+    dtone,
     servers,
     waafipayUrl: `${servers.waafipay.url}/asm`,
     reloadlyUrl: servers.reloadly.url,
+    dtoneUrl: `${servers.dtone.url}/v1`,
     fetch: null,
     close: async () => {
-      await Promise.all([servers.waafipay.close(), servers.reloadly.close()]);
+      await Promise.all([servers.waafipay.close(), servers.reloadly.close(), servers.dtone.close()]);
     },
   };
 }
@@ -207,8 +229,7 @@ export async function moneyAdapters(env: MoneyEnv, deps: { trail: RemoteTrail; l
         { trail: deps.trail, fetch: gatewayHttp },
       )
     : sandboxPayment;
-  // Before gateways were recorded by name, the stand-in's sales were recorded as `waafipay`: without
-  // a real WaafiPay configured, that name is still the stand-in.
+  // A payment method set to `waafipay` is charged through the stand-in while no real WaafiPay is configured.
   const gateways = new PaymentGateways(payment, [sandboxPayment], livePayment ? {} : { waafipay: 'sandbox' });
   const sandboxOperator = reloadlyAdapter(
     {
@@ -241,7 +262,14 @@ export async function moneyAdapters(env: MoneyEnv, deps: { trail: RemoteTrail; l
         },
         { trail: deps.trail, fetch: aggregatorHttp, name: 'reloadly' },
       );
+  // DT One, the second aggregator: a provider whose adapter is `dtone` delivers through it.
+  const dtone = dtOneAdapter(
+    env.DTONE_API_URL
+      ? { apiUrl: env.DTONE_API_URL, apiKey: env.DTONE_API_KEY!, apiSecret: env.DTONE_API_SECRET!, timeoutMs: env.OPERATOR_TIMEOUT_MS }
+      : { apiUrl: standIns.dtoneUrl, ...DTONE_STAND_IN_CREDENTIALS, timeoutMs: env.OPERATOR_TIMEOUT_MS },
+    { trail: deps.trail, fetch: aggregatorHttp },
+  );
   const standInsAt = standIns.fetch ? 'in process' : `${standIns.waafipayUrl} and ${standIns.reloadlyUrl} (their books: GET /_standin/books)`;
-  const describe = `payment: WaafiPay ${livePayment ? env.WAAFIPAY_URL : 'stand-in'} (${env.WAAFIPAY_MODE}; gateways known: ${gateways.names().join(', ')}); operators: Reloadly ${env.RELOADLY_API_URL ?? 'stand-in'}; stand-ins ${standInsAt}`;
-  return { payment, gateways, operators: { sandbox: sandboxOperator, reloadly: liveOperator }, standIns, describe, close: () => standIns.close() };
+  const describe = `payment: WaafiPay ${livePayment ? env.WAAFIPAY_URL : 'stand-in'} (${env.WAAFIPAY_MODE}; gateways known: ${gateways.names().join(', ')}); operators: Reloadly ${env.RELOADLY_API_URL ?? 'stand-in'}, DT One ${env.DTONE_API_URL ?? 'stand-in'}; stand-ins ${standInsAt}`;
+  return { payment, gateways, operators: { sandbox: sandboxOperator, reloadly: liveOperator, dtone }, standIns, describe, close: () => standIns.close() };
 }

@@ -158,6 +158,11 @@ export async function retryRecharge(ctx: ServiceContext, money: RechargeMoney, r
   await transact(ctx, async (tctx) => {
     const moved = await tctx.db('wallet_transactions').where({ recharge_id: row.id }).first('id');
     if (moved || !['none', 'absent'].includes(row.payment_state) || row.delivery_state !== 'none') throw new AppError(409, 'api:recharges.retry_not_possible');
+    // A new try is charged through what its payment method asks for now: never one paid in person.
+    const method: { gateway: string } | undefined = row.payment_method_id
+      ? await tctx.db('payment_methods').where({ id: row.payment_method_id }).first('gateway')
+      : undefined;
+    if (method?.gateway === 'manual') throw new AppError(409, 'api:recharges.retry_not_possible');
     const won = await tctx
       .db('recharges')
       .where({ id: row.id, status: 'failed' })
@@ -165,6 +170,7 @@ export async function retryRecharge(ctx: ServiceContext, money: RechargeMoney, r
       .update({
         status: 'pending',
         payment_state: 'none',
+        payment_adapter: row.payment_flow === 'wallet' ? null : (method?.gateway ?? null),
         attempts: 0,
         crashes: 0,
         unsure_since: null,
@@ -207,9 +213,12 @@ export interface RefundOutcome {
  *   its wallet holds less), and the company bears the bundle's cost.
  * The original reason stays. 409 when nothing is left to refund.
  */
+/** How long a refund by hand holds the sale's check lease while it calls the gateway (longer than any call). */
+const BY_HAND_LEASE_MS = 120_000;
+
 export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, rawId: string | number): Promise<RefundOutcome> {
   const row = await findRecharge(ctx, rawId);
-  const { releasePayment } = await transact(ctx, async (tctx) => {
+  const { releasePayment, paymentPending } = await transact(ctx, async (tctx) => {
     const r: RechargeRow = await tctx.db('recharges').where({ id: row.id }).forUpdate().first();
     if (r.status !== 'failed' && r.status !== 'refunded' && r.status !== 'completed') throw new AppError(409, 'api:recharges.refund_not_possible');
     const delivered = r.status === 'completed';
@@ -251,11 +260,19 @@ export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, 
     }
     // The reconciliation follows the payment up until the gateway confirms it is back; one whose
     // outcome is still open (a delivered sale's commit unanswered) is asked about and given back too.
+    // The call below is made under the sale's check lease, so no reconciliation sends one beside it;
+    // a check already in flight (its lease held) makes the call instead, never both.
+    const checkInFlight = Boolean(r.check_leased_until && new Date(fromDbTime(r.check_leased_until)!).getTime() > Date.now());
+    const lease = toDbTime(new Date(Date.now() + BY_HAND_LEASE_MS));
     if (paymentHeld)
       await tctx
         .db('recharges')
         .where({ id: r.id, payment_state: r.payment_state })
-        .update({ payment_state: 'releasing', next_check_at: now, checks: 0, check_leased_until: null });
+        .update(
+          checkInFlight
+            ? { payment_state: 'releasing', next_check_at: now }
+            : { payment_state: 'releasing', next_check_at: lease, checks: 0, check_leased_until: lease },
+        );
     else if (delivered && paymentAwaitsCheck({ status: 'refunded', payment_state: r.payment_state }))
       await tctx.db('recharges').where({ id: r.id }).update({ next_check_at: now, checks: 0, check_leased_until: null });
     await tctx
@@ -275,26 +292,28 @@ export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, 
       webhook: r.status !== 'refunded',
     });
     return {
-      releasePayment: paymentHeld
-        ? {
-            transactionId: r.payment_reference as string,
-            flow: (r.payment_flow === 'preauthorize' ? 'preauthorize' : 'purchase') as PaymentFlow,
-            reference: r.reference as string,
-            gateway: r.payment_adapter,
-            // A committed reserve is given back by a refund of its amount, not a cancel.
-            captured: r.payment_state === 'collected' && r.payment_flow === 'preauthorize',
-            amount: Number(r.amount),
-          }
-        : null,
+      releasePayment:
+        paymentHeld && !checkInFlight
+          ? {
+              transactionId: r.payment_reference as string,
+              flow: (r.payment_flow === 'preauthorize' ? 'preauthorize' : 'purchase') as PaymentFlow,
+              reference: r.reference as string,
+              gateway: r.payment_adapter,
+              // A committed reserve is given back by a refund of its amount, not a cancel.
+              captured: r.payment_state === 'collected' && r.payment_flow === 'preauthorize',
+              amount: Number(r.amount),
+              lease,
+            }
+          : null,
+      paymentPending: paymentHeld && checkInFlight,
     };
   });
-  let paymentReturned = true;
+  let paymentReturned = !paymentPending;
   if (releasePayment) {
-    // Outside the transaction: the gateway's answer may take seconds. Unconfirmed, it stays
-    // `releasing` and the reconciliation asks again.
-    // The sale's own gateway; one this process does not know leaves it `releasing` for the reconciliation.
+    // Outside the transaction (the gateway's answer may take seconds), under the check lease taken
+    // above. The sale's own gateway; one this process does not know is left to the reconciliation.
     const gateways = money.payment ? (money.payment instanceof PaymentGateways ? money.payment : new PaymentGateways(money.payment)) : null;
-    const gateway = gateways?.of({ payment_adapter: releasePayment.gateway });
+    const gateway = gateways?.of({ payment_adapter: releasePayment.gateway, payment_state: 'releasing' });
     const done = gateway
       ? await gateway.release(
           {
@@ -307,12 +326,17 @@ export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, 
           { rechargeId: row.id },
         )
       : null;
+    const mine = { id: row.id, payment_state: 'releasing', check_leased_until: releasePayment.lease };
     if (done?.status === 'done')
       await ctx
         .db('recharges')
-        .where({ id: row.id, payment_state: 'releasing' })
+        .where(mine)
         .update({ payment_state: releasePayment.captured ? 'refunded' : 'released', next_check_at: null, check_leased_until: null, updated_at: toDbTime() });
-    else paymentReturned = false;
+    else {
+      // Unconfirmed: the lease is let go and the reconciliation asks (and gives it back) from now on.
+      await ctx.db('recharges').where(mine).update({ next_check_at: toDbTime(), check_leased_until: null });
+      paymentReturned = false;
+    }
   }
   return { recharge: await presentOne(ctx, row.id), paymentReturned };
 }

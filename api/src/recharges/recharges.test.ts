@@ -364,6 +364,8 @@ describe('the console: list, detail, retry, refund', () => {
       status: 'failed',
       payment_state: 'collected',
       payment_flow: 'purchase',
+      // As the worker records it: the gateway that took the payment (the kit's stand-in).
+      payment_adapter: 'sandbox',
       payment_reference: 'TX-HAND',
       delivery_state: 'failed',
       failure_reason: reason,

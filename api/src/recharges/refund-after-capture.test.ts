@@ -70,7 +70,7 @@ describe('a payment taken and not earned goes back through the refund', () => {
       );
     expect(await refund()).toEqual({ status: 'done' });
     expect(kit.standIns.waafipay.byReference(reference)?.state).toBe('Refunded');
-    expect(await kit.payment.lookup(reference, { rechargeId: id })).toMatchObject({ status: 'found', state: 'reversed' });
+    expect(await kit.payment.lookup(reference, { rechargeId: id })).toMatchObject({ status: 'found', state: 'refunded' });
     // The answer lost and the refund asked again: done, never twice.
     expect(await refund()).toEqual({ status: 'done' });
     const trail = await calls(id, 'HPP_REFUNDPURCHASE');
@@ -126,9 +126,9 @@ describe('a payment taken and not earned goes back through the refund', () => {
     await failedHolding(id, { payment_state: 'committing', next_check_at: toDbTime(), checks: 0 });
     kit.standIns.waafipay.injectFault({ serviceName: 'HPP_REFUNDPURCHASE' }, 'reset-after');
     await kit.worker.reconcile();
-    // Processed, answer lost: the sale still waits, and the next check finds the refund made.
+    // Processed, answer lost: the sale still waits (the intent recorded), and the next check finds the refund made.
     expect(kit.standIns.waafipay.byReference(reference)?.state).toBe('Refunded');
-    expect((await row(id)).payment_state).toBe('collected');
+    expect((await row(id)).payment_state).toBe('releasing');
     await h.knex('recharges').where({ id }).update({ next_check_at: toDbTime() });
     await kit.worker.reconcile();
     const r = await row(id);
@@ -187,5 +187,41 @@ describe('a payment taken and not earned goes back through the refund', () => {
     expect(await h.knex('wallet_transactions').where({ recharge_id: id, kind: 'profit_reversal' })).toHaveLength(1);
     expect(await ledgerSum(h.knex, profitShop.walletId)).toBe(await walletBalance(h, profitShop.walletId));
     expect(await row(id)).toMatchObject({ status: 'refunded', payment_state: 'refunded' });
+  });
+
+  it('a refund by hand and the reconciliation at the same moment send one refund (the by-hand call holds the check lease)', async () => {
+    const { id, reference } = await paidSale();
+    // The refund is processed but its answer never comes (the call times out): unknown.
+    kit.standIns.waafipay.injectFault({ serviceName: 'HPP_REFUNDPURCHASE' }, 'hang-after');
+    const byHand = h.http().post(`/api/v1/recharges/${id}/refund`).set(bearer(root)).send({});
+    await new Promise((r) => setTimeout(r, 100));
+    await kit.worker.reconcile();
+    const answer = await byHand;
+    expect(answer.status).toBe(200);
+    expect(answer.body.message).not.toBe('');
+    expect(await calls(id, 'HPP_REFUNDPURCHASE')).toHaveLength(1);
+    // The lease let go, the reconciliation finds the refund made.
+    expect((await row(id)).payment_state).toBe('releasing');
+    await kit.worker.reconcile();
+    expect(await row(id)).toMatchObject({ status: 'refunded', payment_state: 'refunded', check_leased_until: null });
+    expect(await calls(id, 'HPP_REFUNDPURCHASE')).toHaveLength(1);
+    expect(kit.standIns.waafipay.byReference(reference)?.state).toBe('Refunded');
+  });
+
+  it('a refund by hand while a check holds the sale leaves the call to that check (never two)', async () => {
+    const { id } = await paidSale();
+    await h
+      .knex('recharges')
+      .where({ id })
+      .update({ check_leased_until: toDbTime(new Date(Date.now() + 60_000)) });
+    const answer = await h.http().post(`/api/v1/recharges/${id}/refund`).set(bearer(root)).send({});
+    expect(answer.status).toBe(200);
+    expect(await calls(id, 'HPP_REFUNDPURCHASE')).toHaveLength(0);
+    expect(await row(id)).toMatchObject({ status: 'refunded', payment_state: 'releasing' });
+    // The check's lease runs out: the reconciliation gives the payment back.
+    await h.knex('recharges').where({ id }).update({ check_leased_until: null, next_check_at: toDbTime() });
+    await kit.worker.reconcile();
+    expect(await row(id)).toMatchObject({ payment_state: 'refunded' });
+    expect(await calls(id, 'HPP_REFUNDPURCHASE')).toHaveLength(1);
   });
 });

@@ -109,4 +109,25 @@ describe('a payment method’s gateway', () => {
       await other.close();
     }
   });
+
+  it("a failed sale is tried again through its method's gateway now, and not at all once the method is paid in person", async () => {
+    const profitShop = await makeShop(h, root, 'profit');
+    // The charge never reaches the gateway (0003): nothing taken, the sale fails.
+    const sale = await buy(h, profitShop, { payer_phone: '0617770003' });
+    await kit.newWorker({ paymentTimeoutMs: 50 }).drain();
+    await new Promise((r) => setTimeout(r, 80));
+    await h.knex('recharges').where({ id: sale.body.data.id }).update({ next_attempt_at: null });
+    await kit.newWorker({ paymentTimeoutMs: 50 }).drain();
+    const failed = await h.knex('recharges').where({ id: sale.body.data.id }).first();
+    expect(failed).toMatchObject({ status: 'failed', payment_state: 'absent' });
+    const toManual = await h.http().patch(`/api/v1/payment-methods/${profitShop.methodId}`).set(bearer(root)).send({ gateway: 'manual' });
+    expect(toManual.status).toBe(200);
+    const retried = await h.http().post(`/api/v1/recharges/${failed.id}/retry`).set(bearer(root)).send({});
+    expect(retried.status).toBe(409);
+    expect((await h.knex('recharges').where({ id: failed.id }).first()).status).toBe('failed');
+    await h.http().patch(`/api/v1/payment-methods/${profitShop.methodId}`).set(bearer(root)).send({ gateway: 'waafipay' });
+    const again = await h.http().post(`/api/v1/recharges/${failed.id}/retry`).set(bearer(root)).send({});
+    expect(again.status).toBe(200);
+    expect(await h.knex('recharges').where({ id: failed.id }).first()).toMatchObject({ status: 'pending', payment_state: 'none', payment_adapter: 'waafipay' });
+  });
 });

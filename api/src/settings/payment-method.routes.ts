@@ -52,11 +52,13 @@ export function paymentMethodRoutes(registry: OpenApiRegistry, storage: FileStor
     },
     graph: 'dealer',
     images: { logo: { folder: 'payment-methods', column: 'logo_path' } } satisfies ImageFields<(typeof RESOURCES)['payment-methods']>,
-    // A new method (or one whose type changes) without a gateway gets its type's (cash and bank: manual).
-    prepare: async (_ctx, input) => (input.type && !input.gateway ? { ...input, gateway: defaultGatewayOf(input.type) } : input),
+    // A new method without a gateway gets its type's (cash and bank: manual).
+    create: async (ctx, input) => PaymentMethod.query(ctx.db).insertAndFetch({ ...input, gateway: input.gateway ?? defaultGatewayOf(input.type) }),
     update: async (ctx, row, input) => {
       // The number stays required when the type changes away from cash.
       const type = input.type ?? row.type;
+      // A type changed to cash or bank takes `manual` with it; otherwise the gateway stays unless named.
+      if (!input.gateway && input.type && input.type !== row.type && MANUAL_ONLY_TYPES.has(input.type)) input.gateway = 'manual';
       const gateway = input.gateway ?? row.gateway;
       if (MANUAL_ONLY_TYPES.has(type) && gateway !== 'manual') throw fieldError('gateway', 'validation:payment_gateway_manual_only');
       const account = 'account_number' in input ? input.account_number : row.account_number;

@@ -32,6 +32,8 @@ export interface OperatorAdapter {
   readonly name: string;
   /** The remote system its calls go to (the `system` of its remote-call trail). */
   readonly system: string;
+  /** The trail's operation of a send (the resend limit counts those whose answer was lost). */
+  readonly sendOperation: string;
   /** `not_sent`: the top-up itself was never sent (no token, the operator not detected yet): safe to send later. */
   send(request: DeliveryRequest, forWhom: CallFor): Promise<DeliveryResult | { status: 'not_sent'; error: string }>;
   lookup(customIdentifier: string, forWhom: CallFor): Promise<DeliveryResult | { status: 'not_found' }>;
@@ -196,6 +198,7 @@ export function reloadlyAdapter(config: ReloadlyConfig, deps: { fetch?: FetchLik
   return {
     name: deps.name ?? 'reloadly',
     system: 'reloadly',
+    sendOperation: 'POST /topups',
     async send(request, forWhom) {
       const operatorId = await operatorFor(request, forWhom);
       // Nothing was sent yet: a failed detection is a failed delivery, an unknown one is retried.

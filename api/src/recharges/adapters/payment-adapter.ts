@@ -29,7 +29,8 @@ export interface PaymentRequest {
 export type ChargeResult =
   { status: 'approved'; transactionId: string } | { status: 'declined'; code: string; message: string; raw?: string } | { status: 'unknown'; error: string };
 /** Where the gateway says a payment stands. */
-export type RemotePaymentState = 'pending' | 'approved' | 'committed' | 'cancelled' | 'reversed' | 'declined';
+/** `refunded`: taken, then given back by a refund (a cancelled or reversed payment is `cancelled` / `reversed`). */
+export type RemotePaymentState = 'pending' | 'approved' | 'committed' | 'cancelled' | 'reversed' | 'refunded' | 'declined';
 export type LookupResult =
   { status: 'found'; state: RemotePaymentState; transactionId: string | null } | { status: 'not_found' } | { status: 'unknown'; error: string };
 export type ActionResult = { status: 'done' } | { status: 'refused'; code: string; message: string; raw?: string } | { status: 'unknown'; error: string };
@@ -88,7 +89,8 @@ function stateOf(raw: unknown): RemotePaymentState | null {
   if (s === 'approved' || s === 'success' || s === 'successful' || s === 'authorized' || s === 'preauthorized') return 'approved';
   if (s === 'committed' || s === 'captured' || s === 'completed') return 'committed';
   if (s === 'cancelled' || s === 'canceled' || s === 'voided' || s === 'expired') return 'cancelled';
-  if (s === 'reversed' || s === 'refunded') return 'reversed';
+  if (s === 'reversed') return 'reversed';
+  if (s === 'refunded') return 'refunded';
   if (s === 'declined' || s === 'failed' || s === 'rejected') return 'declined';
   return null;
 }

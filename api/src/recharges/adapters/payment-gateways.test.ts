@@ -88,9 +88,13 @@ describe('the gateway a sale recorded', () => {
     expect(before.standIns.waafipay.byReference(r.reference)?.state).toBe('Committed');
   });
 
-  it('a sale recorded as `waafipay` before gateways had names is still the stand-in when no real WaafiPay is configured', () => {
+  it('a method asking for `waafipay` is charged through the stand-in when no real WaafiPay is configured; a payment asked for is only ever its own gateway', () => {
     const gateways = new PaymentGateways(before.payment, [before.payment], { waafipay: 'sandbox' });
     expect(gateways.of({ payment_adapter: 'waafipay' })).toBe(before.payment);
+    expect(gateways.of({ payment_adapter: 'waafipay', payment_state: 'none' })).toBe(before.payment);
+    // Once a payment was asked for, the name is the gateway that was asked: never another one.
+    expect(gateways.of({ payment_adapter: 'waafipay', payment_state: 'reserved' })).toBeUndefined();
+    expect(gateways.of({ payment_adapter: 'sandbox', payment_state: 'reserved' })).toBe(before.payment);
     expect(gateways.of({ payment_adapter: null })).toBe(before.payment);
     expect(gateways.of({ payment_adapter: 'edahab' })).toBeUndefined();
   });

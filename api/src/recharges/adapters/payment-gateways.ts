@@ -10,27 +10,37 @@ import type { PaymentAdapter } from './payment-adapter.ts';
  */
 export class PaymentGateways {
   private readonly byName = new Map<string, PaymentAdapter>();
+  /** Names a payment method may ask for that another gateway serves here (new sales only). */
+  private readonly aliased = new Map<string, PaymentAdapter>();
 
   constructor(
     readonly primary: PaymentAdapter,
     others: PaymentAdapter[] = [],
-    /** Older names of a gateway (a name recorded before the gateway was renamed). */
+    /** A method's gateway name served by another gateway of this process, e.g. waafipay -> sandbox. */
     aliases: Record<string, string> = {},
   ) {
     for (const gateway of [primary, ...others]) if (!this.byName.has(gateway.name)) this.byName.set(gateway.name, gateway);
     for (const [alias, name] of Object.entries(aliases)) {
       const target = this.byName.get(name);
-      if (target && !this.byName.has(alias)) this.byName.set(alias, target);
+      if (target && !this.byName.has(alias)) this.aliased.set(alias, target);
     }
   }
 
-  /** The gateway of a sale: the one it recorded, or for a sale not yet charged, the primary. */
-  of(sale: { payment_adapter?: string | null }): PaymentAdapter | undefined {
-    return sale.payment_adapter ? this.byName.get(sale.payment_adapter) : this.primary;
+  /**
+   * The gateway of a sale. Before its payment is asked for (`payment_state` none), the name is the
+   * one its payment method asks for (`waafipay` is the stand-in while no real WaafiPay is
+   * configured: the aliases); after, it is the name of the gateway that was asked, matched exactly,
+   * so a process configured differently never asks another gateway about a payment it never had.
+   * No name: the primary.
+   */
+  of(sale: { payment_adapter?: string | null; payment_state?: string | null }): PaymentAdapter | undefined {
+    if (!sale.payment_adapter) return this.primary;
+    const requested = !sale.payment_state || sale.payment_state === 'none';
+    return this.byName.get(sale.payment_adapter) ?? (requested ? this.aliased.get(sale.payment_adapter) : undefined);
   }
 
   names(): string[] {
-    return [...this.byName.keys()];
+    return [...this.byName.keys(), ...[...this.aliased.keys()].map((alias) => `${alias} (new sales: ${this.aliased.get(alias)!.name})`)];
   }
 }
 

@@ -167,7 +167,7 @@ export class Reconciliation {
         const settles =
           r.payment_state === 'sent'
             ? found.state !== 'pending'
-            : ['cancelled', 'reversed', 'declined'].includes(found.state) || (r.payment_state === 'committing' && found.state === 'committed');
+            : ['cancelled', 'reversed', 'refunded', 'declined'].includes(found.state) || (r.payment_state === 'committing' && found.state === 'committed');
         return settles ? true : `The gateway says the payment is ${found.state}.`;
       }
       // A charge the gateway never had, long after it was sent: the worker fails it as never made
@@ -231,16 +231,20 @@ export class Reconciliation {
     if (s === 'pending') return { settled: false, note: 'The payer has not approved yet.' };
     if (s === 'committed') {
       if (wantCollected) return set('collected', 'Payment taken.');
-      // Taken although nothing was delivered: the gateway's refund gives it back.
+      // Taken although nothing was delivered: the gateway's refund gives it back. The intent is
+      // recorded first (`releasing`: no button offers a second refund meanwhile), and this check's
+      // lease keeps every other process and a person's refund from sending one too.
       const transactionId = found.transactionId ?? r.payment_reference;
       if (!transactionId) return { settled: false, note: 'The gateway gave no transaction id to refund the payment with.' };
+      if (r.payment_state !== 'releasing') {
+        await set('releasing', 'Payment taken although the bundle was not delivered: refunding it.');
+        r.payment_state = 'releasing';
+      }
       const done = await pay.release({ referenceId: r.reference, transactionId, flow, captured: true, amount: Number(r.amount) }, forWhom);
       if (done.status === 'done') return set('refunded', 'Payment refunded: the bundle was not delivered.');
-      // Recorded as taken (it is): the next check asks again and refunds it.
-      if (r.payment_state !== 'collected') await set('collected', 'Payment taken although the sale failed: it is being refunded.');
       return { settled: false, note: done.status === 'refused' ? `Refund refused: ${done.code} ${done.message}` : done.error };
     }
-    if (s === 'reversed' && flow === 'preauthorize') return set('refunded', 'Payment refunded.');
+    if (s === 'refunded') return set('refunded', 'Payment refunded.');
     if (s === 'declined' || s === 'cancelled' || s === 'reversed') return set(s === 'declined' ? 'declined' : 'released', 'Nothing taken.');
     // Approved: a reserve (or a purchase) still stands.
     const transactionId = found.transactionId ?? r.payment_reference;

@@ -283,8 +283,8 @@ export class SaleSteps {
         await this.step(r, { payment_state: 'declined', unsure_since: null });
         return this.settle(r, false, 'Payment declined: the payer did not approve.');
       }
-      if (found.state === 'cancelled' || found.state === 'reversed') {
-        await this.step(r, { payment_state: 'released', unsure_since: null });
+      if (found.state === 'cancelled' || found.state === 'reversed' || found.state === 'refunded') {
+        await this.step(r, { payment_state: found.state === 'refunded' ? 'refunded' : 'released', unsure_since: null });
         return this.settle(r, false, 'The payment was cancelled at the gateway.');
       }
       const taken = flowOf(r, pay.flow) === 'preauthorize' ? 'reserved' : 'collected';
@@ -358,7 +358,11 @@ export class SaleSteps {
       // The aggregator never got it. Sending again under the same customIdentifier is safe (it
       // refuses a duplicate, so it can never deliver twice), a bounded number of times.
       // Sends whose answer was lost (a refusal such as a 429 reached no one's books and does not count).
-      const sends = await this.deps.db('remote_calls').where({ recharge_id: r.id, operation: 'POST /topups', outcome: 'unknown' }).count({ n: '*' }).first();
+      const sends = await this.deps
+        .db('remote_calls')
+        .where({ recharge_id: r.id, operation: operator.sendOperation, outcome: 'unknown' })
+        .count({ n: '*' })
+        .first();
       if (Number((sends as { n: number | string }).n) < MAX_SENDS) {
         await this.step(r, { delivery_state: 'none' });
         return { then: 'retry', inMs: this.deps.timing.retryBaseMs };
@@ -418,10 +422,9 @@ export class SaleSteps {
             return settled();
           }
           // A release is done; a commit found the reserve gone (expired or cancelled at the gateway): delivered uncollected.
-          // A reserve reversed after it was committed is a refund: the money was taken and given back.
-          if (s === 'cancelled' || s === 'reversed' || s === 'declined') {
-            const refunded = action === 'release' && flow === 'preauthorize' && s === 'reversed';
-            await this.step(r, { payment_state: refunded ? 'refunded' : 'released', unsure_since: null });
+          // A payment refunded after it was taken: the money was taken and given back.
+          if (s === 'cancelled' || s === 'reversed' || s === 'refunded' || s === 'declined') {
+            await this.step(r, { payment_state: s === 'refunded' ? 'refunded' : 'released', unsure_since: null });
             return settled();
           }
           if (action === 'release' && flow === 'preauthorize' && s === 'committed') captured = true;

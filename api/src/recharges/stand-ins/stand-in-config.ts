@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseMillis, type Millis } from './stand-in-server.ts';
 import { createWaafiPayStandIn, type WaafiPayStandIn } from './waafipay-stand-in.ts';
 import { createReloadlyStandIn, type ReloadlyStandIn } from './reloadly-stand-in.ts';
+import { createDtOneStandIn, type DtOneStandIn } from './dtone-stand-in.ts';
 
 /**
  * The stand-ins' field conditions, from the environment (docs/integrations.md, "Stand-ins"): the PIN
@@ -35,6 +36,7 @@ export const standInEnvShape = {
   STAND_IN_UNAVAILABLE_RATE: rate,
   STAND_IN_WAAFIPAY_PORT: port,
   STAND_IN_RELOADLY_PORT: port,
+  STAND_IN_DTONE_PORT: port,
 };
 
 export const standInEnvSchema = z.object(standInEnvShape).superRefine((env, ctx) => checkStandInRates(env, ctx));
@@ -65,7 +67,7 @@ export interface StandInOptions {
   /** 'real': the WaafiPay stand-in answers as the real gateway where they differ (waafipay-stand-in.ts). */
   waafipayDialect?: 'standin' | 'real';
   processingPolls?: number;
-  ports?: { waafipay?: number; reloadly?: number };
+  ports?: { waafipay?: number; reloadly?: number; dtone?: number };
 }
 
 export function standInOptionsFrom(env: StandInEnv): StandInOptions {
@@ -74,15 +76,16 @@ export function standInOptionsFrom(env: StandInEnv): StandInOptions {
     latencyMs: env.OPERATOR_SANDBOX_LATENCY_MS,
     lostAnswerRate: env.STAND_IN_LOST_ANSWER_RATE,
     unavailableRate: env.STAND_IN_UNAVAILABLE_RATE,
-    ports: { waafipay: env.STAND_IN_WAAFIPAY_PORT, reloadly: env.STAND_IN_RELOADLY_PORT },
+    ports: { waafipay: env.STAND_IN_WAAFIPAY_PORT, reloadly: env.STAND_IN_RELOADLY_PORT, dtone: env.STAND_IN_DTONE_PORT },
   };
 }
 
-/** The two stand-ins with these options (the embedded ones, their thread and serve.ts all make them here). */
-export function createStandIns(opts: StandInOptions): { waafipay: WaafiPayStandIn; reloadly: ReloadlyStandIn } {
+/** The stand-ins with these options (the embedded ones, their thread and serve.ts all make them here). */
+export function createStandIns(opts: StandInOptions): { waafipay: WaafiPayStandIn; reloadly: ReloadlyStandIn; dtone: DtOneStandIn } {
   const faults = { lostAnswerRate: opts.lostAnswerRate, unavailableRate: opts.unavailableRate };
   return {
     waafipay: createWaafiPayStandIn({ approvalMs: opts.approvalMs, dialect: opts.waafipayDialect, ...faults }),
     reloadly: createReloadlyStandIn({ latencyMs: opts.latencyMs, processingPolls: opts.processingPolls, ...faults }),
+    dtone: createDtOneStandIn({ latencyMs: opts.latencyMs, ...faults }),
   };
 }

@@ -1,0 +1,281 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { drawMillis, faultQueue, type Millis, type StandInAnswer, type StandInHandler, type StandInRequest } from './stand-in-server.ts';
+
+/**
+ * A local DT One (DVS API, docs/integrations.md, "DT One"): HTTP Basic with the key and secret,
+ * snake_case JSON under /v1, so the product's DT One adapter can be exercised offline and a
+ * provider set to `dtone` delivers (pretend) bundles with no configuration. State lives in memory.
+ *
+ * TEST NUMBERS, by the last three digits of the credit party's number (DT One's sandbox rule):
+ *
+ *   x00, x01   COMPLETED (any other ending too, unless listed below).
+ *   x02..x07   DECLINED by the operator (class 9), each with its own message.
+ *   1xx..3xx   (the first of the three digits) the answer to the send is delayed by that many
+ *              latency units before it is given.
+ *   998        SUBMITTED for ever (the operator never answers).
+ *   999        processed, but the answer to the first send per external_id is lost (reset).
+ *
+ * An async transaction answers 201 at once with status CONFIRMED (class 2) and is COMPLETED (7) or
+ * DECLINED (9) after latencyMs * (0.5..1.5), or a time drawn in a range. A second send under an
+ * external_id already used is refused with 1007001 (never delivered twice); an unknown product with
+ * 1003001; a number that is not Somali with 1005003. `GET /transactions?external_id=` finds a
+ * transaction by the caller's id (404 1008004 when none), `GET /transactions/{id}` by DT One's.
+ * Faults from injectFault() strike first (the network): '503' and 'reset-before' are not processed,
+ * 'reset-after' is processed with its answer lost. Field conditions (`unavailableRate`,
+ * `lostAnswerRate`) strike an external_id's first send only. `GET /_standin/books` (no auth) lists
+ * what happened to each external_id.
+ */
+
+export const DTONE_STAND_IN_CREDENTIALS = { apiKey: 'standin-dtone-key', apiSecret: 'standin-dtone-secret' } as const;
+
+/** DVS error codes (`{errors: [{code, message}]}`), with the HTTP status the stand-in answers them with. */
+export const DTONE_ERRORS = {
+  unauthorized: { code: 1000401, message: 'Unauthorized', status: 401 },
+  invalidRequest: { code: 1000400, message: 'Invalid request', status: 400 },
+  productUnavailable: { code: 1003001, message: 'Product is not available', status: 400 },
+  invalidNumber: { code: 1005003, message: 'Credit party mobile number is invalid', status: 400 },
+  insufficientBalance: { code: 1006001, message: 'Insufficient balance', status: 400 },
+  duplicateExternalId: { code: 1007001, message: 'External ID already used', status: 409 },
+  notFound: { code: 1008004, message: 'Transaction not found', status: 404 },
+  retryLater: { code: 1009503, message: 'Service temporarily unavailable, retry later', status: 503 },
+} as const;
+
+/** Status classes: 1 CREATED, 2 CONFIRMED, 3 REJECTED, 4 CANCELLED, 5 SUBMITTED, 7 COMPLETED, 8 REVERSED, 9 DECLINED. */
+export const DTONE_CLASSES = { CREATED: 1, CONFIRMED: 2, REJECTED: 3, CANCELLED: 4, SUBMITTED: 5, COMPLETED: 7, REVERSED: 8, DECLINED: 9 } as const;
+type ClassName = keyof typeof DTONE_CLASSES;
+
+/** The Somali products the stand-in sells (ids are what bundles name in their operator product code). */
+export const DTONE_STAND_IN_PRODUCTS = [
+  { id: 91001, name: 'Hormuud 1 GB', operator: { id: 2701, name: 'Hormuud' }, amount: 0.4 },
+  { id: 91002, name: 'Hormuud 5 GB', operator: { id: 2701, name: 'Hormuud' }, amount: 1.5 },
+  { id: 91003, name: 'Somtel 1 GB', operator: { id: 2702, name: 'Somtel' }, amount: 0.45 },
+  { id: 91004, name: 'Golis 1 GB', operator: { id: 2703, name: 'Golis' }, amount: 0.5 },
+] as const;
+
+const DECLINES: Record<string, string> = {
+  '2': 'Operator declined: the number is barred',
+  '3': 'Operator declined: the subscriber cannot receive this product',
+  '4': 'Operator declined: the number is not active',
+  '5': 'Operator declined: limit reached for this number',
+  '6': 'Operator declined: system error at the operator',
+  '7': 'Operator declined: the product is not allowed for this subscriber',
+};
+
+export interface DtOneTransaction {
+  id: number;
+  externalId: string;
+  productId: number;
+  mobileNumber: string;
+  className: ClassName;
+  message: string;
+  operatorReference: string | null;
+  wholesale: number;
+  createdAt: number;
+  /** ms epoch of the final status. */
+  settledAt: number | null;
+  sends: number;
+}
+
+export interface DtOneBooks {
+  system: 'dtone';
+  at: number;
+  entries: { externalId: string; id: number | null; status: ClassName | 'NotProcessed'; sends: number; createdAt: number; settledAt: number | null }[];
+}
+
+export interface DtOneStandIn {
+  handle: StandInHandler;
+  byExternalId(externalId: string): DtOneTransaction | undefined;
+  books(): DtOneBooks;
+  injectFault(match: { path?: string; externalId?: string }, fault: DtOneFault, times?: number): void;
+  clearFaults(): void;
+  reset(): void;
+}
+
+export type DtOneFault = '503' | 'reset-before' | 'reset-after';
+
+export interface DtOneStandInOptions {
+  latencyMs?: Millis;
+  lostAnswerRate?: number;
+  unavailableRate?: number;
+  random?: () => number;
+  apiKey?: string;
+  apiSecret?: string;
+}
+
+const MAX_KEPT = 100_000;
+
+export function createDtOneStandIn(opts: DtOneStandInOptions = {}): DtOneStandIn {
+  const latencyMs: Millis = opts.latencyMs ?? 800;
+  const random = opts.random ?? Math.random;
+  const credentials = { apiKey: opts.apiKey ?? DTONE_STAND_IN_CREDENTIALS.apiKey, apiSecret: opts.apiSecret ?? DTONE_STAND_IN_CREDENTIALS.apiSecret };
+  const basic = `Basic ${Buffer.from(`${credentials.apiKey}:${credentials.apiSecret}`).toString('base64')}`;
+  const byExternal = new Map<string, DtOneTransaction>();
+  const byId = new Map<number, DtOneTransaction>();
+  /** Sends per external_id, processed or not (a 503 counts). */
+  const sends = new Map<string, { count: number; firstAt: number }>();
+  const spent = new Set<string>();
+  const faults = faultQueue<{ path: string; externalId: string | undefined }, DtOneFault>();
+  let nextId = Date.now();
+
+  const json = (status: number, body: unknown): StandInAnswer => ({ kind: 'answer', status, body });
+  const error = (e: (typeof DTONE_ERRORS)[keyof typeof DTONE_ERRORS]): StandInAnswer => json(e.status, { errors: [{ code: e.code, message: e.message }] });
+
+  const present = (t: DtOneTransaction) => ({
+    id: t.id,
+    external_id: t.externalId,
+    creation_date: new Date(t.createdAt).toISOString(),
+    status: { id: DTONE_CLASSES[t.className] * 10000, message: t.className, class: { id: DTONE_CLASSES[t.className], message: t.className } },
+    product: { id: t.productId },
+    credit_party_identifier: { mobile_number: t.mobileNumber },
+    prices: { wholesale: { amount: t.wholesale, fee: 0, unit: 'USD', unit_type: 'CURRENCY' } },
+    operator_reference: t.operatorReference,
+    ...(t.className === 'DECLINED' ? { status_message: t.message } : {}),
+  });
+
+  function forgetOldest() {
+    for (const [key, t] of byExternal) {
+      if (byExternal.size <= MAX_KEPT) break;
+      byExternal.delete(key);
+      byId.delete(t.id);
+    }
+    for (const key of sends.keys()) {
+      if (sends.size <= MAX_KEPT) break;
+      sends.delete(key);
+    }
+  }
+
+  async function send(body: Record<string, unknown>): Promise<StandInAnswer> {
+    const externalId = body.external_id;
+    if (typeof externalId !== 'string' || !/^[A-Za-z0-9._-]{1,40}$/.test(externalId)) return error(DTONE_ERRORS.invalidRequest);
+    if (byExternal.has(externalId)) return error(DTONE_ERRORS.duplicateExternalId);
+    const product = DTONE_STAND_IN_PRODUCTS.find((p) => p.id === Number(body.product_id));
+    if (!product) return error(DTONE_ERRORS.productUnavailable);
+    const party = body.credit_party_identifier as { mobile_number?: unknown } | undefined;
+    const mobile = typeof party?.mobile_number === 'string' ? party.mobile_number : '';
+    if (!/^\+252\d{9}$/.test(mobile)) return error(DTONE_ERRORS.invalidNumber);
+    const last3 = mobile.slice(-3);
+    const transaction: DtOneTransaction = {
+      id: nextId++,
+      externalId,
+      productId: product.id,
+      mobileNumber: mobile,
+      className: 'CONFIRMED',
+      message: 'CONFIRMED',
+      operatorReference: null,
+      wholesale: product.amount,
+      createdAt: Date.now(),
+      settledAt: null,
+      sends: sends.get(externalId)?.count ?? 1,
+    };
+    byExternal.set(externalId, transaction);
+    byId.set(transaction.id, transaction);
+    forgetOldest();
+    // The operator answers later; the transaction settles on its own.
+    if (last3 !== '998') {
+      const wait = drawMillis(latencyMs, random);
+      setTimeout(() => {
+        const decline = /^[0-9][0-9]$/.test(last3.slice(1)) && last3.slice(1, 2) === '0' ? DECLINES[last3.slice(2)] : undefined;
+        transaction.className = decline ? 'DECLINED' : 'COMPLETED';
+        transaction.message = decline ?? 'COMPLETED';
+        transaction.operatorReference = decline ? null : `DT${transaction.id}`;
+        transaction.settledAt = Date.now();
+      }, wait).unref?.();
+    } else transaction.className = 'SUBMITTED';
+    // A delayed answer (1xx, 2xx, 3xx): that many latency units before the 201.
+    const delayUnits = Number(last3[0]);
+    if (delayUnits >= 1 && delayUnits <= 3) await sleep(drawMillis(latencyMs, random) * delayUnits);
+    if (last3 === '999' && !spent.has(`lost:${externalId}`)) {
+      spent.add(`lost:${externalId}`);
+      return { kind: 'reset' };
+    }
+    return json(201, present(transaction));
+  }
+
+  async function handle(req: StandInRequest): Promise<StandInAnswer> {
+    if (req.method === 'GET' && req.path === '/_standin/books') return json(200, books());
+    if (req.headers.authorization !== basic) return error(DTONE_ERRORS.unauthorized);
+    const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+    const externalId =
+      req.method === 'POST' ? (typeof body.external_id === 'string' ? body.external_id : undefined) : (req.query.get('external_id') ?? undefined);
+    const injected = faults.take({ path: req.path, externalId });
+    let field: DtOneFault | undefined;
+    if (req.method === 'POST' && req.path === '/v1/async/transactions' && externalId) {
+      const seen = sends.get(externalId);
+      if (!seen && !injected) {
+        const r = random();
+        const unavailable = opts.unavailableRate ?? 0;
+        if (r < unavailable) field = '503';
+        else if (r < unavailable + (opts.lostAnswerRate ?? 0)) field = 'reset-after';
+      }
+      sends.set(externalId, { count: (seen?.count ?? 0) + 1, firstAt: seen?.firstAt ?? Date.now() });
+    }
+    const fault = injected ?? field;
+    if (fault === '503') return error(DTONE_ERRORS.retryLater);
+    if (fault === 'reset-before') return { kind: 'reset' };
+    const answer = await route(req, body);
+    if (fault === 'reset-after') return { kind: 'reset' };
+    return answer;
+  }
+
+  async function route(req: StandInRequest, body: Record<string, unknown>): Promise<StandInAnswer> {
+    if (req.method === 'POST' && req.path === '/v1/async/transactions') return send(body);
+    if (req.method === 'GET' && req.path === '/v1/transactions') {
+      const found = byExternal.get(req.query.get('external_id') ?? '');
+      return found ? json(200, [present(found)]) : error(DTONE_ERRORS.notFound);
+    }
+    const one = /^\/v1\/transactions\/(\d+)$/.exec(req.path);
+    if (req.method === 'GET' && one) {
+      const found = byId.get(Number(one[1]));
+      return found ? json(200, present(found)) : error(DTONE_ERRORS.notFound);
+    }
+    if (req.method === 'GET' && req.path === '/v1/products')
+      return json(
+        200,
+        DTONE_STAND_IN_PRODUCTS.filter((p) => !req.query.get('operator_id') || String(p.operator.id) === req.query.get('operator_id')).map((p) => ({
+          id: p.id,
+          name: p.name,
+          type: 'FIXED_VALUE_RECHARGE',
+          operator: { ...p.operator, country: { iso_code: 'SOM' } },
+          prices: { wholesale: { amount: p.amount, fee: 0, unit: 'USD' } },
+        })),
+      );
+    if (req.method === 'GET' && req.path === '/v1/balances') return json(200, [{ id: 1, available: 10_000, holding: 0, credit_limit: 0, unit: 'USD' }]);
+    return json(404, { errors: [{ code: 1000404, message: 'Not found' }] });
+  }
+
+  function books(): DtOneBooks {
+    return {
+      system: 'dtone',
+      at: Date.now(),
+      entries: [...sends].map(([externalId, s]) => {
+        const t = byExternal.get(externalId);
+        return {
+          externalId,
+          id: t?.id ?? null,
+          status: t?.className ?? 'NotProcessed',
+          sends: s.count,
+          createdAt: t?.createdAt ?? s.firstAt,
+          settledAt: t?.settledAt ?? null,
+        };
+      }),
+    };
+  }
+
+  return {
+    handle,
+    byExternalId: (externalId) => {
+      const t = byExternal.get(externalId);
+      return t && { ...t, sends: sends.get(externalId)?.count ?? t.sends };
+    },
+    books,
+    injectFault: (match, fault, times = 1) => faults.add(match, fault, times),
+    clearFaults: () => faults.clear(),
+    reset: () => {
+      byExternal.clear();
+      byId.clear();
+      sends.clear();
+      spent.clear();
+      faults.clear();
+    },
+  };
+}
