@@ -11,12 +11,12 @@
  * README records it.
  */
 import { spawn } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
+import { freshDatabase } from './fresh-database.ts';
 import { percent, recordFigure } from './results.ts';
 
 const PORT = Number(process.env.BENCH_PORT || 3999);
@@ -71,45 +71,6 @@ function cpuSeconds(pid: number | undefined): number {
   }
 }
 
-/** A fresh database for one run, and how to drop it. */
-async function prepare(database: string): Promise<{ env: Record<string, string>; open: () => Knex; cleanup: () => Promise<void> }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
-  const removeDir = async () => fs.rmSync(dataDir, { recursive: true, force: true });
-  if (database === 'sqlite')
-    return {
-      env: { DATA_DIR: dataDir, DATABASE_URL: '' },
-      open: () => knexFactory({ client: 'better-sqlite3', connection: { filename: path.join(dataDir, 'app.sqlite') }, useNullAsDefault: true }),
-      cleanup: removeDir,
-    };
-  const name = `bench_${crypto.randomBytes(4).toString('hex')}`;
-  const u = new URL(MYSQL_URL);
-  const admin = knexFactory({
-    client: 'mysql2',
-    connection: { host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) },
-  });
-  await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  u.pathname = `/${name}`;
-  return {
-    env: { DATA_DIR: dataDir, DATABASE_URL: u.toString() },
-    open: () =>
-      knexFactory({
-        client: 'mysql2',
-        connection: {
-          host: u.hostname,
-          port: Number(u.port || 3306),
-          user: decodeURIComponent(u.username),
-          password: decodeURIComponent(u.password),
-          database: name,
-        },
-      }),
-    cleanup: async () => {
-      await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
-      await admin.destroy();
-      await removeDir();
-    },
-  };
-}
-
 /** The ledger after the purchases: each wallet's balance is its ledger's sum; one debit per "Cost + Profit" sale, at most one refund. */
 async function ledgerExact(knex: Knex): Promise<{ exact: boolean; sales: number; settled: number }> {
   const wallets: { id: number; balance: number | string }[] = await knex('wallets').select('id', 'balance');
@@ -143,7 +104,7 @@ const PURCHASE_GOAL: Record<string, number> = { sqlite: 1000, mysql: 500 };
 const ENGINE: Record<string, string> = { sqlite: 'SQLite', mysql: 'MariaDB' };
 
 async function bench(database: string) {
-  const { env, open, cleanup } = await prepare(database);
+  const { env, open, cleanup } = await freshDatabase(database, { prefix: 'bench', mysqlUrl: MYSQL_URL });
   // BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": profile the server under load.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const server = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'api/src/server.ts'], {

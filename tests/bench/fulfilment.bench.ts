@@ -23,17 +23,17 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { Agent, request } from 'undici';
 import type { WaafiBookEntry, WaafiBooks } from '../../api/src/recharges/stand-ins/waafipay-stand-in.ts';
 import type { ReloadlyBookEntry, ReloadlyBooks } from '../../api/src/recharges/stand-ins/reloadly-stand-in.ts';
 import { fromDbTime } from '../../api/src/database/time.ts';
+import { freshDatabase } from './fresh-database.ts';
 import { recordFigure, type BenchFigure } from './results.ts';
 
 const execFileAsync = promisify(execFile);
@@ -140,33 +140,6 @@ function percentile(values: number[], p: number): number {
 const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : NaN);
 const ms = (v: number) => (Number.isFinite(v) ? `${Math.round(v)} ms` : 'n/a');
 const sec = (v: number) => (Number.isFinite(v) ? `${(v / 1000).toFixed(1)} s` : 'n/a');
-
-/** A fresh database for one run, and how to drop it. */
-async function prepare(database: string): Promise<{ env: Record<string, string>; open: () => Knex; cleanup: () => Promise<void> }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-fulfil-'));
-  const removeDir = async () => fs.rmSync(dataDir, { recursive: true, force: true });
-  if (database === 'sqlite')
-    return {
-      env: { DATA_DIR: dataDir, DATABASE_URL: '' },
-      open: () => knexFactory({ client: 'better-sqlite3', connection: { filename: path.join(dataDir, 'app.sqlite') }, useNullAsDefault: true }),
-      cleanup: removeDir,
-    };
-  const name = `bench_fulfil_${crypto.randomBytes(4).toString('hex')}`;
-  const u = new URL(MYSQL_URL);
-  const connection = { host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) };
-  const admin = knexFactory({ client: 'mysql2', connection });
-  await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  u.pathname = `/${name}`;
-  return {
-    env: { DATA_DIR: dataDir, DATABASE_URL: u.toString() },
-    open: () => knexFactory({ client: 'mysql2', connection: { ...connection, database: name }, pool: { min: 0, max: 2 } }),
-    cleanup: async () => {
-      await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
-      await admin.destroy();
-      await removeDir();
-    },
-  };
-}
 
 interface StandIns {
   child: ChildProcess;
@@ -313,7 +286,7 @@ interface Run {
 
 async function bench(database: string): Promise<Run> {
   const label = ENGINE[database];
-  const { env, open, cleanup } = await prepare(database);
+  const { env, open, cleanup } = await freshDatabase(database, { prefix: 'bench-fulfil', mysqlUrl: MYSQL_URL });
   const logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-fulfil-logs-'));
   const standIns = await startStandIns();
   const servers: Server[] = [];
