@@ -312,7 +312,7 @@ export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, 
   if (releasePayment) {
     // Outside the transaction (the gateway's answer may take seconds), under the check lease taken
     // above. The sale's own gateway; one this process does not know is left to the reconciliation.
-    const gateways = money.payment ? (money.payment instanceof PaymentGateways ? money.payment : new PaymentGateways(money.payment)) : null;
+    const gateways = money.payment ? PaymentGateways.from(money.payment) : null;
     const gateway = gateways?.of({ payment_adapter: releasePayment.gateway, payment_state: 'releasing' });
     const done = gateway
       ? await gateway.release(

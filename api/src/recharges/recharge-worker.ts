@@ -104,7 +104,7 @@ export class RechargeWorker {
     this.limit = new AdaptiveLimit({ min: Math.min(this.claimBatch, 10), max: this.claimBatch, targetMs: 250 });
     this.writes = new StepWrites(opts.db, this.limit);
     this.gate = new VendorGate(opts.db, { lookupsPerMinute: opts.downVendorLookupsPerMinute });
-    const gateways = opts.payment instanceof PaymentGateways ? opts.payment : new PaymentGateways(opts.payment);
+    const gateways = PaymentGateways.from(opts.payment);
     this.steps = new SaleSteps({
       db: opts.db,
       ctx: this.ctx,

@@ -26,6 +26,11 @@ export class PaymentGateways {
     }
   }
 
+  /** Every gateway a process knows, from one adapter (a test's) or the registry itself. */
+  static from(payment: PaymentAdapter | PaymentGateways): PaymentGateways {
+    return payment instanceof PaymentGateways ? payment : new PaymentGateways(payment);
+  }
+
   /**
    * The gateway of a sale. Before its payment is asked for (`payment_state` none), the name is the
    * one its payment method asks for (`waafipay` is the stand-in while no real WaafiPay is

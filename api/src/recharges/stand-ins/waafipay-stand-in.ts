@@ -335,7 +335,8 @@ export function createWaafiPayStandIn(opts: WaafiPayStandInOptions = {}): WaafiP
     return answer;
   }
 
-  async function settle(serviceName: string, params: Params): Promise<StandInAnswer> {
+  /** The transaction a settlement or a refund names, or the refusal of its parameters. */
+  function namedTransaction(params: Params): WaafiTransaction | StandInAnswer {
     const { transactionId, referenceId } = params;
     if (!nonEmptyString(transactionId) && typeof transactionId !== 'number') return invalid('serviceParams.transactionId is required');
     if (referenceId !== undefined && typeof referenceId !== 'string') return invalid('serviceParams.referenceId must be text');
@@ -343,7 +344,13 @@ export function createWaafiPayStandIn(opts: WaafiPayStandInOptions = {}): WaafiP
     // Found by transactionId; a referenceId, when given, must be that transaction's own.
     const found = byTransactionId.get(String(transactionId));
     const transaction = found && (referenceId === undefined || found.referenceId === referenceId) ? found : undefined;
-    if (!transaction) return notFound({ transactionId: String(transactionId), description: 'No such transaction' });
+    return transaction ?? notFound({ transactionId: String(transactionId), description: 'No such transaction' });
+  }
+  const isTransaction = (value: WaafiTransaction | StandInAnswer): value is WaafiTransaction => 'accountNo' in value;
+
+  async function settle(serviceName: string, params: Params): Promise<StandInAnswer> {
+    const transaction = namedTransaction(params);
+    if (!isTransaction(transaction)) return transaction;
 
     const suffix = transaction.accountNo.slice(-4);
     if (suffix === WAAFIPAY_TEST_ACCOUNT_SUFFIXES.settleAlways503) return unavailable;
@@ -385,12 +392,10 @@ export function createWaafiPayStandIn(opts: WaafiPayStandInOptions = {}): WaafiP
    * one of a transaction that took nothing (pending, declined, cancelled, reversed) is refused.
    */
   function refund(params: Params): StandInAnswer {
-    const { transactionId, amount } = params;
-    if (!nonEmptyString(transactionId) && typeof transactionId !== 'number') return invalid('serviceParams.transactionId is required');
+    const { amount } = params;
     if (!nonEmptyString(amount) && typeof amount !== 'number') return invalid('serviceParams.amount is required');
-    if (params.description !== undefined && typeof params.description !== 'string') return invalid('serviceParams.description must be text');
-    const transaction = byTransactionId.get(String(transactionId));
-    if (!transaction) return notFound({ transactionId: String(transactionId), description: 'No such transaction' });
+    const transaction = namedTransaction(params);
+    if (!isTransaction(transaction)) return transaction;
     const suffix = transaction.accountNo.slice(-4);
     if (suffix === WAAFIPAY_TEST_ACCOUNT_SUFFIXES.settleAlways503) return unavailable;
     if (Number(amount).toFixed(2) !== Number(transaction.amount).toFixed(2))
