@@ -30,6 +30,7 @@ import { storefrontPages } from './storefront/storefront-pages.ts';
 import { configureSecrets } from './settings/secret-box.ts';
 import { walletRoutes } from './wallets/wallet.routes.ts';
 import { rechargeRoutes, type RechargeMoney } from './recharges/recharge.routes.ts';
+import { routingRoutes, type RoutingDeps } from './routing/routing.routes.ts';
 import { reportRoutes } from './reports/report.routes.ts';
 import { logRoutes } from './logs/log.routes.ts';
 import { searchRoutes } from './search/search.routes.ts';
@@ -54,6 +55,8 @@ export interface AppDeps {
   onRechargeCreated?: () => void;
   /** The payment gateway (manual refunds) and the worker's wake-up (settled reviews, retries). */
   rechargeMoney?: RechargeMoney;
+  /** The aggregators and gateways this process talks to: routes, catalogue syncs, the connectors list. */
+  routing?: RoutingDeps;
 }
 
 const ADMIN_DIST = path.join(PROJECT_ROOT, 'admin', 'dist');
@@ -66,6 +69,7 @@ export function createApp({
   logger,
   onRechargeCreated,
   rechargeMoney,
+  routing = {},
 }: AppDeps): Express {
   configureIds(config.appKey);
   configureTokens(config.appKey);
@@ -143,6 +147,10 @@ export function createApp({
   mount('/roles', roleRoutes(registry, storage));
   mount('/banners', bannerRoutes(registry, storage));
   mount('/internet-providers', providerRoutes(registry, storage));
+  const delivery = routingRoutes(registry, routing, rechargeMoney);
+  mount('/internet-providers', delivery.providers);
+  mount('/aggregators', delivery.aggregators);
+  mount('/connectors', delivery.connectors);
   mount('/internet-categories', categoryRoutes(registry, storage));
   mount('/bundles', bundleRoutes(registry, storage));
   const [dealerProviders, dealerCategories, dealerBundles] = dealerCatalogueRoutes(registry);

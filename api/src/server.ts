@@ -10,6 +10,8 @@ import { onWebhookEvent } from './webhooks/webhook-events.ts';
 import { startSqliteCheckpointer, SQLITE_SAFETY_CHECKPOINT_PAGES, type Checkpointer } from './database/sqlite-checkpointer.ts';
 import { moneyAdapters, readMoneyEnv, type MoneyAdapters } from './recharges/money-adapters.ts';
 import { databaseTrail } from './recharges/remote-calls.ts';
+import { liveConnectors, readRoutingEnv, scheduleCatalogueSync } from './routing/routing-env.ts';
+import { systemContext } from './platform/context.ts';
 
 /**
  * `npm start`: wait for the database, migrate, seed (demo data unless SEED_DEMO=false or
@@ -42,6 +44,7 @@ function closeGracefully(
   money: MoneyAdapters,
   checkpointer: Checkpointer | null,
   webhooks: WebhookDispatcher | null,
+  stopCatalogueSync: () => void,
 ) {
   let closing = false;
   return (signal: string) => {
@@ -55,6 +58,7 @@ function closeGracefully(
     force.unref();
     server.close(async () => {
       // Recharges in flight finish their step; anything left is resumed by the next start.
+      stopCatalogueSync();
       await worker?.stop();
       await webhooks?.stop();
       await money.close();
@@ -79,6 +83,7 @@ async function main() {
     : null;
   if (checkpointer) await db.knex.raw(`PRAGMA wal_autocheckpoint = ${SQLITE_SAFETY_CHECKPOINT_PAGES}`);
   const moneyEnv = readMoneyEnv();
+  const routingEnv = readRoutingEnv();
   const money = await moneyAdapters(moneyEnv, { trail: databaseTrail(db.knex, logger), logger });
   logger.info(`Money: ${money.describe}`);
   if (config.env === 'production' && !moneyEnv.WAAFIPAY_URL)
@@ -100,6 +105,7 @@ async function main() {
         reconcileMs: moneyEnv.RECHARGE_RECONCILE_MS,
         checkMaxMs: moneyEnv.RECHARGE_CHECK_MAX_MS,
         downVendorLookupsPerMinute: moneyEnv.RECHARGE_DOWN_VENDOR_LOOKUPS_PER_MINUTE,
+        routeHealth: { threshold: routingEnv.ROUTE_UNHEALTHY_AFTER, windowMs: routingEnv.ROUTE_HEALTH_WINDOW_MS, skipMs: routingEnv.ROUTE_REST_MS },
       });
   if (worker) {
     // One process owns a SQLite file, so what it left in processing is its own: resume it now.
@@ -114,12 +120,17 @@ async function main() {
     onWebhookEvent(() => webhooks.wake());
     webhooks.start();
   }
+  // The aggregators' catalogues, pulled where the sales are fulfilled.
+  const stopCatalogueSync = config.rechargeWorker
+    ? scheduleCatalogueSync(systemContext({ db: db.knex }), money.operators, routingEnv.CATALOGUE_SYNC_MINUTES, logger)
+    : () => undefined;
   const app = createApp({
     config,
     db,
     logger,
     onRechargeCreated: () => worker?.wake(),
     rechargeMoney: { payment: money.gateways, wake: () => worker?.wake() },
+    routing: { operators: money.operators, gateways: money.gateways, live: liveConnectors(moneyEnv) },
   });
   const server = app.listen(config.port, () => {
     const url = `http://localhost:${config.port}`;
@@ -133,7 +144,7 @@ async function main() {
     }
   });
   server.keepAliveTimeout = 65_000;
-  const shutdown = closeGracefully(server, db, logger, worker, money, checkpointer, webhooks);
+  const shutdown = closeGracefully(server, db, logger, worker, money, checkpointer, webhooks, stopCatalogueSync);
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 }

@@ -11,6 +11,7 @@ export * from './auth.ts';
 export * from './money.ts';
 export * from './banners.ts';
 export * from './catalogue.ts';
+export * from './routing.ts';
 export * from './settings.ts';
 export * from './wallets.ts';
 export * from './recharges.ts';

@@ -26,6 +26,9 @@ export const PERMISSION_GROUPS = {
     'delete bundles',
     'restore bundles',
     'force delete bundles',
+    // The aggregators an operator's bundles are delivered through, and their catalogues (wholesale prices: staff only).
+    'view delivery routes',
+    'manage delivery routes',
   ],
   'dealer catalogue': [
     'view dealer providers',

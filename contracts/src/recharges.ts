@@ -17,8 +17,25 @@ export type RechargeStatus = (typeof RECHARGE_STATUSES)[number];
  * cancel (reversal) asked with no answer yet; `released` a reserve cancelled or a purchase
  * reversed; `absent` the gateway never had it.
  */
-/** `refunded`: the money was taken (a committed reserve) and the gateway's refund gave it back. */
-export const PAYMENT_STATES = ['none', 'sent', 'reserved', 'committing', 'collected', 'declined', 'releasing', 'released', 'refunded', 'absent'] as const;
+/**
+ * `refunded`: the money was taken (a committed reserve) and the gateway's refund gave it back.
+ * `refund_due`: taken through a gateway that has no refund (eDahab): a person must pay it back by
+ * hand; `paid_back`: a person recorded doing so (who, when, how).
+ */
+export const PAYMENT_STATES = [
+  'none',
+  'sent',
+  'reserved',
+  'committing',
+  'collected',
+  'declined',
+  'releasing',
+  'released',
+  'refunded',
+  'absent',
+  'refund_due',
+  'paid_back',
+] as const;
 export type PaymentState = (typeof PAYMENT_STATES)[number];
 /** Where the delivery stands: `sent` asked with no answer yet, `processing` the aggregator is on it. */
 export const DELIVERY_STATES = ['none', 'sent', 'processing', 'delivered', 'failed'] as const;
@@ -30,7 +47,8 @@ export type DeliveryState = (typeof DELIVERY_STATES)[number];
  */
 export const CUSTOMER_OUTCOMES = ['awaiting_payment', 'delivering', 'delayed', 'delivered', 'declined', 'not_delivered'] as const;
 export type CustomerOutcome = (typeof CUSTOMER_OUTCOMES)[number];
-export const CUSTOMER_MONEY = ['nothing_taken', 'reserved', 'charged', 'returned', 'unknown'] as const;
+/** `to_be_paid_back`: taken, and the shop pays it back by hand (the payment service has no refund). */
+export const CUSTOMER_MONEY = ['nothing_taken', 'reserved', 'charged', 'returned', 'unknown', 'to_be_paid_back'] as const;
 export type CustomerMoney = (typeof CUSTOMER_MONEY)[number];
 
 export const REVIEW_OUTCOMES = ['delivered', 'not_delivered'] as const;
@@ -40,6 +58,16 @@ export const settleRechargeSchema = z.object({
   note: z.string({ message: 'validation:note_required' }).trim().min(1, { message: 'validation:note_required' }).max(500, { message: 'validation:too_long' }),
 });
 export type SettleRechargeInput = z.infer<typeof settleRechargeSchema>;
+
+/** A person records paying a customer back by hand (a gateway without refunds): how, and the transfer's reference. */
+export const paidBackSchema = z.object({
+  note: z.string({ message: 'validation:note_required' }).trim().min(1, { message: 'validation:note_required' }).max(500, { message: 'validation:too_long' }),
+  reference: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? null : typeof v === 'string' ? v.trim() : v),
+    z.string().max(120, { message: 'validation:too_long' }).nullable().optional(),
+  ),
+});
+export type PaidBackInput = z.infer<typeof paidBackSchema>;
 
 /** A Somali mobile number, kept in its national form (9 digits). */
 export const somaliPhone = (required: string) =>

@@ -441,14 +441,21 @@ export const rechargeResponseSchema = z.object({
     .string()
     .nullable()
     .describe(
-      'The payment gateway that took (or was asked for) the payment, by name (`sandbox`, `waafipay`); null before any payment was asked for or for a wallet sale. Every later step of the sale goes through it.',
+      'The payment gateway that took (or was asked for) the payment, by name (`sandbox`, `waafipay`, `edahab`); null before any payment was asked for or for a wallet sale. Every later step of the sale goes through it.',
     ),
-  route: z.string().nullable().describe('The aggregator that delivered the bundle or was last tried (`sandbox`, `reloadly`); null before any top-up was sent.'),
+  route: z
+    .string()
+    .nullable()
+    .describe('The aggregator that delivered the bundle or was last tried (`sandbox`, `reloadly`, `dtone`); null before any top-up was sent.'),
   review_reason: z.string().nullable(),
   needs_review_at: isoTime.nullable(),
   reviewed_by: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   reviewed_at: isoTime.nullable(),
   review_outcome: z.enum(REVIEW_OUTCOMES).nullable(),
+  paid_back: z
+    .object({ by: z.object({ id: z.number().int(), name: z.string() }).nullable(), at: isoTime, note: z.string(), reference: z.string().nullable() })
+    .nullable()
+    .describe('A payment taken through a gateway without refunds (payment_state refund_due) and paid back by a person: who, when, how'),
   created_at: isoTime.nullable(),
   processing_started_at: isoTime.nullable(),
   completed_at: isoTime.nullable(),
@@ -460,14 +467,14 @@ export type RechargeResponse = z.infer<typeof rechargeResponseSchema>;
 /** One request to a payment gateway or an aggregator and its answer (credentials redacted). */
 export const remoteCallResponseSchema = z.object({
   id: z.number().int(),
-  system: z.string().describe('waafipay | reloadly'),
-  operation: z.string().describe('e.g. API_PREAUTHORIZE, POST /topups'),
+  system: z.string().describe('waafipay | edahab | reloadly | dtone | sandbox, or `routing` for a line about the routes (taken, skipped and why)'),
+  operation: z.string().describe('e.g. API_PREAUTHORIZE, POST /topups, route dtone'),
   method: z.string(),
   url: z.string(),
   request: z.string().nullable().describe('JSON, credentials redacted'),
   response: z.string().nullable(),
   http_status: z.number().int().nullable(),
-  outcome: z.enum(['ok', 'refused', 'unknown']),
+  outcome: z.enum(['ok', 'refused', 'unknown', 'skipped']).describe('`skipped`: a route passed over (routing lines only)'),
   error: z.string().nullable(),
   duration_ms: z.number().int(),
   created_at: isoTime,

@@ -14,17 +14,19 @@ export type PaymentMethodType = (typeof PAYMENT_METHOD_TYPES)[number];
 
 /**
  * The gateway that takes a method's payments: `waafipay` prompts the payer for a PIN on their
- * phone (EVC Plus, Zaad, Sahal and eDahab wallets), `sandbox` is the embedded stand-in (a shop with
- * a real gateway configured takes no payments through it), `manual` is paid to the dealer in person
+ * phone (EVC Plus, Zaad, Sahal and eDahab wallets), `edahab` is eDahab's own API (Somtel's wallet:
+ * a PIN prompt too; no refund through it), `sandbox` is the embedded stand-in (a shop with a real
+ * gateway configured takes no payments through it), `manual` is paid to the dealer in person
  * (cash, a bank transfer, a transfer to the dealer's own number): never charged, never a PIN prompt,
  * and not bought online.
  */
-export const PAYMENT_GATEWAYS = ['waafipay', 'sandbox', 'manual'] as const;
+export const PAYMENT_GATEWAYS = ['waafipay', 'edahab', 'sandbox', 'manual'] as const;
 export type PaymentGateway = (typeof PAYMENT_GATEWAYS)[number];
 /** Types no gateway can charge: their methods are always `manual`. */
 export const MANUAL_ONLY_TYPES: ReadonlySet<PaymentMethodType> = new Set(['cash', 'bank']);
-/** A new method's gateway when none is named. */
-export const defaultGatewayOf = (type: PaymentMethodType): PaymentGateway => (MANUAL_ONLY_TYPES.has(type) ? 'manual' : 'waafipay');
+/** A new method's gateway when none is named: eDahab wallets go to eDahab's own API, the other wallets to WaafiPay. */
+export const defaultGatewayOf = (type: PaymentMethodType): PaymentGateway =>
+  MANUAL_ONLY_TYPES.has(type) ? 'manual' : type === 'edahab' ? 'edahab' : 'waafipay';
 /** Whether a method's payer gets a PIN prompt on their phone (the storefront says so, and nothing else). */
 export const promptsPayer = (gateway: PaymentGateway | string) => gateway !== 'manual';
 

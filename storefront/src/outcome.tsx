@@ -94,7 +94,8 @@ export function OutcomeWords({ recharge, phone, payer, following }: { recharge: 
   const to = phone ?? recharge.phone;
   const amount = formatMoney(recharge.amount, recharge.currency);
   const lines: ReactNode[] = [];
-  const moneyLine = (m: Money) => (m === 'nothing_taken' || m === 'returned' || m === 'reserved' || m === 'unknown' ? t(`outcome.money_${m}`) : null);
+  const moneyLine = (m: Money) =>
+    m === 'nothing_taken' || m === 'returned' || m === 'reserved' || m === 'unknown' || m === 'to_be_paid_back' ? t(`outcome.money_${m}`) : null;
   switch (outcome) {
     case 'awaiting_payment':
       lines.push(payer ? rich('outcome.awaiting_payment_help', { phone: payer, amount }) : rich('outcome.awaiting_payment_help_any', { amount }));
@@ -110,14 +111,18 @@ export function OutcomeWords({ recharge, phone, payer, following }: { recharge: 
     case 'delivered':
       lines.push(rich('outcome.delivered_help', { phone: to }));
       // Refunded by the shop after delivery: the payment is given back (or being confirmed).
-      if (money === 'returned' || money === 'unknown') lines.push(moneyLine(money));
+      if (money === 'returned' || money === 'unknown' || money === 'to_be_paid_back') lines.push(moneyLine(money));
       break;
     case 'declined':
       lines.push(t('outcome.declined_help'));
       if (money === 'nothing_taken') lines.push(moneyLine(money));
       break;
     case 'not_delivered':
-      lines.push(money === 'nothing_taken' || money === 'returned' || money === 'unknown' ? moneyLine(money) : recharge.message || recharge.failure_reason);
+      lines.push(
+        money === 'nothing_taken' || money === 'returned' || money === 'unknown' || money === 'to_be_paid_back'
+          ? moneyLine(money)
+          : recharge.message || recharge.failure_reason,
+      );
       break;
     default:
       lines.push(recharge.message || recharge.failure_reason);

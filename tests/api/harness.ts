@@ -9,6 +9,7 @@ import knexFactory from 'knex';
 import { loadConfig } from '../../api/src/config.ts';
 import { connectDatabase, migrateAndSeed, type Database } from '../../api/src/database/connection.ts';
 import { createApp } from '../../api/src/app.ts';
+import type { RoutingDeps } from '../../api/src/routing/routing.routes.ts';
 import type { RechargeMoney } from '../../api/src/recharges/recharge.routes.ts';
 import { hashPassword } from '../../api/src/auth/passwords.ts';
 import { toDbTime } from '../../api/src/database/time.ts';
@@ -55,6 +56,8 @@ export interface Harness {
 
 export interface HarnessOptions {
   rechargeMoney?: RechargeMoney;
+  /** The aggregators (and gateways) the routes, catalogue sync and connectors list see. */
+  routing?: RoutingDeps;
   /** Settings of this app only (e.g. DB_STATEMENT_TIMEOUT_SECONDS), over the process's. */
   env?: NodeJS.ProcessEnv;
   /** MySQL: where the app connects instead of TEST_MYSQL_URL's host (a test's proxy in front of it). */
@@ -100,7 +103,7 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
   const config = loadConfig(env);
   const db = connectDatabase(env);
   await migrateAndSeed(db, { seedDemo: false });
-  const app = createApp({ config, db, rechargeMoney: opts.rechargeMoney });
+  const app = createApp({ config, db, rechargeMoney: opts.rechargeMoney, routing: opts.routing });
   passwordHash ??= hashPassword(PASSWORD);
 
   const roleId = async (name: string) => (await db.knex('roles').where({ name }).first()).id as number;

@@ -5,12 +5,14 @@ import { waafiPayAdapter, type PaymentAdapter } from './adapters/payment-adapter
 import { PaymentGateways } from './adapters/payment-gateways.ts';
 import { reloadlyAdapter, type OperatorAdapter } from './adapters/operator-adapter.ts';
 import { dtOneAdapter } from './adapters/dtone-adapter.ts';
+import { edahabAdapter } from './adapters/edahab-adapter.ts';
 import type { FetchLike, RemoteTrail } from './adapters/remote-call.ts';
 import { vendorFetch } from './adapters/vendor-http.ts';
 import { startStandInServer, inProcessFetch, type RunningStandIn } from './stand-ins/stand-in-server.ts';
 import { WAAFIPAY_STAND_IN_CREDENTIALS, type WaafiPayStandIn } from './stand-ins/waafipay-stand-in.ts';
 import { RELOADLY_STAND_IN_CREDENTIALS, type ReloadlyStandIn } from './stand-ins/reloadly-stand-in.ts';
 import { DTONE_STAND_IN_CREDENTIALS, type DtOneStandIn } from './stand-ins/dtone-stand-in.ts';
+import { EDAHAB_STAND_IN_CREDENTIALS, type EdahabStandIn } from './stand-ins/edahab-stand-in.ts';
 import { checkStandInRates, createStandIns, standInEnvShape, standInOptionsFrom, type StandInOptions } from './stand-ins/stand-in-config.ts';
 
 /**
@@ -44,6 +46,11 @@ export const moneyEnvSchema = z
     DTONE_API_URL: z.string().url().optional(),
     DTONE_API_KEY: text,
     DTONE_API_SECRET: text,
+    /** eDahab's API base, e.g. https://edahab.net/api/api (unset: the stand-in). */
+    EDAHAB_API_URL: z.string().url().optional(),
+    EDAHAB_API_KEY: text,
+    EDAHAB_API_SECRET: text,
+    EDAHAB_AGENT_CODE: text,
     PAYMENT_TIMEOUT_MS: num(90_000),
     PAYMENT_CALL_TIMEOUT_MS: num(15_000),
     OPERATOR_TIMEOUT_MS: num(30_000),
@@ -75,6 +82,11 @@ export const moneyEnvSchema = z
         if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required with DTONE_API_URL` });
       }
     }
+    if (env.EDAHAB_API_URL) {
+      for (const key of ['EDAHAB_API_KEY', 'EDAHAB_API_SECRET', 'EDAHAB_AGENT_CODE'] as const) {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required with EDAHAB_API_URL` });
+      }
+    }
   });
 export type MoneyEnv = z.infer<typeof moneyEnvSchema>;
 
@@ -99,6 +111,8 @@ export interface StandInEndpoints {
   reloadlyUrl: string;
   /** DT One's stand-in, with its /v1. */
   dtoneUrl: string;
+  /** eDahab's stand-in, with its /api/api. */
+  edahabUrl: string;
   fetch: FetchLike | null;
   close(): Promise<void>;
 }
@@ -108,7 +122,7 @@ export async function startStandInsThread(opts: StandInOptions): Promise<StandIn
   // Run from TypeScript sources, the thread registers the TypeScript loader itself (it is per thread).
   const entry = import.meta.url.endsWith('.ts') ? './stand-ins/stand-ins-thread.mjs' : './stand-ins/stand-ins-thread.js';
   const worker = new Worker(new URL(entry, import.meta.url), { workerData: opts });
-  const urls = await new Promise<{ waafipay: string; reloadly: string; dtone: string }>((resolve, reject) => {
+  const urls = await new Promise<{ waafipay: string; reloadly: string; dtone: string; edahab: string }>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
   });
@@ -117,6 +131,7 @@ export async function startStandInsThread(opts: StandInOptions): Promise<StandIn
     waafipayUrl: `${urls.waafipay}/asm`,
     reloadlyUrl: urls.reloadly,
     dtoneUrl: `${urls.dtone}/v1`,
+    edahabUrl: `${urls.edahab}/api/api`,
     fetch: null,
     close: async () => {
       await worker.terminate();
@@ -128,8 +143,9 @@ export interface StandIns extends StandInEndpoints {
   waafipay: WaafiPayStandIn;
   reloadly: ReloadlyStandIn;
   dtone: DtOneStandIn;
+  edahab: EdahabStandIn;
   /** The loopback servers; null when `inProcess` (no network hop, for the benchmark's comparison). */
-  servers: { waafipay: RunningStandIn; reloadly: RunningStandIn; dtone: RunningStandIn } | null;
+  servers: { waafipay: RunningStandIn; reloadly: RunningStandIn; dtone: RunningStandIn; edahab: RunningStandIn } | null;
 }
 
 /**
@@ -137,21 +153,30 @@ export interface StandIns extends StandInEndpoints {
  * through a fetch-shaped function: the same protocol code, without the HTTP hop).
  */
 export async function startStandIns(opts: StandInOptions & { inProcess?: boolean }): Promise<StandIns> {
-  const { waafipay, reloadly, dtone } = createStandIns(opts);
+  const { waafipay, reloadly, dtone, edahab } = createStandIns(opts);
   if (opts.inProcess) {
     const pay = inProcessFetch(waafipay.handle);
     const op = inProcessFetch(reloadly.combinedHandle);
     const dt = inProcessFetch(dtone.handle);
+    const ed = inProcessFetch(edahab.handle);
     const routed: FetchLike = (url, init) =>
-      url.startsWith('http://waafipay.local') ? pay(url, init) : url.startsWith('http://dtone.local') ? dt(url, init) : op(url, init);
+      url.startsWith('http://waafipay.local')
+        ? pay(url, init)
+        : url.startsWith('http://dtone.local')
+          ? dt(url, init)
+          : url.startsWith('http://edahab.local')
+            ? ed(url, init)
+            : op(url, init);
     return {
       waafipay,
       reloadly,
       dtone,
+      edahab,
       servers: null,
       waafipayUrl: 'http://waafipay.local/asm',
       reloadlyUrl: 'http://reloadly.local',
       dtoneUrl: 'http://dtone.local/v1',
+      edahabUrl: 'http://edahab.local/api/api',
       fetch: routed,
       close: async () => undefined,
     };
@@ -160,18 +185,21 @@ export async function startStandIns(opts: StandInOptions & { inProcess?: boolean
     waafipay: await startStandInServer(waafipay.handle, { port: opts.ports?.waafipay }),
     reloadly: await startStandInServer(reloadly.combinedHandle, { port: opts.ports?.reloadly }),
     dtone: await startStandInServer(dtone.handle, { port: opts.ports?.dtone }),
+    edahab: await startStandInServer(edahab.handle, { port: opts.ports?.edahab }),
   };
   return {
     waafipay,
     reloadly,
     dtone,
+    edahab,
     servers,
     waafipayUrl: `${servers.waafipay.url}/asm`,
     reloadlyUrl: servers.reloadly.url,
     dtoneUrl: `${servers.dtone.url}/v1`,
+    edahabUrl: `${servers.edahab.url}/api/api`,
     fetch: null,
     close: async () => {
-      await Promise.all([servers.waafipay.close(), servers.reloadly.close(), servers.dtone.close()]);
+      await Promise.all([servers.waafipay.close(), servers.reloadly.close(), servers.dtone.close(), servers.edahab.close()]);
     },
   };
 }
@@ -229,8 +257,35 @@ export async function moneyAdapters(env: MoneyEnv, deps: { trail: RemoteTrail; l
         { trail: deps.trail, fetch: gatewayHttp },
       )
     : sandboxPayment;
+  // eDahab (a method whose gateway is `edahab`): the real one at EDAHAB_API_URL, else its stand-in.
+  const edahabHttp = standInFetch ?? vendorFetch({ connections: env.VENDOR_HTTP_CONNECTIONS });
+  const edahabStandIn = edahabAdapter(
+    { apiUrl: standIns.edahabUrl, ...EDAHAB_STAND_IN_CREDENTIALS, chargeTimeoutMs: env.PAYMENT_TIMEOUT_MS, timeoutMs: env.PAYMENT_CALL_TIMEOUT_MS },
+    { trail: deps.trail, fetch: edahabHttp },
+  );
+  const edahab = env.EDAHAB_API_URL
+    ? edahabAdapter(
+        {
+          apiUrl: env.EDAHAB_API_URL,
+          apiKey: env.EDAHAB_API_KEY!,
+          apiSecret: env.EDAHAB_API_SECRET!,
+          agentCode: env.EDAHAB_AGENT_CODE!,
+          // eDahab's call waits for the payer's PIN: allow it about two minutes (a lost answer goes to a person).
+          chargeTimeoutMs: Math.max(env.PAYMENT_TIMEOUT_MS, 120_000),
+          timeoutMs: env.PAYMENT_CALL_TIMEOUT_MS,
+        },
+        { trail: deps.trail, fetch: edahabHttp },
+      )
+    : livePayment
+      ? // A shop with a real gateway takes no play money (as the `sandbox` gateway is refused,
+        // fulfilment/sale-steps.ts): the stand-in still answers about the sales it took, but charges no new one.
+        noNewCharges(
+          edahabStandIn,
+          'eDahab is not configured here (EDAHAB_API_URL), and its stand-in takes no payments while a real gateway is: set this payment method to another gateway, or configure eDahab.',
+        )
+      : edahabStandIn;
   // A payment method set to `waafipay` is charged through the stand-in while no real WaafiPay is configured.
-  const gateways = new PaymentGateways(payment, [sandboxPayment], livePayment ? {} : { waafipay: 'sandbox' });
+  const gateways = new PaymentGateways(payment, [sandboxPayment, edahab], livePayment ? {} : { waafipay: 'sandbox' });
   const sandboxOperator = reloadlyAdapter(
     {
       authUrl: `${standIns.reloadlyUrl}/oauth/token`,
@@ -269,7 +324,15 @@ export async function moneyAdapters(env: MoneyEnv, deps: { trail: RemoteTrail; l
       : { apiUrl: standIns.dtoneUrl, ...DTONE_STAND_IN_CREDENTIALS, timeoutMs: env.OPERATOR_TIMEOUT_MS },
     { trail: deps.trail, fetch: aggregatorHttp },
   );
-  const standInsAt = standIns.fetch ? 'in process' : `${standIns.waafipayUrl} and ${standIns.reloadlyUrl} (their books: GET /_standin/books)`;
-  const describe = `payment: WaafiPay ${livePayment ? env.WAAFIPAY_URL : 'stand-in'} (${env.WAAFIPAY_MODE}; gateways known: ${gateways.names().join(', ')}); operators: Reloadly ${env.RELOADLY_API_URL ?? 'stand-in'}, DT One ${env.DTONE_API_URL ?? 'stand-in'}; stand-ins ${standInsAt}`;
+  const standInsAt = standIns.fetch
+    ? 'in process'
+    : `${standIns.waafipayUrl}, ${standIns.reloadlyUrl} and ${standIns.edahabUrl} (their books: GET /_standin/books)`;
+  const eDahabIs = env.EDAHAB_API_URL ?? (livePayment ? 'stand-in, no new charges' : 'stand-in');
+  const describe = `payment: WaafiPay ${livePayment ? env.WAAFIPAY_URL : 'stand-in'} (${env.WAAFIPAY_MODE}; gateways known: ${gateways.names().join(', ')}), eDahab ${eDahabIs}; operators: Reloadly ${env.RELOADLY_API_URL ?? 'stand-in'}, DT One ${env.DTONE_API_URL ?? 'stand-in'}; stand-ins ${standInsAt}`;
   return { payment, gateways, operators: { sandbox: sandboxOperator, reloadly: liveOperator, dtone }, standIns, describe, close: () => standIns.close() };
+}
+
+/** A gateway that answers about the payments it took but charges no new one: declined, nothing sent. */
+function noNewCharges(gateway: PaymentAdapter, why: string): PaymentAdapter {
+  return { ...gateway, charge: async () => ({ status: 'declined', code: 'not_configured', message: why }) };
 }

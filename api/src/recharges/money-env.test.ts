@@ -24,6 +24,18 @@ describe('the money configuration', () => {
     expect(() => readMoneyEnv({ WAAFIPAY_URL: live.WAAFIPAY_URL })).toThrow(/WAAFIPAY_MERCHANT_UID is required with WAAFIPAY_URL/);
   });
 
+  it('eDahab: its stand-in when unset; EDAHAB_API_URL needs the key, the secret and the agent code', () => {
+    expect(readMoneyEnv({}).EDAHAB_API_URL).toBeUndefined();
+    expect(() => readMoneyEnv({ EDAHAB_API_URL: 'https://edahab.net/api/api' })).toThrow(/EDAHAB_API_KEY is required with EDAHAB_API_URL/);
+    expect(() => readMoneyEnv({ EDAHAB_API_URL: 'https://edahab.net/api/api', EDAHAB_API_KEY: 'k', EDAHAB_API_SECRET: 's' })).toThrow(
+      /EDAHAB_AGENT_CODE is required with EDAHAB_API_URL/,
+    );
+    expect(() => readMoneyEnv({ EDAHAB_API_URL: 'edahab.net' })).toThrow(/EDAHAB_API_URL/);
+    const edahab = { EDAHAB_API_URL: 'https://edahab.net/api/api', EDAHAB_API_KEY: 'k', EDAHAB_API_SECRET: 's', EDAHAB_AGENT_CODE: '123456' };
+    expect(readMoneyEnv(edahab)).toMatchObject(edahab);
+    expect(readStandInEnv({ STAND_IN_EDAHAB_PORT: '4104' }).STAND_IN_EDAHAB_PORT).toBe(4104);
+  });
+
   it('in production, refuses a live aggregator paid by the stand-in gateway (bundles delivered for nothing)', () => {
     expect(() => readMoneyEnv({ NODE_ENV: 'production', ...reloadly })).toThrow(/needs WAAFIPAY_URL/);
     expect(() => readMoneyEnv({ NODE_ENV: 'production', PAYMENT_ADAPTER: 'sandbox', ...live, ...reloadly })).toThrow(/needs WAAFIPAY_URL/);

@@ -1,4 +1,5 @@
 import {
+  type PaidBackInput,
   formatMinor,
   type RechargeResponse,
   type RechargeStatus,
@@ -264,7 +265,12 @@ export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, 
     // a check already in flight (its lease held) makes the call instead, never both.
     const checkInFlight = Boolean(r.check_leased_until && new Date(fromDbTime(r.check_leased_until)!).getTime() > Date.now());
     const lease = toDbTime(new Date(Date.now() + BY_HAND_LEASE_MS));
-    if (paymentHeld)
+    // Taken through a gateway that cannot give money back (eDahab): a person pays it back by hand
+    // and records it (paidBack below); nothing is asked of the gateway.
+    const gateway = money.payment ? PaymentGateways.from(money.payment).of(r) : undefined;
+    const byHand = paymentHeld && r.payment_state === 'collected' && gateway !== undefined && !gateway.capabilities.refundAfterCapture;
+    if (byHand) await tctx.db('recharges').where({ id: r.id, payment_state: r.payment_state }).update({ payment_state: 'refund_due' });
+    else if (paymentHeld)
       await tctx
         .db('recharges')
         .where({ id: r.id, payment_state: r.payment_state })
@@ -286,14 +292,14 @@ export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, 
       after: {
         dealer_debit_returned: returned,
         ...(delivered ? { delivered: true, dealer_profit_returned: profitReturned } : {}),
-        payment: paymentHeld ? 'releasing' : r.payment_state,
+        payment: byHand ? 'refund_due' : paymentHeld ? 'releasing' : r.payment_state,
       },
       // The dealer heard of the refund already when the sale was refunded.
       webhook: r.status !== 'refunded',
     });
     return {
       releasePayment:
-        paymentHeld && !checkInFlight
+        paymentHeld && !checkInFlight && !byHand
           ? {
               transactionId: r.payment_reference as string,
               flow: (r.payment_flow === 'preauthorize' ? 'preauthorize' : 'purchase') as PaymentFlow,
@@ -305,7 +311,7 @@ export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, 
               lease,
             }
           : null,
-      paymentPending: paymentHeld && checkInFlight,
+      paymentPending: (paymentHeld && checkInFlight) || byHand,
     };
   });
   let paymentReturned = !paymentPending;
@@ -339,6 +345,37 @@ export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, 
     }
   }
   return { recharge: await presentOne(ctx, row.id), paymentReturned };
+}
+
+/**
+ * A person records paying a customer back by hand, for a payment taken through a gateway that has
+ * no refund (payment_state refund_due): who, when, how and the transfer's reference. Once: ten
+ * clicks at once record one (the others answer 409).
+ */
+export async function recordPaidBack(ctx: ServiceContext, rawId: string | number, input: PaidBackInput): Promise<RechargeResponse> {
+  const row = await findRecharge(ctx, rawId);
+  await transact(ctx, async (tctx) => {
+    const now = toDbTime();
+    const won = await tctx
+      .db('recharges')
+      .where({ id: row.id, payment_state: 'refund_due' })
+      .update({
+        payment_state: 'paid_back',
+        paid_back_by: ctx.actor.id,
+        paid_back_at: now,
+        paid_back_note: input.note,
+        paid_back_reference: input.reference ?? null,
+        updated_at: now,
+      });
+    if (!won) throw new AppError(409, 'api:recharges.not_refund_due');
+    await raiseSaleEvent(tctx, {
+      type: 'sale.paid_back_by_hand',
+      rechargeId: row.id,
+      before: { payment_state: 'refund_due' },
+      after: { payment_state: 'paid_back', note: input.note, reference: input.reference ?? null },
+    });
+  });
+  return presentOne(ctx, row.id);
 }
 
 /**

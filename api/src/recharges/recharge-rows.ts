@@ -42,6 +42,13 @@ export interface RechargeRow {
   delivery_state: DeliveryState;
   delivery_id: string | null;
   operator_adapter: string | null;
+  /** Aggregators that definitely refused this sale, comma separated (routing/route-choice.ts). */
+  routes_refused?: string | null;
+  /** A payment paid back by hand (payment_state paid_back): who, when, how. */
+  paid_back_by?: number | null;
+  paid_back_at?: string | null;
+  paid_back_note?: string | null;
+  paid_back_reference?: string | null;
   unsure_since: string | null;
   next_attempt_at: string | null;
   review_reason: string | null;
@@ -68,6 +75,7 @@ export interface RechargeListRow extends RechargeRow {
   dealer_code: string | null;
   payment_method_name: string | null;
   reviewer_name: string | null;
+  paid_back_by_name?: string | null;
 }
 
 export interface RemoteCallRow {

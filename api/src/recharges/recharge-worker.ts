@@ -15,6 +15,8 @@ import { Reconciliation } from './fulfilment/reconciliation.ts';
 import { claimOf, LeaseLost, MAX_CRASHES, SaleSteps, toReview, type Sale } from './fulfilment/sale-steps.ts';
 import { StepWrites } from './fulfilment/step-writes.ts';
 import { VendorGate } from './fulfilment/vendor-gate.ts';
+import { RouteChooser } from '../routing/route-choice.ts';
+import type { RouteHealthOptions } from '../routing/route-health.ts';
 
 export { MAX_CRASHES, MAX_SENDS } from './fulfilment/sale-steps.ts';
 
@@ -61,6 +63,8 @@ export interface WorkerOptions {
   checkMaxMs?: number;
   /** Lookups a minute to a vendor that stopped answering, by every process together. */
   downVendorLookupsPerMinute?: number;
+  /** When a delivery route is rested after refusals or timeouts, and for how long (routing/route-health.ts). */
+  routeHealth?: Partial<RouteHealthOptions>;
 }
 
 export class RechargeWorker {
@@ -75,6 +79,8 @@ export class RechargeWorker {
   private readonly writes: StepWrites;
   private readonly gate: VendorGate;
   private readonly steps: SaleSteps;
+  /** Which route each top-up takes, and the routes' health. */
+  readonly routes: RouteChooser;
   private readonly reconciliation: Reconciliation;
   /** Aborted by stop(): sales waiting in memory go back to pending. */
   private stopping = RechargeWorker.stopSignal();
@@ -105,11 +111,13 @@ export class RechargeWorker {
     this.writes = new StepWrites(opts.db, this.limit);
     this.gate = new VendorGate(opts.db, { lookupsPerMinute: opts.downVendorLookupsPerMinute });
     const gateways = PaymentGateways.from(opts.payment);
+    this.routes = new RouteChooser(opts.db, (aggregator) => aggregator in opts.operators, opts.routeHealth);
     this.steps = new SaleSteps({
       db: opts.db,
       ctx: this.ctx,
       gateways,
       operators: opts.operators,
+      routes: this.routes,
       writes: this.writes,
       gate: this.gate,
       stopping: () => this.stopping.signal,

@@ -5,7 +5,9 @@ import {
   remoteCallResponseSchema,
   RECHARGE_STATUSES,
   settleRechargeSchema,
+  paidBackSchema,
   walletTransactionResponseSchema,
+  type PaidBackInput,
   type SettleRechargeInput,
 } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
@@ -16,6 +18,7 @@ import {
   exportRecharges,
   listRecharges,
   rechargeDetail,
+  recordPaidBack,
   refundRecharge,
   retryRecharge,
   reviewCount,
@@ -155,6 +158,18 @@ export function rechargeRoutes(registry: OpenApiRegistry, money: RechargeMoney =
       const { recharge, paymentReturned } = await refundRecharge(ctx, money, String(req.params.id));
       return { message: paymentReturned ? 'api:recharges.refunded' : 'api:recharges.payment_return_pending', data: recharge };
     },
+  );
+
+  api.post(
+    '/:id/paid-back',
+    {
+      summary: 'Record that a payment taken through a gateway without refunds (eDahab) was paid back to the customer by hand',
+      description: 'Only for a sale whose payment_state is `refund_due`; records who, when, the note and the transfer reference once (409 otherwise).',
+      permission: 'refund recharges',
+      body: paidBackSchema,
+      response: rechargeResponseSchema,
+    },
+    async (req, ctx) => ({ message: 'api:recharges.paid_back', data: await recordPaidBack(ctx, String(req.params.id), req.body as PaidBackInput) }),
   );
 
   api.post(

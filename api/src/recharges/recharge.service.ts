@@ -83,6 +83,8 @@ async function byKey(db: Db, dealerId: number, key: string) {
 function checkPurchase(offer: SaleOffer, input: SaleRequest) {
   const bundleId = decodeId(input.bundle_id);
   const bundle = bundleId ? offer.bundles.get(bundleId) : undefined;
+  // Offered, but no route can deliver it now (its product withdrawn at the aggregators): refused before any prompt.
+  if (!bundle && bundleId && offer.undeliverable.has(bundleId)) throw fieldError('bundle_id', 'validation:bundle_not_deliverable');
   if (!bundle) throw fieldError('bundle_id', 'validation:bundle_not_offered');
   if (bundle.phone_prefixes.length && !bundle.phone_prefixes.some((p) => input.phone.startsWith(p))) {
     throw fieldError('phone', 'validation:phone_wrong_operator', { operator: bundle.provider_name, prefixes: bundle.phone_prefixes.join(', ') });
@@ -257,7 +259,8 @@ export function customerOutcome(r: RechargeRow): { outcome: CustomerOutcome; mon
   const purchase = r.payment_flow === 'purchase';
   const afterFailure = (): CustomerMoney => {
     if (payment === 'released') return purchase ? 'returned' : 'nothing_taken';
-    if (payment === 'refunded') return 'returned';
+    if (payment === 'refunded' || payment === 'paid_back') return 'returned';
+    if (payment === 'refund_due') return 'to_be_paid_back';
     if (payment === 'none' || payment === 'absent' || payment === 'declined') return 'nothing_taken';
     return 'unknown';
   };
@@ -275,7 +278,14 @@ export function customerOutcome(r: RechargeRow): { outcome: CustomerOutcome; mon
   if (r.status === 'refunded' && delivery === 'delivered')
     return {
       outcome: 'delivered',
-      money: payment === 'refunded' || payment === 'released' ? 'returned' : payment === 'none' || payment === 'absent' ? 'nothing_taken' : 'unknown',
+      money:
+        payment === 'refunded' || payment === 'released' || payment === 'paid_back'
+          ? 'returned'
+          : payment === 'refund_due'
+            ? 'to_be_paid_back'
+            : payment === 'none' || payment === 'absent'
+              ? 'nothing_taken'
+              : 'unknown',
     };
   if (r.status === 'failed' || r.status === 'refunded')
     return payment === 'declined' ? { outcome: 'declined', money: 'nothing_taken' } : { outcome: 'not_delivered', money: afterFailure() };
@@ -291,7 +301,7 @@ export function presentPublic(r: RechargeRow, t: (key: string) => string): Publi
   const { outcome, money } = customerOutcome(r);
   const message = t(
     outcome === 'not_delivered'
-      ? `api:recharges.outcome.not_delivered_${money === 'returned' ? 'returned' : money === 'unknown' ? 'unknown' : 'nothing_taken'}`
+      ? `api:recharges.outcome.not_delivered_${money === 'returned' || money === 'unknown' || money === 'to_be_paid_back' ? money : 'nothing_taken'}`
       : `api:recharges.outcome.${outcome}`,
   );
   return {
@@ -336,7 +346,15 @@ export const rechargeQuery = (db: Db) =>
     .join('users', 'users.id', 'recharges.dealer_id')
     .leftJoin('payment_methods', 'payment_methods.id', 'recharges.payment_method_id')
     .leftJoin('users as reviewers', 'reviewers.id', 'recharges.reviewed_by')
-    .select('recharges.*', 'users.name as dealer_name', 'users.dealer_code', 'payment_methods.name as payment_method_name', 'reviewers.name as reviewer_name');
+    .leftJoin('users as payers_back', 'payers_back.id', 'recharges.paid_back_by')
+    .select(
+      'recharges.*',
+      'users.name as dealer_name',
+      'users.dealer_code',
+      'payment_methods.name as payment_method_name',
+      'reviewers.name as reviewer_name',
+      'payers_back.name as paid_back_by_name',
+    );
 
 export function presentRecharge(r: RechargeListRow, seesCost: boolean): RechargeResponse {
   return {
@@ -374,6 +392,14 @@ export function presentRecharge(r: RechargeListRow, seesCost: boolean): Recharge
     reviewed_by: r.reviewed_by ? { id: r.reviewed_by, name: r.reviewer_name ?? '' } : null,
     reviewed_at: fromDbTime(r.reviewed_at),
     review_outcome: r.review_outcome ?? null,
+    paid_back: r.paid_back_at
+      ? {
+          by: r.paid_back_by ? { id: Number(r.paid_back_by), name: r.paid_back_by_name ?? '' } : null,
+          at: fromDbTime(r.paid_back_at)!,
+          note: r.paid_back_note ?? '',
+          reference: r.paid_back_reference ?? null,
+        }
+      : null,
     created_at: fromDbTime(r.created_at),
     processing_started_at: fromDbTime(r.processing_started_at),
     completed_at: fromDbTime(r.completed_at),

@@ -25,6 +25,7 @@ export type SaleEventType =
   | 'sale.retried'
   | 'sale.settled_in_review'
   | 'sale.refunded_by_hand'
+  | 'sale.paid_back_by_hand'
   | 'sale.payment_reconciled';
 
 export interface SaleEvent {
@@ -56,6 +57,7 @@ const EFFECTS: Record<SaleEventType, Effects> = {
   'sale.retried': { log: 'recharge_retried' },
   'sale.settled_in_review': { log: 'recharge_settled_in_review' },
   'sale.refunded_by_hand': { log: 'recharge_refunded_by_hand', webhook: true },
+  'sale.paid_back_by_hand': { log: 'recharge_paid_back_by_hand' },
   'sale.payment_reconciled': { log: 'recharge_payment_reconciled' },
 };
 

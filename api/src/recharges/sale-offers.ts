@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { storefrontCache } from '../storefront/storefront-cache.ts';
 import { findStorefrontDealer, storefrontPaymentMethods, type StorefrontDealerRow } from '../storefront/storefront.service.ts';
 import { readCompanySettings } from '../settings/company-settings.ts';
+import { readRoutingView, undeliverableReason } from '../routing/delivery-routes.ts';
 
 /**
  * What a shop sells, as a purchase needs it (docs/decisions.md, "Purchases: priced from the shop's
@@ -31,6 +32,8 @@ export interface OfferedBundle {
 
 export interface SaleOffer {
   bundles: Map<number, OfferedBundle>;
+  /** Bundles the dealer offers that no delivery route can deliver now, with why (routing/delivery-routes.ts). */
+  undeliverable: Map<number, string>;
   methods: Awaited<ReturnType<typeof storefrontPaymentMethods>>;
   currency: string;
   walletId: number | null;
@@ -67,6 +70,7 @@ async function loadOffer(db: Db, dealer: StorefrontDealerRow): Promise<SaleOffer
         'bundles.validity_days',
         'bundles.cost_price',
         'bundles.selling_price',
+        'bundles.operator_product_code',
         'db.selling_price as own_price',
         'categories.name as category_name',
         'providers.id as provider_id',
@@ -77,12 +81,25 @@ async function loadOffer(db: Db, dealer: StorefrontDealerRow): Promise<SaleOffer
     readCompanySettings(db),
     db('wallets').where({ dealer_id: dealer.id }).first('id'),
   ]);
+  const routing = await readRoutingView(db, [...new Set(bundles.map((b: { provider_id: number }) => Number(b.provider_id)))]);
   const offered = new Map<number, OfferedBundle>();
+  const stranded = new Map<number, string>();
   for (const b of bundles) {
     const price = Number(b.own_price ?? b.selling_price);
     const cost = Number(b.cost_price);
     // Priced below its current cost (the company raised the cost): not offered, as on the shop.
     if (price < cost) continue;
+    // No route can deliver it (its product withdrawn, none mapped): refused before any prompt, as the shop hides it.
+    const undeliverable = undeliverableReason(routing, {
+      id: Number(b.id),
+      provider_id: Number(b.provider_id),
+      cost,
+      operator_product_code: b.operator_product_code ?? null,
+    });
+    if (undeliverable) {
+      stranded.set(Number(b.id), undeliverable);
+      continue;
+    }
     offered.set(Number(b.id), {
       id: Number(b.id),
       name: b.name,
@@ -96,7 +113,7 @@ async function loadOffer(db: Db, dealer: StorefrontDealerRow): Promise<SaleOffer
       phone_prefixes: b.phone_prefixes ? (JSON.parse(b.phone_prefixes) as string[]) : [],
     });
   }
-  return { bundles: offered, methods, currency: company.currency, walletId: wallet ? Number(wallet.id) : null };
+  return { bundles: offered, undeliverable: stranded, methods, currency: company.currency, walletId: wallet ? Number(wallet.id) : null };
 }
 
 /** Kept for OFFER_TTL_MS at most, dropped on every committed change in this process; one read at a time per key. */

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { formatMinor, parseTranslations, promptsPayer, translatedText, type StorefrontDealer, type StorefrontProviders } from '@app/contracts';
 import { encodeId } from '../http/ids.ts';
 import { notFound } from '../http/errors.ts';
+import { readRoutingView, undeliverableReason } from '../routing/delivery-routes.ts';
 import { readCompanySettings } from '../settings/company-settings.ts';
 import { activePaymentMethods } from '../settings/payment-methods.ts';
 
@@ -142,15 +143,30 @@ export async function storefrontProviders(db: Db, dealerId: number, lang?: strin
         'bundles.validity_days',
         'bundles.cost_price',
         'bundles.selling_price',
+        'bundles.operator_product_code',
         'bundles.translations',
         'own.selling_price as own_price',
       ),
     readCompanySettings(db),
   ]);
+  const providerOf = new Map<number, number>(categories.map((c: { id: number; provider_id: number }) => [Number(c.id), Number(c.provider_id)]));
+  const routing = await readRoutingView(db, [...new Set(providerOf.values())]);
   const bundlesOf = new Map<number, StorefrontProviders['providers'][number]['categories'][number]['bundles']>();
   for (const b of bundles) {
     const price = b.own_price === null || b.own_price === undefined ? Number(b.selling_price) : Number(b.own_price);
     if (price < Number(b.cost_price)) continue;
+    const providerId = providerOf.get(Number(b.category_id));
+    // Not offered when no route can deliver it (its product withdrawn at every aggregator, none mapped).
+    if (
+      providerId === undefined ||
+      undeliverableReason(routing, {
+        id: Number(b.id),
+        provider_id: providerId,
+        cost: Number(b.cost_price),
+        operator_product_code: b.operator_product_code ?? null,
+      })
+    )
+      continue;
     const list = bundlesOf.get(b.category_id) ?? [];
     list.push({
       id: b.id,

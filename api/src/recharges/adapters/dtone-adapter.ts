@@ -1,5 +1,5 @@
 import { callJson, type CallFor, type CallOutcome, type FetchLike, type RemoteTrail } from './remote-call.ts';
-import type { DeliveryResult, OperatorAdapter } from './operator-adapter.ts';
+import type { AggregatorProduct, DeliveryResult, OperatorAdapter } from './operator-adapter.ts';
 import { DTONE_CLASS_MEANINGS, readDtOneError } from './dtone-answers.ts';
 
 export interface DtOneConfig {
@@ -8,7 +8,12 @@ export interface DtOneConfig {
   apiKey: string;
   apiSecret: string;
   timeoutMs: number;
+  /** Products asked for per page of GET /products (DT One allows up to 100). Default 100. */
+  productsPerPage?: number;
 }
+
+/** Pages of GET /products followed before the catalogue is given up as too long (unknown). */
+export const DTONE_MAX_PRODUCT_PAGES = 50;
 
 /** The send's operation name in the trail (the resend limit counts those whose answer was lost). */
 export const DTONE_SEND = 'POST /async/transactions';
@@ -35,6 +40,63 @@ function fromTransaction(tx: DtOneTransactionBody | null | undefined): DeliveryR
     return { status: 'failed', deliveryId, reason: `DT One did not deliver the top-up (${word}${detail}).` };
   }
   return { status: 'unknown', error: `Unclassified answer: transaction ${deliveryId ?? '-'} status class ${String(tx?.status?.class?.id ?? '-')}` };
+}
+
+/** An amount of money: `{amount, fee?, unit}` where unit_type is a currency (or not said). */
+interface DtOneMoney {
+  amount?: unknown;
+  fee?: unknown;
+  unit?: unknown;
+  unit_type?: unknown;
+}
+const isMoney = (m: unknown): m is DtOneMoney & { amount: number } =>
+  !!m &&
+  typeof m === 'object' &&
+  typeof (m as DtOneMoney).amount === 'number' &&
+  Number.isFinite((m as DtOneMoney).amount) &&
+  ((m as DtOneMoney).unit_type === undefined || (m as DtOneMoney).unit_type === 'CURRENCY');
+
+/** What the adapter reads of a DVS product. */
+interface DtOneProductBody {
+  id?: unknown;
+  name?: unknown;
+  description?: unknown;
+  operator?: { id?: unknown; name?: unknown };
+  destination?: unknown;
+  prices?: { wholesale?: unknown; retail?: unknown };
+}
+
+/** Up to whole cents (DT One's prices have more decimals than cents): never below what DT One takes. */
+const upToCents = (dollars: number) => Math.ceil(dollars * 100 - 1e-6);
+
+/**
+ * One DVS product as ours. The face value is the destination amount where it is money, else the
+ * retail price, else the wholesale price; the cost is wholesale amount + fee, when it is in the
+ * face value's currency (else null: AggregatorProduct has one currency). `malformed`: not a product.
+ */
+export function dtOneProduct(raw: unknown): AggregatorProduct | { malformed: string } {
+  const p = (raw && typeof raw === 'object' ? raw : {}) as DtOneProductBody;
+  const idOf = (v: unknown) => (typeof v === 'number' || (typeof v === 'string' && v.trim() !== '') ? String(v) : null);
+  const id = idOf(p.id);
+  if (id === null) return { malformed: 'a product without an id' };
+  const operatorId = idOf(p.operator?.id);
+  if (operatorId === null) return { malformed: `product ${id} without an operator` };
+  const wholesale = p.prices?.wholesale;
+  const face = [p.destination, p.prices?.retail, wholesale].find(isMoney);
+  if (!face || face.amount <= 0) return { malformed: `product ${id} without a price` };
+  const currency = typeof face.unit === 'string' && face.unit ? face.unit : 'USD';
+  const wholesaleUnit = isMoney(wholesale) && typeof wholesale.unit === 'string' && wholesale.unit ? wholesale.unit : currency;
+  const fee = isMoney(wholesale) && typeof wholesale.fee === 'number' && Number.isFinite(wholesale.fee) ? wholesale.fee : 0;
+  return {
+    productId: id,
+    operatorId,
+    operatorName: typeof p.operator?.name === 'string' && p.operator.name ? p.operator.name : operatorId,
+    name: typeof p.name === 'string' && p.name ? p.name : id,
+    description: typeof p.description === 'string' && p.description.trim() ? p.description.trim() : null,
+    amount: Math.round(face.amount * 100),
+    currency,
+    wholesale: isMoney(wholesale) && wholesaleUnit === currency ? upToCents(wholesale.amount + fee) : null,
+  };
 }
 
 /**
@@ -68,10 +130,47 @@ export function dtOneAdapter(config: DtOneConfig, deps: { fetch?: FetchLike; tra
     return { status: 'unknown', error: `${reading.classified ? 'DT One refused the' : 'Unclassified answer to the'} ${what}: ${reading.raw}` };
   };
 
+  const perPage = Math.min(100, Math.max(1, Math.trunc(config.productsPerPage ?? 100)));
+
   return {
     name: deps.name ?? 'dtone',
     system: 'dtone',
     sendOperation: DTONE_SEND,
+    capabilities: { lookupByOwnReference: true, balance: true, productList: true },
+    async balance(forWhom) {
+      const answer = await call(forWhom, 'GET /balances', 'GET', '/balances');
+      if (answer.kind === 'lost') return { status: 'unknown', error: answer.error };
+      if (answer.status !== 200) return unknownRead(answer.status, answer.body, 'balance request');
+      // One balance per currency; the first in USD (the product's prices are in USD), else the first.
+      const list = Array.isArray(answer.body) ? (answer.body as { available?: unknown; unit?: unknown }[]) : [];
+      const chosen = list.find((b) => b?.unit === 'USD') ?? list[0];
+      const amount = Number(chosen?.available);
+      if (!chosen || !Number.isFinite(amount) || typeof chosen.unit !== 'string')
+        return { status: 'unknown', error: 'Unclassified answer to the balance request: no balance with an amount and a unit' };
+      return { status: 'ok', amount: Math.floor(Math.round(amount * 1000) / 10), currency: chosen.unit };
+    },
+    async products(forWhom, operatorId) {
+      // The trail's call cannot read headers (X-Total-Pages): a page shorter than asked is the last.
+      const products: AggregatorProduct[] = [];
+      const filter = `country_iso_code=SOM${operatorId !== undefined ? `&operator_id=${encodeURIComponent(operatorId)}` : ''}`;
+      for (let page = 1; page <= DTONE_MAX_PRODUCT_PAGES; page++) {
+        const answer = await call(forWhom, 'GET /products', 'GET', `/products?${filter}&page=${page}&per_page=${perPage}`);
+        if (answer.kind === 'lost') return { status: 'unknown', error: answer.error };
+        if (answer.status !== 200) return unknownRead(answer.status, answer.body, 'catalogue request');
+        if (!Array.isArray(answer.body)) return { status: 'unknown', error: `Unclassified answer to the catalogue request: page ${page} is not a list` };
+        for (const raw of answer.body) {
+          const product = dtOneProduct(raw);
+          if ('malformed' in product) return { status: 'unknown', error: `Unclassified answer to the catalogue request: ${product.malformed}` };
+          // DT One filters by operator (a product of another one is left out); a product seen on an
+          // earlier page (the catalogue moved between pages) is listed once.
+          if ((operatorId === undefined || product.operatorId === operatorId) && !products.some((p) => p.productId === product.productId))
+            products.push(product);
+        }
+        if (answer.body.length < perPage) return { status: 'ok', products };
+      }
+      // A catalogue cut short would read as withdrawn products.
+      return { status: 'unknown', error: `The catalogue has more than ${DTONE_MAX_PRODUCT_PAGES} pages of ${perPage}: not read` };
+    },
     async send(request, forWhom) {
       const productId = Number(request.productCode);
       // A bundle without a DT One product cannot be sent: nothing reached DT One.

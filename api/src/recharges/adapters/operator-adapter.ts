@@ -28,8 +28,44 @@ export type DeliveryResult =
   | { status: 'failed'; deliveryId: string | null; reason: string }
   | { status: 'unknown'; error: string };
 
+/** One product an aggregator sells for an operator (its catalogue, adapters' products()). */
+export interface AggregatorProduct {
+  /** The aggregator's product id; for Reloadly the fixed amount itself, two decimals ("5.00"). */
+  productId: string;
+  /** The aggregator's operator id. */
+  operatorId: string;
+  operatorName: string;
+  name: string;
+  description: string | null;
+  /** The face value sent for it, in cents of `currency`. */
+  amount: number;
+  currency: string;
+  /** What it costs us at the aggregator (cents), where the aggregator says (DT One's wholesale + fee, Reloadly's amount less its discount). */
+  wholesale: number | null;
+}
+
+export type ProductsResult = { status: 'ok'; products: AggregatorProduct[] } | { status: 'unknown'; error: string };
+
+/** The float left at the aggregator (when it runs out, every top-up fails): cents of `currency`. */
+export type BalanceResult = { status: 'ok'; amount: number; currency: string } | { status: 'unknown'; error: string };
+
+/** What an aggregator can do, as data the console reads (GET /api/v1/connectors). */
+export interface OperatorCapabilities {
+  /** A lost answer is settled by asking for the top-up by our own reference. */
+  lookupByOwnReference: boolean;
+  /** The float left at the aggregator can be asked for. */
+  balance: boolean;
+  /** Its catalogue can be pulled (products()). */
+  productList: boolean;
+}
+
 export interface OperatorAdapter {
   readonly name: string;
+  readonly capabilities: OperatorCapabilities;
+  /** The aggregator's Somali catalogue (every operator, or one): what a route may sell, for the sync (catalogue/aggregator-sync). */
+  products(forWhom: CallFor, operatorId?: string): Promise<ProductsResult>;
+  /** The float left at the aggregator. */
+  balance(forWhom: CallFor): Promise<BalanceResult>;
   /** The remote system its calls go to (the `system` of its remote-call trail). */
   readonly system: string;
   /** The trail's operation of a send (the resend limit counts those whose answer was lost). */
@@ -72,6 +108,65 @@ function fromTransaction(tx: any): DeliveryResult {
       reason: status === 'REFUNDED' ? 'The operator could not deliver; the aggregator refunded the top-up.' : 'The operator refused the top-up.',
     };
   return { status: 'unknown', error: `Unclassified answer: top-up ${deliveryId ?? '-'} status "${String(tx?.status ?? '')}"` };
+}
+
+/** Dollars (a number or a numeric string) as whole cents; null when it is not a positive amount. */
+export function dollarsToCents(value: unknown): number | null {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0) return null;
+  return Math.round(n * 100);
+}
+
+/**
+ * What a fixed amount costs us: the amount less the aggregator's discount (a percentage). The
+ * discount is what the aggregator gives back, counted in whole cents and rounded down, so the cost
+ * is rounded up: a catalogue never shows a cost below what the aggregator takes.
+ */
+export function discountedCents(amountCents: number, discountPercent: unknown): number {
+  const pct = typeof discountPercent === 'number' ? discountPercent : Number(discountPercent);
+  if (!Number.isFinite(pct) || pct <= 0 || pct >= 100) return amountCents;
+  // The epsilon keeps 0.1 + 0.2 style float noise from losing a whole cent.
+  return amountCents - Math.floor((amountCents * pct) / 100 + 1e-9);
+}
+
+/**
+ * Reloadly's catalogue (GET /operators/countries/SO) as products: one per fixed amount of each
+ * operator (a RANGE operator, with no fixed amounts, has none). `malformed`: the answer is not a
+ * list of operators with readable amounts (then nothing of it is used: a partial catalogue would
+ * look like withdrawn products).
+ */
+function reloadlyProducts(body: unknown, operatorId?: string): { products: AggregatorProduct[] } | { malformed: string } {
+  if (!Array.isArray(body)) return { malformed: 'HTTP 200 without a list of operators' };
+  const products: AggregatorProduct[] = [];
+  for (const [i, op] of body.entries()) {
+    const id = op?.operatorId ?? op?.id;
+    if (id === undefined || id === null || String(id).trim() === '') return { malformed: `HTTP 200 with operator #${i} without an id` };
+    if (operatorId !== undefined && String(id) !== operatorId) continue;
+    const fixed = op.fixedAmounts ?? [];
+    if (!Array.isArray(fixed)) return { malformed: `HTTP 200 with operator ${String(id)}'s fixedAmounts not a list` };
+    const descriptions: Record<string, unknown> =
+      op.fixedAmountsDescriptions && typeof op.fixedAmountsDescriptions === 'object' ? op.fixedAmountsDescriptions : {};
+    const operatorName = typeof op.name === 'string' ? op.name : String(id);
+    const currency = String(op.senderCurrencyCode ?? op.destinationCurrencyCode ?? 'USD');
+    for (const raw of fixed) {
+      const amount = dollarsToCents(raw);
+      if (amount === null) return { malformed: `HTTP 200 with operator ${String(id)}'s fixed amount ${JSON.stringify(raw)}` };
+      const productId = (amount / 100).toFixed(2);
+      const text = descriptions[productId] ?? descriptions[String(raw)] ?? descriptions[String(Number(raw))];
+      const description = typeof text === 'string' && text.trim() !== '' ? text.trim() : null;
+      products.push({
+        productId,
+        operatorId: String(id),
+        operatorName,
+        name: description ? `${operatorName} ${description}` : `${operatorName} ${productId} ${currency}`,
+        description,
+        amount,
+        currency,
+        wholesale: discountedCents(amount, op.internationalDiscount),
+      });
+    }
+  }
+  return { products };
 }
 
 /** A refusal of the report or of a status poll: it says nothing about the top-up. */
@@ -199,6 +294,26 @@ export function reloadlyAdapter(config: ReloadlyConfig, deps: { fetch?: FetchLik
     name: deps.name ?? 'reloadly',
     system: 'reloadly',
     sendOperation: 'POST /topups',
+    capabilities: { lookupByOwnReference: true, balance: true, productList: true },
+    async balance(forWhom) {
+      const answer = await authorised(forWhom, 'GET /accounts/balance', 'GET', '/accounts/balance');
+      if (answer.kind !== 'answer') return { status: 'unknown', error: answer.error };
+      if (answer.status !== 200) return unknownRead(answer, 'balance request');
+      const amount = Number(answer.body?.balance);
+      const currency = String(answer.body?.currencyCode ?? '');
+      if (!Number.isFinite(amount) || !/^[A-Z]{3}$/.test(currency))
+        return { status: 'unknown', error: 'Unclassified answer to the balance request: no balance or currencyCode' };
+      return { status: 'ok', amount: Math.floor(Math.round(amount * 1000) / 10), currency };
+    },
+    async products(forWhom, operatorId) {
+      const answer = await authorised(forWhom, 'GET /operators/countries', 'GET', '/operators/countries/SO?includeData=true&includeBundles=true');
+      if (answer.kind !== 'answer') return { status: 'unknown', error: answer.error };
+      if (answer.status !== 200) return unknownRead(answer, 'catalogue request');
+      const read = reloadlyProducts(answer.body, operatorId);
+      return 'malformed' in read
+        ? { status: 'unknown', error: `Unclassified answer to the catalogue request: ${read.malformed}` }
+        : { status: 'ok', products: read.products };
+    },
     async send(request, forWhom) {
       const operatorId = await operatorFor(request, forWhom);
       // Nothing was sent yet: a failed detection is a failed delivery, an unknown one is retried.

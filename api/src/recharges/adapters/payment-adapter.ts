@@ -27,7 +27,10 @@ export interface PaymentRequest {
 
 /** `raw`: the gateway's answer in one line (codes and message), for the trail and the review reason. */
 export type ChargeResult =
-  { status: 'approved'; transactionId: string } | { status: 'declined'; code: string; message: string; raw?: string } | { status: 'unknown'; error: string };
+  | { status: 'approved'; transactionId: string }
+  | { status: 'declined'; code: string; message: string; raw?: string }
+  /** `transactionId`: the gateway's id for a payment it has but has not decided (eDahab's invoice), kept for the lookup. */
+  | { status: 'unknown'; error: string; transactionId?: string };
 /** Where the gateway says a payment stands. */
 /** `refunded`: taken, then given back by a refund (a cancelled or reversed payment is `cancelled` / `reversed`). */
 export type RemotePaymentState = 'pending' | 'approved' | 'committed' | 'cancelled' | 'reversed' | 'refunded' | 'declined';
@@ -45,13 +48,30 @@ export interface ReleaseRequest {
   amount?: number;
 }
 
+/**
+ * What a gateway can do, as data: the storefront and the console read it (GET /api/v1/connectors),
+ * and the steps follow it (a gateway without refunds leaves the money to be paid back by hand).
+ */
+export interface PaymentCapabilities {
+  /** The payer approves a prompt on the handset (else: an in-person or manual transfer). */
+  promptsPayer: boolean;
+  /** A payment already taken can be given back through the gateway. */
+  refundAfterCapture: boolean;
+  /** A payment can be found by our own reference (else only by the gateway's id, when we have it). */
+  lookupByOwnReference: boolean;
+  /** A reserve now, taken later (pre-authorisation). */
+  preauthorize: boolean;
+}
+
 export interface PaymentAdapter {
   readonly name: string;
   /** The remote system its calls go to (the `system` of its remote-call trail). */
   readonly system: string;
   readonly flow: PaymentFlow;
+  readonly capabilities: PaymentCapabilities;
   charge(request: PaymentRequest, forWhom: CallFor): Promise<ChargeResult>;
-  lookup(referenceId: string, forWhom: CallFor): Promise<LookupResult>;
+  /** `known.transactionId`: the gateway's own id for the payment, where one was recorded (a gateway that cannot be asked by our reference needs it). */
+  lookup(referenceId: string, forWhom: CallFor, known?: { transactionId?: string | null }): Promise<LookupResult>;
   /** Takes a reserved amount (pre-authorisation only). */
   commit(p: { referenceId: string; transactionId: string }, forWhom: CallFor): Promise<ActionResult>;
   /**
@@ -150,6 +170,7 @@ export function waafiPayAdapter(config: WaafiPayConfig, deps: { fetch?: FetchLik
     name: deps.name ?? 'waafipay',
     system: 'waafipay',
     flow: config.flow,
+    capabilities: { promptsPayer: true, refundAfterCapture: true, lookupByOwnReference: true, preauthorize: config.flow === 'preauthorize' },
     async charge(request, forWhom) {
       const serviceName = config.flow === 'preauthorize' ? 'API_PREAUTHORIZE' : 'API_PURCHASE';
       const answer = await send(

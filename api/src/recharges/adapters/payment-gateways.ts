@@ -44,6 +44,11 @@ export class PaymentGateways {
     return this.byName.get(sale.payment_adapter) ?? (requested ? this.aliased.get(sale.payment_adapter) : undefined);
   }
 
+  /** Every gateway, once each (the connectors list). */
+  all(): PaymentAdapter[] {
+    return [...this.byName.values()];
+  }
+
   names(): string[] {
     return [...this.byName.keys(), ...[...this.aliased.keys()].map((alias) => `${alias} (new sales: ${this.aliased.get(alias)!.name})`)];
   }

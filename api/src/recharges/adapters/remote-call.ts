@@ -47,6 +47,14 @@ export function redact(value: unknown): unknown {
 
 const MAX_STORED = 4000;
 const clip = (text: string) => (text.length > MAX_STORED ? `${text.slice(0, MAX_STORED)}…` : text);
+/** A request body for the trail, redacted; a raw body that is not JSON is not shown (it could not be redacted). */
+function shownRequest(text: string): string {
+  try {
+    return clip(JSON.stringify(redact(JSON.parse(text))));
+  } catch {
+    return '[a body that is not JSON: not shown]';
+  }
+}
 
 export type JsonAnswer = { kind: 'answer'; status: number; body: any } | { kind: 'lost'; status: number | null; error: string };
 
@@ -57,6 +65,12 @@ export interface JsonCall {
   url: string;
   headers?: Record<string, string>;
   body?: unknown;
+  /**
+   * The request body as the exact text to send, instead of `body` (which is then ignored): for a
+   * vendor that signs the raw bytes (eDahab hashes the body text with its secret), so the text
+   * signed is the text sent. Sent as JSON; shown in the trail redacted like `body`.
+   */
+  rawBody?: string;
   timeoutMs: number;
   /** The call waits on a person (a PIN prompt): no answer in time says nothing about the vendor's health. */
   waitsOnPerson?: boolean;
@@ -90,7 +104,7 @@ function describeFailure(err: unknown): string {
  */
 export async function callJson(fetchImpl: FetchLike, trail: RemoteTrail, forWhom: CallFor, call: JsonCall): Promise<JsonAnswer> {
   const started = Date.now();
-  const requestText = call.body === undefined ? null : JSON.stringify(call.body);
+  const requestText = call.rawBody ?? (call.body === undefined ? null : JSON.stringify(call.body));
   let result: JsonAnswer;
   let responseText: string | null = null;
   let outcome: CallOutcome;
@@ -134,7 +148,7 @@ export async function callJson(fetchImpl: FetchLike, trail: RemoteTrail, forWhom
     operation: call.operation,
     method: call.method,
     url: call.url.split('?')[0],
-    request: requestText ? clip(JSON.stringify(redact(JSON.parse(requestText)))) : call.url.includes('?') ? call.url.slice(call.url.indexOf('?')) : null,
+    request: requestText ? shownRequest(requestText) : call.url.includes('?') ? call.url.slice(call.url.indexOf('?')) : null,
     response: shownResponse,
     httpStatus: result.kind === 'answer' ? result.status : result.status,
     outcome,

@@ -160,7 +160,7 @@ export class Reconciliation {
       if (!pay) return unknownGatewayReason(r.payment_adapter);
       const down = await this.askable(pay.system);
       if (down) return down;
-      const found = await pay.lookup(r.reference, forWhom);
+      const found = await pay.lookup(r.reference, forWhom, { transactionId: r.payment_reference });
       if (found.status === 'found') {
         // Only an answer that settles the step it is on: a commit or a cancel the gateway refused
         // leaves the payment approved, and resuming it would only send the refused call again.
@@ -202,7 +202,7 @@ export class Reconciliation {
     const wantCollected = r.status === 'completed';
     const down = await this.askable(pay.system);
     if (down) return { settled: false, note: down };
-    const found = await pay.lookup(r.reference, forWhom);
+    const found = await pay.lookup(r.reference, forWhom, { transactionId: r.payment_reference });
     if (found.status === 'unknown') return { settled: false, note: found.error };
     const set = async (state: string, note: string): Promise<Checked> => {
       const now = toDbTime();
@@ -234,6 +234,8 @@ export class Reconciliation {
       // Taken although nothing was delivered: the gateway's refund gives it back. The intent is
       // recorded first (`releasing`: no button offers a second refund meanwhile), and this check's
       // lease keeps every other process and a person's refund from sending one too.
+      // A gateway without refunds: a person pays it back by hand (the console asks them to).
+      if (!pay.capabilities.refundAfterCapture) return set('refund_due', 'Payment taken although the bundle was not delivered: to be paid back by hand.');
       const transactionId = found.transactionId ?? r.payment_reference;
       if (!transactionId) return { settled: false, note: 'The gateway gave no transaction id to refund the payment with.' };
       if (r.payment_state !== 'releasing') {
@@ -255,6 +257,8 @@ export class Reconciliation {
       if (done.status === 'done') return set('collected', 'Reserved payment taken after the sale was settled.');
       return { settled: false, note: done.status === 'refused' ? `${done.code}: ${done.message}` : done.error };
     }
+    if (flow === 'purchase' && !pay.capabilities.refundAfterCapture)
+      return set('refund_due', 'Payment taken although the bundle was not delivered: to be paid back by hand.');
     const done = await pay.release({ referenceId: r.reference, transactionId, flow }, forWhom);
     if (done.status === 'done')
       return set('released', flow === 'purchase' ? 'Payment reversed after the sale was settled.' : 'Reserve cancelled after the sale was settled.');

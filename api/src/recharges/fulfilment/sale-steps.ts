@@ -6,6 +6,7 @@ import type { ServiceContext } from '../../platform/context.ts';
 import type { PaymentAdapter, PaymentFlow } from '../adapters/payment-adapter.ts';
 import { unknownGatewayReason, type PaymentGateways } from '../adapters/payment-gateways.ts';
 import type { DeliveryResult, OperatorAdapter } from '../adapters/operator-adapter.ts';
+import type { RouteChooser, RoutedSale } from '../../routing/route-choice.ts';
 import { completeRecharge, failRecharge } from '../recharge.service.ts';
 import type { RechargeRow } from '../recharge-rows.ts';
 import { raiseSaleEvent } from '../sale-events.ts';
@@ -75,6 +76,8 @@ export interface StepDeps {
   /** The gateways by name: a sale is charged through the primary and asked about through the one it recorded. */
   gateways: PaymentGateways;
   operators: Record<string, OperatorAdapter>;
+  /** Which aggregator a top-up goes through, and each route's health (routing/). */
+  routes: RouteChooser;
   writes: StepWrites;
   gate: VendorGate;
   timing: StepTiming;
@@ -227,6 +230,7 @@ export class SaleSteps {
     return this.deps.gateways.of(r)!;
   }
 
+  /** The aggregator the sale's top-up went to. */
   private operatorOf(r: Sale): OperatorAdapter | undefined {
     return this.deps.operators[r.operator_adapter ?? r.adapter_key ?? 'sandbox'];
   }
@@ -260,6 +264,9 @@ export class SaleSteps {
     } else if (charged.status === 'declined') {
       await this.step(r, { payment_state: 'declined', unsure_since: null });
       return this.settle(r, false, `Payment declined (${charged.code}): ${charged.message}`);
+    } else if (charged.transactionId) {
+      // The gateway's own id for a payment it has not decided (eDahab's invoice): its lookups need it.
+      await this.step(r, { payment_reference: charged.transactionId });
     }
     // Unknown: the gateway may have it. Ask (confirm_payment), never charge again.
     return CONTINUE;
@@ -273,7 +280,7 @@ export class SaleSteps {
         return this.settle(r, decided === 'delivered', "The payment's outcome was unknown when the sale was settled; the reconciliation keeps asking.");
       return { then: 'unsure', reason: 'The payment gateway is not answering; it is asked again when it does.' };
     }
-    const found = await pay.lookup(r.reference, this.forWhom(r));
+    const found = await pay.lookup(r.reference, this.forWhom(r), { transactionId: r.payment_reference });
     if (found.status === 'found') {
       if (found.state === 'pending')
         return decided
@@ -323,23 +330,76 @@ export class SaleSteps {
     return CONTINUE;
   }
 
+  private refusedRoutes(r: Sale): string[] {
+    return (r.routes_refused ?? '').split(',').filter(Boolean);
+  }
+
+  private routed(r: Sale, refused = this.refusedRoutes(r)): RoutedSale {
+    return {
+      id: Number(r.bundle_id ?? 0),
+      provider_id: Number(r.provider_id),
+      cost: Number(r.cost),
+      operator_product_code: r.operator_product_code ?? null,
+      refused,
+    };
+  }
+
+  /** One line of the sale's trail about its routes (the console shows it among the remote calls). */
+  private async routeNote(r: Sale, aggregator: string, outcome: 'ok' | 'skipped' | 'refused', text: string): Promise<void> {
+    await this.deps.db('remote_calls').insert({
+      recharge_id: r.id,
+      system: 'routing',
+      operation: `route ${aggregator}`.slice(0, 64),
+      method: 'ROUTE',
+      url: `route:${aggregator}`,
+      request: null,
+      response: null,
+      http_status: null,
+      outcome,
+      error: text.slice(0, 500),
+      duration_ms: 0,
+      created_at: toDbTime(),
+    });
+  }
+
+  /**
+   * The route of this send: a sale whose top-up went to a route already (a resend after the
+   * aggregator said it never got it, a send that could not go yet) keeps it; else the chooser's.
+   */
+  private async routeFor(r: Sale): Promise<{ operator: OperatorAdapter; operatorId: string | null; product: string } | { none: string }> {
+    const sale = this.routed(r);
+    if (r.operator_adapter && !sale.refused.includes(r.operator_adapter)) {
+      const kept = await this.deps.routes.routeOf(sale, r.operator_adapter);
+      const operator = this.deps.operators[r.operator_adapter];
+      if (kept?.product && operator) return { operator, operatorId: kept.route.operatorId, product: kept.product };
+    }
+    const choice = await this.deps.routes.choose(sale);
+    for (const p of choice.passed) await this.routeNote(r, p.aggregator, 'skipped', p.why);
+    if ('none' in choice) return { none: choice.none };
+    if (choice.passed.length || sale.refused.length)
+      await this.routeNote(r, choice.route.aggregator, 'ok', `Route taken: ${choice.route.aggregator}, product ${choice.product}.`);
+    return { operator: this.deps.operators[choice.route.aggregator]!, operatorId: choice.route.operatorId, product: choice.product };
+  }
+
   private async deliver(r: Sale): Promise<Next> {
-    const operator = this.operatorOf(r);
-    if (!operator) {
-      await this.step(r, { delivery_state: 'failed', failure_reason: `No operator adapter named "${r.adapter_key}".` });
+    const routed = await this.routeFor(r);
+    if ('none' in routed) {
+      await this.step(r, { delivery_state: 'failed', unsure_since: null, failure_reason: `No route can deliver this bundle: ${routed.none}`.slice(0, 500) });
       return CONTINUE;
     }
+    const { operator } = routed;
     await this.step(r, { delivery_state: 'sent', operator_adapter: operator.name, unsure_since: r.unsure_since ?? toDbTime() });
     const sent = await operator.send(
       {
         customIdentifier: r.reference,
         phone: r.phone,
-        externalOperatorId: r.external_operator_id ?? null,
-        productCode: r.operator_product_code ?? null,
+        externalOperatorId: routed.operatorId,
+        productCode: routed.product,
         cost: Number(r.cost),
       },
       this.forWhom(r),
     );
+    if (sent.status === 'not_sent' || sent.status === 'unknown') await this.deps.routes.health.failed(Number(r.provider_id), operator.name, sent.error);
     if (sent.status === 'not_sent') {
       await this.step(r, { delivery_state: 'none' });
       return { then: 'unsure', reason: `The top-up could not be sent yet: ${sent.error}` };
@@ -385,11 +445,37 @@ export class SaleSteps {
     return r.delivery_state === 'processing' ? { then: 'unsure', reason: 'The operator is still processing the top-up.' } : CONTINUE;
   }
 
+  /**
+   * Records an aggregator's definite answer. A refusal moves the sale to the next route that can
+   * deliver it (never back to one that refused it); with none left, the delivery failed.
+   */
   private async applyDelivery(r: Sale, result: Exclude<DeliveryResult, { status: 'unknown' }>) {
-    if (result.status === 'delivered')
+    const aggregator = r.operator_adapter ?? r.adapter_key ?? 'sandbox';
+    if (result.status === 'delivered') {
+      await this.deps.routes.health.succeeded(Number(r.provider_id), aggregator);
       await this.step(r, { delivery_state: 'delivered', delivery_id: result.deliveryId, operator_reference: result.operatorReference, unsure_since: null });
-    else if (result.status === 'processing') await this.step(r, { delivery_state: 'processing', delivery_id: result.deliveryId });
-    else await this.step(r, { delivery_state: 'failed', delivery_id: result.deliveryId, failure_reason: result.reason.slice(0, 500), unsure_since: null });
+      return;
+    }
+    // Taken in, not delivered: the route's health waits for the outcome.
+    if (result.status === 'processing') {
+      await this.step(r, { delivery_state: 'processing', delivery_id: result.deliveryId });
+      return;
+    }
+    await this.deps.routes.health.failed(Number(r.provider_id), aggregator, result.reason);
+    const refused = [...new Set([...this.refusedRoutes(r), aggregator])];
+    const next = await this.deps.routes.choose(this.routed(r, refused));
+    if (!('none' in next) && !r.review_outcome) {
+      await this.routeNote(r, aggregator, 'refused', `${result.reason} Trying the next route: ${next.route.aggregator}.`);
+      await this.step(r, { delivery_state: 'none', delivery_id: null, routes_refused: refused.join(',').slice(0, 200) });
+      return;
+    }
+    await this.step(r, {
+      delivery_state: 'failed',
+      delivery_id: result.deliveryId,
+      routes_refused: refused.join(',').slice(0, 200),
+      failure_reason: result.reason.slice(0, 500),
+      unsure_since: null,
+    });
   }
 
   /**
@@ -413,7 +499,7 @@ export class SaleSteps {
           said = 'the gateway is not answering';
           break;
         }
-        const found = await pay.lookup(r.reference, this.forWhom(r));
+        const found = await pay.lookup(r.reference, this.forWhom(r), { transactionId: r.payment_reference });
         if (found.status !== 'found') said = found.status === 'unknown' ? found.error : 'the gateway has no record of it';
         if (found.status === 'found') {
           const s = found.state;
@@ -431,6 +517,11 @@ export class SaleSteps {
           if (s === 'pending' || round === 1) break;
           // Still reserved (or charged, for a purchase): ask once more below.
         } else break;
+      }
+      // Money taken through a gateway that cannot give it back (eDahab): a person pays it back by hand.
+      if (action === 'release' && (captured || flow === 'purchase') && !pay.capabilities.refundAfterCapture) {
+        await this.step(r, { payment_state: 'refund_due', unsure_since: null });
+        return settled();
       }
       await this.step(r, { payment_state: pendingState, unsure_since: r.unsure_since ?? toDbTime() });
       // A payment to commit or let go was made: the gateway's transaction id is recorded.

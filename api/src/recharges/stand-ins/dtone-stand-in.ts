@@ -24,6 +24,13 @@ import { drawMillis, faultQueue, type Millis, type StandInAnswer, type StandInHa
  * 'reset-after' is processed with its answer lost. Field conditions (`unavailableRate`,
  * `lostAnswerRate`) strike an external_id's first send only. `GET /_standin/books` (no auth) lists
  * what happened to each external_id.
+ *
+ * CATALOGUE: `GET /v1/products` lists DTONE_STAND_IN_PRODUCTS as they stand now, filtered by
+ * `country_iso_code` (alpha-3: all of them are SOM) and `operator_id`, a page at a time (`page` from
+ * 1, `per_page` default 50, at most 100). The stand-in cannot send DT One's `X-Total*` headers (its
+ * transport answers a status and a body only): a page shorter than `per_page` is the last.
+ * withdrawProduct() / addProduct() change the catalogue for a test (a withdrawn product is refused
+ * with 1003001 like one DT One never sold); resetCatalogue() (and reset()) put it back.
  */
 
 export const DTONE_STAND_IN_CREDENTIALS = { apiKey: 'standin-dtone-key', apiSecret: 'standin-dtone-secret' } as const;
@@ -44,13 +51,27 @@ export const DTONE_ERRORS = {
 export const DTONE_CLASSES = { CREATED: 1, CONFIRMED: 2, REJECTED: 3, CANCELLED: 4, SUBMITTED: 5, COMPLETED: 7, REVERSED: 8, DECLINED: 9 } as const;
 type ClassName = keyof typeof DTONE_CLASSES;
 
+/**
+ * A product of the stand-in's catalogue: `amount` (+ `fee`) is its wholesale price (what a send
+ * costs), `retail` its face value (DT One's destination amount and retail price), in USD.
+ */
+export interface DtOneStandInProduct {
+  id: number;
+  name: string;
+  description?: string;
+  operator: { id: number; name: string };
+  amount: number;
+  fee?: number;
+  retail?: number;
+}
+
 /** The Somali products the stand-in sells (ids are what bundles name in their operator product code). */
-export const DTONE_STAND_IN_PRODUCTS = [
-  { id: 91001, name: 'Hormuud 1 GB', operator: { id: 2701, name: 'Hormuud' }, amount: 0.4 },
-  { id: 91002, name: 'Hormuud 5 GB', operator: { id: 2701, name: 'Hormuud' }, amount: 1.5 },
-  { id: 91003, name: 'Somtel 1 GB', operator: { id: 2702, name: 'Somtel' }, amount: 0.45 },
-  { id: 91004, name: 'Golis 1 GB', operator: { id: 2703, name: 'Golis' }, amount: 0.5 },
-] as const;
+export const DTONE_STAND_IN_PRODUCTS: readonly Readonly<DtOneStandInProduct>[] = [
+  { id: 91001, name: 'Hormuud 1 GB', description: '1 GB data, 1 day', operator: { id: 2701, name: 'Hormuud' }, amount: 0.4, retail: 0.5 },
+  { id: 91002, name: 'Hormuud 5 GB', description: '5 GB data, 7 days', operator: { id: 2701, name: 'Hormuud' }, amount: 1.5, retail: 1.8 },
+  { id: 91003, name: 'Somtel 1 GB', description: '1 GB data, 1 day', operator: { id: 2702, name: 'Somtel' }, amount: 0.45, retail: 0.55 },
+  { id: 91004, name: 'Golis 1 GB', description: '1 GB data, 1 day', operator: { id: 2703, name: 'Golis' }, amount: 0.5, retail: 0.6 },
+];
 
 const DECLINES: Record<string, string> = {
   '2': 'Operator declined: the number is barred',
@@ -88,6 +109,15 @@ export interface DtOneStandIn {
   books(): DtOneBooks;
   injectFault(match: { path?: string; externalId?: string }, fault: DtOneFault, times?: number): void;
   clearFaults(): void;
+  /** The catalogue as it stands now. */
+  products(): DtOneStandInProduct[];
+  /** Takes a product out of the catalogue (not listed, sends refused with 1003001); false when it was not there. */
+  withdrawProduct(id: number): boolean;
+  /** Adds a product, or replaces the one with its id. */
+  addProduct(product: DtOneStandInProduct): void;
+  /** The catalogue as it was at the start (DTONE_STAND_IN_PRODUCTS). */
+  resetCatalogue(): void;
+  /** Forgets transactions, sends and faults; resets the catalogue. */
   reset(): void;
 }
 
@@ -116,6 +146,13 @@ export function createDtOneStandIn(opts: DtOneStandInOptions = {}): DtOneStandIn
   const spent = new Set<string>();
   const faults = faultQueue<{ path: string; externalId: string | undefined }, DtOneFault>();
   let nextId = Date.now();
+  /** The catalogue by product id, in the order products were added. */
+  const catalogue = new Map<number, DtOneStandInProduct>();
+  const resetCatalogue = () => {
+    catalogue.clear();
+    for (const p of DTONE_STAND_IN_PRODUCTS) catalogue.set(p.id, { ...p, operator: { ...p.operator } });
+  };
+  resetCatalogue();
 
   const json = (status: number, body: unknown): StandInAnswer => ({ kind: 'answer', status, body });
   const error = (e: (typeof DTONE_ERRORS)[keyof typeof DTONE_ERRORS]): StandInAnswer => json(e.status, { errors: [{ code: e.code, message: e.message }] });
@@ -148,7 +185,7 @@ export function createDtOneStandIn(opts: DtOneStandInOptions = {}): DtOneStandIn
     const externalId = body.external_id;
     if (typeof externalId !== 'string' || !/^[A-Za-z0-9._-]{1,40}$/.test(externalId)) return error(DTONE_ERRORS.invalidRequest);
     if (byExternal.has(externalId)) return error(DTONE_ERRORS.duplicateExternalId);
-    const product = DTONE_STAND_IN_PRODUCTS.find((p) => p.id === Number(body.product_id));
+    const product = catalogue.get(Number(body.product_id));
     if (!product) return error(DTONE_ERRORS.productUnavailable);
     const party = body.credit_party_identifier as { mobile_number?: unknown } | undefined;
     const mobile = typeof party?.mobile_number === 'string' ? party.mobile_number : '';
@@ -228,19 +265,33 @@ export function createDtOneStandIn(opts: DtOneStandInOptions = {}): DtOneStandIn
       const found = byId.get(Number(one[1]));
       return found ? json(200, present(found)) : error(DTONE_ERRORS.notFound);
     }
-    if (req.method === 'GET' && req.path === '/v1/products')
-      return json(
-        200,
-        DTONE_STAND_IN_PRODUCTS.filter((p) => !req.query.get('operator_id') || String(p.operator.id) === req.query.get('operator_id')).map((p) => ({
-          id: p.id,
-          name: p.name,
-          type: 'FIXED_VALUE_RECHARGE',
-          operator: { ...p.operator, country: { iso_code: 'SOM' } },
-          prices: { wholesale: { amount: p.amount, fee: 0, unit: 'USD' } },
-        })),
-      );
+    if (req.method === 'GET' && req.path === '/v1/products') return productsPage(req);
     if (req.method === 'GET' && req.path === '/v1/balances') return json(200, [{ id: 1, available: 10_000, holding: 0, credit_limit: 0, unit: 'USD' }]);
     return json(404, { errors: [{ code: 1000404, message: 'Not found' }] });
+  }
+
+  /** A DVS product (the fields the stand-in fills). */
+  const presentProduct = (p: DtOneStandInProduct) => {
+    const money = (amount: number, fee = 0) => ({ amount, fee, unit: 'USD', unit_type: 'CURRENCY' });
+    return {
+      id: p.id,
+      name: p.name,
+      description: p.description ?? '',
+      type: 'FIXED_VALUE_RECHARGE',
+      service: { id: 2, name: 'Mobile Data' },
+      operator: { id: p.operator.id, name: p.operator.name, country: { iso_code: 'SOM', name: 'Somalia' } },
+      ...(p.retail !== undefined ? { destination: { amount: p.retail, unit: 'USD', unit_type: 'CURRENCY' } } : {}),
+      prices: { wholesale: money(p.amount, p.fee ?? 0), ...(p.retail !== undefined ? { retail: money(p.retail) } : {}) },
+    };
+  };
+
+  function productsPage(req: StandInRequest): StandInAnswer {
+    const country = req.query.get('country_iso_code');
+    const operator = req.query.get('operator_id');
+    const page = intParam(req.query.get('page'), 1, 1, 1_000_000);
+    const perPage = intParam(req.query.get('per_page'), 50, 1, 100);
+    const matching = [...catalogue.values()].filter((p) => (!country || country.toUpperCase() === 'SOM') && (!operator || String(p.operator.id) === operator));
+    return json(200, matching.slice((page - 1) * perPage, page * perPage).map(presentProduct));
   }
 
   function books(): DtOneBooks {
@@ -270,7 +321,14 @@ export function createDtOneStandIn(opts: DtOneStandInOptions = {}): DtOneStandIn
     books,
     injectFault: (match, fault, times = 1) => faults.add(match, fault, times),
     clearFaults: () => faults.clear(),
+    products: () => [...catalogue.values()].map((p) => ({ ...p, operator: { ...p.operator } })),
+    withdrawProduct: (id) => catalogue.delete(id),
+    addProduct: (product) => {
+      catalogue.set(product.id, { ...product, operator: { ...product.operator } });
+    },
+    resetCatalogue,
     reset: () => {
+      resetCatalogue();
       byExternal.clear();
       byId.clear();
       sends.clear();
@@ -278,4 +336,9 @@ export function createDtOneStandIn(opts: DtOneStandInOptions = {}): DtOneStandIn
       faults.clear();
     },
   };
+}
+
+function intParam(raw: string | null, fallback: number, min: number, max: number): number {
+  const value = raw === null ? NaN : Number.parseInt(raw, 10);
+  return Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
 }

@@ -35,6 +35,20 @@ import { drawMillis, faultQueue, type Millis, type StandInAnswer, type StandInHa
  * under the same customIdentifier never is. `GET /_standin/books` (the stand-in's own, no token)
  * answers what happened to each customIdentifier: see books().
  *
+ * CATALOGUE: `GET /operators/countries/SO?includeData=true&includeBundles=true` answers the operators
+ * of RELOADLY_STAND_IN_OPERATORS in Reloadly's shape, each FIXED with the data bundles of
+ * RELOADLY_STAND_IN_CATALOGUE (`fixedAmounts`, `fixedAmountsDescriptions` keyed "5.00"). The
+ * amounts include every cost of the demo catalogue (api/src/demo/demo-catalogue.ts: its bundles
+ * have no operator product code, so their cost is what is sent). withdrawAmount() / addAmount()
+ * change an operator's list for a test; resetCatalogue() (and reset()) put it back.
+ *
+ * An amount that is not one of the operator's fixedAmounts is refused with
+ * `INVALID_AMOUNT_FOR_OPERATOR` (HTTP 400, Reloadly's code) only where the stand-in is strict about
+ * amounts: for every operator with the option `strictAmounts`, else only for an operator whose list
+ * a control changed (until resetCatalogue()). Not strict by default because the product sends a
+ * bundle's cost when its operator product code is not an amount, and sales everywhere (tests, the
+ * embedded default) use arbitrary costs.
+ *
  * Stand-in strictness beyond Reloadly's: customIdentifier is required (the product always sends
  * one, and it is what makes a lost answer recoverable).
  */
@@ -51,6 +65,8 @@ export const RELOADLY_ERRORS = {
   COULD_NOT_AUTO_DETECT_OPERATOR: 404,
   OPERATOR_NOT_FOUND: 404,
   INVALID_AMOUNT: 400,
+  INVALID_AMOUNT_FOR_OPERATOR: 400, // not one of a FIXED operator's fixedAmounts (only when strict about amounts, see above)
+  COUNTRY_NOT_SUPPORTED: 404, // the catalogue of a country other than SO
   INVALID_PHONE_NUMBER: 400,
   INVALID_CUSTOM_IDENTIFIER: 400,
   DUPLICATE_CUSTOM_IDENTIFIER: 400, // never delivered twice: look the first one up instead
@@ -71,6 +87,9 @@ export const RELOADLY_TEST_NUMBER_SUFFIXES = {
   processingForever: '3333',
 } as const;
 
+/** The stand-in account's float before any top-up (GET /accounts/balance), in cents. */
+export const RELOADLY_STAND_IN_FLOAT_CENTS = 1_000_000;
+
 /** Somali operators with stable ids; prefixes are the first two digits of the 9-digit national number. */
 export const RELOADLY_STAND_IN_OPERATORS = [
   { id: 1650, name: 'Hormuud', prefixes: ['61', '77'] },
@@ -80,6 +99,45 @@ export const RELOADLY_STAND_IN_OPERATORS = [
   { id: 1654, name: 'Amtel', prefixes: ['71'] },
 ] as const;
 type Operator = (typeof RELOADLY_STAND_IN_OPERATORS)[number];
+
+/**
+ * Each operator's data bundles (amount in USD, its description) and Reloadly's discount to us, in
+ * percent. The four demo operators sell every amount of the demo catalogue (0.20 ... 25.00).
+ */
+const DEMO_BUNDLES: readonly (readonly [number, string])[] = [
+  [0.2, '500 MB 1 day'],
+  [0.4, '1 GB 1 day'],
+  [0.5, '1.5 GB 1 day'],
+  [0.7, '2 GB 1 day'],
+  [1, '3 GB 3 days'],
+  [1.5, '3 GB 7 days'],
+  [2, '5 GB 7 days'],
+  [3, '7 GB 7 days'],
+  [5, '10 GB 30 days'],
+  [10, '25 GB 30 days'],
+  [25, 'Unlimited 30 days'],
+];
+export const RELOADLY_STAND_IN_CATALOGUE: Readonly<
+  Record<number, { bundles: readonly (readonly [number, string])[]; commission: number; internationalDiscount: number }>
+> = {
+  1650: { bundles: DEMO_BUNDLES, commission: 4, internationalDiscount: 4 },
+  1651: { bundles: DEMO_BUNDLES, commission: 3.5, internationalDiscount: 3.5 },
+  1652: { bundles: DEMO_BUNDLES, commission: 3, internationalDiscount: 3 },
+  1653: { bundles: DEMO_BUNDLES, commission: 3, internationalDiscount: 3 },
+  1654: {
+    bundles: [
+      [0.5, '1 GB 1 day'],
+      [1, '2 GB 3 days'],
+      [2, '5 GB 7 days'],
+      [5, '12 GB 30 days'],
+    ],
+    commission: 2.5,
+    internationalDiscount: 2.5,
+  },
+};
+
+/** "5.00": Reloadly's key of fixedAmountsDescriptions. */
+const amountKey = (amount: number) => amount.toFixed(2);
 
 export type ReloadlyFault = 'reset-before' | 'reset-after' | 'hang-before' | 'hang-after' | '503';
 export type ReloadlyStatus = 'SUCCESSFUL' | 'PROCESSING' | 'FAILED' | 'REFUNDED';
@@ -145,10 +203,45 @@ export interface ReloadlyStandIn {
   expireTokens(): void;
   /** The next request whose path (exact, e.g. '/topups') and/or customIdentifier matches gets this fault; `times` defaults to 1. */
   injectFault(match: { path?: string; customIdentifier?: string }, fault: ReloadlyFault, times?: number): void;
-  /** Forgets transactions, tokens, faults and per-identifier test-number history. */
   /** Drops the injected faults that are still waiting (the network heals); transactions stay. */
   clearFaults(): void;
+  /** The catalogue as GET /operators/countries/SO answers it now. */
+  catalogue(): ReloadlyCatalogueOperator[];
+  /** Takes `amount` (USD, e.g. 5 or 0.5) out of the operator's fixedAmounts; false when it was not there. The operator becomes strict about amounts. */
+  withdrawAmount(operatorId: number, amount: number): boolean;
+  /** Adds (or re-describes) a fixed amount of the operator; throws for an operator the stand-in does not have. The operator becomes strict about amounts. */
+  addAmount(operatorId: number, amount: number, description: string): void;
+  /** Every operator's amounts as they were at the start; only `strictAmounts` stays strict. */
+  resetCatalogue(): void;
+  /** Forgets transactions, tokens, faults and per-identifier test-number history; resets the catalogue. */
   reset(): void;
+}
+
+/** One operator of the catalogue, in Reloadly's shape (the fields the stand-in fills). */
+export interface ReloadlyCatalogueOperator {
+  id: number;
+  operatorId: number;
+  name: string;
+  bundle: boolean;
+  data: boolean;
+  pin: boolean;
+  supportsLocalAmounts: boolean;
+  denominationType: 'FIXED';
+  senderCurrencyCode: 'USD';
+  destinationCurrencyCode: 'USD';
+  commission: number;
+  internationalDiscount: number;
+  localDiscount: number;
+  mostPopularAmount: number | null;
+  minAmount: null;
+  maxAmount: null;
+  fx: { rate: number; currencyCode: 'USD' };
+  fixedAmounts: number[];
+  fixedAmountsDescriptions: Record<string, string>;
+  localFixedAmounts: number[];
+  localFixedAmountsDescriptions: Record<string, string>;
+  promotions: unknown[];
+  country: { isoName: 'SO'; name: 'Somalia' };
 }
 
 /** How a top-up ends once its latency has passed. */
@@ -210,6 +303,8 @@ export interface ReloadlyStandInOptions {
   unavailableRate?: number;
   /** Math.random unless a test fixes it. */
   random?: () => number;
+  /** Refuse every amount that is not one of the operator's fixedAmounts (INVALID_AMOUNT_FOR_OPERATOR). Default false: see above. */
+  strictAmounts?: boolean;
 }
 
 export function createReloadlyStandIn(opts: ReloadlyStandInOptions = {}): ReloadlyStandIn {
@@ -229,6 +324,59 @@ export function createReloadlyStandIn(opts: ReloadlyStandInOptions = {}): Reload
   const faults = faultQueue<{ path: string; customIdentifier: string | undefined }, ReloadlyFault>();
   // Ids start from the clock, so a restarted stand-in (the embedded default) never reuses one.
   let nextId = Date.now();
+
+  /** operatorId -> amount key ("5.00") -> description; operators a control changed are strict about amounts. */
+  const amounts = new Map<number, Map<string, string>>();
+  const changed = new Set<number>();
+  function resetCatalogue(): void {
+    amounts.clear();
+    changed.clear();
+    for (const op of RELOADLY_STAND_IN_OPERATORS) {
+      amounts.set(op.id, new Map(RELOADLY_STAND_IN_CATALOGUE[op.id].bundles.map(([amount, text]) => [amountKey(amount), text])));
+    }
+  }
+  resetCatalogue();
+
+  function catalogueOperator(op: Operator): ReloadlyCatalogueOperator {
+    const listed = [...(amounts.get(op.id) ?? new Map<string, string>())].sort(([a], [b]) => Number(a) - Number(b));
+    const fixedAmounts = listed.map(([key]) => Number(key));
+    const descriptions = Object.fromEntries(listed);
+    const { commission, internationalDiscount } = RELOADLY_STAND_IN_CATALOGUE[op.id];
+    return {
+      id: op.id,
+      operatorId: op.id,
+      name: op.name,
+      bundle: false,
+      data: true,
+      pin: false,
+      supportsLocalAmounts: false,
+      denominationType: 'FIXED',
+      senderCurrencyCode: 'USD',
+      destinationCurrencyCode: 'USD',
+      commission,
+      internationalDiscount,
+      localDiscount: 0,
+      mostPopularAmount: fixedAmounts.includes(1) ? 1 : (fixedAmounts[0] ?? null),
+      minAmount: null,
+      maxAmount: null,
+      fx: { rate: 1, currencyCode: 'USD' },
+      fixedAmounts,
+      fixedAmountsDescriptions: descriptions,
+      localFixedAmounts: [...fixedAmounts],
+      localFixedAmountsDescriptions: { ...descriptions },
+      promotions: [],
+      country: { isoName: 'SO', name: 'Somalia' },
+    };
+  }
+
+  /** Null: the amount is fine; else why it is refused (INVALID_AMOUNT_FOR_OPERATOR). */
+  function amountRefusal(operator: Operator, amount: number): string | null {
+    if (!opts.strictAmounts && !changed.has(operator.id)) return null;
+    const listed = amounts.get(operator.id);
+    const key = amountKey(amount);
+    if (listed?.has(key) && Math.abs(Number(key) - amount) < 1e-9) return null;
+    return `${amount} is not a fixed amount of ${operator.name} (${[...(listed?.keys() ?? [])].join(', ') || 'none'})`;
+  }
 
   const ok = (body: unknown): StandInAnswer => ({ kind: 'answer', status: 200, body });
   const fail = (req: StandInRequest, errorCode: ReloadlyErrorCode, message: string): StandInAnswer => ({
@@ -362,6 +510,12 @@ export function createReloadlyStandIn(opts: ReloadlyStandInOptions = {}): Reload
     });
   }
 
+  function countryCatalogue(req: StandInRequest, iso: string): StandInAnswer {
+    // includeData / includeBundles are accepted: every stand-in operator is a data operator, listed either way.
+    if (iso.toUpperCase() !== 'SO') return fail(req, 'COUNTRY_NOT_SUPPORTED', `Country ${iso} is not supported`);
+    return ok(RELOADLY_STAND_IN_OPERATORS.map(catalogueOperator));
+  }
+
   async function send(req: StandInRequest, async: boolean): Promise<StandInAnswer> {
     const body = isObject(req.body) ? req.body : {};
     const operatorId = typeof body.operatorId === 'string' && /^\d+$/.test(body.operatorId) ? Number(body.operatorId) : body.operatorId;
@@ -371,6 +525,8 @@ export function createReloadlyStandIn(opts: ReloadlyStandInOptions = {}): Reload
     if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) return fail(req, 'INVALID_AMOUNT', 'amount must be a positive number');
     if (body.useLocalAmount !== undefined && typeof body.useLocalAmount !== 'boolean')
       return fail(req, 'INVALID_AMOUNT', 'useLocalAmount must be true or false');
+    const notListed = amountRefusal(operator, amount);
+    if (notListed) return fail(req, 'INVALID_AMOUNT_FOR_OPERATOR', notListed);
     const recipient = isObject(body.recipientPhone) ? body.recipientPhone : {};
     const national =
       recipient.countryCode === 'SO' && (typeof recipient.number === 'string' || typeof recipient.number === 'number')
@@ -508,8 +664,20 @@ export function createReloadlyStandIn(opts: ReloadlyStandInOptions = {}): Reload
         if (parts.length === 6 && parts[0] === 'operators' && parts[1] === 'auto-detect' && parts[2] === 'phone' && parts[4] === 'countries') {
           return autoDetect(req, parts[3], parts[5]);
         }
+        if (parts.length === 3 && parts[0] === 'operators' && parts[1] === 'countries') return countryCatalogue(req, parts[2]);
         if (parts.length === 3 && parts[0] === 'topups' && parts[2] === 'status') return status(req, parts[1]);
         if (req.path === '/topups/reports/transactions') return report(req);
+        // The float: what the stand-in started with less what it delivered.
+        if (req.path === '/accounts/balance') {
+          let spentCents = 0;
+          for (const record of records.values()) if (record.topup.status === 'SUCCESSFUL') spentCents += Math.round(record.topup.requestedAmount * 100);
+          return ok({
+            balance: (RELOADLY_STAND_IN_FLOAT_CENTS - spentCents) / 100,
+            currencyCode: 'USD',
+            currencyName: 'US Dollar',
+            updatedAt: new Date().toISOString(),
+          });
+        }
       }
       if (req.method === 'POST' && req.path === '/topups') return send(req, false);
       if (req.method === 'POST' && req.path === '/topups-async') return send(req, true);
@@ -533,7 +701,23 @@ export function createReloadlyStandIn(opts: ReloadlyStandInOptions = {}): Reload
     },
     injectFault: (match, fault, times = 1) => faults.add(match, fault, times),
     clearFaults: () => faults.clear(),
+    catalogue: () => RELOADLY_STAND_IN_OPERATORS.map(catalogueOperator),
+    withdrawAmount: (operatorId, amount) => {
+      const listed = amounts.get(operatorId);
+      if (!listed) return false;
+      changed.add(operatorId);
+      return listed.delete(amountKey(amount));
+    },
+    addAmount: (operatorId, amount, description) => {
+      const listed = amounts.get(operatorId);
+      if (!listed) throw new Error(`The Reloadly stand-in has no operator ${operatorId}`);
+      if (!Number.isFinite(amount) || amount <= 0) throw new Error(`Not an amount: ${amount}`);
+      changed.add(operatorId);
+      listed.set(amountKey(amount), description);
+    },
+    resetCatalogue,
     reset: () => {
+      resetCatalogue();
       tokens.clear();
       records.clear();
       byIdentifier.clear();

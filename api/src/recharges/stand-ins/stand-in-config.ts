@@ -3,6 +3,7 @@ import { parseMillis, type Millis } from './stand-in-server.ts';
 import { createWaafiPayStandIn, type WaafiPayStandIn } from './waafipay-stand-in.ts';
 import { createReloadlyStandIn, type ReloadlyStandIn } from './reloadly-stand-in.ts';
 import { createDtOneStandIn, type DtOneStandIn } from './dtone-stand-in.ts';
+import { createEdahabStandIn, type EdahabStandIn } from './edahab-stand-in.ts';
 
 /**
  * The stand-ins' field conditions, from the environment (docs/integrations.md, "Stand-ins"): the PIN
@@ -37,6 +38,7 @@ export const standInEnvShape = {
   STAND_IN_WAAFIPAY_PORT: port,
   STAND_IN_RELOADLY_PORT: port,
   STAND_IN_DTONE_PORT: port,
+  STAND_IN_EDAHAB_PORT: port,
 };
 
 export const standInEnvSchema = z.object(standInEnvShape).superRefine((env, ctx) => checkStandInRates(env, ctx));
@@ -67,7 +69,7 @@ export interface StandInOptions {
   /** 'real': the WaafiPay stand-in answers as the real gateway where they differ (waafipay-stand-in.ts). */
   waafipayDialect?: 'standin' | 'real';
   processingPolls?: number;
-  ports?: { waafipay?: number; reloadly?: number; dtone?: number };
+  ports?: { waafipay?: number; reloadly?: number; dtone?: number; edahab?: number };
 }
 
 export function standInOptionsFrom(env: StandInEnv): StandInOptions {
@@ -76,16 +78,17 @@ export function standInOptionsFrom(env: StandInEnv): StandInOptions {
     latencyMs: env.OPERATOR_SANDBOX_LATENCY_MS,
     lostAnswerRate: env.STAND_IN_LOST_ANSWER_RATE,
     unavailableRate: env.STAND_IN_UNAVAILABLE_RATE,
-    ports: { waafipay: env.STAND_IN_WAAFIPAY_PORT, reloadly: env.STAND_IN_RELOADLY_PORT, dtone: env.STAND_IN_DTONE_PORT },
+    ports: { waafipay: env.STAND_IN_WAAFIPAY_PORT, reloadly: env.STAND_IN_RELOADLY_PORT, dtone: env.STAND_IN_DTONE_PORT, edahab: env.STAND_IN_EDAHAB_PORT },
   };
 }
 
 /** The stand-ins with these options (the embedded ones, their thread and serve.ts all make them here). */
-export function createStandIns(opts: StandInOptions): { waafipay: WaafiPayStandIn; reloadly: ReloadlyStandIn; dtone: DtOneStandIn } {
+export function createStandIns(opts: StandInOptions): { waafipay: WaafiPayStandIn; reloadly: ReloadlyStandIn; dtone: DtOneStandIn; edahab: EdahabStandIn } {
   const faults = { lostAnswerRate: opts.lostAnswerRate, unavailableRate: opts.unavailableRate };
   return {
     waafipay: createWaafiPayStandIn({ approvalMs: opts.approvalMs, dialect: opts.waafipayDialect, ...faults }),
     reloadly: createReloadlyStandIn({ latencyMs: opts.latencyMs, processingPolls: opts.processingPolls, ...faults }),
     dtone: createDtOneStandIn({ latencyMs: opts.latencyMs, ...faults }),
+    edahab: createEdahabStandIn({ approvalMs: opts.approvalMs, ...faults }),
   };
 }

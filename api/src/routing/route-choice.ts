@@ -1,0 +1,78 @@
+import type { Knex } from 'knex';
+import { productFor, routeRefusal, RoutingViewCache, type DeliveryRoute, type RoutedBundle } from './delivery-routes.ts';
+import { RouteHealth, type RouteHealthOptions } from './route-health.ts';
+
+/**
+ * Which route a sale's top-up goes through (docs/integrations.md, "Routes"). In order, the first
+ * route that sells the bundle, is known to this process, has not refused this sale and is not
+ * resting after too many failures. A route that rests is still taken when every other one is out
+ * (it rests to spare the sales a likely failure, not to fail them outright). A sale whose top-up
+ * was already sent keeps its route until that route definitely refuses it (sale-steps.ts).
+ */
+export interface RouteChoice {
+  route: DeliveryRoute;
+  /** What is sent: the product id or amount. */
+  product: string;
+  /** Why the routes before it were passed over, for the sale's trail. */
+  passed: { aggregator: string; why: string }[];
+}
+
+export interface RoutedSale extends RoutedBundle {
+  /** Aggregators that definitely refused this sale. */
+  refused: string[];
+}
+
+export class RouteChooser {
+  readonly health: RouteHealth;
+  private readonly views: RoutingViewCache;
+
+  constructor(
+    db: Knex,
+    private readonly known: (aggregator: string) => boolean,
+    health?: Partial<RouteHealthOptions>,
+  ) {
+    this.views = new RoutingViewCache(db);
+    this.health = new RouteHealth(db, { threshold: 5, windowMs: 5 * 60_000, skipMs: 2 * 60_000, ...health });
+  }
+
+  /** The route for this sale now, or why none can deliver it (every reason, in order). */
+  async choose(sale: RoutedSale): Promise<RouteChoice | { none: string; passed: RouteChoice['passed'] }> {
+    const view = await this.views.get();
+    const routes = view.routes.get(sale.provider_id) ?? [];
+    const passed: RouteChoice['passed'] = [];
+    let resting: RouteChoice | null = null;
+    for (const route of routes) {
+      if (sale.refused.includes(route.aggregator)) {
+        passed.push({ aggregator: route.aggregator, why: 'It refused this sale.' });
+        continue;
+      }
+      if (!this.known(route.aggregator)) {
+        passed.push({ aggregator: route.aggregator, why: `No aggregator named "${route.aggregator}" is configured in this process.` });
+        continue;
+      }
+      const refusal = routeRefusal(view, route, sale);
+      if (refusal) {
+        passed.push({ aggregator: route.aggregator, why: refusal });
+        continue;
+      }
+      const product = productFor(route, sale)!;
+      const until = await this.health.skippedUntil(sale.provider_id, route.aggregator);
+      if (until) {
+        passed.push({ aggregator: route.aggregator, why: `Resting after repeated refusals or timeouts until ${until.toISOString()}.` });
+        resting ??= { route, product, passed: [] };
+        continue;
+      }
+      return { route, product, passed };
+    }
+    if (resting)
+      return { ...resting, passed: [...passed, { aggregator: resting.route.aggregator, why: 'Taken although resting: no other route can deliver it.' }] };
+    return { none: passed.length ? passed.map((p) => `${p.aggregator}: ${p.why}`).join(' ') : 'The operator has no delivery route.', passed };
+  }
+
+  /** The route of this aggregator for the sale's operator (a top-up already sent keeps it), or null when it was removed. */
+  async routeOf(sale: RoutedSale, aggregator: string): Promise<{ route: DeliveryRoute; product: string | null } | null> {
+    const view = await this.views.get();
+    const route = (view.routes.get(sale.provider_id) ?? []).find((r) => r.aggregator === aggregator);
+    return route ? { route, product: productFor(route, sale) } : null;
+  }
+}

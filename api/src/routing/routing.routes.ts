@@ -1,0 +1,144 @@
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import {
+  aggregatorProductResponseSchema,
+  aggregatorSyncResponseSchema,
+  AGGREGATORS,
+  connectorResponseSchema,
+  providerRoutesResponseSchema,
+  providerRoutesSchema,
+  type Aggregator,
+  type ProviderRoutesInput,
+} from '@app/contracts';
+import { ApiRouter } from '../http/api-router.ts';
+import { fieldError } from '../http/errors.ts';
+import type { OpenApiRegistry } from '../openapi/registry.ts';
+import type { OperatorAdapter } from '../recharges/adapters/operator-adapter.ts';
+import { PaymentGateways } from '../recharges/adapters/payment-gateways.ts';
+import type { RechargeMoney } from '../recharges/recharge.routes.ts';
+import { listAggregatorProducts, syncAggregators, type ProductFilters } from './aggregator-catalogue.ts';
+import { readProviderRoutes, replaceProviderRoutes } from './provider-routes.ts';
+
+/** What this process delivers and charges through (the routes, the sync and the connectors list read it). */
+export interface RoutingDeps {
+  operators?: Record<string, OperatorAdapter>;
+  gateways?: PaymentGateways;
+  /** Names of the connectors talking to a configured vendor rather than a stand-in. */
+  live?: string[];
+}
+
+const productsQuery = z.object({
+  operator_id: z
+    .string()
+    .regex(/^\d{1,18}$/, { message: 'validation:operator_id_invalid' })
+    .optional(),
+  status: z.enum(['active', 'withdrawn'], { message: 'validation:invalid_value' }).optional(),
+  changed: z.enum(['true', 'false', '1', '0'], { message: 'validation:invalid_value' }).optional(),
+  q: z.string().max(64).optional(),
+  page: z.string().optional(),
+  per_page: z.string().optional(),
+});
+
+const syncBody = z.object({ aggregators: z.array(z.enum(AGGREGATORS, { message: 'validation:route_aggregator_invalid' })).optional() }).default({});
+
+/**
+ * /internet-providers/{id}/routes, /aggregators/{aggregator}/products, /aggregators/sync and
+ * /connectors (docs/integrations.md, "Routes and the aggregators' catalogues"). Staff only: routes
+ * and catalogues carry wholesale prices.
+ */
+export function routingRoutes(registry: OpenApiRegistry, deps: RoutingDeps, money: RechargeMoney = {}) {
+  const providers = new ApiRouter(registry, '/internet-providers', 'Delivery routes');
+  providers.get(
+    '/:id/routes',
+    {
+      summary: "An operator's delivery routes in order, each with its health, and whether each of its bundles can be delivered now",
+      permission: 'view delivery routes',
+      response: providerRoutesResponseSchema,
+    },
+    async (req, ctx) => ({ data: await readProviderRoutes(ctx.db as Knex, String(req.params.id)) }),
+  );
+  providers.put(
+    '/:id/routes',
+    {
+      summary: "Replace an operator's delivery routes (in order; an empty list goes back to the operator's own adapter)",
+      description:
+        'A sale takes the first healthy route that sells its bundle, and moves to the next only after a definite refusal. `products` maps each bundle id to the product id (DT One) or fixed amount (Reloadly, e.g. "5.00") on that aggregator; a bundle missing from a route is not sold through it.',
+      permission: 'manage delivery routes',
+      body: providerRoutesSchema,
+      response: providerRoutesResponseSchema,
+      examples: {
+        body: {
+          routes: [
+            { aggregator: 'reloadly', operator_id: '1650', products: { '12': '5.00' } },
+            { aggregator: 'dtone', operator_id: '2701', products: { '12': '91002' } },
+          ],
+        },
+      },
+    },
+    async (req, ctx) => ({
+      message: 'api:routes.saved',
+      data: await replaceProviderRoutes(ctx, String(req.params.id), req.body as ProviderRoutesInput),
+    }),
+  );
+
+  const aggregators = new ApiRouter(registry, '/aggregators', 'Delivery routes');
+  aggregators.get(
+    '/:aggregator/products',
+    {
+      summary: "An aggregator's products as last synced: filter operator_id, status (active | withdrawn), changed (what the last sync saw change), q",
+      permission: 'view delivery routes',
+      query: productsQuery,
+      list: true,
+      response: aggregatorProductResponseSchema,
+    },
+    async (req, ctx) => {
+      const aggregator = String(req.params.aggregator);
+      if (!(AGGREGATORS as readonly string[]).includes(aggregator)) throw fieldError('aggregator', 'validation:route_aggregator_invalid');
+      return listAggregatorProducts(ctx.db as Knex, aggregator as Aggregator, req.query as ProductFilters);
+    },
+  );
+  aggregators.post(
+    '/sync',
+    {
+      summary: "Pull every aggregator's operators and products now (or the ones named) and record what changed",
+      description: 'An aggregator that does not answer is reported `unknown` and its stored catalogue is left as it was.',
+      permission: 'manage delivery routes',
+      body: syncBody,
+      response: aggregatorSyncResponseSchema,
+    },
+    async (req, ctx) => {
+      const only = (req.body as { aggregators?: Aggregator[] }).aggregators;
+      const results = await syncAggregators(ctx, deps.operators ?? {}, only);
+      return { message: results.some((r) => r.status !== 'ok') ? 'api:routes.sync_partial' : 'api:routes.synced', data: { aggregators: results } };
+    },
+  );
+
+  const connectors = new ApiRouter(registry, '/connectors', 'Delivery routes');
+  connectors.get(
+    '/',
+    {
+      summary: 'The payment gateways and aggregators this server talks to, with what each can do',
+      permission: ['view delivery routes'],
+      response: z.array(connectorResponseSchema),
+    },
+    // Read at each request: a test's adapters are set after the app is made.
+    async () => ({ data: connectorList({ gateways: money.payment ? PaymentGateways.from(money.payment) : undefined, ...deps }) }),
+  );
+
+  return { providers, aggregators, connectors };
+}
+
+/** Every connector of this process with its capabilities, as data (the console reads it). */
+export function connectorList(deps: RoutingDeps) {
+  const live = new Set(deps.live ?? []);
+  const payments = deps.gateways?.all() ?? [];
+  return [
+    ...payments.map((g) => ({ name: g.name, kind: 'payment' as const, live: live.has(g.name), capabilities: { ...g.capabilities } })),
+    ...Object.values(deps.operators ?? {}).map((o) => ({
+      name: o.name,
+      kind: 'delivery' as const,
+      live: live.has(o.name),
+      capabilities: { ...o.capabilities },
+    })),
+  ];
+}
