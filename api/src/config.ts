@@ -8,7 +8,7 @@ import { dataDir } from '../../db/config.ts';
  * The API's settings, read from the environment in this one place and checked at start: a bad
  * value stops the server with a message naming the variable, never a silent default. The
  * database's own settings (DATABASE_URL, DB_*_TIMEOUT_SECONDS) live in db/config.ts, shared with
- * the knex CLI; the money adapters' (WAAFIPAY_*, RELOADLY_*) in recharges/money-adapters.ts.
+ * the knex CLI; the money adapters' (WAAFIPAY_*, RELOADLY_*) in connectors/money-adapters.ts.
  */
 export interface AppConfig {
   env: 'development' | 'production' | 'test';

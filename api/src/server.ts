@@ -8,9 +8,9 @@ import { RechargeWorker } from './recharges/recharge-worker.ts';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.ts';
 import { onWebhookEvent } from './webhooks/webhook-events.ts';
 import { startSqliteCheckpointer, SQLITE_SAFETY_CHECKPOINT_PAGES, type Checkpointer } from './database/sqlite-checkpointer.ts';
-import { moneyAdapters, readMoneyEnv, type MoneyAdapters } from './recharges/money-adapters.ts';
+import { moneyAdapters, readMoneyEnv, type MoneyAdapters } from './connectors/money-adapters.ts';
 import { databaseTrail } from './recharges/remote-calls.ts';
-import { liveConnectors, readRoutingEnv, scheduleCatalogueSync } from './routing/routing-env.ts';
+import { readRoutingEnv, scheduleCatalogueSync } from './routing/routing-env.ts';
 import { systemContext } from './platform/context.ts';
 
 /**
@@ -130,7 +130,7 @@ async function main() {
     logger,
     onRechargeCreated: () => worker?.wake(),
     rechargeMoney: { payment: money.gateways, wake: () => worker?.wake() },
-    routing: { operators: money.operators, gateways: money.gateways, live: liveConnectors(moneyEnv) },
+    routing: { operators: money.operators, gateways: money.gateways, live: money.live },
   });
   const server = app.listen(config.port, () => {
     const url = `http://localhost:${config.port}`;

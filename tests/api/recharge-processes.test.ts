@@ -187,7 +187,7 @@ async function assertMoneyRight(knex: Knex) {
 
 /** The stand-ins as a process of their own: a gateway and an aggregator that outlive the server, as real ones do. */
 async function startStandIns(extra: Record<string, string>): Promise<{ child: ChildProcess; waafipay: string; reloadly: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/recharges/stand-ins/serve.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/connectors/stand-ins/serve.ts'], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, ...extra },
     stdio: ['ignore', 'pipe', 'inherit'],

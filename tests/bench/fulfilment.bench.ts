@@ -30,8 +30,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { Agent, request } from 'undici';
-import type { WaafiBookEntry, WaafiBooks } from '../../api/src/recharges/stand-ins/waafipay-stand-in.ts';
-import type { ReloadlyBookEntry, ReloadlyBooks } from '../../api/src/recharges/stand-ins/reloadly-stand-in.ts';
+import type { WaafiBookEntry, WaafiBooks } from '../../api/src/connectors/payments/waafipay/waafipay-stand-in.ts';
+import type { ReloadlyBookEntry, ReloadlyBooks } from '../../api/src/connectors/deliveries/reloadly/reloadly-stand-in.ts';
 import { fromDbTime } from '../../api/src/database/time.ts';
 import { freshDatabase } from './fresh-database.ts';
 import { recordFigure, type BenchFigure } from './results.ts';
@@ -150,7 +150,7 @@ interface StandIns {
 
 /** `npm run stand-ins` at field times, as its own node process (not npm: its pid is the stand-ins'). */
 async function startStandIns(): Promise<StandIns> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/recharges/stand-ins/serve.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/connectors/stand-ins/serve.ts'], {
     cwd: ROOT,
     env: { ...process.env, ...FIELD },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -19,8 +19,8 @@ import type { WalletTransactionListRow } from '../wallets/wallet-rows.ts';
 import { presentRecharge, rechargeQuery } from './recharge.service.ts';
 import { presentRemoteCall } from './remote-calls.ts';
 import type { RechargeListRow, RechargeRow, RemoteCallRow } from './recharge-rows.ts';
-import type { PaymentAdapter, PaymentFlow } from './adapters/payment-adapter.ts';
-import { PaymentGateways } from './adapters/payment-gateways.ts';
+import type { PaymentAdapter, PaymentFlow } from '../connectors/payments/payment-adapter.ts';
+import { PaymentGateways } from '../connectors/payments/payment-gateways.ts';
 import { raiseSaleEvent } from './sale-events.ts';
 import { paymentAwaitsCheck } from './fulfilment/sale-checks.ts';
 

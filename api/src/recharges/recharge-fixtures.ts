@@ -1,10 +1,11 @@
 import { expect } from 'vitest';
 import { bearer, PNG_1PX, type Harness } from '../../../tests/api/harness.ts';
 import { RechargeWorker, type WorkerOptions } from './recharge-worker.ts';
-import { moneyAdapters, readMoneyEnv, startStandIns, type MoneyAdapters, type StandIns } from './money-adapters.ts';
+import { moneyAdapters, readMoneyEnv, startStandIns, type MoneyAdapters, type StandIns } from '../connectors/money-adapters.ts';
 import { databaseTrail } from './remote-calls.ts';
-import { waafiPayAdapter, type PaymentAdapter } from './adapters/payment-adapter.ts';
-import { WAAFIPAY_STAND_IN_CREDENTIALS } from './stand-ins/waafipay-stand-in.ts';
+import type { PaymentAdapter } from '../connectors/payments/payment-adapter.ts';
+import { waafiPayAdapter } from '../connectors/payments/waafipay/waafipay-adapter.ts';
+import { WAAFIPAY_STAND_IN_CREDENTIALS } from '../connectors/payments/waafipay/waafipay-stand-in.ts';
 import type { RechargeMoney } from './recharge.routes.ts';
 
 /**

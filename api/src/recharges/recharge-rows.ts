@@ -1,5 +1,5 @@
 import type { DeliveryState, PaymentState, RechargeStatus } from '@app/contracts';
-import type { PaymentFlow } from './adapters/payment-adapter.ts';
+import type { PaymentFlow } from '../connectors/payments/payment-adapter.ts';
 
 /**
  * A `recharges` row as the database returns it (docs/data-model.md, "Recharges"). Money is integer

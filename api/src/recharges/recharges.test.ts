@@ -4,7 +4,7 @@ import { ledgerSum } from '../wallets/ledger.ts';
 import { buy, makeShop, moneyKit, walletBalance, type MoneyKit, type Shop } from './recharge-fixtures.ts';
 import type { RechargeWorker } from './recharge-worker.ts';
 import type { RechargeMoney } from './recharge.routes.ts';
-import { PaymentGateways } from './adapters/payment-gateways.ts';
+import { PaymentGateways } from '../connectors/payments/payment-gateways.ts';
 
 /**
  * Recharges end to end on the real app and database: the sale, every refusal (writes nothing),

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type pino from 'pino';
 import type { RemoteCallResponse } from '@app/contracts';
 import { fromDbTime, toDbTime } from '../database/time.ts';
-import type { RemoteCallRecord, RemoteTrail } from './adapters/remote-call.ts';
+import type { RemoteCallRecord, RemoteTrail } from '../connectors/remote-call.ts';
 import type { RemoteCallRow } from './recharge-rows.ts';
 
 /**

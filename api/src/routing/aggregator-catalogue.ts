@@ -4,7 +4,7 @@ import { fromDbTime, toDbTime } from '../database/time.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
 import { transact, type ServiceContext } from '../platform/context.ts';
 import { likePattern, pageParams } from '../http/list-query.ts';
-import type { AggregatorProduct, OperatorAdapter } from '../recharges/adapters/operator-adapter.ts';
+import type { AggregatorProduct, OperatorAdapter } from '../connectors/deliveries/operator-adapter.ts';
 
 /**
  * The aggregators' catalogues as last synced (docs/integrations.md, "Routes and the aggregators'

@@ -1,7 +1,7 @@
 import type pino from 'pino';
 import { z } from 'zod';
 import type { ServiceContext } from '../platform/context.ts';
-import type { OperatorAdapter } from '../recharges/adapters/operator-adapter.ts';
+import type { OperatorAdapter } from '../connectors/deliveries/operator-adapter.ts';
 import { syncAggregators } from './aggregator-catalogue.ts';
 
 /**
@@ -25,17 +25,6 @@ export function readRoutingEnv(env: NodeJS.ProcessEnv = process.env): RoutingEnv
   const parsed = routingEnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   if (!parsed.success) throw new Error(`Invalid routing configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return parsed.data;
-}
-
-/** The connectors pointed at a configured vendor rather than a stand-in (the connectors list says which). */
-export function liveConnectors(env: Record<string, unknown>): string[] {
-  const live: [string, string][] = [
-    ['waafipay', 'WAAFIPAY_URL'],
-    ['edahab', 'EDAHAB_API_URL'],
-    ['reloadly', 'RELOADLY_API_URL'],
-    ['dtone', 'DTONE_API_URL'],
-  ];
-  return live.filter(([, key]) => Boolean(env[key])).map(([name]) => name);
 }
 
 /**

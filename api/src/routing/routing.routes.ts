@@ -13,8 +13,8 @@ import {
 import { ApiRouter } from '../http/api-router.ts';
 import { fieldError } from '../http/errors.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
-import type { OperatorAdapter } from '../recharges/adapters/operator-adapter.ts';
-import { PaymentGateways } from '../recharges/adapters/payment-gateways.ts';
+import type { OperatorAdapter } from '../connectors/deliveries/operator-adapter.ts';
+import { PaymentGateways } from '../connectors/payments/payment-gateways.ts';
 import type { RechargeMoney } from '../recharges/recharge.routes.ts';
 import { listAggregatorProducts, syncAggregators, type ProductFilters } from './aggregator-catalogue.ts';
 import { readProviderRoutes, replaceProviderRoutes } from './provider-routes.ts';

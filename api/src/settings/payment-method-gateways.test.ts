@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createHarness, type Harness } from '../../../tests/api/harness.ts';
 import { buy, liveGatewayOn, makeShop, moneyKit, walletBalance, type MoneyKit, type Shop } from '../recharges/recharge-fixtures.ts';
-import { PaymentGateways } from '../recharges/adapters/payment-gateways.ts';
+import { PaymentGateways } from '../connectors/payments/payment-gateways.ts';
 
 /**
  * A payment method names the gateway that takes its payments (issue 25): cash and bank transfers

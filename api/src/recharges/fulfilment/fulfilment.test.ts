@@ -3,10 +3,10 @@ import { bearer, createHarness, type Harness } from '../../../../tests/api/harne
 import { ledgerSum } from '../../wallets/ledger.ts';
 import { buy, makeShop, moneyKit, walletBalance, type MoneyKit, type Shop } from '../recharge-fixtures.ts';
 import type { RechargeMoney } from '../recharge.routes.ts';
-import { waafiPayAdapter } from '../adapters/payment-adapter.ts';
-import type { FetchLike } from '../adapters/remote-call.ts';
+import { waafiPayAdapter } from '../../connectors/payments/waafipay/waafipay-adapter.ts';
+import type { FetchLike } from '../../connectors/remote-call.ts';
 import { databaseTrail } from '../remote-calls.ts';
-import { WAAFIPAY_STAND_IN_CREDENTIALS } from '../stand-ins/waafipay-stand-in.ts';
+import { WAAFIPAY_STAND_IN_CREDENTIALS } from '../../connectors/payments/waafipay/waafipay-stand-in.ts';
 
 /**
  * Fulfilment at field scale (issue 24), on SQLite and MariaDB, through the real adapters and the

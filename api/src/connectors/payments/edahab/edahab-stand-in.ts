@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { drawMillis, faultQueue, type Millis, type StandInAnswer, type StandInHandler, type StandInRequest } from './stand-in-server.ts';
+import { drawMillis, faultQueue, type Millis, type StandInAnswer, type StandInHandler, type StandInRequest } from '../../stand-ins/stand-in-server.ts';
 
 /**
  * A local eDahab (Somtel's mobile money, docs/integrations.md, "eDahab"): speaks its two operations,

@@ -14,7 +14,7 @@
  * before anything was done, whatever their code. Check every code against DT One's pre-production
  * API before going live.
  */
-import type { ReloadlyMeaning } from './reloadly-answers.ts';
+import type { ReloadlyMeaning } from '../reloadly/reloadly-answers.ts';
 
 /** The same four meanings as Reloadly's (refused, retry, has_it, unknown). */
 export type DtOneMeaning = ReloadlyMeaning;

@@ -1,13 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../../../../tests/api/harness.ts';
-import { databaseTrail } from '../remote-calls.ts';
-import type { RemoteCallRow } from '../recharge-rows.ts';
+import { databaseTrail } from '../../recharges/remote-calls.ts';
+import type { RemoteCallRow } from '../../recharges/recharge-rows.ts';
 import { startStandInServer, type RunningStandIn } from '../stand-ins/stand-in-server.ts';
-import { createReloadlyStandIn, RELOADLY_STAND_IN_CREDENTIALS, type ReloadlyStandIn } from '../stand-ins/reloadly-stand-in.ts';
-import { createDtOneStandIn, DTONE_STAND_IN_CREDENTIALS, type DtOneStandIn } from '../stand-ins/dtone-stand-in.ts';
-import { dtOneAdapter, DTONE_MAX_PRODUCT_PAGES } from './dtone-adapter.ts';
-import { reloadlyAdapter, type AggregatorProduct, type DeliveryRequest, type OperatorAdapter } from './operator-adapter.ts';
-import type { FetchLike } from './remote-call.ts';
+import { createReloadlyStandIn, RELOADLY_STAND_IN_CREDENTIALS, type ReloadlyStandIn } from './reloadly/reloadly-stand-in.ts';
+import { createDtOneStandIn, DTONE_STAND_IN_CREDENTIALS, type DtOneStandIn } from './dtone/dtone-stand-in.ts';
+import { dtOneAdapter, DTONE_MAX_PRODUCT_PAGES } from './dtone/dtone-adapter.ts';
+import type { AggregatorProduct, DeliveryRequest, OperatorAdapter } from './operator-adapter.ts';
+import { reloadlyAdapter } from './reloadly/reloadly-adapter.ts';
+import type { FetchLike } from '../remote-call.ts';
 
 /**
  * The aggregators' catalogues (products()): Reloadly's operators with their fixed amounts and DT

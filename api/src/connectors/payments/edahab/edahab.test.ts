@@ -1,16 +1,16 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createHarness, type Harness } from '../../../../tests/api/harness.ts';
-import { buy, makeShop, moneyKit, type MoneyKit, type Shop } from '../recharge-fixtures.ts';
-import { moneyAdapters, readMoneyEnv, startStandIns } from '../money-adapters.ts';
-import { databaseTrail } from '../remote-calls.ts';
-import { startStandInServer, type RunningStandIn } from '../stand-ins/stand-in-server.ts';
-import { createEdahabStandIn, EDAHAB_STAND_IN_CREDENTIALS, type EdahabStandIn } from '../stand-ins/edahab-stand-in.ts';
-import { WAAFIPAY_STAND_IN_CREDENTIALS } from '../stand-ins/waafipay-stand-in.ts';
+import { bearer, createHarness, type Harness } from '../../../../../tests/api/harness.ts';
+import { buy, makeShop, moneyKit, type MoneyKit, type Shop } from '../../../recharges/recharge-fixtures.ts';
+import { moneyAdapters, readMoneyEnv, startStandIns } from '../../money-adapters.ts';
+import { databaseTrail } from '../../../recharges/remote-calls.ts';
+import { startStandInServer, type RunningStandIn } from '../../stand-ins/stand-in-server.ts';
+import { createEdahabStandIn, EDAHAB_STAND_IN_CREDENTIALS, type EdahabStandIn } from './edahab-stand-in.ts';
+import { WAAFIPAY_STAND_IN_CREDENTIALS } from '../waafipay/waafipay-stand-in.ts';
 import { EDAHAB_LOST_INVOICE, edahabAdapter, type EdahabConfig } from './edahab-adapter.ts';
 import { readEdahabAnswer } from './edahab-answers.ts';
-import type { FetchLike } from './remote-call.ts';
-import type { PaymentAdapter, PaymentRequest } from './payment-adapter.ts';
+import type { FetchLike } from '../../remote-call.ts';
+import type { PaymentAdapter, PaymentRequest } from '../payment-adapter.ts';
 
 /**
  * eDahab, Somtel's mobile money (a direct API): its adapter against its stand-in over HTTP with

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../../../tests/api/harness.ts';
-import { ledgerSum } from '../wallets/ledger.ts';
-import { buy, makeShop, moneyKit, walletBalance, type MoneyKit, type Shop } from './recharge-fixtures.ts';
-import type { RechargeMoney } from './recharge.routes.ts';
+import { createHarness, type Harness } from '../../../../../tests/api/harness.ts';
+import { ledgerSum } from '../../../wallets/ledger.ts';
+import { buy, makeShop, moneyKit, walletBalance, type MoneyKit, type Shop } from '../../../recharges/recharge-fixtures.ts';
+import type { RechargeMoney } from '../../../recharges/recharge.routes.ts';
 
 /**
  * Whole sales against the WaafiPay stand-in answering as the real gateway does where it differs

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createHarness, type Harness } from '../../../../tests/api/harness.ts';
-import { buy, liveGatewayOn, makeShop, moneyKit, type MoneyKit, type Shop } from '../recharge-fixtures.ts';
-import type { RechargeMoney } from '../recharge.routes.ts';
+import { buy, liveGatewayOn, makeShop, moneyKit, type MoneyKit, type Shop } from '../../recharges/recharge-fixtures.ts';
+import type { RechargeMoney } from '../../recharges/recharge.routes.ts';
 import { PaymentGateways } from './payment-gateways.ts';
 
 /**

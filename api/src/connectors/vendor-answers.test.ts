@@ -1,11 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { waafiPayAdapter, type PaymentAdapter } from './payment-adapter.ts';
-import { reloadlyAdapter, type DeliveryRequest, type OperatorAdapter } from './operator-adapter.ts';
+import type { PaymentAdapter } from './payments/payment-adapter.ts';
+import { waafiPayAdapter } from './payments/waafipay/waafipay-adapter.ts';
+import type { DeliveryRequest, OperatorAdapter } from './deliveries/operator-adapter.ts';
+import { reloadlyAdapter } from './deliveries/reloadly/reloadly-adapter.ts';
 import type { FetchLike, RemoteCallRecord, RemoteTrail } from './remote-call.ts';
-import { readWaafiAnswer, WAAFIPAY_ANSWERS, WAAFIPAY_MEANINGS, type WaafiAnswerKind, type WaafiMeaning, type WaafiService } from './waafipay-answers.ts';
-import { readReloadlyError, RELOADLY_ERROR_TABLE, RELOADLY_STATUSES, type ReloadlyMeaning } from './reloadly-answers.ts';
-import { startStandInServer, type RunningStandIn } from '../stand-ins/stand-in-server.ts';
-import { createWaafiPayStandIn, WAAFIPAY_REAL_RESULTS, WAAFIPAY_STAND_IN_CREDENTIALS } from '../stand-ins/waafipay-stand-in.ts';
+import {
+  readWaafiAnswer,
+  WAAFIPAY_ANSWERS,
+  WAAFIPAY_MEANINGS,
+  type WaafiAnswerKind,
+  type WaafiMeaning,
+  type WaafiService,
+} from './payments/waafipay/waafipay-answers.ts';
+import { readReloadlyError, RELOADLY_ERROR_TABLE, RELOADLY_STATUSES, type ReloadlyMeaning } from './deliveries/reloadly/reloadly-answers.ts';
+import { startStandInServer, type RunningStandIn } from './stand-ins/stand-in-server.ts';
+import { createWaafiPayStandIn, WAAFIPAY_REAL_RESULTS, WAAFIPAY_STAND_IN_CREDENTIALS } from './payments/waafipay/waafipay-stand-in.ts';
 
 /**
  * The vendors' answer tables (waafipay-answers.ts, reloadly-answers.ts) through the adapters: every

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createHarness, type Harness } from '../../../../tests/api/harness.ts';
-import { ledgerSum } from '../../wallets/ledger.ts';
-import { buy, makeShop, moneyKit, walletBalance, type MoneyKit, type Shop } from '../recharge-fixtures.ts';
-import { databaseTrail } from '../remote-calls.ts';
-import { startStandInServer, type RunningStandIn } from '../stand-ins/stand-in-server.ts';
-import { createDtOneStandIn, DTONE_STAND_IN_CREDENTIALS, type DtOneStandIn } from '../stand-ins/dtone-stand-in.ts';
+import { bearer, createHarness, type Harness } from '../../../../../tests/api/harness.ts';
+import { ledgerSum } from '../../../wallets/ledger.ts';
+import { buy, makeShop, moneyKit, walletBalance, type MoneyKit, type Shop } from '../../../recharges/recharge-fixtures.ts';
+import { databaseTrail } from '../../../recharges/remote-calls.ts';
+import { startStandInServer, type RunningStandIn } from '../../stand-ins/stand-in-server.ts';
+import { createDtOneStandIn, DTONE_STAND_IN_CREDENTIALS, type DtOneStandIn } from './dtone-stand-in.ts';
 import { dtOneAdapter } from './dtone-adapter.ts';
-import type { OperatorAdapter } from './operator-adapter.ts';
+import type { OperatorAdapter } from '../operator-adapter.ts';
 
 /**
  * DT One, the second aggregator (issue 25, item 3): its adapter against its stand-in over HTTP with

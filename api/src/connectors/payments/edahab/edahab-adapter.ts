@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { formatMinor } from '@app/contracts';
-import { callJson, type CallFor, type CallOutcome, type FetchLike, type JsonAnswer, type RemoteTrail } from './remote-call.ts';
-import type { PaymentAdapter } from './payment-adapter.ts';
+import { callJson, type CallFor, type CallOutcome, type FetchLike, type JsonAnswer, type RemoteTrail } from '../../remote-call.ts';
+import type { PaymentAdapter } from '../payment-adapter.ts';
 import { readEdahabAnswer, unknownEdahabText, type EdahabQuestion } from './edahab-answers.ts';
 
 export interface EdahabConfig {

@@ -16,8 +16,8 @@ import {
   WAAFIPAY_STAND_IN_CREDENTIALS,
   type WaafiBooks,
   type WaafiPayStandIn,
-} from './waafipay-stand-in.ts';
-import { createReloadlyStandIn, RELOADLY_STAND_IN_CREDENTIALS, type ReloadlyBooks, type ReloadlyStandIn } from './reloadly-stand-in.ts';
+} from '../payments/waafipay/waafipay-stand-in.ts';
+import { createReloadlyStandIn, RELOADLY_STAND_IN_CREDENTIALS, type ReloadlyBooks, type ReloadlyStandIn } from '../deliveries/reloadly/reloadly-stand-in.ts';
 
 // Raw HTTP against the stand-ins, as the product's adapters will speak it. Latencies are a few
 // milliseconds so the suite stays fast while every wait path still runs.

@@ -1,5 +1,5 @@
-import { callJson, type CallFor, type CallOutcome, type FetchLike, type RemoteTrail } from './remote-call.ts';
-import type { AggregatorProduct, DeliveryResult, OperatorAdapter } from './operator-adapter.ts';
+import { callJson, type CallFor, type CallOutcome, type FetchLike, type RemoteTrail } from '../../remote-call.ts';
+import type { AggregatorProduct, DeliveryResult, OperatorAdapter } from '../operator-adapter.ts';
 import { DTONE_CLASS_MEANINGS, readDtOneError } from './dtone-answers.ts';
 
 export interface DtOneConfig {

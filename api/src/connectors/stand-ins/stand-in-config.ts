@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { parseMillis, type Millis } from './stand-in-server.ts';
-import { createWaafiPayStandIn, type WaafiPayStandIn } from './waafipay-stand-in.ts';
-import { createReloadlyStandIn, type ReloadlyStandIn } from './reloadly-stand-in.ts';
-import { createDtOneStandIn, type DtOneStandIn } from './dtone-stand-in.ts';
-import { createEdahabStandIn, type EdahabStandIn } from './edahab-stand-in.ts';
+import { STAND_IN_NAMES, STAND_INS, type StandInName, type StandInsByName } from '../registry.ts';
 
 /**
  * The stand-ins' field conditions, from the environment (docs/integrations.md, "Stand-ins"): the PIN
@@ -28,6 +25,7 @@ const millis = (fallback: number) =>
     });
 const rate = z.coerce.number().min(0).max(1).default(0);
 const port = z.coerce.number().int().min(0).max(65535).default(0);
+const portKey = (name: StandInName) => `STAND_IN_${name.toUpperCase() as Uppercase<StandInName>}_PORT` as const;
 
 /** Its fields join the server's money configuration (moneyEnvSchema); the rates' sum is checked by checkStandInRates. */
 export const standInEnvShape = {
@@ -35,10 +33,8 @@ export const standInEnvShape = {
   OPERATOR_SANDBOX_LATENCY_MS: millis(800),
   STAND_IN_LOST_ANSWER_RATE: rate,
   STAND_IN_UNAVAILABLE_RATE: rate,
-  STAND_IN_WAAFIPAY_PORT: port,
-  STAND_IN_RELOADLY_PORT: port,
-  STAND_IN_DTONE_PORT: port,
-  STAND_IN_EDAHAB_PORT: port,
+  // One per stand-in of the registry: STAND_IN_WAAFIPAY_PORT, STAND_IN_RELOADLY_PORT, STAND_IN_DTONE_PORT, STAND_IN_EDAHAB_PORT.
+  ...(Object.fromEntries(STAND_IN_NAMES.map((name) => [portKey(name), port])) as Record<`STAND_IN_${Uppercase<StandInName>}_PORT`, typeof port>),
 };
 
 export const standInEnvSchema = z.object(standInEnvShape).superRefine((env, ctx) => checkStandInRates(env, ctx));
@@ -69,7 +65,7 @@ export interface StandInOptions {
   /** 'real': the WaafiPay stand-in answers as the real gateway where they differ (waafipay-stand-in.ts). */
   waafipayDialect?: 'standin' | 'real';
   processingPolls?: number;
-  ports?: { waafipay?: number; reloadly?: number; dtone?: number; edahab?: number };
+  ports?: Partial<Record<StandInName, number>>;
 }
 
 export function standInOptionsFrom(env: StandInEnv): StandInOptions {
@@ -78,17 +74,11 @@ export function standInOptionsFrom(env: StandInEnv): StandInOptions {
     latencyMs: env.OPERATOR_SANDBOX_LATENCY_MS,
     lostAnswerRate: env.STAND_IN_LOST_ANSWER_RATE,
     unavailableRate: env.STAND_IN_UNAVAILABLE_RATE,
-    ports: { waafipay: env.STAND_IN_WAAFIPAY_PORT, reloadly: env.STAND_IN_RELOADLY_PORT, dtone: env.STAND_IN_DTONE_PORT, edahab: env.STAND_IN_EDAHAB_PORT },
+    ports: Object.fromEntries(STAND_IN_NAMES.map((name) => [name, env[portKey(name)]])),
   };
 }
 
-/** The stand-ins with these options (the embedded ones, their thread and serve.ts all make them here). */
-export function createStandIns(opts: StandInOptions): { waafipay: WaafiPayStandIn; reloadly: ReloadlyStandIn; dtone: DtOneStandIn; edahab: EdahabStandIn } {
-  const faults = { lostAnswerRate: opts.lostAnswerRate, unavailableRate: opts.unavailableRate };
-  return {
-    waafipay: createWaafiPayStandIn({ approvalMs: opts.approvalMs, dialect: opts.waafipayDialect, ...faults }),
-    reloadly: createReloadlyStandIn({ latencyMs: opts.latencyMs, processingPolls: opts.processingPolls, ...faults }),
-    dtone: createDtOneStandIn({ latencyMs: opts.latencyMs, ...faults }),
-    edahab: createEdahabStandIn({ approvalMs: opts.approvalMs, ...faults }),
-  };
+/** The stand-ins with these options (the embedded ones, their thread and serve.ts all make them here), one per registry entry. */
+export function createStandIns(opts: StandInOptions): StandInsByName {
+  return Object.fromEntries(STAND_IN_NAMES.map((name) => [name, STAND_INS[name].create(opts)])) as StandInsByName;
 }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { drawMillis, faultQueue, type Millis, type StandInAnswer, type StandInHandler, type StandInRequest } from './stand-in-server.ts';
+import { drawMillis, faultQueue, type Millis, type StandInAnswer, type StandInHandler, type StandInRequest } from '../../stand-ins/stand-in-server.ts';
 
 /**
  * A local WaafiPay: speaks the gateway's `POST /asm` protocol (docs/integrations.md, "WaafiPay") so the
