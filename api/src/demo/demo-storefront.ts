@@ -77,6 +77,8 @@ export async function seedDemoStorefront(knex: Knex, storage: FileStorage): Prom
         dealer_id: dealer.id,
         name: 'eDahab',
         type: 'edahab',
+        // Through eDahab's own API (its stand-in in the demo): a PIN prompt, no refund.
+        gateway: 'edahab',
         account_number: '625000000',
         instructions: 'Send the amount shown from your eDahab wallet.',
         sort_order: 1,
