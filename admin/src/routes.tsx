@@ -72,6 +72,14 @@ export const CONSOLE_RESOURCES: ConsoleResource[] = [
     children: [{ path: 'review/*', permissions: ['view recharges', 'review recharges'], screen: screen(() => import('./recharges/ReviewList')) }],
   },
   { name: 'logs', recordRepresentation: 'id', permissions: ['view logs'], list: screen(() => import('./logs/LogList')), hasRecordPage: true },
+  // GET /aggregators/{aggregator}/products (dataProvider): /aggregator-catalogue/{aggregator} is one tab per aggregator.
+  {
+    name: 'aggregator-catalogue',
+    recordRepresentation: 'name',
+    permissions: ['view delivery routes'],
+    list: screen(() => import('./routing/AggregatorCataloguePage')),
+    hasRecordPage: false,
+  },
 ];
 
 export const ROUTES: AppRoute[] = [
@@ -82,6 +90,8 @@ export const ROUTES: AppRoute[] = [
   // /internet-providers itself is the react-admin Resource (RESOURCE_SCREENS); its children nest under it.
   { path: '/internet-providers/:id/categories/*', permissions: ['view internet categories'], screen: screen(() => import('./catalogue/CategoryList')) },
   { path: '/internet-providers/:id/categories/:categoryId/bundles/*', permissions: ['view bundles'], screen: screen(() => import('./catalogue/BundleList')) },
+  // An operator's delivery routes: read with 'view delivery routes', edited with 'manage delivery routes' (checked on the page).
+  { path: '/internet-providers/:id/routes', permissions: ['view delivery routes'], screen: screen(() => import('./routing/DeliveryRoutesPage')) },
   { path: '/dealer-providers', permissions: ['view dealer providers'], screen: screen(() => import('./dealer-catalogue/DealerProviderList')) },
   { path: '/dealer-providers/:id/categories', permissions: ['view dealer categories'], screen: screen(() => import('./dealer-catalogue/DealerCategoryList')) },
   {
@@ -90,7 +100,7 @@ export const ROUTES: AppRoute[] = [
     screen: screen(() => import('./dealer-catalogue/DealerBundleList')),
   },
   { path: '/my-wallet', permissions: ['view own wallet'], userTypes: ['dealer'], screen: screen(() => import('./wallets/MyWalletPage')) },
-  // /wallets, /wallet-transactions, /recharges (and /recharges/review) and /logs are CONSOLE_RESOURCES.
+  // /wallets, /wallet-transactions, /recharges (and /recharges/review), /logs and /aggregator-catalogue are CONSOLE_RESOURCES.
   { path: '/missed-sales', permissions: ['view recharges'], screen: screen(() => import('./missed-sales/MissedSaleList')) },
   // `/*`: a key's page opens over the list (/api-keys/{id}).
   { path: '/api-keys/*', permissions: ['view api keys'], screen: screen(() => import('./api-keys/ApiKeyList')) },

@@ -105,6 +105,7 @@ async function main() {
         reconcileMs: moneyEnv.RECHARGE_RECONCILE_MS,
         checkMaxMs: moneyEnv.RECHARGE_CHECK_MAX_MS,
         downVendorLookupsPerMinute: moneyEnv.RECHARGE_DOWN_VENDOR_LOOKUPS_PER_MINUTE,
+        usableAggregator: money.usableAggregator,
         routeHealth: { threshold: routingEnv.ROUTE_UNHEALTHY_AFTER, windowMs: routingEnv.ROUTE_HEALTH_WINDOW_MS, skipMs: routingEnv.ROUTE_REST_MS },
       });
   if (worker) {
@@ -122,7 +123,12 @@ async function main() {
   }
   // The aggregators' catalogues, pulled where the sales are fulfilled.
   const stopCatalogueSync = config.rechargeWorker
-    ? scheduleCatalogueSync(systemContext({ db: db.knex }), money.operators, routingEnv.CATALOGUE_SYNC_MINUTES, logger)
+    ? scheduleCatalogueSync(
+        systemContext({ db: db.knex }),
+        Object.fromEntries(Object.entries(money.operators).filter(([name]) => money.usableAggregator(name))),
+        routingEnv.CATALOGUE_SYNC_MINUTES,
+        logger,
+      )
     : () => undefined;
   const app = createApp({
     config,
@@ -130,7 +136,7 @@ async function main() {
     logger,
     onRechargeCreated: () => worker?.wake(),
     rechargeMoney: { payment: money.gateways, wake: () => worker?.wake() },
-    routing: { operators: money.operators, gateways: money.gateways, live: money.live },
+    routing: { operators: money.operators, gateways: money.gateways, live: money.live, usableAggregator: money.usableAggregator },
   });
   const server = app.listen(config.port, () => {
     const url = `http://localhost:${config.port}`;

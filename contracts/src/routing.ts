@@ -30,9 +30,16 @@ export const routeSchema = z.object({
   ),
   /** {"<bundle id>": "<product id or amount>"}: a bundle missing here is not sold through this route. */
   products: z
-    .record(z.string().regex(/^\d{1,15}$/, { message: 'validation:route_bundle_invalid' }), productRef, { message: 'validation:route_products_invalid' })
+    .record(z.string().regex(/^[1-9]\d{0,14}$/, { message: 'validation:route_bundle_invalid' }), productRef, { message: 'validation:route_products_invalid' })
     .default({}),
 });
+
+/** What an aggregator's products are: DT One's are ids (digits); Reloadly's (and the sandbox's) fixed amounts in dollars. */
+const PRODUCT_FORMS: Record<(typeof PROVIDER_ADAPTERS)[number], { pattern: RegExp; message: string }> = {
+  dtone: { pattern: /^[1-9]\d{0,14}$/, message: 'validation:route_product_dtone' },
+  reloadly: { pattern: /^\d{1,6}(\.\d{1,2})?$/, message: 'validation:route_product_amount' },
+  sandbox: { pattern: /^\d{1,6}(\.\d{1,2})?$/, message: 'validation:route_product_amount' },
+};
 export type RouteInput = z.infer<typeof routeSchema>;
 
 export const providerRoutesSchema = z
@@ -42,6 +49,10 @@ export const providerRoutesSchema = z
     value.routes.forEach((route, i) => {
       if (seen.has(route.aggregator)) ctx.addIssue({ code: 'custom', path: ['routes', i, 'aggregator'], message: 'validation:route_aggregator_twice' });
       seen.add(route.aggregator);
+      const form = PRODUCT_FORMS[route.aggregator];
+      if (!form) return;
+      for (const [bundle, product] of Object.entries(route.products))
+        if (!form.pattern.test(product)) ctx.addIssue({ code: 'custom', path: ['routes', i, 'products', bundle], message: form.message });
     });
   });
 export type ProviderRoutesInput = z.infer<typeof providerRoutesSchema>;

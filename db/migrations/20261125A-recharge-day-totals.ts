@@ -277,6 +277,16 @@ async function rebuildSpan(knex: Knex, mysql: boolean, token: string, offsetMinu
   }
 }
 
+/**
+ * After a later migration drops a column of `recharges` on SQLite (knex rebuilds the table, and
+ * the rebuild loses its triggers), the day totals' triggers are made again. MySQL keeps them.
+ */
+export async function restoreRechargeTriggers(knex: Knex): Promise<void> {
+  if (isMysql(knex)) return;
+  for (const name of TRIGGERS) await knex.raw(`DROP TRIGGER IF EXISTS ${name}`);
+  for (const sql of sqliteTriggers()) await knex.raw(sql);
+}
+
 async function dropAll(knex: Knex): Promise<void> {
   for (const name of [...TRIGGERS, ...PARENT_TRIGGERS]) await knex.raw(`DROP TRIGGER IF EXISTS ${name}`);
   await knex.schema.dropTableIfExists(DAY_TOTALS);

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { restoreRechargeTriggers } from './20261125A-recharge-day-totals.ts';
 
 // Reconciliation that cannot starve (docs/architecture.md, "Reconciliation"): every sale whose
 // outcome a vendor still has to tell (in review, or settled while its payment was unsure) has its
@@ -49,4 +50,6 @@ export async function down(knex: Knex): Promise<void> {
     t.dropColumn('checks');
     t.dropColumn('last_check_note');
   });
+  // SQLite rebuilt `recharges` to drop those columns, and lost the day totals' triggers.
+  await restoreRechargeTriggers(knex);
 }

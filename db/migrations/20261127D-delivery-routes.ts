@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { foreignId, timestamps } from '../schema-helpers.ts';
+import { restoreRechargeTriggers } from './20261125A-recharge-day-totals.ts';
 
 // Delivery routes (docs/integrations.md, "Routes and the aggregators' catalogues"): an operator's
 // ordered list of aggregators, each with the operator's id there and the product each bundle is
@@ -78,4 +79,6 @@ export async function down(knex: Knex): Promise<void> {
   await knex.schema.dropTable('aggregator_products');
   await knex.schema.dropTable('route_health');
   await knex.schema.dropTable('provider_routes');
+  // SQLite rebuilt `recharges` to drop those columns, and lost the day totals' triggers.
+  await restoreRechargeTriggers(knex);
 }

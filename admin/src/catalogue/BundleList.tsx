@@ -15,7 +15,7 @@ import {
 } from 'react-admin';
 import { Button } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import { useParams } from 'react-router';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import { bundleSchema, updateBundleSchema, type BundleResponse, type CategoryResponse, type ProviderResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
 import { useIsPhone } from '../common/useIsPhone';
@@ -28,6 +28,8 @@ import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { STATUS_CHOICES, volumeLabel } from './parts';
 import { TrashBulkButton, TrashButton } from '../common/DoneToast';
 import { ListEmpty, ListError } from '../common/ListParts';
+import { RouteMappingOffer } from '../routing/RouteMappingOffer';
+import type { RouteOffer } from '../routing/CreateBundleDialog';
 
 // Blank volume means unlimited (null); the shared schema turns text into numbers.
 const emptyIsNull = (v: unknown) => (v === '' || v === undefined ? null : v);
@@ -53,6 +55,17 @@ export default function BundleList() {
     <SelectInput key="status" source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} />,
   ];
   const volume = (r: BundleResponse) => volumeLabel(r.data_volume_mb, translate);
+  // A bundle made from an aggregator's product (the catalogue's "Create bundle") comes with the
+  // product it is (location state). Once created, the list opens with the offer to sell it through
+  // that aggregator's route (state again: the page is mounted anew at each path, Layout.tsx).
+  const location = useLocation();
+  const navigate = useNavigate();
+  const state = location.state as { routeOffer?: RouteOffer; offerBundle?: { id: number; name: string } } | null;
+  const stateAfterCreate = (r: { id: unknown; name?: unknown }) =>
+    state?.routeOffer && permissions?.includes('view delivery routes')
+      ? { routeOffer: state.routeOffer, offerBundle: { id: Number(r.id), name: String(r.name ?? '') } }
+      : undefined;
+  const offer = route.mode === null && state?.routeOffer && state.offerBundle ? { offer: state.routeOffer, bundle: state.offerBundle } : null;
   return (
     <>
       <Breadcrumbs
@@ -127,6 +140,7 @@ export default function BundleList() {
         schemas={{ create: bundleSchema, update: updateBundleSchema }}
         titles={{ create: 'catalogue.bundle.new_title', edit: 'catalogue.bundle.edit_title' }}
         defaultValues={{ category_id: Number(categoryId) || categoryId, validity_days: 1 }}
+        stateAfterCreate={stateAfterCreate}
       >
         <TextInput source="name" label="catalogue.fields.name" fullWidth />
         <TranslationFields source="name" label="catalogue.fields.name" />
@@ -150,6 +164,16 @@ export default function BundleList() {
         <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
         <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
       </RecordFormDrawer>
+      {offer && (
+        <RouteMappingOffer
+          offer={offer.offer}
+          bundle={offer.bundle}
+          providerId={providerId}
+          providerName={provider?.name ?? ''}
+          // Answered: the list's URL without the offer (a reload or Back does not offer it again).
+          onClose={() => navigate(`${location.pathname}${location.search}`, { replace: true, state: null })}
+        />
+      )}
     </>
   );
 }

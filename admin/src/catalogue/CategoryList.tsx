@@ -10,10 +10,12 @@ import {
   TextInput,
   useCanAccess,
   useGetOne,
+  usePermissions,
   useTranslate,
 } from 'react-admin';
-import { Button, IconButton } from '@mui/material';
+import { Button, IconButton, Stack } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
+import RouteIcon from '@mui/icons-material/AltRouteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import { useNavigate, useParams } from 'react-router';
 import { categorySchema, updateCategorySchema, type CategoryResponse, type ProviderResponse } from '@app/contracts';
@@ -42,6 +44,8 @@ export default function CategoryList() {
   const { canAccess: canEdit } = useCanAccess({ resource: 'internet-categories', action: 'edit' });
   const { canAccess: canDelete } = useCanAccess({ resource: 'internet-categories', action: 'delete' });
   const { canAccess: canSeeProviders } = useCanAccess({ resource: 'internet-providers', action: 'list' });
+  const { permissions } = usePermissions<string[]>();
+  const seesRoutes = !!permissions?.includes('view delivery routes');
   const open = (id: unknown) => `${base}/${id}/bundles`;
   const title = provider ? translate('catalogue.category.title_of', { name: provider.name }) : translate('menu.internet_categories');
   const filters = [
@@ -60,10 +64,20 @@ export default function CategoryList() {
       <PageTitle
         title={title}
         actions={
-          canCreate && (
-            <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
-              {translate('catalogue.category.new_title')}
-            </Button>
+          (seesRoutes || canCreate) && (
+            <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
+              {/* The operator's delivery routes: how its bundles reach the customer. */}
+              {seesRoutes && (
+                <Button variant="outlined" startIcon={<RouteIcon />} onClick={() => navigate(`/internet-providers/${providerId}/routes`)}>
+                  {translate('routing.title')}
+                </Button>
+              )}
+              {canCreate && (
+                <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
+                  {translate('catalogue.category.new_title')}
+                </Button>
+              )}
+            </Stack>
           )
         }
       />

@@ -9,12 +9,14 @@ import {
   TextField,
   TextInput,
   useCanAccess,
+  usePermissions,
   useTranslate,
 } from 'react-admin';
 import { ImageUploadInput } from '../common/ImageUploadInput';
-import { Button, Chip, IconButton, Stack } from '@mui/material';
+import { Button, Chip, IconButton, Stack, Tooltip } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/EditOutlined';
+import RouteIcon from '@mui/icons-material/AltRouteOutlined';
 import { useNavigate } from 'react-router';
 import { PROVIDER_ADAPTERS, providerSchema, updateProviderSchema, type ProviderResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
@@ -41,6 +43,8 @@ export default function ProviderList() {
   const { canAccess: canCreate } = useCanAccess({ resource: 'internet-providers', action: 'create' });
   const { canAccess: canEdit } = useCanAccess({ resource: 'internet-providers', action: 'edit' });
   const { canAccess: canDelete } = useCanAccess({ resource: 'internet-providers', action: 'delete' });
+  const { permissions } = usePermissions<string[]>();
+  const seesRoutes = !!permissions?.includes('view delivery routes');
   const open = (id: unknown) => `${BASE}/${id}/categories`;
   const filters = [
     <SearchInput key="q" source="q" alwaysOn />,
@@ -121,12 +125,29 @@ export default function ProviderList() {
             <FunctionField
               label="catalogue.fields.adapter_key"
               render={(r: ProviderResponse) => (
-                <Chip
-                  size="small"
-                  variant="outlined"
-                  color={r.adapter_key === 'reloadly' ? 'primary' : 'default'}
-                  label={translate(`catalogue.adapters.${r.adapter_key}`, { _: r.adapter_key })}
-                />
+                <Stack direction="row" sx={{ alignItems: 'center', gap: 0.5 }}>
+                  <Chip
+                    size="small"
+                    variant="outlined"
+                    color={r.adapter_key === 'reloadly' ? 'primary' : 'default'}
+                    label={translate(`catalogue.adapters.${r.adapter_key}`, { _: r.adapter_key })}
+                  />
+                  {/* The operator's delivery routes (their own page, as its categories are): beside how it delivers, the table is wide. */}
+                  {seesRoutes && (
+                    <Tooltip title={translate('routing.title')}>
+                      <IconButton
+                        size="small"
+                        aria-label={translate('routing.title_of', { name: r.name })}
+                        onClick={(e) => {
+                          e.stopPropagation();
+                          navigate(`${BASE}/${r.id}/routes`);
+                        }}
+                      >
+                        <RouteIcon fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                  )}
+                </Stack>
               )}
             />
             <FunctionField

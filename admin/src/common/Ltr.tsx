@@ -25,3 +25,13 @@ export function useLtr(): (value: string | number | null | undefined) => string 
   const rtl = useTheme().direction === 'rtl';
   return (value) => (rtl ? ltr(value) : value === null || value === undefined ? '' : String(value));
 }
+
+/**
+ * A value whose direction is its own (a name that may be English or Arabic, the server's English
+ * explanation) inside a translated sentence: wrapped in the Unicode isolates FSI … PDI, so it
+ * keeps its own order ("1 GB data, 1 day", not "GB data, 1 day 1") in right-to-left text.
+ */
+export function isolate(value: string | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  return `\u2068${value}\u2069`;
+}

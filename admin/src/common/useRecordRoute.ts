@@ -36,5 +36,7 @@ export function useRecordRoute<T extends RaRecord>(base: string, resource: strin
     openCreate: () => navigate(urls.record('create')),
     openEdit: (r: { id: RaRecord['id'] }) => navigate(urls.record(r.id)),
     close: () => navigate(urls.list),
+    /** Back to the list with a location state for it (what the list shows next, e.g. an offer). */
+    closeWith: (state: Record<string, unknown>) => navigate(urls.list, { state }),
   };
 }

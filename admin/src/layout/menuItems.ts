@@ -22,7 +22,16 @@ export const MENU: MenuSection[] = [
     key: 'management',
     title: 'menu.sections.management',
     items: [
-      { key: 'internet-providers', label: 'menu.internet_providers', path: '/internet-providers', permissions: ['view internet providers'], icon: RouterIcon },
+      {
+        // The company's catalogue of operators, and the aggregators' catalogues their bundles are delivered from.
+        key: 'catalogue',
+        label: 'menu.internet_providers',
+        icon: RouterIcon,
+        children: [
+          { key: 'internet-providers', label: 'menu.operators', path: '/internet-providers', permissions: ['view internet providers'] },
+          { key: 'aggregator-catalogue', label: 'menu.aggregator_catalogue', path: '/aggregator-catalogue', permissions: ['view delivery routes'] },
+        ],
+      },
       { key: 'dealer-providers', label: 'menu.dealer_providers', path: '/dealer-providers', permissions: ['view dealer providers'], icon: StorefrontIcon },
       menuItemOf('banners'),
       {

@@ -76,6 +76,31 @@ describe('log entries as sentences', () => {
     expect((await sentence(entry({ action: 'updated', subject_type: 'banner', subject_id: 2, subject: undefined }))).text).toBe('Admin User updated banner #2');
   });
 
+  it('says whose delivery routes changed (linked to them) and what an aggregator sync found, in each language', async () => {
+    const routes = entry({ action: 'routes_changed', subject_type: 'provider', subject_id: 7, subject: { type: 'provider', id: 7, name: 'Hormuud' } });
+    expect(await sentence(routes)).toEqual({
+      text: 'Admin User changed the delivery routes of operator Hormuud',
+      links: [{ text: 'operator Hormuud', href: '/internet-providers/7/routes' }],
+    });
+    const sync = entry({
+      action: 'aggregator_catalogue_synced',
+      actor: null,
+      subject_type: 'aggregator',
+      subject: { type: 'aggregator', id: null, name: null },
+      description: 'dtone: 4 products, 1 new, 0 changed, 1 withdrawn',
+      after: { aggregator: 'dtone', status: 'ok', error: null, products: 4, new: 1, changed: 0, withdrawn: 1 },
+    });
+    expect(await sentence(sync)).toEqual({
+      text: 'The system synced the catalogue of DT One: 4 products, 1 new, 0 changed, 1 withdrawn',
+      links: [{ text: 'DT One', href: '/aggregator-catalogue/dtone' }],
+    });
+    expect((await sentence(sync, 'ae')).text).toBe('زامَن النظام كتالوج DT One: 4 منتج، 1 جديد، 0 متغيّر، 1 مسحوب');
+    // An entry without its summary reads its description.
+    expect((await sentence({ ...sync, after: null }, 'so')).text).toBe(
+      'Nidaamka wuxuu waafajiyay liiska DT One: 4 alaab, 1 cusub, 0 isbeddelay, 1 la joojiyay',
+    );
+  });
+
   it('every action the API writes and every subject type has its words in en, ae and so', () => {
     const source = readFileSync(resolve(__dirname, '../../../api/src/activity-log/activity-log.ts'), 'utf8');
     const written = [

@@ -68,8 +68,11 @@ export const LOG_ACTIONS = [
   'recharge_resumed',
   'recharge_settled_in_review',
   'recharge_refunded_by_hand',
+  'recharge_paid_back_by_hand',
   'recharge_payment_reconciled',
   'catalogue_changed',
+  'routes_changed',
+  'aggregator_catalogue_synced',
   'reordered',
   'api_key_created',
   'api_key_revoked',
@@ -98,6 +101,7 @@ export const LOG_SUBJECTS = [
   'dealer_category',
   'dealer_bundle',
   'api_key',
+  'aggregator',
 ] as const;
 
 const SETTINGS_PAGES: Record<string, string> = { company: '/settings/company', mail: '/settings/mail', money: '/settings/money' };
@@ -136,6 +140,29 @@ export function subjectPath(s: LogSubject | null | undefined): string | null {
   }
 }
 
+/**
+ * An aggregator's catalogue sync names no record (subject_id is null): the aggregator and its counts
+ * are in the entry's `after` (the sync's summary), else in its English description
+ * ("dtone: 4 products, 1 new, 0 changed, 1 withdrawn").
+ */
+function syncSummary(l: LogEntry): { aggregator: string; products: number; new: number; changed: number; withdrawn: number } | null {
+  const after = (typeof l.after === 'string' ? safeJson(l.after) : l.after) as Record<string, unknown> | null;
+  if (after && typeof after.aggregator === 'string') {
+    const n = (k: string) => Number(after[k] ?? 0);
+    return { aggregator: after.aggregator, products: n('products'), new: n('new'), changed: n('changed'), withdrawn: n('withdrawn') };
+  }
+  const m = /^(\w+): (\d+) products, (\d+) new, (\d+) changed, (\d+) withdrawn/.exec(l.description ?? '');
+  return m ? { aggregator: m[1], products: +m[2], new: +m[3], changed: +m[4], withdrawn: +m[5] } : null;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 /** Splits a translated sentence around one placeholder, so a link can stand where it was. */
 const MARK = '\u2063';
 
@@ -155,8 +182,11 @@ export function useLogSentence() {
     const actor = l.actor?.name || translate('logs.someone');
     const s = l.subject ?? (l.subject_type ? { type: l.subject_type, id: l.subject_id, name: null } : null);
     let subject = '';
+    const sync = s?.type === 'aggregator' ? syncSummary(l) : null;
     if (s) {
-      const rawName = s.name ?? (s.id ? `#${s.id}` : (l.description ?? ''));
+      const rawName = sync
+        ? translate(`catalogue.adapters.${sync.aggregator}`, { _: sync.aggregator })
+        : (s.name ?? (s.id ? `#${s.id}` : (l.description ?? '')));
       const name = s.type === 'settings' && s.name && SETTINGS_PAGES[s.name] ? translate(`logs.settings_groups.${s.name}`) : rawName;
       subject = translate(`logs.subjects.${s.type}`, { name, _: translate('logs.subjects.other', { type: s.type.replace(/_/g, ' '), name }) }).trim();
     }
@@ -164,8 +194,15 @@ export function useLogSentence() {
     const key = known ? `logs.actions.${l.action}` : 'logs.actions.other';
     // {{types}}: the plural name of the subject's kind ("Operators"), for entries about many rows (a new order).
     const types = s ? translate(`logs.subject_types.${s.type}`, { _: s.type.replace(/_/g, ' ') }) : '';
-    const withMark = translate(key, { actor, subject: MARK, types, action: l.action.replace(/_/g, ' ') });
-    const to = subjectPath(s);
+    const counts = sync ? { products: sync.products, new: sync.new, changed: sync.changed, withdrawn: sync.withdrawn } : {};
+    const withMark = translate(key, { actor, subject: MARK, types, action: l.action.replace(/_/g, ' '), ...counts });
+    // A change of an operator's routes links to its routes; a sync to that aggregator's catalogue.
+    const to =
+      l.action === 'routes_changed' && s?.type === 'provider' && s.id && !s.gone
+        ? `/internet-providers/${s.id}/routes`
+        : sync
+          ? `/aggregator-catalogue/${sync.aggregator}`
+          : subjectPath(s);
     const parts: Sentence['parts'] = [];
     withMark.split(MARK).forEach((piece, i) => {
       if (i > 0) parts.push({ subject, to });

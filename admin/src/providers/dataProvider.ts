@@ -126,6 +126,14 @@ export interface ConsoleDataProvider extends DataProvider {
   }): Promise<Said<T>>;
   /** POST /webhook-deliveries/{id}/resend: the event again now, same id and body. */
   resendWebhook<T = unknown>(params: { id: Identifier }): Promise<Said<T>>;
+  /** GET /internet-providers/{id}/routes: the operator's delivery routes, their health, and each bundle's deliverability. */
+  providerRoutes<T = unknown>(params: { id: Identifier }): Promise<{ data: T }>;
+  /** PUT /internet-providers/{id}/routes: the whole ordered list (an empty list: back to the operator's own adapter). */
+  saveProviderRoutes<T = unknown>(params: { id: Identifier; routes: Record<string, unknown>[] }): Promise<Said<T>>;
+  /** POST /aggregators/sync: every aggregator's catalogue now (or the ones named). */
+  syncAggregators<T = unknown>(params?: { aggregators?: string[] }): Promise<Said<T>>;
+  /** GET /connectors: the gateways and aggregators this server talks to. */
+  connectors<T = unknown>(): Promise<{ data: T }>;
 }
 
 /** An answer with the server's message (for the toast). */
@@ -140,8 +148,29 @@ export const useConsoleDataProvider = () => useDataProvider<ConsoleDataProvider>
 const said = <T>(res: { data: T; message?: string }): Said<T> => ({ data: res.data, message: res.message });
 const idOf = (id: Identifier) => encodeURIComponent(String(id));
 
+/**
+ * The console's resource 'aggregator-catalogue' is GET /aggregators/{aggregator}/products (the
+ * aggregator is the list's permanent filter). A product has no id of its own: its operator and
+ * product id make one. The API sorts it itself (operator, product).
+ */
+const AGGREGATOR_CATALOGUE = 'aggregator-catalogue';
+
+async function aggregatorProducts(params: Partial<GetListParams>) {
+  const { aggregator, ...filter } = params.filter ?? {};
+  const res = await apiFetch<Array<{ operator_id: string; product_id: string }>>(`/aggregators/${idOf(String(aggregator ?? ''))}/products`, {
+    query: listQuery({ pagination: params.pagination, filter }),
+  });
+  const data = (res.data ?? []).map((p) => ({ ...p, id: `${p.operator_id}:${p.product_id}` }));
+  return {
+    data: data as never[],
+    total: res.meta?.total ?? data.length,
+    pageInfo: res.meta ? { hasNextPage: res.meta.current_page < res.meta.last_page, hasPreviousPage: res.meta.current_page > 1 } : undefined,
+  };
+}
+
 export const dataProvider: ConsoleDataProvider = {
   async getList(resource, params) {
+    if (resource === AGGREGATOR_CATALOGUE) return aggregatorProducts(params);
     const path = params.meta?.trashed ? `/${resource}/trashed/list` : `/${resource}`;
     const res = await apiFetch<Rec[]>(path, { query: listQuery(params) });
     const data = res.data ?? [];
@@ -368,6 +397,22 @@ export const dataProvider: ConsoleDataProvider = {
 
   async resendWebhook<T>(params: { id: Identifier }) {
     return said(await apiFetch<T>(`/webhook-deliveries/${idOf(params.id)}/resend`, { method: 'POST' }));
+  },
+
+  async providerRoutes<T>(params: { id: Identifier }) {
+    return { data: (await apiFetch<T>(`/internet-providers/${idOf(params.id)}/routes`)).data };
+  },
+
+  async saveProviderRoutes<T>(params: { id: Identifier; routes: Record<string, unknown>[] }) {
+    return said(await apiFetch<T>(`/internet-providers/${idOf(params.id)}/routes`, { method: 'PUT', body: { routes: params.routes } }));
+  },
+
+  async syncAggregators<T>(params: { aggregators?: string[] } = {}) {
+    return said(await apiFetch<T>('/aggregators/sync', { method: 'POST', body: params.aggregators ? { aggregators: params.aggregators } : {} }));
+  },
+
+  async connectors<T>() {
+    return { data: (await apiFetch<T>('/connectors')).data };
   },
 
   async testMail(params) {

@@ -5,8 +5,11 @@ import ExpandMore from '@mui/icons-material/ExpandMore';
 import type { RemoteCallResponse } from '@app/contracts';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 
-const OUTCOME_COLORS = { ok: 'success', refused: 'error', unknown: 'warning' } as const;
-const SYSTEMS: Record<string, string> = { waafipay: 'WaafiPay', reloadly: 'Reloadly' };
+// 'skipped' (a route passed over: routing lines only) is neither good nor bad news: neutral.
+const OUTCOME_COLORS = { ok: 'success', refused: 'error', unknown: 'warning', skipped: 'default' } as const;
+const DOT_COLORS = { ok: 'success.main', refused: 'error.main', unknown: 'warning.main', skipped: 'grey.500' } as const;
+/** Vendors' names as they spell them (not translated); 'routing' is the console's own word (recharges.remote.systems). */
+const SYSTEMS: Record<string, string> = { waafipay: 'WaafiPay', edahab: 'eDahab', reloadly: 'Reloadly', dtone: 'DT One', sandbox: 'Sandbox' };
 
 /** JSON pretty-printed with two spaces; anything else (a truncated or plain-text answer) as it came. */
 export function prettyJson(text: string | null | undefined): string {
@@ -22,10 +25,12 @@ export function prettyJson(text: string | null | undefined): string {
 // are dir="ltr" with text-align start, which the plugin leaves alone.
 
 /**
- * Every request to WaafiPay and Reloadly for one sale and its answer, oldest first: when, which
- * system, which operation, the HTTP status, the outcome (ok, refused, unknown), how long it took.
- * A line opens to the request and the answer, pretty-printed, monospace and left to right (also in
- * Arabic: it is code).
+ * Every request to the payment gateway (WaafiPay, eDahab) and the aggregators (Reloadly, DT One,
+ * the sandbox) for one sale and its answer, oldest first: when, which system, which operation, the
+ * HTTP status, the outcome (ok, refused, unknown), how long it took. A line opens to the request and
+ * the answer, pretty-printed, monospace and left to right (also in Arabic: it is code). Routing
+ * lines (system 'routing') say which route was taken, skipped or refused and why: no request to
+ * open, the explanation as their text.
  */
 export function RemoteCallTimeline({ calls }: { calls: RemoteCallResponse[] }) {
   const translate = useTranslate();
@@ -40,17 +45,61 @@ export function RemoteCallTimeline({ calls }: { calls: RemoteCallResponse[] }) {
 }
 
 function RemoteCallLine({ call: c }: { call: RemoteCallResponse }) {
+  if (c.system === 'routing') return <RoutingLine call={c} />;
+  return <RequestLine call={c} />;
+}
+
+/** "Routing · DT One · Skipped", when, and why (the server's explanation). */
+function RoutingLine({ call: c }: { call: RemoteCallResponse }) {
+  const translate = useTranslate();
+  const fmt = useCompanyFormat();
+  const aggregator = c.operation.replace(/^route\s+/, '');
+  return (
+    <Box component="li" sx={{ position: 'relative', pl: 2, pb: 1.5 }}>
+      <Dot outcome={c.outcome} />
+      <Box sx={{ p: 0.5 }}>
+        <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+          <Typography variant="body2" sx={{ fontWeight: 600 }}>
+            {translate('recharges.remote.systems.routing')}
+          </Typography>
+          <Typography variant="body2">{SYSTEMS[aggregator] ?? aggregator}</Typography>
+          <Chip
+            size="small"
+            color={OUTCOME_COLORS[c.outcome] ?? 'default'}
+            label={translate(`recharges.remote.routing_outcomes.${c.outcome}`, { _: translate(`recharges.remote.outcomes.${c.outcome}`, { _: c.outcome }) })}
+          />
+        </Stack>
+        <Typography variant="caption" color="text.secondary" component="p">
+          {fmt.preciseTime(c.created_at)}
+        </Typography>
+        {c.error && (
+          <Typography variant="body2" color={c.outcome === 'refused' ? 'error' : 'text.secondary'} component="p" sx={{ overflowWrap: 'anywhere' }}>
+            {c.error}
+          </Typography>
+        )}
+      </Box>
+    </Box>
+  );
+}
+
+/** The dot on the line, coloured by outcome. */
+function Dot({ outcome }: { outcome: RemoteCallResponse['outcome'] }) {
+  return (
+    <Box
+      aria-hidden
+      sx={{ position: 'absolute', left: -6, top: 10, width: 10, height: 10, borderRadius: '50%', bgcolor: DOT_COLORS[outcome] ?? 'warning.main' }}
+    />
+  );
+}
+
+function RequestLine({ call: c }: { call: RemoteCallResponse }) {
   const translate = useTranslate();
   const fmt = useCompanyFormat();
   const [open, setOpen] = useState(false);
   const panelId = `remote-call-${c.id}`;
   return (
     <Box component="li" sx={{ position: 'relative', pl: 2, pb: 1.5 }}>
-      {/* The dot on the line, coloured by outcome. */}
-      <Box
-        aria-hidden
-        sx={{ position: 'absolute', left: -6, top: 10, width: 10, height: 10, borderRadius: '50%', bgcolor: `${OUTCOME_COLORS[c.outcome] ?? 'warning'}.main` }}
-      />
+      <Dot outcome={c.outcome} />
       <ButtonBase
         onClick={() => setOpen((o) => !o)}
         aria-expanded={open}

@@ -125,4 +125,52 @@ describe('remote-call timeline', () => {
     expect(screen.getByText('(empty)')).toBeTruthy();
     expect(prettyJson('not json')).toBe('not json');
   });
+
+  it('shows routing lines readably: Routing, the aggregator, a neutral Skipped and why, with nothing to open', async () => {
+    const i18nProvider = await testI18nProvider();
+    const line = (id: number, outcome: 'skipped' | 'ok' | 'refused', aggregator: string, error: string) => ({
+      id,
+      system: 'routing',
+      operation: `route ${aggregator}`,
+      method: 'ROUTE',
+      url: `route:${aggregator}`,
+      request: null,
+      response: null,
+      http_status: null,
+      outcome,
+      error,
+      duration_ms: 0,
+      created_at: '2026-11-23T09:00:00.000Z',
+    });
+    render(
+      <AdminContext dataProvider={testDataProvider()} i18nProvider={i18nProvider} store={memoryStore()}>
+        <RemoteCallTimeline
+          calls={[
+            line(1, 'skipped', 'reloadly', 'Reloadly is resting after 3 failures until 12:05.'),
+            line(2, 'ok', 'dtone', 'DT One sells product 91001 for operator 2701.'),
+            {
+              ...line(3, 'ok', 'dtone', ''),
+              system: 'dtone',
+              operation: 'POST /async/transactions',
+              method: 'POST',
+              url: 'https://dvs.example/async/transactions',
+              http_status: 201,
+              error: null,
+            },
+          ]}
+        />
+      </AdminContext>,
+    );
+    const [skipped, taken, call] = screen.getAllByRole('listitem');
+    expect(within(skipped).getByText('Routing')).toBeTruthy();
+    expect(within(skipped).getByText('Reloadly')).toBeTruthy();
+    const chip = within(skipped).getByText('Skipped').closest('.MuiChip-root')!;
+    expect(chip.className).toContain('MuiChip-colorDefault');
+    expect(within(skipped).getByText('Reloadly is resting after 3 failures until 12:05.')).toBeTruthy();
+    expect(within(skipped).queryByRole('button')).toBeNull();
+    expect(within(taken).getByText('Chosen')).toBeTruthy();
+    expect(within(taken).getByText('DT One')).toBeTruthy();
+    expect(within(call).getByText('DT One')).toBeTruthy();
+    expect(within(call).getByRole('button', { expanded: false })).toBeTruthy();
+  });
 });

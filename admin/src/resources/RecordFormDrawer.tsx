@@ -21,6 +21,7 @@ export function RecordFormDrawer({
   titles,
   transform,
   defaultValues,
+  stateAfterCreate,
   children,
 }: {
   resource: string;
@@ -30,6 +31,11 @@ export function RecordFormDrawer({
   transform?: (data: Record<string, unknown>) => Record<string, unknown>;
   /** Values a new record starts with (e.g. the operator a new category belongs to). */
   defaultValues?: Record<string, unknown>;
+  /**
+   * The location state the list opens with once a record is created (a screen's follow-up step);
+   * undefined: none. State, not the screen's own: the layout mounts the page anew at each path.
+   */
+  stateAfterCreate?: (record: RaRecord) => Record<string, unknown> | undefined;
   children: ReactNode;
 }) {
   const translate = useTranslate();
@@ -37,7 +43,9 @@ export function RecordFormDrawer({
   // The toast names what was saved ("Banner “Weekend offer” created"), not "Element created".
   const done = (what: 'created' | 'updated') => (data: RaRecord) => {
     toast(what, resource, data);
-    route.close();
+    const state = what === 'created' ? stateAfterCreate?.(data) : undefined;
+    if (state) route.closeWith(state);
+    else route.close();
   };
   const form = (schema: z.ZodType, isEdit: boolean) => (
     <SimpleForm

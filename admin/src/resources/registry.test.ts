@@ -17,6 +17,9 @@ describe('the console reads the resource registry', () => {
     // Missed sales are read as sales are (GET /missed-sales needs 'view recharges').
     expect(canAccessFromRegistry(['view recharges'], { resource: 'missed-sales', action: 'list' })).toBe(true);
     expect(canAccessFromRegistry(['view wallets'], { resource: 'missed-sales', action: 'list' })).toBe(false);
+    // The aggregator catalogue is read with the routes (GET /aggregators/{aggregator}/products needs 'view delivery routes').
+    expect(canAccessFromRegistry(['view delivery routes'], { resource: 'aggregator-catalogue', action: 'list' })).toBe(true);
+    expect(canAccessFromRegistry(['view internet providers'], { resource: 'aggregator-catalogue', action: 'list' })).toBe(false);
     // An operation the resource does not offer is never allowed (banners have no bulk create).
     expect(RESOURCES.banners.operations).not.toContain('bulkCreate');
     expect(canAccessFromRegistry(['change user status'], { resource: 'users', action: 'change user status' })).toBe(true);

@@ -48,6 +48,8 @@ const held = (perms: Perms, need: { all: string[]; any: string[] }) =>
 const READ_WITH: Record<string, string> = {
   // Sales refused for want of wallet money are part of the sales record.
   'missed-sales': 'view recharges',
+  // The aggregators' synced products (GET /aggregators/{aggregator}/products).
+  'aggregator-catalogue': 'view delivery routes',
 };
 
 export function canAccessFromRegistry(perms: Perms, { action, resource }: { action: string; resource: string }): boolean {

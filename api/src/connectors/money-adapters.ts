@@ -138,6 +138,11 @@ export interface MoneyAdapters {
   standIns: StandInEndpoints;
   /** The connectors pointed at their real vendor (the others speak to their stand-ins). */
   live: string[];
+  /**
+   * Whether an aggregator may deliver a sale: any while no real gateway is configured; only a real
+   * one while payments are real (a stand-in would "deliver" a paid bundle that never arrives).
+   */
+  usableAggregator(name: string): boolean;
   /** Which systems are real (for the start banner and the logs). */
   describe: string;
   close(): Promise<void>;
@@ -174,5 +179,6 @@ export async function moneyAdapters(env: MoneyEnv, deps: { trail: RemoteTrail; l
   const standInsAt = standIns.fetch ? 'in process' : `${Object.values(standIns.urls).join(', ')} (their books: GET /_standin/books)`;
   const edahabNote = !isLive(edahabConnector, env) && livePayment ? ' (eDahab stand-in, no new charges)' : '';
   const describe = `payment: ${payment.name} (${env.WAAFIPAY_MODE}; gateways known: ${gateways.names().join(', ')})${edahabNote}; operators: ${Object.keys(operators).join(', ')}; live: ${live.join(', ') || 'none (every vendor is its stand-in)'}; stand-ins ${standInsAt}`;
-  return { payment, gateways, operators, standIns, live, describe, close: () => standIns.close() };
+  const usableAggregator = (name: string) => name in operators && (!livePayment || live.includes(name));
+  return { payment, gateways, operators, standIns, live, usableAggregator, describe, close: () => standIns.close() };
 }

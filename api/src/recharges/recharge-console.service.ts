@@ -201,6 +201,8 @@ export interface RefundOutcome {
   recharge: RechargeResponse;
   /** False when the customer's payment is still being let go (the gateway has not confirmed yet). */
   paymentReturned: boolean;
+  /** The gateway has no refund: a person pays the customer back by hand (payment refund_due). */
+  paidBackByHand: boolean;
 }
 
 /**
@@ -219,7 +221,11 @@ const BY_HAND_LEASE_MS = 120_000;
 
 export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, rawId: string | number): Promise<RefundOutcome> {
   const row = await findRecharge(ctx, rawId);
-  const { releasePayment, paymentPending } = await transact(ctx, async (tctx) => {
+  const {
+    releasePayment,
+    paymentPending,
+    byHand: paidBackByHand,
+  } = await transact(ctx, async (tctx) => {
     const r: RechargeRow = await tctx.db('recharges').where({ id: row.id }).forUpdate().first();
     if (r.status !== 'failed' && r.status !== 'refunded' && r.status !== 'completed') throw new AppError(409, 'api:recharges.refund_not_possible');
     const delivered = r.status === 'completed';
@@ -312,6 +318,7 @@ export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, 
             }
           : null,
       paymentPending: (paymentHeld && checkInFlight) || byHand,
+      byHand,
     };
   });
   let paymentReturned = !paymentPending;
@@ -344,7 +351,7 @@ export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, 
       paymentReturned = false;
     }
   }
-  return { recharge: await presentOne(ctx, row.id), paymentReturned };
+  return { recharge: await presentOne(ctx, row.id), paymentReturned, paidBackByHand };
 }
 
 /**

@@ -44,6 +44,9 @@ export interface RechargeRow {
   operator_adapter: string | null;
   /** Aggregators that definitely refused this sale, comma separated (routing/route-choice.ts). */
   routes_refused?: string | null;
+  /** The route a top-up was sent through (the aggregator is operator_adapter): its operator id and product there. */
+  route_operator_id?: string | null;
+  route_product?: string | null;
   /** A payment paid back by hand (payment_state paid_back): who, when, how. */
   paid_back_by?: number | null;
   paid_back_at?: string | null;

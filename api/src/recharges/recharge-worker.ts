@@ -65,6 +65,8 @@ export interface WorkerOptions {
   downVendorLookupsPerMinute?: number;
   /** When a delivery route is rested after refusals or timeouts, and for how long (routing/route-health.ts). */
   routeHealth?: Partial<RouteHealthOptions>;
+  /** Which aggregators may deliver (default: every one in `operators`); money-adapters.ts's usableAggregator. */
+  usableAggregator?: (name: string) => boolean;
 }
 
 export class RechargeWorker {
@@ -111,7 +113,7 @@ export class RechargeWorker {
     this.writes = new StepWrites(opts.db, this.limit);
     this.gate = new VendorGate(opts.db, { lookupsPerMinute: opts.downVendorLookupsPerMinute });
     const gateways = PaymentGateways.from(opts.payment);
-    this.routes = new RouteChooser(opts.db, (aggregator) => aggregator in opts.operators, opts.routeHealth);
+    this.routes = new RouteChooser(opts.db, (aggregator) => aggregator in opts.operators && (opts.usableAggregator?.(aggregator) ?? true), opts.routeHealth);
     this.steps = new SaleSteps({
       db: opts.db,
       ctx: this.ctx,

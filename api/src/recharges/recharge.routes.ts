@@ -155,8 +155,9 @@ export function rechargeRoutes(registry: OpenApiRegistry, money: RechargeMoney =
       response: rechargeResponseSchema,
     },
     async (req, ctx) => {
-      const { recharge, paymentReturned } = await refundRecharge(ctx, money, String(req.params.id));
-      return { message: paymentReturned ? 'api:recharges.refunded' : 'api:recharges.payment_return_pending', data: recharge };
+      const { recharge, paymentReturned, paidBackByHand } = await refundRecharge(ctx, money, String(req.params.id));
+      const message = paidBackByHand ? 'api:recharges.refund_by_hand_due' : paymentReturned ? 'api:recharges.refunded' : 'api:recharges.payment_return_pending';
+      return { message, data: recharge };
     },
   );
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { productFor, routeRefusal, RoutingViewCache, type DeliveryRoute, type RoutedBundle } from './delivery-routes.ts';
-import { RouteHealth, type RouteHealthOptions } from './route-health.ts';
+import { DEFAULT_ROUTE_HEALTH, RouteHealth, type RouteHealthOptions } from './route-health.ts';
 
 /**
  * Which route a sale's top-up goes through (docs/integrations.md, "Routes"). In order, the first
@@ -32,7 +32,7 @@ export class RouteChooser {
     health?: Partial<RouteHealthOptions>,
   ) {
     this.views = new RoutingViewCache(db);
-    this.health = new RouteHealth(db, { threshold: 5, windowMs: 5 * 60_000, skipMs: 2 * 60_000, ...health });
+    this.health = new RouteHealth(db, { ...DEFAULT_ROUTE_HEALTH, ...health });
   }
 
   /** The route for this sale now, or why none can deliver it (every reason, in order). */
@@ -47,7 +47,10 @@ export class RouteChooser {
         continue;
       }
       if (!this.known(route.aggregator)) {
-        passed.push({ aggregator: route.aggregator, why: `No aggregator named "${route.aggregator}" is configured in this process.` });
+        passed.push({
+          aggregator: route.aggregator,
+          why: `The aggregator "${route.aggregator}" is not configured in this process (a shop taking real payments never delivers through a stand-in).`,
+        });
         continue;
       }
       const refusal = routeRefusal(view, route, sale);
@@ -67,12 +70,5 @@ export class RouteChooser {
     if (resting)
       return { ...resting, passed: [...passed, { aggregator: resting.route.aggregator, why: 'Taken although resting: no other route can deliver it.' }] };
     return { none: passed.length ? passed.map((p) => `${p.aggregator}: ${p.why}`).join(' ') : 'The operator has no delivery route.', passed };
-  }
-
-  /** The route of this aggregator for the sale's operator (a top-up already sent keeps it), or null when it was removed. */
-  async routeOf(sale: RoutedSale, aggregator: string): Promise<{ route: DeliveryRoute; product: string | null } | null> {
-    const view = await this.views.get();
-    const route = (view.routes.get(sale.provider_id) ?? []).find((r) => r.aggregator === aggregator);
-    return route ? { route, product: productFor(route, sale) } : null;
   }
 }

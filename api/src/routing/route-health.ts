@@ -3,7 +3,8 @@ import { fromDbTime, toDbTime } from '../database/time.ts';
 
 /**
  * A route's health, shared by every process through the database (docs/integrations.md, "Routes").
- * Definite refusals and unanswered sends on a route are counted in a window; at `threshold` the
+ * Definite refusals and unanswered sends on a route are counted in a window (a delivery through it
+ * clears the count, so these are failures in a row); at `threshold` the
  * route is skipped for `skipMs` (sales take the next route that sells their bundle), then tried
  * again: the next send on it either brings it back (a success clears the count) or counts anew.
  *
@@ -28,7 +29,11 @@ export interface RouteHealthRow {
   last_failure_at: string | null;
 }
 
-export const DEFAULT_ROUTE_HEALTH: RouteHealthOptions = { threshold: 5, windowMs: 5 * 60_000, skipMs: 2 * 60_000 };
+/**
+ * A delivery clears the count, so what rests a route is failures in a row: at field rates (a few
+ * percent of answers lost) ten in a row do not happen on a route that works.
+ */
+export const DEFAULT_ROUTE_HEALTH: RouteHealthOptions = { threshold: 10, windowMs: 5 * 60_000, skipMs: 2 * 60_000 };
 
 const key = (providerId: number, aggregator: string) => `${providerId}:${aggregator}`;
 const time = (v: string | null | undefined) => (v ? new Date(fromDbTime(v)!).getTime() : 0);

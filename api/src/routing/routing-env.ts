@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ServiceContext } from '../platform/context.ts';
 import type { OperatorAdapter } from '../connectors/deliveries/operator-adapter.ts';
 import { syncAggregators } from './aggregator-catalogue.ts';
+import { DEFAULT_ROUTE_HEALTH } from './route-health.ts';
 
 /**
  * Routing's settings (docs/integrations.md, "Routes and the aggregators' catalogues"): when a route
@@ -11,11 +12,11 @@ import { syncAggregators } from './aggregator-catalogue.ts';
 const num = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 
 export const routingEnvSchema = z.object({
-  /** Definite refusals or unanswered sends on one route within the window that rest it. */
-  ROUTE_UNHEALTHY_AFTER: z.coerce.number().int().min(1).default(5),
-  ROUTE_HEALTH_WINDOW_MS: num(5 * 60_000),
+  /** Definite refusals or unanswered sends in a row (a delivery clears them) on one route within the window that rest it. */
+  ROUTE_UNHEALTHY_AFTER: z.coerce.number().int().min(1).default(DEFAULT_ROUTE_HEALTH.threshold),
+  ROUTE_HEALTH_WINDOW_MS: num(DEFAULT_ROUTE_HEALTH.windowMs),
   /** How long a resting route is passed over before it is tried again. */
-  ROUTE_REST_MS: num(2 * 60_000),
+  ROUTE_REST_MS: num(DEFAULT_ROUTE_HEALTH.skipMs),
   /** Minutes between two syncs of the aggregators' catalogues; 0: only by the console's button (POST /aggregators/sync). */
   CATALOGUE_SYNC_MINUTES: num(360),
 });

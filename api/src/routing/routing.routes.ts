@@ -25,6 +25,8 @@ export interface RoutingDeps {
   gateways?: PaymentGateways;
   /** Names of the connectors talking to a configured vendor rather than a stand-in. */
   live?: string[];
+  /** Which aggregators may deliver here (money-adapters.ts); unset: any this process has. */
+  usableAggregator?: (name: string) => boolean;
 }
 
 const productsQuery = z.object({
@@ -75,10 +77,13 @@ export function routingRoutes(registry: OpenApiRegistry, deps: RoutingDeps, mone
         },
       },
     },
-    async (req, ctx) => ({
-      message: 'api:routes.saved',
-      data: await replaceProviderRoutes(ctx, String(req.params.id), req.body as ProviderRoutesInput),
-    }),
+    async (req, ctx) => {
+      const input = req.body as ProviderRoutesInput;
+      const unusable = input.routes.findIndex((r) => deps.usableAggregator && !deps.usableAggregator(r.aggregator));
+      if (unusable >= 0)
+        throw fieldError(`routes.${unusable}.aggregator`, 'validation:route_aggregator_not_configured', { aggregator: input.routes[unusable].aggregator });
+      return { message: 'api:routes.saved', data: await replaceProviderRoutes(ctx, String(req.params.id), input) };
+    },
   );
 
   const aggregators = new ApiRouter(registry, '/aggregators', 'Delivery routes');
@@ -108,7 +113,8 @@ export function routingRoutes(registry: OpenApiRegistry, deps: RoutingDeps, mone
     },
     async (req, ctx) => {
       const only = (req.body as { aggregators?: Aggregator[] }).aggregators;
-      const results = await syncAggregators(ctx, deps.operators ?? {}, only);
+      const usable = Object.fromEntries(Object.entries(deps.operators ?? {}).filter(([name]) => deps.usableAggregator?.(name) ?? true));
+      const results = await syncAggregators(ctx, usable, only);
       return { message: results.some((r) => r.status !== 'ok') ? 'api:routes.sync_partial' : 'api:routes.synced', data: { aggregators: results } };
     },
   );

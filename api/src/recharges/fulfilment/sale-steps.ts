@@ -163,6 +163,9 @@ export class SaleSteps {
     settle: (r) => this.settleFromState(r),
   };
 
+  /** Sale and route pairs whose failure was counted (routeFailed). */
+  private readonly countedFailures = new Set<string>();
+
   constructor(private readonly deps: StepDeps) {}
 
   /** Runs the sale until it is settled, handed to a person, or handed back to wait. */
@@ -363,22 +366,42 @@ export class SaleSteps {
   }
 
   /**
-   * The route of this send: a sale whose top-up went to a route already (a resend after the
-   * aggregator said it never got it, a send that could not go yet) keeps it; else the chooser's.
+   * The route of this send. A sale whose top-up may have reached a route already (a send whose
+   * answer was lost, then "never received": the resend) goes to exactly that route again, with the
+   * operator id and product it was sent with, whatever the routes say now: another route could
+   * deliver it a second time. Otherwise the chooser's (a send that could not go, "not now", may
+   * take another route).
    */
   private async routeFor(r: Sale): Promise<{ operator: OperatorAdapter; operatorId: string | null; product: string } | { none: string }> {
     const sale = this.routed(r);
-    if (r.operator_adapter && !sale.refused.includes(r.operator_adapter)) {
-      const kept = await this.deps.routes.routeOf(sale, r.operator_adapter);
-      const operator = this.deps.operators[r.operator_adapter];
-      if (kept?.product && operator) return { operator, operatorId: kept.route.operatorId, product: kept.product };
-    }
+    const last = r.operator_adapter ? this.deps.operators[r.operator_adapter] : undefined;
+    if (last && r.route_product && !sale.refused.includes(last.name) && (await this.lostSends(r, last)) > 0)
+      return { operator: last, operatorId: r.route_operator_id ?? null, product: r.route_product };
     const choice = await this.deps.routes.choose(sale);
     for (const p of choice.passed) await this.routeNote(r, p.aggregator, 'skipped', p.why);
     if ('none' in choice) return { none: choice.none };
     if (choice.passed.length || sale.refused.length)
       await this.routeNote(r, choice.route.aggregator, 'ok', `Route taken: ${choice.route.aggregator}, product ${choice.product}.`);
     return { operator: this.deps.operators[choice.route.aggregator]!, operatorId: choice.route.operatorId, product: choice.product };
+  }
+
+  /** Sends of this sale to this aggregator whose answer was lost (the aggregator may have them). */
+  private async lostSends(r: Sale, operator: OperatorAdapter): Promise<number> {
+    const sends = await this.deps
+      .db('remote_calls')
+      .where({ recharge_id: r.id, system: operator.system, operation: operator.sendOperation, outcome: 'unknown' })
+      .count({ n: '*' })
+      .first();
+    return Number((sends as { n: number | string }).n);
+  }
+
+  /** A route's failure, counted once per sale (a sale retrying a busy route is not many failures). */
+  private async routeFailed(r: Sale, aggregator: string, reason: string): Promise<void> {
+    const key = `${r.id}:${aggregator}`;
+    if (this.countedFailures.has(key)) return;
+    if (this.countedFailures.size > 10_000) this.countedFailures.clear();
+    this.countedFailures.add(key);
+    await this.deps.routes.health.failed(Number(r.provider_id), aggregator, reason);
   }
 
   private async deliver(r: Sale): Promise<Next> {
@@ -388,7 +411,13 @@ export class SaleSteps {
       return CONTINUE;
     }
     const { operator } = routed;
-    await this.step(r, { delivery_state: 'sent', operator_adapter: operator.name, unsure_since: r.unsure_since ?? toDbTime() });
+    await this.step(r, {
+      delivery_state: 'sent',
+      operator_adapter: operator.name,
+      route_operator_id: routed.operatorId,
+      route_product: routed.product.slice(0, 64),
+      unsure_since: r.unsure_since ?? toDbTime(),
+    });
     const sent = await operator.send(
       {
         customIdentifier: r.reference,
@@ -399,7 +428,7 @@ export class SaleSteps {
       },
       this.forWhom(r),
     );
-    if (sent.status === 'not_sent' || sent.status === 'unknown') await this.deps.routes.health.failed(Number(r.provider_id), operator.name, sent.error);
+    if (sent.status === 'not_sent' || sent.status === 'unknown') await this.routeFailed(r, operator.name, sent.error);
     if (sent.status === 'not_sent') {
       await this.step(r, { delivery_state: 'none' });
       return { then: 'unsure', reason: `The top-up could not be sent yet: ${sent.error}` };
@@ -418,12 +447,7 @@ export class SaleSteps {
       // The aggregator never got it. Sending again under the same customIdentifier is safe (it
       // refuses a duplicate, so it can never deliver twice), a bounded number of times.
       // Sends whose answer was lost (a refusal such as a 429 reached no one's books and does not count).
-      const sends = await this.deps
-        .db('remote_calls')
-        .where({ recharge_id: r.id, operation: operator.sendOperation, outcome: 'unknown' })
-        .count({ n: '*' })
-        .first();
-      if (Number((sends as { n: number | string }).n) < MAX_SENDS) {
+      if ((await this.lostSends(r, operator)) < MAX_SENDS) {
         await this.step(r, { delivery_state: 'none' });
         return { then: 'retry', inMs: this.deps.timing.retryBaseMs };
       }
@@ -461,12 +485,13 @@ export class SaleSteps {
       await this.step(r, { delivery_state: 'processing', delivery_id: result.deliveryId });
       return;
     }
-    await this.deps.routes.health.failed(Number(r.provider_id), aggregator, result.reason);
+    await this.routeFailed(r, aggregator, result.reason);
     const refused = [...new Set([...this.refusedRoutes(r), aggregator])];
     const next = await this.deps.routes.choose(this.routed(r, refused));
     if (!('none' in next) && !r.review_outcome) {
       await this.routeNote(r, aggregator, 'refused', `${result.reason} Trying the next route: ${next.route.aggregator}.`);
-      await this.step(r, { delivery_state: 'none', delivery_id: null, routes_refused: refused.join(',').slice(0, 200) });
+      // The next route has its own review window.
+      await this.step(r, { delivery_state: 'none', delivery_id: null, routes_refused: refused.join(',').slice(0, 200), unsure_since: null });
       return;
     }
     await this.step(r, {

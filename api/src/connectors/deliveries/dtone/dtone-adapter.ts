@@ -172,9 +172,9 @@ export function dtOneAdapter(config: DtOneConfig, deps: { fetch?: FetchLike; tra
       return { status: 'unknown', error: `The catalogue has more than ${DTONE_MAX_PRODUCT_PAGES} pages of ${perPage}: not read` };
     },
     async send(request, forWhom) {
-      const productId = Number(request.productCode);
-      // A bundle without a DT One product cannot be sent: nothing reached DT One.
-      if (!request.productCode || !Number.isSafeInteger(productId))
+      // DT One's product ids are digits: an amount ("5.00"), hex or an exponent is not one. Nothing reached DT One.
+      const productId = /^\d{1,15}$/.test(request.productCode?.trim() ?? '') ? Number(request.productCode) : NaN;
+      if (!Number.isSafeInteger(productId) || productId <= 0)
         return { status: 'failed', deliveryId: null, reason: `The bundle has no DT One product id (operator product code "${request.productCode ?? ''}").` };
       const answer = await call(forWhom, DTONE_SEND, 'POST', '/async/transactions', {
         external_id: request.customIdentifier,
