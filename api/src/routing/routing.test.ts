@@ -46,7 +46,10 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   kit.standIns.dtone.resetCatalogue();
+  kit.standIns.dtone.clearFaults();
+  routing.usableAggregator = undefined;
   await h.knex('route_health').delete();
+  await h.knex('vendor_health').delete();
   await h.knex('aggregator_products').delete();
   expect((await putRoutes(bothRoutes())).status).toBe(200);
 });
@@ -164,6 +167,40 @@ describe('failover', () => {
     const r = await row(sale.body.data.id);
     expect(r).toMatchObject({ operator_adapter: 'dtone', delivery_state: 'processing' });
     await worker.reconcile();
+    expect(kit.standIns.reloadly.sends(r.reference)).toBe(0);
+  });
+
+  it('a top-up that may have reached a route is sent there again, with its product, even after the routes changed', async () => {
+    // The first send is lost before DT One processed it, and DT One cannot be asked for a while.
+    const sale = await buy(h, shop, { phone: '0615123452' });
+    const reference = (await row(sale.body.data.id)).reference as string;
+    kit.standIns.dtone.injectFault({ path: '/v1/async/transactions', externalId: reference }, 'reset-before', 1);
+    kit.standIns.dtone.injectFault({ path: '/v1/transactions' }, '503', 15);
+    const worker = kit.newWorker({ reviewAfterMs: 20_000, downVendorLookupsPerMinute: 1000 });
+    const drained = worker.drain({ timeoutMs: 30_000 });
+    for (let i = 0; i < 200 && !(await h.knex('remote_calls').where({ recharge_id: sale.body.data.id, system: 'dtone', outcome: 'unknown' }).first()); i++)
+      await new Promise((r) => setTimeout(r, 10));
+    // Meanwhile the operator's routes no longer have DT One.
+    expect((await putRoutes({ routes: [bothRoutes().routes[1]] })).status).toBe(200);
+    await drained;
+    const r = await row(sale.body.data.id);
+    expect(r).toMatchObject({ status: 'completed', operator_adapter: 'dtone', route_product: '91001', route_operator_id: '2701' });
+    expect(kit.standIns.reloadly.sends(reference)).toBe(0);
+    expect(kit.standIns.dtone.books().entries.find((e: { externalId: string }) => e.externalId === reference)).toMatchObject({ status: 'COMPLETED' });
+  });
+
+  it('while payments are real, a stand-in aggregator is never a route: refused in the routes, passed over by a sale', async () => {
+    routing.usableAggregator = (name) => name !== 'sandbox';
+    const refused = await putRoutes(bothRoutes());
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors['routes.1.aggregator'][0]).toMatch(/not configured on this server/);
+    routing.usableAggregator = undefined;
+    // A sale DT One refuses has nowhere else to go: not delivered, its money returned.
+    const worker = kit.newWorker({ usableAggregator: (name) => name !== 'sandbox' });
+    const sale = await buy(h, shop, { phone: '0615300002' });
+    await worker.drain();
+    const r = await row(sale.body.data.id);
+    expect(r).toMatchObject({ status: 'refunded', delivery_state: 'failed', payment_state: 'released', routes_refused: 'dtone' });
     expect(kit.standIns.reloadly.sends(r.reference)).toBe(0);
   });
 
