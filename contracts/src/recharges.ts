@@ -53,10 +53,28 @@ export type CustomerMoney = (typeof CUSTOMER_MONEY)[number];
 
 export const REVIEW_OUTCOMES = ['delivered', 'not_delivered'] as const;
 /** An admin settles a sale in review: what the operator's or the customer's evidence shows. */
-export const settleRechargeSchema = z.object({
-  outcome: z.enum(REVIEW_OUTCOMES, { message: 'validation:review_outcome_invalid' }),
-  note: z.string({ message: 'validation:note_required' }).trim().min(1, { message: 'validation:note_required' }).max(500, { message: 'validation:too_long' }),
-});
+export const settleRechargeSchema = z
+  .object({
+    outcome: z.enum(REVIEW_OUTCOMES, { message: 'validation:review_outcome_invalid' }),
+    note: z.string({ message: 'validation:note_required' }).trim().min(1, { message: 'validation:note_required' }).max(500, { message: 'validation:too_long' }),
+    /**
+     * What the gateway's own portal shows for a payment it cannot be asked about (eDahab's answer
+     * lost before its invoice id was known): taken, with the gateway's id for it, or not.
+     */
+    payment: z
+      .object({
+        paid: z.boolean({ message: 'validation:payment_paid_required' }),
+        reference: z.preprocess(
+          (v) => (typeof v === 'string' && v.trim() === '' ? null : typeof v === 'string' ? v.trim() : v),
+          z.string().max(120, { message: 'validation:too_long' }).nullable().optional(),
+        ),
+      })
+      .optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.payment?.paid && !v.payment.reference)
+      ctx.addIssue({ code: 'custom', path: ['payment', 'reference'], message: 'validation:payment_reference_required' });
+  });
 export type SettleRechargeInput = z.infer<typeof settleRechargeSchema>;
 
 /** A person records paying a customer back by hand (a gateway without refunds): how, and the transfer's reference. */

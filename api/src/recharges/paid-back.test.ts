@@ -101,3 +101,51 @@ describe('a payment eDahab took for a bundle that was not delivered', () => {
     expect((await paidBack(id, { note: 'Cash at the counter' })).status).toBe(200);
   });
 });
+
+describe('an eDahab payment whose answer was lost before its invoice id was known', () => {
+  it('waits for a person, who settles it with what the eDahab portal shows: paid (its invoice id) and not delivered is to be paid back by hand', async () => {
+    const worker = kit.newWorker({ reviewAfterMs: 300 });
+    // 0002: paid at eDahab, the answer lost every time; eDahab cannot be asked by our reference.
+    const sale = await buy(h, shop, { payment_method_id: methodId, payer_phone: '+252 62 5550002' });
+    await worker.drain();
+    const id = sale.body.data.id as number;
+    expect(await row(id)).toMatchObject({ status: 'needs_review', payment_state: 'sent', payment_reference: null });
+    const [invoice] = kit.standIns.edahab.byNumber('625550002');
+
+    const settle = (body: object) => h.http().post(`/api/v1/recharges/${id}/settle`).set(bearer(root)).send(body);
+    const noId = await settle({ outcome: 'not_delivered', note: 'Portal: paid', payment: { paid: true } });
+    expect(noId.status).toBe(422);
+    expect(Object.keys(noId.body.errors)).toEqual(['payment.reference']);
+    expect((await settle({ outcome: 'not_delivered', note: 'Portal: paid', payment: { paid: true, reference: String(invoice.invoiceId) } })).status).toBe(200);
+    await worker.drain();
+    expect(await row(id)).toMatchObject({ status: 'refunded', payment_state: 'refund_due', payment_reference: String(invoice.invoiceId) });
+    // Listed among the payments to pay back by hand.
+    const due = await h.http().get('/api/v1/recharges?payment_state=refund_due&per_page=100').set(bearer(root));
+    expect(due.body.data.map((r: { id: number }) => r.id)).toContain(id);
+    expect(due.body.data.every((r: { payment_state: string }) => r.payment_state === 'refund_due')).toBe(true);
+    expect((await h.http().get('/api/v1/recharges?payment_state=bogus').set(bearer(root))).status).toBe(422);
+  });
+
+  it("not paid on the portal: the sale fails with nothing taken; a payment's outcome is refused once it is known", async () => {
+    const worker = kit.newWorker({ reviewAfterMs: 300 });
+    const sale = await buy(h, shop, { payment_method_id: methodId, payer_phone: '+252 62 5560002' });
+    await worker.drain();
+    const id = sale.body.data.id as number;
+    const settled = await h
+      .http()
+      .post(`/api/v1/recharges/${id}/settle`)
+      .set(bearer(root))
+      .send({ outcome: 'not_delivered', note: 'Portal: no invoice paid', payment: { paid: false } });
+    expect(settled.status).toBe(200);
+    await worker.drain();
+    expect(await row(id)).toMatchObject({ status: 'refunded', payment_state: 'absent' });
+    const known = await buy(h, shop, { payment_method_id: methodId, payer_phone: '+252 62 5552009', phone: '0615559999' });
+    await kit.worker.drain();
+    const again = await h
+      .http()
+      .post(`/api/v1/recharges/${known.body.data.id}/settle`)
+      .set(bearer(root))
+      .send({ outcome: 'not_delivered', note: 'x', payment: { paid: false } });
+    expect(again.status).toBe(422);
+  });
+});

@@ -1,5 +1,6 @@
 import {
   type PaidBackInput,
+  type PaymentState,
   formatMinor,
   type RechargeResponse,
   type RechargeStatus,
@@ -8,7 +9,7 @@ import {
   type WalletTransactionResponse,
 } from '@app/contracts';
 import { decodeId } from '../http/ids.ts';
-import { AppError, notFound } from '../http/errors.ts';
+import { AppError, fieldError, notFound } from '../http/errors.ts';
 import { pageParams, type Page } from '../http/list-query.ts';
 import { fromDbTime, startOfZonedDay, toDbTime } from '../database/time.ts';
 import { isDealer, transact, type ServiceContext } from '../platform/context.ts';
@@ -41,6 +42,8 @@ export interface RechargeFilters {
   dealer_id?: string;
   provider_id?: string;
   status?: RechargeStatus;
+  /** Where the customer's payment stands, e.g. `refund_due`: money to pay back by hand. */
+  payment_state?: PaymentState;
   /** Days (YYYY-MM-DD) in the company's time zone. */
   from?: string;
   to?: string;
@@ -73,6 +76,7 @@ async function filtered(ctx: ServiceContext, f: RechargeFilters) {
   if (f.dealer_id) qb.where('recharges.dealer_id', decodeId(f.dealer_id) ?? 0);
   if (f.provider_id) qb.where('recharges.provider_id', decodeId(f.provider_id) ?? 0);
   if (f.status) qb.where('recharges.status', f.status);
+  if (f.payment_state) qb.where('recharges.payment_state', f.payment_state);
   if (f.from) qb.where('recharges.created_at', '>=', toDbTime(startOfZonedDay(f.from, timezone)));
   if (f.to) qb.where('recharges.created_at', '<', toDbTime(new Date(startOfZonedDay(f.to, timezone).getTime() + 86_400_000)));
   const phone = (f.phone ?? '').replace(/\D/g, '').replace(/^(?:00252|252|0)/, '');
@@ -391,28 +395,39 @@ export async function recordPaidBack(ctx: ServiceContext, rawId: string | number
  */
 export async function settleRecharge(ctx: ServiceContext, money: RechargeMoney, rawId: string | number, input: SettleRechargeInput): Promise<RechargeResponse> {
   const row = await findRecharge(ctx, rawId);
+  // A payment's outcome from the gateway's portal only while the sale still asks about it.
+  if (input.payment && row.payment_state !== 'sent') throw fieldError('payment', 'validation:payment_outcome_known');
   await transact(ctx, async (tctx) => {
     const now = toDbTime();
-    const won = await tctx.db('recharges').where({ id: row.id, status: 'needs_review' }).update({
-      status: 'pending',
-      review_outcome: input.outcome,
-      reviewed_by: ctx.actor.id,
-      reviewed_at: now,
-      next_attempt_at: null,
-      unsure_since: null,
-      crashes: 0,
-      // The worker carries the decision out; the reconciliation's questions about it are over.
-      next_check_at: null,
-      check_leased_until: null,
-      checks: 0,
-      updated_at: now,
-    });
+    const payment = input.payment
+      ? input.payment.paid
+        ? { payment_state: 'collected', payment_reference: input.payment.reference ?? null }
+        : { payment_state: 'absent' }
+      : {};
+    const won = await tctx
+      .db('recharges')
+      .where({ id: row.id, status: 'needs_review', ...(input.payment ? { payment_state: 'sent' } : {}) })
+      .update({
+        ...payment,
+        status: 'pending',
+        review_outcome: input.outcome,
+        reviewed_by: ctx.actor.id,
+        reviewed_at: now,
+        next_attempt_at: null,
+        unsure_since: null,
+        crashes: 0,
+        // The worker carries the decision out; the reconciliation's questions about it are over.
+        next_check_at: null,
+        check_leased_until: null,
+        checks: 0,
+        updated_at: now,
+      });
     if (!won) throw new AppError(409, 'api:recharges.settle_not_possible');
     await raiseSaleEvent(tctx, {
       type: 'sale.settled_in_review',
       rechargeId: row.id,
       before: { status: 'needs_review', review_reason: row.review_reason },
-      after: { outcome: input.outcome, note: input.note },
+      after: { outcome: input.outcome, note: input.note, ...(input.payment ? { payment: input.payment } : {}) },
     });
   });
   money.wake?.();

@@ -4,6 +4,7 @@ import {
   rechargeResponseSchema,
   remoteCallResponseSchema,
   RECHARGE_STATUSES,
+  PAYMENT_STATES,
   settleRechargeSchema,
   paidBackSchema,
   walletTransactionResponseSchema,
@@ -34,6 +35,7 @@ const listQuery = z.object({
   dealer_id: z.string().optional(),
   provider_id: z.string().optional(),
   status: z.enum(RECHARGE_STATUSES, { message: 'validation:recharge_status_invalid' }).optional(),
+  payment_state: z.enum(PAYMENT_STATES, { message: 'validation:invalid_value' }).optional(),
   from: dateParam,
   to: dateParam,
   // Digits with the usual separators: anything else would be stripped to nothing and filter nothing.
@@ -108,7 +110,8 @@ export function rechargeRoutes(registry: OpenApiRegistry, money: RechargeMoney =
   api.get(
     '/',
     {
-      summary: 'Recharges: filter dealer_id, provider_id, status, from, to (days), phone, q (a reference)',
+      summary:
+        'Recharges: filter dealer_id, provider_id, status, payment_state (refund_due: money to pay back by hand), from, to (days), phone, q (a reference)',
       permission: 'view recharges',
       query: listQuery,
       list: true,
