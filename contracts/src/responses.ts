@@ -467,7 +467,11 @@ export type RechargeResponse = z.infer<typeof rechargeResponseSchema>;
 /** One request to a payment gateway or an aggregator and its answer (credentials redacted). */
 export const remoteCallResponseSchema = z.object({
   id: z.number().int(),
-  system: z.string().describe('waafipay | edahab | reloadly | dtone | sandbox, or `routing` for a line about the routes (taken, skipped and why)'),
+  system: z
+    .string()
+    .describe(
+      "waafipay | edahab | reloadly | dtone (a sandbox connector records its protocol's name), or `routing` for a line about the routes (taken, skipped and why)",
+    ),
   operation: z.string().describe('e.g. API_PREAUTHORIZE, POST /topups, route dtone'),
   method: z.string(),
   url: z.string(),

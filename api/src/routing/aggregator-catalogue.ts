@@ -51,7 +51,9 @@ async function store(ctx: ServiceContext, aggregator: Aggregator, products: Aggr
       .select('id', 'operator_id', 'product_id', 'amount', 'wholesale', 'status');
     const byKey = new Map(stored.map((p) => [productKey(p.operator_id, p.product_id), p]));
     const seen = new Set<string>();
-    for (const p of products) {
+    for (const raw of products) {
+      // The columns' sizes, on every engine (MariaDB in strict mode refuses a longer value).
+      const p = { ...raw, operatorId: raw.operatorId.slice(0, 64), productId: raw.productId.slice(0, 64) };
       const k = productKey(p.operatorId, p.productId);
       if (seen.has(k)) continue;
       seen.add(k);

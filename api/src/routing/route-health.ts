@@ -93,6 +93,8 @@ export class RouteHealth {
       .onConflict(['provider_id', 'aggregator'])
       .ignore();
     // One statement, so two processes counting at once both count: a window that ran out starts again at 1.
+    // Both CASEs read the row's old window_started_at: MariaDB assigns SET clauses left to right, so
+    // `failures` must stay before `window_started_at` here.
     await this.db('route_health')
       .where({ provider_id: providerId, aggregator })
       .update({

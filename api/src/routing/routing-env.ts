@@ -14,9 +14,9 @@ const num = (fallback: number) => z.coerce.number().int().min(0).default(fallbac
 export const routingEnvSchema = z.object({
   /** Definite refusals or unanswered sends in a row (a delivery clears them) on one route within the window that rest it. */
   ROUTE_UNHEALTHY_AFTER: z.coerce.number().int().min(1).default(DEFAULT_ROUTE_HEALTH.threshold),
-  ROUTE_HEALTH_WINDOW_MS: num(DEFAULT_ROUTE_HEALTH.windowMs),
+  ROUTE_HEALTH_WINDOW_MS: z.coerce.number().int().min(1000).default(DEFAULT_ROUTE_HEALTH.windowMs),
   /** How long a resting route is passed over before it is tried again. */
-  ROUTE_REST_MS: num(DEFAULT_ROUTE_HEALTH.skipMs),
+  ROUTE_REST_MS: z.coerce.number().int().min(1000).default(DEFAULT_ROUTE_HEALTH.skipMs),
   /** Minutes between two syncs of the aggregators' catalogues; 0: only by the console's button (POST /aggregators/sync). */
   CATALOGUE_SYNC_MINUTES: num(360),
 });

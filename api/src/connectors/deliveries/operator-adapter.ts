@@ -1,8 +1,9 @@
 import type { CallFor } from '../remote-call.ts';
 
 /**
- * Delivering the bundle to the customer's number (docs/architecture.md, "Recharges"). A
- * provider's `adapter_key` names its adapter; Reloadly (below) is the one built in.
+ * Delivering the bundle to the customer's number (docs/architecture.md, "Recharges"). Each
+ * aggregator's connector implements it (reloadly/, dtone/; registry.ts); which one a sale uses is its
+ * operator's route (routing/route-choice.ts).
  *
  * - send(): one top-up under our own unique id (the recharge's reference); never sent twice.
  * - lookup(): what became of a send whose answer was lost, by that id.
@@ -61,7 +62,7 @@ export interface OperatorCapabilities {
 export interface OperatorAdapter {
   readonly name: string;
   readonly capabilities: OperatorCapabilities;
-  /** The aggregator's Somali catalogue (every operator, or one): what a route may sell, for the sync (catalogue/aggregator-sync). */
+  /** The aggregator's Somali catalogue (every operator, or one): what a route may sell, for the sync (routing/aggregator-catalogue.ts). */
   products(forWhom: CallFor, operatorId?: string): Promise<ProductsResult>;
   /** The float left at the aggregator. */
   balance(forWhom: CallFor): Promise<BalanceResult>;

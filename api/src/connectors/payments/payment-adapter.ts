@@ -2,13 +2,14 @@ import type { CallFor } from '../remote-call.ts';
 
 /**
  * Collecting the customer's payment (docs/architecture.md, "Recharges"). The worker speaks to it
- * in these words only; WaafiPay (below) is the one gateway built in.
+ * in these words only; each gateway's connector implements them (waafipay/, edahab/; registry.ts).
  *
  * - charge(): `preauthorize` reserves the amount while the payer approves the PIN prompt (then
  *   commit() takes it once the bundle is delivered, release() lets it go otherwise); `purchase`
  *   takes it at once (release() reverses it).
- * - lookup(): what became of a payment, by our own reference: the only thing to do after an
- *   unknown outcome. A charge is never sent twice for one reference.
+ * - lookup(): what became of a payment, by our own reference (or the gateway's own id where it
+ *   cannot be asked by ours): the only thing to do after an unknown outcome. A charge is never sent
+ *   twice for one reference.
  */
 export type PaymentFlow = 'preauthorize' | 'purchase';
 
