@@ -93,8 +93,8 @@ export interface ConsoleDataProvider extends DataProvider {
   requestTopUp(params: { data: Record<string, unknown> }): Promise<Said>;
   approveTopUp(params: { id: Identifier }): Promise<Said>;
   rejectTopUp(params: { id: Identifier; data: { reason: string } }): Promise<Said>;
-  /** POST /recharges/{id}/retry | refund | settle. */
-  rechargeAction(params: { id: Identifier; action: 'retry' | 'refund' | 'settle'; data?: Record<string, unknown> }): Promise<Said>;
+  /** POST /recharges/{id}/retry | refund | settle | paid-back. */
+  rechargeAction(params: { id: Identifier; action: 'retry' | 'refund' | 'settle' | 'paid-back'; data?: Record<string, unknown> }): Promise<Said>;
   /** GET /recharges/review-count. */
   reviewCount(): Promise<{ data: number }>;
   /** GET /reports/{name} (sales, dealer-profit) with its filters. */

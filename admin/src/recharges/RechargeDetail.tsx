@@ -13,7 +13,8 @@ import { useCompanyFormat } from '../common/useCompanyFormat';
 import { Ltr } from '../common/Ltr';
 import { REVIEW_COUNT_KEY } from '../layout/useReviewCount';
 import { RechargeStatus, StateChip } from './RechargeStatus';
-import { RemoteCallTimeline } from './RemoteCallTimeline';
+import { RemoteCallTimeline, vendorName } from './RemoteCallTimeline';
+import { PaidBackPanel } from './PaidBack';
 import { SettlePanel } from './SettlePanel';
 
 export interface RechargeDetailData {
@@ -27,7 +28,10 @@ export interface RechargeDetailData {
 /** The recharges resource's record (dataProvider.getOne): the sale with its timeline, transactions and remote calls. */
 export type RechargeRecord = RechargeResponse & Partial<Omit<RechargeDetailData, 'recharge'>>;
 
-/** What a person wrote or was told with an event (a review's reason, a settlement's outcome and note). */
+/**
+ * What a person wrote or was told with an event (a review's reason, a settlement's outcome, what
+ * the payment service's portal showed and the note; a payment paid back by hand: its note and reference).
+ */
 function eventDetail(detail: string | null, translate: (key: string, opts?: object) => string): string | null {
   if (!detail) return null;
   let after: Record<string, unknown>;
@@ -39,8 +43,17 @@ function eventDetail(detail: string | null, translate: (key: string, opts?: obje
   if (!after || typeof after !== 'object') return null;
   const parts: string[] = [];
   if (typeof after.outcome === 'string') parts.push(translate(`recharges.timeline_detail.event_outcome.${after.outcome}`, { _: String(after.outcome) }));
+  const payment = after.payment as { paid?: unknown; reference?: unknown } | undefined;
+  if (payment && typeof payment === 'object' && typeof payment.paid === 'boolean')
+    parts.push(
+      translate(`recharges.timeline_detail.event_payment.${payment.paid ? 'paid' : 'not_paid'}`, {
+        reference: typeof payment.reference === 'string' ? `\u2066${payment.reference}\u2069` : '',
+      }),
+    );
   if (typeof after.reason === 'string' && after.reason) parts.push(translate('recharges.timeline_detail.event_reason', { reason: after.reason }));
   if (typeof after.note === 'string' && after.note) parts.push(translate('recharges.timeline_detail.event_note', { note: after.note }));
+  if (typeof after.reference === 'string' && after.reference)
+    parts.push(translate('recharges.timeline_detail.event_reference', { reference: `\u2066${after.reference}\u2069` }));
   return parts.length ? parts.join(' · ') : null;
 }
 
@@ -130,9 +143,9 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
         ['recharges.fields.created_at', fmt.dateTime(r.created_at)],
         ['recharges.fields.payment_state', r.payment_state ? <StateChip kind="payment" state={r.payment_state} /> : null],
         ['recharges.fields.payment_flow', r.payment_flow ? translate(`recharges.payment_flows.${r.payment_flow}`, { _: r.payment_flow }) : null],
-        ['recharges.fields.payment_gateway', r.payment_gateway ? <Ltr>{r.payment_gateway}</Ltr> : null],
+        ['recharges.fields.payment_gateway', r.payment_gateway ? <Ltr>{vendorName(r.payment_gateway)}</Ltr> : null],
         ['recharges.fields.delivery_state', r.delivery_state ? <StateChip kind="delivery" state={r.delivery_state} /> : null],
-        ['recharges.fields.route', r.route ? <Ltr>{r.route}</Ltr> : null],
+        ['recharges.fields.route', r.route ? <Ltr>{vendorName(r.route)}</Ltr> : null],
         ['recharges.fields.delivery_id', r.delivery_id ? <Ltr>{r.delivery_id}</Ltr> : null],
         ['recharges.fields.attempts', String(r.attempts)],
         ['recharges.fields.payment_reference', r.payment_reference ? <Ltr>{r.payment_reference}</Ltr> : null],
@@ -213,6 +226,7 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
               {r.review_reason ? ` ${translate('recharges.review.was_because', { reason: r.review_reason })}` : ''}
             </Alert>
           )}
+          <PaidBackPanel recharge={r} canRecord={can('refund recharges')} onRecorded={reload} />
           {inReview && can('review recharges') && <SettlePanel recharge={r} onSettled={reload} />}
           <Table size="small" aria-label={translate('recharges.detail_title')}>
             <TableBody>

@@ -11,16 +11,16 @@ import {
   usePermissions,
   useTranslate,
 } from 'react-admin';
-import { Alert, Button } from '@mui/material';
+import { Alert, Button, Stack } from '@mui/material';
 import { Link, useNavigate, useParams } from 'react-router';
-import { RECHARGE_STATUSES, type RechargeResponse } from '@app/contracts';
+import { PAYMENT_STATES, RECHARGE_STATUSES, type RechargeResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
 import { Ltr, useLtr } from '../common/Ltr';
 import { CsvExportButton } from '../common/CsvExportButton';
 import { useSession } from '../providers/useSession';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useReviewCount } from '../layout/useReviewCount';
-import { RechargeStatus } from './RechargeStatus';
+import { RechargeStatus, StateChip } from './RechargeStatus';
 import { RechargeDetail } from './RechargeDetail';
 import { useIsPhone } from '../common/useIsPhone';
 import { ListEmpty, ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
@@ -42,8 +42,17 @@ export default function RechargeList() {
   const openId = (useParams()['*'] ?? '').split('/')[0];
   // The filters, sort and page are in the URL; a sale opens at /recharges/{id} with them kept.
   const urls = useListUrls('/recharges');
-  // Links from the dashboard carry their filters (?status=completed&from=...&to=...): moved into the list's own.
-  const preset = usePresetFilters({ status: 'status', from: 'from', to: 'to', dealer_id: 'dealer_id', provider_id: 'provider_id', phone: 'phone' });
+  // Links from the dashboard carry their filters (?status=completed&from=...&to=...): moved into the list's own
+  // (?payment_state=refund_due: the money to pay back by hand).
+  const preset = usePresetFilters({
+    status: 'status',
+    payment_state: 'payment_state',
+    from: 'from',
+    to: 'to',
+    dealer_id: 'dealer_id',
+    provider_id: 'provider_id',
+    phone: 'phone',
+  });
   const filters = usePhoneFilters([
     ...(dealer
       ? []
@@ -70,6 +79,14 @@ export default function RechargeList() {
       source="status"
       label="recharges.fields.status"
       choices={RECHARGE_STATUSES.map((s) => ({ id: s, name: `recharges.status.${s}` }))}
+      alwaysOn
+    />,
+    // Where the customer's payment stands; "To pay back by hand" (refund_due) lists the money owed back.
+    <SelectInput
+      key="payment_state"
+      source="payment_state"
+      label="recharges.fields.payment_state"
+      choices={PAYMENT_STATES.map((s) => ({ id: s, name: `recharges.payment_states.${s}` }))}
       alwaysOn
     />,
     <DateInput key="from" source="from" label="wallets.fields.from" alwaysOn />,
@@ -112,7 +129,7 @@ export default function RechargeList() {
           <SimpleList
             primaryText={(r: RechargeResponse) => `${r.provider_name} · ${r.bundle_name}`}
             secondaryText={(r: RechargeResponse) => `${ltr(r.phone)} · ${ltr(`${r.amount} ${r.currency}`)}${dealer ? '' : ` · ${r.dealer.name}`}`}
-            tertiaryText={(r: RechargeResponse) => <RechargeStatus status={r.status} reason={r.review_reason} />}
+            tertiaryText={(r: RechargeResponse) => <SaleState r={r} stacked />}
             linkType={false}
             rowClick={(id) => urls.record(id)}
           />
@@ -125,11 +142,26 @@ export default function RechargeList() {
             <FunctionField label="recharges.fields.phone" render={(r: RechargeResponse) => <Ltr>{r.phone}</Ltr>} />
             <FunctionField label="recharges.fields.amount" render={(r: RechargeResponse) => <Ltr>{`${r.amount} ${r.currency}`}</Ltr>} />
             {seesCost && <FunctionField label="recharges.fields.profit" render={(r: RechargeResponse) => <Ltr>{r.profit}</Ltr>} />}
-            <FunctionField label="recharges.fields.status" render={(r: RechargeResponse) => <RechargeStatus status={r.status} reason={r.review_reason} />} />
+            <FunctionField label="recharges.fields.status" render={(r: RechargeResponse) => <SaleState r={r} />} />
           </Datagrid>
         )}
       </List>
       <RechargeDetail id={openId || null} onClose={() => navigate(urls.list)} />
     </>
+  );
+}
+
+/**
+ * A row's status, and beside it (`stacked`: under it, a phone's narrow corner) "To pay back by hand"
+ * while the customer's money is owed back (refund_due).
+ */
+function SaleState({ r, stacked = false }: { r: RechargeResponse; stacked?: boolean }) {
+  const status = <RechargeStatus status={r.status} reason={r.review_reason} />;
+  if (r.payment_state !== 'refund_due') return status;
+  return (
+    <Stack direction={stacked ? 'column' : 'row'} sx={{ gap: 0.5, flexWrap: 'wrap', alignItems: stacked ? 'flex-end' : 'center' }}>
+      {status}
+      <StateChip kind="payment" state={r.payment_state} />
+    </Stack>
   );
 }

@@ -43,13 +43,20 @@ const PAYMENT_COLORS: Record<string, ChipColor> = {
   released: 'default',
   refunded: 'default',
   absent: 'default',
+  // A person has to pay the customer back by hand (a gateway without refunds); then it is settled.
+  refund_due: 'warning',
+  paid_back: 'default',
 };
 const DELIVERY_COLORS: Record<string, ChipColor> = { none: 'default', sent: 'warning', processing: 'info', delivered: 'success', failed: 'error' };
 
-/** Where the customer's payment or the delivery stands (contracts: PAYMENT_STATES, DELIVERY_STATES). */
+/**
+ * Where the customer's payment or the delivery stands (contracts: PAYMENT_STATES, DELIVERY_STATES).
+ * Money to pay back by hand (`refund_due`) is a filled warning chip: a person has to act.
+ */
 export function StateChip({ kind, state }: { kind: 'payment' | 'delivery'; state: string | null | undefined }) {
   const translate = useTranslate();
   if (!state) return null;
   const color = (kind === 'payment' ? PAYMENT_COLORS : DELIVERY_COLORS)[state] ?? 'default';
-  return <Chip size="small" variant="outlined" color={color} label={translate(`recharges.${kind}_states.${state}`, { _: state })} />;
+  const act = kind === 'payment' && state === 'refund_due';
+  return <Chip size="small" variant={act ? 'filled' : 'outlined'} color={color} label={translate(`recharges.${kind}_states.${state}`, { _: state })} />;
 }

@@ -10,6 +10,8 @@ const OUTCOME_COLORS = { ok: 'success', refused: 'error', unknown: 'warning', sk
 const DOT_COLORS = { ok: 'success.main', refused: 'error.main', unknown: 'warning.main', skipped: 'grey.500' } as const;
 /** Vendors' names as they spell them (not translated); 'routing' is the console's own word (recharges.remote.systems). */
 const SYSTEMS: Record<string, string> = { waafipay: 'WaafiPay', edahab: 'eDahab', reloadly: 'Reloadly', dtone: 'DT One', sandbox: 'Sandbox' };
+/** A gateway's or an aggregator's name as its vendor spells it (`edahab` → eDahab); an unknown key as it is. */
+export const vendorName = (key: string): string => SYSTEMS[key] ?? key;
 
 /** JSON pretty-printed with two spaces; anything else (a truncated or plain-text answer) as it came. */
 export function prettyJson(text: string | null | undefined): string {

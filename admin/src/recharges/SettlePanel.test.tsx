@@ -8,8 +8,9 @@ import { testI18nProvider } from '../test/i18n';
 import { mockFetch } from '../test/fetchMock';
 
 const recharge = { id: 41, reference: 'RC-41', amount: '0.50', currency: 'USD', pricing_model: 'cost' as const };
+type Sale = Parameters<typeof SettlePanel>[0]['recharge'];
 
-async function renderPanel(onSettled = vi.fn(), r: typeof recharge | (Omit<typeof recharge, 'pricing_model'> & { pricing_model: 'profit' }) = recharge) {
+async function renderPanel(onSettled = vi.fn(), r: Sale = recharge) {
   const i18nProvider = await testI18nProvider();
   render(
     <AdminContext dataProvider={dataProvider} i18nProvider={i18nProvider} store={memoryStore()}>
@@ -33,6 +34,8 @@ describe('settle panel (a sale in review)', () => {
     expect(screen.getByText('Write down why')).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(calls).toHaveLength(0);
+    // A payment whose outcome is known: nothing is asked about the payment service's portal.
+    expect(screen.queryByText("What does the payment service's portal show?")).toBeNull();
   });
 
   it('not delivered: the confirmation says the payment is cancelled and the debit returned, then it posts and refreshes', async () => {
@@ -88,6 +91,101 @@ describe('settle panel (a sale in review)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Settle…' }));
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes, delivered' }));
     expect(await screen.findByText('This value is too long')).toBeTruthy();
+    expect(onSettled).not.toHaveBeenCalled();
+  });
+});
+
+describe("settle panel: what the payment service's portal shows (a payment whose outcome was never learnt)", () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  const unknown = { ...recharge, payment_state: 'sent' as const };
+  const settled = { status: 200, body: { success: true, message: 'Settled.', data: {} } };
+  /** Outcome and note filled, the portal's answer chosen: the confirmation dialog once Settle… is clicked. */
+  async function fillAndSettle(outcome: 'Delivered' | 'Not delivered') {
+    fireEvent.click(screen.getByRole('radio', { name: outcome }));
+    fireEvent.change(screen.getByLabelText(/^Note/), { target: { value: 'Checked the eDahab portal' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Settle…' }));
+    return screen.findByRole('dialog');
+  }
+
+  it("left at Don't know: nothing is sent about the payment", async () => {
+    const calls = mockFetch([settled]);
+    const onSettled = await renderPanel(vi.fn(), unknown);
+    const portal = screen.getByRole('group', { name: "What does the payment service's portal show?" });
+    expect((within(portal).getByRole('radio', { name: "Don't know" }) as HTMLInputElement).checked).toBe(true);
+    const dialog = await fillAndSettle('Not delivered');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Yes, not delivered' }));
+    await waitFor(() => expect(onSettled).toHaveBeenCalled());
+    expect(calls[0].body).toEqual({ outcome: 'not_delivered', note: 'Checked the eDahab portal' });
+  });
+
+  it("paid: the payment service's id is required, then sent as payment {paid: true, reference}, and the confirmation says it is to be given back", async () => {
+    const calls = mockFetch([settled]);
+    const onSettled = await renderPanel(vi.fn(), unknown);
+    fireEvent.click(screen.getByRole('radio', { name: 'Paid' }));
+    const id = screen.getByLabelText(/^Payment id in the portal/);
+    fireEvent.click(screen.getByRole('radio', { name: 'Not delivered' }));
+    fireEvent.change(screen.getByLabelText(/^Note/), { target: { value: 'Checked the eDahab portal' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Settle…' }));
+    expect(await screen.findByText("Enter the gateway's id for the payment (its invoice or transaction id).")).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(calls).toHaveLength(0);
+    fireEvent.change(id, { target: { value: ' 7781203 ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Settle…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Settle RC-41 as not delivered?' });
+    expect(
+      within(dialog).getByText(
+        'The payment is recorded as taken: it is given back through the payment service or, if that service has no refund (eDahab), waits to be paid back by hand.',
+      ),
+    ).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Yes, not delivered' }));
+    await waitFor(() => expect(onSettled).toHaveBeenCalled());
+    expect(calls[0]).toMatchObject({
+      url: '/api/v1/recharges/41/settle',
+      body: { outcome: 'not_delivered', note: 'Checked the eDahab portal', payment: { paid: true, reference: '7781203' } },
+    });
+  });
+
+  it('not paid: sent as payment {paid: false}; delivered then completes without payment, as the confirmation says', async () => {
+    const calls = mockFetch([settled]);
+    const onSettled = await renderPanel(vi.fn(), unknown);
+    fireEvent.click(screen.getByRole('radio', { name: 'Not paid' }));
+    expect(screen.queryByLabelText(/^Payment id in the portal/)).toBeNull();
+    const dialog = await fillAndSettle('Delivered');
+    expect(
+      within(dialog).getByText("Nothing was taken from the customer: the sale completes without payment. The dealer's debit for the cost stays."),
+    ).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Yes, delivered' }));
+    await waitFor(() => expect(onSettled).toHaveBeenCalled());
+    expect(calls[0].body).toEqual({ outcome: 'delivered', note: 'Checked the eDahab portal', payment: { paid: false } });
+  });
+
+  it("shows the API's 422 on the payment id on its field, and one on the payment on the choice", async () => {
+    mockFetch([
+      { status: 422, body: { success: false, message: 'The given data was invalid.', errors: { 'payment.reference': ['This value is too long'] } } },
+      {
+        status: 422,
+        body: {
+          success: false,
+          message: 'The given data was invalid.',
+          errors: { payment: ["This sale's payment outcome is already known: settle it without one."] },
+        },
+      },
+    ]);
+    const onSettled = await renderPanel(vi.fn(), unknown);
+    fireEvent.click(screen.getByRole('radio', { name: 'Paid' }));
+    fireEvent.change(screen.getByLabelText(/^Payment id in the portal/), { target: { value: 'X'.repeat(100) } });
+    fireEvent.click(within(await fillAndSettle('Delivered')).getByRole('button', { name: 'Yes, delivered' }));
+    expect(await screen.findByText('This value is too long')).toBeTruthy();
+    expect(screen.getByLabelText(/^Payment id in the portal/).getAttribute('aria-invalid')).toBe('true');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Settle…' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Yes, delivered' }));
+    expect(await screen.findByText("This sale's payment outcome is already known: settle it without one.")).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
     expect(onSettled).not.toHaveBeenCalled();
   });
 });

@@ -17,7 +17,7 @@ export function newIdempotencyKey(): string {
 
 /**
  * A dialog that sends one money action (top-up, adjustment, top-up request, rejection, alert
- * threshold) and shows the API's field errors, whole, on its fields. `children` renders the
+ * threshold, a payment paid back by hand) and shows the API's field errors, whole, on its fields. `children` renders the
  * inputs from the current values; a field error for a field the dialog does not have (or an
  * error with no field) shows above them.
  */
@@ -29,6 +29,7 @@ export function MoneyDialog<T extends Record<string, unknown>>({
   submitLabel,
   onClose,
   onDone,
+  validate,
   children,
 }: {
   open: boolean;
@@ -42,6 +43,8 @@ export function MoneyDialog<T extends Record<string, unknown>>({
   submitLabel: string;
   onClose: () => void;
   onDone: (data: unknown) => void;
+  /** Messages per field found before anything is sent (a required note left empty); none: it is sent. */
+  validate?: (values: T) => Record<string, string>;
   children: (values: T, set: (patch: Partial<T>) => void, errors: Record<string, string>) => ReactNode;
 }) {
   const translate = useTranslate();
@@ -68,6 +71,12 @@ export function MoneyDialog<T extends Record<string, unknown>>({
   const submit = async () => {
     // A second click while the first is on its way sends nothing (and would carry the same key).
     if (sending.current) return;
+    const found = validate?.(values) ?? {};
+    if (Object.keys(found).length) {
+      setErrors(found);
+      setGeneral(null);
+      return;
+    }
     sending.current = true;
     setBusy(true);
     setErrors({});

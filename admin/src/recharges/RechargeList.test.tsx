@@ -1,0 +1,100 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { AdminContext, memoryStore, type AuthProvider } from 'react-admin';
+import type { RechargeResponse } from '@app/contracts';
+import { dataProvider } from '../providers/dataProvider';
+import { testI18nProvider } from '../test/i18n';
+import { serveRoutes, type RoutedCall } from '../test/fetchMock';
+import RechargeList from './RechargeList';
+
+/**
+ * The recharges list's payment-state filter: "To pay back by hand" asks the API for
+ * payment_state=refund_due (chosen in the list, or from a link's ?payment_state=), and a sale whose
+ * money is owed back says so beside its status.
+ */
+const authProvider: AuthProvider = {
+  login: async () => undefined,
+  logout: async () => undefined,
+  checkAuth: async () => undefined,
+  checkError: async () => undefined,
+  getPermissions: async () => ['view recharges', 'refund recharges'],
+};
+
+const sale = (over: Partial<RechargeResponse>) =>
+  ({
+    id: 41,
+    h_id: 'r41',
+    reference: 'RC7Q2M4K8P1Z',
+    dealer: { id: 3, h_id: 'x3', name: 'Demo Dealer', dealer_code: 'DEMO' },
+    status: 'refunded',
+    provider_name: 'Hormuud',
+    category_name: 'Daily',
+    bundle_name: '1 GB Daily',
+    pricing_model: 'cost',
+    phone: '615559999',
+    payer_phone: '625552001',
+    amount: '0.50',
+    currency: 'USD',
+    payment_state: 'refund_due',
+    review_reason: null,
+    created_at: '2026-11-26T09:00:00.000Z',
+    ...over,
+  }) as RechargeResponse;
+
+const page = (rows: RechargeResponse[]) => ({
+  body: { success: true, data: rows, meta: { current_page: 1, per_page: 25, total: rows.length, last_page: 1 } },
+});
+
+async function renderList(path = '/recharges') {
+  const i18nProvider = await testI18nProvider();
+  const calls = serveRoutes({
+    'GET /api/v1/user-options': () => page([]),
+    'GET /api/v1/recharges': (c) =>
+      page(
+        c.query.get('payment_state') === 'refund_due'
+          ? [sale({})]
+          : [sale({}), sale({ id: 40, h_id: 'r40', reference: 'RC0000000040', status: 'completed', payment_state: 'collected' })],
+      ),
+  });
+  render(
+    <MemoryRouter initialEntries={[path]}>
+      <AdminContext dataProvider={dataProvider} authProvider={authProvider} i18nProvider={i18nProvider} store={memoryStore()}>
+        <Routes>
+          <Route path="/recharges/*" element={<RechargeList />} />
+        </Routes>
+      </AdminContext>
+    </MemoryRouter>,
+  );
+  return calls;
+}
+
+const lists = (calls: RoutedCall[]) => calls.filter((c) => c.method === 'GET' && c.path === '/api/v1/recharges');
+
+describe('the recharges list: money to pay back by hand', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('filters by payment state through the API, and marks a sale whose money is owed back', async () => {
+    const calls = await renderList();
+    const owed = (await screen.findByText('RC7Q2M4K8P1Z')).closest('tr')!;
+    expect(within(owed).getByText('Refunded')).toBeTruthy();
+    expect(within(owed).getByText('To pay back by hand')).toBeTruthy();
+    const paid = screen.getByText('RC0000000040').closest('tr')!;
+    expect(within(paid).queryByText('To pay back by hand')).toBeNull();
+
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Payment' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'To pay back by hand' }));
+    await waitFor(() => expect(lists(calls).some((c) => c.query.get('payment_state') === 'refund_due')).toBe(true));
+    await waitFor(() => expect(screen.queryByText('RC0000000040')).toBeNull());
+  });
+
+  it('takes the filter from a link (?payment_state=refund_due)', async () => {
+    const calls = await renderList('/recharges?payment_state=refund_due');
+    await screen.findByText('RC7Q2M4K8P1Z');
+    expect(lists(calls).every((c) => c.query.get('payment_state') === 'refund_due')).toBe(true);
+    expect(screen.getByRole('combobox', { name: 'Payment' }).textContent).toBe('To pay back by hand');
+  });
+});
