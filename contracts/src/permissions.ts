@@ -49,7 +49,8 @@ export const PERMISSION_GROUPS = {
     'review wallet top-ups',
   ],
   recharges: ['view recharges', 'retry recharges', 'refund recharges', 'review recharges'],
-  reports: ['view reports', 'view dealer profit report', 'export reports'],
+  // The daily close (reconciling a company day with the gateways' and aggregators' records): reading it, and handling its differences and closing it.
+  reports: ['view reports', 'view dealer profit report', 'export reports', 'view daily close', 'manage daily close'],
   users: [
     'view users',
     'view admins',
