@@ -54,6 +54,8 @@ export const CONSOLE_RESOURCES: ConsoleResource[] = [
     permissions: ['view wallets'],
     list: screen(() => import('./wallets/WalletList')),
     hasRecordPage: true,
+    // A wallet's statement over a period (GET /wallets/{id}/statement).
+    children: [{ path: ':id/statement', permissions: ['view wallets'], screen: screen(() => import('./wallets/WalletStatementPage')) }],
   },
   {
     name: 'wallet-transactions',
@@ -92,6 +94,8 @@ export const ROUTES: AppRoute[] = [
   { path: '/internet-providers/:id/categories/:categoryId/bundles/*', permissions: ['view bundles'], screen: screen(() => import('./catalogue/BundleList')) },
   // An operator's delivery routes: read with 'view delivery routes', edited with 'manage delivery routes' (checked on the page).
   { path: '/internet-providers/:id/routes', permissions: ['view delivery routes'], screen: screen(() => import('./routing/DeliveryRoutesPage')) },
+  // Each aggregator's float: read with 'view delivery routes'; its threshold and "Check now" with 'manage delivery routes' (checked on the page).
+  { path: '/aggregators', permissions: ['view delivery routes'], userTypes: ['admin'], screen: screen(() => import('./routing/AggregatorsPage')) },
   { path: '/dealer-providers', permissions: ['view dealer providers'], screen: screen(() => import('./dealer-catalogue/DealerProviderList')) },
   { path: '/dealer-providers/:id/categories', permissions: ['view dealer categories'], screen: screen(() => import('./dealer-catalogue/DealerCategoryList')) },
   {
@@ -108,6 +112,16 @@ export const ROUTES: AppRoute[] = [
   { path: '/webhooks/*', permissions: ['view webhooks'], screen: screen(() => import('./webhooks/WebhookPage')) },
   { path: '/reports', permissions: ['view reports'], screen: screen(() => import('./reports/ReportsPage')) },
   { path: '/reports/dealer-profit', permissions: ['view dealer profit report'], screen: screen(() => import('./reports/DealerProfitPage')) },
+  // Price-list profit beside the real margin: the company's figures, never a dealer's (the API's dealer scope has no vendor costs).
+  {
+    path: '/reports/margins',
+    permissions: ['view reports', 'view bundles prices'],
+    userTypes: ['admin'],
+    screen: screen(() => import('./reports/MarginsPage')),
+  },
+  // The days and one day's close: read with 'view daily close'; refreshed, handled and closed with 'manage daily close' (checked on the page).
+  { path: '/reports/daily-close', permissions: ['view daily close'], userTypes: ['admin'], screen: screen(() => import('./daily-close/DailyCloseListPage')) },
+  { path: '/reports/daily-close/:date', permissions: ['view daily close'], userTypes: ['admin'], screen: screen(() => import('./daily-close/DailyClosePage')) },
   { path: '/settings', permissions: ['manage settings'], screen: screen(() => import('./settings/SettingsHub')) },
   { path: '/settings/mail', permissions: ['view mail settings'], screen: screen(() => import('./settings/MailSettingsPage')) },
   { path: '/settings/roles/*', permissions: ['view roles'], screen: screen(() => import('./roles/RoleList')) },

@@ -37,6 +37,8 @@ import { searchRoutes } from './search/search.routes.ts';
 import { apiKeyRoutes } from './api-keys/api-key.routes.ts';
 import { webhookDeliveryRoutes, webhookEndpointRoutes } from './webhooks/webhook.routes.ts';
 import { resellerRoutes } from './reseller/reseller.routes.ts';
+import { aggregatorRoutes } from './aggregators/aggregator.routes.ts';
+import { dailyCloseDeps, dailyCloseRoutes } from './daily-close/daily-close.routes.ts';
 import { localDiskStorage, type FileStorage } from './uploads/storage.ts';
 import { apiNotFound, errorHandler } from './http/error-handler.ts';
 import { initServerI18n, pickLanguage, translator, LANGUAGES, LOCALES_DIR } from './i18n/server-i18n.ts';
@@ -150,6 +152,8 @@ export function createApp({
   const delivery = routingRoutes(registry, routing, rechargeMoney);
   mount('/internet-providers', delivery.providers);
   mount('/aggregators', delivery.aggregators);
+  // The floats (GET /aggregators, /alerts, PUT /{name}, POST /{name}/check): paths the routing's never take.
+  mount('/aggregators', aggregatorRoutes(registry, routing));
   mount('/connectors', delivery.connectors);
   mount('/internet-categories', categoryRoutes(registry, storage));
   mount('/bundles', bundleRoutes(registry, storage));
@@ -178,6 +182,7 @@ export function createApp({
   mount('/dealer/api-keys', apiKeyRoutes(registry));
   mount('/dealer/webhook', webhookEndpointRoutes(registry, { allowLoopback: config.webhookAllowLoopback }));
   mount('/webhook-deliveries', webhookDeliveryRoutes(registry));
+  mount('/daily-close', dailyCloseRoutes(registry, dailyCloseDeps(routing, rechargeMoney ?? { wake: onRechargeCreated })));
   api.use(docsRoutes(registry));
   api.use(apiNotFound);
   app.use('/api/v1', api);

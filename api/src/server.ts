@@ -11,7 +11,11 @@ import { startSqliteCheckpointer, SQLITE_SAFETY_CHECKPOINT_PAGES, type Checkpoin
 import { moneyAdapters, readMoneyEnv, type MoneyAdapters } from './connectors/money-adapters.ts';
 import { databaseTrail } from './recharges/remote-calls.ts';
 import { readRoutingEnv, scheduleCatalogueSync } from './routing/routing-env.ts';
+import { readFloatEnv } from './aggregators/float-env.ts';
+import { scheduleFloatChecks, setFloatCheckEverySales } from './aggregators/float.service.ts';
 import { systemContext } from './platform/context.ts';
+import { readDailyCloseEnv, scheduleDailyCloseRefresh } from './daily-close/daily-close-job.ts';
+import { dailyCloseDeps } from './daily-close/daily-close.routes.ts';
 
 /**
  * `npm start`: wait for the database, migrate, seed (demo data unless SEED_DEMO=false or
@@ -84,6 +88,8 @@ async function main() {
   if (checkpointer) await db.knex.raw(`PRAGMA wal_autocheckpoint = ${SQLITE_SAFETY_CHECKPOINT_PAGES}`);
   const moneyEnv = readMoneyEnv();
   const routingEnv = readRoutingEnv();
+  const floatEnv = readFloatEnv();
+  const dailyCloseEnv = readDailyCloseEnv();
   const money = await moneyAdapters(moneyEnv, { trail: databaseTrail(db.knex, logger), logger });
   logger.info(`Money: ${money.describe}`);
   if (config.env === 'production' && !moneyEnv.WAAFIPAY_URL)
@@ -130,6 +136,20 @@ async function main() {
         logger,
       )
     : () => undefined;
+  // The daily close's vendors' records, pulled for yesterday and today where the sales are fulfilled.
+  const stopDailyClose = config.rechargeWorker
+    ? scheduleDailyCloseRefresh(
+        systemContext({ db: db.knex }),
+        dailyCloseDeps({ operators: money.operators, gateways: money.gateways }, { payment: money.gateways, wake: () => worker?.wake() }),
+        dailyCloseEnv.DAILY_CLOSE_REFRESH_MINUTES,
+        logger,
+      )
+    : () => undefined;
+  // The aggregators' floats, read there too: on a schedule, and after every few sales delivered (sale-steps.ts).
+  setFloatCheckEverySales(config.rechargeWorker ? floatEnv.FLOAT_CHECK_EVERY_SALES : 0);
+  const stopFloatChecks = config.rechargeWorker
+    ? scheduleFloatChecks(db.knex, { operators: money.operators, usableAggregator: money.usableAggregator, live: money.live }, floatEnv.FLOAT_CHECK_MINUTES)
+    : () => undefined;
   const app = createApp({
     config,
     db,
@@ -150,7 +170,11 @@ async function main() {
     }
   });
   server.keepAliveTimeout = 65_000;
-  const shutdown = closeGracefully(server, db, logger, worker, money, checkpointer, webhooks, stopCatalogueSync);
+  const shutdown = closeGracefully(server, db, logger, worker, money, checkpointer, webhooks, () => {
+    stopCatalogueSync();
+    stopDailyClose();
+    stopFloatChecks();
+  });
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 }

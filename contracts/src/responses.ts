@@ -429,6 +429,31 @@ export const rechargeResponseSchema = z.object({
   cost: z.string().optional().describe('Only with "view bundles prices"'),
   profit: z.string().optional().describe('Only with "view bundles prices"'),
   currency: z.string(),
+  gateway_amount: z.string().nullable().describe('What the payment gateway said it took (WaafiPay txAmount), in gateway_currency; null when it did not say'),
+  gateway_charges: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'The gateway\'s charges on the payment (WaafiPay merchantCharges); null when it did not say. Only staff with "view bundles prices" (a company cost)',
+    ),
+  gateway_currency: z.string().nullable(),
+  aggregator_cost: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('What the aggregator said the top-up cost, in aggregator_currency; null when it did not say. Only staff with "view bundles prices"'),
+  aggregator_currency: z.string().nullable().optional().describe('Only staff with "view bundles prices"'),
+  delivered_amount: z.string().nullable().describe("What reached the customer's number as the aggregator said, in delivered_currency"),
+  delivered_currency: z.string().nullable(),
+  fx_rate: z.string().nullable().optional().describe('The exchange rate the aggregator applied, as it wrote it. Only staff with "view bundles prices"'),
+  margin: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'The real margin: amount less gateway_charges less aggregator_cost, for a completed sale whose aggregator cost is known in its currency (else null). Only staff with "view reports" and "view bundles prices"',
+    ),
   attempts: z.number().int(),
   payment_reference: z.string().nullable(),
   operator_reference: z.string().nullable(),

@@ -73,3 +73,55 @@ export const isCalendarDay = (v: string) => {
 
 /** The date-range filters (ledger, sales, reports, logs): YYYY-MM-DD, in the company's time zone. */
 export const dateParam = z.string().refine(isCalendarDay, { message: 'validation:date_invalid' }).optional();
+
+/**
+ * A wallet's statement (GET /wallets/{id}/statement, the reseller's GET /wallet/statement): company
+ * days `from`..`to` (both included, at most 366 days; by default the current month up to today),
+ * the balances at either end, totals of the whole period, and its ledger lines oldest first, a
+ * page at a time (JSON) or all of them (CSV, PDF).
+ */
+export const STATEMENT_FORMATS = ['json', 'csv', 'pdf'] as const;
+export const STATEMENT_MAX_DAYS = 366;
+export const STATEMENT_MAX_PER_PAGE = 500;
+export const walletStatementQuery = z.object({
+  from: dateParam.describe('First company day (YYYY-MM-DD); default the first day of the month of `to`'),
+  to: dateParam.describe('Last company day (YYYY-MM-DD), included; default today'),
+  format: z
+    .enum(STATEMENT_FORMATS, { message: 'validation:statement_format_invalid' })
+    .optional()
+    .describe('json (default, lines paginated), csv or pdf (every line)'),
+  page: z.string().optional(),
+  per_page: z.string().optional().describe('Lines per page (default 100, at most 500)'),
+});
+export const resellerStatementQuery = walletStatementQuery.omit({ format: true });
+
+export const walletStatementLineSchema = z.object({
+  id: z.number().int(),
+  at: z.string().describe('When it was written (ISO 8601, UTC)'),
+  type: z.enum(TRANSACTION_TYPES),
+  kind: z.enum(TRANSACTION_KINDS),
+  amount: z.string(),
+  balance_after: z.string(),
+  reference: z.string().nullable(),
+  recharge: z.object({ id: z.number().int(), reference: z.string().nullable() }).nullable(),
+  note: z.string().nullable(),
+});
+
+export const walletStatementResponseSchema = z.object({
+  wallet: z.object({
+    id: z.number().int(),
+    dealer: z.object({ id: z.number().int(), name: z.string(), dealer_code: z.string().nullable() }),
+  }),
+  currency: z.string(),
+  from: z.string(),
+  to: z.string(),
+  opening_balance: z.string().describe('The balance after the last line before the period (0.00 when there is none)'),
+  closing_balance: z.string().describe('The balance after the last line of the period (the opening balance when it has none)'),
+  totals: z.object({
+    credits: z.string(),
+    debits: z.string(),
+    by_kind: z.array(z.object({ kind: z.enum(TRANSACTION_KINDS), type: z.enum(TRANSACTION_TYPES), count: z.number().int(), amount: z.string() })),
+  }),
+  lines: z.array(walletStatementLineSchema).describe('Oldest first; this page only (see meta)'),
+});
+export type WalletStatementResponse = z.infer<typeof walletStatementResponseSchema>;

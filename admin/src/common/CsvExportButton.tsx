@@ -6,22 +6,25 @@ import type { Query } from '../providers/http';
 import { useConsoleDataProvider } from '../providers/dataProvider';
 import { useCompanyFormat } from './useCompanyFormat';
 
-/** Downloads a CSV endpoint with the given query as `fileName` (default `${filename}-{company day}.csv`). */
-export function CsvDownloadButton({ path, query, filename, fileName }: { path: string; query: Query; filename?: string; fileName?: string }) {
+const ACCEPT = { csv: 'text/csv', pdf: 'application/pdf' } as const;
+
+/**
+ * Downloads a file endpoint (CSV or PDF) with the given query as `fileName`, with the session's
+ * headers (a plain link would carry no bearer token).
+ */
+export function FileDownloadButton({ path, query, fileName, format }: { path: string; query: Query; fileName: string; format: keyof typeof ACCEPT }) {
   const translate = useTranslate();
   const notify = useNotify();
-  const { companyDay } = useCompanyFormat();
   const dataProvider = useConsoleDataProvider();
   const [busy, setBusy] = useState(false);
   const download = async () => {
     setBusy(true);
     try {
-      const { data: file } = await dataProvider.exportCsv({ path, query });
+      const { data: file } = await dataProvider.exportFile({ path, query, accept: ACCEPT[format] });
       const url = URL.createObjectURL(file);
       const a = document.createElement('a');
       a.href = url;
-      // The company's day, as the file's times (not the browser's UTC date).
-      a.download = fileName ?? `${filename ?? 'export'}-${companyDay(0)}.csv`;
+      a.download = fileName;
       a.click();
       URL.revokeObjectURL(url);
     } catch {
@@ -32,9 +35,16 @@ export function CsvDownloadButton({ path, query, filename, fileName }: { path: s
   };
   return (
     <Button startIcon={<DownloadIcon />} onClick={download} disabled={busy}>
-      {translate('common.export_csv')}
+      {translate(`common.export_${format}`)}
     </Button>
   );
+}
+
+/** Downloads a CSV endpoint with the given query as `fileName` (default `${filename}-{company day}.csv`). */
+export function CsvDownloadButton({ path, query, filename, fileName }: { path: string; query: Query; filename?: string; fileName?: string }) {
+  const { companyDay } = useCompanyFormat();
+  // The company's day, as the file's times (not the browser's UTC date).
+  return <FileDownloadButton path={path} query={query} format="csv" fileName={fileName ?? `${filename ?? 'export'}-${companyDay(0)}.csv`} />;
 }
 
 /** Downloads `${path}` (a CSV endpoint) with the surrounding list's current filters. */

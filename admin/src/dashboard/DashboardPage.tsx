@@ -30,6 +30,8 @@ import { Ltr, useLtr } from '../common/Ltr';
 import { RechargeStatus } from '../recharges/RechargeStatus';
 import { useMyWallet } from '../wallets/myWallet';
 import { useCompanyFormat } from '../common/useCompanyFormat';
+import { useDaysText } from '../routing/floats';
+import type { AggregatorFloat } from '../routing/types';
 
 interface Figures {
   count: number;
@@ -61,6 +63,10 @@ interface Dashboard {
   }[];
   wallet_balance: string;
   low_balance: boolean;
+  /** Price-list profit beside the real margin (after gateway charges and the aggregators' own cost), staff only. */
+  margin?: { last_30_days: { margin: string; list_profit: string; unknown_cost: number } };
+  /** Each aggregator's float, for holders of 'view delivery routes'. */
+  floats?: Pick<AggregatorFloat, 'name' | 'label' | 'balance' | 'currency' | 'threshold' | 'below_threshold' | 'days_left'>[];
   /** Purchases refused today because the dealer's wallet could not pay (a dealer: its own). */
   missed_sales?: {
     today_count: number;
@@ -85,6 +91,7 @@ export default function DashboardPage() {
   });
   // The layout's banner already warns a dealer below its own threshold (same cached call).
   const mine = useMyWallet();
+  const days = useDaysText();
   if (error) return <Alert severity="error">{(error as Error).message}</Alert>;
   if (isPending || !data) return <FullPageLoader />;
   const today = todayIn(data.timezone);
@@ -125,9 +132,29 @@ export default function DashboardPage() {
         </Alert>
       )}
       <Grid container spacing={2}>
-        <Grid size={{ xs: 12, sm: 6, md: 4 }}>{card('dashboard.today', data.today, today)}</Grid>
-        <Grid size={{ xs: 12, sm: 6, md: 4 }}>{card('dashboard.month', data.month, month)}</Grid>
-        <Grid size={{ xs: 12, md: 4 }}>
+        <Grid size={{ xs: 12, sm: 6, md: data.margin ? 3 : 4 }}>{card('dashboard.today', data.today, today)}</Grid>
+        <Grid size={{ xs: 12, sm: 6, md: data.margin ? 3 : 4 }}>{card('dashboard.month', data.month, month)}</Grid>
+        {data.margin && (
+          <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+            <Card sx={{ height: '100%' }}>
+              <CardActionArea component={RouterLink} to="/reports/margins" sx={{ height: '100%' }}>
+                <CardContent>
+                  <Typography color="text.secondary">{translate('dashboard.margin_30_days')}</Typography>
+                  <Typography variant="h4" component="p" sx={{ fontWeight: 700 }}>
+                    <Ltr>{money(data.margin.last_30_days.margin)}</Ltr>
+                  </Typography>
+                  <Typography variant="body2">{translate('dashboard.list_profit_line', { profit: money(data.margin.last_30_days.list_profit) })}</Typography>
+                  {data.margin.last_30_days.unknown_cost > 0 && (
+                    <Typography variant="body2" color="text.secondary">
+                      {translate('margins.unknown_cost', { smart_count: data.margin.last_30_days.unknown_cost })}
+                    </Typography>
+                  )}
+                </CardContent>
+              </CardActionArea>
+            </Card>
+          </Grid>
+        )}
+        <Grid size={{ xs: 12, sm: data.margin ? 6 : 12, md: data.margin ? 3 : 4 }}>
           <Card sx={{ height: '100%' }}>
             <CardActionArea component={RouterLink} to={dealer ? '/my-wallet' : '/wallets'} sx={{ height: '100%' }}>
               <CardContent>
@@ -139,6 +166,24 @@ export default function DashboardPage() {
             </CardActionArea>
           </Card>
         </Grid>
+        {(data.floats ?? []).map((f) => (
+          <Grid key={f.name} size={{ xs: 12, sm: 6, md: 4 }}>
+            <Card sx={{ height: '100%', ...(f.below_threshold ? { border: 1, borderColor: 'warning.main' } : {}) }}>
+              <CardActionArea component={RouterLink} to="/aggregators" sx={{ height: '100%' }}>
+                <CardContent>
+                  <Typography color="text.secondary">{translate('dashboard.float', { name: f.label })}</Typography>
+                  <Typography variant="h4" component="p" sx={{ fontWeight: 700 }}>
+                    <Ltr>{f.balance === null ? '—' : `${f.balance} ${f.currency ?? ''}`.trim()}</Ltr>
+                  </Typography>
+                  <Typography variant="body2" color={f.below_threshold ? 'warning.main' : undefined}>
+                    {f.days_left === null ? translate('aggregators.days_unknown') : translate('dashboard.float_days', { days: ltr(days(f.days_left)) })}
+                  </Typography>
+                  {f.below_threshold && <Chip size="small" color="warning" label={translate('aggregators.low')} sx={{ mt: 1 }} />}
+                </CardContent>
+              </CardActionArea>
+            </Card>
+          </Grid>
+        ))}
         <Grid size={{ xs: 12 }}>
           <Card>
             <CardHeader title={translate('dashboard.last_30_days')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />

@@ -14,6 +14,8 @@ import { animationSx } from './animations';
 import { useRowCheckboxLabels } from './useRowCheckboxLabels';
 import { useIsWalletOwner } from '../wallets/myWallet';
 import { LowBalanceBanner } from '../wallets/LowBalanceBanner';
+import { LowFloatBanner } from '../routing/LowFloatBanner';
+import { useCanSeeFloats } from '../routing/floats';
 import { BareContext } from './bare';
 
 /**
@@ -27,6 +29,7 @@ export function Layout({ children }: { children?: ReactNode }) {
   const [bare, setBare] = useState(false);
   const mobile = useMediaQuery(MOBILE_QUERY);
   const walletOwner = useIsWalletOwner();
+  const seesFloats = useCanSeeFloats();
   useRowCheckboxLabels();
   const content = (
     <ErrorBoundary key={location.pathname} fallback={<ErrorPage />}>
@@ -52,6 +55,8 @@ export function Layout({ children }: { children?: ReactNode }) {
             {config.menu === 'horizontal' && !mobile && <HorizontalMenu />}
             {/* A dealer below its low-balance alert (admins never call /my-wallet). */}
             {walletOwner && <LowBalanceBanner />}
+            {/* An aggregator's float below its threshold (no call without 'view delivery routes'). */}
+            {seesFloats && <LowFloatBanner />}
             <Box sx={{ display: 'flex', flex: 1 }}>
               <Sidebar mobileOnly={config.menu === 'horizontal'} />
               <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>

@@ -30,6 +30,7 @@ export const MENU: MenuSection[] = [
         children: [
           { key: 'internet-providers', label: 'menu.operators', path: '/internet-providers', permissions: ['view internet providers'] },
           { key: 'aggregator-catalogue', label: 'menu.aggregator_catalogue', path: '/aggregator-catalogue', permissions: ['view delivery routes'] },
+          { key: 'aggregators', label: 'menu.aggregators', path: '/aggregators', permissions: ['view delivery routes'], userTypes: ['admin'] },
         ],
       },
       { key: 'dealer-providers', label: 'menu.dealer_providers', path: '/dealer-providers', permissions: ['view dealer providers'], icon: StorefrontIcon },
@@ -89,6 +90,14 @@ export const MENU: MenuSection[] = [
         children: [
           { key: 'sales-report', label: 'menu.sales_report', path: '/reports', permissions: ['view reports'] },
           { key: 'dealer-profit', label: 'menu.dealer_profit_report', path: '/reports/dealer-profit', permissions: ['view dealer profit report'] },
+          {
+            key: 'margins',
+            label: 'menu.margins_report',
+            path: '/reports/margins',
+            permissions: ['view reports', 'view bundles prices'],
+            userTypes: ['admin'],
+          },
+          { key: 'daily-close', label: 'menu.daily_close', path: '/reports/daily-close', permissions: ['view daily close'], userTypes: ['admin'] },
         ],
       },
     ],

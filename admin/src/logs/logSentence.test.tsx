@@ -126,4 +126,35 @@ describe('log entries as sentences', () => {
     expect(subjectPath({ type: 'settings', id: null, name: 'mail' })).toBe('/settings/mail');
     expect(subjectPath({ type: 'dealer_bundle', id: 3, name: 'x' })).toBeNull();
   });
+
+  it("links a day's close and its differences to the day, and a float's alert to the floats", async () => {
+    const closed = entry({
+      action: 'daily_close_closed',
+      subject_type: 'daily_close',
+      subject_id: 3,
+      subject: { type: 'daily_close', id: 3, name: '2026-11-26' },
+    });
+    expect(await sentence(closed)).toEqual({
+      text: 'Admin User closed the day 2026-11-26',
+      links: [{ text: 'the day 2026-11-26', href: '/reports/daily-close/2026-11-26' }],
+    });
+    const handled = entry({
+      action: 'daily_close_difference_resolved',
+      subject_type: 'daily_close_difference',
+      subject_id: 8,
+      subject: { type: 'daily_close_difference', id: 8, name: '2026-11-26 RC-1001' },
+    });
+    expect((await sentence(handled)).links[0].href).toBe('/reports/daily-close/2026-11-26');
+    const threshold = entry({
+      action: 'aggregator_float_threshold_changed',
+      subject_type: 'aggregator',
+      subject: { type: 'aggregator', id: null, name: null },
+      description: 'float alert threshold of reloadly',
+      after: { aggregator: 'reloadly', threshold: '50.00' },
+    });
+    expect(await sentence(threshold)).toEqual({
+      text: 'Admin User changed the float alert threshold of Reloadly',
+      links: [{ text: 'Reloadly', href: '/aggregators' }],
+    });
+  });
 });

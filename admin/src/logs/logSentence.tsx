@@ -73,6 +73,9 @@ export const LOG_ACTIONS = [
   'catalogue_changed',
   'routes_changed',
   'aggregator_catalogue_synced',
+  'aggregator_float_threshold_changed',
+  'aggregator_float_alert_sent',
+  'aggregator_float_alert_failed',
   'reordered',
   'api_key_created',
   'api_key_revoked',
@@ -81,6 +84,9 @@ export const LOG_ACTIONS = [
   'webhook_secret_rotated',
   'webhook_test_sent',
   'webhook_resent',
+  'daily_close_closed',
+  'daily_close_difference_resolved',
+  'daily_close_difference_reasked',
 ] as const;
 
 export const LOG_SUBJECTS = [
@@ -102,6 +108,8 @@ export const LOG_SUBJECTS = [
   'dealer_bundle',
   'api_key',
   'aggregator',
+  'daily_close',
+  'daily_close_difference',
 ] as const;
 
 const SETTINGS_PAGES: Record<string, string> = { company: '/settings/company', mail: '/settings/mail', money: '/settings/money' };
@@ -135,6 +143,10 @@ export function subjectPath(s: LogSubject | null | undefined): string | null {
       return `/recharges/${s.id}`;
     case 'api_key':
       return `/api-keys/${s.id}`;
+    // A day is named by its date; a difference by its day then its reference: both open the day's close.
+    case 'daily_close':
+    case 'daily_close_difference':
+      return s.name && /^\d{4}-\d{2}-\d{2}/.test(s.name) ? `/reports/daily-close/${s.name.slice(0, 10)}` : null;
     default:
       return null;
   }
@@ -197,12 +209,15 @@ export function useLogSentence() {
     const counts = sync ? { products: sync.products, new: sync.new, changed: sync.changed, withdrawn: sync.withdrawn } : {};
     const withMark = translate(key, { actor, subject: MARK, types, action: l.action.replace(/_/g, ' '), ...counts });
     // A change of an operator's routes links to its routes; a sync to that aggregator's catalogue.
+    // A float's threshold or alert (its `after` names the aggregator too) links to the floats.
     const to =
       l.action === 'routes_changed' && s?.type === 'provider' && s.id && !s.gone
         ? `/internet-providers/${s.id}/routes`
-        : sync
-          ? `/aggregator-catalogue/${sync.aggregator}`
-          : subjectPath(s);
+        : sync && l.action.startsWith('aggregator_float_')
+          ? '/aggregators'
+          : sync
+            ? `/aggregator-catalogue/${sync.aggregator}`
+            : subjectPath(s);
     const parts: Sentence['parts'] = [];
     withMark.split(MARK).forEach((piece, i) => {
       if (i > 0) parts.push({ subject, to });

@@ -210,4 +210,46 @@ describe('dataProvider request shapes', () => {
     mockFetch([one({ recharge: { id: 9, reference: 'RC9' }, timeline: [], transactions: [], remote_calls: [] })]);
     expect((await dataProvider.getOne('recharges', { id: 9 })).data).toEqual({ id: 9, reference: 'RC9', timeline: [], transactions: [], remote_calls: [] });
   });
+
+  it('the daily close, the floats, a statement and a file download (issue 26)', async () => {
+    const calls = mockFetch([
+      list([{ date: '2026-11-26', status: 'open' }]),
+      one({ date: '2026-11-26' }),
+      one({}),
+      one({}),
+      one({}),
+      one([]),
+      one({}),
+      one({}),
+      { status: 200, body: { success: true, data: { lines: [] }, meta: { current_page: 2, per_page: 25, total: 60, last_page: 3 } } },
+      { status: 200, body: 'a,b' },
+    ]);
+    // A day is known by its date.
+    expect((await dataProvider.getList('daily-close', { pagination: { page: 1, perPage: 31 } })).data[0]).toMatchObject({ id: '2026-11-26' });
+    await dataProvider.dailyClose({ date: '2026-11-26' });
+    await dataProvider.dailyCloseAction({ date: '2026-11-26', action: 'refresh' });
+    await dataProvider.dailyCloseAction({ date: '2026-11-26', action: 'close' });
+    await dataProvider.resolveDifference({ date: '2026-11-26', id: 7, data: { action: 'accept', note: 'ok' } });
+    await dataProvider.aggregatorFloats();
+    await dataProvider.setAggregatorThreshold({ name: 'reloadly', threshold: '50.00' });
+    await dataProvider.checkAggregator({ name: 'reloadly' });
+    expect((await dataProvider.walletStatement({ id: 5, query: { from: '2026-11-01', to: '2026-11-27', page: 2 } })).total).toBe(60);
+    await dataProvider.exportFile({ path: '/daily-close/2026-11-26/export', query: { format: 'pdf' }, accept: 'application/pdf' });
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      'GET /api/v1/daily-close?page=1&per_page=31',
+      'GET /api/v1/daily-close/2026-11-26',
+      'POST /api/v1/daily-close/2026-11-26/refresh',
+      'POST /api/v1/daily-close/2026-11-26/close',
+      'POST /api/v1/daily-close/2026-11-26/differences/7/resolve',
+      'GET /api/v1/aggregators',
+      'PUT /api/v1/aggregators/reloadly',
+      'POST /api/v1/aggregators/reloadly/check',
+      'GET /api/v1/wallets/5/statement?from=2026-11-01&to=2026-11-27&page=2&format=json',
+      'GET /api/v1/daily-close/2026-11-26/export?format=pdf',
+    ]);
+    expect(calls[4].body).toEqual({ action: 'accept', note: 'ok' });
+    expect(calls[6].body).toEqual({ threshold: '50.00' });
+    expect(calls[9].headers.get('Accept')).toBe('application/pdf');
+    expect(calls[9].headers.get('Authorization')).toBe('Bearer tok-1');
+  });
 });

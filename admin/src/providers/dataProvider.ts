@@ -97,8 +97,8 @@ export interface ConsoleDataProvider extends DataProvider {
   rechargeAction(params: { id: Identifier; action: 'retry' | 'refund' | 'settle' | 'paid-back'; data?: Record<string, unknown> }): Promise<Said>;
   /** GET /recharges/review-count. */
   reviewCount(): Promise<{ data: number }>;
-  /** GET /reports/{name} (sales, dealer-profit) with its filters. */
-  report<T = unknown>(name: 'sales' | 'dealer-profit', params: { filter: Query }): Promise<{ data: T }>;
+  /** GET /reports/{name} (sales, dealer-profit, margins) with its filters. */
+  report<T = unknown>(name: 'sales' | 'dealer-profit' | 'margins', params: { filter: Query }): Promise<{ data: T }>;
   /** GET /dashboard. */
   dashboard<T = unknown>(): Promise<{ data: T }>;
   /** GET /search: the header's global search, grouped. */
@@ -112,6 +112,22 @@ export interface ConsoleDataProvider extends DataProvider {
   testMail(params: { to: string }): Promise<Said>;
   /** A CSV endpoint with its query, as a file. */
   exportCsv(params: { path: string; query: Query }): Promise<{ data: Blob }>;
+  /** A file endpoint (CSV, PDF) with its query, downloaded with the session's headers. */
+  exportFile(params: { path: string; query: Query; accept: string }): Promise<{ data: Blob }>;
+  /** GET /daily-close/{date}: a company day's figures, vendors, differences and corrections. */
+  dailyClose<T = unknown>(params: { date: string }): Promise<{ data: T }>;
+  /** POST /daily-close/{date}/refresh | close. */
+  dailyCloseAction<T = unknown>(params: { date: string; action: 'refresh' | 'close' }): Promise<Said<T>>;
+  /** POST /daily-close/{date}/differences/{id}/resolve: re-ask, settle, adjust or accept, with a note. */
+  resolveDifference<T = unknown>(params: { date: string; id: Identifier; data: Record<string, unknown> }): Promise<Said<T>>;
+  /** GET /aggregators: each aggregator's float (balance, threshold, days left). */
+  aggregatorFloats<T = unknown>(): Promise<{ data: T }>;
+  /** PUT /aggregators/{name}: the float's alert threshold (null: none). */
+  setAggregatorThreshold<T = unknown>(params: { name: string; threshold: string | null }): Promise<Said<T>>;
+  /** POST /aggregators/{name}/check: read the balance now. */
+  checkAggregator<T = unknown>(params: { name: string }): Promise<Said<T>>;
+  /** GET /wallets/{id}/statement (json): a period's opening and closing balances, lines (paginated) and totals. */
+  walletStatement<T = unknown>(params: { id: Identifier; query: Query }): Promise<{ data: T; total: number }>;
   /** POST /dealer/api-keys (an admin names the dealer): the new key, whole, this once. */
   createApiKey<T = unknown>(params: { dealerId?: Identifier | null; data: Record<string, unknown> }): Promise<Said<T>>;
   /**
@@ -173,7 +189,8 @@ export const dataProvider: ConsoleDataProvider = {
     if (resource === AGGREGATOR_CATALOGUE) return aggregatorProducts(params);
     const path = params.meta?.trashed ? `/${resource}/trashed/list` : `/${resource}`;
     const res = await apiFetch<Rec[]>(path, { query: listQuery(params) });
-    const data = res.data ?? [];
+    // A closed or open day (GET /daily-close) is known by its date: react-admin's id.
+    const data = resource === 'daily-close' ? (res.data ?? []).map((d) => ({ ...d, id: (d as { date?: string }).date ?? d.id })) : (res.data ?? []);
     return {
       data: data as never[],
       total: res.meta?.total ?? data.length,
@@ -361,7 +378,7 @@ export const dataProvider: ConsoleDataProvider = {
     return { data: Number((await apiFetch<{ count: number }>('/recharges/review-count')).data?.count ?? 0) };
   },
 
-  async report<T>(name: 'sales' | 'dealer-profit', params: { filter: Query }) {
+  async report<T>(name: 'sales' | 'dealer-profit' | 'margins', params: { filter: Query }) {
     return { data: (await apiFetch<T>(`/reports/${name}`, { query: params.filter })).data };
   },
 
@@ -420,8 +437,41 @@ export const dataProvider: ConsoleDataProvider = {
   },
 
   async exportCsv(params) {
+    return dataProvider.exportFile({ ...params, accept: 'text/csv' });
+  },
+
+  async dailyClose<T>(params: { date: string }) {
+    return { data: (await apiFetch<T>(`/daily-close/${idOf(params.date)}`)).data };
+  },
+
+  async dailyCloseAction<T>(params: { date: string; action: 'refresh' | 'close' }) {
+    return said(await apiFetch<T>(`/daily-close/${idOf(params.date)}/${params.action}`, { method: 'POST' }));
+  },
+
+  async resolveDifference<T>(params: { date: string; id: Identifier; data: Record<string, unknown> }) {
+    return said(await apiFetch<T>(`/daily-close/${idOf(params.date)}/differences/${idOf(params.id)}/resolve`, { method: 'POST', body: params.data }));
+  },
+
+  async aggregatorFloats<T>() {
+    return { data: (await apiFetch<T>('/aggregators')).data };
+  },
+
+  async setAggregatorThreshold<T>(params: { name: string; threshold: string | null }) {
+    return said(await apiFetch<T>(`/aggregators/${idOf(params.name)}`, { method: 'PUT', body: { threshold: params.threshold } }));
+  },
+
+  async checkAggregator<T>(params: { name: string }) {
+    return said(await apiFetch<T>(`/aggregators/${idOf(params.name)}/check`, { method: 'POST' }));
+  },
+
+  async walletStatement<T>(params: { id: Identifier; query: Query }) {
+    const res = await apiFetch<T>(`/wallets/${idOf(params.id)}/statement`, { query: { ...params.query, format: 'json' } });
+    return { data: res.data, total: res.meta?.total ?? 0 };
+  },
+
+  async exportFile(params) {
     const headers = requestHeaders(true);
-    headers.set('Accept', 'text/csv');
+    headers.set('Accept', params.accept);
     let res: Response;
     try {
       res = await fetch(buildUrl(params.path, params.query), { headers, credentials: 'same-origin' });

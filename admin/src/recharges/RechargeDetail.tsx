@@ -25,8 +25,58 @@ export interface RechargeDetailData {
   remote_calls?: RemoteCallResponse[];
 }
 
+/**
+ * What the gateway and the aggregator said of a sale (issue 26), when the answer carries it:
+ * declared here while the API's contracts are written. Money is decimal strings.
+ */
+export interface VendorFigures {
+  gateway_amount?: string | null;
+  gateway_charges?: string | null;
+  aggregator_cost?: string | null;
+  aggregator_currency?: string | null;
+  margin?: string | null;
+  delivered_amount?: string | null;
+  delivered_currency?: string | null;
+  fx_rate?: string | null;
+}
+
 /** The recharges resource's record (dataProvider.getOne): the sale with its timeline, transactions and remote calls. */
-export type RechargeRecord = RechargeResponse & Partial<Omit<RechargeDetailData, 'recharge'>>;
+export type RechargeRecord = RechargeResponse & VendorFigures & Partial<Omit<RechargeDetailData, 'recharge'>>;
+
+/** "What the vendors said" of a sale: hidden when the answer has none of it (a dealer, an older sale). */
+function VendorSaid({ sale }: { sale: RechargeResponse & VendorFigures }) {
+  const translate = useTranslate();
+  const money = (v: string | null | undefined, currency: string | null | undefined) => (v ? <Ltr>{`${v} ${currency ?? sale.currency}`}</Ltr> : null);
+  const rows: [string, ReactNode][] = [
+    ['gateway_amount', money(sale.gateway_amount, sale.currency)],
+    ['gateway_charges', money(sale.gateway_charges, sale.currency)],
+    ['aggregator_cost', money(sale.aggregator_cost, sale.aggregator_currency)],
+    ['margin', money(sale.margin, sale.currency)],
+    ['delivered_amount', money(sale.delivered_amount, sale.delivered_currency)],
+    ['fx_rate', sale.fx_rate ? <Ltr>{sale.fx_rate}</Ltr> : null],
+  ];
+  const shown = rows.filter(([, v]) => v !== null);
+  if (!shown.length) return null;
+  return (
+    <>
+      <Typography variant="subtitle1" component="h3" sx={{ mt: 3, mb: 1 }}>
+        {translate('recharges.vendor_said.title')}
+      </Typography>
+      <Table size="small" aria-label={translate('recharges.vendor_said.title')}>
+        <TableBody>
+          {shown.map(([k, v]) => (
+            <TableRow key={k}>
+              <TableCell component="th" scope="row" sx={{ fontWeight: 600, width: { xs: 130, sm: 200 } }}>
+                {translate(`recharges.vendor_said.${k}`)}
+              </TableCell>
+              <TableCell sx={{ wordBreak: 'break-word' }}>{v}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </>
+  );
+}
 
 /**
  * What a person wrote or was told with an event (a review's reason, a settlement's outcome, what
@@ -242,6 +292,7 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
                 ))}
             </TableBody>
           </Table>
+          <VendorSaid sale={r} />
           {!dealer && data!.remote_calls && (
             <>
               <Typography variant="subtitle1" component="h3" sx={{ mt: 3, mb: 1 }}>

@@ -1,11 +1,10 @@
-import { useGetList, useTranslate } from 'react-admin';
+import { useTranslate } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Card, CardContent, CardHeader, MenuItem, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { Card, CardContent, CardHeader, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { PageTitle } from '../common/PageTitle';
 import { CsvDownloadButton } from '../common/CsvExportButton';
-import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useConsoleDataProvider } from '../providers/dataProvider';
-import { useUrlFilters } from './useUrlFilters';
+import { DealerFilter, ReportError, ReportFilterBar, useReportFilters } from './ReportParts';
 import { useSession } from '../providers/useSession';
 
 interface Figures {
@@ -24,22 +23,14 @@ interface Profit {
 export default function DealerProfitPage() {
   const translate = useTranslate();
   const dealer = useSession().user?.user_type === 'dealer';
-  // The last 30 days of the company's calendar (not the browser's) until the user picks dates.
-  const company = useCompanyFormat();
   // The filters live in the URL (?from=&dealer_id=), so the page can be shared and reloaded.
-  const [picked, set] = useUrlFilters({ from: '', to: '', dealer_id: '' });
-  const filters = { ...picked, from: picked.from || company.companyDay(29), to: picked.to || company.companyDay(0) };
+  const { filters, set, ready } = useReportFilters({ dealer_id: '' });
   const dataProvider = useConsoleDataProvider();
   const { data, error } = useQuery({
     queryKey: ['reports', 'dealer-profit', filters],
     queryFn: async () => (await dataProvider.report<Profit>('dealer-profit', { filter: filters })).data,
-    enabled: company.ready,
+    enabled: ready,
   });
-  const dealers = useGetList(
-    'user-options',
-    { filter: { user_type: 'dealer' }, pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } },
-    { enabled: !dealer },
-  );
   return (
     <>
       <PageTitle
@@ -52,47 +43,10 @@ export default function DealerProfitPage() {
           />
         }
       />
-      <Card sx={{ mb: 2 }}>
-        <CardContent>
-          <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 2, '& .MuiTextField-root': { width: 'auto', minWidth: 160 } }}>
-            <TextField
-              type="date"
-              label={translate('wallets.fields.from')}
-              value={filters.from}
-              onChange={set('from')}
-              slotProps={{ inputLabel: { shrink: true } }}
-              size="small"
-            />
-            <TextField
-              type="date"
-              label={translate('wallets.fields.to')}
-              value={filters.to}
-              onChange={set('to')}
-              slotProps={{ inputLabel: { shrink: true } }}
-              size="small"
-            />
-            {!dealer && (
-              <TextField
-                select
-                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-                label={translate('wallets.fields.dealer')}
-                value={filters.dealer_id}
-                onChange={set('dealer_id')}
-                size="small"
-                sx={{ minWidth: 200 }}
-              >
-                <MenuItem value="">{translate('reports.all')}</MenuItem>
-                {(dealers.data ?? []).map((d) => (
-                  <MenuItem key={d.id} value={String(d.id)}>
-                    {d.name}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          </Stack>
-        </CardContent>
-      </Card>
-      {error && <Alert severity="error">{(error as { body?: { message?: string } }).body?.message ?? (error as Error).message}</Alert>}
+      <ReportFilterBar from={filters.from} to={filters.to} set={set}>
+        {!dealer && <DealerFilter value={filters.dealer_id} onChange={set('dealer_id')} minWidth={200} />}
+      </ReportFilterBar>
+      <ReportError error={error} />
       {data && (
         <Stack spacing={2}>
           <Card>

@@ -1,27 +1,12 @@
 import { useGetList, useLocaleState, useTranslate } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
-import {
-  Alert,
-  Box,
-  Card,
-  CardContent,
-  MenuItem,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableFooter,
-  TableHead,
-  TableRow,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Box, Card, CardContent, MenuItem, Table, TableBody, TableCell, TableFooter, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import { RECHARGE_STATUSES } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
 import { CsvDownloadButton } from '../common/CsvExportButton';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useConsoleDataProvider } from '../providers/dataProvider';
-import { useUrlFilters } from './useUrlFilters';
+import { DealerFilter, GroupByFilter, ReportError, ReportFilterBar, useReportFilters } from './ReportParts';
 import { useSession } from '../providers/useSession';
 import { hasPermission } from '../permissions/permissions';
 import { Chart } from '../charts/Chart';
@@ -61,22 +46,15 @@ export default function ReportsPage() {
   // Each picker only for those who may read its choices (a dealer's operators are its own).
   const picksOperator = dealer || hasPermission(session.permissions, 'view internet providers');
   const picksMethod = hasPermission(session.permissions, 'view payment methods');
-  // The last 30 days of the company's calendar (not the browser's) until the user picks dates.
   const company = useCompanyFormat();
   // The filters live in the URL (?from=&group_by=provider ...), so a report's link can be shared and reloaded.
-  const [picked, set] = useUrlFilters({ from: '', to: '', group_by: 'day', dealer_id: '', provider_id: '', category: '', payment_method_id: '', status: '' });
-  const filters = { ...picked, from: picked.from || company.companyDay(29), to: picked.to || company.companyDay(0) };
+  const { filters, set, ready } = useReportFilters({ group_by: 'day', dealer_id: '', provider_id: '', category: '', payment_method_id: '', status: '' });
   const dataProvider = useConsoleDataProvider();
   const { data, error, isPending } = useQuery({
     queryKey: ['reports', 'sales', filters],
     queryFn: async () => (await dataProvider.report<Report>('sales', { filter: filters })).data,
-    enabled: company.ready,
+    enabled: ready,
   });
-  const dealers = useGetList(
-    'user-options',
-    { filter: { user_type: 'dealer' }, pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } },
-    { enabled: !dealer },
-  );
   // A dealer may not read /internet-providers: its own operators are /dealer-providers (same ids).
   const providers = useGetList(
     dealer ? 'dealer-providers' : 'internet-providers',
@@ -97,110 +75,65 @@ export default function ReportsPage() {
           />
         }
       />
-      <Card sx={{ mb: 2 }}>
-        <CardContent>
-          <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 2, '& .MuiTextField-root': { width: 'auto', minWidth: 160 } }}>
-            <TextField
-              type="date"
-              label={translate('wallets.fields.from')}
-              value={filters.from}
-              onChange={set('from')}
-              slotProps={{ inputLabel: { shrink: true } }}
-              size="small"
-            />
-            <TextField
-              type="date"
-              label={translate('wallets.fields.to')}
-              value={filters.to}
-              onChange={set('to')}
-              slotProps={{ inputLabel: { shrink: true } }}
-              size="small"
-            />
-            <TextField select label={translate('reports.group_by')} value={filters.group_by} onChange={set('group_by')} size="small" sx={{ minWidth: 140 }}>
-              {GROUPS.map((g) =>
-                dealer && g === 'dealer' ? null : (
-                  <MenuItem key={g} value={g}>
-                    {translate(`reports.groups.${g}`)}
-                  </MenuItem>
-                ),
-              )}
-            </TextField>
-            {!dealer && (
-              <TextField
-                select
-                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-                label={translate('wallets.fields.dealer')}
-                value={filters.dealer_id}
-                onChange={set('dealer_id')}
-                size="small"
-                sx={{ minWidth: 180 }}
-              >
-                <MenuItem value="">{translate('reports.all')}</MenuItem>
-                {(dealers.data ?? []).map((d) => (
-                  <MenuItem key={d.id} value={String(d.id)}>
-                    {d.name}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-            {picksOperator && (
-              <TextField
-                select
-                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-                label={translate('recharges.fields.provider')}
-                value={filters.provider_id}
-                onChange={set('provider_id')}
-                size="small"
-                sx={{ minWidth: 160 }}
-              >
-                <MenuItem value="">{translate('reports.all')}</MenuItem>
-                {(providers.data ?? []).map((p) => (
-                  <MenuItem key={p.id} value={String(p.id)}>
-                    {p.name}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-            <TextField label={translate('reports.category')} value={filters.category} onChange={set('category')} size="small" sx={{ minWidth: 140 }} />
-            {picksMethod && (
-              <TextField
-                select
-                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-                label={translate('recharges.fields.payment_method')}
-                value={filters.payment_method_id}
-                onChange={set('payment_method_id')}
-                size="small"
-                sx={{ minWidth: 170 }}
-              >
-                <MenuItem value="">{translate('reports.all')}</MenuItem>
-                {(methods.data ?? []).map((m) => (
-                  <MenuItem key={m.id} value={String(m.id)}>
-                    {m.name}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-            <TextField
-              select
-              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-              label={translate('recharges.fields.status')}
-              value={filters.status}
-              onChange={set('status')}
-              size="small"
-              sx={{ minWidth: 160 }}
-            >
-              <MenuItem value="">{translate('recharges.status.completed')}</MenuItem>
-              <MenuItem value="all">{translate('reports.all')}</MenuItem>
-              {RECHARGE_STATUSES.filter((s) => s !== 'completed').map((s) => (
-                <MenuItem key={s} value={s}>
-                  {translate(`recharges.status.${s}`)}
-                </MenuItem>
-              ))}
-            </TextField>
-          </Stack>
-        </CardContent>
-      </Card>
-      {error && <Alert severity="error">{(error as { body?: { message?: string } }).body?.message ?? (error as Error).message}</Alert>}
+      <ReportFilterBar from={filters.from} to={filters.to} set={set}>
+        <GroupByFilter value={filters.group_by} onChange={set('group_by')} groups={GROUPS.filter((g) => !(dealer && g === 'dealer'))} />
+        {!dealer && <DealerFilter value={filters.dealer_id} onChange={set('dealer_id')} />}
+        {picksOperator && (
+          <TextField
+            select
+            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+            label={translate('recharges.fields.provider')}
+            value={filters.provider_id}
+            onChange={set('provider_id')}
+            size="small"
+            sx={{ minWidth: 160 }}
+          >
+            <MenuItem value="">{translate('reports.all')}</MenuItem>
+            {(providers.data ?? []).map((p) => (
+              <MenuItem key={p.id} value={String(p.id)}>
+                {p.name}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+        <TextField label={translate('reports.category')} value={filters.category} onChange={set('category')} size="small" sx={{ minWidth: 140 }} />
+        {picksMethod && (
+          <TextField
+            select
+            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+            label={translate('recharges.fields.payment_method')}
+            value={filters.payment_method_id}
+            onChange={set('payment_method_id')}
+            size="small"
+            sx={{ minWidth: 170 }}
+          >
+            <MenuItem value="">{translate('reports.all')}</MenuItem>
+            {(methods.data ?? []).map((m) => (
+              <MenuItem key={m.id} value={String(m.id)}>
+                {m.name}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+        <TextField
+          select
+          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+          label={translate('recharges.fields.status')}
+          value={filters.status}
+          onChange={set('status')}
+          size="small"
+          sx={{ minWidth: 160 }}
+        >
+          <MenuItem value="">{translate('recharges.status.completed')}</MenuItem>
+          <MenuItem value="all">{translate('reports.all')}</MenuItem>
+          {RECHARGE_STATUSES.filter((s) => s !== 'completed').map((s) => (
+            <MenuItem key={s} value={s}>
+              {translate(`recharges.status.${s}`)}
+            </MenuItem>
+          ))}
+        </TextField>
+      </ReportFilterBar>
+      <ReportError error={error} />
       {isPending && <Typography color="text.secondary">{translate('ra.page.loading')}</Typography>}
       {data && (
         <Card>

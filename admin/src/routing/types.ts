@@ -27,3 +27,19 @@ export const centsText = (cents: number | null | undefined): string => (cents ==
 /** "4.50 USD", or an empty string. */
 export const moneyText = (cents: number | null | undefined, currency: string): string =>
   cents === null || cents === undefined ? '' : `${centsText(cents)} ${currency}`;
+
+/** One aggregator's float (GET /aggregators), declared here while the API's contracts are written. Money is decimal strings. */
+export interface AggregatorFloat {
+  name: string;
+  label: string;
+  live: boolean;
+  balance: string | null;
+  currency: string | null;
+  threshold: string | null;
+  checked_at: string | null;
+  check_error: string | null;
+  below_threshold: boolean;
+  /** At the current pace of spending; null when it cannot be told (no spending, no balance). */
+  days_left: number | null;
+  daily_spend: string | null;
+}

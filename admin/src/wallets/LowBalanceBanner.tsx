@@ -1,18 +1,33 @@
+import type { ReactNode } from 'react';
 import { LinkBase, useTranslate } from 'react-admin';
 import { Box, Typography } from '@mui/material';
 import { useMyWallet } from './myWallet';
 
 /**
  * Under the app bar on every page, for a dealer whose balance is below the alert threshold it
- * set: the balance and a "Top up" link to /my-wallet with its top-up request open. Part of the
- * shell, so built from what the shell already loads (Box, Typography, a router link) rather than
- * MUI's Alert and Button.
+ * set: the balance and a "Top up" link to /my-wallet with its top-up request open.
  */
 export function LowBalanceBanner() {
   const translate = useTranslate();
   const { data } = useMyWallet();
   const wallet = data?.wallet;
   if (!wallet?.low_balance) return null;
+  return (
+    <ShellBanner to="/my-wallet?request=1" action={translate('wallets.alert.top_up')}>
+      {translate('wallets.alert.banner', {
+        balance: `${wallet.balance} ${wallet.currency}`,
+        threshold: `${wallet.low_balance_threshold} ${wallet.currency}`,
+      })}
+    </ShellBanner>
+  );
+}
+
+/**
+ * A warning line under the app bar with a link to where it is dealt with (a dealer's low balance,
+ * an aggregator's low float). Part of the shell, so built from what the shell already loads (Box,
+ * Typography, a router link) rather than MUI's Alert and Button.
+ */
+export function ShellBanner({ children, to, action }: { children: ReactNode; to: string; action: string }) {
   return (
     <Box
       role="status"
@@ -31,14 +46,11 @@ export function LowBalanceBanner() {
       })}
     >
       <Typography variant="body2" sx={{ flex: '1 1 240px', fontWeight: 500 }}>
-        {translate('wallets.alert.banner', {
-          balance: `${wallet.balance} ${wallet.currency}`,
-          threshold: `${wallet.low_balance_threshold} ${wallet.currency}`,
-        })}
+        {children}
       </Typography>
       <Box
         component={LinkBase}
-        to="/my-wallet?request=1"
+        to={to}
         sx={{
           color: 'inherit',
           border: 1,
@@ -53,7 +65,7 @@ export function LowBalanceBanner() {
           '&:hover, &:focus-visible': { bgcolor: 'rgba(0,0,0,0.08)' },
         }}
       >
-        {translate('wallets.alert.top_up')}
+        {action}
       </Box>
     </Box>
   );

@@ -28,6 +28,7 @@ import { MoneyDialog } from './MoneyDialog';
 import { Chart } from '../charts/Chart';
 import { TransactionRows } from './WalletTransactionList';
 import { LowBalanceAlertForm } from './LowBalanceAlertForm';
+import { WalletStatement } from './WalletStatement';
 import { useMyWallet } from './myWallet';
 import { useConsoleDataProvider } from '../providers/dataProvider';
 
@@ -137,6 +138,10 @@ export default function MyWalletPage() {
               <TransactionRows rows={data.transactions} showDealer={false} />
             </CardContent>
           </Card>
+        </Grid>
+        <Grid size={{ xs: 12 }}>
+          {/* Read when asked for: the page already polls the wallet every 15 s. */}
+          <WalletStatement walletId={wallet.id} autoLoad={false} />
         </Grid>
         {(requests.data?.length ?? 0) > 0 && (
           <Grid size={{ xs: 12 }}>

@@ -66,6 +66,9 @@ export default function WalletList() {
       <Button size="small" component={Link} to={`/wallet-transactions?dealer=${w.dealer_id}`}>
         {translate('wallets.transactions')}
       </Button>
+      <Button size="small" component={Link} to={`/wallets/${w.id}/statement`}>
+        {translate('wallets.statement.title')}
+      </Button>
     </>
   );
   return (
@@ -141,7 +144,7 @@ export default function WalletList() {
             <FunctionField
               label=""
               render={(w: WalletResponse) => (
-                <Stack direction="row" sx={{ gap: 1, justifyContent: 'flex-end' }}>
+                <Stack direction="row" sx={{ gap: 1, justifyContent: 'flex-end', flexWrap: 'wrap' }}>
                   {actions(w)}
                 </Stack>
               )}

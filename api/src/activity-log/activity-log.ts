@@ -59,6 +59,10 @@ export type ActivityAction =
   | 'catalogue_changed'
   | 'routes_changed'
   | 'aggregator_catalogue_synced'
+  // An aggregator's float (aggregators/float.service.ts): its alert threshold, and the alert's email.
+  | 'aggregator_float_threshold_changed'
+  | 'aggregator_float_alert_sent'
+  | 'aggregator_float_alert_failed'
   | 'reordered'
   | 'api_key_created'
   | 'api_key_revoked'
@@ -66,7 +70,11 @@ export type ActivityAction =
   | 'webhook_endpoint_removed'
   | 'webhook_secret_rotated'
   | 'webhook_test_sent'
-  | 'webhook_resent';
+  | 'webhook_resent'
+  // The daily close (daily-close/daily-close.service.ts).
+  | 'daily_close_closed'
+  | 'daily_close_difference_resolved'
+  | 'daily_close_difference_reasked';
 
 const SECRET_FIELDS = new Set(['password', 'password_confirmation', 'current_password', 'remember_token']);
 

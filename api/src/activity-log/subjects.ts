@@ -68,6 +68,12 @@ const LOOKUPS: Record<string, Lookup> = {
       (r) => ({ name: r.name ? `${r.reference} (${r.name})` : r.reference, dealer_id: num(r.dealer_id) }),
     ),
   recharge: async (db, ids) => byId(await db('recharges').whereIn('id', ids).select('id', 'reference'), (r) => ({ name: r.reference ?? null })),
+  // The daily close: a day, and one of its differences (named by its day and reference).
+  daily_close: async (db, ids) => byId(await db('daily_closes').whereIn('id', ids).select('id', 'day'), (r) => ({ name: r.day })),
+  daily_close_difference: async (db, ids) =>
+    byId(await db('daily_close_differences').whereIn('id', ids).select('id', 'day', 'reference'), (r) => ({
+      name: r.reference && !String(r.reference).startsWith('~') ? `${r.day} ${r.reference}` : r.day,
+    })),
   api_key: async (db, ids) =>
     byId(
       await db('api_keys')

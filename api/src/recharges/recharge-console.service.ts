@@ -24,6 +24,7 @@ import type { PaymentAdapter, PaymentFlow } from '../connectors/payments/payment
 import { PaymentGateways } from '../connectors/payments/payment-gateways.ts';
 import { raiseSaleEvent } from './sale-events.ts';
 import { paymentAwaitsCheck } from './fulfilment/sale-checks.ts';
+import { seesMargin } from '../reports/margins.service.ts';
 
 /**
  * What the console does with sales (GET/POST /recharges): find and list them (a dealer only its
@@ -67,6 +68,8 @@ export interface RechargeDetail {
 
 /** Cost and profit are shown only to those who may see the company's cost prices. */
 const seesCost = (ctx: ServiceContext) => ctx.actor.permissions.has('view bundles prices');
+/** The aggregator's cost and the real margin are the company's: staff only (a dealer never), each with its permissions. */
+const companyView = (ctx: ServiceContext) => ({ cost: seesCost(ctx) && !isDealer(ctx.actor), margin: seesMargin(ctx.actor) });
 
 /** The filtered sales the caller may see, and the company's time zone they were read in. */
 async function filtered(ctx: ServiceContext, f: RechargeFilters) {
@@ -102,7 +105,7 @@ export async function findRecharge(ctx: ServiceContext, rawId: string | number):
   return row;
 }
 
-const presentOne = async (ctx: ServiceContext, id: number) => presentRecharge(await findRecharge(ctx, id), seesCost(ctx));
+const presentOne = async (ctx: ServiceContext, id: number) => presentRecharge(await findRecharge(ctx, id), seesCost(ctx), companyView(ctx));
 
 /** A page of the filtered sales, newest first unless `order` is asc. */
 export async function listRecharges(ctx: ServiceContext, f: RechargeFilters, p: RechargePageRequest): Promise<Page<RechargeResponse>> {
@@ -116,7 +119,7 @@ export async function listRecharges(ctx: ServiceContext, f: RechargeFilters, p: 
     .limit(perPage)
     .offset((page - 1) * perPage);
   return {
-    data: rows.map((r) => presentRecharge(r, seesCost(ctx))),
+    data: rows.map((r) => presentRecharge(r, seesCost(ctx), companyView(ctx))),
     meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) },
   };
 }
@@ -126,7 +129,7 @@ export async function exportRecharges(ctx: ServiceContext, f: RechargeFilters, l
   const { qb, timezone } = await filtered(ctx, f);
   const rows: RechargeListRow[] = await qb.orderBy('recharges.id', 'desc').limit(limit);
   const cost = seesCost(ctx);
-  return { rows: rows.map((r) => presentRecharge(r, cost)), seesCost: cost, timezone };
+  return { rows: rows.map((r) => presentRecharge(r, cost, companyView(ctx))), seesCost: cost, timezone };
 }
 
 /** How many sales wait for a person (the console's badge). */
@@ -150,7 +153,7 @@ export async function rechargeDetail(ctx: ServiceContext, rawId: string | number
   // The gateway's and the aggregator's traffic is the company's: dealers see their sale, not it.
   const calls: RemoteCallRow[] = isDealer(ctx.actor) ? [] : await ctx.db('remote_calls').where('recharge_id', row.id).orderBy('id').limit(500);
   return {
-    recharge: presentRecharge(row, seesCost(ctx)),
+    recharge: presentRecharge(row, seesCost(ctx), companyView(ctx)),
     timeline,
     transactions: transactions.map(presentTransaction),
     remote_calls: calls.map(presentRemoteCall),

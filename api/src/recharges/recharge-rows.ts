@@ -52,6 +52,17 @@ export interface RechargeRow {
   paid_back_at?: string | null;
   paid_back_note?: string | null;
   paid_back_reference?: string | null;
+  /** What the vendors said (db/migrations/20261127F-vendor-money.ts): cents of the currency beside each, null where not said. */
+  gateway_amount?: number | string | null;
+  gateway_charges?: number | string | null;
+  gateway_currency?: string | null;
+  aggregator_cost?: number | string | null;
+  aggregator_currency?: string | null;
+  aggregator_discount?: number | string | null;
+  aggregator_fee?: number | string | null;
+  fx_rate?: string | null;
+  delivered_amount?: number | string | null;
+  delivered_currency?: string | null;
   unsure_since: string | null;
   next_attempt_at: string | null;
   review_reason: string | null;

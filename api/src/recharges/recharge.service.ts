@@ -26,6 +26,7 @@ import { SaleBatches } from './sale-batches.ts';
 import { afterSaleCommit, raiseSaleEvent, saleLogRow } from './sale-events.ts';
 import { paymentAwaitsCheck } from './fulfilment/sale-checks.ts';
 import type { RechargeListRow, RechargeRow } from './recharge-rows.ts';
+import { saleMargin } from './sale-margin.ts';
 
 /**
  * Recharges (docs/data-model.md, Recharges): the sale, priced and snapshotted in the customer's
@@ -356,7 +357,18 @@ export const rechargeQuery = (db: Db) =>
       'payers_back.name as paid_back_by_name',
     );
 
-export function presentRecharge(r: RechargeListRow, seesCost: boolean): RechargeResponse {
+/** Money of the vendors' that is nullable in the row: a decimal string, or null when the vendor did not say. */
+const vendorMoney = (v: number | string | null | undefined) => (v === null || v === undefined ? null : formatMinor(Number(v)));
+
+/**
+ * `company`: what only the company's staff may see of a sale: the gateway's charges and the
+ * aggregator's cost and rate (those who see cost prices) and the real margin (margins.service.ts, seesMargin). A dealer never gets either.
+ */
+export function presentRecharge(
+  r: RechargeListRow,
+  seesCost: boolean,
+  company: { cost: boolean; margin: boolean } = { cost: false, margin: false },
+): RechargeResponse {
   return {
     id: r.id,
     h_id: encodeId(r.id),
@@ -377,6 +389,20 @@ export function presentRecharge(r: RechargeListRow, seesCost: boolean): Recharge
     amount: formatMinor(Number(r.amount)),
     ...(seesCost ? { cost: formatMinor(Number(r.cost)), profit: formatMinor(Number(r.profit)) } : {}),
     currency: r.currency,
+    gateway_amount: vendorMoney(r.gateway_amount),
+    gateway_currency: r.gateway_currency ?? null,
+    // The company's costs on the sale (the gateway's charges, the aggregator's cost and rate): staff who see cost prices.
+    ...(company.cost
+      ? {
+          gateway_charges: vendorMoney(r.gateway_charges),
+          aggregator_cost: vendorMoney(r.aggregator_cost),
+          aggregator_currency: r.aggregator_currency ?? null,
+          fx_rate: r.fx_rate ?? null,
+        }
+      : {}),
+    delivered_amount: vendorMoney(r.delivered_amount),
+    delivered_currency: r.delivered_currency ?? null,
+    ...(company.margin ? { margin: vendorMoney(saleMargin(r)) } : {}),
     attempts: Number(r.attempts),
     payment_reference: r.payment_reference ?? null,
     operator_reference: r.operator_reference ?? null,

@@ -7,6 +7,8 @@ import { timeBucket, totalsBucket, type TimeGroup } from './time-buckets.ts';
 import { followZone, IN_FLIGHT_STATUSES, isInFlight, readDayTotalsState, totalsCover, type DayTotalsState } from './day-totals.ts';
 import { dealerRef } from '../users/dealer-ref.ts';
 import { missedSalesSummary } from '../wallets/missed-sales.ts';
+import { floatAlerts } from '../aggregators/float.service.ts';
+import { marginSummary, seesMargin } from './margins.service.ts';
 
 /**
  * Sales figures, computed in the database (grouping and sums in SQL over indexed columns, never
@@ -340,7 +342,7 @@ export async function dashboard(ctx: ServiceContext, timeZone: string, opts: Rep
   };
   const walletQuery = db('wallets');
   if (isDealer(ctx.actor)) walletQuery.where('dealer_id', ctx.actor.id!);
-  const [monthRows, todayRows, series, latest, wallet, pricingRow, thresholdRow, missed] = await Promise.all([
+  const [monthRows, todayRows, series, latest, wallet, pricingRow, thresholdRow, missed, margin] = await Promise.all([
     grouped(monthStart),
     grouped(today),
     salesReport(ctx, { from: thirtyAgo, to: today, group_by: 'day' }, timeZone, { totals: false, live: opts.live, state }),
@@ -356,6 +358,8 @@ export async function dashboard(ctx: ServiceContext, timeZone: string, opts: Rep
     isDealer(ctx.actor) ? db('dealer_details').where('user_id', ctx.actor.id!).first('pricing_model') : Promise.resolve(null),
     isDealer(ctx.actor) ? db('wallets').where('dealer_id', ctx.actor.id!).first('low_balance_threshold') : Promise.resolve(null),
     missedSalesSummary(ctx, timeZone),
+    // The company's real margin (margins.service.ts): staff who may see it only.
+    seesMargin(ctx.actor) ? marginSummary(ctx, thirtyAgo, today, timeZone) : Promise.resolve(null),
   ]);
   type G = {
     status: string;
@@ -455,5 +459,8 @@ export async function dashboard(ctx: ServiceContext, timeZone: string, opts: Rep
     // A "Cost + Profit" dealer cannot sell without balance: warned below its low-balance threshold (5.00 when none is set).
     low_balance: pricing === 'cost' && balance < lowBalanceThreshold(thresholdRow),
     missed_sales: missed,
+    // Staff who watch the delivery routes: the aggregators whose float was last read below its threshold.
+    ...(!isDealer(ctx.actor) && ctx.actor.permissions.has('view delivery routes') ? { floats: await floatAlerts(db as Knex) } : {}),
+    ...(margin ? { margin: { last_30_days: margin } } : {}),
   };
 }

@@ -9,6 +9,8 @@ import {
   resellerRechargeSchema,
   walletResponseSchema,
   walletTransactionResponseSchema,
+  resellerStatementQuery,
+  walletStatementResponseSchema,
   type ResellerRechargeInput,
 } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
@@ -17,6 +19,8 @@ import { apiNotFound } from '../http/error-handler.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { apiKeyAuthenticator, keyContext, type KeyAuthOptions } from '../api-keys/api-key-auth.ts';
 import { resellerCatalogue, resellerRecharge, resellerRechargeByReference, resellerRecharges, resellerWallet } from './reseller.service.ts';
+import { statementPage, type StatementQuery } from '../wallets/statement.service.ts';
+import { ownWallet } from '../wallets/wallet.service.ts';
 
 /**
  * The reseller's Idempotency-Keys live apart from the storefront's (both are unique per dealer in
@@ -192,6 +196,23 @@ export function resellerRoutes(
       response: z.object({ wallet: walletResponseSchema, transactions: z.array(walletTransactionResponseSchema).describe('Newest first') }),
     },
     async (req, ctx) => ({ data: await resellerWallet(keyContext(req, ctx), walletQuery.parse(req.query).limit ?? 20) }),
+  );
+
+  api.get(
+    '/wallet/statement',
+    {
+      summary:
+        'The dealer\u2019s statement for company days from..to (included, at most 366; default this month): opening and closing balances, totals per kind, and a page of its ledger lines, oldest first',
+      auth: 'api-key',
+      scope: 'wallet:read',
+      query: resellerStatementQuery,
+      response: walletStatementResponseSchema,
+      errors: { 422: 'A date that is not a day, from after to, or a period over 366 days' },
+    },
+    async (req, ctx) => {
+      const kctx = keyContext(req, ctx);
+      return statementPage(kctx, await ownWallet(kctx), req.query as StatementQuery);
+    },
   );
 
   const router = express.Router();

@@ -160,7 +160,9 @@ async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'deb
     request_hash: entry.requestHash ?? null,
     bank_reference_key: type === 'credit' && entry.kind === 'top_up' && entry.reference?.trim() ? bankReferenceKey(entry.reference) : null,
     actor_id: ctx.actor.id,
-    created_at: now,
+    // Timed once the wallet's row is locked (not before the wait): rows then follow the balance
+    // chain in time as well as in id, which a statement's opening and closing balances rely on.
+    created_at: toDbTime(),
   });
   const id = typeof inserted === 'object' ? Number((inserted as { id: number }).id) : Number(inserted);
   return { id, walletId, balance_before: before, balance_after: after, lowBalanceDue };
@@ -210,10 +212,11 @@ export async function debitMany(
       idempotency_key: null,
       request_hash: null,
       actor_id: d.actorId,
-      created_at: now,
     };
   });
-  await db('wallet_transactions').insert(rows);
+  // Timed once the wallet's row is locked, like post().
+  const postedAt = toDbTime();
+  await db('wallet_transactions').insert(rows.map((r) => ({ ...r, created_at: postedAt })));
   return { balanceAfter: debited.after, lowBalanceDue: debited.due };
 }
 

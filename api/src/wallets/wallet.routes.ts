@@ -15,6 +15,8 @@ import {
   walletTransactionResponseSchema,
   lowBalanceAlertSchema,
   missedSaleResponseSchema,
+  walletStatementQuery,
+  walletStatementResponseSchema,
 } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
 import { sendCsv } from '../http/csv.ts';
@@ -43,6 +45,7 @@ import { noticeLowBalance } from './low-balance.ts';
 import { exportMissedSales, listMissedSales, type MissedSaleFilters } from './missed-sales.ts';
 import type { WalletTransactionListRow } from './wallet-rows.ts';
 import type { PageRequest } from '../http/list-query.ts';
+import { sendStatementCsv, sendStatementPdf, statementPage, statementWallet, type StatementQuery } from './statement.service.ts';
 
 /** The query string as the services take it (checked against the route's query schema by the router). */
 const queryOf = <F>(req: Request) => req.query as F & PageRequest;
@@ -122,6 +125,24 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
   wallets.get('/:id', { summary: 'One wallet', permission: 'view wallets', response: walletResponseSchema }, async (req, ctx) => ({
     data: await findWallet(ctx, String(req.params.id)),
   }));
+  wallets.get(
+    '/:id/statement',
+    {
+      summary:
+        "A wallet's statement for company days from..to (included, at most 366; default this month): opening and closing balances, totals per kind and the lines, oldest first (JSON: a page of lines; format=csv or pdf: every line). Staff with view wallets: any wallet; a dealer: its own (another's is a 404)",
+      anyPermission: ['view wallets', 'view own wallet'],
+      query: walletStatementQuery,
+      response: walletStatementResponseSchema,
+      errors: { 422: 'A date that is not a day, from after to, or a period over 366 days' },
+    },
+    async (req, ctx, res) => {
+      const wallet = await statementWallet(ctx, String(req.params.id));
+      const q = req.query as StatementQuery & { format?: string };
+      if (q.format === 'csv') return sendStatementCsv(ctx, res, wallet, q);
+      if (q.format === 'pdf') return sendStatementPdf(ctx, res, wallet, q);
+      return statementPage(ctx, wallet, q);
+    },
+  );
   // The first answer and every replay of it are the same body: the ledger row, the message from
   // its balance_after, the wallet as it is now; a replay says so (replayed, Idempotent-Replayed).
   const answer = async (ctx: ServiceContext, res: Response, outcome: MoneyOutcome, message: string) => {

@@ -200,7 +200,7 @@ describe('Reloadly: GET /operators/countries/SO as products', () => {
   });
 
   it('declares what it can do', () => {
-    expect(reloadlyA.capabilities).toEqual({ lookupByOwnReference: true, balance: true, productList: true });
+    expect(reloadlyA.capabilities).toEqual({ lookupByOwnReference: true, balance: true, productList: true, transactionReport: true });
   });
 });
 
@@ -217,7 +217,8 @@ describe('DT One: GET /products?country_iso_code=SOM as products', () => {
       description: '1 GB data, 1 day',
       amount: 50,
       currency: 'USD',
-      wholesale: 40,
+      // 0.40 + its fee 0.004, up to whole cents.
+      wholesale: 41,
     });
     const pages = (await trailOf('dtone', 'GET /products')).slice(before);
     expect(pages.map((c) => [c.recharge_id, c.http_status, c.outcome, c.request])).toEqual([
@@ -305,7 +306,7 @@ describe('DT One: GET /products?country_iso_code=SOM as products', () => {
   });
 
   it('declares what it can do', () => {
-    expect(dtoneA.capabilities).toEqual({ lookupByOwnReference: true, balance: true, productList: true });
+    expect(dtoneA.capabilities).toEqual({ lookupByOwnReference: true, balance: true, productList: true, transactionReport: true });
   });
 });
 
@@ -319,7 +320,8 @@ describe('the float left at each aggregator (balance())', () => {
     const sent = await reloadlyA.send(topUp('FLOAT-1', '1650', '5.00'), forWhom);
     expect(sent.status).not.toBe('failed');
     for (let i = 0; i < 50 && (await reloadlyA.lookup('FLOAT-1', forWhom)).status !== 'delivered'; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(await reloadlyA.balance(forWhom)).toEqual({ status: 'ok', amount: before.amount - 500, currency: 'USD' });
+    // The float pays what the top-up cost: 5.00 less Hormuud's 4 % discount.
+    expect(await reloadlyA.balance(forWhom)).toEqual({ status: 'ok', amount: before.amount - 480, currency: 'USD' });
     expect(await dtoneA.balance(forWhom)).toEqual({ status: 'ok', amount: 1_000_000, currency: 'USD' });
     expect((await trailOf('reloadly', 'GET /accounts/balance')).length).toBe(2);
   });

@@ -22,8 +22,27 @@ export interface DeliveryRequest {
   cost: number;
 }
 
+/**
+ * What the aggregator said a delivered top-up cost and delivered, where its answer says it (each
+ * field left out when missing or unreadable: it never fails a sale). Cents of the currency beside it.
+ */
+export interface DeliveryMoney {
+  /** What the aggregator took from our float for it. */
+  cost?: number;
+  costCurrency?: string;
+  /** What the aggregator gave back off the face amount (Reloadly's `discount`), cents of costCurrency. */
+  discount?: number;
+  /** The aggregator's fee on top (DT One's `prices.wholesale.fee`), cents of costCurrency. */
+  fee?: number;
+  /** The exchange rate it applied, as the vendor wrote it. */
+  fxRate?: string;
+  /** What reached the customer's number, in the operator's currency. */
+  deliveredAmount?: number;
+  deliveredCurrency?: string;
+}
+
 export type DeliveryResult =
-  | { status: 'delivered'; deliveryId: string; operatorReference: string }
+  | ({ status: 'delivered'; deliveryId: string; operatorReference: string } & DeliveryMoney)
   | { status: 'processing'; deliveryId: string }
   | { status: 'failed'; deliveryId: string | null; reason: string }
   | { status: 'unknown'; error: string };
@@ -57,7 +76,30 @@ export interface OperatorCapabilities {
   balance: boolean;
   /** Its catalogue can be pulled (products()). */
   productList: boolean;
+  /** Its records for a period can be pulled (transactions()): the daily close compares them with the sales. */
+  transactionReport: boolean;
 }
+
+/** One top-up as the aggregator's own records tell it (its report for a period), for the daily close. */
+export interface VendorTopUp {
+  /** The aggregator's id for it. */
+  vendorId: string;
+  /** Our reference (customIdentifier / external_id) when it carries one; null for one we never sent. */
+  ourReference: string | null;
+  /** 'done' (delivered), 'failed' (refused/declined/cancelled), 'refunded' (delivered then reversed/refunded), 'pending' (still processing). */
+  state: 'done' | 'failed' | 'refunded' | 'pending';
+  /** The face amount sent, cents of `currency`. */
+  amount: number;
+  currency: string;
+  /** What it cost us (cents of `costCurrency`), when the aggregator says. */
+  cost: number | null;
+  costCurrency: string | null;
+  phone: string | null;
+  /** When the aggregator recorded it (ISO 8601, UTC). */
+  at: string;
+}
+
+export type TopUpReport = { status: 'ok'; records: VendorTopUp[] } | { status: 'unknown'; error: string };
 
 export interface OperatorAdapter {
   readonly name: string;
@@ -74,4 +116,6 @@ export interface OperatorAdapter {
   send(request: DeliveryRequest, forWhom: CallFor): Promise<DeliveryResult | { status: 'not_sent'; error: string }>;
   lookup(customIdentifier: string, forWhom: CallFor): Promise<DeliveryResult | { status: 'not_found' }>;
   poll(deliveryId: string, forWhom: CallFor): Promise<DeliveryResult>;
+  /** Every top-up the aggregator recorded in [from, to) (UTC instants), all pages. */
+  transactions(range: { from: Date; to: Date }, forWhom: CallFor): Promise<TopUpReport>;
 }

@@ -24,8 +24,19 @@ export interface PaymentRequest {
 }
 
 /** `raw`: the gateway's answer in one line (codes and message), for the trail and the review reason. */
+/**
+ * What the gateway said it took, where its answer says it (left out when missing or unreadable:
+ * it never fails a sale): `amount` taken (WaafiPay's `txAmount`, truncated to cents), `charges`
+ * its fee on it (`merchantCharges`), both cents of `currency`.
+ */
+export interface PaymentMoney {
+  amount?: number;
+  charges?: number;
+  currency?: string;
+}
+
 export type ChargeResult =
-  | { status: 'approved'; transactionId: string }
+  | ({ status: 'approved'; transactionId: string } & PaymentMoney)
   | { status: 'declined'; code: string; message: string; raw?: string }
   /** `transactionId`: the gateway's id for a payment it has but has not decided (eDahab's invoice), kept for the lookup. */
   | { status: 'unknown'; error: string; transactionId?: string };
@@ -33,7 +44,9 @@ export type ChargeResult =
 /** `refunded`: taken, then given back by a refund (a cancelled or reversed payment is `cancelled` / `reversed`). */
 export type RemotePaymentState = 'pending' | 'approved' | 'committed' | 'cancelled' | 'reversed' | 'refunded' | 'declined';
 export type LookupResult =
-  { status: 'found'; state: RemotePaymentState; transactionId: string | null } | { status: 'not_found' } | { status: 'unknown'; error: string };
+  | ({ status: 'found'; state: RemotePaymentState; transactionId: string | null } & PaymentMoney)
+  | { status: 'not_found' }
+  | { status: 'unknown'; error: string };
 export type ActionResult = { status: 'done' } | { status: 'refused'; code: string; message: string; raw?: string } | { status: 'unknown'; error: string };
 
 export interface ReleaseRequest {

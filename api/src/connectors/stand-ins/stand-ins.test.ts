@@ -523,8 +523,11 @@ describe('Reloadly stand-in', () => {
       deliveredAmountCurrencyCode: 'USD',
       operatorId: 1650,
       operatorName: 'Hormuud',
-      discount: 0,
-      transactionDate: expect.any(String),
+      // Hormuud's 4 % off 2.50; the float (10 000.00 at the start) less the 2.40 it cost.
+      discount: 0.1,
+      discountCurrencyCode: 'USD',
+      transactionDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
+      balanceInfo: { oldBalance: 10_000, newBalance: 9997.6, currencyCode: 'USD', currencyName: 'US Dollar', updatedAt: expect.any(String) },
     });
     const next = await send('ci-ok2');
     expect(next.body.transactionId).toBeGreaterThan(reply.body.transactionId);
@@ -596,7 +599,7 @@ describe('Reloadly stand-in', () => {
 
   it('4444: the send never arrives, every time', async () => {
     for (let i = 0; i < 2; i++) expect(await rejection(send('ci-4444', '615554444'))).toBeInstanceOf(TypeError);
-    expect(await lookup('ci-4444')).toEqual({ content: [], totalElements: 0, totalPages: 0, size: 20, number: 1 });
+    expect(await lookup('ci-4444')).toEqual({ content: [], totalElements: 0, totalPages: 0, size: 20, number: 1, last: true });
   });
 
   it('3333: PROCESSING for ever', async () => {
@@ -622,7 +625,7 @@ describe('Reloadly stand-in', () => {
     expect(status.body).toEqual({ code: null, message: null, status: 'SUCCESSFUL', transaction: sent });
     const missing = await get('/topups/12345/status');
     expect([missing.status, missing.body.errorCode]).toEqual([404, 'TRANSACTION_NOT_FOUND']);
-    expect(await lookup('ci-look')).toEqual({ content: [sent], totalElements: 1, totalPages: 1, size: 20, number: 1 });
+    expect(await lookup('ci-look')).toEqual({ content: [sent], totalElements: 1, totalPages: 1, size: 20, number: 1, last: true });
     expect((await lookup('nobody')).content).toEqual([]);
     await send('ci-look2');
     const all = (await get('/topups/reports/transactions?page=1&size=1')).body;

@@ -3,13 +3,14 @@ import type { Knex } from 'knex';
 import { fromDbTime, toDbTime } from '../../database/time.ts';
 import { unitOfWork } from '../../database/unit-of-work.ts';
 import type { ServiceContext } from '../../platform/context.ts';
-import type { PaymentAdapter, PaymentFlow } from '../../connectors/payments/payment-adapter.ts';
+import type { PaymentAdapter, PaymentFlow, PaymentMoney } from '../../connectors/payments/payment-adapter.ts';
 import { unknownGatewayReason, type PaymentGateways } from '../../connectors/payments/payment-gateways.ts';
-import type { DeliveryResult, OperatorAdapter } from '../../connectors/deliveries/operator-adapter.ts';
+import type { DeliveryMoney, DeliveryResult, OperatorAdapter } from '../../connectors/deliveries/operator-adapter.ts';
 import type { RouteChooser, RoutedSale } from '../../routing/route-choice.ts';
 import { completeRecharge, failRecharge } from '../recharge.service.ts';
 import type { RechargeRow } from '../recharge-rows.ts';
 import { raiseSaleEvent } from '../sale-events.ts';
+import { noticeFloatSale } from '../../aggregators/float.service.ts';
 import type { StepWrites } from './step-writes.ts';
 import type { VendorGate } from './vendor-gate.ts';
 
@@ -126,6 +127,29 @@ function paymentNote(state: string): string | null {
   if (state === 'released') return 'Delivered, but the reserved payment could not be taken (it was cancelled or expired at the gateway).';
   if (state === 'none' || state === 'absent' || state === 'declined') return 'Delivered without a payment.';
   return "Delivered; the payment's outcome is still being confirmed with the gateway.";
+}
+
+const cents = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : undefined);
+const code = (v: unknown) => (typeof v === 'string' && /^[A-Z]{3}$/.test(v) ? v : undefined);
+/** Only what the vendor stated, in the columns' shapes: a field it left out (or an odd one) keeps what the row has. */
+const stated = (fields: Fields): Fields => Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Fields;
+
+/** What the gateway said it took and charged, as the sale's columns (recorded with the approval). */
+export function paymentFacts(m: PaymentMoney): Fields {
+  return stated({ gateway_amount: cents(m.amount), gateway_charges: cents(m.charges), gateway_currency: code(m.currency) });
+}
+
+/** What the aggregator said the top-up cost and delivered, as the sale's columns (recorded with the delivery). */
+export function deliveryFacts(m: DeliveryMoney): Fields {
+  return stated({
+    aggregator_cost: cents(m.cost),
+    aggregator_currency: code(m.costCurrency),
+    aggregator_discount: cents(m.discount),
+    aggregator_fee: cents(m.fee),
+    fx_rate: typeof m.fxRate === 'string' && /^\d+(\.\d+)?$/.test(m.fxRate) && m.fxRate.length <= 32 ? m.fxRate : undefined,
+    delivered_amount: cents(m.deliveredAmount),
+    delivered_currency: code(m.deliveredCurrency),
+  });
 }
 
 /** Hands a sale to a person (needs_review) while `where` still holds; the reconciliation then keeps asking. */
@@ -263,7 +287,12 @@ export class SaleSteps {
       this.forWhom(r),
     );
     if (charged.status === 'approved') {
-      await this.step(r, { payment_state: flow === 'preauthorize' ? 'reserved' : 'collected', payment_reference: charged.transactionId, unsure_since: null });
+      await this.step(r, {
+        payment_state: flow === 'preauthorize' ? 'reserved' : 'collected',
+        payment_reference: charged.transactionId,
+        unsure_since: null,
+        ...paymentFacts(charged),
+      });
     } else if (charged.status === 'declined') {
       await this.step(r, { payment_state: 'declined', unsure_since: null });
       return this.settle(r, false, `Payment declined (${charged.code}): ${charged.message}`);
@@ -302,6 +331,7 @@ export class SaleSteps {
         payment_state: found.state === 'committed' ? 'collected' : taken,
         payment_reference: found.transactionId ?? r.payment_reference,
         unsure_since: null,
+        ...paymentFacts(found),
       });
       return CONTINUE;
     }
@@ -344,6 +374,7 @@ export class SaleSteps {
       cost: Number(r.cost),
       operator_product_code: r.operator_product_code ?? null,
       refused,
+      currency: r.currency,
     };
   }
 
@@ -477,7 +508,15 @@ export class SaleSteps {
     const aggregator = r.operator_adapter ?? r.adapter_key ?? 'sandbox';
     if (result.status === 'delivered') {
       await this.deps.routes.health.succeeded(Number(r.provider_id), aggregator);
-      await this.step(r, { delivery_state: 'delivered', delivery_id: result.deliveryId, operator_reference: result.operatorReference, unsure_since: null });
+      await this.step(r, {
+        delivery_state: 'delivered',
+        delivery_id: result.deliveryId,
+        operator_reference: result.operatorReference,
+        unsure_since: null,
+        ...deliveryFacts(result),
+      });
+      // The float it came out of: counted, and read again every few sales (never awaited, never fails the sale).
+      noticeFloatSale(this.deps.db, this.deps.operators[aggregator]);
       return;
     }
     // Taken in, not delivered: the route's health waits for the outcome.

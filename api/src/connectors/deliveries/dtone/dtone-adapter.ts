@@ -1,5 +1,6 @@
 import { callJson, type CallFor, type CallOutcome, type FetchLike, type RemoteTrail } from '../../remote-call.ts';
-import type { AggregatorProduct, DeliveryResult, OperatorAdapter } from '../operator-adapter.ts';
+import type { AggregatorProduct, DeliveryMoney, DeliveryResult, OperatorAdapter, TopUpReport, VendorTopUp } from '../operator-adapter.ts';
+import { currencyCode, known, vendorCents, vendorInstant } from '../../vendor-money.ts';
 import { DTONE_CLASS_MEANINGS, readDtOneError } from './dtone-answers.ts';
 
 export interface DtOneConfig {
@@ -25,6 +26,86 @@ interface DtOneTransactionBody {
   operator_reference?: unknown;
   status_message?: unknown;
   status?: { message?: unknown; class?: { id?: unknown; message?: unknown } };
+  creation_date?: unknown;
+  credit_party_identifier?: { mobile_number?: unknown };
+  prices?: { wholesale?: unknown; retail?: unknown };
+  benefits?: unknown;
+  destination?: unknown;
+}
+
+/** The status classes as the daily close reads them: 7 COMPLETED done, 8 REVERSED refunded, 3/4/9 failed, else pending. */
+const REPORT_STATES: Readonly<Record<number, VendorTopUp['state']>> = { 7: 'done', 8: 'refunded', 3: 'failed', 4: 'failed', 9: 'failed' };
+
+/** Pages of GET /transactions followed before a period is given up as too long (unknown). */
+export const DTONE_MAX_REPORT_PAGES = 500;
+/** Transactions asked for per page (DT One allows up to 100). */
+export const DTONE_REPORT_PAGE_SIZE = 100;
+
+/** `{amount, unit, unit_type}` in a currency: cents and its code; null otherwise. */
+function currencyAmount(m: unknown): { cents: number; currency: string } | null {
+  const v = (m && typeof m === 'object' ? m : {}) as { amount?: unknown; unit?: unknown; unit_type?: unknown };
+  if (v.unit_type !== undefined && v.unit_type !== 'CURRENCY') return null;
+  // A benefit's amount is an object of totals; a price's a number.
+  const raw =
+    v.amount && typeof v.amount === 'object'
+      ? ((v.amount as Record<string, unknown>).total_excluding_tax ?? (v.amount as Record<string, unknown>).base)
+      : v.amount;
+  const cents = vendorCents(raw, 'down');
+  const currency = currencyCode(v.unit);
+  return cents !== null && currency ? { cents, currency } : null;
+}
+
+/**
+ * What a DVS transaction says it cost and delivered: the cost is `prices.wholesale` amount + fee
+ * (up to whole cents: never below what DT One takes), the fee on its own; delivered, the first
+ * benefit in a currency, else the destination amount. Unreadable fields are left out.
+ */
+export function dtOneMoney(tx: DtOneTransactionBody | null | undefined): DeliveryMoney {
+  const w = (tx?.prices?.wholesale && typeof tx.prices.wholesale === 'object' ? tx.prices.wholesale : {}) as DtOneMoney;
+  const unit = currencyCode(w.unit);
+  const amountOk = typeof w.amount === 'number' && Number.isFinite(w.amount) && w.amount >= 0 && (w.unit_type === undefined || w.unit_type === 'CURRENCY');
+  const fee = w.fee === undefined || w.fee === null ? 0 : typeof w.fee === 'number' && Number.isFinite(w.fee) && w.fee >= 0 ? w.fee : null;
+  const cost = amountOk && unit && fee !== null ? upToCents((w.amount as number) + fee) : null;
+  const benefits = Array.isArray(tx?.benefits) ? tx.benefits : [];
+  const delivered = benefits.map(currencyAmount).find((b) => b !== null) ?? currencyAmount(tx?.destination);
+  return known({
+    cost,
+    costCurrency: cost !== null ? unit : null,
+    fee: cost !== null && fee !== null ? upToCents(fee) : null,
+    deliveredAmount: delivered?.cents ?? null,
+    deliveredCurrency: delivered?.currency ?? null,
+  });
+}
+
+/** One transaction of GET /transactions as the daily close reads it; `malformed` when it cannot be read. */
+export function dtOneReportRecord(tx: DtOneTransactionBody | null | undefined): VendorTopUp | { malformed: string } {
+  const id = tx?.id;
+  if (typeof id !== 'number' && (typeof id !== 'string' || id.trim() === '')) return { malformed: 'a transaction without an id' };
+  const vendorId = String(id);
+  const cls = Number(tx?.status?.class?.id);
+  if (!Number.isInteger(cls)) return { malformed: `transaction ${vendorId} without a status class` };
+  const at = vendorInstant(tx?.creation_date);
+  if (!at) return { malformed: `transaction ${vendorId} without a readable creation_date` };
+  const money = dtOneMoney(tx);
+  // The face amount: what the customer got in money, else the retail price, else what we paid.
+  const retail = currencyAmount(tx?.prices?.retail);
+  const face =
+    money.deliveredAmount !== undefined && money.deliveredCurrency
+      ? { cents: money.deliveredAmount, currency: money.deliveredCurrency }
+      : (retail ?? (money.cost !== undefined && money.costCurrency ? { cents: money.cost, currency: money.costCurrency } : null));
+  if (!face) return { malformed: `transaction ${vendorId} without an amount` };
+  const mobile = tx?.credit_party_identifier?.mobile_number;
+  return {
+    vendorId,
+    ourReference: typeof tx?.external_id === 'string' && tx.external_id !== '' ? tx.external_id : null,
+    state: REPORT_STATES[cls] ?? 'pending',
+    amount: face.cents,
+    currency: face.currency,
+    cost: money.cost ?? null,
+    costCurrency: money.costCurrency ?? null,
+    phone: typeof mobile === 'string' && mobile ? mobile : null,
+    at,
+  };
 }
 
 /** A transaction by its status class (dtone-answers.ts); another class, or no id, is unknown. */
@@ -32,7 +113,8 @@ function fromTransaction(tx: DtOneTransactionBody | null | undefined): DeliveryR
   const deliveryId = tx?.id != null ? String(tx.id) : null;
   const cls = Number(tx?.status?.class?.id);
   const meaning = DTONE_CLASS_MEANINGS[cls] ?? 'unknown';
-  if (meaning === 'delivered' && deliveryId) return { status: 'delivered', deliveryId, operatorReference: String(tx?.operator_reference ?? deliveryId) };
+  if (meaning === 'delivered' && deliveryId)
+    return { status: 'delivered', deliveryId, operatorReference: String(tx?.operator_reference ?? deliveryId), ...dtOneMoney(tx) };
   if (meaning === 'processing' && deliveryId) return { status: 'processing', deliveryId };
   if (meaning === 'failed') {
     const word = String(tx?.status?.class?.message ?? tx?.status?.message ?? '');
@@ -136,7 +218,31 @@ export function dtOneAdapter(config: DtOneConfig, deps: { fetch?: FetchLike; tra
     name: deps.name ?? 'dtone',
     system: 'dtone',
     sendOperation: DTONE_SEND,
-    capabilities: { lookupByOwnReference: true, balance: true, productList: true },
+    capabilities: { lookupByOwnReference: true, balance: true, productList: true, transactionReport: true },
+    /**
+     * GET /transactions for [from, to): DT One filters by creation date (ISO 8601); each record is
+     * kept by its own date, and once (the list may move while paging). The trail's call cannot read
+     * the X-Total-Pages header, so a page shorter than asked is the last. Any page unreadable: the
+     * whole report is unknown (a partial one would read as top-ups that never happened).
+     */
+    async transactions(range, forWhom): Promise<TopUpReport> {
+      const byId = new Map<string, VendorTopUp>();
+      const dates = `from_date=${encodeURIComponent(range.from.toISOString())}&to_date=${encodeURIComponent(range.to.toISOString())}`;
+      for (let page = 1; page <= DTONE_MAX_REPORT_PAGES; page++) {
+        const answer = await call(forWhom, 'GET /transactions', 'GET', `/transactions?${dates}&page=${page}&per_page=${DTONE_REPORT_PAGE_SIZE}`);
+        if (answer.kind === 'lost') return { status: 'unknown', error: answer.error };
+        if (answer.status !== 200) return unknownRead(answer.status, answer.body, 'transactions report');
+        if (!Array.isArray(answer.body)) return { status: 'unknown', error: `Unclassified answer to the transactions report: page ${page} is not a list` };
+        for (const tx of answer.body as DtOneTransactionBody[]) {
+          const record = dtOneReportRecord(tx);
+          if ('malformed' in record) return { status: 'unknown', error: `Unclassified answer to the transactions report: ${record.malformed}` };
+          const at = Date.parse(record.at);
+          if (at >= range.from.getTime() && at < range.to.getTime()) byId.set(record.vendorId, record);
+        }
+        if (answer.body.length < DTONE_REPORT_PAGE_SIZE) return { status: 'ok', records: [...byId.values()] };
+      }
+      return { status: 'unknown', error: `The transactions report has more than ${DTONE_MAX_REPORT_PAGES} pages of ${DTONE_REPORT_PAGE_SIZE}: not read` };
+    },
     async balance(forWhom) {
       const answer = await call(forWhom, 'GET /balances', 'GET', '/balances');
       if (answer.kind === 'lost') return { status: 'unknown', error: answer.error };

@@ -31,6 +31,18 @@ import { drawMillis, faultQueue, type Millis, type StandInAnswer, type StandInHa
  * transport answers a status and a body only): a page shorter than `per_page` is the last.
  * withdrawProduct() / addProduct() change the catalogue for a test (a withdrawn product is refused
  * with 1003001 like one DT One never sold); resetCatalogue() (and reset()) put it back.
+ *
+ * MONEY: a transaction carries its product's `prices.wholesale {amount, fee, unit}` (what it costs
+ * us; the stand-in's products have a fee of 1 % of it), `prices.retail` and, in `benefits`, the
+ * face value delivered in USD.
+ *
+ * REPORT (the daily close): `GET /v1/transactions?from_date=&to_date=&page=&per_page=` (ISO 8601;
+ * from inclusive, to exclusive) lists the transactions created in that period, newest first, a page
+ * at a time (`per_page` default 50, at most 100; a shorter page is the last, as for the catalogue).
+ * Test controls for the vendor's books the product does not know about (in-thread stand-ins only,
+ * like injectFault): plantTransaction() records a transaction the product never sent (its own or a
+ * foreign external_id, or none; any product, status and date), and amendTransaction() changes a
+ * recorded one afterwards (its status, e.g. COMPLETED -> REVERSED, its delivered amount or date).
  */
 
 export const DTONE_STAND_IN_CREDENTIALS = { apiKey: 'standin-dtone-key', apiSecret: 'standin-dtone-secret' } as const;
@@ -67,10 +79,10 @@ export interface DtOneStandInProduct {
 
 /** The Somali products the stand-in sells (ids are what bundles name in their operator product code). */
 export const DTONE_STAND_IN_PRODUCTS: readonly Readonly<DtOneStandInProduct>[] = [
-  { id: 91001, name: 'Hormuud 1 GB', description: '1 GB data, 1 day', operator: { id: 2701, name: 'Hormuud' }, amount: 0.4, retail: 0.5 },
-  { id: 91002, name: 'Hormuud 5 GB', description: '5 GB data, 7 days', operator: { id: 2701, name: 'Hormuud' }, amount: 1.5, retail: 1.8 },
-  { id: 91003, name: 'Somtel 1 GB', description: '1 GB data, 1 day', operator: { id: 2702, name: 'Somtel' }, amount: 0.45, retail: 0.55 },
-  { id: 91004, name: 'Golis 1 GB', description: '1 GB data, 1 day', operator: { id: 2703, name: 'Golis' }, amount: 0.5, retail: 0.6 },
+  { id: 91001, name: 'Hormuud 1 GB', description: '1 GB data, 1 day', operator: { id: 2701, name: 'Hormuud' }, amount: 0.4, fee: 0.004, retail: 0.5 },
+  { id: 91002, name: 'Hormuud 5 GB', description: '5 GB data, 7 days', operator: { id: 2701, name: 'Hormuud' }, amount: 1.5, fee: 0.015, retail: 1.8 },
+  { id: 91003, name: 'Somtel 1 GB', description: '1 GB data, 1 day', operator: { id: 2702, name: 'Somtel' }, amount: 0.45, fee: 0.0045, retail: 0.55 },
+  { id: 91004, name: 'Golis 1 GB', description: '1 GB data, 1 day', operator: { id: 2703, name: 'Golis' }, amount: 0.5, fee: 0.005, retail: 0.6 },
 ];
 
 const DECLINES: Record<string, string> = {
@@ -84,13 +96,17 @@ const DECLINES: Record<string, string> = {
 
 export interface DtOneTransaction {
   id: number;
-  externalId: string;
+  /** Null for one sent without (never by the product: plantTransaction()). */
+  externalId: string | null;
   productId: number;
   mobileNumber: string;
   className: ClassName;
   message: string;
   operatorReference: string | null;
+  /** USD: what it costs us (the product's wholesale amount and fee) and the face value delivered. */
   wholesale: number;
+  fee: number;
+  retail: number;
   createdAt: number;
   /** ms epoch of the final status. */
   settledAt: number | null;
@@ -117,8 +133,28 @@ export interface DtOneStandIn {
   addProduct(product: DtOneStandInProduct): void;
   /** The catalogue as it was at the start (DTONE_STAND_IN_PRODUCTS). */
   resetCatalogue(): void;
+  /** Test control: records a transaction the product never sent (see REPORT above); returns it. */
+  plantTransaction(planted: PlantedDtOneTransaction): DtOneTransaction;
+  /** Test control: changes a recorded transaction, by DT One's id or its external_id (see REPORT above); throws for one it does not have. */
+  amendTransaction(which: number | string, change: { status?: ClassName; retail?: number; createdAt?: Date }): DtOneTransaction;
   /** Forgets transactions, sends and faults; resets the catalogue. */
   reset(): void;
+}
+
+/** A transaction the product never sent, for a daily-close test (plantTransaction()). */
+export interface PlantedDtOneTransaction {
+  /** Our reference it carries (a sale's, or one we never made), or null/absent for none. */
+  externalId?: string | null;
+  /** A product of the catalogue (default 91001): its prices unless overridden. */
+  productId?: number;
+  /** +252 and 9 digits (default +252615550000). */
+  mobileNumber?: string;
+  /** Default COMPLETED. */
+  status?: ClassName;
+  /** USD delivered (default the product's retail). */
+  retail?: number;
+  /** Default now. */
+  createdAt?: Date;
 }
 
 export type DtOneFault = '503' | 'reset-before' | 'reset-after';
@@ -164,7 +200,18 @@ export function createDtOneStandIn(opts: DtOneStandInOptions = {}): DtOneStandIn
     status: { id: DTONE_CLASSES[t.className] * 10000, message: t.className, class: { id: DTONE_CLASSES[t.className], message: t.className } },
     product: { id: t.productId },
     credit_party_identifier: { mobile_number: t.mobileNumber },
-    prices: { wholesale: { amount: t.wholesale, fee: 0, unit: 'USD', unit_type: 'CURRENCY' } },
+    prices: {
+      wholesale: { amount: t.wholesale, fee: t.fee, unit: 'USD', unit_type: 'CURRENCY' },
+      retail: { amount: t.retail, fee: 0, unit: 'USD', unit_type: 'CURRENCY' },
+    },
+    benefits: [
+      {
+        type: 'CREDITS',
+        unit: 'USD',
+        unit_type: 'CURRENCY',
+        amount: { base: t.retail, promotion_bonus: 0, total_excluding_tax: t.retail, tax: 0, total_including_tax: t.retail },
+      },
+    ],
     operator_reference: t.operatorReference,
     ...(t.className === 'DECLINED' ? { status_message: t.message } : {}),
   });
@@ -200,6 +247,8 @@ export function createDtOneStandIn(opts: DtOneStandInOptions = {}): DtOneStandIn
       message: 'CONFIRMED',
       operatorReference: null,
       wholesale: product.amount,
+      fee: product.fee ?? 0,
+      retail: product.retail ?? product.amount,
       createdAt: Date.now(),
       settledAt: null,
       sends: sends.get(externalId)?.count ?? 1,
@@ -256,6 +305,7 @@ export function createDtOneStandIn(opts: DtOneStandInOptions = {}): DtOneStandIn
 
   async function route(req: StandInRequest, body: Record<string, unknown>): Promise<StandInAnswer> {
     if (req.method === 'POST' && req.path === '/v1/async/transactions') return send(body);
+    if (req.method === 'GET' && req.path === '/v1/transactions' && !req.query.has('external_id')) return transactionsPage(req);
     if (req.method === 'GET' && req.path === '/v1/transactions') {
       const found = byExternal.get(req.query.get('external_id') ?? '');
       return found ? json(200, [present(found)]) : error(DTONE_ERRORS.notFound);
@@ -284,6 +334,60 @@ export function createDtOneStandIn(opts: DtOneStandInOptions = {}): DtOneStandIn
       prices: { wholesale: money(p.amount, p.fee ?? 0), ...(p.retail !== undefined ? { retail: money(p.retail) } : {}) },
     };
   };
+
+  /** The transactions created in [from_date, to_date), newest first, a page at a time. */
+  function transactionsPage(req: StandInRequest): StandInAnswer {
+    const from = req.query.has('from_date') ? Date.parse(req.query.get('from_date')!) : -Infinity;
+    const to = req.query.has('to_date') ? Date.parse(req.query.get('to_date')!) : Infinity;
+    if (Number.isNaN(from) || Number.isNaN(to)) return error(DTONE_ERRORS.invalidRequest);
+    const page = intParam(req.query.get('page'), 1, 1, 1_000_000);
+    const perPage = intParam(req.query.get('per_page'), 50, 1, 100);
+    const matching = [...byId.values()].filter((t) => t.createdAt >= from && t.createdAt < to).sort((a, b) => b.createdAt - a.createdAt || b.id - a.id);
+    return json(200, matching.slice((page - 1) * perPage, page * perPage).map(present));
+  }
+
+  function plantTransaction(planted: PlantedDtOneTransaction): DtOneTransaction {
+    const product = catalogue.get(planted.productId ?? 91001);
+    if (!product) throw new Error(`The DT One stand-in has no product ${planted.productId}`);
+    const externalId = planted.externalId ?? null;
+    if (externalId !== null && byExternal.has(externalId)) throw new Error(`external_id ${externalId} is already in the books`);
+    const className = planted.status ?? 'COMPLETED';
+    const id = nextId++;
+    const createdAt = planted.createdAt?.getTime() ?? Date.now();
+    const transaction: DtOneTransaction = {
+      id,
+      // DT One's external_id is optional: a transaction sent without one lists none.
+      externalId,
+      productId: product.id,
+      mobileNumber: planted.mobileNumber ?? '+252615550000',
+      className,
+      message: className,
+      operatorReference: className === 'COMPLETED' || className === 'REVERSED' ? `DT${id}` : null,
+      wholesale: product.amount,
+      fee: product.fee ?? 0,
+      retail: planted.retail ?? product.retail ?? product.amount,
+      createdAt,
+      settledAt: createdAt,
+      sends: 0,
+    };
+    byId.set(id, transaction);
+    if (externalId !== null) byExternal.set(externalId, transaction);
+    forgetOldest();
+    return { ...transaction };
+  }
+
+  function amendTransaction(which: number | string, change: { status?: ClassName; retail?: number; createdAt?: Date }): DtOneTransaction {
+    const transaction = typeof which === 'number' ? byId.get(which) : byExternal.get(which);
+    if (!transaction) throw new Error(`The DT One stand-in has no transaction ${which}`);
+    if (change.status) {
+      transaction.className = change.status;
+      transaction.message = change.status;
+      transaction.settledAt = Date.now();
+    }
+    if (change.retail !== undefined) transaction.retail = change.retail;
+    if (change.createdAt) transaction.createdAt = change.createdAt.getTime();
+    return { ...transaction };
+  }
 
   function productsPage(req: StandInRequest): StandInAnswer {
     const country = req.query.get('country_iso_code');
@@ -327,6 +431,8 @@ export function createDtOneStandIn(opts: DtOneStandInOptions = {}): DtOneStandIn
       catalogue.set(product.id, { ...product, operator: { ...product.operator } });
     },
     resetCatalogue,
+    plantTransaction,
+    amendTransaction,
     reset: () => {
       resetCatalogue();
       byExternal.clear();

@@ -1,5 +1,6 @@
 import { callJson, type CallFor, type CallOutcome, type FetchLike, type JsonAnswer, type RemoteTrail } from '../../remote-call.ts';
-import type { AggregatorProduct, DeliveryRequest, DeliveryResult, OperatorAdapter } from '../operator-adapter.ts';
+import type { AggregatorProduct, DeliveryMoney, DeliveryRequest, DeliveryResult, OperatorAdapter, TopUpReport, VendorTopUp } from '../operator-adapter.ts';
+import { currencyCode, known, rateText, vendorCents, vendorInstant } from '../../vendor-money.ts';
 import { readReloadlyError, readReloadlyStatus, reloadlyUnknownText } from './reloadly-answers.ts';
 
 export interface ReloadlyConfig {
@@ -20,12 +21,49 @@ export function topUpAmount(productCode: string | null, cost: number): number {
   return cost / 100;
 }
 
+/**
+ * What a Reloadly transaction says it cost and delivered: the cost is `requestedAmount` less its
+ * `discount` (what Reloadly gave back) in the discount's currency (else the requested amount's);
+ * without a discount, what left the float (`balanceInfo` old less new balance). Unreadable fields
+ * are left out.
+ */
+export function reloadlyMoney(tx: any): DeliveryMoney {
+  const requested = vendorCents(tx?.requestedAmount, 'nearest');
+  const requestedCurrency = currencyCode(tx?.requestedAmountCurrencyCode);
+  const discount = vendorCents(tx?.discount, 'down');
+  const discountCurrency = currencyCode(tx?.discountCurrencyCode) ?? requestedCurrency;
+  let cost: number | null = null;
+  let costCurrency: string | null = null;
+  if (requested !== null && discount !== null && discountCurrency === requestedCurrency && discount <= requested) {
+    cost = requested - discount;
+    costCurrency = requestedCurrency;
+  } else {
+    const before = vendorCents(tx?.balanceInfo?.oldBalance, 'nearest');
+    const after = vendorCents(tx?.balanceInfo?.newBalance, 'nearest');
+    if (before !== null && after !== null && before > after) {
+      cost = before - after;
+      costCurrency = currencyCode(tx?.balanceInfo?.currencyCode);
+    }
+  }
+  const delivered = vendorCents(tx?.deliveredAmount, 'down');
+  return known({
+    cost: costCurrency ? cost : null,
+    costCurrency: cost !== null ? costCurrency : null,
+    discount: discount !== null && discountCurrency === costCurrency ? discount : null,
+    fxRate: rateText(tx?.fx?.rate ?? tx?.fxRate),
+    // Zero until delivered: only a positive amount says what reached the number.
+    deliveredAmount: delivered ? delivered : null,
+    deliveredCurrency: delivered ? currencyCode(tx?.deliveredAmountCurrencyCode) : null,
+  });
+}
+
 /** A transaction by its status word (reloadly-answers.ts); another word, or no id where one is needed, is unknown. */
 function fromTransaction(tx: any): DeliveryResult {
   const deliveryId = tx?.transactionId != null ? String(tx.transactionId) : null;
   const status = String(tx?.status ?? '').toUpperCase();
   const meaning = readReloadlyStatus(status);
-  if (meaning === 'delivered' && deliveryId) return { status: 'delivered', deliveryId, operatorReference: String(tx.operatorTransactionId ?? deliveryId) };
+  if (meaning === 'delivered' && deliveryId)
+    return { status: 'delivered', deliveryId, operatorReference: String(tx.operatorTransactionId ?? deliveryId), ...reloadlyMoney(tx) };
   if (meaning === 'processing' && deliveryId) return { status: 'processing', deliveryId };
   if (meaning === 'failed')
     return {
@@ -93,6 +131,45 @@ function reloadlyProducts(body: unknown, operatorId?: string): { products: Aggre
     }
   }
   return { products };
+}
+
+/** The report's states (SUCCESSFUL, FAILED, REFUNDED, PROCESSING) as the daily close reads them. */
+const REPORT_STATES: Readonly<Record<string, VendorTopUp['state']>> = { SUCCESSFUL: 'done', FAILED: 'failed', REFUNDED: 'refunded', PROCESSING: 'pending' };
+
+/** Pages of the transactions report followed before a period is given up as too long (unknown). */
+export const RELOADLY_MAX_REPORT_PAGES = 500;
+/** Transactions asked for per page of the report. */
+export const RELOADLY_REPORT_PAGE_SIZE = 200;
+
+/** "yyyy-MM-dd HH:mm:ss" in UTC: the report's date parameters. */
+export const reloadlyReportDate = (at: Date) => at.toISOString().slice(0, 19).replace('T', ' ');
+
+/** One transaction of the report as the daily close reads it; `malformed` when it cannot be read. */
+export function reloadlyReportRecord(tx: any): VendorTopUp | { malformed: string } {
+  const id = tx?.transactionId;
+  if (id === undefined || id === null || String(id).trim() === '') return { malformed: 'a transaction without a transactionId' };
+  const vendorId = String(id);
+  const state = REPORT_STATES[String(tx.status ?? '').toUpperCase()];
+  if (!state) return { malformed: `transaction ${vendorId} with status "${String(tx.status ?? '')}"` };
+  const amount = vendorCents(tx.requestedAmount, 'nearest');
+  const currency = currencyCode(tx.requestedAmountCurrencyCode);
+  if (amount === null || !currency) return { malformed: `transaction ${vendorId} without a requestedAmount and its currency` };
+  const at = vendorInstant(tx.transactionDate);
+  if (!at) return { malformed: `transaction ${vendorId} without a readable transactionDate` };
+  const money = reloadlyMoney(tx);
+  const ours = typeof tx.customIdentifier === 'string' && tx.customIdentifier.trim() !== '' ? tx.customIdentifier : null;
+  const phone = tx.recipientPhone == null ? null : String(typeof tx.recipientPhone === 'object' ? (tx.recipientPhone.number ?? '') : tx.recipientPhone) || null;
+  return {
+    vendorId,
+    ourReference: ours,
+    state,
+    amount,
+    currency,
+    cost: money.cost ?? null,
+    costCurrency: money.costCurrency ?? null,
+    phone,
+    at,
+  };
 }
 
 /** A refusal of the report or of a status poll: it says nothing about the top-up. */
@@ -216,11 +293,43 @@ export function reloadlyAdapter(config: ReloadlyConfig, deps: { fetch?: FetchLik
     return found ? fromTransaction(found) : { status: 'not_found' };
   };
 
+  /**
+   * The report for [from, to): Reloadly's dates are whole seconds and its end inclusive, so the
+   * period asked for is widened to whole seconds and each record kept by its own date. Every page
+   * is followed (`last` / `totalPages`, else a short page is the last); a record seen twice (the
+   * report moved while paging) is kept once. Any page unreadable: the whole report is unknown, as
+   * a partial one would read as top-ups that never happened.
+   */
+  const transactions = async (range: { from: Date; to: Date }, forWhom: CallFor): Promise<TopUpReport> => {
+    const from = reloadlyReportDate(range.from);
+    const to = reloadlyReportDate(new Date(Math.ceil(range.to.getTime() / 1000) * 1000));
+    const byId = new Map<string, VendorTopUp>();
+    for (let page = 1; page <= RELOADLY_MAX_REPORT_PAGES; page++) {
+      const query = `startDate=${encodeURIComponent(from)}&endDate=${encodeURIComponent(to)}&page=${page}&size=${RELOADLY_REPORT_PAGE_SIZE}`;
+      const answer = await authorised(forWhom, 'GET /topups/reports/transactions', 'GET', `/topups/reports/transactions?${query}`);
+      if (answer.kind !== 'answer') return { status: 'unknown', error: answer.error };
+      if (answer.status !== 200) return unknownRead(answer, 'report');
+      const content = answer.body?.content;
+      if (!Array.isArray(content)) return { status: 'unknown', error: `Unclassified answer to the report: page ${page} without content` };
+      for (const tx of content) {
+        const record = reloadlyReportRecord(tx);
+        if ('malformed' in record) return { status: 'unknown', error: `Unclassified answer to the report: ${record.malformed}` };
+        const at = Date.parse(record.at);
+        if (at >= range.from.getTime() && at < range.to.getTime()) byId.set(record.vendorId, record);
+      }
+      const totalPages = Number(answer.body?.totalPages);
+      const last = answer.body?.last === true || (Number.isFinite(totalPages) ? page >= totalPages : content.length < RELOADLY_REPORT_PAGE_SIZE);
+      if (last || content.length === 0) return { status: 'ok', records: [...byId.values()] };
+    }
+    return { status: 'unknown', error: `The report has more than ${RELOADLY_MAX_REPORT_PAGES} pages of ${RELOADLY_REPORT_PAGE_SIZE}: not read` };
+  };
+
   return {
     name: deps.name ?? 'reloadly',
     system: 'reloadly',
     sendOperation: 'POST /topups',
-    capabilities: { lookupByOwnReference: true, balance: true, productList: true },
+    capabilities: { lookupByOwnReference: true, balance: true, productList: true, transactionReport: true },
+    transactions,
     async balance(forWhom) {
       const answer = await authorised(forWhom, 'GET /accounts/balance', 'GET', '/accounts/balance');
       if (answer.kind !== 'answer') return { status: 'unknown', error: answer.error };

@@ -51,6 +51,22 @@ import { drawMillis, faultQueue, type Millis, type StandInAnswer, type StandInHa
  *
  * Stand-in strictness beyond Reloadly's: customIdentifier is required (the product always sends
  * one, and it is what makes a lost answer recoverable).
+ *
+ * MONEY: a top-up carries the operator's `internationalDiscount` of the catalogue as `discount`
+ * (dollars off the requested amount, whole cents rounded down, `discountCurrencyCode`), and once
+ * SUCCESSFUL `deliveredAmount` and `balanceInfo {oldBalance, newBalance, currencyCode}`: the float
+ * (GET /accounts/balance) goes down by the requested amount less the discount, and back up when a
+ * delivered top-up is refunded. `transactionDate` is Reloadly's "yyyy-MM-dd HH:mm:ss" (UTC).
+ *
+ * REPORT (the daily close): `GET /topups/reports/transactions?startDate=&endDate=&page=&size=`
+ * answers the top-ups whose transactionDate is in [startDate, endDate] (both "yyyy-MM-dd HH:mm:ss",
+ * UTC, inclusive), newest first, a page at a time (`content`, `totalElements`, `totalPages`,
+ * `last`, `number`; `page` from 1, `size` up to 200); with `customIdentifier` only that one.
+ * Test controls for the vendor's books the product does not know about (in-thread stand-ins only,
+ * like injectFault): plantTopUp() records a top-up the product never sent (its own or a foreign
+ * customIdentifier, or none; any amount, delivered amount, status and date), and amendTopUp()
+ * changes a recorded one afterwards (its status, e.g. SUCCESSFUL -> REFUNDED, its delivered amount
+ * or its date).
  */
 
 export const RELOADLY_STAND_IN_CREDENTIALS = { clientId: 'standin-client', clientSecret: 'standin-secret' } as const;
@@ -140,14 +156,16 @@ export const RELOADLY_STAND_IN_CATALOGUE: Readonly<
 const amountKey = (amount: number) => amount.toFixed(2);
 
 export type ReloadlyFault = 'reset-before' | 'reset-after' | 'hang-before' | 'hang-after' | '503';
-export type ReloadlyStatus = 'SUCCESSFUL' | 'PROCESSING' | 'FAILED' | 'REFUNDED';
+const STAND_IN_STATUSES = ['SUCCESSFUL', 'PROCESSING', 'FAILED', 'REFUNDED'] as const;
+export type ReloadlyStatus = (typeof STAND_IN_STATUSES)[number];
 
 /** A top-up exactly as the API shows it. */
 export interface ReloadlyTopup {
   transactionId: number;
   status: ReloadlyStatus;
   operatorTransactionId: string | null;
-  customIdentifier: string;
+  /** Null for a top-up sent without one (never by the product: plantTopUp()). */
+  customIdentifier: string | null;
   /** International digits, e.g. '252615551234'. */
   recipientPhone: string;
   requestedAmount: number;
@@ -157,8 +175,37 @@ export interface ReloadlyTopup {
   deliveredAmountCurrencyCode: 'USD';
   operatorId: number;
   operatorName: string;
-  discount: 0;
+  /** Dollars Reloadly gave back off the requested amount (the operator's internationalDiscount). */
+  discount: number;
+  discountCurrencyCode: 'USD';
+  /** "yyyy-MM-dd HH:mm:ss", UTC. */
   transactionDate: string;
+  /** The float before and after this top-up took its cost; null until SUCCESSFUL. */
+  balanceInfo: { oldBalance: number; newBalance: number; currencyCode: 'USD'; currencyName: 'US Dollar'; updatedAt: string } | null;
+}
+
+/** A top-up the product never sent, for a daily-close test (plantTopUp()). */
+export interface PlantedTopUp {
+  /** Our reference it carries (a sale's, or one we never made), or null/absent for none. */
+  customIdentifier?: string | null;
+  /** National 9 digits (default 615550000); its prefix picks the operator unless operatorId says. */
+  phone?: string;
+  operatorId?: number;
+  /** USD. */
+  requestedAmount: number;
+  /** Default: the requested amount when SUCCESSFUL, else 0. */
+  deliveredAmount?: number;
+  /** Default SUCCESSFUL. */
+  status?: ReloadlyStatus;
+  /** Default now. */
+  transactionDate?: Date;
+}
+
+/** A change to a recorded top-up (amendTopUp()). */
+export interface TopUpAmendment {
+  status?: ReloadlyStatus;
+  deliveredAmount?: number;
+  transactionDate?: Date;
 }
 
 /** What became of one customIdentifier, for a benchmark's books (GET /_standin/books). */
@@ -213,9 +260,20 @@ export interface ReloadlyStandIn {
   addAmount(operatorId: number, amount: number, description: string): void;
   /** Every operator's amounts as they were at the start; only `strictAmounts` stays strict. */
   resetCatalogue(): void;
+  /** Test control: records a top-up the product never sent (see REPORT above); returns it as the API shows it. */
+  plantTopUp(topup: PlantedTopUp): ReloadlyTopup;
+  /** Test control: changes a recorded top-up, by its transactionId or customIdentifier (see REPORT above); throws for one it does not have. */
+  amendTopUp(which: number | string, change: TopUpAmendment): ReloadlyTopup;
   /** Forgets transactions, tokens, faults and per-identifier test-number history; resets the catalogue. */
   reset(): void;
 }
+
+/** Reloadly's date format, "yyyy-MM-dd HH:mm:ss", in UTC. */
+export const reloadlyDate = (at: Date) => at.toISOString().slice(0, 19).replace('T', ' ');
+/** A "yyyy-MM-dd HH:mm:ss" (UTC) parameter as ms epoch; NaN when it is not one. */
+const parseReloadlyDate = (text: string) => (/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(text) ? Date.parse(`${text.replace(' ', 'T')}Z`) : NaN);
+/** Whole cents of a dollar amount. */
+const centsOf = (dollars: number) => Math.round(dollars * 100);
 
 /** One operator of the catalogue, in Reloadly's shape (the fields the stand-in fills). */
 export interface ReloadlyCatalogueOperator {
@@ -321,6 +379,8 @@ export function createReloadlyStandIn(opts: ReloadlyStandInOptions = {}): Reload
   const byIdentifier = new Map<string, TopupRecord>();
   const sendCounts = new Map<string, { count: number; firstAt: number; fault: ReloadlyBookEntry['fault'] }>();
   const spent = new Set<string>();
+  /** Cents the float gave for delivered top-ups (refunded ones given back): GET /accounts/balance and balanceInfo. */
+  let floatSpentCents = 0;
   const faults = faultQueue<{ path: string; customIdentifier: string | undefined }, ReloadlyFault>();
   // Ids start from the clock, so a restarted stand-in (the embedded default) never reuses one.
   let nextId = Date.now();
@@ -420,7 +480,7 @@ export function createReloadlyStandIn(opts: ReloadlyStandInOptions = {}): Reload
     for (const [id, record] of records) {
       if (records.size <= MAX_KEPT) break;
       records.delete(id);
-      byIdentifier.delete(record.topup.customIdentifier);
+      if (record.topup.customIdentifier !== null) byIdentifier.delete(record.topup.customIdentifier);
     }
     for (const collection of [tokens, sendCounts, spent]) {
       for (const key of collection.keys()) {
@@ -473,10 +533,28 @@ export function createReloadlyStandIn(opts: ReloadlyStandInOptions = {}): Reload
         if (plan.outcome === 'SUCCESSFUL') {
           topup.operatorTransactionId = `OP${topup.transactionId}`;
           topup.deliveredAmount = topup.requestedAmount;
+          takeFromFloat(topup);
         }
       }
     }
     return { ...topup };
+  }
+
+  /** What a top-up costs the float: the requested amount less the discount, in cents. */
+  const costCents = (topup: ReloadlyTopup) => centsOf(topup.requestedAmount) - centsOf(topup.discount);
+  const floatDollars = () => (RELOADLY_STAND_IN_FLOAT_CENTS - floatSpentCents) / 100;
+
+  /** A delivered top-up takes its cost from the float, written on it as Reloadly's balanceInfo. */
+  function takeFromFloat(topup: ReloadlyTopup): void {
+    const oldBalance = floatDollars();
+    floatSpentCents += costCents(topup);
+    topup.balanceInfo = { oldBalance, newBalance: floatDollars(), currencyCode: 'USD', currencyName: 'US Dollar', updatedAt: new Date().toISOString() };
+  }
+
+  /** The operator's discount on an amount, in dollars: whole cents rounded down (as the adapter's catalogue counts it). */
+  function discountOn(operatorId: number, amount: number): number {
+    const pct = RELOADLY_STAND_IN_CATALOGUE[operatorId]?.internationalDiscount ?? 0;
+    return Math.floor((centsOf(amount) * pct) / 100 + 1e-9) / 100;
   }
 
   function planFor(suffix: string): Plan {
@@ -561,8 +639,10 @@ export function createReloadlyStandIn(opts: ReloadlyStandInOptions = {}): Reload
         deliveredAmountCurrencyCode: 'USD',
         operatorId: operator.id,
         operatorName: operator.name,
-        discount: 0,
-        transactionDate: new Date().toISOString(),
+        discount: discountOn(operator.id, amount),
+        discountCurrencyCode: 'USD',
+        transactionDate: reloadlyDate(new Date()),
+        balanceInfo: null,
       },
       plan: planFor(suffix),
       readyAt: Date.now() + delay,
@@ -597,11 +677,116 @@ export function createReloadlyStandIn(opts: ReloadlyStandInOptions = {}): Reload
 
   function report(req: StandInRequest): StandInAnswer {
     const wanted = req.query.get('customIdentifier');
-    const matching = wanted !== null ? [byIdentifier.get(wanted)].filter((r) => r !== undefined) : [...records.values()].reverse();
+    const start = req.query.get('startDate');
+    const end = req.query.get('endDate');
+    const from = start === null ? -Infinity : parseReloadlyDate(start);
+    const to = end === null ? Infinity : parseReloadlyDate(end);
+    if (Number.isNaN(from) || Number.isNaN(to)) return fail(req, 'INVALID_REQUEST', 'startDate and endDate must be yyyy-MM-dd HH:mm:ss');
+    let matching = wanted !== null ? [byIdentifier.get(wanted)].filter((r) => r !== undefined) : [...records.values()].reverse();
+    if (start !== null || end !== null) {
+      // The period's top-ups by their own date (planted ones may be dated before later sends), newest first.
+      const dated = (r: TopupRecord) => parseReloadlyDate(r.topup.transactionDate);
+      matching = matching
+        .filter((r) => dated(r) >= from && dated(r) <= to)
+        .sort((a, b) => dated(b) - dated(a) || b.topup.transactionId - a.topup.transactionId);
+    }
     const page = clampInt(req.query.get('page'), 1, 1, 1_000_000);
     const size = clampInt(req.query.get('size'), 20, 1, 200);
     const content = matching.slice((page - 1) * size, page * size).map((record) => observe(record, true));
-    return ok({ content, totalElements: matching.length, totalPages: Math.ceil(matching.length / size), size, number: page });
+    const totalPages = Math.ceil(matching.length / size);
+    return ok({ content, totalElements: matching.length, totalPages, size, number: page, last: page >= totalPages });
+  }
+
+  function plantTopUp(planted: PlantedTopUp): ReloadlyTopup {
+    const national = planted.phone ?? '615550000';
+    const operator = RELOADLY_STAND_IN_OPERATORS.find((op) => op.id === planted.operatorId) ?? operatorOf(national);
+    if (!operator) throw new Error(`The Reloadly stand-in has no operator for ${national}`);
+    const status = planted.status ?? 'SUCCESSFUL';
+    const ours = planted.customIdentifier ?? null;
+    if (ours !== null && byIdentifier.has(ours)) throw new Error(`customIdentifier ${ours} is already in the books`);
+    const topup: ReloadlyTopup = {
+      transactionId: nextId++,
+      status,
+      operatorTransactionId: status === 'SUCCESSFUL' || status === 'REFUNDED' ? `OP${nextId - 1}` : null,
+      customIdentifier: ours,
+      recipientPhone: `252${national}`,
+      requestedAmount: planted.requestedAmount,
+      requestedAmountCurrencyCode: 'USD',
+      deliveredAmount: planted.deliveredAmount ?? (status === 'SUCCESSFUL' ? planted.requestedAmount : 0),
+      deliveredAmountCurrencyCode: 'USD',
+      operatorId: operator.id,
+      operatorName: operator.name,
+      discount: discountOn(operator.id, planted.requestedAmount),
+      discountCurrencyCode: 'USD',
+      transactionDate: reloadlyDate(planted.transactionDate ?? new Date()),
+      balanceInfo: null,
+    };
+    if (status === 'SUCCESSFUL') takeFromFloat(topup);
+    const at = planted.transactionDate?.getTime() ?? Date.now();
+    const record: TopupRecord = {
+      topup,
+      plan: { outcome: status === 'PROCESSING' ? 'never' : status, afterPolls: false },
+      readyAt: at,
+      pollsSeen: 0,
+      requestedAt: at,
+      endedAt: status === 'PROCESSING' ? null : at,
+    };
+    records.set(topup.transactionId, record);
+    if (ours !== null) byIdentifier.set(ours, record);
+    forgetOldest();
+    return { ...topup };
+  }
+
+  function controlTopUps(req: StandInRequest): StandInAnswer {
+    const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
+    const date = typeof body.transactionDate === 'string' ? new Date(body.transactionDate) : undefined;
+    const status = STAND_IN_STATUSES.find((st) => st === body.status);
+    const amount = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+    if (date && Number.isNaN(date.getTime())) return { kind: 'answer', status: 400, body: { message: 'transactionDate is not a date' } };
+    try {
+      const which = decodeSegment(req.path.slice('/_standin/topups'.length + 1));
+      if (!which) {
+        const requestedAmount = amount(body.requestedAmount);
+        if (requestedAmount === undefined) return { kind: 'answer', status: 400, body: { message: 'requestedAmount (USD) is required' } };
+        return ok(
+          plantTopUp({
+            customIdentifier: typeof body.customIdentifier === 'string' ? body.customIdentifier : null,
+            phone: typeof body.phone === 'string' ? body.phone : undefined,
+            requestedAmount,
+            deliveredAmount: amount(body.deliveredAmount),
+            status,
+            transactionDate: date,
+          }),
+        );
+      }
+      return ok(amendTopUp(/^\d+$/.test(which) ? Number(which) : which, { status, deliveredAmount: amount(body.deliveredAmount), transactionDate: date }));
+    } catch (err) {
+      return { kind: 'answer', status: 400, body: { message: err instanceof Error ? err.message : String(err) } };
+    }
+  }
+
+  function amendTopUp(which: number | string, change: TopUpAmendment): ReloadlyTopup {
+    const record = typeof which === 'number' ? records.get(which) : byIdentifier.get(which);
+    if (!record) throw new Error(`The Reloadly stand-in has no top-up ${which}`);
+    // Settled first as it would be now, so the change is made to the top-up a report shows.
+    const before = observe(record, false).status;
+    const { topup } = record;
+    if (change.status && change.status !== before) {
+      // A delivered top-up undone gives its cost back to the float; one delivered now takes it.
+      if (before === 'SUCCESSFUL') floatSpentCents -= costCents(topup);
+      if (change.status === 'SUCCESSFUL') {
+        // Delivered now: as the operator would have, unless the change says what reached the number.
+        topup.deliveredAmount = topup.deliveredAmount || topup.requestedAmount;
+        topup.operatorTransactionId ??= `OP${topup.transactionId}`;
+        takeFromFloat(topup);
+      }
+      topup.status = change.status;
+      record.plan = { outcome: change.status === 'PROCESSING' ? 'never' : change.status, afterPolls: false };
+      record.endedAt = change.status === 'PROCESSING' ? null : Date.now();
+    }
+    if (change.deliveredAmount !== undefined) topup.deliveredAmount = change.deliveredAmount;
+    if (change.transactionDate) topup.transactionDate = reloadlyDate(change.transactionDate);
+    return { ...topup };
   }
 
   function books(since = 0): ReloadlyBooks {
@@ -642,6 +827,11 @@ export function createReloadlyStandIn(opts: ReloadlyStandInOptions = {}): Reload
       const since = Number(req.query.get('since') ?? 0);
       return ok(books(Number.isFinite(since) ? since : 0));
     }
+    // The same controls over HTTP, so a person trying the daily close against a running stand-in
+    // (npm run stand-ins, or the server's embedded one on STAND_IN_RELOADLY_PORT) can plant and
+    // amend records: POST /_standin/topups {customIdentifier?, phone?, requestedAmount, status?,
+    // transactionDate?}, POST /_standin/topups/{transactionId or customIdentifier} {status?, ...}.
+    if (req.method === 'POST' && req.path.startsWith('/_standin/topups')) return controlTopUps(req);
     const injected = takeFault(req);
     let field: ReturnType<typeof fieldFault>;
     if (req.method === 'POST' && (req.path === '/topups' || req.path === '/topups-async')) {
@@ -667,12 +857,10 @@ export function createReloadlyStandIn(opts: ReloadlyStandInOptions = {}): Reload
         if (parts.length === 3 && parts[0] === 'operators' && parts[1] === 'countries') return countryCatalogue(req, parts[2]);
         if (parts.length === 3 && parts[0] === 'topups' && parts[2] === 'status') return status(req, parts[1]);
         if (req.path === '/topups/reports/transactions') return report(req);
-        // The float: what the stand-in started with less what it delivered.
+        // The float: what the stand-in started with less what its deliveries cost.
         if (req.path === '/accounts/balance') {
-          let spentCents = 0;
-          for (const record of records.values()) if (record.topup.status === 'SUCCESSFUL') spentCents += Math.round(record.topup.requestedAmount * 100);
           return ok({
-            balance: (RELOADLY_STAND_IN_FLOAT_CENTS - spentCents) / 100,
+            balance: floatDollars(),
             currencyCode: 'USD',
             currencyName: 'US Dollar',
             updatedAt: new Date().toISOString(),
@@ -716,8 +904,11 @@ export function createReloadlyStandIn(opts: ReloadlyStandInOptions = {}): Reload
       listed.set(amountKey(amount), description);
     },
     resetCatalogue,
+    plantTopUp,
+    amendTopUp,
     reset: () => {
       resetCatalogue();
+      floatSpentCents = 0;
       tokens.clear();
       records.clear();
       byIdentifier.clear();

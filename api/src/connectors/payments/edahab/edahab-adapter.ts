@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { formatMinor } from '@app/contracts';
 import { callJson, type CallFor, type CallOutcome, type FetchLike, type JsonAnswer, type RemoteTrail } from '../../remote-call.ts';
-import type { PaymentAdapter } from '../payment-adapter.ts';
+import type { PaymentAdapter, PaymentMoney } from '../payment-adapter.ts';
+import { currencyCode, known, vendorCents } from '../../vendor-money.ts';
 import { readEdahabAnswer, unknownEdahabText, type EdahabQuestion } from './edahab-answers.ts';
 
 export interface EdahabConfig {
@@ -25,6 +26,16 @@ export const EDAHAB_LOST_INVOICE = 'eDahab cannot be asked by our reference and 
 
 /** An answer that decides nothing and names no invoice: nothing to ask eDahab by. */
 const NO_INVOICE = 'The answer names no invoice, and eDahab cannot be asked by our reference: a person checks the eDahab portal';
+
+/**
+ * What eDahab says it took: its documented answers carry no amount, so only an answer that does
+ * (`Amount`, with `Currency` or else the currency charged in) fills it.
+ */
+export function edahabMoney(body: unknown, chargedIn: string): PaymentMoney {
+  const b = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+  const amount = vendorCents(b.Amount, 'down');
+  return known({ amount, currency: amount !== null ? (currencyCode(b.Currency) ?? chargedIn) : null });
+}
 
 /** The hex SHA-256 of the exact body text followed by the secret: eDahab's `hash` query. */
 export function edahabHash(rawBody: string, secret: string): string {
@@ -117,7 +128,7 @@ export function edahabAdapter(config: EdahabConfig, deps: { fetch?: FetchLike; t
       if (reading.meaning === 'paid') {
         // The invoice id is what a lookup asks by; eDahab's own TransactionId stays in the trail.
         return reading.invoiceId
-          ? { status: 'approved', transactionId: reading.invoiceId }
+          ? { status: 'approved', transactionId: reading.invoiceId, ...edahabMoney(answer.body, currency) }
           : { status: 'unknown', error: `Paid without an InvoiceId: ${reading.raw}. ${NO_INVOICE}` };
       }
       // Declined by the payer or the wallet, or refused before any invoice: nothing taken.
@@ -142,7 +153,7 @@ export function edahabAdapter(config: EdahabConfig, deps: { fetch?: FetchLike; t
       if (reading.invoiceId && reading.invoiceId !== invoiceId)
         return { status: 'unknown', error: `eDahab answered about invoice ${reading.invoiceId} when asked about ${invoiceId}: ${reading.raw}` };
       // The invoice we asked about (the answer may say 0 or nothing while pending).
-      if (reading.meaning === 'paid') return { status: 'found', state: 'approved', transactionId: invoiceId };
+      if (reading.meaning === 'paid') return { status: 'found', state: 'approved', transactionId: invoiceId, ...edahabMoney(answer.body, currency) };
       if (reading.meaning === 'declined') return { status: 'found', state: 'declined', transactionId: invoiceId };
       if (reading.meaning === 'pending') return { status: 'found', state: 'pending', transactionId: invoiceId };
       return { status: 'unknown', error: `${unknownEdahabText(reading, 'lookup')} (eDahab invoice ${invoiceId})` };

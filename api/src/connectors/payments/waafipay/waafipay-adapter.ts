@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import { formatMinor } from '@app/contracts';
 import { callJson, type CallFor, type CallOutcome, type FetchLike, type JsonAnswer, type RemoteTrail } from '../../remote-call.ts';
-import type { ActionResult, PaymentAdapter, PaymentFlow, RemotePaymentState } from '../payment-adapter.ts';
+import type { ActionResult, PaymentAdapter, PaymentFlow, PaymentMoney, RemotePaymentState } from '../payment-adapter.ts';
+import { currencyCode, known, vendorCents } from '../../vendor-money.ts';
 import { readWaafiAnswer, unknownAnswerText, waafiServiceOf } from './waafipay-answers.ts';
 
 export interface WaafiPayConfig {
@@ -36,6 +37,17 @@ function stateOf(raw: unknown): RemotePaymentState | null {
   if (s === 'refunded') return 'refunded';
   if (s === 'declined' || s === 'failed' || s === 'rejected') return 'declined';
   return null;
+}
+
+/**
+ * What the gateway says it took: `txAmount` (truncated to cents, as the gateway counts it) and
+ * `merchantCharges` (its fee), in the answer's currency or else the one charged in.
+ */
+export function waafiMoney(params: unknown, chargedIn?: string): PaymentMoney {
+  const p = (params && typeof params === 'object' && !Array.isArray(params) ? params : {}) as Record<string, unknown>;
+  const amount = vendorCents(p.txAmount, 'down');
+  const charges = vendorCents(p.merchantCharges, 'nearest');
+  return known({ amount, charges, currency: amount !== null || charges !== null ? (currencyCode(p.currency) ?? chargedIn ?? null) : null });
 }
 
 /**
@@ -122,7 +134,7 @@ export function waafiPayAdapter(config: WaafiPayConfig, deps: { fetch?: FetchLik
       const params = (body.params ?? {}) as { transactionId?: unknown };
       if (reading.meaning === 'success')
         return params.transactionId
-          ? { status: 'approved', transactionId: String(params.transactionId) }
+          ? { status: 'approved', transactionId: String(params.transactionId), ...waafiMoney(params, request.currency) }
           : { status: 'unknown', error: `Success without a transactionId: ${reading.raw}` };
       // Declined by the payer or the wallet, or refused before it was processed: nothing taken.
       if (reading.meaning === 'refused') return { status: 'declined', code: reading.code, message: reading.message, raw: reading.raw };
@@ -147,7 +159,7 @@ export function waafiPayAdapter(config: WaafiPayConfig, deps: { fetch?: FetchLik
       const word = params.status ?? params.tranStatusDesc;
       const state = stateOf(word);
       if (!state) return { status: 'unknown', error: `Unclassified status "${String(word)}" in ${reading.raw}` };
-      return { status: 'found', state, transactionId: params.transactionId ? String(params.transactionId) : null };
+      return { status: 'found', state, transactionId: params.transactionId ? String(params.transactionId) : null, ...waafiMoney(params) };
     },
     commit(p, forWhom) {
       return action(forWhom, 'API_PREAUTHORIZE_COMMIT', { referenceId: p.referenceId, transactionId: p.transactionId, description: 'Bundle delivered' });

@@ -41,6 +41,10 @@ import { drawMillis, faultQueue, type Millis, type StandInAnswer, type StandInHa
  * RCS_TRAN_ALREADY_CANCELLED, a decline 5206/E10205 "Payment Failed (Haraaga xisaabtaadu kuguma
  * filna)" (Somali: the balance is not enough).
  *
+ * MONEY: an approved charge and HPP_GETTRANINFO carry `txAmount` (what was taken, truncated to two
+ * decimals) and `merchantCharges` (the gateway's fee: 1 % of it, rounded down to the cent, at least
+ * 0.01), as the real gateway's purchase answers do.
+ *
  * Every answer is HTTP 200 with the WaafiPay envelope, refusals included (as WaafiPay does);
  * only a 503 fault or a path other than /asm gets another status. `GET /_standin/books` (this
  * stand-in's own, never the gateway's) answers what happened to each reference: see books().
@@ -191,6 +195,12 @@ export function truncateAmount(value: unknown): string | undefined {
   return `${whole}.${cents}`;
 }
 
+/** The stand-in gateway's fee on an amount ("5.00"): 1 %, rounded down to the cent, at least a cent ("0.05"). */
+export function merchantCharges(amount: string): string {
+  const cents = Math.round(Number(amount) * 100);
+  return (Math.max(1, Math.floor(cents / 100)) / 100).toFixed(2);
+}
+
 export interface WaafiPayStandInOptions {
   /** The PIN prompt: n -> n * (0.5..1.5), or {min, max} drawn uniformly. Default 1500. */
   approvalMs?: Millis;
@@ -327,6 +337,7 @@ export function createWaafiPayStandIn(opts: WaafiPayStandInOptions = {}): WaafiP
         transactionId: transaction.transactionId,
         referenceId,
         txAmount: amount,
+        merchantCharges: merchantCharges(amount),
         issuerTransactionId: `ISS${transaction.transactionId}`,
         accountNo,
       });
@@ -434,6 +445,7 @@ export function createWaafiPayStandIn(opts: WaafiPayStandInOptions = {}): WaafiP
       status: transaction.state,
       tranStatusDesc: transaction.state,
       txAmount: transaction.amount,
+      merchantCharges: merchantCharges(transaction.amount),
       currency: transaction.currency,
       tranDate: transaction.createdAt,
     });

@@ -1,0 +1,108 @@
+import { useState } from 'react';
+import { Datagrid, FunctionField, List, SimpleList, useTranslate } from 'react-admin';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { Button, Link, Stack, TextField } from '@mui/material';
+import { PageTitle } from '../common/PageTitle';
+import { Breadcrumbs } from '../resources/Breadcrumbs';
+import { ListEmpty, ListError } from '../common/ListParts';
+import { Ltr, useLtr } from '../common/Ltr';
+import { useIsPhone } from '../common/useIsPhone';
+import { useCompanyFormat } from '../common/useCompanyFormat';
+import { DayStatusChip } from './DayParts';
+import type { DailyCloseDay } from './types';
+
+export const DAILY_CLOSE_PATH = '/reports/daily-close';
+
+/**
+ * /reports/daily-close: the company days, newest first (the API's order), each open or closed with
+ * its sales, margin and differences still to handle; a day opens at /reports/daily-close/{date}.
+ * A date field opens any day, even one the list has not reached.
+ */
+export default function DailyCloseListPage() {
+  const translate = useTranslate();
+  const phone = useIsPhone();
+  const fmt = useCompanyFormat();
+  const ltr = useLtr();
+  const navigate = useNavigate();
+  const [day, setDay] = useState('');
+  const money = (v: string) => `${v} ${fmt.currency}`;
+  const open = (d: DailyCloseDay) => `${DAILY_CLOSE_PATH}/${d.date}`;
+  const differences = (d: DailyCloseDay) =>
+    d.differences_total === 0
+      ? translate('daily_close.no_differences')
+      : translate('daily_close.differences_line', { total: d.differences_total, unhandled: d.differences_unhandled });
+  return (
+    <>
+      <Breadcrumbs items={[{ label: 'menu.reports' }, { label: 'menu.daily_close' }]} />
+      <PageTitle
+        title={translate('menu.daily_close')}
+        actions={
+          <Stack
+            component="form"
+            direction="row"
+            sx={{ gap: 1, alignItems: 'center' }}
+            onSubmit={(e) => {
+              e.preventDefault();
+              navigate(`${DAILY_CLOSE_PATH}/${day || fmt.companyDay(0)}`);
+            }}
+          >
+            <TextField
+              type="date"
+              size="small"
+              label={translate('daily_close.open_day')}
+              value={day || fmt.companyDay(0)}
+              onChange={(e) => setDay(e.target.value)}
+              slotProps={{ inputLabel: { shrink: true } }}
+              sx={{ width: { xs: 170 } }}
+            />
+            <Button type="submit" variant="outlined">
+              {translate('daily_close.go')}
+            </Button>
+          </Stack>
+        }
+      />
+      <List
+        resource="daily-close"
+        perPage={31}
+        sort={{ field: 'date', order: 'DESC' }}
+        actions={false}
+        title={translate('menu.daily_close')}
+        empty={<ListEmpty message="daily_close.empty" />}
+        error={<ListError />}
+      >
+        {phone ? (
+          <SimpleList<DailyCloseDay>
+            primaryText={(d) => <Ltr>{d.date}</Ltr>}
+            secondaryText={(d) =>
+              `${translate('daily_close.sales_line', { count: d.sales_count, amount: ltr(money(d.amount)), margin: ltr(money(d.margin)) })} · ${differences(d)}`
+            }
+            tertiaryText={(d) => <DayStatusChip status={d.status} />}
+            linkType={false}
+            rowClick={(_, __, d) => open(d as DailyCloseDay)}
+          />
+        ) : (
+          <Datagrid bulkActionButtons={false} rowClick={(_, __, d) => open(d as DailyCloseDay)}>
+            <FunctionField
+              label="daily_close.fields.date"
+              render={(d: DailyCloseDay) => (
+                // A real link too (keyboard, new tab); the row's click does the same.
+                <Link component={RouterLink} to={open(d)} onClick={(e) => e.stopPropagation()}>
+                  <Ltr>{d.date}</Ltr>
+                </Link>
+              )}
+            />
+            <FunctionField label="daily_close.fields.status" render={(d: DailyCloseDay) => <DayStatusChip status={d.status} />} />
+            <FunctionField label="reports.count" textAlign="right" render={(d: DailyCloseDay) => d.sales_count} />
+            <FunctionField label="reports.revenue" textAlign="right" render={(d: DailyCloseDay) => <Ltr>{money(d.amount)}</Ltr>} />
+            <FunctionField label="daily_close.fields.margin" textAlign="right" render={(d: DailyCloseDay) => <Ltr>{money(d.margin)}</Ltr>} />
+            <FunctionField label="daily_close.fields.differences" render={(d: DailyCloseDay) => differences(d)} />
+            <FunctionField
+              label="daily_close.fields.updated"
+              render={(d: DailyCloseDay) => (d.closed_at ? fmt.dateTime(d.closed_at) : d.refreshed_at ? fmt.dateTime(d.refreshed_at) : '—')}
+            />
+          </Datagrid>
+        )}
+      </List>
+    </>
+  );
+}

@@ -1,0 +1,51 @@
+import { useTranslate } from 'react-admin';
+import { Box, Chip, Typography } from '@mui/material';
+import { Ltr } from '../common/Ltr';
+import type { DayStatus } from './types';
+
+/** Open (figures still move) or closed (frozen). */
+export function DayStatusChip({ status }: { status: DayStatus }) {
+  const translate = useTranslate();
+  return (
+    <Chip
+      size="small"
+      color={status === 'closed' ? 'success' : 'warning'}
+      variant={status === 'closed' ? 'filled' : 'outlined'}
+      label={translate(`daily_close.status.${status}`)}
+    />
+  );
+}
+
+/**
+ * What one side (our books or the vendor's record) says of a difference: its fields as a short
+ * list, values left to right (amounts, references); "nothing" when that side has no record.
+ */
+export function RecordSide({ title, record }: { title: string; record: Record<string, unknown> | null }) {
+  const translate = useTranslate();
+  const entries = Object.entries(record ?? {}).filter(([, v]) => v !== null && v !== undefined && v !== '');
+  return (
+    <Box sx={{ minWidth: 0 }}>
+      <Typography variant="subtitle2" component="h4">
+        {title}
+      </Typography>
+      {entries.length === 0 ? (
+        <Typography variant="body2" color="text.secondary">
+          {translate('daily_close.no_record')}
+        </Typography>
+      ) : (
+        <Box component="dl" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto minmax(0, 1fr)', columnGap: 1, rowGap: 0.25, fontSize: 14 }}>
+          {entries.map(([k, v]) => (
+            <Box key={k} sx={{ display: 'contents' }}>
+              <Box component="dt" sx={{ color: 'text.secondary' }}>
+                {translate(`daily_close.record_fields.${k}`, { _: k })}
+              </Box>
+              <Box component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+                <Ltr>{typeof v === 'object' ? JSON.stringify(v) : String(v)}</Ltr>
+              </Box>
+            </Box>
+          ))}
+        </Box>
+      )}
+    </Box>
+  );
+}

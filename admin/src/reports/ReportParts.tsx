@@ -1,0 +1,98 @@
+import type { ChangeEvent, ReactNode } from 'react';
+import { useGetList, useTranslate } from 'react-admin';
+import { Alert, Card, CardContent, MenuItem, Stack, TextField } from '@mui/material';
+import { useCompanyFormat } from '../common/useCompanyFormat';
+import { serverMessage } from '../providers/errors';
+import { useUrlFilters } from './useUrlFilters';
+
+type Setter<T> = (key: keyof T) => (e: ChangeEvent<HTMLInputElement>) => void;
+
+/**
+ * A report's filters, kept in the URL (?from=&to=&group_by=...), with the period defaulting to the
+ * last 30 days of the company's calendar (not the browser's) until the user picks dates. `ready`:
+ * the company's time zone is known (days computed before would be the browser's).
+ */
+export function useReportFilters<T extends Record<string, string>>(defaults: T) {
+  const company = useCompanyFormat();
+  const [picked, set] = useUrlFilters({ from: '', to: '', ...defaults });
+  const filters = { ...picked, from: picked.from || company.companyDay(29), to: picked.to || company.companyDay(0) };
+  return { filters, set: set as Setter<T & { from: string; to: string }>, ready: company.ready };
+}
+
+/** The report pages' filter bar: the period, then the page's own filters (`children`). */
+export function ReportFilterBar({ from, to, set, children }: { from: string; to: string; set: Setter<{ from: string; to: string }>; children?: ReactNode }) {
+  const translate = useTranslate();
+  return (
+    <Card sx={{ mb: 2 }}>
+      <CardContent>
+        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 2, '& .MuiTextField-root': { width: 'auto', minWidth: 160 } }}>
+          <TextField
+            type="date"
+            label={translate('wallets.fields.from')}
+            value={from}
+            onChange={set('from')}
+            slotProps={{ inputLabel: { shrink: true } }}
+            size="small"
+          />
+          <TextField
+            type="date"
+            label={translate('wallets.fields.to')}
+            value={to}
+            onChange={set('to')}
+            slotProps={{ inputLabel: { shrink: true } }}
+            size="small"
+          />
+          {children}
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** "Group by" over a report's groups (reports.groups.*). */
+export function GroupByFilter({ value, onChange, groups }: { value: string; onChange: (e: ChangeEvent<HTMLInputElement>) => void; groups: readonly string[] }) {
+  const translate = useTranslate();
+  return (
+    <TextField select label={translate('reports.group_by')} value={value} onChange={onChange} size="small" sx={{ minWidth: 140 }}>
+      {groups.map((g) => (
+        <MenuItem key={g} value={g}>
+          {translate(`reports.groups.${g}`)}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
+/** One dealer or all (staff only: a dealer's reports are its own). */
+export function DealerFilter({ value, onChange, minWidth = 180 }: { value: string; onChange: (e: ChangeEvent<HTMLInputElement>) => void; minWidth?: number }) {
+  const translate = useTranslate();
+  const dealers = useGetList('user-options', {
+    filter: { user_type: 'dealer' },
+    pagination: { page: 1, perPage: 100 },
+    sort: { field: 'name', order: 'ASC' },
+  });
+  return (
+    <TextField
+      select
+      slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+      label={translate('wallets.fields.dealer')}
+      value={value}
+      onChange={onChange}
+      size="small"
+      sx={{ minWidth }}
+    >
+      <MenuItem value="">{translate('reports.all')}</MenuItem>
+      {(dealers.data ?? []).map((d) => (
+        <MenuItem key={d.id} value={String(d.id)}>
+          {d.name}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
+/** Why a report could not be read, in the server's words. */
+export function ReportError({ error }: { error: unknown }) {
+  if (!error) return null;
+  return <Alert severity="error">{serverMessage(error)}</Alert>;
+}

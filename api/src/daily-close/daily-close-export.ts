@@ -1,0 +1,212 @@
+import type { Response } from 'express';
+import type { DailyCloseDifference } from '@app/contracts';
+import { formatMinor } from '@app/contracts';
+import { sendCsv, zonedIsoTime } from '../http/csv.ts';
+import { renderPdf, sendPdf, type PdfSection } from '../http/pdf.ts';
+import type { ServiceContext } from '../platform/context.ts';
+import { daySales, readDay } from './daily-close.service.ts';
+
+/**
+ * A day's close as files: the CSV (every sale of the day with what the vendors said of it and the
+ * match, then the vendors' records that match no sale) and the PDF summary a finance person files
+ * (company, day, status, who closed it, totals, vendors, differences with their handling,
+ * corrections), in the request's language where the texts are ours.
+ */
+
+const view = (d: DailyCloseDifference | undefined, field: 'state' | 'amount') => (d?.theirs ? String(d.theirs[field] ?? '') : '');
+
+export async function exportDayCsv(ctx: ServiceContext, day: string, res: Response): Promise<void> {
+  const close = await readDay(ctx, day);
+  const { sales, cutoff, timezone } = await daySales(ctx, day);
+  const dealers = new Map<number, string>();
+  const ids = [...new Set(sales.map((s) => Number(s.dealer_id)))];
+  if (ids.length) for (const u of await ctx.db('users').whereIn('id', ids).select('id', 'name')) dealers.set(Number(u.id), u.name);
+  const bySale = new Map<number, DailyCloseDifference[]>();
+  for (const d of close.differences) if (d.recharge_id !== null) bySale.set(d.recharge_id, [...(bySale.get(d.recharge_id) ?? []), d]);
+  const header = [
+    'reference',
+    'created_at',
+    'dealer',
+    'provider',
+    'bundle',
+    'phone',
+    'status',
+    'payment_state',
+    'delivery_state',
+    'amount',
+    'cost',
+    'profit',
+    'currency',
+    'gateway',
+    'payment_reference',
+    'gateway_state',
+    'gateway_amount',
+    'aggregator',
+    'delivery_id',
+    'aggregator_state',
+    'aggregator_amount',
+    'match',
+    'evidence',
+    'handling',
+    'after_cutoff',
+  ];
+  const compared = close.refreshed_at !== null;
+  const rows: unknown[][] = sales.map((s) => {
+    const diffs = bySale.get(Number(s.id)) ?? [];
+    const gateway = diffs.find((d) => d.source === 'gateway');
+    const aggregator = diffs.find((d) => d.source === 'aggregator');
+    const settled = ['completed', 'failed', 'refunded', 'needs_review'].includes(s.status);
+    const match = diffs.length ? diffs.map((d) => d.kind).join(' ') : compared && settled ? 'matched' : 'not_compared';
+    return [
+      s.reference,
+      s.created_at ? `${String(s.created_at).replace(' ', 'T')}Z` : '',
+      dealers.get(Number(s.dealer_id)) ?? '',
+      s.provider_name,
+      s.bundle_name,
+      s.phone,
+      s.status,
+      s.payment_state,
+      s.delivery_state,
+      formatMinor(Number(s.amount)),
+      formatMinor(Number(s.cost)),
+      formatMinor(Number(s.profit)),
+      s.currency,
+      s.payment_adapter ?? '',
+      s.payment_reference ?? '',
+      gateway ? view(gateway, 'state') : '',
+      gateway ? view(gateway, 'amount') : '',
+      s.operator_adapter ?? '',
+      s.delivery_id ?? '',
+      aggregator ? view(aggregator, 'state') : '',
+      aggregator ? view(aggregator, 'amount') : '',
+      match,
+      diffs.map((d) => d.evidence).join(' | '),
+      diffs.map((d) => (d.handled ? `${d.action}: ${d.note ?? ''}` : 'unhandled')).join(' | '),
+      cutoff && String(s.created_at) >= String(cutoff) ? 'yes' : '',
+    ];
+  });
+  // The vendors' records that are no sale of ours.
+  for (const d of close.differences.filter((x) => x.recharge_id === null)) {
+    const theirs = d.theirs ?? {};
+    rows.push([
+      d.reference ?? '',
+      theirs.at ?? '',
+      '',
+      '',
+      '',
+      theirs.phone ?? '',
+      '',
+      '',
+      '',
+      theirs.amount ?? '',
+      '',
+      '',
+      theirs.currency ?? '',
+      '',
+      '',
+      '',
+      '',
+      d.vendor,
+      theirs.vendor_id ?? '',
+      theirs.state ?? '',
+      theirs.amount ?? '',
+      d.kind,
+      d.evidence,
+      d.handled ? `${d.action}: ${d.note ?? ''}` : 'unhandled',
+      '',
+    ]);
+  }
+  sendCsv(res, `daily-close-${day}.csv`, header, rows, { timeZone: timezone });
+}
+
+export async function exportDayPdf(ctx: ServiceContext, day: string, res: Response): Promise<void> {
+  const close = await readDay(ctx, day);
+  const { company } = await daySales(ctx, day);
+  const t = (key: string, vars?: Record<string, unknown>) => String(ctx.t(`api:daily_close.pdf.${key}`, vars ?? {}));
+  const at = (iso: string | null) => (iso ? zonedIsoTime(iso, close.time_zone).replace('T', ' ').slice(0, 19) : '—');
+  const cur = close.currency;
+  const totals = close.totals;
+  const sections: PdfSection[] = [
+    {
+      title: t('totals'),
+      columns: [
+        { label: t('figure'), width: 3 },
+        { label: t('value'), align: 'right', width: 2 },
+      ],
+      rows: [
+        [t('sales_count'), String(totals.sales.count)],
+        [t('sales_amount'), `${totals.sales.amount} ${cur}`],
+        [t('sales_cost'), `${totals.sales.cost} ${cur}`],
+        [t('dealer_profit'), `${totals.sales.profit} ${cur}`],
+        [t('gateway_charges'), `${totals.sales.gateway_charges} ${cur}`],
+        [t('aggregator_cost'), `${totals.sales.aggregator_cost} ${cur}`],
+        [t('margin'), `${totals.sales.margin} ${cur}`],
+        ...(totals.sales.unknown_cost ? [[t('unknown_cost'), String(totals.sales.unknown_cost)]] : []),
+        [
+          t('by_status'),
+          `${t('completed')} ${totals.by_status.completed}, ${t('failed')} ${totals.by_status.failed}, ${t('refunded')} ${totals.by_status.refunded}, ${t('needs_review')} ${totals.by_status.needs_review}, ${t('in_flight')} ${totals.by_status.in_flight}`,
+        ],
+        [t('ledger'), `${t('credits')} ${totals.ledger.credits}, ${t('debits')} ${totals.ledger.debits}, ${t('net')} ${totals.ledger.net} ${cur}`],
+      ],
+    },
+    {
+      title: t('vendors'),
+      columns: [
+        { label: t('vendor'), width: 2 },
+        { label: t('kind') },
+        { label: t('records'), align: 'right' },
+        { label: t('matched'), align: 'right' },
+        { label: t('amount'), align: 'right' },
+        { label: t('error'), width: 3 },
+      ],
+      rows: totals.vendors.map((v) => [v.vendor, t(`kind_${v.kind}`), String(v.records), String(v.matched), v.amount, v.error ?? '']),
+      empty: t('none'),
+    },
+    {
+      title: t('differences'),
+      columns: [
+        { label: t('kind') },
+        { label: t('vendor') },
+        { label: t('reference'), width: 1.5 },
+        { label: t('evidence'), width: 4 },
+        { label: t('handling'), width: 3 },
+      ],
+      rows: close.differences.map((d) => [
+        t(`difference_${d.kind}`),
+        d.vendor,
+        d.reference ?? String(d.theirs?.vendor_id ?? ''),
+        d.evidence,
+        d.handled ? `${t(`action_${d.action}`)}: ${d.note ?? ''} (${d.handled_by?.name ?? ''}, ${at(d.handled_at)})` : t('unhandled'),
+      ]),
+      empty: t('none'),
+    },
+    {
+      title: t('corrections'),
+      columns: [
+        { label: t('closed_day') },
+        { label: t('reference'), width: 1.5 },
+        { label: t('what'), width: 3 },
+        { label: t('amount'), align: 'right' },
+        { label: t('dealer_profit'), align: 'right' },
+      ],
+      rows: close.corrections.map((c) => [c.day, c.reference ?? '', c.what, c.amount, c.profit]),
+      totals: close.corrections.length ? [t('total'), '', '', totals.corrections.amount, totals.corrections.profit] : undefined,
+      empty: t('none'),
+    },
+  ];
+  const pdf = await renderPdf({
+    title: t('title', { day }),
+    subtitle: company.company_name,
+    rtl: ctx.language === 'ae',
+    meta: [
+      [t('status'), t(`status_${close.status}`)],
+      [t('day'), `${day} (${at(close.starts_at)} – ${at(close.ends_at)}, ${close.time_zone})`],
+      [t('closed'), close.closed_at ? `${at(close.closed_at)} — ${close.closed_by?.name ?? ''}` : '—'],
+      [t('cutoff'), at(close.cutoff_at)],
+      [t('refreshed'), at(close.refreshed_at)],
+    ],
+    sections,
+    footer: t('generated', { at: at(new Date().toISOString()) }),
+  });
+  sendPdf(res, `daily-close-${day}.pdf`, pdf);
+}
