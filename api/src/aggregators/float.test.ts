@@ -10,7 +10,7 @@ import { makeShop, moneyKit, buy, type Shop } from '../recharges/recharge-fixtur
 import type { RoutingDeps } from '../routing/routing.routes.ts';
 import { RouteChooser } from '../routing/route-choice.ts';
 import { startOfZonedDay, toDbTime, zonedDay } from '../database/time.ts';
-import { floatAlertsSettled, noticeFloatSale, scheduleFloatChecks, setFloatCheckEverySales } from './float.service.ts';
+import { floatAlertsSettled, noticeFloatSale, readFloat, scheduleFloatChecks, setFloatCheckEverySales } from './float.service.ts';
 
 /**
  * The aggregators' float (issue 26, part 3): reads on a schedule, after every few sales and on
@@ -349,6 +349,27 @@ describe('the alert: one email per crossing', () => {
 });
 
 describe('when the float is read', () => {
+  it('a slow read begun before a newer one (another process) never overwrites the newer balance', async () => {
+    const slow = fakeAggregator('dtone', 999_999);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const answer = slow.adapter.balance.bind(slow.adapter);
+    slow.adapter.balance = async (forWhom) => {
+      await gate;
+      return answer(forWhom);
+    };
+    const reading = readFloat(h.knex, slow.adapter);
+    await sleep(20);
+    // Meanwhile another process read the float later and found it low.
+    const newer = toDbTime(new Date(Date.now() + 1_000));
+    await h.knex('aggregator_floats').where({ aggregator: 'dtone' }).update({ balance: 1_000, currency: 'USD', checked_at: newer });
+    release();
+    await reading;
+    expect(await row('dtone')).toMatchObject({ balance: 1_000 });
+    // Forgotten again, for the reads of the tests below.
+    await h.knex('aggregator_floats').where({ aggregator: 'dtone' }).update({ balance: null, currency: null, checked_at: null });
+  });
+
   it('on a schedule, every FLOAT_CHECK_MINUTES (0: never)', async () => {
     const calls = dtone.state.calls;
     expect(scheduleFloatChecks(h.knex, routing, 0, 10)()).toBeUndefined();
@@ -454,6 +475,9 @@ describe('route choice', () => {
     expect(await choose()).toMatchObject({ route: { aggregator: 'dtone' }, passed: [] });
     await setFloat('dtone', 0, 61);
     expect(await choose()).toMatchObject({ route: { aggregator: 'dtone' }, passed: [] });
+    // A float in another currency than the sale's says nothing about its cost: not skipped.
+    await setFloat('dtone', 39);
+    expect(await new RouteChooser(h.knex, () => true).choose({ ...sale, currency: 'SOS' })).toMatchObject({ route: { aggregator: 'dtone' }, passed: [] });
 
     // Both too low: the first is taken all the same (the aggregator will say).
     await setFloat('dtone', 10);

@@ -4,20 +4,29 @@ import { formatMinor } from '@app/contracts';
 import { sendCsv, zonedIsoTime } from '../http/csv.ts';
 import { renderPdf, sendPdf, type PdfSection } from '../http/pdf.ts';
 import type { ServiceContext } from '../platform/context.ts';
-import { daySales, readDay } from './daily-close.service.ts';
+import { daySales, readDay, seesCost } from './daily-close.service.ts';
 
 /**
  * A day's close as files: the CSV (every sale of the day with what the vendors said of it and the
  * match, then the vendors' records that match no sale) and the PDF summary a finance person files
  * (company, day, status, who closed it, totals, vendors, differences with their handling,
  * corrections), in the request's language where the texts are ours.
+ *
+ * A closed day's files carry its frozen figures: each sale's status, payment and delivery states,
+ * amount, cost and profit as the close counted them (amount, cost and profit only for a completed
+ * sale, as the totals count them), so CSV, PDF and totals agree; the sale's live status is the extra
+ * column `now`. A sale after the cutoff has no frozen figures (after_cutoff: yes; it is the next open
+ * day's correction). Cost and profit (CSV) and cost, profit, aggregator cost and margin (PDF) are
+ * left out for a user without "view bundles prices".
  */
 
 const view = (d: DailyCloseDifference | undefined, field: 'state' | 'amount') => (d?.theirs ? String(d.theirs[field] ?? '') : '');
 
 export async function exportDayCsv(ctx: ServiceContext, day: string, res: Response): Promise<void> {
   const close = await readDay(ctx, day);
-  const { sales, cutoff, timezone } = await daySales(ctx, day);
+  const { sales, cutoff, timezone, snapshot } = await daySales(ctx, day);
+  const sees = seesCost(ctx);
+  const costly = <T>(...cells: T[]): T[] => (sees ? cells : []);
   const dealers = new Map<number, string>();
   const ids = [...new Set(sales.map((s) => Number(s.dealer_id)))];
   if (ids.length) for (const u of await ctx.db('users').whereIn('id', ids).select('id', 'name')) dealers.set(Number(u.id), u.name);
@@ -34,8 +43,7 @@ export async function exportDayCsv(ctx: ServiceContext, day: string, res: Respon
     'payment_state',
     'delivery_state',
     'amount',
-    'cost',
-    'profit',
+    ...costly('cost', 'profit'),
     'currency',
     'gateway',
     'payment_reference',
@@ -49,13 +57,18 @@ export async function exportDayCsv(ctx: ServiceContext, day: string, res: Respon
     'evidence',
     'handling',
     'after_cutoff',
+    'now',
   ];
   const compared = close.refreshed_at !== null;
   const rows: unknown[][] = sales.map((s) => {
     const diffs = bySale.get(Number(s.id)) ?? [];
     const gateway = diffs.find((d) => d.source === 'gateway');
     const aggregator = diffs.find((d) => d.source === 'aggregator');
-    const settled = ['completed', 'failed', 'refunded', 'needs_review'].includes(s.status);
+    // Closed: the frozen figures (none for a sale after the cutoff); open: the live ones.
+    const f = snapshot ? snapshot[String(s.id)] : undefined;
+    const fig = (live: unknown, frozen: number | undefined) => (snapshot ? (frozen === undefined ? '' : formatMinor(frozen)) : formatMinor(Number(live)));
+    const status = snapshot ? (f?.status ?? '') : s.status;
+    const settled = ['completed', 'failed', 'refunded', 'needs_review'].includes(status);
     const match = diffs.length ? diffs.map((d) => d.kind).join(' ') : compared && settled ? 'matched' : 'not_compared';
     return [
       s.reference,
@@ -64,12 +77,11 @@ export async function exportDayCsv(ctx: ServiceContext, day: string, res: Respon
       s.provider_name,
       s.bundle_name,
       s.phone,
-      s.status,
-      s.payment_state,
-      s.delivery_state,
-      formatMinor(Number(s.amount)),
-      formatMinor(Number(s.cost)),
-      formatMinor(Number(s.profit)),
+      status,
+      snapshot ? (f?.payment_state ?? '') : s.payment_state,
+      snapshot ? (f?.delivery_state ?? '') : s.delivery_state,
+      fig(s.amount, f?.amount),
+      ...costly(fig(s.cost, f?.cost), fig(s.profit, f?.profit)),
       s.currency,
       s.payment_adapter ?? '',
       s.payment_reference ?? '',
@@ -82,7 +94,8 @@ export async function exportDayCsv(ctx: ServiceContext, day: string, res: Respon
       match,
       diffs.map((d) => d.evidence).join(' | '),
       diffs.map((d) => (d.handled ? `${d.action}: ${d.note ?? ''}` : 'unhandled')).join(' | '),
-      cutoff && String(s.created_at) >= String(cutoff) ? 'yes' : '',
+      (snapshot && !f) || (cutoff && String(s.created_at) >= String(cutoff)) ? 'yes' : '',
+      snapshot ? s.status : '',
     ];
   });
   // The vendors' records that are no sale of ours.
@@ -99,8 +112,7 @@ export async function exportDayCsv(ctx: ServiceContext, day: string, res: Respon
       '',
       '',
       theirs.amount ?? '',
-      '',
-      '',
+      ...costly('', ''),
       theirs.currency ?? '',
       '',
       '',
@@ -114,6 +126,7 @@ export async function exportDayCsv(ctx: ServiceContext, day: string, res: Respon
       d.evidence,
       d.handled ? `${d.action}: ${d.note ?? ''}` : 'unhandled',
       '',
+      '',
     ]);
   }
   sendCsv(res, `daily-close-${day}.csv`, header, rows, { timeZone: timezone });
@@ -126,6 +139,8 @@ export async function exportDayPdf(ctx: ServiceContext, day: string, res: Respon
   const at = (iso: string | null) => (iso ? zonedIsoTime(iso, close.time_zone).replace('T', ' ').slice(0, 19) : '—');
   const cur = close.currency;
   const totals = close.totals;
+  const sees = seesCost(ctx);
+  const costly = (...rows: string[][]) => (sees ? rows : []);
   const sections: PdfSection[] = [
     {
       title: t('totals'),
@@ -136,11 +151,9 @@ export async function exportDayPdf(ctx: ServiceContext, day: string, res: Respon
       rows: [
         [t('sales_count'), String(totals.sales.count)],
         [t('sales_amount'), `${totals.sales.amount} ${cur}`],
-        [t('sales_cost'), `${totals.sales.cost} ${cur}`],
-        [t('dealer_profit'), `${totals.sales.profit} ${cur}`],
+        ...costly([t('sales_cost'), `${totals.sales.cost} ${cur}`], [t('dealer_profit'), `${totals.sales.profit} ${cur}`]),
         [t('gateway_charges'), `${totals.sales.gateway_charges} ${cur}`],
-        [t('aggregator_cost'), `${totals.sales.aggregator_cost} ${cur}`],
-        [t('margin'), `${totals.sales.margin} ${cur}`],
+        ...costly([t('aggregator_cost'), `${totals.sales.aggregator_cost} ${cur}`], [t('margin'), `${totals.sales.margin} ${cur}`]),
         ...(totals.sales.unknown_cost ? [[t('unknown_cost'), String(totals.sales.unknown_cost)]] : []),
         [
           t('by_status'),
@@ -187,10 +200,10 @@ export async function exportDayPdf(ctx: ServiceContext, day: string, res: Respon
         { label: t('reference'), width: 1.5 },
         { label: t('what'), width: 3 },
         { label: t('amount'), align: 'right' },
-        { label: t('dealer_profit'), align: 'right' },
+        ...(sees ? [{ label: t('dealer_profit'), align: 'right' as const }] : []),
       ],
-      rows: close.corrections.map((c) => [c.day, c.reference ?? '', c.what, c.amount, c.profit]),
-      totals: close.corrections.length ? [t('total'), '', '', totals.corrections.amount, totals.corrections.profit] : undefined,
+      rows: close.corrections.map((c) => [c.day, c.reference ?? '', c.what, c.amount, ...(sees ? [c.profit ?? ''] : [])]),
+      totals: close.corrections.length ? [t('total'), '', '', totals.corrections.amount, ...(sees ? [totals.corrections.profit ?? ''] : [])] : undefined,
       empty: t('none'),
     },
   ];

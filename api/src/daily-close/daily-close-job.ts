@@ -4,13 +4,15 @@ import { zonedDay } from '../database/time.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import { readCompanySettings } from '../settings/company-settings.ts';
 import { AppError } from '../http/errors.ts';
-import { refreshDay, type DailyCloseDeps } from './daily-close.service.ts';
+import { detectCorrections, refreshDay, type DailyCloseDeps } from './daily-close.service.ts';
 
 /**
  * The daily close's schedule: every DAILY_CLOSE_REFRESH_MINUTES (default 60; 0: only by the
  * console's Refresh) the vendors are asked again about yesterday and today, company time, while
  * they are open, so a finance person finds the day compared already. Run where the recharge worker
- * runs (server.ts); refreshes are idempotent, so several processes doing it is harmless.
+ * runs (server.ts); refreshes are idempotent, so several processes doing it is harmless. Each run
+ * also finds the corrections to closed days (even when both days are closed), and does not ask a
+ * gateway again about a sale whose last answer matched and whose row has not changed since.
  */
 export const dailyCloseEnvSchema = z.object({
   DAILY_CLOSE_REFRESH_MINUTES: z.coerce
@@ -33,6 +35,7 @@ export async function refreshOpenDays(ctx: ServiceContext, deps: DailyCloseDeps,
   const today = zonedDay(new Date(), timezone);
   const yesterday = zonedDay(new Date(Date.now() - 86_400_000), timezone);
   const done: string[] = [];
+  await detectCorrections(ctx).catch((err) => logger?.error({ err }, 'daily close corrections failed'));
   for (const day of [...new Set([yesterday, today])]) {
     try {
       await refreshDay(ctx, deps, day);

@@ -51,7 +51,8 @@ export function dailyCloseRoutes(registry: OpenApiRegistry, deps: DailyCloseDeps
     {
       summary:
         "A company day (YYYY-MM-DD, the company's time zone): its totals, the differences with the vendors' records, and corrections to earlier closed days",
-      description: 'A closed day answers its frozen figures; an open day its figures as they stand now (and records the corrections found on the way).',
+      description:
+        'A closed day answers its frozen figures; an open day its figures as they stand now, with the corrections found by the last refresh, close or scheduled run (a read changes nothing). Cost, profit, aggregator cost and margin are null without "view bundles prices".',
       permission: 'view daily close',
       response: dailyCloseSchema,
       errors: { 403: 'A dealer, or a user without the permission', 422: 'Not a real day, or a day after today' },
@@ -78,11 +79,13 @@ export function dailyCloseRoutes(registry: OpenApiRegistry, deps: DailyCloseDeps
     '/:date/refresh',
     {
       summary: 'Ask the gateways and aggregators again about an open day and recompute its differences (handled ones stay as they are)',
+      description:
+        "This asks the gateway about every sale of the day (the hourly schedule skips a sale whose last answer matched and whose row has not changed since), and finds the corrections to closed days. Closing a past day needs a refresh made after the day's end plus an hour; closing today cuts the day at its last refresh.",
       permission: 'manage daily close',
       response: dailyCloseSchema,
       errors: { 409: 'The day is closed' },
     },
-    async (req, ctx) => ({ message: 'api:daily_close.refreshed', data: await refreshDay(ctx, deps, String(req.params.date)) }),
+    async (req, ctx) => ({ message: 'api:daily_close.refreshed', data: await refreshDay(ctx, deps, String(req.params.date), { askAll: true }) }),
   );
 
   api.post(
@@ -90,11 +93,11 @@ export function dailyCloseRoutes(registry: OpenApiRegistry, deps: DailyCloseDeps
     {
       summary: 'Handle a difference: reask (ask the vendor again now), settle (a sale in review), adjust (a wallet ledger row) or accept; a note always',
       description:
-        '`settle` takes `outcome` (delivered | not_delivered); `adjust` takes `wallet_id`, `type` (credit | debit) and `amount`. A re-ask that still differs answers 200 with the difference unhandled and its new evidence.',
+        '`settle` takes `outcome` (delivered | not_delivered) and needs "review recharges"; `adjust` takes `wallet_id`, `type` (credit | debit) and `amount` and needs "adjust wallets". A re-ask that still differs answers 200 with the difference unhandled and its new evidence.',
       permission: 'manage daily close',
       body: resolveDifferenceSchema,
       response: dailyCloseDifferenceSchema,
-      errors: { 409: 'Already handled, or (settle) the sale is not in review' },
+      errors: { 403: 'settle without "review recharges", adjust without "adjust wallets"', 409: 'Already handled, or (settle) the sale is not in review' },
       examples: {
         body: { action: 'adjust', note: 'Bundle delivered by the operator, dealer refunded by mistake', wallet_id: 4, type: 'debit', amount: '0.40' },
       },
@@ -108,10 +111,12 @@ export function dailyCloseRoutes(registry: OpenApiRegistry, deps: DailyCloseDeps
   api.post(
     '/:date/close',
     {
-      summary: 'Close the day: its figures are frozen (409 while a difference is unhandled); closing today sets the cutoff',
+      summary: 'Close the day: its figures are frozen (409 while a difference is unhandled); closing today cuts it at its last refresh',
       permission: 'manage daily close',
       response: dailyCloseSchema,
-      errors: { 409: 'A difference is unhandled, the day was never refreshed, or it is closed already' },
+      errors: {
+        409: "A difference is unhandled, the day was never refreshed (or, a past day, not since its end plus an hour: refresh first), or it is closed already",
+      },
     },
     async (req, ctx) => ({ message: 'api:daily_close.closed_now', data: await closeDay(ctx, String(req.params.date)) }),
   );

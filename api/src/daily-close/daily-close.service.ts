@@ -450,38 +450,34 @@ export function evidenceText(t: TFunction, stored: string): string {
   return String(t(`api:daily_close.evidence.${e.key}`, { ...e.vars, interpolation: { escapeValue: false } }));
 }
 
-/** The totals of a day as the sales, the ledger and the vendors stand now (an open day, or a close being frozen). */
-async function liveTotals(db: Db, day: string, range: { start: Date; end: Date }, cutoff: string | null, vendors: VendorSummary[]): Promise<DailyCloseTotals> {
-  const sales = (await salesQuery(db, range, cutoff).select(
-    'id',
-    'status',
-    'amount',
-    'cost',
-    'profit',
-    db.raw(`${CHARGES_SQL} as charges`),
-    db.raw(`${AGGREGATOR_SQL} as aggregator`),
-  )) as SaleRow[];
-  const sum = { count: 0, amount: 0, cost: 0, profit: 0, charges: 0, aggregator: 0, margin: 0, unknown: 0 };
+/**
+ * The totals of a day as the sales, the ledger and the vendors stand now (an open day, or a close
+ * being frozen). Sales in [start, end) before the cutoff, summed by the margins report's own rule;
+ * the ledger from `ledgerFrom` (the day's start, or the cutoff of a day closed early before it).
+ */
+async function liveTotals(
+  db: Db,
+  day: string,
+  range: { start: Date; end: Date },
+  cutoff: string | null,
+  vendors: VendorSummary[],
+  ledgerFrom: Date = range.start,
+): Promise<DailyCloseTotals> {
+  const statuses: { status: string; n: number | string }[] = await salesQuery(db, range, cutoff).groupBy('status').select('status', db.raw('COUNT(*) as n'));
   const by = { completed: 0, failed: 0, refunded: 0, needs_review: 0, in_flight: 0 };
-  for (const s of sales) {
-    if (s.status === 'completed' || s.status === 'failed' || s.status === 'refunded' || s.status === 'needs_review') by[s.status as keyof typeof by]++;
-    else by.in_flight++;
-    if (s.status !== 'completed') continue;
-    sum.count++;
-    sum.amount += Number(s.amount);
-    sum.cost += Number(s.cost);
-    sum.profit += Number(s.profit);
-    sum.charges += Number(s.charges ?? 0);
-    if (s.aggregator === null || s.aggregator === undefined) {
-      sum.unknown++;
-      continue;
-    }
-    sum.aggregator += Number(s.aggregator);
-    sum.margin += Number(s.amount) - Number(s.charges ?? 0) - Number(s.aggregator);
+  for (const s of statuses) {
+    if (s.status === 'completed' || s.status === 'failed' || s.status === 'refunded' || s.status === 'needs_review') by[s.status] += Number(s.n);
+    else by.in_flight += Number(s.n);
   }
+  const sum = ((await salesQuery(db, range, cutoff)
+    .where('status', 'completed')
+    .select([...marginSums(db), db.raw('COALESCE(SUM(recharges.cost), 0) as cost')])
+    .first()) ?? {}) as Record<string, number | string | null>;
+  const n = (k: string) => Number(sum[k] ?? 0);
+  const ledgerEnd = cutoff && cutoff < toDbTime(range.end) ? cutoff : toDbTime(range.end);
   const ledger: { type: string; total: number | string | null }[] = await db('wallet_transactions')
-    .where('created_at', '>=', toDbTime(range.start))
-    .where('created_at', '<', cutoff && cutoff < toDbTime(range.end) ? cutoff : toDbTime(range.end))
+    .where('created_at', '>=', toDbTime(ledgerFrom))
+    .where('created_at', '<', ledgerEnd)
     .groupBy('type')
     .select('type', db.raw('SUM(amount) as total'));
   const credits = Number(ledger.find((l) => l.type === 'credit')?.total ?? 0);
@@ -494,14 +490,14 @@ async function liveTotals(db: Db, day: string, range: { start: Date; end: Date }
     .first(db.raw('COUNT(*) as n'), db.raw('SUM(CASE WHEN handled THEN 0 ELSE 1 END) as open'));
   return {
     sales: {
-      count: sum.count,
-      amount: money(sum.amount),
-      cost: money(sum.cost),
-      profit: money(sum.profit),
-      gateway_charges: money(sum.charges),
-      aggregator_cost: money(sum.aggregator),
-      margin: money(sum.margin),
-      unknown_cost: sum.unknown,
+      count: n('count'),
+      amount: money(n('revenue')),
+      cost: money(n('cost')),
+      profit: money(n('list_profit')),
+      gateway_charges: money(n('gateway_charges')),
+      aggregator_cost: money(n('aggregator_cost')),
+      margin: money(n('margin')),
+      unknown_cost: n('unknown_cost'),
     },
     by_status: by,
     ledger: { credits: money(credits), debits: money(debits), net: money(credits - debits) },
@@ -519,7 +515,19 @@ async function liveTotals(db: Db, day: string, range: { start: Date; end: Date }
   };
 }
 
+/** The totals as a reader may see them: cost, profit and margin only with "view bundles prices". */
+function redactTotals(ctx: ServiceContext, t: DailyCloseTotals): DailyCloseTotals {
+  if (seesCost(ctx)) return t;
+  return {
+    ...t,
+    sales: { ...t.sales, cost: null, profit: null, aggregator_cost: null, margin: null },
+    corrections: { ...t.corrections, profit: null },
+  };
+}
+
 function presentDifference(ctx: ServiceContext, d: DifferenceRow): DailyCloseDifference {
+  const theirs = json<Record<string, unknown> | null>(d.theirs, null);
+  if (theirs && 'cost' in theirs && !seesCost(ctx)) theirs.cost = null;
   return {
     id: Number(d.id),
     kind: d.kind,
@@ -528,7 +536,7 @@ function presentDifference(ctx: ServiceContext, d: DifferenceRow): DailyCloseDif
     reference: d.reference.startsWith('~') || d.reference === '' ? null : d.reference,
     recharge_id: d.recharge_id === null ? null : Number(d.recharge_id),
     ours: json(d.ours, null),
-    theirs: json(d.theirs, null),
+    theirs,
     evidence: evidenceText(ctx.t, d.evidence),
     handled: Boolean(d.handled),
     action: d.action ?? null,
@@ -556,22 +564,26 @@ function presentCorrection(ctx: ServiceContext, c: CorrectionRow): DailyCloseCor
         ? ctx.t('api:daily_close.correction_after_close', { to: status(c.to_status) })
         : ctx.t('api:daily_close.correction_changed', { from: status(c.from_status), to: status(c.to_status) }),
     amount: money(Number(c.amount)),
-    profit: money(Number(c.profit)),
+    profit: seesCost(ctx) ? money(Number(c.profit)) : null,
     at: fromDbTime(c.created_at)!,
   };
 }
 
-/** A day as the console shows it: frozen figures once closed, live ones while open (corrections found on the way). */
+/**
+ * A day as the console shows it: frozen figures once closed, live ones while open. Read only: the
+ * corrections shown are those found by the last refresh, close or scheduled run.
+ */
 export async function readDay(ctx: ServiceContext, day: string): Promise<DailyCloseResponse> {
   assertStaff(ctx);
   const { company, range } = await companyDay(ctx, day);
-  let row = await closeRow(ctx.db, day);
-  if (row?.status !== 'closed') {
-    await detectCorrections(ctx, day, company.timezone);
-    row = await closeRow(ctx.db, day);
-  }
+  const row = await closeRow(ctx.db, day);
   const closed = row?.status === 'closed';
-  const totals = closed ? json<DailyCloseTotals>(row!.totals, null as never) : await liveTotals(ctx.db, day, range, null, json(row?.vendors, []));
+  const totals = redactTotals(
+    ctx,
+    closed
+      ? json<DailyCloseTotals>(row!.totals, null as never)
+      : await liveTotals(ctx.db, day, range, null, vendorState(row?.vendors).vendors, (await comparisonRange(ctx.db, day, company.timezone, range)).start),
+  );
   const differences: DifferenceRow[] = await differenceQuery(ctx.db).where('daily_close_differences.day', day).orderBy('daily_close_differences.id');
   const corrections: CorrectionRow[] = await ctx.db('daily_close_corrections').where({ day }).orderBy('id');
   const closer = row?.closed_by ? await ctx.db('users').where({ id: row.closed_by }).first('id', 'name') : null;
@@ -599,7 +611,7 @@ export async function readDay(ctx: ServiceContext, day: string): Promise<DailyCl
  * but other closed days and days nobody closes (no sale, no close row, no corrections). Newest first.
  */
 async function closedRunBefore(db: Db, day: string, timeZone: string): Promise<string[]> {
-  const since = new Date(Date.parse(`${day}T00:00:00Z`) - CORRECTION_LOOKBACK_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const since = new Date(Date.parse(`${day}T00:00:00Z`) - RUN_LOOKBACK_DAYS * 86_400_000).toISOString().slice(0, 10);
   const rows: Pick<CloseRow, 'day' | 'status'>[] = await db('daily_closes').where('day', '>=', since).where('day', '<', day).select('day', 'status');
   const closedDays = new Set(rows.filter((r) => r.status === 'closed').map((r) => r.day));
   if (!closedDays.size) return [];
@@ -621,64 +633,153 @@ async function closedRunBefore(db: Db, day: string, timeZone: string): Promise<s
 }
 
 /**
- * Where an open day's comparison starts: its own start, or the cutoff of a day closed early right
- * before it (its sales after the cutoff were never compared: they are this day's business, as its
- * corrections are).
+ * Where an open day's comparison (and its ledger) starts: its own start, or the cutoff of the day
+ * closed early right before it (its sales and wallet activity after the cutoff were in no closed
+ * figures: they are this day's business, as its corrections are). Only the newest closed day before
+ * counts: an older one's late part was the business of the day after it.
  */
 async function comparisonRange(db: Db, day: string, timeZone: string, range: { start: Date; end: Date }) {
   const run = await closedRunBefore(db, day, timeZone);
   if (!run.length) return range;
-  const cutoffs: string[] = (await db('daily_closes').whereIn('day', run).whereNotNull('cutoff_at').pluck('cutoff_at')).map((c: unknown) => fromDbTime(c)!);
-  const earliest = cutoffs.sort()[0];
-  return earliest && earliest < range.start.toISOString() ? { start: new Date(earliest), end: range.end } : range;
+  const newest = await db('daily_closes').where({ day: run[0] }).first('cutoff_at');
+  const cutoff = fromDbTime(newest?.cutoff_at);
+  return cutoff && cutoff < range.start.toISOString() ? { start: new Date(cutoff), end: range.end } : range;
 }
 
 /**
- * Finds what changed in closed days' sales since they closed and records it on `day`, the first
- * open day after them (days with no sale and no close row in between are skipped: nobody closes
- * them). A sale's last known figures are its latest correction's, else the frozen snapshot's; one
- * that is not in the snapshot (created after the cutoff) starts from nothing. Sales still in flight
- * wait until they settle. The unique (closed_day, recharge_id, seq) writes each change once.
+ * The day a closed day's later changes go to: the first day after it that is not closed, skipping
+ * days nobody closes (no close row and no sale); today at the latest, tomorrow when today is closed.
  */
-async function detectCorrections(ctx: ServiceContext, day: string, timeZone: string): Promise<void> {
+async function nextOpenDay(db: Db, after: string, timeZone: string): Promise<string> {
+  const today = zonedDay(new Date(), timeZone);
+  const rows: Pick<CloseRow, 'day' | 'status'>[] = await db('daily_closes').where('day', '>', after).where('day', '<=', today).select('day', 'status');
+  const status = new Map(rows.map((r) => [r.day, r.status]));
+  for (let d = nextDay(after); d <= today; d = nextDay(d)) {
+    const s = status.get(d);
+    if (s === 'closed') continue;
+    if (s === 'open' || d === today) return d;
+    const r = dayRange(d, timeZone);
+    if (await db('recharges').where('created_at', '>=', toDbTime(r.start)).where('created_at', '<', toDbTime(r.end)).first('id')) return d;
+  }
+  return nextDay(today > after ? today : after);
+}
+
+interface Found {
+  recharge_id: number;
+  reference: string | null;
+  seq: number;
+  from: Counted;
+  to: Counted;
+}
+
+/**
+ * Writes a closed day's corrections on the next open day, in a transaction that locks that day's
+ * row and checks it is still open (SQLite serialises writers anyway); closed meanwhile, they go to
+ * the next one. The unique (closed_day, recharge_id, seq) writes each change once.
+ */
+async function recordCorrections(ctx: ServiceContext, closedDay: string, found: Found[], timeZone: string): Promise<void> {
+  let day = await nextOpenDay(ctx.db, closedDay, timeZone);
+  for (let tries = 0; tries < 400; tries++) {
+    // Made outside the transaction: an insert-or-ignore then a lock on one row could deadlock two writers (MySQL).
+    await ensureRow(ctx.db, day);
+    const written = await transact(ctx, async (tctx) => {
+      const row: CloseRow | undefined = await tctx.db('daily_closes').where({ day }).forUpdate().first();
+      if (!row || row.status === 'closed') return false;
+      const now = toDbTime();
+      for (const f of found)
+        await tctx
+          .db('daily_close_corrections')
+          .insert({
+            day,
+            closed_day: closedDay,
+            recharge_id: f.recharge_id,
+            reference: f.reference,
+            seq: f.seq,
+            from_status: f.from.status,
+            to_status: f.to.status,
+            amount_after: f.to.amount,
+            profit_after: f.to.profit,
+            amount: f.to.amount - f.from.amount,
+            profit: f.to.profit - f.from.profit,
+            created_at: now,
+          })
+          .onConflict(['closed_day', 'recharge_id', 'seq'])
+          .ignore();
+      return true;
+    });
+    if (written) return;
+    day = await nextOpenDay(ctx.db, day, timeZone);
+  }
+}
+
+/**
+ * Finds what changed in closed days' sales and records it on the next open day after each. Only
+ * the sales of closed days changed (`updated_at`) since the last detection are read, less a slack
+ * for transactions not yet committed then; so any closed day is covered, however old, and the work
+ * follows what changed. (recharges has no index on updated_at: the database narrows by created_at,
+ * the closed days' span, and filters the rest itself.) A sale's last known figures are its latest
+ * correction's, else the frozen snapshot's; one not in the snapshot (made after the cutoff) starts
+ * from nothing. Sales still in flight wait until they settle (settling bumps updated_at).
+ */
+export async function detectCorrections(ctx: ServiceContext): Promise<void> {
   const db = ctx.db;
-  const run = await closedRunBefore(db, day, timeZone);
-  for (const closedDay of run) {
+  const startedAt = new Date();
+  const closed: Pick<CloseRow, 'day' | 'closed_at'>[] = await db('daily_closes').where({ status: 'closed' }).select('day', 'closed_at');
+  if (!closed.length) return;
+  const { timezone } = await readCompanySettings(db);
+  const mark: { value: string | null } | undefined = await db('settings').where(WATERMARK).first('value');
+  const firstClose = closed.map((c) => fromDbTime(c.closed_at) ?? '').sort()[0];
+  const sinceIso = mark?.value && !Number.isNaN(Date.parse(mark.value)) ? mark.value : firstClose;
+  const since = new Date(Date.parse(sinceIso || startedAt.toISOString()) - CORRECTION_SLACK_MS);
+  const days = closed.map((c) => c.day).sort();
+  const closedDays = new Set(days);
+  const changed = (await db('recharges')
+    .where('created_at', '>=', toDbTime(startOfZonedDay(days[0], timezone)))
+    .where('created_at', '<', toDbTime(dayRange(days[days.length - 1], timezone).end))
+    .where('updated_at', '>', toDbTime(since))
+    .whereIn('status', ['completed', 'failed', 'refunded'])
+    .orderBy('id')
+    .select('id', 'reference', 'status', 'amount', 'profit', 'created_at')) as SaleRow[];
+  const byDay = new Map<string, SaleRow[]>();
+  for (const s of changed) {
+    const d = zonedDay(new Date(fromDbTime(s.created_at)!), timezone);
+    if (closedDays.has(d)) byDay.set(d, [...(byDay.get(d) ?? []), s]);
+  }
+  for (const [closedDay, sales] of byDay) {
     const row = await db('daily_closes').where({ day: closedDay }).first('snapshot');
     const snapshot = json<Snapshot>(row?.snapshot, {});
-    const earlier: CorrectionRow[] = await db('daily_close_corrections').where({ closed_day: closedDay }).orderBy('seq');
     const last = new Map<number, CorrectionRow>();
-    for (const c of earlier) last.set(Number(c.recharge_id), c);
-    const sales = (await salesQuery(db, dayRange(closedDay, timeZone)).select('id', 'reference', 'status', 'amount', 'profit')) as SaleRow[];
-    const now = toDbTime();
+    for (let i = 0; i < sales.length; i += 500) {
+      const earlier: CorrectionRow[] = await db('daily_close_corrections')
+        .where({ closed_day: closedDay })
+        .whereIn(
+          'recharge_id',
+          sales.slice(i, i + 500).map((x) => Number(x.id)),
+        )
+        .orderBy('seq');
+      for (const c of earlier) last.set(Number(c.recharge_id), c);
+    }
+    const found: Found[] = [];
     for (const s of sales) {
-      if (!['completed', 'failed', 'refunded'].includes(s.status)) continue;
       const id = Number(s.id);
       const before = last.get(id);
+      const frozen = snapshot[id];
       const known: Counted = before
         ? { status: before.to_status, amount: Number(before.amount_after), profit: Number(before.profit_after) }
-        : (snapshot[id] ?? { status: 'none', amount: 0, profit: 0 });
+        : frozen
+          ? { status: frozen.status, amount: frozen.amount, profit: frozen.profit }
+          : { status: 'none', amount: 0, profit: 0 };
       const cur = counted(s);
       if (cur.status === known.status && cur.amount === known.amount && cur.profit === known.profit) continue;
-      await db('daily_close_corrections')
-        .insert({
-          day,
-          closed_day: closedDay,
-          recharge_id: id,
-          reference: s.reference ?? null,
-          seq: (before ? Number(before.seq) : 0) + 1,
-          from_status: known.status,
-          to_status: cur.status,
-          amount_after: cur.amount,
-          profit_after: cur.profit,
-          amount: cur.amount - known.amount,
-          profit: cur.profit - known.profit,
-          created_at: now,
-        })
-        .onConflict(['closed_day', 'recharge_id', 'seq'])
-        .ignore();
+      found.push({ recharge_id: id, reference: s.reference ?? null, seq: (before ? Number(before.seq) : 0) + 1, from: known, to: cur });
     }
+    if (found.length) await recordCorrections(ctx, closedDay, found, timezone);
   }
+  const now = toDbTime();
+  await db('settings')
+    .insert({ ...WATERMARK, value: startedAt.toISOString(), is_encrypted: false, created_at: now, updated_at: now })
+    .onConflict(['group', 'key'])
+    .merge(['value', 'updated_at']);
 }
 
 // ---- the list of days --------------------------------------------------------------------------
@@ -697,7 +798,7 @@ export async function listDays(ctx: ServiceContext, query: { page?: string; per_
       db.raw(`${bucket.toQuery()} as d`),
       db.raw("SUM(CASE WHEN status = 'completed' THEN 1 ELSE 0 END) as n"),
       db.raw("SUM(CASE WHEN status = 'completed' THEN amount ELSE 0 END) as amount"),
-      db.raw(`SUM(CASE WHEN status = 'completed' THEN COALESCE(amount - (${CHARGES_SQL}) - (${AGGREGATOR_SQL}), 0) ELSE 0 END) as margin`),
+      db.raw(`SUM(CASE WHEN status = 'completed' THEN ${MARGIN_SQL} ELSE 0 END) as margin`),
     );
   const rows: CloseRow[] = await db('daily_closes').where('day', '<=', today);
   // A day that carries corrections is one to close too, sales or not.
@@ -725,7 +826,7 @@ export async function listDays(ctx: ServiceContext, query: { page?: string; per_
         status: row?.status === 'closed' ? 'closed' : 'open',
         sales_count: frozen ? frozen.sales.count : Number(live?.n ?? 0),
         amount: frozen ? frozen.sales.amount : money(Number(live?.amount ?? 0)),
-        margin: frozen ? frozen.sales.margin : money(Number(live?.margin ?? 0)),
+        margin: !seesCost(ctx) ? null : frozen ? frozen.sales.margin : money(Number(live?.margin ?? 0)),
         differences_total: Number(diff?.n ?? 0),
         differences_unhandled: Number(diff?.open ?? 0),
         refreshed_at: fromDbTime(row?.refreshed_at),
@@ -739,30 +840,62 @@ export async function listDays(ctx: ServiceContext, query: { page?: string; per_
 // ---- closing -----------------------------------------------------------------------------------
 
 /**
- * Closes a day: refused (409) while a difference is unhandled or before its first refresh; the
+ * Closes a day: refused (409) while a difference is unhandled, before its first refresh, or (a past
+ * day) when its last refresh was before the day's end plus the report margin ("refresh first"); the
  * totals and each sale's figures are frozen in the same transaction as the status. Closing the
- * current day sets the cutoff: later sales of the day become the next open day's corrections. The
- * close row is locked (MySQL) or the write serialised (SQLite), and the update is conditional on
- * `open`, so of two people closing at once one wins and the other gets the 409.
+ * current day cuts it at its last refresh: later sales of the day become the next open day's
+ * corrections, its later wallet activity that day's ledger. The close row is locked (MySQL) or the
+ * write serialised (SQLite), and the update is conditional on `open`, so of two people closing at
+ * once one wins and the other gets the 409.
  */
 export async function closeDay(ctx: ServiceContext, day: string): Promise<DailyCloseResponse> {
   assertStaff(ctx);
   const { company, today, range } = await companyDay(ctx, day);
   await ensureRow(ctx.db, day);
+  // Corrections first (their own transactions): those found now are in this day's frozen figures.
+  await detectCorrections(ctx);
+  const ledgerFrom = (await comparisonRange(ctx.db, day, company.timezone, range)).start;
   await transact(ctx, async (tctx) => {
     const db = tctx.db;
     const row: CloseRow = await db('daily_closes').where({ day }).forUpdate().first();
     if (row.status === 'closed') throw new AppError(409, 'api:daily_close.already_closed');
-    if (!row.refreshed_at) throw new AppError(409, 'api:daily_close.not_refreshed');
+    const refreshedAt = fromDbTime(row.refreshed_at);
+    if (!refreshedAt) throw new AppError(409, 'api:daily_close.not_refreshed');
+    // A past day's vendors' records are complete an hour after its end: compared before, its last
+    // sales were never compared, and the next day's comparison starts at its end.
+    if (day !== today && Date.parse(refreshedAt) < range.end.getTime() + REPORT_MARGIN_MS)
+      throw new AppError(409, 'api:daily_close.refresh_first', undefined, {
+        at: zonedIsoTime(refreshedAt, company.timezone).replace('T', ' ').slice(0, 16),
+      });
     const open = await db('daily_close_differences').where({ day, handled: false }).count({ n: '*' }).first();
     const unhandled = Number((open as { n: number | string } | undefined)?.n ?? 0);
     if (unhandled) throw new AppError(409, 'api:daily_close.unhandled', undefined, { count: unhandled });
-    await detectCorrections(tctx, day, company.timezone);
     const now = toDbTime();
-    const cutoff = day === today ? now : null;
-    const totals = await liveTotals(db, day, range, cutoff, json(row.vendors, []));
-    const sales = (await salesQuery(db, range, cutoff).select('id', 'reference', 'status', 'amount', 'profit')) as SaleRow[];
-    const snapshot: Snapshot = Object.fromEntries(sales.map((s) => [String(s.id), { reference: s.reference, ...counted(s) }]));
+    // Today is cut where its last comparison stood: nothing frozen was left uncompared.
+    const cutoff = day === today ? toDbTime(new Date(refreshedAt)) : null;
+    const totals = await liveTotals(db, day, range, cutoff, vendorState(row.vendors).vendors, ledgerFrom);
+    const sales = (await salesQuery(db, range, cutoff).select(
+      'id',
+      'reference',
+      'status',
+      'amount',
+      'cost',
+      'profit',
+      'payment_state',
+      'delivery_state',
+    )) as SaleRow[];
+    const snapshot: Snapshot = Object.fromEntries(
+      sales.map((s) => [
+        String(s.id),
+        {
+          reference: s.reference,
+          ...counted(s),
+          cost: s.status === 'completed' ? Number(s.cost) : 0,
+          payment_state: s.payment_state,
+          delivery_state: s.delivery_state,
+        },
+      ]),
+    );
     const won = await db('daily_closes')
       .where({ day, status: 'open' })
       .update({
@@ -842,6 +975,9 @@ export async function resolveDifference(
   input: ResolveDifferenceInput,
 ): Promise<{ difference: DailyCloseDifference; handled: boolean }> {
   assertStaff(ctx);
+  // The actions do what their own screens do: with the permissions those need, refused before anything changes.
+  if (input.action === 'adjust' && !ctx.actor.permissions.has('adjust wallets')) throw forbidden('api:daily_close.adjust_forbidden');
+  if (input.action === 'settle' && !ctx.actor.permissions.has('review recharges')) throw forbidden('api:daily_close.settle_forbidden');
   const { company, range: own } = await companyDay(ctx, day);
   const d = await findDifference(ctx.db, day, rawId);
   if (d.handled) throw new AppError(409, 'api:daily_close.already_handled');
@@ -940,13 +1076,30 @@ async function reask(
     }
     if (!sale) return { matches: true, evidence: evidence('reask_no_sale', { vendor: d.vendor, reference: d.reference }) };
     const v = view(sale);
-    const still = record ? compareTopUp(d.vendor, v, record) : v.delivery_state === 'delivered' ? [{ kind: 'only_ours' as const }] : [];
-    const same = still.some((x) => x.kind === d.kind);
-    const said = record ? `${record.state}, ${formatMinor(record.amount)} ${record.currency}` : null;
-    const theirs = record
+    let still: { kind: Difference['kind'] }[] = record
+      ? compareTopUp(d.vendor, v, record)
+      : v.delivery_state === 'delivered'
+        ? [{ kind: 'only_ours' as const }]
+        : [];
+    let said = record ? `${record.state}, ${formatMinor(record.amount)} ${record.currency}` : null;
+    let theirs: Record<string, unknown> | null = record
       ? { state: record.state, amount: formatMinor(record.amount), currency: record.currency, vendor_id: record.vendorId, at: record.at }
       : null;
-    return same
+    // No record in the window: asked by our reference (a delivery recorded long after the sale), as the refresh does.
+    if (!record && v.delivery_state === 'delivered' && operator.capabilities.lookupByOwnReference) {
+      const found = await lookupTopUp(operator, v.reference, v.id);
+      if (found.status === 'unknown') return { matches: false, evidence: evidence('reask_unreachable', { vendor: d.vendor, error: found.error }) };
+      if (found.status === 'delivered') {
+        still = [];
+        said = 'done';
+        theirs = { state: 'done', vendor_id: found.deliveryId };
+      } else if (found.status === 'failed') {
+        still = [{ kind: 'state' }];
+        said = 'failed';
+        theirs = { state: 'failed', vendor_id: found.deliveryId };
+      }
+    }
+    return still.some((x) => x.kind === d.kind)
       ? {
           matches: false,
           evidence: said ? evidence('reask_still', { vendor: d.vendor, said }) : evidence('reask_still_none', { vendor: d.vendor }),
@@ -984,5 +1137,7 @@ export async function daySales(ctx: ServiceContext, day: string) {
   const { company, range } = await companyDay(ctx, day);
   const row = await closeRow(ctx.db, day);
   const sales = (await salesQuery(ctx.db, range).orderBy('id')) as SaleRow[];
-  return { sales, cutoff: row?.cutoff_at ?? null, timezone: company.timezone, company };
+  // A closed day's figures are its frozen ones (the files agree with its totals).
+  const snapshot = row?.status === 'closed' ? json<Snapshot>(row.snapshot, {}) : null;
+  return { sales, cutoff: row?.cutoff_at ?? null, timezone: company.timezone, company, snapshot };
 }

@@ -178,8 +178,10 @@ describe('a company day closed after its differences were handled', () => {
     D = shift(today(), -2);
     D0 = shift(today(), -3);
     sales.ok = await sale('0615120010', local(D, '10:00:00'));
-    // The aggregator lost it: its record is dated ten days away, outside anything pulled.
+    // The aggregator lost it: its record is dated ten days away, outside anything pulled, and asked
+    // by our reference it does not answer (so the refresh's lookup cannot find it either).
     sales.lost = await sale('0615120011', local(D, '11:00:00'), local(shift(D, -10), '11:00:00'));
+    kit.standIns.reloadly.injectFault({ customIdentifier: sales.lost.reference }, '503', 1000);
     sales.amount = await sale('0615120012', local(D, '12:00:00'));
     // Our sale says 0.60; the gateway took 0.55.
     await h.knex('recharges').where({ id: sales.amount.id }).update({ amount: 60, profit: 20 });
@@ -242,6 +244,7 @@ describe('a company day closed after its differences were handled', () => {
     // The aggregator's report was late: now it has the record inside the day.
     kit.standIns.reloadly.amendTopUp(sales.lost.reference, { transactionDate: local(D, '11:00:02') });
     const reasked = await resolve(by('only_ours').id, { action: 'reask', note: 'Reloadly had it after all' });
+    kit.standIns.reloadly.clearFaults();
     expect(reasked.status).toBe(200);
     expect(reasked.body.data).toMatchObject({ handled: true, action: 'reask', note: 'Reloadly had it after all', handled_by: { name: 'Root Admin' } });
 
@@ -312,14 +315,17 @@ describe('a company day closed after its differences were handled', () => {
   it('a refund the next day is a correction of the next open day; the closed figures never change', async () => {
     const refund = await h.http().post(`/api/v1/recharges/${sales.ok.id}/refund`).set(bearer(root));
     expect(refund.status).toBe(200);
+    // A read changes nothing: the corrections are found by a refresh (a close, the schedule).
+    expect((await get(`/${today()}`)).body.data.corrections).toEqual([]);
+    expect((await post(`/${today()}/refresh`)).status).toBe(200);
     const open = await get(`/${today()}`);
     expect(open.status).toBe(200);
     const correction = open.body.data.corrections.find((c: any) => c.reference === sales.ok.reference);
     expect(correction).toMatchObject({ day: D, amount: '-0.55', profit: '-0.15' });
     expect(correction.what).toMatch(/completed → refunded/);
     expect(open.body.data.totals.corrections).toMatchObject({ count: 1, amount: '-0.55' });
-    // Asked again: written once.
-    expect((await get(`/${today()}`)).body.data.corrections).toHaveLength(1);
+    // Found again: written once.
+    expect((await post(`/${today()}/refresh`)).body.data.corrections).toHaveLength(1);
     const frozen = await get(`/${D}`);
     expect(frozen.body.data.totals).toEqual(sales.frozen);
     expect(frozen.body.data.status).toBe('closed');

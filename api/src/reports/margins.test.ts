@@ -83,12 +83,16 @@ describe('a sale records what the vendors said', () => {
     const asNoCost = (await h.http().get(`/api/v1/recharges/${r.id}`).set(bearer(noCost.token))).body.data.recharge;
     expect(asNoCost).not.toHaveProperty('aggregator_cost');
     expect(asNoCost).not.toHaveProperty('margin');
-    expect(asNoCost.gateway_charges).toBe('0.01');
+    // The gateway's charges and the aggregator's rate are company costs too.
+    for (const hidden of ['gateway_charges', 'aggregator_currency', 'fx_rate']) expect(asNoCost).not.toHaveProperty(hidden);
+    expect(asNoCost.gateway_amount).toBe('0.55');
     // The dealer sees its sale, never the company's cost or margin (in the list too).
     const asDealer = await h.http().get(`/api/v1/recharges/${r.id}`).set(bearer(shop.token));
     expect(asDealer.status).toBe(200);
     expect(asDealer.body.data.recharge).not.toHaveProperty('aggregator_cost');
     expect(asDealer.body.data.recharge).not.toHaveProperty('margin');
+    expect(asDealer.body.data.recharge).not.toHaveProperty('gateway_charges');
+    expect(asDealer.body.data.recharge).toMatchObject({ gateway_amount: '0.55', delivered_amount: '0.40' });
     const dealerList = await h.http().get('/api/v1/recharges').set(bearer(shop.token));
     expect(dealerList.body.data.every((s: Record<string, unknown>) => !('margin' in s) && !('aggregator_cost' in s))).toBe(true);
   });

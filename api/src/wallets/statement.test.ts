@@ -252,3 +252,28 @@ describe('GET /api/reseller/v1/wallet/statement', () => {
     expect((await h.http().get('/api/reseller/v1/wallet/statement')).status).toBe(401);
   });
 });
+
+describe('a statement read while money moves', () => {
+  it('is one consistent ledger (lines sum to closing - opening) mid-way, and its closing balance is the wallet once all is posted', async () => {
+    const money = (i: number) =>
+      h
+        .http()
+        .post(`/api/v1/wallets/${other.walletId}/${i % 3 === 0 ? 'top-up' : 'adjust'}`)
+        .set(bearer(root))
+        .send(i % 3 === 0 ? { amount: '1.00', reference: `RACE-${i}` } : { type: 'debit', amount: '0.10', reference: `RACE-${i}`, note: 'Race' });
+    const read = () => statement(other.walletId, `from=${today}&to=${today}&per_page=500`);
+    const consistent = (s: { opening_balance: string; closing_balance: string; lines: { type: string; amount: string }[] }) =>
+      cents(s.closing_balance) - cents(s.opening_balance) === s.lines.reduce((sum, l) => sum + (l.type === 'credit' ? 1 : -1) * cents(l.amount), 0);
+    const answers = await Promise.all([...Array.from({ length: 24 }, (_, i) => money(i)), read(), read(), read()]);
+    expect(answers.every((r) => r.status === 200)).toBe(true);
+    for (const r of answers.slice(24)) expect(consistent(r.body.data)).toBe(true);
+    const after = (await read()).body.data;
+    expect(consistent(after)).toBe(true);
+    expect(cents(after.closing_balance)).toBe(await walletBalance(h, other.walletId));
+    // Lines in the ledger's own order: each line's balance follows the one before.
+    const lines = after.lines as { type: string; amount: string; balance_after: string }[];
+    for (let i = 1; i < lines.length; i++) {
+      expect(cents(lines[i].balance_after)).toBe(cents(lines[i - 1].balance_after) + (lines[i].type === 'credit' ? 1 : -1) * cents(lines[i].amount));
+    }
+  });
+});
