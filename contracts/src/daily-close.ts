@@ -34,10 +34,10 @@ export const dailyCloseTotalsSchema = z.object({
   sales: z.object({
     count: z.number().int(),
     amount: money,
-    /** Null without "view bundles prices" (so are profit, aggregator_cost and margin). */
+    /** Null without "view bundles prices" (so are profit, gateway_charges, aggregator_cost and margin: the company's costs). */
     cost: costly,
     profit: costly,
-    gateway_charges: money,
+    gateway_charges: costly,
     /** Over the sales whose aggregator cost is known in their currency (never guessed): the margins report's rule (MARGIN_KNOWN). */
     aggregator_cost: costly,
     /** amount - gateway_charges - aggregator_cost over those same sales (the margins report's figure). */

@@ -111,29 +111,26 @@ describe('the daily close', () => {
     // Closing with differences unhandled is refused, and the page says why.
     await page.getByRole('button', { name: 'Close the day' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Close the day' }).click();
-    await page
-      .getByText(/unhandled|to handle/i)
-      .first()
-      .waitFor();
+    await page.getByText('Differences left to handle: 2. Handle each one before closing the day.').first().waitFor();
     expect((await apiData<Day>(env.server, `/daily-close/${today.date}`, { token })).status).toBe('open');
     await page.keyboard.press('Escape');
 
     // Each difference handled with a note (a note is required).
-    const handleAll = async () => {
-      for (;;) {
-        const handle = differences.getByRole('button', { name: 'Handle' });
-        if ((await handle.count()) === 0) return;
-        await handle.first().click();
-        await page.getByRole('menuitem', { name: 'Accept' }).click();
-        const dialog = page.getByRole('dialog', { name: 'Accept the difference' });
-        await dialog.getByRole('button', { name: 'Accept' }).click();
-        await dialog.getByText(/note/i).first().waitFor();
-        await dialog.getByRole('textbox', { name: /Note/ }).fill('Checked with the aggregator by phone: their record stands.');
-        await dialog.getByRole('button', { name: 'Accept' }).click();
-        await dialog.waitFor({ state: 'detached' });
-      }
-    };
-    await handleAll();
+    const handle = differences.getByRole('button', { name: 'Handle' });
+    await handle.first().waitFor();
+    const unhandled = await handle.count();
+    expect(unhandled).toBe(2);
+    for (let left = unhandled; left > 0; left--) {
+      await handle.first().click();
+      await page.getByRole('menuitem', { name: 'Accept' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Accept the difference' });
+      await dialog.getByRole('button', { name: 'Accept' }).click();
+      await dialog.getByText(/note/i).first().waitFor();
+      await dialog.getByRole('textbox', { name: /Note/ }).fill('Checked with the aggregator by phone: their record stands.');
+      await dialog.getByRole('button', { name: 'Accept' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await expect.poll(() => handle.count()).toBe(left - 1);
+    }
     await expect.poll(async () => (await apiData<Day>(env.server, `/daily-close/${today.date}`, { token })).totals.differences.unhandled).toBe(0);
 
     await page.getByRole('button', { name: 'Close the day' }).click();

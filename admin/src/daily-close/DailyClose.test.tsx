@@ -112,7 +112,7 @@ describe('the daily close of a day', () => {
     expect(within(open).getByRole('link', { name: 'RC-1001' }).getAttribute('href')).toBe('/recharges/41');
     expect(within(open).getByText('Our books')).toBeTruthy();
     expect(within(open).getByText("Reloadly's record")).toBeTruthy();
-    expect(within(open).getByText('needs_review')).toBeTruthy();
+    expect(within(open).getByText('Needs review')).toBeTruthy();
     expect(within(open).getByText('T-99')).toBeTruthy();
     expect(within(open).getByText('Reloadly reports the top-up as delivered at 10:02.')).toBeTruthy();
     expect(within(open).getByRole('button', { name: 'Handle' })).toBeTruthy();

@@ -25,7 +25,7 @@ export default function DailyCloseListPage() {
   const ltr = useLtr();
   const navigate = useNavigate();
   const [day, setDay] = useState('');
-  const money = (v: string) => `${v} ${fmt.currency}`;
+  const money = (v: string | null) => (v === null ? '—' : `${v} ${fmt.currency}`);
   const open = (d: DailyCloseDay) => `${DAILY_CLOSE_PATH}/${d.date}`;
   const differences = (d: DailyCloseDay) =>
     d.differences_total === 0
@@ -74,7 +74,11 @@ export default function DailyCloseListPage() {
           <SimpleList<DailyCloseDay>
             primaryText={(d) => <Ltr>{d.date}</Ltr>}
             secondaryText={(d) =>
-              `${translate('daily_close.sales_line', { count: d.sales_count, amount: ltr(money(d.amount)), margin: ltr(money(d.margin)) })} · ${differences(d)}`
+              `${
+                d.margin === null
+                  ? translate('daily_close.sales_line_no_margin', { count: d.sales_count, amount: ltr(money(d.amount)) })
+                  : translate('daily_close.sales_line', { count: d.sales_count, amount: ltr(money(d.amount)), margin: ltr(money(d.margin)) })
+              } · ${differences(d)}`
             }
             tertiaryText={(d) => <DayStatusChip status={d.status} />}
             linkType={false}

@@ -350,7 +350,7 @@ function DayStatusLine({ day }: { day: DailyClose }) {
   );
 }
 
-function Figures({ day, money }: { day: DailyClose; money: (v: string) => ReactNode }) {
+function Figures({ day, money }: { day: DailyClose; money: (v: string | null) => ReactNode }) {
   const translate = useTranslate();
   const { sales, by_status: status, ledger, corrections } = day.totals;
   const cell = (node: ReactNode) => <Grid size={{ xs: 12, sm: 6, md: 4, lg: 3 }}>{node}</Grid>;
@@ -361,17 +361,20 @@ function Figures({ day, money }: { day: DailyClose; money: (v: string) => ReactN
           {translate('daily_close.figures.sales_line', { smart_count: sales.count })}
         </FigureCard>,
       )}
-      {cell(
-        <FigureCard title={translate('daily_close.figures.margin')} value={money(sales.margin)}>
-          {translate('daily_close.figures.list_profit')} {money(sales.profit)}
-        </FigureCard>,
-      )}
-      {cell(
-        <FigureCard title={translate('daily_close.figures.gateway_charges')} value={money(sales.gateway_charges)}>
-          {translate('daily_close.figures.cost')} {money(sales.cost)}
-        </FigureCard>,
-      )}
-      {cell(<FigureCard title={translate('daily_close.figures.aggregator_cost')} value={money(sales.aggregator_cost)} />)}
+      {/* The company's costs and margin: the API leaves them null for a reader without 'view bundles prices'. */}
+      {sales.margin !== null &&
+        cell(
+          <FigureCard title={translate('daily_close.figures.margin')} value={money(sales.margin)}>
+            {translate('daily_close.figures.list_profit')} {money(sales.profit)}
+          </FigureCard>,
+        )}
+      {sales.gateway_charges !== null &&
+        cell(
+          <FigureCard title={translate('daily_close.figures.gateway_charges')} value={money(sales.gateway_charges)}>
+            {translate('daily_close.figures.cost')} {money(sales.cost)}
+          </FigureCard>,
+        )}
+      {sales.aggregator_cost !== null && cell(<FigureCard title={translate('daily_close.figures.aggregator_cost')} value={money(sales.aggregator_cost)} />)}
       {cell(
         <FigureCard title={translate('daily_close.figures.ledger')} value={money(ledger.net)}>
           <div>
@@ -393,7 +396,9 @@ function Figures({ day, money }: { day: DailyClose; money: (v: string) => ReactN
       )}
       {cell(
         <FigureCard title={translate('daily_close.figures.corrections')} value={money(corrections.amount)}>
-          {translate('daily_close.figures.corrections_line', { smart_count: corrections.count })} {money(corrections.profit)}
+          {corrections.profit === null
+            ? translate('daily_close.figures.corrections_count', { smart_count: corrections.count })
+            : [translate('daily_close.figures.corrections_line', { smart_count: corrections.count }), ' ', money(corrections.profit)]}
         </FigureCard>,
       )}
       {cell(

@@ -1,6 +1,7 @@
 import { useTranslate } from 'react-admin';
 import { Box, Chip, Typography } from '@mui/material';
 import { Ltr } from '../common/Ltr';
+import { useCompanyFormat } from '../common/useCompanyFormat';
 import type { DayStatus } from './types';
 
 /** Open (figures still move) or closed (frozen). */
@@ -22,6 +23,17 @@ export function DayStatusChip({ status }: { status: DayStatus }) {
  */
 export function RecordSide({ title, record }: { title: string; record: Record<string, unknown> | null }) {
   const translate = useTranslate();
+  const fmt = useCompanyFormat();
+  // States in the reader's words (ours as the sale's screens say them, the vendor's as the close
+  // reads them); times in the company's format; anything else as the record has it.
+  const shown = (key: string, value: unknown): string => {
+    const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+    if (key === 'state' || key === 'status') return translate(`recharges.status.${text}`, { _: translate(`daily_close.vendor_states.${text}`, { _: text }) });
+    if (key === 'payment_state') return translate(`recharges.payment_states.${text}`, { _: text });
+    if (key === 'delivery_state') return translate(`recharges.delivery_states.${text}`, { _: text });
+    if ((key === 'at' || key === 'created_at') && !Number.isNaN(Date.parse(text))) return fmt.dateTime(text);
+    return text;
+  };
   const entries = Object.entries(record ?? {}).filter(([, v]) => v !== null && v !== undefined && v !== '');
   return (
     <Box sx={{ minWidth: 0 }}>
@@ -40,7 +52,7 @@ export function RecordSide({ title, record }: { title: string; record: Record<st
                 {translate(`daily_close.record_fields.${k}`, { _: k })}
               </Box>
               <Box component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
-                <Ltr>{typeof v === 'object' ? JSON.stringify(v) : String(v)}</Ltr>
+                <Ltr>{shown(k, v)}</Ltr>
               </Box>
             </Box>
           ))}

@@ -11,7 +11,8 @@ export interface DailyCloseDay {
   status: DayStatus;
   sales_count: number;
   amount: string;
-  margin: string;
+  /** Null for a reader without 'view bundles prices'. */
+  margin: string | null;
   differences_total: number;
   differences_unhandled: number;
   refreshed_at: string | null;
@@ -51,7 +52,7 @@ export interface Correction {
   recharge_id?: number | null;
   what: string;
   amount: string;
-  profit: string;
+  profit: string | null;
   at: string;
 }
 
@@ -78,11 +79,21 @@ export interface DailyClose {
   closed_by: Person | null;
   cutoff_at: string | null;
   totals: {
-    sales: { count: number; amount: string; cost: string; profit: string; gateway_charges: string; aggregator_cost: string; margin: string };
+    /** cost, profit, gateway_charges, aggregator_cost and margin: null for a reader without 'view bundles prices'. */
+    sales: {
+      count: number;
+      amount: string;
+      cost: string | null;
+      profit: string | null;
+      gateway_charges: string | null;
+      aggregator_cost: string | null;
+      margin: string | null;
+      unknown_cost?: number;
+    };
     by_status: { completed: number; failed: number; refunded: number; needs_review: number; in_flight: number };
     ledger: { credits: string; debits: string; net: string };
     vendors: VendorTotals[];
-    corrections: { count: number; amount: string; profit: string };
+    corrections: { count: number; amount: string; profit: string | null };
     differences: { total: number; unhandled: number };
   };
   differences: Difference[];

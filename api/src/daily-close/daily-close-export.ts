@@ -16,8 +16,8 @@ import { daySales, readDay, seesCost } from './daily-close.service.ts';
  * amount, cost and profit as the close counted them (amount, cost and profit only for a completed
  * sale, as the totals count them), so CSV, PDF and totals agree; the sale's live status is the extra
  * column `now`. A sale after the cutoff has no frozen figures (after_cutoff: yes; it is the next open
- * day's correction). Cost and profit (CSV) and cost, profit, aggregator cost and margin (PDF) are
- * left out for a user without "view bundles prices".
+ * day's correction). Cost and profit (CSV), and cost, profit, gateway charges, aggregator cost and
+ * margin (PDF), are left out for a user without "view bundles prices".
  */
 
 const view = (d: DailyCloseDifference | undefined, field: 'state' | 'amount') => (d?.theirs ? String(d.theirs[field] ?? '') : '');
@@ -151,8 +151,11 @@ export async function exportDayPdf(ctx: ServiceContext, day: string, res: Respon
       rows: [
         [t('sales_count'), String(totals.sales.count)],
         [t('sales_amount'), `${totals.sales.amount} ${cur}`],
-        ...costly([t('sales_cost'), `${totals.sales.cost} ${cur}`], [t('dealer_profit'), `${totals.sales.profit} ${cur}`]),
-        [t('gateway_charges'), `${totals.sales.gateway_charges} ${cur}`],
+        ...costly(
+          [t('sales_cost'), `${totals.sales.cost} ${cur}`],
+          [t('dealer_profit'), `${totals.sales.profit} ${cur}`],
+          [t('gateway_charges'), `${totals.sales.gateway_charges} ${cur}`],
+        ),
         ...costly([t('aggregator_cost'), `${totals.sales.aggregator_cost} ${cur}`], [t('margin'), `${totals.sales.margin} ${cur}`]),
         ...(totals.sales.unknown_cost ? [[t('unknown_cost'), String(totals.sales.unknown_cost)]] : []),
         [

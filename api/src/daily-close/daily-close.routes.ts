@@ -115,7 +115,7 @@ export function dailyCloseRoutes(registry: OpenApiRegistry, deps: DailyCloseDeps
       permission: 'manage daily close',
       response: dailyCloseSchema,
       errors: {
-        409: "A difference is unhandled, the day was never refreshed (or, a past day, not since its end plus an hour: refresh first), or it is closed already",
+        409: 'A difference is unhandled, the day was never refreshed (or, a past day, not since its end plus an hour: refresh first), or it is closed already',
       },
     },
     async (req, ctx) => ({ message: 'api:daily_close.closed_now', data: await closeDay(ctx, String(req.params.date)) }),

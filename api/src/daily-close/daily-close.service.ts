@@ -234,9 +234,7 @@ const counted = (r: SaleRow): Counted => ({
 
 /** Asks an aggregator for one top-up by our reference (a record outside the pulled window). */
 async function lookupTopUp(operator: OperatorAdapter, reference: string, rechargeId: number | null) {
-  return operator
-    .lookup(reference, { rechargeId })
-    .catch((err: Error): { status: 'unknown'; error: string } => ({ status: 'unknown', error: err.message }));
+  return operator.lookup(reference, { rechargeId }).catch((err: Error): { status: 'unknown'; error: string } => ({ status: 'unknown', error: err.message }));
 }
 
 /**
@@ -515,12 +513,12 @@ async function liveTotals(
   };
 }
 
-/** The totals as a reader may see them: cost, profit and margin only with "view bundles prices". */
+/** The totals as a reader may see them: cost, profit, the gateway's charges, the aggregator's cost and margin only with "view bundles prices". */
 function redactTotals(ctx: ServiceContext, t: DailyCloseTotals): DailyCloseTotals {
   if (seesCost(ctx)) return t;
   return {
     ...t,
-    sales: { ...t.sales, cost: null, profit: null, aggregator_cost: null, margin: null },
+    sales: { ...t.sales, cost: null, profit: null, gateway_charges: null, aggregator_cost: null, margin: null },
     corrections: { ...t.corrections, profit: null },
   };
 }

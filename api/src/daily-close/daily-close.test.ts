@@ -8,6 +8,7 @@ import { ledgerSum } from '../wallets/ledger.ts';
 import { comparePayment, hadPayment, matchDay, type SaleView } from './daily-close-matcher.ts';
 import { readDailyCloseEnv, refreshOpenDays } from './daily-close-job.ts';
 import { dailyCloseDeps } from './daily-close.routes.ts';
+import { refreshDay } from './daily-close.service.ts';
 import { systemContext } from '../platform/context.ts';
 
 /**
@@ -363,6 +364,17 @@ describe('a company day closed after its differences were handled', () => {
     expect(csv.text).toContain(sales.lost.reference);
     expect(csv.text).toContain('only_theirs');
     expect(csv.text).toContain('matched');
+    // Closed: each sale's frozen figures; the refund of the next day shows only as "now".
+    const lines = parseCsv(csv.text);
+    const head = lines[0];
+    const ok = lines.find((l) => l[0] === sales.ok.reference)!;
+    expect(ok[head.indexOf('status')]).toBe('completed');
+    expect(ok[head.indexOf('amount')]).toBe('0.55');
+    expect(ok[head.indexOf('profit')]).toBe('0.15');
+    expect(ok[head.indexOf('now')]).toBe('refunded');
+    const counted = lines.slice(1).filter((l) => l[head.indexOf('status')] === 'completed');
+    const sum = counted.reduce((t, l) => t + Math.round(Number(l[head.indexOf('amount')]) * 100), 0);
+    expect(sum).toBe(Math.round(Number(sales.frozen.sales.amount) * 100));
     const pdf = await h
       .http()
       .get(`/api/v1/daily-close/${D}/export?format=pdf&lng=so`)
@@ -400,27 +412,83 @@ describe('a company day closed after its differences were handled', () => {
       .where({ day: D })
       .update({ cutoff_at: toDbTime(local(D, '23:00:00')) });
     const late = await sale('0615120014', local(D, '23:30:00'), local(shift(D, -10), '23:30:00'));
+    // Lost at the aggregator: asked by our reference, it does not answer either.
+    kit.standIns.reloadly.injectFault({ customIdentifier: late.reference }, '503', 1000);
     const yesterday = shift(today(), -1);
     const res = await post(`/${yesterday}/refresh`);
+    kit.standIns.reloadly.clearFaults();
     expect(res.status).toBe(200);
     expect(res.body.data.differences.map((d: any) => [d.kind, d.reference])).toContainEqual(['only_ours', late.reference]);
     expect(res.body.data.corrections.find((c: any) => c.reference === late.reference)).toMatchObject({ day: D, amount: '0.55' });
     expect((await get(`/${D}`)).body.data.totals).toEqual(sales.frozen);
+
+    // Wallet activity after D's cutoff is counted in the next open day's ledger (it is in no closed one).
+    const ledgerBefore = (await get(`/${yesterday}`)).body.data.totals.ledger;
+    const moved = await h.knex('wallet_transactions').where('reference', 'like', `CLOSE-${D}-%`).first();
+    expect(moved.type).toBe('debit');
+    await h
+      .knex('wallet_transactions')
+      .where({ id: moved.id })
+      .update({ created_at: toDbTime(local(D, '23:30:00')) });
+    const ledgerAfter = (await get(`/${yesterday}`)).body.data.totals.ledger;
+    expect(Math.round((Number(ledgerAfter.debits) - Number(ledgerBefore.debits)) * 100)).toBe(Number(moved.amount));
+    // Before the cutoff it is the closed day's, in its frozen figures: not counted again.
+    await h
+      .knex('wallet_transactions')
+      .where({ id: moved.id })
+      .update({ created_at: toDbTime(local(D, '22:30:00')) });
+    expect((await get(`/${yesterday}`)).body.data.totals.ledger).toEqual(ledgerBefore);
   });
 
   it('closing the current day sets the cutoff: a later sale stays out of the frozen figures', async () => {
     const day = today();
-    expect((await post(`/${day}/refresh`)).status).toBe(200);
+    const refreshed = await post(`/${day}/refresh`);
+    expect(refreshed.status).toBe(200);
     const open = (await get(`/${day}`)).body.data;
     expect(open.differences.filter((d: any) => !d.handled)).toEqual([]);
+    // A sale between the last refresh and the close was never compared: it is not frozen either.
+    const between = await buy(h, shop, { phone: '0615120021' });
+    await kit.worker.drain();
     const closed = await post(`/${day}/close`);
     expect(closed.status).toBe(200);
-    expect(closed.body.data.cutoff_at).toEqual(expect.any(String));
+    expect(closed.body.data.cutoff_at).toBe(refreshed.body.data.refreshed_at);
+    const frozenIds = Object.keys(JSON.parse((await h.knex('daily_closes').where({ day }).first()).snapshot));
+    expect(frozenIds).not.toContain(String(between.body.data.id));
+    expect(closed.body.data.totals.sales.count).toBe(open.totals.sales.count);
     const late = await buy(h, shop, { phone: '0615120020' });
     await kit.worker.drain();
     expect((await row(late.body.data.id)).status).toBe('completed');
     const after = await get(`/${day}`);
     expect(after.body.data.totals).toEqual(closed.body.data.totals);
+  });
+
+  it('cost, profit and margin only with "view bundles prices": null in JSON, left out of the CSV', async () => {
+    const viewer = await h.userWith(['view daily close']);
+    const mine = (await get(`/${D}`)).body.data;
+    expect(mine.totals.sales.cost).toEqual(expect.any(String));
+    expect(mine.totals.sales.margin).toEqual(expect.any(String));
+    const theirs = (await get(`/${D}`, viewer.token)).body.data;
+    expect(theirs.totals.sales).toMatchObject({
+      cost: null,
+      profit: null,
+      gateway_charges: null,
+      aggregator_cost: null,
+      margin: null,
+      amount: mine.totals.sales.amount,
+    });
+    expect(theirs.totals.corrections.profit).toBeNull();
+    expect(theirs.corrections.every((c: any) => c.profit === null)).toBe(true);
+    expect(theirs.differences.filter((d: any) => d.theirs && 'cost' in d.theirs).every((d: any) => d.theirs.cost === null)).toBe(true);
+    const list = (await get('?per_page=50', viewer.token)).body.data;
+    expect(list.every((d: any) => d.margin === null)).toBe(true);
+    const csv = await get(`/${D}/export?format=csv`, viewer.token);
+    expect(csv.status).toBe(200);
+    const head = parseCsv(csv.text)[0];
+    expect(head).not.toContain('cost');
+    expect(head).not.toContain('profit');
+    expect(head).toContain('amount');
+    const pdf = await get(`/${D}/export?format=pdf`, viewer.token);
+    expect(pdf.status).toBe(200);
   });
 
   it('refused: a dealer (even holding the permission), staff without it; bad days', async () => {
@@ -438,3 +506,158 @@ describe('a company day closed after its differences were handled', () => {
     expect((await post(`/${D}/differences/999999/resolve`, { action: 'accept', note: 'x' })).status).toBe(404);
   });
 });
+
+describe('a day compared to its end, handled with the permissions its actions need', () => {
+  let Y: string;
+  let only: any;
+
+  it('a sale delivered long after midnight is found by our reference, not only ours', async () => {
+    Y = shift(today(), -5);
+    // Made at 23:30, recorded by the aggregator at 02:00 the next day: outside the pulled window.
+    const late = await sale('0615120030', local(Y, '23:30:00'), local(shift(Y, 1), '02:00:00'));
+    kit.standIns.reloadly.plantTopUp({ customIdentifier: null, requestedAmount: 0.4, transactionDate: local(Y, '09:00:00') });
+    const res = await post(`/${Y}/refresh`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.differences.map((d: any) => d.reference)).not.toContain(late.reference);
+    expect(res.body.data.differences.map((d: any) => d.kind)).toEqual(['only_theirs']);
+    only = res.body.data.differences[0];
+  });
+
+  it('re-ask does the same: a delivery outside the window is found by our reference', async () => {
+    const later = await sale('0615120031', local(Y, '22:00:00'), local(shift(Y, 1), '03:00:00'));
+    // The lookup fails during this refresh: the sale stays only ours.
+    kit.standIns.reloadly.injectFault({ customIdentifier: later.reference }, '503', 1000);
+    const res = await post(`/${Y}/refresh`);
+    kit.standIns.reloadly.clearFaults();
+    const d = res.body.data.differences.find((x: any) => x.reference === later.reference);
+    expect(d).toMatchObject({ kind: 'only_ours', source: 'aggregator', handled: false });
+    const reasked = await post(`/${Y}/differences/${d.id}/resolve`, { action: 'reask', note: 'Ask Reloadly by our reference' });
+    expect(reasked.status).toBe(200);
+    expect(reasked.body.data).toMatchObject({ handled: true, action: 'reask', theirs: { state: 'done' } });
+  });
+
+  it('adjust needs "adjust wallets", settle needs "review recharges": 403, nothing changed', async () => {
+    const clerk = await h.userWith(['view daily close', 'manage daily close']);
+    const before = await walletBalance(h, shop.walletId);
+    const adjust = await post(
+      `/${Y}/differences/${only.id}/resolve`,
+      { action: 'adjust', note: 'x', wallet_id: shop.walletId, type: 'credit', amount: '1.00' },
+      clerk.token,
+    );
+    expect(adjust.status).toBe(403);
+    expect(adjust.body.message).toBe('Writing an adjustment needs the "adjust wallets" permission.');
+    const settle = await post(`/${Y}/differences/${only.id}/resolve`, { action: 'settle', outcome: 'delivered', note: 'x' }, clerk.token);
+    expect(settle.status).toBe(403);
+    expect(settle.body.message).toBe('Settling a sale needs the "review recharges" permission.');
+    expect(await walletBalance(h, shop.walletId)).toBe(before);
+    expect((await get(`/${Y}`)).body.data.differences.find((d: any) => d.id === only.id)).toMatchObject({ handled: false });
+    // Accepting needs nothing more.
+    const accepted = await post(`/${Y}/differences/${only.id}/resolve`, { action: 'accept', note: 'Known test record' }, clerk.token);
+    expect(accepted.status).toBe(200);
+  });
+
+  it('a past day refreshed before its end plus an hour is refused: refresh first; then it closes', async () => {
+    // As if the last refresh ran at 00:30 the next day, before the vendors' records were complete.
+    await h
+      .knex('daily_closes')
+      .where({ day: Y })
+      .update({ refreshed_at: toDbTime(local(shift(Y, 1), '00:30:00')) });
+    const refused = await post(`/${Y}/close`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/Refresh the day/);
+    const so = await h.http().post(`/api/v1/daily-close/${Y}/close?lng=so`).set(bearer(root));
+    expect(so.body.message).toMatch(/Cusboonaysii/);
+    expect((await post(`/${Y}/refresh`)).status).toBe(200);
+    expect((await post(`/${Y}/close`)).status).toBe(200);
+  });
+});
+
+describe('the schedule and the gateway; corrections of days closed long ago', () => {
+  let Z: string;
+  it('does not ask the gateway again about a sale that matched and has not changed; the console Refresh asks all', async () => {
+    Z = shift(today(), -6);
+    const one = await sale('0615120040', local(Z, '10:00:00'));
+    const real = dailyCloseDeps(routing, money);
+    let asked = 0;
+    const counting = {
+      of: (s: { payment_adapter?: string | null; payment_state?: string | null }) => {
+        const g = real.gateways()?.of(s);
+        if (!g) return g;
+        const wrapped = Object.create(g);
+        wrapped.lookup = (...args: Parameters<typeof g.lookup>) => {
+          asked++;
+          return g.lookup(...args);
+        };
+        return wrapped;
+      },
+    };
+    const deps = { ...real, gateways: () => counting as never };
+    const ctx = systemContext({ db: h.knex });
+    const first = await refreshDay(ctx, deps, Z);
+    expect(first.differences).toEqual([]);
+    expect(asked).toBe(1);
+    await refreshDay(ctx, deps, Z);
+    expect(asked).toBe(1);
+    // The figures stay whole: the kept answer is counted as a match.
+    expect((await get(`/${Z}`)).body.data.totals.vendors.find((v: any) => v.kind === 'gateway')).toMatchObject({ records: 1, matched: 1 });
+    // The row changed: asked again.
+    await h
+      .knex('recharges')
+      .where({ id: one.id })
+      .update({ updated_at: toDbTime(new Date(Date.now() + 1000)) });
+    await refreshDay(ctx, deps, Z);
+    expect(asked).toBe(2);
+    await refreshDay(ctx, deps, Z, { askAll: true });
+    expect(asked).toBe(3);
+  });
+
+  it('a change to a sale of a day closed 40 days ago is a correction of the next open day, past the closed days after it; a GET finds nothing itself', async () => {
+    const W = shift(today(), -40);
+    const W1 = shift(today(), -39);
+    const old = await sale('0615120041', local(W, '10:00:00'));
+    await sale('0615120042', local(W1, '10:00:00'));
+    for (const d of [W, W1]) {
+      expect((await post(`/${d}/refresh`)).status).toBe(200);
+      expect((await post(`/${d}/close`)).status).toBe(200);
+    }
+    expect((await h.http().post(`/api/v1/recharges/${old.id}/refund`).set(bearer(root))).status).toBe(200);
+    expect((await get(`/${Z}`)).body.data.corrections).toEqual([]);
+    const res = await post(`/${Z}/refresh`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.corrections.find((c: any) => c.reference === old.reference)).toMatchObject({ day: W, amount: '-0.55' });
+    expect((await get(`/${W1}`)).body.data.corrections).toEqual([]);
+    // Found again by the next run: written once.
+    expect((await post(`/${Z}/refresh`)).body.data.corrections.filter((c: any) => c.reference === old.reference)).toHaveLength(1);
+  });
+});
+
+/** A CSV's rows (quoted fields, doubled quotes). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  const body = text.replace(/^\uFEFF/, '');
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (quoted) {
+      if (c === '"' && body[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && body[i + 1] === '\n') i++;
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += c;
+  }
+  if (cell || row.length) rows.push([...row, cell]);
+  return rows;
+}

@@ -523,7 +523,7 @@ export async function failRecharge(
       await credit(tctx, debited.wallet_id, { kind: 'recharge_refund', amount: Number(debited.amount), rechargeId: id, reference: r.reference });
     }
     const moneyBack = Boolean(debited) || Boolean(opts.paymentReturned);
-    if (moneyBack) await tctx.db('recharges').where({ id }).update({ status: 'refunded', refunded_at: now });
+    if (moneyBack) await tctx.db('recharges').where({ id }).update({ status: 'refunded', refunded_at: now, updated_at: now });
     // Not delivered while the payment's outcome is still open: the reconciliation asks until the reserve is let go.
     if (paymentAwaitsCheck({ status: 'failed', payment_state: r.payment_state }))
       await tctx.db('recharges').where({ id }).update({ next_check_at: now, checks: 0, check_leased_until: null });
