@@ -714,8 +714,7 @@ async function recordCorrections(ctx: ServiceContext, closedDay: string, found: 
  * Finds what changed in closed days' sales and records it on the next open day after each. Only
  * the sales of closed days changed (`updated_at`) since the last detection are read, less a slack
  * for transactions not yet committed then; so any closed day is covered, however old, and the work
- * follows what changed. (recharges has no index on updated_at: the database narrows by created_at,
- * the closed days' span, and filters the rest itself.) A sale's last known figures are its latest
+ * follows what changed (recharges is indexed by updated_at: migration 20261127H). A sale's last known figures are its latest
  * correction's, else the frozen snapshot's; one not in the snapshot (made after the cutoff) starts
  * from nothing. Sales still in flight wait until they settle (settling bumps updated_at).
  */
