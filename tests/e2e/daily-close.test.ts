@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { ADMIN, apiData, artifactPath, ensureAdminBuild, launchBrowser, signedInAt, startServer, type Server } from './harness';
+import { ADMIN, apiData, artifactPath, buyFromDemoShop, ensureAdminBuild, launchBrowser, signedInAt, startServer, type Server } from './harness';
 
 /**
  * The finance desk closes a day in the console. A customer buys a bundle; then the aggregator's
@@ -56,23 +56,9 @@ describe('the daily close', () => {
     await apiData(env.server, `/wallets/${wallet.id}/top-up`, { method: 'POST', token, body: { amount: '5.00', reference: 'close-e2e' } });
 
     // A customer buys 1 GB Daily from the DEMO shop; the sale completes.
-    const headers = { dealer_code: 'DEMO', 'content-type': 'application/json' };
-    const catalogue = await (await fetch(`${env.server.url}/api/v1/client/dealer/providers`, { headers })).json();
-    const bundle = catalogue.data.providers[0].categories[0].bundles.find((b: { name: string }) => b.name === '1 GB Daily');
-    const methods = await (await fetch(`${env.server.url}/api/v1/client/payment-methods`, { headers })).json();
-    const bought = await fetch(`${env.server.url}/api/v1/client/recharge`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({
-        bundle_id: bundle.id,
-        payment_method_id: methods.data[0].id,
-        phone: '0615123456',
-        payer_phone: '0617000021',
-        idempotency_key: 'close-e2e-1',
-      }),
-    });
+    const bought = await buyFromDemoShop(env.server, { phone: '0615123456', idempotencyKey: 'close-e2e-1' });
     expect(bought.status).toBe(201);
-    const sale = (await bought.json()).data as { id: number; reference: string };
+    const sale = bought.data;
     await expect
       .poll(async () => (await apiData<{ recharge: { status: string } }>(env.server, `/recharges/${sale.id}`, { token })).recharge.status, { timeout: 60_000 })
       .toBe('completed');

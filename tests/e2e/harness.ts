@@ -180,3 +180,30 @@ export async function signedInAt(env: { server: Server; browser: Browser }, who:
   await page.waitForURL((u) => u.pathname === path);
   return { page, errors, close: () => context.close() };
 }
+
+/**
+ * A customer's purchase from the DEMO shop through the storefront's own API (the bundle by name,
+ * the shop's first payment method): the answer's status and data (201 with the sale's id and
+ * reference when it is taken).
+ */
+export async function buyFromDemoShop(
+  server: Server,
+  order: { phone: string; idempotencyKey: string; payerPhone?: string; bundle?: string },
+): Promise<{ status: number; data: { id: number; reference: string; status: string } }> {
+  const headers = { dealer_code: 'DEMO', 'content-type': 'application/json' };
+  const catalogue = await (await fetch(`${server.url}/api/v1/client/dealer/providers`, { headers })).json();
+  const bundle = catalogue.data.providers[0].categories[0].bundles.find((b: { name: string }) => b.name === (order.bundle ?? '1 GB Daily'));
+  const methods = await (await fetch(`${server.url}/api/v1/client/payment-methods`, { headers })).json();
+  const res = await fetch(`${server.url}/api/v1/client/recharge`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      bundle_id: bundle.id,
+      payment_method_id: methods.data[0].id,
+      phone: order.phone,
+      payer_phone: order.payerPhone ?? '0617000021',
+      idempotency_key: order.idempotencyKey,
+    }),
+  });
+  return { status: res.status, data: (await res.json()).data };
+}

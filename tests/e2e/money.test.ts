@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ADMIN, DEALER, newPage, signIn, useServerAndBrowser } from './harness';
+import { ADMIN, DEALER, buyFromDemoShop, newPage, signIn, useServerAndBrowser } from './harness';
 
 /**
  * Money in the browser: an admin tops up the DEMO dealer's wallet, a customer buys through the
@@ -30,23 +30,9 @@ describe('a sale from top-up to delivery', () => {
     await row.getByText('12.50 USD').waitFor();
 
     // A customer buys the Hormuud 1 GB Daily bundle from the DEMO storefront.
-    const headers = { dealer_code: 'DEMO', 'content-type': 'application/json' };
-    const catalogue = await (await fetch(`${env.server.url}/api/v1/client/dealer/providers`, { headers })).json();
-    const bundle = catalogue.data.providers[0].categories[0].bundles.find((b: { name: string }) => b.name === '1 GB Daily');
-    const methods = await (await fetch(`${env.server.url}/api/v1/client/payment-methods`, { headers })).json();
-    const sale = await fetch(`${env.server.url}/api/v1/client/recharge`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({
-        bundle_id: bundle.id,
-        payment_method_id: methods.data[0].id,
-        phone: '0615123456',
-        payer_phone: '0617000021',
-        idempotency_key: 'e2e-sale-0001',
-      }),
-    });
+    const sale = await buyFromDemoShop(env.server, { phone: '0615123456', idempotencyKey: 'e2e-sale-0001' });
     expect(sale.status).toBe(201);
-    const { data } = await sale.json();
+    const { data } = sale;
 
     await admin.page.goto(`/recharges/${data.id}`);
     const detail = admin.page.getByRole('dialog', { name: 'Recharge' });
