@@ -525,7 +525,8 @@ function redactTotals(ctx: ServiceContext, t: DailyCloseTotals): DailyCloseTotal
 
 function presentDifference(ctx: ServiceContext, d: DifferenceRow): DailyCloseDifference {
   const theirs = json<Record<string, unknown> | null>(d.theirs, null);
-  if (theirs && 'cost' in theirs && !seesCost(ctx)) theirs.cost = null;
+  // What a vendor charged us (an aggregator's cost, a gateway's charges) is a company cost.
+  if (theirs && !seesCost(ctx)) for (const field of ['cost', 'charges']) if (field in theirs) theirs[field] = null;
   return {
     id: Number(d.id),
     kind: d.kind,

@@ -479,6 +479,9 @@ describe('a company day closed after its differences were handled', () => {
     expect(theirs.totals.corrections.profit).toBeNull();
     expect(theirs.corrections.every((c: any) => c.profit === null)).toBe(true);
     expect(theirs.differences.filter((d: any) => d.theirs && 'cost' in d.theirs).every((d: any) => d.theirs.cost === null)).toBe(true);
+    // A gateway's record carries its charges: the company's cost too.
+    expect(mine.differences.some((d: any) => typeof d.theirs?.charges === 'string')).toBe(true);
+    expect(theirs.differences.filter((d: any) => d.theirs && 'charges' in d.theirs).every((d: any) => d.theirs.charges === null)).toBe(true);
     const list = (await get('?per_page=50', viewer.token)).body.data;
     expect(list.every((d: any) => d.margin === null)).toBe(true);
     const csv = await get(`/${D}/export?format=csv`, viewer.token);

@@ -373,7 +373,7 @@ export async function sendStatementPdf(ctx: ServiceContext, res: Response, walle
         rows: [
           [t('opening_balance'), money(s.opening)],
           [t('credits'), `+${formatMinor(s.credits)}`],
-          [t('debits'), `-${formatMinor(s.debits)}`],
+          [t('debits'), s.debits ? `-${formatMinor(s.debits)}` : formatMinor(0)],
         ],
         totals: [t('closing_balance'), money(s.closing)],
       },
