@@ -7,7 +7,7 @@ import { ADMIN, apiData, artifactPath, buyFromDemoShop, ensureAdminBuild, launch
  * The finance desk closes a day in the console. A customer buys a bundle; then the aggregator's
  * books (its stand-in, planted over its HTTP control as a person trying the close offline would)
  * show a top-up nobody here sent, and the sale's own top-up refunded. The admin refreshes the day,
- * sees both differences, is refused the close while they are unhandled, handles each with a
+ * sees both differences, cannot close while they are unhandled (the API refuses it too), handles each with a
  * note, closes the day and downloads its CSV; the API then serves the day closed and frozen.
  * Then the same day at 390 px in Arabic.
  */
@@ -94,12 +94,13 @@ describe('the daily close', () => {
     await differences.getByText('Outcomes differ').first().waitFor();
     await differences.getByText(sale.reference).first().waitFor();
 
-    // Closing with differences unhandled is refused, and the page says why.
-    await page.getByRole('button', { name: 'Close the day' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Close the day' }).click();
-    await page.getByText('Differences left to handle: 2. Handle each one before closing the day.').first().waitFor();
+    // Closing waits until every difference is handled, and the page says why (the API would refuse it too).
+    await expect.poll(() => page.getByRole('button', { name: 'Close the day' }).isDisabled()).toBe(true);
+    await page.getByText('Handle every difference before closing the day.').first().waitFor();
+    const refused = await fetch(`${env.server.url}/api/v1/daily-close/${today.date}/close`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).message).toBe('Differences left to handle: 2. Handle each one before closing the day.');
     expect((await apiData<Day>(env.server, `/daily-close/${today.date}`, { token })).status).toBe('open');
-    await page.keyboard.press('Escape');
 
     // Each difference handled with a note (a note is required).
     const handle = differences.getByRole('button', { name: 'Handle' });

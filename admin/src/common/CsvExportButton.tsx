@@ -5,6 +5,7 @@ import DownloadIcon from '@mui/icons-material/DownloadOutlined';
 import type { Query } from '../providers/http';
 import { useConsoleDataProvider } from '../providers/dataProvider';
 import { useCompanyFormat } from './useCompanyFormat';
+import { serverMessage } from '../providers/errors';
 
 const ACCEPT = { csv: 'text/csv', pdf: 'application/pdf' } as const;
 
@@ -27,8 +28,10 @@ export function FileDownloadButton({ path, query, fileName, format }: { path: st
       a.download = fileName;
       a.click();
       URL.revokeObjectURL(url);
-    } catch {
-      notify(translate('common.export_failed'), { type: 'error' });
+    } catch (e) {
+      // The server's reason when it gave one (a refused period, a missing permission...), else the generic text.
+      const said = (e as { body?: { message?: string } })?.body?.message;
+      notify(said ? serverMessage(e) : translate('common.export_failed'), { type: 'error' });
     } finally {
       setBusy(false);
     }

@@ -15,16 +15,18 @@ import type { DailyClose, DailyCloseDay, Difference } from './types';
  */
 const VIEW = ['view daily close'];
 const MANAGE = ['view daily close', 'manage daily close'];
+const ALL = [...MANAGE, 'review recharges', 'adjust wallets', 'view wallets'];
 const DAY = '/api/v1/daily-close/2026-11-26';
 
 const difference = (over: Partial<Difference>): Difference => ({
   id: 7,
   kind: 'state',
   vendor: 'reloadly',
+  source: 'aggregator',
   reference: 'RC-1001',
   recharge_id: 41,
-  ours: { state: 'needs_review', amount: '1.50' },
-  theirs: { state: 'SUCCESSFUL', amount: '1.50', vendor_id: 'T-99' },
+  ours: { state: 'needs_review', amount: '1.50', payment_flow: 'purchase' },
+  theirs: { state: 'SUCCESSFUL', amount: '1.50', vendor_id: 'T-99', charges: '0.05' },
   evidence: 'Reloadly reports the top-up as delivered at 10:02.',
   handled: false,
   action: null,
@@ -62,6 +64,7 @@ const day = (over: Partial<DailyClose> = {}): DailyClose => ({
       id: 8,
       kind: 'only_theirs',
       vendor: 'waafipay',
+      source: 'gateway',
       reference: 'WP-555',
       recharge_id: null,
       ours: null,
@@ -111,14 +114,19 @@ describe('the daily close of a day', () => {
     const open = screen.getByRole('article', { name: 'Outcomes differ' });
     expect(within(open).getByRole('link', { name: 'RC-1001' }).getAttribute('href')).toBe('/recharges/41');
     expect(within(open).getByText('Our books')).toBeTruthy();
-    expect(within(open).getByText("Reloadly's record")).toBeTruthy();
+    expect(within(open).getByText("Reloadly (Aggregator)'s record")).toBeTruthy();
+    expect(within(open).getByText('Aggregator')).toBeTruthy();
     expect(within(open).getByText('Needs review')).toBeTruthy();
     expect(within(open).getByText('T-99')).toBeTruthy();
+    expect(within(open).getByText('Direct purchase')).toBeTruthy();
+    expect(within(open).getByText('Charges')).toBeTruthy();
     expect(within(open).getByText('Reloadly reports the top-up as delivered at 10:02.')).toBeTruthy();
     expect(within(open).getByRole('button', { name: 'Handle' })).toBeTruthy();
 
     const handled = screen.getByRole('article', { name: "Only in the vendor's records" });
     expect(within(handled).queryByRole('link')).toBeNull();
+    expect(within(handled).getByText('Payment gateway')).toBeTruthy();
+    expect(within(handled).getByText("WaafiPay (Payment gateway)'s record")).toBeTruthy();
     expect(within(handled).getByText('No record')).toBeTruthy();
     expect(within(handled).getByText(/Accepted by Hodan on/)).toBeTruthy();
     expect(within(handled).getByText('Note: \u2068Test payment by the vendor\u2069')).toBeTruthy();
@@ -158,15 +166,20 @@ describe('the daily close of a day', () => {
   });
 
   it("asks before closing, saying the figures will be frozen, and shows a 409's message", async () => {
+    const handledDay = day({
+      totals: { ...day().totals, differences: { total: 2, unhandled: 0 } },
+      differences: [difference({ handled: true, action: 'accept' })],
+    });
     const calls = serveRoutes({
-      [`GET ${DAY}`]: () => ok(day()),
+      [`GET ${DAY}`]: () => ok(handledDay),
       [`POST ${DAY}/close`]: () => ({ status: 409, body: { success: false, message: '2 sales of this day are still in flight.' } }),
     });
     await renderDay(MANAGE);
     fireEvent.click(await screen.findByRole('button', { name: 'Close the day' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Close 2026-11-26?')).toBeTruthy();
-    expect(within(dialog).getByText(/1 difference is still unhandled. The day's figures will be frozen/)).toBeTruthy();
+    expect(within(dialog).getByText(/^The day's figures will be frozen/)).toBeTruthy();
+    expect(within(dialog).queryByText(/still unhandled/)).toBeNull();
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Close the day' }));
     expect(await screen.findByText('2 sales of this day are still in flight.')).toBeTruthy();
@@ -183,7 +196,7 @@ describe('the daily close of a day', () => {
 
   it('needs a note before handling a difference, then sends the action with it', async () => {
     const calls = serveRoutes({ [`GET ${DAY}`]: () => ok(day()), [`POST ${DAY}/differences/7/resolve`]: () => ok({}, 'Difference accepted.') });
-    await renderDay(MANAGE);
+    await renderDay(ALL);
     fireEvent.click(await screen.findByRole('button', { name: 'Handle' }));
     // The sale is in review: settling is offered.
     expect(screen.getByRole('menuitem', { name: 'Settle the sale' })).toBeTruthy();
@@ -211,7 +224,7 @@ describe('the daily close of a day', () => {
         body: { success: false, message: 'Validation failed.', errors: { amount: ['The amount must be more than 0.'] } },
       }),
     });
-    await renderDay(MANAGE);
+    await renderDay(ALL);
     fireEvent.click(await screen.findByRole('button', { name: 'Handle' }));
     // Not in review: no settling.
     expect(screen.queryByRole('menuitem', { name: 'Settle the sale' })).toBeNull();
@@ -225,6 +238,98 @@ describe('the daily close of a day', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Write an adjustment' }));
     expect(await within(dialog).findByText('The amount must be more than 0.')).toBeTruthy();
     expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ action: 'adjust', wallet_id: '5', type: 'debit', amount: '0', note: 'Charged twice' });
+  });
+});
+
+describe('the daily close: what can be done', () => {
+  afterEach(() => {
+    cleanup();
+    clearSession();
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  it("offers Settle only with 'review recharges', and an adjustment only with 'adjust wallets' and 'view wallets'", async () => {
+    serveRoutes({ [`GET ${DAY}`]: () => ok(day()) });
+    await renderDay([...MANAGE, 'adjust wallets']);
+    fireEvent.click(await screen.findByRole('button', { name: 'Handle' }));
+    expect(screen.getByRole('menuitem', { name: 'Re-ask the vendor' })).toBeTruthy();
+    expect(screen.getByRole('menuitem', { name: 'Accept' })).toBeTruthy();
+    // In review, but no 'review recharges'; 'adjust wallets' without 'view wallets' (the picker lists wallets).
+    expect(screen.queryByRole('menuitem', { name: 'Settle the sale' })).toBeNull();
+    expect(screen.queryByRole('menuitem', { name: 'Write an adjustment' })).toBeNull();
+    cleanup();
+    clearSession();
+    serveRoutes({ [`GET ${DAY}`]: () => ok(day()) });
+    await renderDay(ALL);
+    fireEvent.click(await screen.findByRole('button', { name: 'Handle' }));
+    expect(screen.getByRole('menuitem', { name: 'Settle the sale' })).toBeTruthy();
+    expect(screen.getByRole('menuitem', { name: 'Write an adjustment' })).toBeTruthy();
+  });
+
+  it('cannot close a day with differences to handle, and says why', async () => {
+    serveRoutes({ [`GET ${DAY}`]: () => ok(day()) });
+    await renderDay(MANAGE);
+    const close = await screen.findByRole('button', { name: 'Close the day' });
+    expect((close as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText('Handle every difference before closing the day.')).toBeTruthy();
+  });
+
+  it('cannot close a day never refreshed, and says why', async () => {
+    serveRoutes({
+      [`GET ${DAY}`]: () => ok(day({ refreshed_at: null, totals: { ...day().totals, differences: { total: 0, unhandled: 0 } }, differences: [] })),
+    });
+    await renderDay(MANAGE);
+    const close = await screen.findByRole('button', { name: 'Close the day' });
+    expect((close as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText('Refresh the day before closing it.')).toBeTruthy();
+  });
+
+  it("a re-ask whose vendor still differs warns with the server's message", async () => {
+    serveRoutes({
+      [`GET ${DAY}`]: () => ok(day()),
+      [`POST ${DAY}/differences/7/resolve`]: () => ok({ ...difference({}), handled: false }, 'Reloadly still reports the top-up as delivered.'),
+    });
+    await renderDay(MANAGE);
+    fireEvent.click(await screen.findByRole('button', { name: 'Handle' }));
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Re-ask the vendor' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByRole('textbox', { name: 'Note' }), { target: { value: 'Asked again' } });
+    fireEvent.click(within(dialog).getAllByRole('button').at(-1)!);
+    const message = await screen.findByText('Reloadly still reports the top-up as delivered.');
+    expect(message.closest('.RaNotification-warning')).toBeTruthy();
+  });
+
+  it("leaves out the corrections' profit for a reader without prices, and explains sales of unknown cost", async () => {
+    const noPrices = day();
+    noPrices.totals = {
+      ...noPrices.totals,
+      sales: { ...noPrices.totals.sales, cost: null, profit: null, gateway_charges: null, aggregator_cost: null, margin: null },
+      corrections: { ...noPrices.totals.corrections, profit: null },
+    };
+    noPrices.corrections = noPrices.corrections.map((c) => ({ ...c, profit: null }));
+    serveRoutes({ [`GET ${DAY}`]: () => ok(noPrices) });
+    await renderDay(VIEW);
+    const corrections = await screen.findByRole('table', { name: 'Corrections' });
+    expect(within(corrections).queryByText('Profit')).toBeNull();
+    expect(within(corrections).queryByText('—')).toBeNull();
+    cleanup();
+    clearSession();
+    serveRoutes({ [`GET ${DAY}`]: () => ok(day({ totals: { ...day().totals, sales: { ...day().totals.sales, unknown_cost: 2 } } })) });
+    await renderDay(VIEW);
+    const margin = (await screen.findByRole('heading', { name: 'Real margin', level: 3 })).closest('.MuiCard-root') as HTMLElement;
+    expect(within(margin).getByText('2 sales whose aggregator cost is not known are left out of the margin.')).toBeTruthy();
+  });
+
+  it("does not go past the company's today", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-26T12:00:00.000Z'));
+    serveRoutes({ [`GET ${DAY}`]: () => ok(day()) });
+    await renderDay(VIEW);
+    await screen.findByText('Reloadly reports the top-up as delivered at 10:02.');
+    expect(screen.queryByRole('link', { name: 'Next day' })).toBeNull();
+    expect((screen.getByRole('button', { name: 'Next day' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByLabelText('Day').getAttribute('max')).toBe('2026-11-26');
   });
 });
 
@@ -290,5 +395,27 @@ describe('the list of days', () => {
     expect(query.get('per_page')).toBe('31');
     fireEvent.click(within(second).getByRole('link', { name: '2026-11-25' }));
     expect((await screen.findByTestId('location')).textContent).toBe('/reports/daily-close/2026-11-25');
+  });
+
+  it('has no Real margin column for a reader without prices (margins null); one difference in the singular', async () => {
+    const rows: Omit<DailyCloseDay, 'id'>[] = [
+      {
+        date: '2026-11-26',
+        status: 'open',
+        sales_count: 12,
+        amount: '84.00',
+        margin: null,
+        differences_total: 1,
+        differences_unhandled: 1,
+        refreshed_at: '2026-11-27T06:00:00.000Z',
+        closed_at: null,
+      },
+    ];
+    serveRoutes({ 'GET /api/v1/daily-close': () => page(rows, { per_page: 31 }) });
+    await renderScreen(<DailyCloseListPage />, { path: '/reports/daily-close', url: '/reports/daily-close', permissions: VIEW });
+    const first = (await screen.findByText('2026-11-26')).closest('tr')!;
+    expect(within(first).getByText('1 difference, 1 to handle')).toBeTruthy();
+    expect(screen.queryByText('Real margin')).toBeNull();
+    expect(within(first).queryByText('—')).toBeNull();
   });
 });

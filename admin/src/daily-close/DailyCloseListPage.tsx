@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Datagrid, FunctionField, List, SimpleList, useTranslate } from 'react-admin';
+import { useState, type ReactNode } from 'react';
+import { Datagrid, FunctionField, List, SimpleList, useListContext, useTranslate } from 'react-admin';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { Button, Link, Stack, TextField } from '@mui/material';
 import { PageTitle } from '../common/PageTitle';
@@ -30,7 +30,7 @@ export default function DailyCloseListPage() {
   const differences = (d: DailyCloseDay) =>
     d.differences_total === 0
       ? translate('daily_close.no_differences')
-      : translate('daily_close.differences_line', { total: d.differences_total, unhandled: d.differences_unhandled });
+      : translate('daily_close.differences_line', { smart_count: d.differences_total, unhandled: d.differences_unhandled });
   return (
     <>
       <Breadcrumbs items={[{ label: 'menu.reports' }, { label: 'menu.daily_close' }]} />
@@ -52,7 +52,7 @@ export default function DailyCloseListPage() {
               label={translate('daily_close.open_day')}
               value={day || fmt.companyDay(0)}
               onChange={(e) => setDay(e.target.value)}
-              slotProps={{ inputLabel: { shrink: true } }}
+              slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: fmt.companyDay(0) } }}
               sx={{ width: { xs: 170 } }}
             />
             <Button type="submit" variant="outlined">
@@ -76,8 +76,8 @@ export default function DailyCloseListPage() {
             secondaryText={(d) =>
               `${
                 d.margin === null
-                  ? translate('daily_close.sales_line_no_margin', { count: d.sales_count, amount: ltr(money(d.amount)) })
-                  : translate('daily_close.sales_line', { count: d.sales_count, amount: ltr(money(d.amount)), margin: ltr(money(d.margin)) })
+                  ? translate('daily_close.sales_line_no_margin', { smart_count: d.sales_count, amount: ltr(money(d.amount)) })
+                  : translate('daily_close.sales_line', { smart_count: d.sales_count, amount: ltr(money(d.amount)), margin: ltr(money(d.margin)) })
               } · ${differences(d)}`
             }
             tertiaryText={(d) => <DayStatusChip status={d.status} />}
@@ -85,28 +85,48 @@ export default function DailyCloseListPage() {
             rowClick={(_, __, d) => open(d as DailyCloseDay)}
           />
         ) : (
-          <Datagrid bulkActionButtons={false} rowClick={(_, __, d) => open(d as DailyCloseDay)}>
-            <FunctionField
-              label="daily_close.fields.date"
-              render={(d: DailyCloseDay) => (
-                // A real link too (keyboard, new tab); the row's click does the same.
-                <Link component={RouterLink} to={open(d)} onClick={(e) => e.stopPropagation()}>
-                  <Ltr>{d.date}</Ltr>
-                </Link>
-              )}
-            />
-            <FunctionField label="daily_close.fields.status" render={(d: DailyCloseDay) => <DayStatusChip status={d.status} />} />
-            <FunctionField label="reports.count" textAlign="right" render={(d: DailyCloseDay) => d.sales_count} />
-            <FunctionField label="reports.revenue" textAlign="right" render={(d: DailyCloseDay) => <Ltr>{money(d.amount)}</Ltr>} />
-            <FunctionField label="daily_close.fields.margin" textAlign="right" render={(d: DailyCloseDay) => <Ltr>{money(d.margin)}</Ltr>} />
-            <FunctionField label="daily_close.fields.differences" render={(d: DailyCloseDay) => differences(d)} />
-            <FunctionField
-              label="daily_close.fields.updated"
-              render={(d: DailyCloseDay) => (d.closed_at ? fmt.dateTime(d.closed_at) : d.refreshed_at ? fmt.dateTime(d.refreshed_at) : '—')}
-            />
-          </Datagrid>
+          <DaysGrid rowClick={open}>
+            {(showMargin) => [
+              <FunctionField
+                key="date"
+                label="daily_close.fields.date"
+                render={(d: DailyCloseDay) => (
+                  // A real link too (keyboard, new tab); the row's click does the same.
+                  <Link component={RouterLink} to={open(d)} onClick={(e) => e.stopPropagation()}>
+                    <Ltr>{d.date}</Ltr>
+                  </Link>
+                )}
+              />,
+              <FunctionField key="status" label="daily_close.fields.status" render={(d: DailyCloseDay) => <DayStatusChip status={d.status} />} />,
+              <FunctionField key="count" label="reports.count" textAlign="right" render={(d: DailyCloseDay) => d.sales_count} />,
+              <FunctionField key="revenue" label="reports.revenue" textAlign="right" render={(d: DailyCloseDay) => <Ltr>{money(d.amount)}</Ltr>} />,
+              showMargin && (
+                <FunctionField key="margin" label="daily_close.fields.margin" textAlign="right" render={(d: DailyCloseDay) => <Ltr>{money(d.margin)}</Ltr>} />
+              ),
+              <FunctionField key="differences" label="daily_close.fields.differences" render={(d: DailyCloseDay) => differences(d)} />,
+              <FunctionField
+                key="updated"
+                label="daily_close.fields.updated"
+                render={(d: DailyCloseDay) => (d.closed_at ? fmt.dateTime(d.closed_at) : d.refreshed_at ? fmt.dateTime(d.refreshed_at) : '—')}
+              />,
+            ]}
+          </DaysGrid>
         )}
       </List>
     </>
+  );
+}
+
+/**
+ * The days' table; a row opens its day. The margin is null for a reader without 'view bundles
+ * prices': its column is left out then (no column of dashes).
+ */
+function DaysGrid({ children, rowClick }: { children: (showMargin: boolean) => ReactNode; rowClick: (d: DailyCloseDay) => string }) {
+  const { data } = useListContext<DailyCloseDay>();
+  const showMargin = (data ?? []).some((d) => d.margin !== null);
+  return (
+    <Datagrid bulkActionButtons={false} rowClick={(_, __, d) => rowClick(d as DailyCloseDay)}>
+      {children(showMargin)}
+    </Datagrid>
   );
 }

@@ -73,7 +73,8 @@ export default function DailyClosePage() {
   const ltr = useLtr();
   const phone = useIsPhone();
   const { date: param } = useParams();
-  const date = isDay(param) ? param : fmt.companyDay(0);
+  const today = fmt.companyDay(0);
+  const date = isDay(param) ? param : today;
   const canManage = hasPermission(useSession().permissions, 'manage daily close');
   const dataProvider = useConsoleDataProvider();
   const { data, error, isPending, refetch } = useQuery({
@@ -102,6 +103,16 @@ export default function DailyClosePage() {
 
   const title = translate('daily_close.day_title', { date: ltr(date) });
   const open = data?.status === 'open';
+  // The API refuses to close a day with differences still to handle, or one never refreshed: say so beforehand.
+  const closeBlocked = !data
+    ? null
+    : data.totals.differences.unhandled > 0
+      ? translate('daily_close.close_blocked_unhandled')
+      : data.refreshed_at === null
+        ? translate('daily_close.close_blocked_refresh')
+        : null;
+  // Profit is null for a reader without 'view bundles prices': no column of dashes then.
+  const showProfit = !!data && (data.totals.corrections.profit !== null || data.corrections.some((c) => c.profit !== null));
   const money = (v: string | null | undefined) => (v === null || v === undefined ? '—' : <Ltr>{`${v} ${data?.currency ?? fmt.currency}`}</Ltr>);
   return (
     <>
@@ -115,9 +126,20 @@ export default function DailyClosePage() {
                 <Button startIcon={<RefreshIcon />} onClick={() => act('refresh')} disabled={!!busy}>
                   {translate(busy === 'refresh' ? 'daily_close.refreshing' : 'daily_close.refresh')}
                 </Button>
-                <Button variant="contained" startIcon={<LockIcon />} onClick={() => setConfirmClose(true)} disabled={!!busy}>
-                  {translate('daily_close.close')}
-                </Button>
+                <Tooltip title={closeBlocked ?? ''}>
+                  {/* A span: a disabled button gets no hover, its tooltip needs a wrapper that does. */}
+                  <span>
+                    <Button
+                      variant="contained"
+                      startIcon={<LockIcon />}
+                      onClick={() => setConfirmClose(true)}
+                      disabled={!!busy || !!closeBlocked}
+                      aria-describedby={closeBlocked ? 'close-blocked' : undefined}
+                    >
+                      {translate('daily_close.close')}
+                    </Button>
+                  </span>
+                </Tooltip>
               </>
             )}
             {data && (
@@ -140,17 +162,31 @@ export default function DailyClosePage() {
           size="small"
           label={translate('daily_close.fields.date')}
           value={date}
-          onChange={(e) => isDay(e.target.value) && navigate(`${DAILY_CLOSE_PATH}/${e.target.value}`)}
-          slotProps={{ inputLabel: { shrink: true } }}
+          onChange={(e) => isDay(e.target.value) && e.target.value <= today && navigate(`${DAILY_CLOSE_PATH}/${e.target.value}`)}
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: today } }}
           // Between the two arrows on one line, phones included (the theme makes a phone's fields full width; a breakpoint value outranks it).
           sx={{ width: { xs: 170 } }}
         />
         <Tooltip title={translate('daily_close.next_day')}>
-          <IconButton component={RouterLink} to={`${DAILY_CLOSE_PATH}/${shiftDay(date, 1)}`} aria-label={translate('daily_close.next_day')}>
-            <NextIcon sx={{ transform: (t) => (t.direction === 'rtl' ? 'scaleX(-1)' : undefined) }} />
-          </IconButton>
+          {/* Never past the company's today (a day still to come has nothing to reconcile). */}
+          <span>
+            {date >= today ? (
+              <IconButton disabled aria-label={translate('daily_close.next_day')}>
+                <NextIcon sx={{ transform: (t) => (t.direction === 'rtl' ? 'scaleX(-1)' : undefined) }} />
+              </IconButton>
+            ) : (
+              <IconButton component={RouterLink} to={`${DAILY_CLOSE_PATH}/${shiftDay(date, 1)}`} aria-label={translate('daily_close.next_day')}>
+                <NextIcon sx={{ transform: (t) => (t.direction === 'rtl' ? 'scaleX(-1)' : undefined) }} />
+              </IconButton>
+            )}
+          </span>
         </Tooltip>
       </Stack>
+      {data && canManage && open && closeBlocked && (
+        <Typography id="close-blocked" variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+          {closeBlocked}
+        </Typography>
+      )}
       {error && !data && <LoadError error={error} onRetry={() => refetch()} />}
       {isPending && <FullPageLoader />}
       {actionError && (
@@ -221,7 +257,10 @@ export default function DailyClosePage() {
           <Card component="section" aria-labelledby="differences-title">
             <CardHeader
               title={translate('daily_close.differences')}
-              subheader={translate('daily_close.differences_line', { total: data.totals.differences.total, unhandled: data.totals.differences.unhandled })}
+              subheader={translate('daily_close.differences_line', {
+                smart_count: data.totals.differences.total,
+                unhandled: data.totals.differences.unhandled,
+              })}
               slotProps={{ title: { component: 'h2', variant: 'h6', id: 'differences-title' } }}
             />
             <CardContent sx={{ pt: 0 }}>
@@ -261,7 +300,13 @@ export default function DailyClosePage() {
                           </>
                         ) : null}
                         {' · '}
-                        {money(c.amount)} · {translate('recharges.fields.profit')} {money(c.profit)}
+                        {money(c.amount)}
+                        {showProfit ? (
+                          <>
+                            {' · '}
+                            {translate('recharges.fields.profit')} {money(c.profit)}
+                          </>
+                        ) : null}
                       </Typography>
                     </Box>
                   ))}
@@ -274,7 +319,7 @@ export default function DailyClosePage() {
                       <TableCell>{translate('daily_close.fields.reference')}</TableCell>
                       <TableCell>{translate('daily_close.fields.what')}</TableCell>
                       <TableCell align="right">{translate('daily_close.fields.amount')}</TableCell>
-                      <TableCell align="right">{translate('recharges.fields.profit')}</TableCell>
+                      {showProfit && <TableCell align="right">{translate('recharges.fields.profit')}</TableCell>}
                       <TableCell>{translate('daily_close.fields.at')}</TableCell>
                     </TableRow>
                   </TableHead>
@@ -299,7 +344,7 @@ export default function DailyClosePage() {
                         </TableCell>
                         <TableCell>{c.what}</TableCell>
                         <TableCell align="right">{money(c.amount)}</TableCell>
-                        <TableCell align="right">{money(c.profit)}</TableCell>
+                        {showProfit && <TableCell align="right">{money(c.profit)}</TableCell>}
                         <TableCell>{fmt.dateTime(c.at)}</TableCell>
                       </TableRow>
                     ))}
@@ -314,9 +359,7 @@ export default function DailyClosePage() {
         isOpen={confirmClose}
         loading={busy === 'close'}
         title={translate('daily_close.close_confirm.title', { date: ltr(date) })}
-        content={translate(data && data.totals.differences.unhandled > 0 ? 'daily_close.close_confirm.with_differences' : 'daily_close.close_confirm.content', {
-          smart_count: data?.totals.differences.unhandled ?? 0,
-        })}
+        content={translate('daily_close.close_confirm.content')}
         confirm={translate('daily_close.close')}
         onConfirm={() => act('close')}
         onClose={() => setConfirmClose(false)}
@@ -366,6 +409,11 @@ function Figures({ day, money }: { day: DailyClose; money: (v: string | null) =>
         cell(
           <FigureCard title={translate('daily_close.figures.margin')} value={money(sales.margin)}>
             {translate('daily_close.figures.list_profit')} {money(sales.profit)}
+            {(sales.unknown_cost ?? 0) > 0 && (
+              <Typography variant="caption" color="warning.main" component="div" sx={{ mt: 0.5 }}>
+                {translate('margins.unknown_cost', { smart_count: sales.unknown_cost })}
+              </Typography>
+            )}
           </FigureCard>,
         )}
       {sales.gateway_charges !== null &&
@@ -417,6 +465,8 @@ function Figures({ day, money }: { day: DailyClose; money: (v: string | null) =>
 function DifferenceCard({ day, difference: d, canAct, onDone }: { day: DailyClose; difference: Difference; canAct: boolean; onDone: () => void }) {
   const translate = useTranslate();
   const fmt = useCompanyFormat();
+  // The vendor and which of its records (a gateway's or an aggregator's): one sale can differ with both.
+  const theirs = d.source ? `${vendorName(d.vendor)} (${translate(`daily_close.vendor_kinds.${d.source}`)})` : vendorName(d.vendor);
   return (
     <Paper
       variant="outlined"
@@ -430,6 +480,7 @@ function DifferenceCard({ day, difference: d, canAct, onDone }: { day: DailyClos
           <Typography variant="body2" sx={{ fontWeight: 600 }}>
             <Ltr>{vendorName(d.vendor)}</Ltr>
           </Typography>
+          {d.source && <Chip size="small" variant="outlined" label={translate(`daily_close.vendor_kinds.${d.source}`)} />}
           {d.reference &&
             (d.recharge_id !== null ? (
               <Link component={RouterLink} to={`/recharges/${d.recharge_id}`} variant="body2" sx={{ overflowWrap: 'anywhere' }}>
@@ -448,7 +499,7 @@ function DifferenceCard({ day, difference: d, canAct, onDone }: { day: DailyClos
           <RecordSide title={translate('daily_close.ours')} record={d.ours} />
         </Grid>
         <Grid size={{ xs: 12, sm: 6 }}>
-          <RecordSide title={translate('daily_close.theirs', { vendor: vendorName(d.vendor) })} record={d.theirs} />
+          <RecordSide title={translate('daily_close.theirs', { vendor: theirs })} record={d.theirs} />
         </Grid>
       </Grid>
       <Typography variant="body2" sx={{ mt: 1 }}>

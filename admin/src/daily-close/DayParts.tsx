@@ -30,6 +30,7 @@ export function RecordSide({ title, record }: { title: string; record: Record<st
     const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
     if (key === 'state' || key === 'status') return translate(`recharges.status.${text}`, { _: translate(`daily_close.vendor_states.${text}`, { _: text }) });
     if (key === 'payment_state') return translate(`recharges.payment_states.${text}`, { _: text });
+    if (key === 'payment_flow') return translate(`recharges.payment_flows.${text}`, { _: text });
     if (key === 'delivery_state') return translate(`recharges.delivery_states.${text}`, { _: text });
     if ((key === 'at' || key === 'created_at') && !Number.isNaN(Date.parse(text))) return fmt.dateTime(text);
     return text;

@@ -18,6 +18,8 @@ import MoreIcon from '@mui/icons-material/ArrowDropDown';
 import { REVIEW_OUTCOMES, type WalletResponse } from '@app/contracts';
 import { MoneyDialog } from '../wallets/MoneyDialog';
 import { useConsoleDataProvider } from '../providers/dataProvider';
+import { useSession } from '../providers/useSession';
+import { hasPermission } from '../permissions/permissions';
 import type { Difference, DifferenceAction } from './types';
 
 type Values = { note: string; outcome?: string; wallet_id?: string; type?: string; amount?: string };
@@ -46,7 +48,16 @@ export function DifferenceActions({ date, difference, onDone }: { date: string; 
   const dataProvider = useConsoleDataProvider();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [action, setAction] = useState<DifferenceAction | null>(null);
-  const actions = (['reask', 'settle', 'adjust', 'accept'] as const).filter((a) => a !== 'settle' || canSettle(difference));
+  const { permissions } = useSession();
+  // Settling is a review's outcome ('review recharges'); an adjustment writes to a wallet picked from
+  // the wallet list ('adjust wallets' and 'view wallets'). The API refuses either without them.
+  const allowed = (a: DifferenceAction) =>
+    a === 'settle'
+      ? canSettle(difference) && hasPermission(permissions, 'review recharges')
+      : a === 'adjust'
+        ? hasPermission(permissions, 'adjust wallets') && hasPermission(permissions, 'view wallets')
+        : true;
+  const actions = (['reask', 'settle', 'adjust', 'accept'] as const).filter(allowed);
   const menuId = `difference-actions-${difference.id}`;
   const validate = (v: Values) => {
     const found: Record<string, string> = {};
@@ -89,6 +100,10 @@ export function DifferenceActions({ date, difference, onDone }: { date: string; 
           initial={INITIAL[action]}
           submitLabel={translate(`daily_close.actions.${action}`)}
           validate={validate}
+          // A re-ask whose vendor still differs answers 200 with the difference left unhandled: a warning, not a success.
+          warning={(data, message) =>
+            (data as { handled?: boolean } | undefined)?.handled === false ? (message ?? translate('daily_close.actions.still_unhandled')) : undefined
+          }
           send={(v) => dataProvider.resolveDifference({ date, id: difference.id, data: { action, ...trimmed(v) } })}
           onClose={() => setAction(null)}
           onDone={() => {

@@ -33,6 +33,10 @@ export interface Difference {
   id: number;
   kind: DifferenceKind;
   vendor: string;
+  /** Whose record it is: the payment gateway's or the aggregator's (one sale can differ with both). */
+  source: 'gateway' | 'aggregator';
+  /** What else the comparison found (free-form, from the API). */
+  details?: Record<string, unknown> | null;
   reference: string | null;
   recharge_id: number | null;
   ours: Record<string, unknown> | null;

@@ -65,8 +65,11 @@ interface Dashboard {
   low_balance: boolean;
   /** Price-list profit beside the real margin (after gateway charges and the aggregators' own cost), staff only. */
   margin?: { last_30_days: { margin: string; list_profit: string; unknown_cost: number } };
-  /** Each aggregator's float, for holders of 'view delivery routes'. */
-  floats?: Pick<AggregatorFloat, 'name' | 'label' | 'balance' | 'currency' | 'threshold' | 'below_threshold' | 'days_left'>[];
+  /**
+   * The aggregators whose float is already below its threshold (the API's alert list: every one is
+   * low, it carries no below_threshold), for holders of 'view delivery routes'.
+   */
+  floats?: Pick<AggregatorFloat, 'name' | 'label' | 'balance' | 'currency' | 'threshold' | 'days_left'>[];
   /** Purchases refused today because the dealer's wallet could not pay (a dealer: its own). */
   missed_sales?: {
     today_count: number;
@@ -168,17 +171,17 @@ export default function DashboardPage() {
         </Grid>
         {(data.floats ?? []).map((f) => (
           <Grid key={f.name} size={{ xs: 12, sm: 6, md: 4 }}>
-            <Card sx={{ height: '100%', ...(f.below_threshold ? { border: 1, borderColor: 'warning.main' } : {}) }}>
+            <Card sx={{ height: '100%', border: 1, borderColor: 'warning.main' }}>
               <CardActionArea component={RouterLink} to="/aggregators" sx={{ height: '100%' }}>
                 <CardContent>
                   <Typography color="text.secondary">{translate('dashboard.float', { name: f.label })}</Typography>
                   <Typography variant="h4" component="p" sx={{ fontWeight: 700 }}>
                     <Ltr>{f.balance === null ? '—' : `${f.balance} ${f.currency ?? ''}`.trim()}</Ltr>
                   </Typography>
-                  <Typography variant="body2" color={f.below_threshold ? 'warning.main' : undefined}>
+                  <Typography variant="body2" color="warning.main">
                     {f.days_left === null ? translate('aggregators.days_unknown') : translate('dashboard.float_days', { days: ltr(days(f.days_left)) })}
                   </Typography>
-                  {f.below_threshold && <Chip size="small" color="warning" label={translate('aggregators.low')} sx={{ mt: 1 }} />}
+                  <Chip size="small" color="warning" label={translate('aggregators.low')} sx={{ mt: 1 }} />
                 </CardContent>
               </CardActionArea>
             </Card>

@@ -478,7 +478,18 @@ export const dataProvider: ConsoleDataProvider = {
     } catch {
       throw new HttpError(errorText('network'), 0, {});
     }
-    if (!res.ok) throw new HttpError(messageForStatus(res.status, undefined, false), res.status, {});
+    if (!res.ok) {
+      // A refused download (422 period, 403, 409...) says why in a JSON body: keep the server's words.
+      let body: { message?: string } = {};
+      try {
+        const parsed: unknown = JSON.parse(await res.text());
+        if (parsed && typeof parsed === 'object') body = parsed as { message?: string };
+      } catch {
+        body = {};
+      }
+      const reason = typeof body.message === 'string' && body.message ? body.message : undefined;
+      throw new HttpError(reason ?? messageForStatus(res.status, undefined, false), res.status, body);
+    }
     return { data: await res.blob() };
   },
 };

@@ -32,6 +32,8 @@ export interface RechargeDetailData {
 export interface VendorFigures {
   gateway_amount?: string | null;
   gateway_charges?: string | null;
+  /** The currency of gateway_amount and gateway_charges (the gateway's; the sale's when absent). */
+  gateway_currency?: string | null;
   aggregator_cost?: string | null;
   aggregator_currency?: string | null;
   margin?: string | null;
@@ -48,8 +50,8 @@ function VendorSaid({ sale }: { sale: RechargeResponse & VendorFigures }) {
   const translate = useTranslate();
   const money = (v: string | null | undefined, currency: string | null | undefined) => (v ? <Ltr>{`${v} ${currency ?? sale.currency}`}</Ltr> : null);
   const rows: [string, ReactNode][] = [
-    ['gateway_amount', money(sale.gateway_amount, sale.currency)],
-    ['gateway_charges', money(sale.gateway_charges, sale.currency)],
+    ['gateway_amount', money(sale.gateway_amount, sale.gateway_currency)],
+    ['gateway_charges', money(sale.gateway_charges, sale.gateway_currency)],
     ['aggregator_cost', money(sale.aggregator_cost, sale.aggregator_currency)],
     ['margin', money(sale.margin, sale.currency)],
     ['delivered_amount', money(sale.delivered_amount, sale.delivered_currency)],

@@ -60,6 +60,24 @@ describe('the Margins report', () => {
     expect(screen.getByRole('button', { name: 'Export CSV' })).toBeTruthy();
   });
 
+  it("names each route by its aggregator as the console does, and the API's none in words", async () => {
+    serveRoutes({
+      'GET /api/v1/reports/margins': () =>
+        ok({
+          rows: [
+            { key: 'dtone', label: 'dtone', ...figures },
+            { key: 'none', label: 'none', ...figures, count: 1 },
+          ],
+          totals: { ...figures, count: 5 },
+        }),
+    });
+    await renderScreen(<MarginsPage />, { path: '/reports/margins', url: '/reports/margins?group_by=route', permissions: ['view reports'] });
+    const table = await screen.findByRole('table', { name: 'Margins' });
+    expect(within(table).getByText('DT One')).toBeTruthy();
+    expect(within(table).getByText('No aggregator')).toBeTruthy();
+    expect(within(table).queryByText('none')).toBeNull();
+  });
+
   it("is in a staff member's Reports menu, never a dealer's", () => {
     const paths = (userType: string) =>
       filterMenu(MENU, ['view reports', 'view daily close'], userType).flatMap((s) => s.items.flatMap((i) => (i.children ?? [i]).map((c) => c.path)));

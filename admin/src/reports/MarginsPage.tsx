@@ -8,6 +8,7 @@ import { useIsPhone } from '../common/useIsPhone';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useConsoleDataProvider } from '../providers/dataProvider';
 import { formatKey, intlLang } from '../charts/chartFormat';
+import { vendorName } from '../recharges/RemoteCallTimeline';
 import { GroupByFilter, ReportError, ReportFilterBar, useReportFilters } from './ReportParts';
 
 /** GET /reports/margins, declared here while the API's contracts are written. Money is decimal strings. */
@@ -46,7 +47,16 @@ export default function MarginsPage() {
     queryFn: async () => (await dataProvider.report<Margins>('margins', { filter: filters })).data,
     enabled: ready,
   });
-  const label = (r: { label: string }) => (filters.group_by === 'day' ? formatKey(r.label, 'day', intlLang(locale), 'tooltip') : r.label);
+  // A day in the reader's calendar; a route by the aggregator's name as the console says it; the
+  // API's "none" (sales with no aggregator, no dealer...) in the reader's words.
+  const label = (r: { key: string; label: string }) =>
+    r.key === 'none'
+      ? translate(filters.group_by === 'route' ? 'margins.none_route' : 'margins.none')
+      : filters.group_by === 'day'
+        ? formatKey(r.label, 'day', intlLang(locale), 'tooltip')
+        : filters.group_by === 'route'
+          ? vendorName(r.label)
+          : r.label;
   const money = (v: string) => <Ltr>{`${v} ${company.currency}`}</Ltr>;
   const heading = (c: (typeof COLUMNS)[number]) => translate(`margins.fields.${c}`);
   return (

@@ -81,6 +81,19 @@ describe('the Aggregators page', () => {
     await waitFor(() => expect(calls.filter((c) => c.path === '/api/v1/aggregators').length).toBeGreaterThan(1));
   });
 
+  it('warns with the error when the check got no answer from the aggregator', async () => {
+    serveRoutes({
+      'GET /api/v1/aggregators': () => ok(floats),
+      'POST /api/v1/aggregators/dtone/check': () => ok({ ...floats[1], check_error: 'Connection refused.' }, 'Balance checked.'),
+    });
+    await renderScreen(<AggregatorsPage />, { path: '/aggregators', url: '/aggregators', permissions: MANAGE });
+    const dtone = await screen.findByRole('region', { name: 'DT One' });
+    fireEvent.click(within(dtone).getByRole('button', { name: 'Check DT One now' }));
+    const warning = await screen.findByText('The last check failed: \u2068Connection refused.\u2069');
+    expect(warning.closest('.RaNotification-warning')).toBeTruthy();
+    expect(screen.queryByText('Balance checked.')).toBeNull();
+  });
+
   it("has no threshold field or Check now without 'manage delivery routes'", async () => {
     serveRoutes({ 'GET /api/v1/aggregators': () => ok(floats) });
     await renderScreen(<AggregatorsPage />, { path: '/aggregators', url: '/aggregators', permissions: VIEW });
@@ -127,13 +140,13 @@ describe('the dashboard', () => {
           wallet_balance: '100.00',
           low_balance: false,
           margin: { last_30_days: { margin: '1.64', list_profit: '2.00', unknown_cost: 2 } },
-          floats: floats.map(({ name, label, balance, currency, threshold, below_threshold, days_left }) => ({
+          // The API's alert list: only floats already below their threshold, with no below_threshold field.
+          floats: floats.map(({ name, label, balance, currency, threshold, days_left }) => ({
             name,
             label,
             balance,
             currency,
             threshold,
-            below_threshold,
             days_left,
           })),
         }),
@@ -149,5 +162,8 @@ describe('the dashboard', () => {
     expect(within(reloadly).getByText('40.00 USD')).toBeTruthy();
     expect(within(reloadly).getByText('About 1.5 days at the current pace')).toBeTruthy();
     expect(within(screen.getByText('DT One float').closest('a')!).getByText('—')).toBeTruthy();
+    // Every float the dashboard lists is low.
+    expect(within(reloadly).getByText('Below threshold')).toBeTruthy();
+    expect(within(screen.getByText('DT One float').closest('a')!).getByText('Below threshold')).toBeTruthy();
   });
 });

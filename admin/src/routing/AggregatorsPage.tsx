@@ -81,8 +81,13 @@ function FloatCard({ float: f, canManage }: { float: AggregatorFloat; canManage:
   const check = async () => {
     setBusy('check');
     try {
-      const res = await dataProvider.checkAggregator({ name: f.name });
-      await done(res.message, 'aggregators.checked');
+      const res = await dataProvider.checkAggregator<{ check_error?: string | null }>({ name: f.name });
+      const failed = res.data?.check_error;
+      if (failed) {
+        // The API answered but the aggregator did not: the balance shown is the one before.
+        notify(translate('aggregators.check_failed', { error: isolate(failed) }), { type: 'warning' });
+        await queryClient.invalidateQueries({ queryKey: FLOATS_KEY });
+      } else await done(res.message, 'aggregators.checked');
     } catch (e) {
       notify(serverMessage(e), { type: 'error' });
     } finally {

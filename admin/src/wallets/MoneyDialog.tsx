@@ -30,6 +30,7 @@ export function MoneyDialog<T extends Record<string, unknown>>({
   onClose,
   onDone,
   validate,
+  warning,
   children,
 }: {
   open: boolean;
@@ -45,6 +46,11 @@ export function MoneyDialog<T extends Record<string, unknown>>({
   onDone: (data: unknown) => void;
   /** Messages per field found before anything is sent (a required note left empty); none: it is sent. */
   validate?: (values: T) => Record<string, string>;
+  /**
+   * A 200 that did not do what was asked (a re-ask whose vendor still differs): the text to warn
+   * with instead of a success (the server's message first); undefined: a success.
+   */
+  warning?: (data: unknown, message: string | undefined) => string | undefined;
   children: (values: T, set: (patch: Partial<T>) => void, errors: Record<string, string>) => ReactNode;
 }) {
   const translate = useTranslate();
@@ -86,7 +92,9 @@ export function MoneyDialog<T extends Record<string, unknown>>({
       // A replay (the same key again: a double click, a retry after a lost answer) answers the first
       // result: a success, said to be one.
       const replayed = !!(res.data as { replayed?: boolean } | undefined)?.replayed;
-      notify(replayed ? `${res.message ?? ''} ${translate('wallets.replayed')}`.trim() : (res.message ?? 'ra.notification.updated'), { type: 'success' });
+      const warned = warning?.(res.data, res.message);
+      if (warned) notify(warned, { type: 'warning' });
+      else notify(replayed ? `${res.message ?? ''} ${translate('wallets.replayed')}`.trim() : (res.message ?? 'ra.notification.updated'), { type: 'success' });
       setValues(initial);
       onDone(res.data);
     } catch (e) {

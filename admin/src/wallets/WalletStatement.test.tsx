@@ -128,6 +128,33 @@ describe("a wallet's statement", () => {
     ).toBe('2026-11-02');
   });
 
+  it('exports the period on screen, not the dates being typed, and shows why an export is refused', async () => {
+    const calls = serveRoutes({
+      [`GET ${STATEMENT}`]: (c) =>
+        c.query.get('format') === 'csv' ? { status: 422, body: { success: false, message: 'A statement covers at most a year.' } } : answer(),
+    });
+    await renderPage();
+    await screen.findByText('Hodan Shop (D-9) · from 2026-11-01 to 2026-11-27');
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2025-01-01' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+    expect(await screen.findByText('A statement covers at most a year.')).toBeTruthy();
+    const exported = calls.find((c) => c.path === STATEMENT && c.query.get('format') === 'csv')!.query;
+    expect(exported.get('from')).toBe('2026-11-01');
+    expect(exported.get('to')).toBe('2026-11-27');
+  });
+
+  it("links a sale with no reference by the line's reference, else its number", async () => {
+    const lines = [
+      { ...statement.lines[1], id: 3, reference: 'WP-77', recharge: { id: 42, reference: null } },
+      { ...statement.lines[1], id: 4, reference: null, recharge: { id: 43, reference: null } },
+    ];
+    serveRoutes({ [`GET ${STATEMENT}`]: () => ({ body: { ...answer().body, data: { ...statement, lines } } }) });
+    await renderPage();
+    const table = await screen.findByRole('table', { name: 'Movements' });
+    expect(within(table).getByRole('link', { name: 'WP-77' }).getAttribute('href')).toBe('/recharges/42');
+    expect(within(table).getByRole('link', { name: '#43' }).getAttribute('href')).toBe('/recharges/43');
+  });
+
   it("on a dealer's My wallet, is read only when asked for", async () => {
     const calls = serveRoutes({ [`GET ${STATEMENT}`]: () => answer() });
     await renderScreen(<WalletStatement walletId={5} autoLoad={false} />, {

@@ -40,7 +40,7 @@ export interface StatementLine {
   amount: string;
   balance_after: string;
   reference: string | null;
-  recharge: { id: number; reference: string } | null;
+  recharge: { id: number; reference: string | null } | null;
   note: string | null;
 }
 export interface Statement {
@@ -74,8 +74,10 @@ export function WalletStatement({ walletId, autoLoad = true }: { walletId: Ident
   const [shown, setShown] = useState(autoLoad);
   const [page, setPage] = useState(1);
   // This month of the company's calendar until the user picks dates (read once the zone is known).
-  const fields = draft ?? period ?? { from: `${today.slice(0, 8)}01`, to: today };
-  const applied = period ?? fields;
+  const initial = { from: `${today.slice(0, 8)}01`, to: today };
+  const fields = draft ?? period ?? initial;
+  // The period on screen (what the statement and its files show), never the dates still being typed.
+  const applied = period ?? initial;
   const { data, error, isFetching } = useQuery({
     queryKey: ['wallet-statement', String(walletId), applied.from, applied.to, page],
     queryFn: () => dataProvider.walletStatement<Statement>({ id: walletId, query: { from: applied.from, to: applied.to, page, per_page: PER_PAGE } }),
@@ -124,8 +126,8 @@ export function WalletStatement({ walletId, autoLoad = true }: { walletId: Ident
           <Button variant="contained" onClick={view} disabled={isFetching}>
             {translate('wallets.statement.view')}
           </Button>
-          <FileDownloadButton path={base} query={{ from: fields.from, to: fields.to, format: 'csv' }} format="csv" fileName={file('csv')} />
-          <FileDownloadButton path={base} query={{ from: fields.from, to: fields.to, format: 'pdf' }} format="pdf" fileName={file('pdf')} />
+          <FileDownloadButton path={base} query={{ from: applied.from, to: applied.to, format: 'csv' }} format="csv" fileName={file('csv')} />
+          <FileDownloadButton path={base} query={{ from: applied.from, to: applied.to, format: 'pdf' }} format="pdf" fileName={file('pdf')} />
         </Stack>
         {dateError && (
           <Typography role="alert" variant="body2" color="error" sx={{ mt: 0.5 }}>
@@ -220,7 +222,7 @@ function StatementLines({ lines, phone }: { lines: StatementLine[]; phone: boole
   const reference = (l: StatementLine) =>
     l.recharge ? (
       <Link component={RouterLink} to={`/recharges/${l.recharge.id}`}>
-        <Ltr>{l.recharge.reference}</Ltr>
+        <Ltr>{l.recharge.reference ?? l.reference ?? `#${l.recharge.id}`}</Ltr>
       </Link>
     ) : l.reference ? (
       <Ltr>{l.reference}</Ltr>
