@@ -87,6 +87,8 @@ describe('a sale nobody can tell about', () => {
     await expect.poll(() => menuItem.textContent()).toContain('1');
     await menuItem.click();
     await page.waitForURL('**/recharges/review');
+    // The queue's own screen (loaded on demand; until it is, the list opened before may still show).
+    await page.getByRole('heading', { name: 'Needs review', level: 1 }).waitFor();
     await page.getByText(reference).click();
     // The list keeps its query string (its filters may have written one by now) on the record's URL.
     await page.waitForURL(/\/recharges\/review\/\d+(\?.*)?$/);
