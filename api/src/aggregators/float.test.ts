@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../../db/config.ts';
+import { startMailCatcher, type CaughtMail } from '../../../tests/api/mail-catcher.ts';
 import { bearer, createHarness, FORBIDDEN, TEST_DATABASE, VALIDATION, type Harness } from '../../../tests/api/harness.ts';
 import type { OperatorAdapter } from '../connectors/deliveries/operator-adapter.ts';
 import { makeShop, moneyKit, buy, type Shop } from '../recharges/recharge-fixtures.ts';
@@ -24,8 +23,8 @@ let root: string;
 let shop: Shop;
 let manager: { id: number; email: string; token: string };
 let viewer: { id: number; email: string; token: string };
-let smtp: SMTPServer;
-const mails: { to: string[]; body: string }[] = [];
+let smtp: Awaited<ReturnType<typeof startMailCatcher>>;
+let mails: CaughtMail[] = [];
 const routing: RoutingDeps = {};
 
 interface Fake {
@@ -82,26 +81,15 @@ beforeAll(async () => {
   shop = await makeShop(h, root, 'cost', { balance: '100.00' });
   manager = await h.userWith(['view delivery routes', 'manage delivery routes']);
   viewer = await h.userWith(['view delivery routes', 'view dashboard']);
-  smtp = new SMTPServer({
-    secure: false,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    onData(stream, session, cb) {
-      let body = '';
-      stream.on('data', (c: Buffer) => (body += c.toString()));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), body });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
+  smtp = await startMailCatcher();
+  mails = smtp.mails;
+  const port = smtp.port;
   const saved = await api().put('/settings/mail', { host: '127.0.0.1', port, security: 'none', from_address: 'noreply@example.so', from_name: 'Somali Data' });
   expect(saved.status).toBe(200);
 });
 afterAll(async () => {
   setFloatCheckEverySales(0);
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
   await h.close();
 });
 

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SMTPServer } from 'smtp-server';
-import type { AddressInfo } from 'node:net';
+import { startMailCatcher, type CaughtMail } from '../../../tests/api/mail-catcher.ts';
 import { createHarness, bearer, FORBIDDEN, NOT_FOUND, PNG_1PX, VALIDATION, type Harness } from '../../../tests/api/harness.ts';
 import { systemContext, transact } from '../platform/context.ts';
 import { debit } from './ledger.ts';
@@ -15,9 +14,9 @@ import { noticeLowBalance } from './low-balance.ts';
 let h: Harness;
 let root: string;
 let n = 0;
-let server: SMTPServer;
+let server: Awaited<ReturnType<typeof startMailCatcher>>;
 let port: number;
-const received: { to: string[]; body: string }[] = [];
+let received: CaughtMail[] = [];
 
 async function makeDealer() {
   n += 1;
@@ -64,23 +63,12 @@ const sale = async (walletId: number, cents: number) => {
 beforeAll(async () => {
   h = await createHarness();
   root = await h.adminToken();
-  server = new SMTPServer({
-    secure: false,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    onData(stream, session, cb) {
-      let body = '';
-      stream.on('data', (c: Buffer) => (body += c.toString()));
-      stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), body });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.server.address() as AddressInfo).port;
+  server = await startMailCatcher();
+  received = server.mails;
+  port = server.port;
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
   await h.close();
 });
 
