@@ -85,6 +85,15 @@ export type ApiKeyUseResponse = z.infer<typeof apiKeyUseResponseSchema>;
 
 /* ---------------- the reseller API (/api/reseller/v1) ---------------- */
 
+/** An integrator's own reference for a sale (its till's receipt number, an order id): kept and echoed, never interpreted. */
+export const clientReferenceSchema = z
+  .string({ message: 'validation:client_reference_invalid' })
+  .trim()
+  .min(1, { message: 'validation:client_reference_invalid' })
+  .max(100, { message: 'validation:client_reference_invalid' })
+  .regex(/^[\x21-\x7E]+$/, { message: 'validation:client_reference_invalid' })
+  .describe('Your own reference for the sale (1-100 printable ASCII characters, no spaces), echoed in answers and webhooks');
+
 /**
  * POST /recharges: `wallet` (the dealer pays the cost from its wallet and collects from its
  * customer itself, the point-of-sale case) or the customer's mobile-money payment as on the storefront.
@@ -102,6 +111,7 @@ export const resellerRechargeSchema = z.object({
     ],
     { message: 'validation:reseller_payment_invalid' },
   ),
+  client_reference: clientReferenceSchema.optional(),
 });
 export type ResellerRechargeInput = z.output<typeof resellerRechargeSchema>;
 

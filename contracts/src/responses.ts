@@ -412,6 +412,7 @@ export const rechargeResponseSchema = z.object({
   id: z.number().int(),
   h_id: z.string(),
   reference: z.string(),
+  client_reference: z.string().nullable().describe("The integrator's own reference, when the sale was made with one (reseller API)"),
   dealer: walletDealer,
   status: z.enum(RECHARGE_STATUSES),
   provider_id: z.number().int().nullable(),

@@ -27,6 +27,7 @@ export interface RechargeRow {
   currency: string;
   status: RechargeStatus;
   reference: string | null;
+  client_reference?: string | null;
   payment_reference: string | null;
   operator_reference: string | null;
   failure_reason: string | null;

@@ -53,17 +53,20 @@ export interface WalletSaleRequest {
   phone: string;
   payment: 'wallet';
 }
-export type SaleRequest = RechargeRequest | WalletSaleRequest;
+/** The integrator's own reference for the sale (reseller API, bulk lines); part of what the Idempotency-Key binds. */
+export type SaleRequest = (RechargeRequest | WalletSaleRequest) & { client_reference?: string | null };
 const isWalletSale = (input: SaleRequest): input is WalletSaleRequest => 'payment' in input && input.payment === 'wallet';
 
+// Only a given reference joins the hash, so the keys of sales made before it existed still match their bodies.
+const clientReferenceOf = (input: SaleRequest) => (input.client_reference ? [input.client_reference] : []);
 const requestHash = (input: SaleRequest) =>
   crypto
     .createHash('sha256')
     .update(
       JSON.stringify(
         isWalletSale(input)
-          ? [decodeId(input.bundle_id), input.phone, 'wallet']
-          : [decodeId(input.bundle_id), input.phone, decodeId(input.payment_method_id), input.payer_phone],
+          ? [decodeId(input.bundle_id), input.phone, 'wallet', ...clientReferenceOf(input)]
+          : [decodeId(input.bundle_id), input.phone, decodeId(input.payment_method_id), input.payer_phone, ...clientReferenceOf(input)],
       ),
     )
     .digest('hex');
@@ -175,6 +178,7 @@ export async function createRecharge(
     idempotency_key: key,
     request_hash: hash,
     reference: newReference(),
+    client_reference: input.client_reference ?? null,
     customer_session_id: opts.customerSessionId ?? null,
     attempts: 0,
     created_at: now,
@@ -373,6 +377,7 @@ export function presentRecharge(
     id: r.id,
     h_id: encodeId(r.id),
     reference: r.reference ?? '',
+    client_reference: r.client_reference ?? null,
     dealer: dealerRef(r.dealer_id, r.dealer_name, r.dealer_code),
     status: r.status,
     provider_id: r.provider_id ?? null,

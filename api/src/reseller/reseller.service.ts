@@ -78,8 +78,14 @@ export async function resellerRecharge(ctx: ServiceContext, input: ResellerRecha
   const dealer = await dealerOf(ctx);
   const sale: SaleRequest =
     input.payment === 'wallet'
-      ? { bundle_id: input.bundle_id, phone: input.phone, payment: 'wallet' }
-      : { bundle_id: input.bundle_id, phone: input.phone, payment_method_id: input.payment.method_id, payer_phone: input.payment.payer_phone };
+      ? { bundle_id: input.bundle_id, phone: input.phone, payment: 'wallet', client_reference: input.client_reference ?? null }
+      : {
+          bundle_id: input.bundle_id,
+          phone: input.phone,
+          payment_method_id: input.payment.method_id,
+          payer_phone: input.payment.payer_phone,
+          client_reference: input.client_reference ?? null,
+        };
   try {
     const { id, created } = await createRecharge(ctx, dealer, sale, key);
     return { created, recharge: await presentById(ctx, ctx.db, id) };
