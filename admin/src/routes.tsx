@@ -106,6 +106,15 @@ export const ROUTES: AppRoute[] = [
   { path: '/my-wallet', permissions: ['view own wallet'], userTypes: ['dealer'], screen: screen(() => import('./wallets/MyWalletPage')) },
   // /wallets, /wallet-transactions, /recharges (and /recharges/review), /logs and /aggregator-catalogue are CONSOLE_RESOURCES.
   { path: '/missed-sales', permissions: ['view recharges'], screen: screen(() => import('./missed-sales/MissedSaleList')) },
+  // Bulk sales: read with 'view recharges' (a dealer its own); a new one is a dealer's, paid from its wallet.
+  { path: '/recharge-batches', permissions: ['view recharges'], screen: screen(() => import('./recharge-batches/RechargeBatchListPage')) },
+  {
+    path: '/recharge-batches/new',
+    permissions: ['view recharges', 'view own wallet'],
+    userTypes: ['dealer'],
+    screen: screen(() => import('./recharge-batches/NewRechargeBatchPage')),
+  },
+  { path: '/recharge-batches/:id', permissions: ['view recharges'], screen: screen(() => import('./recharge-batches/RechargeBatchPage')) },
   // `/*`: a key's page opens over the list (/api-keys/{id}).
   { path: '/api-keys/*', permissions: ['view api keys'], screen: screen(() => import('./api-keys/ApiKeyList')) },
   // `/*`: a delivery opens over the log (/webhooks/{id}).

@@ -39,8 +39,9 @@ import { webhookDeliveryRoutes, webhookEndpointRoutes } from './webhooks/webhook
 import { resellerRoutes } from './reseller/reseller.routes.ts';
 import { aggregatorRoutes } from './aggregators/aggregator.routes.ts';
 import { dailyCloseDeps, dailyCloseRoutes } from './daily-close/daily-close.routes.ts';
+import { rechargeBatchRoutes } from './recharge-batches/recharge-batch.routes.ts';
 import { localDiskStorage, type FileStorage } from './uploads/storage.ts';
-import { apiNotFound, errorHandler } from './http/error-handler.ts';
+import { apiNotFound, errorHandler, rateLimited } from './http/error-handler.ts';
 import { initServerI18n, pickLanguage, translator, LANGUAGES, LOCALES_DIR } from './i18n/server-i18n.ts';
 import { configureIds } from './http/ids.ts';
 import { configureTokens } from './auth/tokens.ts';
@@ -134,9 +135,7 @@ export function createApp({
       standardHeaders: 'draft-8',
       legacyHeaders: false,
       skip: (req) => req.path === '/health',
-      handler: (req, res) => {
-        res.status(429).json({ success: false, message: req.t('api:errors.rate_limited') });
-      },
+      handler: rateLimited,
     }),
   );
   api.use(express.json({ limit: '1mb' }));
@@ -168,6 +167,7 @@ export function createApp({
   const customer = customerSession(db.knex, `${config.appKey}:storefront-session`);
   mount('/client', clientRoutes(registry, { onRechargeCreated, session: customer.middleware }));
   mount('/recharges', rechargeRoutes(registry, rechargeMoney ?? { wake: onRechargeCreated }));
+  mount('/recharge-batches', rechargeBatchRoutes(registry));
   const insight = reportRoutes(registry);
   mount('/dashboard', insight.dash);
   mount('/reports', insight.reports);
@@ -194,6 +194,7 @@ export function createApp({
       perAddressPerMinute: config.apiRateLimitPerMinute,
       logger,
       onRechargeCreated,
+      webhookAllowLoopback: config.webhookAllowLoopback,
     }),
   );
   app.use('/api', apiNotFound);

@@ -16,6 +16,8 @@ import { scheduleFloatChecks, setFloatCheckEverySales } from './aggregators/floa
 import { systemContext } from './platform/context.ts';
 import { readDailyCloseEnv, scheduleDailyCloseRefresh } from './daily-close/daily-close-job.ts';
 import { dailyCloseDeps } from './daily-close/daily-close.routes.ts';
+import { BatchProcessor } from './recharge-batches/recharge-batch-processor.ts';
+import { onBatchCreated } from './recharge-batches/recharge-batch.service.ts';
 
 /**
  * `npm start`: wait for the database, migrate, seed (demo data unless SEED_DEMO=false or
@@ -145,6 +147,12 @@ async function main() {
         logger,
       )
     : () => undefined;
+  // Bulk sales: their lines become sales where the sales are fulfilled, woken when a batch is taken.
+  const batches = config.rechargeWorker ? new BatchProcessor({ db: db.knex, logger, wakeSales: () => worker?.wake() }) : null;
+  if (batches) {
+    onBatchCreated(() => batches.wake());
+    batches.start();
+  }
   // The aggregators' floats, read there too: on a schedule, and after every few sales delivered (sale-steps.ts).
   setFloatCheckEverySales(config.rechargeWorker ? floatEnv.FLOAT_CHECK_EVERY_SALES : 0);
   const stopFloatChecks = config.rechargeWorker
@@ -174,6 +182,7 @@ async function main() {
     stopCatalogueSync();
     stopDailyClose();
     stopFloatChecks();
+    void batches?.stop();
   });
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

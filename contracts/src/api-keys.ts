@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { displayNameSchema, requiredRefSchema } from './common.ts';
-import { RECHARGE_STATUSES, somaliPhone } from './recharges.ts';
+import { RECHARGE_STATUSES, somaliPhone, type RechargeStatus } from './recharges.ts';
+import { listParams } from './list-query.ts';
+import { nationalNumber } from './phone.ts';
 import { dateParam } from './wallets.ts';
 import { dealerRefSchema, storefrontBundleSchema } from './responses.ts';
 
@@ -9,7 +11,7 @@ import { dealerRefSchema, storefrontBundleSchema } from './responses.ts';
  * shown once, as `rk_live_<prefix>_<secret>`; the prefix is public (it names the key in lists and
  * logs), the secret is kept only as its SHA-256.
  */
-export const API_KEY_SCOPES = ['catalogue:read', 'recharges:write', 'recharges:read', 'wallet:read'] as const;
+export const API_KEY_SCOPES = ['catalogue:read', 'recharges:write', 'recharges:read', 'wallet:read', 'webhooks:write'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 export const API_KEY_MARK = 'rk_live_';
 /** The most addresses and ranges one key's allow-list holds. */
@@ -115,14 +117,45 @@ export const resellerRechargeSchema = z.object({
 });
 export type ResellerRechargeInput = z.output<typeof resellerRechargeSchema>;
 
+/** The orders of the reseller's GET /recharges (each ties on the sale's id, in the same direction). */
+export const RECHARGE_LIST_SORTS = ['created_at', 'amount', 'status', 'completed_at'] as const;
+export type RechargeListSort = (typeof RECHARGE_LIST_SORTS)[number];
+
+/** One status or several, comma-separated: `completed,refunded`. */
+export const rechargeStatusesParam = z
+  .string({ message: 'validation:recharge_status_invalid' })
+  .refine((v) => v.split(',').every((s) => (RECHARGE_STATUSES as readonly string[]).includes(s.trim())), { message: 'validation:recharge_status_invalid' })
+  .transform((v) => [...new Set(v.split(',').map((s) => s.trim() as RechargeStatus))])
+  .optional()
+  .describe(`One status or several, comma-separated (${RECHARGE_STATUSES.join(', ')})`);
+
+/**
+ * GET /api/reseller/v1/recharges (docs/api-conventions.md, "Reseller API"): every parameter is
+ * applied, any other is refused with its name (a 422), so a typo never answers every sale.
+ */
 export const resellerRechargeListQuery = z.object({
-  status: z.enum(RECHARGE_STATUSES, { message: 'validation:recharge_status_invalid' }).optional(),
+  ...listParams({ sort: RECHARGE_LIST_SORTS, defaultSort: 'created_at' }),
+  q: z
+    .string({ message: 'validation:reseller_q_invalid' })
+    .trim()
+    .min(1, { message: 'validation:reseller_q_invalid' })
+    .max(100, { message: 'validation:reseller_q_invalid' })
+    .optional()
+    .describe(
+      'A sale by what you know of it, matched exactly: its reference (RC…, any case), its phone (any form a sale accepts: 0615123456, +252 61 512 3456…) or your client_reference',
+    ),
+  status: rechargeStatusesParam,
+  phone: z
+    .string({ message: 'validation:phone_somali_invalid' })
+    .refine((v) => nationalNumber(v) !== null, { message: 'validation:phone_somali_invalid' })
+    .transform((v) => nationalNumber(v)!)
+    .optional()
+    .describe('The number topped up, in any form a sale accepts (0615123456, +252615123456, 615123456): its sales only'),
+  client_reference: clientReferenceSchema.optional().describe('Your client_reference, exact: the sales you sent with it'),
   from: dateParam.describe('A day (YYYY-MM-DD) in the company time zone'),
   to: dateParam.describe('A day (YYYY-MM-DD) in the company time zone, included'),
-  page: z.string().optional(),
-  per_page: z.string().optional(),
-  order: z.enum(['asc', 'desc'], { message: 'api:errors.order_invalid' }).optional(),
 });
+export type ResellerRechargeListQuery = z.output<typeof resellerRechargeListQuery>;
 
 export const resellerBundleSchema = storefrontBundleSchema.extend({
   validity_days: z.number().int().nullable(),

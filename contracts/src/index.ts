@@ -3,6 +3,7 @@
  * imported anywhere in this package, so the console and storefront bundles can take it whole.
  */
 export * from './common.ts';
+export * from './list-query.ts';
 export * from './translations.ts';
 export * from './permissions.ts';
 export * from './users.ts';
@@ -23,3 +24,4 @@ export * from './api-keys.ts';
 export * from './two-factor.ts';
 export * from './webhooks.ts';
 export * from './daily-close.ts';
+export * from './recharge-batches.ts';

@@ -190,7 +190,7 @@ describe('two super admins removing each other at the same moment', () => {
       return;
     }
     expect(loser.status, describeAll(results).join('\n')).toBe(403);
-    expect(loser.body).toEqual({ success: false, message: LAST_SUPER_ADMIN });
+    expect(loser.body).toEqual({ success: false, code: 'users.last_super_admin', message: LAST_SUPER_ADMIN });
   }
 
   it.each(pairs)('fired freely, A %s B while B %s A: exactly one wins, one active super admin remains', async (first, second) => {

@@ -27,8 +27,8 @@ export const PASSWORD = 'Secret@1234';
 /** Shared request header and the catalogue messages most assertions compare against. */
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 export const VALIDATION = 'Validation failed. Please check your inputs.';
-export const FORBIDDEN = { success: false, message: 'You do not have permission to perform this action.' };
-export const NOT_FOUND = { success: false, message: 'The requested resource was not found.' };
+export const FORBIDDEN = { success: false, message: 'You do not have permission to perform this action.', code: 'auth.forbidden' };
+export const NOT_FOUND = { success: false, message: 'The requested resource was not found.', code: 'not_found' };
 let passwordHash: Promise<string> | undefined;
 
 export interface Harness {

@@ -4,3 +4,5 @@ process.env.NODE_ENV = 'test';
 process.env.LOG_LEVEL ??= 'silent';
 // The per-address ceiling (1200/min) would cut the route matrix short: every test comes from 127.0.0.1.
 process.env.API_RATE_LIMIT_PER_MINUTE ??= '1000000';
+// Every answer of an API route is checked against its OpenAPI operation (api/src/openapi/contract-check.ts).
+process.env.API_CONTRACT_CHECK ??= '1';

@@ -169,7 +169,7 @@ describe('two-factor sign-in in the browser', () => {
     const sessionToken = (await cashier.context.cookies()).find((c) => c.name === 'auth_token')!.value;
     const refused = await fetch(`${env.server.url}/api/v1/dashboard`, { headers: { Authorization: `Bearer ${decodeURIComponent(sessionToken)}` } });
     expect(refused.status).toBe(403);
-    expect((await refused.json()).code).toBe('two_factor_enrolment_required');
+    expect((await refused.json()).code).toBe('auth.two_factor_enrolment_required');
 
     // In Arabic, right to left; the secret shown stays the one the user may have scanned.
     const shownSecret = await cashier.page.getByTestId('two-factor-secret').innerText();

@@ -1,16 +1,16 @@
-import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { ADMIN, DEALER, artifactPath, useServerAndBrowser, apiData, signedInAt } from './harness';
 
 /**
  * Webhooks in the browser, with a real receiver on loopback (allowed outside production): the DEMO
  * dealer sets its URL on /webhooks and copies the secret shown once, a test event fails once at
  * the receiver and shows as retrying with the answer's code and excerpt, "Resend" delivers it under
- * the same X-Webhook-Id, a real sale's recharge.completed arrives signed, and a rotation signs with
- * both secrets. The receiver checks every signature itself with node:crypto. An admin sees every
+ * the same webhook-id, a real sale's recharge.delivered arrives signed, and a rotation signs with
+ * both secrets. The receiver checks every signature with the standardwebhooks package. An admin sees every
  * dealer's deliveries and picks one dealer. Screenshots at 390 px and in Arabic.
  */
 const env = useServerAndBrowser();
@@ -19,8 +19,9 @@ interface Received {
   id: string;
   timestamp: string;
   signatures: string[];
+  headers: Record<string, string>;
   body: string;
-  event: { id: string; type: string; created_at: string; data: Record<string, unknown> };
+  event: { type: string; timestamp: string; data: Record<string, unknown> };
 }
 
 /** A webhook receiver: records what it gets, answers 500 for the next `failNext` requests, else 200. */
@@ -37,12 +38,16 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
+      const headers = {
+        'webhook-id': String(req.headers['webhook-id']),
+        'webhook-timestamp': String(req.headers['webhook-timestamp']),
+        'webhook-signature': String(req.headers['webhook-signature'] ?? ''),
+      };
       receiver.got.push({
-        id: String(req.headers['x-webhook-id']),
-        timestamp: String(req.headers['x-webhook-timestamp']),
-        signatures: String(req.headers['x-webhook-signature'] ?? '')
-          .split(',')
-          .map((s) => s.trim()),
+        id: headers['webhook-id'],
+        timestamp: headers['webhook-timestamp'],
+        signatures: headers['webhook-signature'].split(' '),
+        headers,
         body,
         event: JSON.parse(body),
       });
@@ -57,10 +62,14 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => (receiver.server ? receiver.server.close(() => r()) : r())));
 
-/** The receiver's own check: v1=<hex HMAC-SHA256 of "timestamp.body"> under the secret. */
+/** The receiver's check, as an integrator writes it: Standard Webhooks' own library. */
 const signedWith = (r: Received, secret: string) => {
-  const expected = `v1=${crypto.createHmac('sha256', secret).update(`${r.timestamp}.${r.body}`).digest('hex')}`;
-  return r.signatures.some((s) => s.length === expected.length && crypto.timingSafeEqual(Buffer.from(s), Buffer.from(expected)));
+  try {
+    new Webhook(secret).verify(r.body, r.headers);
+    return true;
+  } catch {
+    return false;
+  }
 };
 
 async function until<T>(what: () => T | undefined, label: string, ms = 30_000): Promise<T> {
@@ -112,7 +121,7 @@ describe('webhooks', () => {
     const shown = page.getByRole('dialog', { name: 'Your signing secret' });
     await shown.getByText('You will not see it again', { exact: false }).waitFor();
     const secret = await shown.getByLabel('Signing secret').inputValue();
-    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{20,}$/);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     await shown.getByRole('button', { name: 'Copy' }).click();
     await page.getByText('Secret copied').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
@@ -143,21 +152,21 @@ describe('webhooks', () => {
     expect(tries[1].body).toBe(tries[0].body);
     expect(tries.every((r) => signedWith(r, secret))).toBe(true);
 
-    // A real sale: its completion reaches the receiver, signed, and shows in the log.
+    // A real sale: its delivery reaches the receiver, signed, and shows in the log.
     const sale = await sell('e2e-webhook-sale-1');
-    const completed = await until(() => receiver.got.find((r) => r.event.type === 'recharge.completed'), 'recharge.completed', 60_000);
+    const completed = await until(() => receiver.got.find((r) => r.event.type === 'recharge.delivered'), 'recharge.delivered', 60_000);
     expect(completed.event.data.reference).toBe(sale.reference);
     expect(completed.event.data.status).toBe('completed');
-    expect(completed.id).toBe(completed.event.id);
+    expect(completed.id).toMatch(/^evt_/);
     expect(signedWith(completed, secret)).toBe(true);
-    const saleRow = deliveryRow(page, 'Sale completed');
+    const saleRow = deliveryRow(page, 'Sale delivered');
     await saleRow.getByText('Delivered').waitFor();
 
     // Its page over the log: the body exactly as sent, with the sale's reference.
-    await saleRow.getByText('Sale completed').click();
-    const drawer = page.getByRole('region', { name: 'Sale completed' });
+    await saleRow.getByText('Sale delivered').click();
+    const drawer = page.getByRole('region', { name: 'Sale delivered' });
     await drawer.getByText('Body sent').waitFor();
-    await drawer.getByText(completed.event.id).first().waitFor();
+    await drawer.getByText(completed.id).first().waitFor();
     await drawer.getByText(`"reference": "${sale.reference}"`).waitFor();
     await drawer.getByRole('button', { name: 'Close' }).click();
     await drawer.waitFor({ state: 'detached' });
@@ -189,7 +198,7 @@ describe('webhooks', () => {
   it('an admin sees every dealer’s deliveries, then one dealer’s webhook', async () => {
     const { page, errors, close } = await signedIn(ADMIN, '/webhooks');
     await page.getByRole('columnheader', { name: 'Dealer' }).waitFor();
-    await deliveryRow(page, 'Sale completed').getByText('Demo Dealer').waitFor();
+    await deliveryRow(page, 'Sale delivered').getByText('Demo Dealer').waitFor();
     await page.getByText('Choose the dealer whose webhook', { exact: false }).waitFor();
     await page.getByLabel('Dealer').fill('DEMO');
     await page.getByRole('option', { name: 'Demo Dealer (DEMO)' }).click();
@@ -206,11 +215,11 @@ describe('webhooks', () => {
 
   it('at 390 px and in Arabic: settings and the log as a simple list, a delivery’s page, nothing sideways', async () => {
     const { page, errors, close } = await signedIn(DEALER, '/webhooks', { width: 390, height: 844 });
-    await page.getByText('Sale completed').first().waitFor();
+    await page.getByText('Sale delivered').first().waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: artifactPath('webhooks-390.png'), fullPage: true });
-    await page.getByText('Sale completed').first().click();
-    await page.getByRole('region', { name: 'Sale completed' }).getByText('Body sent').waitFor();
+    await page.getByText('Sale delivered').first().click();
+    await page.getByRole('region', { name: 'Sale delivered' }).getByText('Body sent').waitFor();
     await page.screenshot({ path: artifactPath('webhooks-390-delivery.png') });
     await page.getByRole('button', { name: 'Close' }).click();
 
@@ -218,7 +227,7 @@ describe('webhooks', () => {
     await page.getByRole('menuitem', { name: 'العربية' }).click();
     await page.getByRole('heading', { name: 'الويب هوك', level: 1 }).waitFor();
     expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
-    await page.getByText('اكتمال عملية بيع').first().waitFor();
+    await page.getByText('تسليم عملية بيع').first().waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     // Nothing changed yet: nothing to save.
     expect(await page.getByRole('button', { name: 'حفظ' }).isDisabled()).toBe(true);

@@ -28,6 +28,7 @@ import { serverMessage } from '../providers/errors';
 import { CreateApiKeyDialog, scopeLabel } from './CreateApiKeyDialog';
 import { DetailList } from '../common/DetailList';
 import { DetailDrawer } from '../common/DetailDrawer';
+import { USER_OPTIONS_SORT } from '../common/userOptions';
 
 const RESOURCE = 'dealer/api-keys';
 
@@ -254,7 +255,15 @@ export default function ApiKeyList() {
     ...(dealer
       ? []
       : [
-          <ReferenceInput key="dealer_id" source="dealer_id" reference="user-options" filter={{ user_type: 'dealer' }} label="api_keys.fields.dealer" alwaysOn>
+          <ReferenceInput
+            key="dealer_id"
+            source="dealer_id"
+            reference="user-options"
+            sort={USER_OPTIONS_SORT}
+            filter={{ user_type: 'dealer' }}
+            label="api_keys.fields.dealer"
+            alwaysOn
+          >
             <AutocompleteInput label="api_keys.fields.dealer" optionText="name" />
           </ReferenceInput>,
         ]),
@@ -281,7 +290,7 @@ export default function ApiKeyList() {
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2, maxWidth: 900 }}>
         {/* The path is isolated left-to-right, so Arabic text around it does not reorder its slashes. */}
         {translate(dealer ? 'api_keys.help_dealer' : 'api_keys.help_admin', { path: '\u2066/api/reseller/v1\u2069' })}{' '}
-        <MuiLink href="/api/v1/docs#/Reseller%20API" target="_blank" rel="noopener">
+        <MuiLink href="/api/v1/docs?urls.primaryName=Reseller%20API" target="_blank" rel="noopener">
           {translate('api_keys.docs')}
         </MuiLink>
       </Typography>

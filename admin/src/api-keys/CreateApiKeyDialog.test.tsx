@@ -79,6 +79,14 @@ describe('the new API key dialog', () => {
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 
+  it('offers the webhook scope by its label, unticked: a key manages the webhook only when asked to', async () => {
+    mockFetch([]);
+    render(await wrap(<CreateApiKeyDialog open pickDealer={false} onClose={() => undefined} onDone={() => undefined} />));
+    const dialog = screen.getByRole('dialog', { name: 'New API key' });
+    expect((within(dialog).getByRole('checkbox', { name: /Manage the webhook/ }) as HTMLInputElement).checked).toBe(false);
+    expect((within(dialog).getByRole('checkbox', { name: /Sell bundles/ }) as HTMLInputElement).checked).toBe(true);
+  });
+
   it('checks the form with the shared schema before sending: a name, a scope, valid addresses', async () => {
     const calls = mockFetch([]);
     render(await wrap(<CreateApiKeyDialog open pickDealer onClose={() => undefined} onDone={() => undefined} />));

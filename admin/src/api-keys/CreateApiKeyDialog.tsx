@@ -29,7 +29,8 @@ interface Values {
   scopes: string[];
   ip_allowlist: string;
 }
-const EMPTY: Values = { dealer: null, name: '', scopes: [...API_KEY_SCOPES], ip_allowlist: '' };
+// Every scope ticked but webhooks:write: a till's key has no business moving the dealer's events elsewhere.
+const EMPTY: Values = { dealer: null, name: '', scopes: API_KEY_SCOPES.filter((s) => s !== 'webhooks:write'), ip_allowlist: '' };
 
 /** A scope's label key: i18next reads ':' as its namespace separator. */
 export const scopeLabel = (scope: string) => `api_keys.scopes.${scope.replace(':', '_')}`;

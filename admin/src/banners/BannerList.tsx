@@ -30,6 +30,7 @@ import { TranslationFields } from '../common/TranslationFields';
 import { StatusToggle } from '../resources/StatusToggle';
 import { TrashBulkButton, TrashButton } from '../common/DoneToast';
 import { ListEmpty, ListError } from '../common/ListParts';
+import { USER_OPTIONS_SORT } from '../common/userOptions';
 
 const STATUS = [
   { id: 'active', name: 'users.status.active' },
@@ -119,7 +120,7 @@ export default function BannerList() {
         <NumberInput source="sort_order" label="banners.fields.sort_order" min={0} />
         <SelectInput source="status" label="banners.fields.status" choices={STATUS} defaultValue="active" />
         {!dealer && (
-          <ReferenceInput source="dealer_id" reference="user-options" filter={{ user_type: 'dealer' }}>
+          <ReferenceInput source="dealer_id" reference="user-options" sort={USER_OPTIONS_SORT} filter={{ user_type: 'dealer' }}>
             <AutocompleteInput label="banners.fields.dealer" optionText="name" helperText="banners.dealer_help" />
           </ReferenceInput>
         )}

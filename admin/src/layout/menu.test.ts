@@ -29,6 +29,7 @@ describe('menu filtering (docs/product.md section 2)', () => {
       '/wallet-transactions',
       '/recharges',
       '/missed-sales',
+      '/recharge-batches',
       '/api-keys',
       '/webhooks',
       '/reports',
@@ -53,7 +54,7 @@ describe('menu filtering (docs/product.md section 2)', () => {
   it("shows the review queue to holders of 'review recharges' only, and money limits with 'view company settings'", () => {
     const admin = paths(filterMenu(MENU, ALL_PERMISSIONS));
     expect(admin).toEqual(expect.arrayContaining(['/recharges', '/recharges/review', '/missed-sales', '/settings/money']));
-    expect(paths(filterMenu(MENU, ['view recharges']))).toEqual(['/recharges', '/missed-sales']);
+    expect(paths(filterMenu(MENU, ['view recharges']))).toEqual(['/recharges', '/missed-sales', '/recharge-batches']);
     expect(paths(filterMenu(MENU, ['review recharges']))).toEqual(['/recharges/review']);
     expect(activeGroupKeys(MENU, '/recharges/review/12')).toEqual(['recharges-group']);
   });

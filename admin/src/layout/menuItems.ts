@@ -55,6 +55,7 @@ export const MENU: MenuSection[] = [
           // Polls GET /recharges/review-count (layout/useReviewCount.ts) for its badge.
           { key: 'recharges-review', label: 'menu.recharges_review', path: '/recharges/review', permissions: ['review recharges'], badge: 'review' },
           { key: 'missed-sales', label: 'menu.missed_sales', path: '/missed-sales', permissions: ['view recharges'] },
+          { key: 'recharge-batches', label: 'menu.recharge_batches', path: '/recharge-batches', permissions: ['view recharges'] },
         ],
       },
       {

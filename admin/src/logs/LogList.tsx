@@ -38,6 +38,7 @@ import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useIsPhone } from '../common/useIsPhone';
 import { ListEmpty, ListTopBar, usePhoneFilters } from '../common/ListParts';
 import { LOG_ACTIONS, LOG_SUBJECTS, LogSentence, type LogEntry } from './logSentence';
+import { USER_OPTIONS_SORT } from '../common/userOptions';
 
 const show = (v: unknown) => (v === undefined ? '' : v === null ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
@@ -55,7 +56,7 @@ export default function LogList() {
   const fmt = useCompanyFormat();
   const phone = useIsPhone();
   const filters = usePhoneFilters([
-    <ReferenceInput key="actor_id" source="actor_id" reference="user-options" label="logs.fields.actor" alwaysOn>
+    <ReferenceInput key="actor_id" source="actor_id" reference="user-options" sort={USER_OPTIONS_SORT} label="logs.fields.actor" alwaysOn>
       <AutocompleteInput label="logs.fields.actor" optionText="name" />
     </ReferenceInput>,
     <SelectInput

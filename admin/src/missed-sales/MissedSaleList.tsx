@@ -10,6 +10,7 @@ import { useIsPhone } from '../common/useIsPhone';
 import { ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { usePresetFilters } from '../common/listUrl';
+import { USER_OPTIONS_SORT } from '../common/userOptions';
 
 /** One purchase refused because the dealer's wallet could not pay (GET /missed-sales). */
 type MissedSale = MissedSaleResponse;
@@ -32,7 +33,15 @@ export default function MissedSaleList() {
     ...(dealer
       ? []
       : [
-          <ReferenceInput key="dealer_id" source="dealer_id" reference="user-options" filter={{ user_type: 'dealer' }} label="wallets.fields.dealer" alwaysOn>
+          <ReferenceInput
+            key="dealer_id"
+            source="dealer_id"
+            reference="user-options"
+            sort={USER_OPTIONS_SORT}
+            filter={{ user_type: 'dealer' }}
+            label="wallets.fields.dealer"
+            alwaysOn
+          >
             <AutocompleteInput label="wallets.fields.dealer" optionText="name" />
           </ReferenceInput>,
         ]),

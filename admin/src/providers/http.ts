@@ -33,7 +33,7 @@ export interface ApiEnvelope<T = unknown> {
   data: T;
   meta?: { current_page: number; per_page: number; total: number; last_page: number };
   errors?: Record<string, string[]>;
-  /** A machine-readable reason beside the message (two_factor_enrolment_required). */
+  /** A machine-readable reason beside the message (auth.two_factor_enrolment_required). */
   code?: string;
 }
 
@@ -113,7 +113,7 @@ export async function apiFetch<T = unknown>(path: string, opts: RequestOptions =
   const status = response.status;
   if (status === 401 && !opts.isLogin && opts.on401 !== 'checkError') clearSession();
   if (status === 423) setLocked(true);
-  if (status === 403 && json.code === 'two_factor_enrolment_required') markEnrolmentRequired();
+  if (status === 403 && json.code === 'auth.two_factor_enrolment_required') markEnrolmentRequired();
   const allErrors = json.errors && typeof json.errors === 'object' ? json.errors : undefined;
   const errors = allErrors ? Object.fromEntries(Object.entries(allErrors).map(([k, v]) => [k, Array.isArray(v) ? String(v[0]) : String(v)])) : undefined;
   const body: ApiErrorBody = { message: json.message, errors, allErrors, ...(json.code ? { code: json.code } : {}) };

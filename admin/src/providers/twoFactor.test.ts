@@ -44,14 +44,14 @@ describe('two-factor sign-in in the console', () => {
     mockFetch([
       {
         status: 403,
-        body: { success: false, message: 'Your role requires two-factor sign-in. Set it up to continue.', code: 'two_factor_enrolment_required' },
+        body: { success: false, message: 'Your role requires two-factor sign-in. Set it up to continue.', code: 'auth.two_factor_enrolment_required' },
       },
     ]);
     await expect(
       dataProvider.getList('users', { pagination: { page: 1, perPage: 10 }, sort: { field: 'id', order: 'ASC' }, filter: {} }),
     ).rejects.toMatchObject({
       status: 403,
-      body: { code: 'two_factor_enrolment_required' },
+      body: { code: 'auth.two_factor_enrolment_required' },
     });
     expect(mustEnrolTwoFactor(getStoredUser())).toBe(true);
     // Confirming the setup lets the user in again.

@@ -91,6 +91,16 @@ describe('the recharges list: money to pay back by hand', () => {
     await waitFor(() => expect(screen.queryByText('RC0000000040')).toBeNull());
   });
 
+  it('asks for the dealer picker by name, the one order GET /user-options takes (any other sort is a 422)', async () => {
+    const calls = await renderList();
+    await screen.findByText('RC7Q2M4K8P1Z');
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/v1/user-options')).toBe(true));
+    for (const c of calls.filter((x) => x.path === '/api/v1/user-options')) {
+      expect([c.query.get('sort'), c.query.get('order'), c.query.get('user_type')]).toEqual(['name', 'asc', 'dealer']);
+    }
+    expect(lists(calls).every((c) => c.query.get('sort') === 'id' && c.query.get('order') === 'desc')).toBe(true);
+  });
+
   it('takes the filter from a link (?payment_state=refund_due)', async () => {
     const calls = await renderList('/recharges?payment_state=refund_due');
     await screen.findByText('RC7Q2M4K8P1Z');

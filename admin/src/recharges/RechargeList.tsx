@@ -25,6 +25,7 @@ import { RechargeDetail } from './RechargeDetail';
 import { useIsPhone } from '../common/useIsPhone';
 import { ListEmpty, ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
 import { useListUrls, usePresetFilters } from '../common/listUrl';
+import { USER_OPTIONS_SORT } from '../common/userOptions';
 
 export { RechargeStatus };
 
@@ -57,7 +58,15 @@ export default function RechargeList() {
     ...(dealer
       ? []
       : [
-          <ReferenceInput key="dealer_id" source="dealer_id" reference="user-options" filter={{ user_type: 'dealer' }} label="wallets.fields.dealer" alwaysOn>
+          <ReferenceInput
+            key="dealer_id"
+            source="dealer_id"
+            reference="user-options"
+            sort={USER_OPTIONS_SORT}
+            filter={{ user_type: 'dealer' }}
+            label="wallets.fields.dealer"
+            alwaysOn
+          >
             <AutocompleteInput label="wallets.fields.dealer" optionText="name" />
           </ReferenceInput>,
         ]),

@@ -28,6 +28,7 @@ import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { STATUS_CHOICES } from '../catalogue/parts';
 import { TrashBulkButton, TrashButton } from '../common/DoneToast';
 import { ListEmpty, ListError } from '../common/ListParts';
+import { USER_OPTIONS_SORT } from '../common/userOptions';
 
 const BASE = '/settings/contacts';
 const TYPE_CHOICES = CONTACT_TYPES.map((t) => ({ id: t, name: `settings.contact_types.${t}` }));
@@ -110,7 +111,7 @@ export default function ContactList() {
         <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
         <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
         {!dealer && (
-          <ReferenceInput source="dealer_id" reference="user-options" filter={{ user_type: 'dealer' }}>
+          <ReferenceInput source="dealer_id" reference="user-options" sort={USER_OPTIONS_SORT} filter={{ user_type: 'dealer' }}>
             <AutocompleteInput label="settings.fields.dealer" optionText="name" helperText="settings.contact.dealer_help" />
           </ReferenceInput>
         )}

@@ -30,6 +30,7 @@ import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { Logo, STATUS_CHOICES, keepNewFileOnly } from '../catalogue/parts';
 import { TrashBulkButton, TrashButton } from '../common/DoneToast';
 import { ListEmpty, ListError } from '../common/ListParts';
+import { USER_OPTIONS_SORT } from '../common/userOptions';
 
 const BASE = '/settings/payment-methods';
 export const PAYMENT_TYPE_CHOICES = PAYMENT_METHOD_TYPES.map((t) => ({ id: t, name: `settings.payment_types.${t}` }));
@@ -142,7 +143,7 @@ export default function PaymentMethodList() {
         <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
         <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
         {!dealer && (
-          <ReferenceInput source="dealer_id" reference="user-options" filter={{ user_type: 'dealer' }}>
+          <ReferenceInput source="dealer_id" reference="user-options" sort={USER_OPTIONS_SORT} filter={{ user_type: 'dealer' }}>
             <AutocompleteInput label="settings.fields.dealer" optionText="name" helperText="settings.payment_method.dealer_help" />
           </ReferenceInput>
         )}

@@ -9,6 +9,7 @@ import { useIsPhone } from '../common/useIsPhone';
 import { ListEmpty, ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
 import { Ltr } from '../common/Ltr';
 import { usePresetFilters } from '../common/listUrl';
+import { USER_OPTIONS_SORT } from '../common/userOptions';
 
 /**
  * /wallet-transactions: the ledger, filtered by dealer, type, kind and date range, with its CSV.
@@ -25,7 +26,15 @@ export default function WalletTransactionList() {
     ...(dealer
       ? []
       : [
-          <ReferenceInput key="dealer_id" source="dealer_id" reference="user-options" filter={{ user_type: 'dealer' }} label="wallets.fields.dealer" alwaysOn>
+          <ReferenceInput
+            key="dealer_id"
+            source="dealer_id"
+            reference="user-options"
+            sort={USER_OPTIONS_SORT}
+            filter={{ user_type: 'dealer' }}
+            label="wallets.fields.dealer"
+            alwaysOn
+          >
             <AutocompleteInput label="wallets.fields.dealer" optionText="name" />
           </ReferenceInput>,
         ]),

@@ -70,7 +70,7 @@ describe('the webhook delivery log', () => {
               id: 6,
               h_id: 'dLv6',
               event_id: 'evt_sale1',
-              type: 'recharge.completed',
+              type: 'recharge.delivered',
               status: 'delivered',
               attempts: 1,
               next_attempt_at: null,
@@ -89,6 +89,9 @@ describe('the webhook delivery log', () => {
               last_status_code: null,
               last_answer: 'connect ECONNREFUSED 127.0.0.1:9',
             }),
+            ...(
+              ['recharge.created', 'recharge.payment_approved', 'recharge.refunded', 'wallet.credited', 'wallet.debited', 'recharge_batch.completed'] as const
+            ).map((type, i) => delivery({ id: 40 + i, h_id: `dLv4${i}`, event_id: `evt_t${i}`, type, status: 'delivered', last_status_code: 200 })),
             delivery({
               id: 4,
               h_id: 'dLv4',
@@ -110,7 +113,7 @@ describe('the webhook delivery log', () => {
     expect(within(retrying).getByText('receiver down for maintenance')).toBeTruthy();
     expect(within(retrying).getByText('webhook.test')).toBeTruthy();
 
-    const delivered = screen.getByText('Sale completed').closest('tr')!;
+    const delivered = screen.getByText('Sale delivered').closest('tr')!;
     expect(within(delivered).getByText('Delivered')).toBeTruthy();
     expect(within(delivered).getByText('200')).toBeTruthy();
     // A delivered event has no next attempt.
@@ -124,6 +127,16 @@ describe('the webhook delivery log', () => {
     const waiting = screen.getByText('Sale failed').closest('tr')!;
     expect(within(waiting).getByText('Pending')).toBeTruthy();
     expect(within(waiting).getByText('Not tried yet')).toBeTruthy();
+    // The newer event types have their own words.
+    for (const [type, label] of [
+      ['recharge.created', 'Sale accepted'],
+      ['recharge.payment_approved', 'Payment approved'],
+      ['recharge.refunded', 'Sale refunded'],
+      ['wallet.credited', 'Wallet credited'],
+      ['wallet.debited', 'Wallet debited'],
+      ['recharge_batch.completed', 'Bulk sale finished'],
+    ])
+      expect(screen.getByText(label).closest('tr')!.textContent, type).toContain(type);
 
     // A dealer's own log has no dealer column; the pages say how many there are.
     expect(screen.queryByRole('columnheader', { name: 'Dealer' })).toBeNull();

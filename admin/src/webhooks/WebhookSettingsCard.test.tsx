@@ -17,6 +17,8 @@ const endpoint = (over: Partial<WebhookEndpointResponse> = {}): WebhookEndpointR
   url: RECEIVER,
   secret_hint: `…${SECRET.slice(-4)}`,
   previous_secret_expires_at: null,
+  disabled_at: null,
+  disabled_reason: null,
   created_at: '2026-11-26T09:00:00.000Z',
   updated_at: '2026-11-26T09:00:00.000Z',
   ...over,
@@ -80,13 +82,44 @@ describe('the webhook settings card', () => {
     expect(await screen.findByText(`whsec_…${SECRET.slice(-4)}`)).toBeTruthy();
     expect(document.body.textContent).not.toContain(SECRET);
     expect(Array.from(document.querySelectorAll('input, textarea')).some((el) => (el as HTMLInputElement).value === SECRET)).toBe(false);
-    // How to check an event: the three headers, names kept left-to-right in Arabic.
-    for (const header of ['X-Webhook-Id', 'X-Webhook-Timestamp', 'X-Webhook-Signature'])
+    // How to check an event: the three Standard Webhooks headers, names kept left-to-right in Arabic.
+    for (const header of ['webhook-id', 'webhook-timestamp', 'webhook-signature'])
       expect(screen.getByText(header, { selector: 'code' }).getAttribute('dir')).toBe('ltr');
     expect(screen.getByRole('button', { name: 'Send a test event' })).toBeTruthy();
     expect(urlField().value).toBe(RECEIVER);
     // The address is code: it stays left-to-right in Arabic.
     expect(urlField().getAttribute('dir')).toBe('ltr');
+  });
+
+  it('shows an endpoint a 410 disabled, with when and why; "Enable again" saves its address and the warning goes', async () => {
+    let saved = endpoint({ disabled_at: '2026-11-27T10:15:00.000Z', disabled_reason: 'gone' });
+    const calls = serveRoutes({
+      'GET /api/v1/dealer/webhook': () => ({ body: { success: true, data: saved } }),
+      'PUT /api/v1/dealer/webhook': () => {
+        saved = endpoint({ disabled_at: null, disabled_reason: null });
+        return { body: { success: true, message: 'Webhook address saved.', data: saved } };
+      },
+    });
+    await renderCard();
+    const warning = await screen.findByText(/^Disabled /);
+    const alert = warning.closest('[role="alert"]') as HTMLElement;
+    expect(alert.textContent).toContain('410 Gone');
+    expect(alert.textContent).toContain('Save the address');
+    // No test event while disabled: it would not be sent.
+    expect((screen.getByRole('button', { name: 'Send a test event' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(within(alert).getByRole('button', { name: 'Enable again' }));
+    await waitFor(() => expect(screen.queryByText(/^Disabled /)).toBeNull());
+    expect(writes(calls)).toEqual([expect.objectContaining({ method: 'PUT', path: '/api/v1/dealer/webhook', body: { url: RECEIVER } })]);
+    expect((screen.getByRole('button', { name: 'Send a test event' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('a user who may only look sees the disabled state without the button', async () => {
+    serveRoutes({
+      'GET /api/v1/dealer/webhook': () => ({ body: { success: true, data: endpoint({ disabled_at: '2026-11-27T10:15:00.000Z', disabled_reason: 'gone' }) } }),
+    });
+    await renderCard({ canManage: false });
+    const alert = (await screen.findByText(/^Disabled /)).closest('[role="alert"]') as HTMLElement;
+    expect(within(alert).queryByRole('button')).toBeNull();
   });
 
   it('checks the address with the shared schema before sending anything', async () => {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Confirm, useNotify, useTranslate, type Identifier } from 'react-admin';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Box, Button, Card, CardContent, CardHeader, Stack, TextField, Typography } from '@mui/material';
+import { Alert, AlertTitle, Box, Button, Card, CardContent, CardHeader, Stack, TextField, Typography } from '@mui/material';
 import SendIcon from '@mui/icons-material/SendOutlined';
 import AutorenewIcon from '@mui/icons-material/Autorenew';
 import { webhookEndpointSchema, type WebhookEndpointResponse, type WebhookEndpointWithSecret } from '@app/contracts';
@@ -18,8 +18,9 @@ type Endpoint = WebhookEndpointResponse | (WebhookEndpointWithSecret & { secret?
 /**
  * A dealer's webhook endpoint (GET/PUT/DELETE /dealer/webhook): where events go, the end of the
  * signing secret (the whole secret shows once, when made and on each rotation), rotation after a
- * confirmation, a test event and removal. `dealerId` is null for a dealer (itself) and the
- * admin's chosen dealer otherwise.
+ * confirmation, a test event and removal. An endpoint whose receiver answered 410 Gone is shown
+ * disabled, with when and why; saving its address (the same one: "Enable again") enables it.
+ * `dealerId` is null for a dealer (itself) and the admin's chosen dealer otherwise.
  */
 export function WebhookSettingsCard({ dealerId, canManage, onSent }: { dealerId: Identifier | null; canManage: boolean; onSent: () => void }) {
   const translate = useTranslate();
@@ -35,7 +36,7 @@ export function WebhookSettingsCard({ dealerId, canManage, onSent }: { dealerId:
   });
   const [url, setUrl] = useState('');
   const [urlError, setUrlError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<null | 'save' | 'rotate' | 'remove' | 'test'>(null);
+  const [busy, setBusy] = useState<null | 'save' | 'enable' | 'rotate' | 'remove' | 'test'>(null);
   const [asking, setAsking] = useState<null | 'rotate' | 'remove'>(null);
   const [secret, setSecret] = useState<{ value: string; rotated: boolean } | null>(null);
 
@@ -47,14 +48,14 @@ export function WebhookSettingsCard({ dealerId, canManage, onSent }: { dealerId:
 
   const remember = (endpoint: Endpoint | null) => queryClient.setQueryData(queryKey, endpoint ? { ...endpoint, secret: undefined } : null);
 
-  const save = async () => {
-    const checked = webhookEndpointSchema.safeParse({ url });
+  const save = async (value = url, action: 'save' | 'enable' = 'save') => {
+    const checked = webhookEndpointSchema.safeParse({ url: value });
     if (!checked.success) {
       const message = checked.error.issues[0]?.message ?? 'validation:webhook_url_invalid';
       setUrlError(translate(message, { _: message }));
       return;
     }
-    setBusy('save');
+    setBusy(action);
     setUrlError(null);
     try {
       const res = await dataProvider.webhook<Endpoint>({ dealerId, method: 'PUT', data: { url: checked.data.url } });
@@ -148,11 +149,31 @@ export function WebhookSettingsCard({ dealerId, canManage, onSent }: { dealerId:
               slotProps={{ htmlInput: { dir: 'ltr', spellCheck: false, maxLength: 500, inputMode: 'url' } }}
             />
             {canManage && (
-              <Button variant="contained" onClick={save} disabled={busy !== null || isPending || url.trim() === (data?.url ?? '')} sx={{ flexShrink: 0 }}>
+              <Button
+                variant="contained"
+                onClick={() => save()}
+                disabled={busy !== null || isPending || url.trim() === (data?.url ?? '')}
+                sx={{ flexShrink: 0 }}
+              >
                 {translate(busy === 'save' ? 'webhooks.saving' : data ? 'webhooks.save' : 'webhooks.set')}
               </Button>
             )}
           </Stack>
+          {data?.disabled_at && (
+            <Alert
+              severity="error"
+              action={
+                canManage ? (
+                  <Button color="inherit" size="small" onClick={() => save(data.url, 'enable')} disabled={busy !== null}>
+                    {translate(busy === 'enable' ? 'webhooks.saving' : 'webhooks.enable')}
+                  </Button>
+                ) : undefined
+              }
+            >
+              <AlertTitle>{translate('webhooks.disabled_title', { date: fmt.dateTime(data.disabled_at) })}</AlertTitle>
+              {translate('webhooks.disabled_gone')} {translate('webhooks.disabled_how')}
+            </Alert>
+          )}
           {data && (
             <>
               <DetailList>
@@ -174,7 +195,7 @@ export function WebhookSettingsCard({ dealerId, canManage, onSent }: { dealerId:
               )}
               {canManage && (
                 <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ gap: 1, flexWrap: 'wrap' }}>
-                  <Button variant="outlined" startIcon={<SendIcon />} onClick={test} disabled={busy !== null}>
+                  <Button variant="outlined" startIcon={<SendIcon />} onClick={test} disabled={busy !== null || !!data.disabled_at}>
                     {translate(busy === 'test' ? 'webhooks.sending' : 'webhooks.send_test')}
                   </Button>
                   <Button variant="outlined" startIcon={<AutorenewIcon />} onClick={() => setAsking('rotate')} disabled={busy !== null}>
@@ -215,13 +236,13 @@ export function WebhookSettingsCard({ dealerId, canManage, onSent }: { dealerId:
   );
 }
 
-/** How a receiver checks an event: the three headers, their names kept left-to-right in Arabic. */
+/** How a receiver checks an event: the three Standard Webhooks headers, their names kept left-to-right in Arabic. */
 function VerifyHelp() {
   const translate = useTranslate();
   const rows: [string, string][] = [
-    ['X-Webhook-Id', 'webhooks.verify_id'],
-    ['X-Webhook-Timestamp', 'webhooks.verify_timestamp'],
-    ['X-Webhook-Signature', 'webhooks.verify_signature'],
+    ['webhook-id', 'webhooks.verify_id'],
+    ['webhook-timestamp', 'webhooks.verify_timestamp'],
+    ['webhook-signature', 'webhooks.verify_signature'],
   ];
   return (
     <Box component="section" aria-label={translate('webhooks.verify_title')} sx={{ color: 'text.secondary' }}>

@@ -60,7 +60,7 @@ const delivery = (over: Partial<WebhookDeliveryResponse>): WebhookDeliveryRespon
   h_id: 'aBcD',
   event_id: 'evt_0001',
   dealer,
-  type: 'recharge.completed',
+  type: 'recharge.delivered',
   status: 'delivered',
   attempts: 1,
   next_attempt_at: null,
@@ -69,7 +69,7 @@ const delivery = (over: Partial<WebhookDeliveryResponse>): WebhookDeliveryRespon
   last_answer: '{"ok":true}',
   delivered_at: '2026-11-26T09:00:01.000Z',
   created_at: '2026-11-26T09:00:00.000Z',
-  body: '{"id":"evt_0001","type":"recharge.completed","created_at":"2026-11-26T09:00:00.000Z","data":{}}',
+  body: '{"type":"recharge.delivered","timestamp":"2026-11-26T09:00:00.000Z","data":{}}',
   ...over,
 });
 
@@ -117,7 +117,7 @@ describe('the webhook delivery log', () => {
     // Created, and the next attempt (times in the company's zone).
     expect(within(row).getAllByText(/Nov 26, 2026, 9:0[04] AM/)).toHaveLength(2);
 
-    const done = screen.getByText('Sale completed').closest('tr')!;
+    const done = screen.getByText('Sale delivered').closest('tr')!;
     expect(within(done).getByText('Delivered')).toBeTruthy();
     expect(within(done).getByText('200')).toBeTruthy();
     expect(within(done).getByText('—')).toBeTruthy();
@@ -179,7 +179,8 @@ describe('the webhook endpoint card', () => {
     for (const [typed, message] of [
       ['http://shop.example.so/hooks', /must start with https:\/\//],
       ['https://user:pw@shop.example.so/hooks', /may not contain a user name or password/],
-      ['not an address', /Enter a full web address/],
+      ['not-an-address', /Enter a full web address/],
+      ['https://shop.example.so/my hooks', /may not contain spaces or control characters/],
     ] as const) {
       fireEvent.change(url, { target: { value: typed } });
       fireEvent.click(screen.getByRole('button', { name: 'Set webhook' }));

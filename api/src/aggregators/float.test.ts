@@ -199,6 +199,8 @@ describe('PUT /aggregators/{name}', () => {
       expect(bad.status).toBe(422);
       expect(bad.body).toEqual({
         success: false,
+        code: 'validation.failed',
+        errors_detail: expect.any(Array),
         message: VALIDATION,
         errors: { threshold: ['Enter an amount greater than zero with at most two decimals, such as 12.50'] },
       });

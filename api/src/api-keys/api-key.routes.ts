@@ -1,14 +1,11 @@
 import { z } from 'zod';
-import { apiKeyResponseSchema, apiKeyUseResponseSchema, createApiKeySchema, createdApiKeySchema, type CreateApiKey } from '@app/contracts';
+import { listParams, apiKeyResponseSchema, apiKeyUseResponseSchema, createApiKeySchema, createdApiKeySchema, type CreateApiKey } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { createApiKey, listApiKeys, listApiKeyUses, revokeApiKey, showApiKey, type ApiKeyFilters } from './api-key.service.ts';
 
-const pageQuery = {
-  page: z.string().optional(),
-  per_page: z.string().optional(),
-  order: z.enum(['asc', 'desc'], { message: 'api:errors.order_invalid' }).optional(),
-};
+// Newest first (by id) unless order is asc.
+const pageQuery = listParams({ sort: ['id'] });
 const dealerQuery = z.object({ dealer_id: z.string().optional().describe('Admins: the dealer (id or h_id); a dealer is always itself') });
 const listQuery = dealerQuery.extend({
   status: z.enum(['active', 'revoked'], { message: 'validation:api_key_status_invalid' }).optional(),

@@ -158,12 +158,13 @@ describe('the reseller API’s door', () => {
     const { key } = await newKey(shopA.token);
     expect((await h.http().get('/api/reseller/v1/wallet')).body).toEqual({
       success: false,
+      code: 'api_key.missing',
       message: 'An API key is required: send it as Authorization: Bearer rk_live_…',
     });
     for (const wrong of ['nonsense', `rk_live_ZZZZZZZZZZZZ_${'a'.repeat(40)}`, `${key.slice(0, 21)}${'b'.repeat(40)}`]) {
       const res = await reseller(wrong, '/wallet');
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ success: false, message: 'This API key is not valid.' });
+      expect(res.body).toEqual({ success: false, code: 'api_key.invalid', message: 'This API key is not valid.' });
     }
   });
 
@@ -195,7 +196,7 @@ describe('the reseller API’s door', () => {
     ]) {
       const res = await reseller(key, path);
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ success: false, message: `This API key lacks the scope ${scope}, which this call needs.` });
+      expect(res.body).toEqual({ success: false, code: 'api_key.scope_missing', message: `This API key lacks the scope ${scope}, which this call needs.` });
     }
     const write = await h
       .http()
@@ -214,13 +215,17 @@ describe('the reseller API’s door', () => {
     await h.http().delete(`/api/v1/dealer/api-keys/${api_key.id}`).set(bearer(shopA.token));
     const res = await reseller(key, '/wallet');
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ success: false, message: 'This API key has been revoked.' });
+    expect(res.body).toEqual({ success: false, code: 'api_key.revoked', message: 'This API key has been revoked.' });
 
     const other = await makeShop(h, root, 'cost');
     const live = await newKey(other.token);
     expect((await reseller(live.key, '/wallet')).status).toBe(200);
     expect((await h.http().patch(`/api/v1/users/${other.dealerId}`).set(bearer(root)).send({ status: 'inactive' })).status).toBe(200);
-    expect((await reseller(live.key, '/wallet')).body).toEqual({ success: false, message: 'This API key’s dealer account is inactive or closed.' });
+    expect((await reseller(live.key, '/wallet')).body).toEqual({
+      success: false,
+      code: 'api_key.dealer_inactive',
+      message: 'This API key’s dealer account is inactive or closed.',
+    });
     expect((await h.http().patch(`/api/v1/users/${other.dealerId}`).set(bearer(root)).send({ status: 'active' })).status).toBe(200);
     expect((await reseller(live.key, '/wallet')).status).toBe(200);
     expect((await h.http().delete(`/api/v1/users/${other.dealerId}`).set(bearer(root))).status).toBe(200);
@@ -234,7 +239,7 @@ describe('the reseller API’s door', () => {
     expect((await reseller(key, '/wallet', '2001:db8:1::5')).status).toBe(200);
     const out = await reseller(key, '/wallet', '203.0.113.8');
     expect(out.status).toBe(403);
-    expect(out.body).toEqual({ success: false, message: 'This API key may not be used from your address (203.0.113.8).' });
+    expect(out.body).toEqual({ success: false, code: 'api_key.address_not_allowed', message: 'This API key may not be used from your address (203.0.113.8).' });
     expect((await reseller(key, '/wallet', '2001:db9::1')).status).toBe(403);
     // The unit, with the dual-stack spelling of an IPv4 client.
     expect(ipAllowed(['127.0.0.1'], '::ffff:127.0.0.1')).toBe(true);
@@ -252,6 +257,7 @@ describe('the reseller API’s door', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect(limited.body).toEqual({
       success: false,
+      code: 'rate_limited',
       message: `Too many calls with this API key. Please try again in ${limited.headers['retry-after']} seconds.`,
     });
     expect((await reseller(second.key, '/wallet')).status).toBe(200);
@@ -302,7 +308,7 @@ describe('the reseller API’s door', () => {
     expect((await reseller(keyB, `/recharges/${sale.body.data.reference}`)).status).toBe(200);
     const probe = await reseller(keyA, `/recharges/${sale.body.data.reference}`);
     expect(probe.status).toBe(404);
-    expect(probe.body).toEqual({ success: false, message: (await reseller(keyA, '/recharges/RC2222222222')).body.message });
+    expect(probe.body).toEqual({ success: false, code: 'recharges.not_found', message: (await reseller(keyA, '/recharges/RC2222222222')).body.message });
     const listA = await reseller(keyA, '/recharges');
     expect(listA.body.data.every((r: { dealer: { id: number } }) => r.dealer.id === shopA.dealerId)).toBe(true);
     // A's catalogue is A's offer: B's bundle is not in it, and A cannot sell it.

@@ -85,7 +85,12 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
   };
 
   // With two-factor on and this browser not trusted, the answer is a challenge instead of a session.
-  const loginSpec = { auth: 'public' as const, body: loginSchema, response: loginResponseSchema };
+  const loginSpec = {
+    auth: 'public' as const,
+    body: loginSchema,
+    response: loginResponseSchema,
+    errors: { 401: 'Wrong email or password', 403: 'The account is not active', 429: 'Too many failed attempts; Retry-After says when to try again' },
+  };
   api.post('/admin/login', { summary: 'Sign in (staff: admins and dealers); with two-factor on: a challenge for the code', ...loginSpec }, login);
   api.post('/login', { summary: 'Sign in (same as /auth/admin/login)', ...loginSpec }, login);
   addTwoFactorRoutes(api);

@@ -47,7 +47,7 @@ describe('sign-in', () => {
     const unknown = await h.http().post('/api/v1/auth/admin/login').send({ email: 'ghost@test.example', password: 'Nope@1234' });
     for (const res of [wrong, unknown]) {
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ success: false, message: 'Invalid email or password.' });
+      expect(res.body).toEqual({ success: false, code: 'auth.invalid_credentials', message: 'Invalid email or password.' });
     }
     expect(await h.knex('activity_log').where({ action: 'login_failed' }).count({ n: '*' }).first()).toMatchObject({ n: 2 });
   });

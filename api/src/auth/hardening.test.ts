@@ -118,7 +118,13 @@ describe('changing the sign-in email', () => {
     const other = await h.login(me.email);
     const missing = await h.http().put('/api/v1/auth/profile').set(bearer(me.token)).send({ email: 'moved@test.example' });
     expect(missing.status).toBe(422);
-    expect(missing.body).toEqual({ success: false, message: VALIDATION, errors: { current_password: ['Current password is required'] } });
+    expect(missing.body).toEqual({
+      success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
+      message: VALIDATION,
+      errors: { current_password: ['Current password is required'] },
+    });
     const wrong = await h.http().put('/api/v1/auth/profile').set(bearer(me.token)).send({ email: 'moved@test.example', current_password: 'Wrong@Pass1' });
     expect(wrong.body.errors).toEqual({ current_password: ['The current password is incorrect.'] });
     const ok = await h.http().put('/api/v1/auth/profile').set(bearer(me.token)).send({ email: 'moved@test.example', current_password: PASSWORD });

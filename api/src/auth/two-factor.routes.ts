@@ -93,6 +93,7 @@ export function addTwoFactorRoutes(api: ApiRouter): void {
       auth: 'public',
       body: twoFactorVerifySchema,
       response: twoFactorSessionSchema,
+      errors: { 401: 'The challenge expired or is not valid: sign in again' },
     },
     async (req, ctx, res) => {
       const input = req.body as TwoFactorVerifyInput;
@@ -169,6 +170,7 @@ export function addTwoFactorRoutes(api: ApiRouter): void {
       permission: SIGNED_IN,
       beforeTwoFactor: true,
       response: twoFactorSetupSchema,
+      errors: { 409: 'Two-factor sign-in is already on' },
     },
     async (_req, ctx) => {
       const user = me(ctx);
@@ -190,6 +192,7 @@ export function addTwoFactorRoutes(api: ApiRouter): void {
       beforeTwoFactor: true,
       body: twoFactorConfirmSchema,
       response: recoveryCodesSchema,
+      errors: { 409: 'Two-factor sign-in is already on, or there is no setup to confirm' },
     },
     async (req, ctx) => {
       const user = me(ctx);
@@ -225,6 +228,7 @@ export function addTwoFactorRoutes(api: ApiRouter): void {
       permission: SIGNED_IN,
       body: twoFactorPasswordSchema,
       response: recoveryCodesSchema,
+      errors: { 409: 'Two-factor sign-in is not on' },
     },
     async (req, ctx) => {
       const user = me(ctx);

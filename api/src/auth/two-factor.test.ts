@@ -403,7 +403,7 @@ describe('roles that require two-factor sign-in', () => {
     expect(blocked.body).toEqual({
       success: false,
       message: 'Your role requires two-factor sign-in. Set it up to continue.',
-      code: 'two_factor_enrolment_required',
+      code: 'auth.two_factor_enrolment_required',
     });
     expect((await h.http().get('/api/v1/wallets').set(bearer(member.token))).status).toBe(403);
 
@@ -412,7 +412,7 @@ describe('roles that require two-factor sign-in', () => {
     expect(signIn.status).toBe(200);
     expect(signIn.body.data.user).toMatchObject({ two_factor_required: true, two_factor_enabled: false });
     const token = signIn.body.data.token;
-    expect((await h.http().get('/api/v1/users').set(bearer(token))).body.code).toBe('two_factor_enrolment_required');
+    expect((await h.http().get('/api/v1/users').set(bearer(token))).body.code).toBe('auth.two_factor_enrolment_required');
     expect((await h.http().put('/api/v1/auth/profile').set(bearer(token)).send({ name: 'Skip' })).status).toBe(403);
     expect((await h.http().get('/api/v1/auth/me').set(bearer(token))).status).toBe(200);
     expect((await h.http().get('/api/v1/auth/two-factor').set(bearer(token))).body.data).toMatchObject({ required: true, enabled: false });
@@ -492,7 +492,7 @@ describe("an admin's reset", () => {
     expect(await h.knex('two_factor_credentials').where('user_id', member.id)).toHaveLength(0);
     expect(await h.knex('two_factor_recovery_codes').where('user_id', member.id)).toHaveLength(0);
     // The member's open session follows the rule at once: enrol first.
-    expect((await h.http().get('/api/v1/dashboard').set(bearer(session))).body.code).toBe('two_factor_enrolment_required');
+    expect((await h.http().get('/api/v1/dashboard').set(bearer(session))).body.code).toBe('auth.two_factor_enrolment_required');
     // A second reset changes nothing and logs nothing.
     const again = await h.http().post(`/api/v1/users/${member.id}/two-factor/reset`).set(bearer(resetter.token));
     expect(again.body.message).toBe('This user has no two-factor sign-in to reset.');

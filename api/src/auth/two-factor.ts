@@ -48,10 +48,9 @@ export function twoFactorRequired(user: Pick<User, 'roles'>): boolean {
   return (user.roles ?? []).some((r) => !r.deleted_at && Boolean(r.requires_two_factor));
 }
 
+/** A 403 with code auth.two_factor_enrolment_required (error-codes.ts), on which the console opens the enrolment. */
 export function enrolmentRequired(): AppError {
-  const err = forbidden('api:two_factor.enrolment_required');
-  err.code = 'two_factor_enrolment_required';
-  return err;
+  return forbidden('api:two_factor.enrolment_required');
 }
 
 /** Whether any live role of the user requires the second factor, read from the database. */

@@ -162,7 +162,13 @@ describe('what a create must carry', () => {
     const before = bannerFiles();
     const noFile = await createForm(admin, { title: 'No image' }, null);
     expect(noFile.status).toBe(422);
-    expect(noFile.body).toEqual({ success: false, message: VALIDATION, errors: { image: [IMAGE_REQUIRED] } });
+    expect(noFile.body).toEqual({
+      success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
+      message: VALIDATION,
+      errors: { image: [IMAGE_REQUIRED] },
+    });
     const json = await h.http().post('/api/v1/banners').set(bearer(admin)).send({ title: 'No image' });
     expect(json.status).toBe(422);
     expect(json.body.errors).toEqual({ image: [IMAGE_REQUIRED] });
@@ -183,7 +189,13 @@ describe('what a create must carry', () => {
     for (const [bytes, filename, contentType] of samples) {
       const res = await h.http().post('/api/v1/banners').set(bearer(admin)).field('title', 'Not a picture').attach('image', bytes, { filename, contentType });
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ success: false, message: VALIDATION, errors: { image: [NOT_IMAGE] } });
+      expect(res.body).toEqual({
+        success: false,
+        code: 'validation.failed',
+        errors_detail: expect.any(Array),
+        message: VALIDATION,
+        errors: { image: [NOT_IMAGE] },
+      });
     }
     expect(bannerFiles()).toEqual(before);
     expect(await h.knex('banners').where('title', 'Not a picture').first()).toBeUndefined();

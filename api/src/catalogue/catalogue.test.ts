@@ -42,7 +42,13 @@ describe('internet providers', () => {
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual({ phone_prefixes: ['Each prefix is 1 to 4 digits, such as 61'] });
     const taken = await h.http().post('/api/v1/internet-providers').set(bearer(root)).send({ name: 'Again', code: 'HORMUUD' });
-    expect(taken.body).toEqual({ success: false, message: VALIDATION, errors: { code: ['The code has already been taken.'] } });
+    expect(taken.body).toEqual({
+      success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
+      message: VALIDATION,
+      errors: { code: ['The code has already been taken.'] },
+    });
   });
 
   it('gives a number prefix to one operator only: equal, longer or shorter clashes are 422s, also when two admins save at once', async () => {

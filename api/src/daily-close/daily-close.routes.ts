@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  listParams,
   dailyCloseDaySchema,
   dailyCloseDifferenceSchema,
   dailyCloseExportQuery,
@@ -15,7 +16,8 @@ import { PaymentGateways } from '../connectors/payments/payment-gateways.ts';
 import { closeDay, listDays, readDay, refreshDay, resolveDifference, type DailyCloseDeps } from './daily-close.service.ts';
 import { exportDayCsv, exportDayPdf } from './daily-close-export.ts';
 
-const listQuery = z.object({ page: z.string().optional(), per_page: z.string().optional() });
+// Company days, newest first unless order is asc.
+const listQuery = z.object({ ...listParams({ sort: ['date'] }) });
 
 /** The process's aggregators and gateways as the close asks them, read at each call. */
 export function dailyCloseDeps(routing: RoutingDeps, money: RechargeMoney): DailyCloseDeps {
@@ -43,7 +45,7 @@ export function dailyCloseRoutes(registry: OpenApiRegistry, deps: DailyCloseDeps
       list: true,
       response: dailyCloseDaySchema,
     },
-    async (req, ctx) => listDays(ctx, req.query as { page?: string; per_page?: string }),
+    async (req, ctx) => listDays(ctx, req.query as { page?: string; per_page?: string; order?: string }),
   );
 
   api.get(
@@ -67,6 +69,7 @@ export function dailyCloseRoutes(registry: OpenApiRegistry, deps: DailyCloseDeps
       permission: 'view daily close',
       query: dailyCloseExportQuery,
       response: null,
+      downloads: ['text/csv', 'application/pdf'],
     },
     async (req, ctx, res) => {
       const day = String(req.params.date);

@@ -782,8 +782,8 @@ export async function detectCorrections(ctx: ServiceContext): Promise<void> {
 
 // ---- the list of days --------------------------------------------------------------------------
 
-/** Days that have sales, a close row or corrections, up to today, newest first. */
-export async function listDays(ctx: ServiceContext, query: { page?: string; per_page?: string }): Promise<Page<DailyCloseDay>> {
+/** Days that have sales, a close row or corrections, up to today, newest first (oldest first with order asc). */
+export async function listDays(ctx: ServiceContext, query: { page?: string; per_page?: string; order?: string }): Promise<Page<DailyCloseDay>> {
   assertStaff(ctx);
   const { timezone } = await readCompanySettings(ctx.db);
   const today = zonedDay(new Date(), timezone);
@@ -804,6 +804,7 @@ export async function listDays(ctx: ServiceContext, query: { page?: string; per_
   const byDay = new Map(perDay.map((r) => [r.d, r]));
   const rowOf = new Map(rows.map((r) => [r.day, r]));
   const days = [...new Set([...byDay.keys(), ...rowOf.keys(), ...corrected])].filter((d) => d <= today).sort((a, b) => (a < b ? 1 : -1));
+  if ((query.order ?? '').toLowerCase() === 'asc') days.reverse();
   const { page, perPage } = pageParams(query);
   const slice = days.slice((page - 1) * perPage, page * perPage);
   const diffs: { day: string; n: number | string; open: number | string | null }[] = slice.length

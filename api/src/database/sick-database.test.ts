@@ -11,8 +11,8 @@ import { databaseTimeouts } from '../../../db/config.ts';
  * a network partition, a wallet row locked by another session, a schema that is gone.
  */
 const mysql = TEST_DATABASE === 'mysql';
-const BUSY = { success: false, message: 'The service is busy. Please try again in a moment.' };
-const UNAVAILABLE = { success: false, message: 'The service is temporarily unavailable. Please try again in a few seconds.' };
+const BUSY = { success: false, code: 'database.busy', message: 'The service is busy. Please try again in a moment.' };
+const UNAVAILABLE = { success: false, code: 'database.unavailable', message: 'The service is temporarily unavailable. Please try again in a few seconds.' };
 
 async function timed<T>(request: PromiseLike<T>): Promise<{ res: T; ms: number }> {
   const started = Date.now();

@@ -101,7 +101,7 @@ describe.runIf(TEST_DATABASE === 'sqlite')('a busy SQLite (another process holds
       const res = await h.http().post('/api/v1/roles').set(bearer(token)).send({ name: 'while-busy' });
       expect(res.status).toBe(503);
       expect(res.headers['retry-after']).toBe('2');
-      expect(res.body).toEqual({ success: false, message: 'The service is busy. Please try again in a moment.' });
+      expect(res.body).toEqual({ success: false, code: 'database.busy', message: 'The service is busy. Please try again in a moment.' });
     } finally {
       clearInterval(ticker);
       other.exec('ROLLBACK');
@@ -141,7 +141,11 @@ describe('an unreachable database', () => {
       const scoped = await request(app).get('/api/v1/users').set(bearer(token));
       expect(scoped.status).toBe(503);
       expect(scoped.headers['retry-after']).toBe('5');
-      expect(scoped.body).toEqual({ success: false, message: 'The service is temporarily unavailable. Please try again in a few seconds.' });
+      expect(scoped.body).toEqual({
+        success: false,
+        code: 'database.unavailable',
+        message: 'The service is temporarily unavailable. Please try again in a few seconds.',
+      });
     } finally {
       // Back to the harness's connection for the rest of this file.
       Model.knex(h.knex);

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import {
+  listParams as listQueryParams,
   affectedSchema,
   dealerBundleResponseSchema,
   dealerBundleSchema,
@@ -29,12 +30,8 @@ import {
 
 const listQuery = z.object({
   dealer_id: z.string().optional().describe('Admins: the dealer (id or h_id). Dealers: ignored, always themselves'),
-  page: z.string().optional(),
-  per_page: z.string().optional(),
-  q: z.string().max(191).optional(),
   enabled: z.enum(['true', 'false']).optional(),
-  sort: z.enum(['sort_order', 'name'], { message: 'api:errors.sort_invalid_short' }).optional(),
-  order: z.enum(['asc', 'desc', 'ASC', 'DESC'], { message: 'api:errors.order_invalid' }).optional(),
+  ...listQueryParams({ sort: ['sort_order', 'name'], q: 'The name (contains, any case)' }),
   provider_id: z.string().optional(),
   category_id: z.string().optional(),
 });

@@ -112,7 +112,13 @@ describe('the dealer catalogue', () => {
   it('refuses a price below the cost with the cost in the message, and changes nothing', async () => {
     const res = await h.http().patch(`/api/v1/dealer-bundles/${bundleIds[1]}`).set(bearer(dealerA.token)).send({ selling_price: '0.39' });
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ success: false, message: VALIDATION, errors: { selling_price: ['The selling price may not be below the cost price (0.40).'] } });
+    expect(res.body).toEqual({
+      success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
+      message: VALIDATION,
+      errors: { selling_price: ['The selling price may not be below the cost price (0.40).'] },
+    });
     const shown = await h.http().get(`/api/v1/dealer-bundles/${bundleIds[1]}`).set(bearer(dealerA.token));
     expect(shown.body.data.selling_price).toBe('0.60');
     const both = await h.http().patch(`/api/v1/dealer-bundles/${bundleIds[1]}`).set(bearer(dealerA.token)).send({ selling_price: '1', profit: '1' });

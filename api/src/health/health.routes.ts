@@ -14,29 +14,42 @@ const healthSchema = z.object({ status: z.enum(['ok', 'degraded']), database: z.
  * too. Down is a 503 with Retry-After.
  */
 export function healthRoutes(registry: OpenApiRegistry, knex: Knex, timeoutSeconds: number): ApiRouter {
-  const api = new ApiRouter(registry, '/health', 'Health');
-  api.get('/', { summary: 'Service and database health', auth: 'public', response: healthSchema }, async (req, _ctx, res) => {
-    const ms = timeoutSeconds * 1000;
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        // The query's own timeout marks its connection as spoiled, so the pool drops it.
-        knex('knex_migrations').first('id').timeout(ms),
-        // Waiting for a connection counts too.
-        new Promise((_resolve, reject) => {
-          timer = setTimeout(() => reject(new Error(`No answer within ${ms} ms`)), ms);
-        }),
-      ]);
-      return { data: { status: 'ok', database: 'ok' } };
-    } catch (err) {
-      req.log?.warn({ err }, 'health: database down');
-      res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS.unavailable));
-      res
-        .status(503)
-        .json({ success: false, message: translateMessage(req.t, 'api:errors.database_unavailable'), data: { status: 'degraded', database: 'down' } });
-    } finally {
-      clearTimeout(timer);
-    }
-  });
+  // Outside the per-address rate limit (app.ts), so a monitor never gets a 429.
+  const api = new ApiRouter(registry, '/health', 'Health', { rateLimited: false });
+  api.get(
+    '/',
+    {
+      summary: 'Service and database health',
+      auth: 'public',
+      response: healthSchema,
+      errors: { 503: 'The database does not answer: the error, with data {status: degraded, database: down}' },
+    },
+    async (req, _ctx, res) => {
+      const ms = timeoutSeconds * 1000;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          // The query's own timeout marks its connection as spoiled, so the pool drops it.
+          knex('knex_migrations').first('id').timeout(ms),
+          // Waiting for a connection counts too.
+          new Promise((_resolve, reject) => {
+            timer = setTimeout(() => reject(new Error(`No answer within ${ms} ms`)), ms);
+          }),
+        ]);
+        return { data: { status: 'ok', database: 'ok' } };
+      } catch (err) {
+        req.log?.warn({ err }, 'health: database down');
+        res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS.unavailable));
+        res.status(503).json({
+          success: false,
+          message: translateMessage(req.t, 'api:errors.database_unavailable'),
+          code: 'database.unavailable',
+          data: { status: 'degraded', database: 'down' },
+        });
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  );
   return api;
 }

@@ -18,7 +18,7 @@ describe('health, unknown paths and the OpenAPI document', () => {
   it('answers JSON 404 for unknown API paths, in the request language', async () => {
     const res = await h.http().get('/api/v1/no-such-thing');
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ success: false, message: 'The requested resource was not found.' });
+    expect(res.body).toEqual({ success: false, code: 'route_not_found', message: 'The requested resource was not found.' });
     const so = await h.http().get('/api/v1/no-such-thing?lng=so');
     expect(so.body.message).toBe('Waxa la codsaday lama helin.');
     const ar = await h.http().get('/api/v1/no-such-thing').set('Accept-Language', 'ar-SA,ar;q=0.9');
@@ -55,7 +55,7 @@ describe('health, unknown paths and the OpenAPI document', () => {
   it('refuses a malformed JSON body with 400 and a clear message', async () => {
     const res = await h.http().post('/api/v1/auth/admin/login').set('content-type', 'application/json').send('{"email":');
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ success: false, message: 'The request body is not valid JSON.' });
+    expect(res.body).toEqual({ success: false, code: 'invalid_json', message: 'The request body is not valid JSON.' });
   });
 
   it('serves translations for the console', async () => {
@@ -78,6 +78,7 @@ describe('health, unknown paths and the OpenAPI document', () => {
       expect(res.headers['retry-after']).toBe('5');
       expect(res.body).toEqual({
         success: false,
+        code: 'database.unavailable',
         message: 'Adeegga si ku meel gaar ah looma heli karo. Fadlan mar kale isku day dhowr ilbiriqsi kadib.',
         data: { status: 'degraded', database: 'down' },
       });

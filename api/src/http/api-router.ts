@@ -4,7 +4,9 @@ import { SIGNED_IN, type Permission } from '@app/contracts';
 import { authenticateRequest } from '../auth/authenticate.ts';
 import { forbidden, locked, validationFailed, AppError, type FieldErrors } from './errors.ts';
 import { parseOrThrow } from './validate.ts';
-import type { OpenApiRegistry } from '../openapi/registry.ts';
+import { refuseUndeclaredParams } from './list-query.ts';
+import type { Audience, DownloadType, OpenApiRegistry } from '../openapi/registry.ts';
+import { contractCheck, contractCheckEnabled } from '../openapi/contract-check.ts';
 import { translateMessage } from '../i18n/server-i18n.ts';
 import { contextFromRequest, type ServiceContext } from '../platform/context.ts';
 import { hasAll } from '../auth/access.ts';
@@ -35,9 +37,14 @@ export interface EndpointSpec {
   headers?: { name: string; required?: boolean; description: string }[];
   /** OpenAPI examples: a request body and the answer's `data`. */
   examples?: { body?: unknown; data?: unknown };
-  /** Further error answers, by status, for the OpenAPI document. */
+  /** Further answers, by status, for the OpenAPI document: errors, or a second success (a replay's 200). */
   errors?: Record<number, string>;
   description?: string;
+  /**
+   * Files the route answers (CSV, PDF), beside the JSON of `response` (chosen by its `format`
+   * query parameter), or instead of it when `response` is null.
+   */
+  downloads?: DownloadType[];
   /**
    * Every listed permission is required. Signed-in routes must declare one (or anyPermission):
    * SIGNED_IN says "any signed-in user" explicitly; a route with neither is refused at startup.
@@ -58,7 +65,7 @@ export interface EndpointSpec {
   check?: (req: Request) => FieldErrors;
   /**
    * Open to a user whose role requires two-factor sign-in before it has enrolled (the enrolment
-   * routes). Every other 'user' route answers that user 403 with code two_factor_enrolment_required.
+   * routes). Every other 'user' route answers that user 403 with code auth.two_factor_enrolment_required.
    */
   beforeTwoFactor?: boolean;
   /** Schema of `data` in the answer (of each item for lists); null: the answer has no data. */
@@ -72,8 +79,10 @@ type Handler = (req: Request, ctx: ServiceContext, res: Response) => Promise<Res
 export interface ApiRouterOptions {
   /** Authenticates an api-key route's caller for `scope` (throws the 401/403/429). */
   keyAuth?: (req: Request, res: Response, scope: string) => Promise<void>;
-  /** The OpenAPI server these paths hang under when not /api/v1. */
-  server?: string;
+  /** The OpenAPI document these routes belong to (default console: /api/v1). */
+  audience?: Audience;
+  /** False for routes outside the per-address rate limit (health), so no 429 is documented. */
+  rateLimited?: boolean;
 }
 
 function fieldErrorsOf(err: unknown): FieldErrors {
@@ -138,7 +147,9 @@ export class ApiRouter {
       status: spec.status ?? 200,
       list: spec.list,
       scope: spec.scope,
-      server: this.options.server,
+      audience: this.options.audience ?? 'console',
+      rateLimited: this.options.rateLimited,
+      downloads: spec.downloads,
       headers: spec.headers,
       examples: spec.examples,
       errors: spec.errors,
@@ -161,7 +172,9 @@ export class ApiRouter {
       next();
     };
     const run: RequestHandler = async (req, res) => {
-      // Query filters are checked (a bad value is a 422, not an empty list) but left in place.
+      // A list refuses what it does not declare (named, not silently ignored); values are then
+      // checked (a bad value is a 422, not an empty list) but left in place.
+      if (spec.list) refuseUndeclaredParams(spec.query, req.query as Record<string, unknown>);
       if (spec.query) parseOrThrow(spec.query, req.query);
       // Every problem of the request in one 422: the body's fields and the route's own checks.
       let errors: FieldErrors = {};
@@ -187,6 +200,11 @@ export class ApiRouter {
       });
     };
     const chain: RequestHandler[] = [guard];
+    // In the API tests: every answer of this route is checked against its OpenAPI operation.
+    if (contractCheckEnabled()) {
+      const audience = this.options.audience ?? 'console';
+      chain.unshift(contractCheck(this.registry, { audience, method, path: fullPath, response: spec.response, list: spec.list, downloads: spec.downloads }));
+    }
     if (spec.upload) chain.push(spec.upload);
     chain.push(run);
     this.router[method](path, ...chain);

@@ -1,6 +1,7 @@
 /**
  * Errors the API answers with. Messages are translation keys ('api:...' or 'validation:...'),
- * translated once, in the error handler, in the request's language.
+ * translated once, in the error handler, in the request's language. Each answers a machine code
+ * beside the message: `code` when given, else its message's (error-codes.ts).
  */
 export type FieldErrors = Record<string, string[]>;
 
@@ -11,11 +12,11 @@ export class AppError extends Error {
     public readonly errors?: FieldErrors,
     public readonly vars?: Record<string, unknown>,
     public readonly headers?: Record<string, string>,
+    /** A stable machine code overriding the one its message maps to (error-codes.ts). */
+    public readonly code?: string,
   ) {
     super(message);
   }
-  /** A machine-readable reason the client acts on (e.g. two_factor_enrolment_required), beside the message. */
-  code?: string;
 }
 
 export const unauthorized = (message = 'api:errors.unauthenticated') => new AppError(401, message);

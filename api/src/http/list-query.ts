@@ -1,11 +1,50 @@
 import type { Knex } from 'knex';
 import type { QueryBuilder, Model } from 'objection';
-import { fieldError } from './errors.ts';
+import { z, type ZodType } from 'zod';
+import { ALWAYS_ALLOWED_PARAMS, MAX_PAGE, MAX_PER_PAGE } from '@app/contracts';
+import { AppError, fieldError } from './errors.ts';
 import { decodeId } from './ids.ts';
 
-export const MAX_PER_PAGE = 100;
+export { MAX_PAGE, MAX_PER_PAGE };
 export const DEFAULT_PER_PAGE = 15;
-export const MAX_PAGE = 1_000_000;
+
+/** The top-level keys of a query schema (an object, possibly optional, piped or refined). */
+export function queryKeys(schema: ZodType | undefined): string[] {
+  if (!schema) return [];
+  if (schema instanceof z.ZodObject) return Object.keys(schema.shape);
+  if (schema instanceof z.ZodPipe) return queryKeys(schema.in as ZodType);
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return queryKeys(schema.unwrap() as ZodType);
+  return [];
+}
+
+/** The fields a query schema's `sort` accepts, or null when it declares no enum of them. */
+function sortFields(schema: ZodType | undefined): string[] | null {
+  if (!(schema instanceof z.ZodObject)) return schema instanceof z.ZodPipe ? sortFields(schema.in as ZodType) : null;
+  let sort = (schema.shape as Record<string, ZodType>).sort;
+  while (sort instanceof z.ZodOptional || sort instanceof z.ZodNullable || sort instanceof z.ZodDefault) sort = sort.unwrap() as ZodType;
+  return sort instanceof z.ZodEnum ? (sort.options as string[]) : null;
+}
+
+/**
+ * A list's query string against what its route declares (docs/api-conventions.md, "Lists"): a
+ * parameter it neither declares nor always allows (lng) is refused, named, rather than silently
+ * ignored; so is a sort field it does not have, with the ones it has. The values are then
+ * checked by the schema itself (the router's parseOrThrow).
+ */
+export function refuseUndeclaredParams(schema: ZodType | undefined, query: Record<string, unknown>): void {
+  const allowed = new Set<string>([...ALWAYS_ALLOWED_PARAMS, ...queryKeys(schema)]);
+  const unknown = Object.keys(query).filter((name) => !allowed.has(name));
+  if (unknown.length) {
+    const names = unknown.slice(0, 20);
+    throw new AppError(422, 'api:errors.validation', Object.fromEntries(names.map((name) => [name, ['validation:unknown_parameter']])), {
+      name: names.join(', '),
+    });
+  }
+  const fields = sortFields(schema);
+  if (fields && query.sort !== undefined && !(typeof query.sort === 'string' && fields.includes(query.sort))) {
+    throw fieldError('sort', 'api:errors.sort_invalid', { fields: fields.join(', ') });
+  }
+}
 
 export interface ListOptions<M extends Model> {
   table: string;

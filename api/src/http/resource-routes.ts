@@ -1,6 +1,15 @@
 import type { Request } from 'express';
 import { z, type ZodType } from 'zod';
-import { affectedSchema, idListSchema, reorderSchema, operationPermissions, hasOperation, type Operation, type PermissionName } from '@app/contracts';
+import {
+  affectedSchema,
+  idListSchema,
+  listParams,
+  reorderSchema,
+  operationPermissions,
+  hasOperation,
+  type Operation,
+  type PermissionName,
+} from '@app/contracts';
 import { ApiRouter, type EndpointSpec } from './api-router.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { checkedImage, imagesUpload } from '../uploads/image-upload.ts';
@@ -62,6 +71,7 @@ export function resourceRoutes<M extends SoftModel, R extends ZodType>(
   const requiredImageErrors = (req: Request) => service.missingImages((req.body ?? {}) as Record<string, unknown>, sentFiles(req));
 
   const listHandler = (state: 'active' | 'trashed') => (req: Request, ctx: ServiceContext) => service.list(ctx, req.query as Record<string, unknown>, state);
+  const listQuery = resourceListQuery(mod);
   const noun = def.name.replace(/-/g, ' ');
   const ids = (req: Request) => (req.body as { ids: (string | number)[] }).ids;
   const affected = affectedSchema;
@@ -70,15 +80,11 @@ export function resourceRoutes<M extends SoftModel, R extends ZodType>(
   if (has('trashList'))
     api.get(
       '/trashed/list',
-      { summary: `List ${noun} in the trash`, ...perms('trashList'), list: true, query: mod.schemas.filters, response: mod.response },
+      { summary: `List ${noun} in the trash`, ...perms('trashList'), list: true, query: listQuery, response: mod.response },
       listHandler('trashed'),
     );
   if (has('search'))
-    api.get(
-      '/search',
-      { summary: `Search ${noun} by q`, ...perms('search'), list: true, query: mod.schemas.filters, response: mod.response },
-      listHandler('active'),
-    );
+    api.get('/search', { summary: `Search ${noun} by q`, ...perms('search'), list: true, query: listQuery, response: mod.response }, listHandler('active'));
 
   if (has('bulkDelete')) {
     api.delete(
@@ -144,8 +150,7 @@ export function resourceRoutes<M extends SoftModel, R extends ZodType>(
   mod.extraRoutes?.(api, { find: service.find, findMany: service.findMany, presentOne: service.presentOne, storage });
 
   // Routes with :id.
-  if (has('list'))
-    api.get('/', { summary: `List ${noun}`, ...perms('list'), list: true, query: mod.schemas.filters, response: mod.response }, listHandler('active'));
+  if (has('list')) api.get('/', { summary: `List ${noun}`, ...perms('list'), list: true, query: listQuery, response: mod.response }, listHandler('active'));
 
   if (has('create') && mod.schemas.create) {
     // A missing required file is reported with the body's errors when the body is invalid too.
@@ -213,5 +218,31 @@ export function resourceRoutes<M extends SoftModel, R extends ZodType>(
   return api;
 }
 
+const idsParam = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .describe('Only these records: ids or h_ids, comma-separated or repeated (ids[]=…)');
+
+/**
+ * The whole query of a resource's lists (list, trash, search): page, per_page, sort (its sortable
+ * fields), order, q (when it searches), ids, and its filters; anything else is refused by the router.
+ * A filter applied by `list.filters` but missing from the filters schema is declared as text.
+ */
+export function resourceListQuery<M extends SoftModel, R extends ZodType>(mod: ResourceRoutesModule<M, R>) {
+  const declared = mod.schemas.filters instanceof z.ZodObject ? (mod.schemas.filters.shape as Record<string, ZodType>) : {};
+  const applied = Object.fromEntries(Object.keys(mod.list.filters ?? {}).map((name) => [name, z.string().optional()]));
+  const sortable = mod.list.sortable as [string, ...string[]];
+  return z.object({
+    ...applied,
+    ...declared,
+    ...listParams({
+      sort: sortable,
+      defaultSort: mod.list.defaultSort.field,
+      q: mod.def.searchable.length ? `Matches ${mod.def.searchable.join(', ')} (contains, any case)` : undefined,
+    }),
+    ids: idsParam,
+  });
+}
+
 /** A zod object of the list filters, for validation and the OpenAPI document. */
-export const filterQuery = (shape: Record<string, ZodType>) => z.object({ ...shape, ids: z.union([z.string(), z.array(z.string())]).optional() });
+export const filterQuery = (shape: Record<string, ZodType>) => z.object({ ...shape, ids: idsParam });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateParam } from '@app/contracts';
+import { listParams, dateParam } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { decodeId, encodeId } from '../http/ids.ts';
@@ -44,9 +44,7 @@ const query = z.object({
   subject_id: z.string().optional(),
   from: dateParam,
   to: dateParam,
-  q: z.string().max(191).optional(),
-  page: z.string().optional(),
-  per_page: z.string().optional(),
+  ...listParams({ sort: ['id'], q: 'Part of the description, or an IP address exactly' }),
 });
 
 const parse = (v: string | null) => {
@@ -105,7 +103,7 @@ export function logRoutes(registry: OpenApiRegistry) {
       const countRow = await qb.clone().clearSelect().count({ n: '*' }).first();
       const total = Number((countRow as { n: number | string }).n);
       const rows = await qb
-        .orderBy('activity_log.id', 'desc')
+        .orderBy('activity_log.id', (f.order ?? '').toLowerCase() === 'asc' ? 'asc' : 'desc')
         .limit(perPage)
         .offset((page - 1) * perPage);
       const subjects = await describeSubjects(ctx.db as never, rows);

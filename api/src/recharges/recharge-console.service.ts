@@ -1,5 +1,7 @@
 import {
+  nationalNumber,
   type PaidBackInput,
+  type RechargeListSort,
   type PaymentState,
   formatMinor,
   type RechargeResponse,
@@ -8,6 +10,7 @@ import {
   type SettleRechargeInput,
   type WalletTransactionResponse,
 } from '@app/contracts';
+import type { Knex } from 'knex';
 import { decodeId } from '../http/ids.ts';
 import { AppError, fieldError, notFound } from '../http/errors.ts';
 import { pageParams, type Page } from '../http/list-query.ts';
@@ -42,7 +45,8 @@ export interface RechargeMoney {
 export interface RechargeFilters {
   dealer_id?: string;
   provider_id?: string;
-  status?: RechargeStatus;
+  /** One status, or any of several. */
+  status?: RechargeStatus | readonly RechargeStatus[];
   /** Where the customer's payment stands, e.g. `refund_due`: money to pay back by hand. */
   payment_state?: PaymentState;
   /** Days (YYYY-MM-DD) in the company's time zone. */
@@ -51,11 +55,30 @@ export interface RechargeFilters {
   phone?: string;
   /** A reference: ours, the gateway's or the operator's. */
   q?: string;
+  /** The number topped up, exactly (national form, 615123456): the reseller's `phone`. */
+  national_phone?: string;
+  /** The integrator's own reference, exactly. */
+  client_reference?: string;
+  /** The reseller's `q`: the sale's reference, its phone or its client_reference, each exactly. */
+  match?: string;
 }
+
+/** The orders a list of sales offers; `id` (the console's default) is the order they were made in. */
+export const RECHARGE_SORT_COLUMNS: Record<RechargeSort, string> = {
+  id: 'recharges.id',
+  created_at: 'recharges.created_at',
+  amount: 'recharges.amount',
+  status: 'recharges.status',
+  completed_at: 'recharges.completed_at',
+};
+export type RechargeSort = RechargeListSort | 'id';
+export const RECHARGE_SORTS = Object.keys(RECHARGE_SORT_COLUMNS) as [RechargeSort, ...RechargeSort[]];
 
 export interface RechargePageRequest {
   page?: string;
   per_page?: string;
+  /** One of RECHARGE_SORTS (default id); ties are broken by id in the same direction, so pages never overlap. */
+  sort?: string;
   order?: string;
 }
 
@@ -78,12 +101,29 @@ async function filtered(ctx: ServiceContext, f: RechargeFilters) {
   if (isDealer(ctx.actor)) qb.where('recharges.dealer_id', ctx.actor.id!);
   if (f.dealer_id) qb.where('recharges.dealer_id', decodeId(f.dealer_id) ?? 0);
   if (f.provider_id) qb.where('recharges.provider_id', decodeId(f.provider_id) ?? 0);
-  if (f.status) qb.where('recharges.status', f.status);
+  if (typeof f.status === 'string') qb.where('recharges.status', f.status);
+  else if (f.status?.length) qb.whereIn('recharges.status', [...f.status]);
   if (f.payment_state) qb.where('recharges.payment_state', f.payment_state);
   if (f.from) qb.where('recharges.created_at', '>=', toDbTime(startOfZonedDay(f.from, timezone)));
   if (f.to) qb.where('recharges.created_at', '<', toDbTime(new Date(startOfZonedDay(f.to, timezone).getTime() + 86_400_000)));
   const phone = (f.phone ?? '').replace(/\D/g, '').replace(/^(?:00252|252|0)/, '');
   if (phone) qb.where('recharges.phone', 'like', `%${phone}%`);
+  if (f.national_phone) qb.where('recharges.phone', f.national_phone);
+  // An integrator's reference is its own text: INV-1 and inv-1 are two. MariaDB's column collation
+  // ignores case, so there the plain equality (which keeps the index) is narrowed byte for byte.
+  const sameClientReference = (w: Knex.QueryBuilder, value: string) => {
+    w.where('recharges.client_reference', value);
+    if (ctx.db.client.config.client === 'mysql2') w.whereRaw('BINARY ?? = ?', ['recharges.client_reference', value]);
+  };
+  if (f.client_reference) sameClientReference(qb, f.client_reference);
+  if (f.match) {
+    const text = f.match.trim();
+    const national = nationalNumber(text);
+    qb.where((w) => {
+      w.where('recharges.reference', text.toUpperCase()).orWhere((c) => sameClientReference(c, text));
+      if (national) w.orWhere('recharges.phone', national);
+    });
+  }
   if (f.q)
     qb.where((w) =>
       w
@@ -107,13 +147,16 @@ export async function findRecharge(ctx: ServiceContext, rawId: string | number):
 
 const presentOne = async (ctx: ServiceContext, id: number) => presentRecharge(await findRecharge(ctx, id), seesCost(ctx), companyView(ctx));
 
-/** A page of the filtered sales, newest first unless `order` is asc. */
+/** A page of the filtered sales, by `sort` (default id: newest first unless `order` is asc). */
 export async function listRecharges(ctx: ServiceContext, f: RechargeFilters, p: RechargePageRequest): Promise<Page<RechargeResponse>> {
   const { qb } = await filtered(ctx, f);
   const { page, perPage } = pageParams({ page: p.page, per_page: p.per_page });
   const order = (p.order ?? 'desc').toLowerCase() === 'asc' ? 'asc' : 'desc';
+  const sortColumn = RECHARGE_SORT_COLUMNS[(p.sort ?? 'id') as RechargeSort] ?? RECHARGE_SORT_COLUMNS.id;
   const countRow = await qb.clone().clearSelect().clearOrder().count({ n: '*' }).first();
   const total = Number((countRow as { n: number | string } | undefined)?.n ?? 0);
+  // Ties (a status, an amount, no completion yet) are broken by id, so a page never repeats a sale.
+  if (sortColumn !== RECHARGE_SORT_COLUMNS.id) qb.orderBy(sortColumn, order);
   const rows: RechargeListRow[] = await qb
     .orderBy('recharges.id', order)
     .limit(perPage)

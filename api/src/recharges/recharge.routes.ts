@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   dateParam,
+  listParams,
   rechargeResponseSchema,
   remoteCallResponseSchema,
   RECHARGE_STATUSES,
@@ -24,6 +25,7 @@ import {
   retryRecharge,
   reviewCount,
   settleRecharge,
+  RECHARGE_SORTS,
   type RechargeFilters,
   type RechargeMoney,
   type RechargePageRequest,
@@ -44,10 +46,7 @@ const listQuery = z.object({
     .max(32)
     .regex(/^[\d\s+().-]*$/, { message: 'validation:phone_filter_invalid' })
     .optional(),
-  q: z.string().max(64).optional(),
-  page: z.string().optional(),
-  per_page: z.string().optional(),
-  order: z.enum(['asc', 'desc', 'ASC', 'DESC'], { message: 'api:errors.order_invalid' }).optional(),
+  ...listParams({ sort: RECHARGE_SORTS, defaultSort: 'id', q: "A reference, exactly: ours (RC…), the gateway's or the operator's", qMax: 64 }),
 });
 
 const timelineSchema = z.object({
@@ -68,7 +67,7 @@ export function rechargeRoutes(registry: OpenApiRegistry, money: RechargeMoney =
 
   api.get(
     '/export',
-    { summary: 'The filtered recharges as CSV (up to 50,000 rows)', permission: 'view recharges', query: listQuery, response: null },
+    { summary: 'The filtered recharges as CSV (up to 50,000 rows)', permission: 'view recharges', query: listQuery, response: null, downloads: ['text/csv'] },
     async (req, ctx, res) => {
       const { rows, seesCost: cost, timezone } = await exportRecharges(ctx, filtersOf(req.query), EXPORT_LIMIT);
       const header = [
@@ -142,6 +141,7 @@ export function rechargeRoutes(registry: OpenApiRegistry, money: RechargeMoney =
       summary: 'Try a failed recharge again (only one that reached neither the gateway nor the operator)',
       permission: 'retry recharges',
       response: rechargeResponseSchema,
+      errors: { 409: 'The recharge cannot be retried (not failed, or it reached the gateway or the operator)' },
     },
     async (req, ctx) => ({
       message: 'api:recharges.retried',
@@ -156,6 +156,7 @@ export function rechargeRoutes(registry: OpenApiRegistry, money: RechargeMoney =
         "Refund a sale by hand: a failed one's dealer debit and customer payment, whatever is not back yet; a delivered one's money undone (the customer's payment back through the gateway, the dealer's debit back or its profit returned). 409 when nothing is left",
       permission: 'refund recharges',
       response: rechargeResponseSchema,
+      errors: { 409: 'Nothing is left to refund' },
     },
     async (req, ctx) => {
       const { recharge, paymentReturned, paidBackByHand } = await refundRecharge(ctx, money, String(req.params.id));
@@ -172,6 +173,7 @@ export function rechargeRoutes(registry: OpenApiRegistry, money: RechargeMoney =
       permission: 'refund recharges',
       body: paidBackSchema,
       response: rechargeResponseSchema,
+      errors: { 409: 'The payment is not refund_due, or its paying back was recorded already' },
     },
     async (req, ctx) => ({ message: 'api:recharges.paid_back', data: await recordPaidBack(ctx, String(req.params.id), req.body as PaidBackInput) }),
   );
@@ -183,6 +185,7 @@ export function rechargeRoutes(registry: OpenApiRegistry, money: RechargeMoney =
       permission: 'review recharges',
       body: settleRechargeSchema,
       response: rechargeResponseSchema,
+      errors: { 409: 'The sale is not in review (settled already)' },
     },
     async (req, ctx) => {
       const input = req.body as SettleRechargeInput;

@@ -11,7 +11,7 @@ import {
   type RechargeResponse,
 } from '@app/contracts';
 import { decodeId, encodeId } from '../http/ids.ts';
-import { AppError, conflict, fieldError, notFound } from '../http/errors.ts';
+import { AppError, fieldError, notFound } from '../http/errors.ts';
 import { fromDbTime, toDbTime } from '../database/time.ts';
 import { isUniqueViolation } from '../database/db-errors.ts';
 import { transact, type ServiceContext } from '../platform/context.ts';
@@ -27,6 +27,7 @@ import { afterSaleCommit, raiseSaleEvent, saleLogRow } from './sale-events.ts';
 import { paymentAwaitsCheck } from './fulfilment/sale-checks.ts';
 import type { RechargeListRow, RechargeRow } from './recharge-rows.ts';
 import { saleMargin } from './sale-margin.ts';
+import { enqueueRechargeEvent } from '../webhooks/webhook-events.ts';
 
 /**
  * Recharges (docs/data-model.md, Recharges): the sale, priced and snapshotted in the customer's
@@ -120,7 +121,7 @@ export const saleGroupStats = () => ({ ...saleBatches.stats });
  * wrong operator for the number, payment method not offered, no balance) write nothing. The
  * transaction holds only writes: the recharge, under "Cost + Profit" the wallet's conditional
  * debit with its ledger row, and the log line. A key sent again finds its first purchase through
- * the unique (dealer_id, idempotency_key) index, answered with that purchase (or 409 when the
+ * the unique (dealer_id, idempotency_key) index, answered with that purchase (or 422 when the
  * request differs), even when the offer has changed since.
  */
 export async function createRecharge(
@@ -134,8 +135,8 @@ export async function createRecharge(
   const same = async (): Promise<Created | null> => {
     const earlier = await byKey(ctx.db, dealer.id, key);
     if (!earlier) return null;
-    // The rule of payment APIs such as Stripe's: one key, one request.
-    if (earlier.request_hash !== hash) throw conflict('api:recharges.idempotency_key_reused');
+    // The rule of payment APIs such as Stripe's: one key, one request; the IETF draft's 422 (idempotency.key_reused).
+    if (earlier.request_hash !== hash) throw new AppError(422, 'api:recharges.idempotency_key_reused');
     return { id: earlier.id, created: false };
   };
   const offer = await saleOffer(ctx.db, dealer);
@@ -208,6 +209,8 @@ export async function createRecharge(
       // Logged before the debit: the wallet's row lock (every sale of the shop waits on it) is then
       // held for the debit and its ledger row only.
       await tctx.db('activity_log').insert(saleLogRow(tctx, { type: 'sale.created', rechargeId: id, after: logged }));
+      // The dealer's webhook (nothing without one); the debit's wallet.debited follows (ledger.ts).
+      await enqueueRechargeEvent(tctx.db, id, 'recharge.created');
       if (walletPays) {
         try {
           if (offer.walletId === null) throw new InsufficientBalance();

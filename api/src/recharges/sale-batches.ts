@@ -5,6 +5,9 @@ import { currentTransaction, detached, rootKnex, unitOfWork } from '../database/
 import { debitMany } from '../wallets/ledger.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import { saleLogRow } from './sale-events.ts';
+import type { RechargeRow } from './recharge-rows.ts';
+import { toDbTime } from '../database/time.ts';
+import { rechargeEventData, walletEventData, webhookEventRow, writeEvents } from '../webhooks/webhook-events.ts';
 
 /**
  * Group commit of storefront sales on MySQL/MariaDB (issue 17). Every sale of a shop waits on its
@@ -12,7 +15,8 @@ import { saleLogRow } from './sale-events.ts';
  * sales of one wallet that arrive while its previous group is being written are written together
  * in the next: one multi-row INSERT of the recharges, one of their log lines, one conditional
  * debit of the wallet for their total (ledger.ts debitMany) and one multi-row INSERT of their
- * ledger rows, whatever the group's size.
+ * ledger rows, whatever the group's size; for a dealer with a webhook, one read (before the debit)
+ * and one multi-row INSERT of the events (recharge.created, wallet.debited).
  *
  * Only the plain case is grouped. A group the database refuses as a whole (the wallet cannot pay
  * every sale in it, any other error) is rolled back, and each of its sales is answered `null`: the
@@ -166,6 +170,13 @@ async function writeGroup(trx: Knex.Transaction, walletId: number, sales: Batche
         })();
   if (ids.some((id) => !id)) throw new GroupRefused();
   await trx('activity_log').insert(sales.map((s, i) => saleLogRow(s.ctx, { type: 'sale.created', rechargeId: ids[i], after: s.logged })));
+  // The dealers with a webhook (read before the wallet's row is locked): their events go in one insert below.
+  const told = await webhookDealers(trx, sales, walletId);
+  const events: ReturnType<typeof webhookEventRow>[] = [];
+  sales.forEach((s, i) => {
+    if (told.dealers.has(Number(s.row.dealer_id)))
+      events.push(webhookEventRow(Number(s.row.dealer_id), 'recharge.created', rechargeEventData({ ...s.row, id: ids[i] } as unknown as RechargeRow)));
+  });
   let lowBalanceDue = false;
   const debits = sales.flatMap((s, i) => (s.debit ? [{ sale: s, id: ids[i] }] : []));
   if (debits.length) {
@@ -182,7 +193,30 @@ async function writeGroup(trx: Knex.Transaction, walletId: number, sales: Batche
     );
     if (!posted) throw new GroupRefused();
     lowBalanceDue = posted.lowBalanceDue;
+    // Each ledger row's balance after it, chained in the group's order as debitMany wrote them.
+    let balance = posted.balanceAfter + debits.reduce((sum, d) => sum + d.sale.debit!.amount, 0);
+    const postedAt = toDbTime();
+    for (const { sale } of debits) {
+      balance -= sale.debit!.amount;
+      const dealerId = Number(sale.row.dealer_id);
+      if (!told.dealers.has(dealerId)) continue;
+      const row = { kind: 'recharge_debit', amount: sale.debit!.amount, balance_after: balance, reference: sale.row.reference, created_at: postedAt };
+      const clientReference = (sale.row.client_reference as string | null | undefined) ?? null;
+      events.push(webhookEventRow(dealerId, 'wallet.debited', walletEventData(row, told.currency, clientReference), postedAt));
+    }
   }
+  await writeEvents(trx, events);
   // One alert per group is enough (it is sent once per crossing anyway): the last sale's.
   return ids.map((id, i) => ({ id, lowBalanceDue: lowBalanceDue && i === ids.length - 1 }));
+}
+
+/** Of the group's dealers, those with a webhook that is on; and the wallet's currency, for its events. */
+async function webhookDealers(trx: Knex.Transaction, sales: BatchedSale[], walletId: number): Promise<{ dealers: Set<number>; currency: string }> {
+  const dealerIds = [...new Set(sales.map((s) => Number(s.row.dealer_id)))];
+  const rows: { dealer_id: number; currency: string | null }[] = await trx('webhook_endpoints')
+    .leftJoin('wallets', (j) => j.on('wallets.id', '=', trx.raw('?', [walletId])))
+    .whereIn('webhook_endpoints.dealer_id', dealerIds)
+    .whereNull('webhook_endpoints.disabled_at')
+    .select('webhook_endpoints.dealer_id', 'wallets.currency');
+  return { dealers: new Set(rows.map((r) => Number(r.dealer_id))), currency: rows[0]?.currency ?? '' };
 }

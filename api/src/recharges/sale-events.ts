@@ -42,7 +42,7 @@ export interface SaleEvent {
 
 interface Effects {
   log: ActivityAction;
-  /** The dealer's webhook hears of it (webhook-events.ts maps the sale's status to its event type). */
+  /** The dealer's webhook hears of it (webhook-events.ts maps the sale event to its webhook events). */
   webhook?: boolean;
 }
 
@@ -69,7 +69,7 @@ export function saleLogRow(ctx: Pick<ServiceContext, 'actor' | 'ip' | 'userAgent
 /** Raises a sale event inside the change's transaction (`ctx.db`). */
 export async function raiseSaleEvent(ctx: ServiceContext, event: SaleEvent): Promise<void> {
   await ctx.db('activity_log').insert(saleLogRow(ctx, event));
-  if (event.webhook ?? EFFECTS[event.type].webhook) await enqueueRechargeEvent(ctx.db, event.rechargeId);
+  if (event.webhook ?? EFFECTS[event.type].webhook) await enqueueRechargeEvent(ctx.db, event.rechargeId, event.type);
   afterSaleCommit(ctx, event);
 }
 

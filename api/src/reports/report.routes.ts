@@ -77,7 +77,21 @@ export function reportRoutes(registry: OpenApiRegistry) {
       summary: 'Sales over a date range, grouped by day, week, month, provider, bundle or dealer, with totals; format=csv exports exactly the rows shown',
       permission: 'view reports',
       query: salesQuery,
-      response: z.object({ rows: z.array(z.object({ key: z.string(), label: z.string(), ...figures })), totals: z.object(figures) }),
+      downloads: ['text/csv'],
+      response: z.object({
+        from: z.string(),
+        to: z.string(),
+        group_by: z.enum(GROUPS),
+        rows: z.array(
+          z.object({
+            key: z.string(),
+            id: z.number().int().nullable().optional().describe('The provider, bundle or dealer id when grouped by one of them (null: none)'),
+            label: z.string(),
+            ...figures,
+          }),
+        ),
+        totals: z.object(figures),
+      }),
     },
     async (req, ctx, res: Response) => {
       const { timezone } = await readCompanySettings(ctx.db);
@@ -111,6 +125,7 @@ export function reportRoutes(registry: OpenApiRegistry) {
         "The company's real margin on completed sales over a date range (price less the gateway's charges less the aggregator's cost, as the vendors said), grouped by day, dealer, provider or route (the aggregator that delivered), with totals; staff with 'view bundles prices' only; format=csv exports the rows shown",
       permission: ['view reports', 'view bundles prices'],
       query: marginsQuery,
+      downloads: ['text/csv'],
       response: z.object({
         from: z.string(),
         to: z.string(),
@@ -151,6 +166,7 @@ export function reportRoutes(registry: OpenApiRegistry) {
         'Profit per dealer over a date range (a dealer: its own); with dealer_id, per bundle too; format=csv exports the rows shown (per bundle for one dealer)',
       permission: 'view dealer profit report',
       query: salesQuery.pick({ from: true, to: true, dealer_id: true, format: true }),
+      downloads: ['text/csv'],
       response: z.record(z.string(), z.unknown()),
     },
     async (req, ctx, res: Response) => {

@@ -14,13 +14,17 @@ import {
   type ResellerRechargeInput,
 } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
-import { fieldError } from '../http/errors.ts';
-import { apiNotFound } from '../http/error-handler.ts';
+import { AppError } from '../http/errors.ts';
+import { refuseWhileInFlight } from '../http/idempotency-in-flight.ts';
+import { apiNotFound, rateLimited } from '../http/error-handler.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
+import { openApiHandler } from '../openapi/docs.routes.ts';
 import { apiKeyAuthenticator, keyContext, type KeyAuthOptions } from '../api-keys/api-key-auth.ts';
 import { resellerCatalogue, resellerRecharge, resellerRechargeByReference, resellerRecharges, resellerWallet } from './reseller.service.ts';
 import { statementPage, type StatementQuery } from '../wallets/statement.service.ts';
 import { ownWallet } from '../wallets/wallet.service.ts';
+import { registerResellerBatchRoutes } from '../recharge-batches/recharge-batch.routes.ts';
+import { registerResellerWebhookRoutes } from '../webhooks/webhook-reseller.routes.ts';
 
 /**
  * The reseller's Idempotency-Keys live apart from the storefront's (both are unique per dealer in
@@ -30,12 +34,16 @@ import { ownWallet } from '../wallets/wallet.service.ts';
 const RESELLER_KEY_PREFIX = 'rs/';
 const resellerKeySchema = idempotencyKeySchema.max(128 - RESELLER_KEY_PREFIX.length, { message: 'validation:idempotency_key_invalid' });
 
+/** A 400 on the Idempotency-Key header (idempotency.key_missing / idempotency.key_invalid). */
+const headerError = (message: string) => new AppError(400, message, { idempotency_key: [message] });
+
 export const RESELLER_TAG = 'Reseller API';
 
 const RECHARGE_EXAMPLE = {
   id: 412,
   h_id: 'kVzPqjRa',
   reference: 'RC7K3M9Q2XPA',
+  client_reference: null,
   dealer: { id: 2, h_id: 'yNbzHLPR', name: 'Demo Telecom Dealer', dealer_code: 'DEMO' },
   status: 'pending',
   provider_id: 1,
@@ -53,6 +61,10 @@ const RECHARGE_EXAMPLE = {
   cost: '0.45',
   profit: '0.10',
   currency: 'USD',
+  gateway_amount: null,
+  gateway_currency: null,
+  delivered_amount: null,
+  delivered_currency: null,
   attempts: 0,
   payment_reference: null,
   operator_reference: null,
@@ -61,11 +73,14 @@ const RECHARGE_EXAMPLE = {
   payment_flow: 'wallet',
   delivery_state: 'none',
   delivery_id: null,
+  payment_gateway: null,
+  route: null,
   review_reason: null,
   needs_review_at: null,
   reviewed_by: null,
   reviewed_at: null,
   review_outcome: null,
+  paid_back: null,
   created_at: '2026-11-26T09:15:00.000Z',
   processing_started_at: null,
   completed_at: null,
@@ -85,18 +100,18 @@ const walletQuery = z.object({
 
 /**
  * /api/reseller/v1: the reseller API, authenticated with a dealer's API key (api-keys/). Its own
- * Express router (own body parser, per-address ceiling and 404), documented in the one OpenAPI
- * document under the "Reseller API" tag with the /api server.
+ * Express router (own body parser, per-address ceiling and 404), documented in its own OpenAPI
+ * document (/api/reseller/v1/openapi.json), paths relative to its base URL.
  */
 export function resellerRoutes(
   registry: OpenApiRegistry,
-  opts: KeyAuthOptions & { perAddressPerMinute: number; onRechargeCreated?: () => void },
+  opts: KeyAuthOptions & { perAddressPerMinute: number; onRechargeCreated?: () => void; webhookAllowLoopback?: boolean },
 ): express.Router {
   registry.describeTag(
     RESELLER_TAG,
     'For dealers\u2019 own systems (a point of sale, a website, a bot): base URL /api/reseller/v1, authenticated with `Authorization: Bearer rk_live_\u2026`, a key made on the console\u2019s API keys page with the scopes each call needs. Answers use the same envelope and error shapes as /api/v1. A revoked key (or a key whose dealer is inactive) is a 401; a missing scope or an address outside the key\u2019s allow-list a 403; more calls than the per-key limit a 429 with Retry-After. Every call is logged on the key\u2019s page.',
   );
-  const api = new ApiRouter(registry, '/reseller/v1', RESELLER_TAG, { keyAuth: apiKeyAuthenticator(opts), server: '/api' });
+  const api = new ApiRouter(registry, '', RESELLER_TAG, { keyAuth: apiKeyAuthenticator(opts), audience: 'reseller' });
 
   api.get(
     '/catalogue',
@@ -137,24 +152,31 @@ export function resellerRoutes(
     {
       summary: 'Sell a bundle: paid from the dealer\u2019s wallet (payment "wallet") or by the customer\u2019s mobile money',
       description:
-        '`payment: "wallet"`: the dealer\u2019s wallet pays the bundle\u2019s cost now (422 on `payment` when the balance is short, nothing written) and the dealer collects from its customer itself; a failed delivery returns the cost to the wallet. `payment: {method_id, payer_phone}`: the customer approves a mobile-money prompt, as on the storefront. Idempotent: the same Idempotency-Key with the same body answers the first sale (200) and charges nothing again; another body under a used key is a 409.',
+        '`payment: "wallet"`: the dealer\u2019s wallet pays the bundle\u2019s cost now (422 on `payment` when the balance is short, nothing written) and the dealer collects from its customer itself; a failed delivery returns the cost to the wallet. `payment: {method_id, payer_phone}`: the customer approves a mobile-money prompt, as on the storefront. Idempotent (the IETF Idempotency-Key draft): the same key with the same body answers the first sale (200, `Idempotent-Replayed: true`) and charges nothing again; another body under a used key is a 422 `idempotency.key_reused`; a missing or malformed key a 400; a retry while the first request under the key is still running a 409 `idempotency.in_progress` with Retry-After.',
       auth: 'api-key',
       scope: 'recharges:write',
       body: resellerRechargeSchema,
       status: 201,
       response: rechargeResponseSchema,
       headers: [{ name: 'Idempotency-Key', required: true, description: 'One per sale (8-125 letters, digits, _ . : -); send it again on a retry' }],
-      errors: { 409: 'The Idempotency-Key was used before for a different sale' },
+      errors: {
+        200: 'The same Idempotency-Key and body again: the first sale, charged once (Idempotent-Replayed: true)',
+        400: 'The Idempotency-Key header is missing or malformed',
+        409: 'A request with the same Idempotency-Key is still being processed',
+        422: 'The body is invalid (or the wallet short), or the Idempotency-Key was used before with a different body',
+      },
       examples: { body: { bundle_id: 3, phone: '0615123456', payment: 'wallet' }, data: RECHARGE_EXAMPLE },
     },
-    async (req, ctx) => {
+    async (req, ctx, res) => {
+      // The IETF Idempotency-Key draft's statuses: a missing or malformed key is a 400.
       const rawKey = req.get('idempotency-key');
-      if (!rawKey) throw fieldError('idempotency_key', 'validation:idempotency_key_required');
+      if (!rawKey) throw headerError('validation:idempotency_key_required');
       const checked = resellerKeySchema.safeParse(rawKey);
-      if (!checked.success) throw fieldError('idempotency_key', checked.error.issues[0].message);
+      if (!checked.success) throw headerError(checked.error.issues[0].message);
       const key = `${RESELLER_KEY_PREFIX}${checked.data}`;
       const { created, recharge } = await resellerRecharge(keyContext(req, ctx), req.body as ResellerRechargeInput, key);
       if (created) opts.onRechargeCreated?.();
+      else res.setHeader('Idempotent-Replayed', 'true');
       return { status: created ? 201 : 200, message: created ? 'api:recharges.accepted' : 'api:recharges.already_accepted', data: recharge };
     },
   );
@@ -162,7 +184,9 @@ export function resellerRoutes(
   api.get(
     '/recharges',
     {
-      summary: "The dealer's sales, newest first: filter status, from, to (days in the company time zone)",
+      summary: "The dealer's sales, newest first: find by q, filter by status, phone, client_reference, from, to; sort and page",
+      description:
+        'Every parameter is applied and any other is refused (422 naming it), so a misspelt filter never answers every sale. `q` matches a sale\u2019s reference, phone or client_reference exactly; `status` takes several values comma-separated; `from`/`to` are company days; `sort` is created_at (default), amount, status or completed_at, `order` desc (default) or asc, ties broken by the sale\u2019s id so pages never overlap.',
       auth: 'api-key',
       scope: 'recharges:read',
       query: resellerRechargeListQuery,
@@ -170,7 +194,7 @@ export function resellerRoutes(
       response: rechargeResponseSchema,
       examples: { data: [RECHARGE_EXAMPLE] },
     },
-    async (req, ctx) => resellerRecharges(keyContext(req, ctx), req.query as z.infer<typeof resellerRechargeListQuery>, req.query as Record<string, string>),
+    async (req, ctx) => resellerRecharges(keyContext(req, ctx), resellerRechargeListQuery.parse(req.query)),
   );
 
   api.get(
@@ -215,6 +239,9 @@ export function resellerRoutes(
     },
   );
 
+  registerResellerBatchRoutes(api);
+  registerResellerWebhookRoutes(api, { allowLoopback: opts.webhookAllowLoopback ?? false });
+
   const router = express.Router();
   // The same per-address ceiling as /api/v1, so unknown keys cannot flood the key lookups.
   router.use(
@@ -223,12 +250,14 @@ export function resellerRoutes(
       limit: opts.perAddressPerMinute,
       standardHeaders: 'draft-8',
       legacyHeaders: false,
-      handler: (req, res) => {
-        res.status(429).json({ success: false, message: req.t('api:errors.rate_limited') });
-      },
+      handler: rateLimited,
     }),
   );
+  // A retry under a key whose first request is still running: 409 idempotency.in_progress.
+  router.post('/recharges', refuseWhileInFlight());
   router.use(express.json({ limit: '1mb' }));
+  // This API's own OpenAPI document, public like /api/v1/openapi.json.
+  router.get('/openapi.json', openApiHandler(registry, 'reseller'));
   router.use(api.router);
   router.use(apiNotFound);
   return router;

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { formatMinor, type RechargeResponse, type ResellerCatalogue, type ResellerRechargeInput } from '@app/contracts';
+import { formatMinor, type RechargeResponse, type ResellerCatalogue, type ResellerRechargeInput, type ResellerRechargeListQuery } from '@app/contracts';
 import { AppError, notFound } from '../http/errors.ts';
-import type { Page, PageRequest } from '../http/list-query.ts';
+import type { Page } from '../http/list-query.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import { storefrontPaymentMethods, storefrontProviders, type StorefrontDealerRow } from '../storefront/storefront.service.ts';
 import { saleOffer, sellingDealer } from '../recharges/sale-offers.ts';
 import { createRecharge, presentRecharge, rechargeQuery, type SaleRequest } from '../recharges/recharge.service.ts';
-import { listRecharges, type RechargeFilters } from '../recharges/recharge-console.service.ts';
+import { listRecharges } from '../recharges/recharge-console.service.ts';
 import type { RechargeListRow } from '../recharges/recharge-rows.ts';
 import { ownWallet, presentTransaction, presentWallet, transactionQuery } from '../wallets/wallet.service.ts';
 import type { WalletTransactionListRow } from '../wallets/wallet-rows.ts';
@@ -108,9 +108,16 @@ export async function resellerRechargeByReference(ctx: ServiceContext, reference
   return presentRecharge(row, ctx.actor.permissions.has('view bundles prices'));
 }
 
-/** The dealer's sales, newest first, filtered by status and days (listRecharges scopes a dealer to itself). */
-export const resellerRecharges = (ctx: ServiceContext, f: Pick<RechargeFilters, 'status' | 'from' | 'to'>, p: PageRequest): Promise<Page<RechargeResponse>> =>
-  listRecharges(ctx, { status: f.status, from: f.from, to: f.to }, p);
+/**
+ * The dealer's sales (listRecharges scopes a dealer to itself, whatever `q` or client_reference
+ * names), filtered and sorted as the query says: newest first by default.
+ */
+export const resellerRecharges = (ctx: ServiceContext, f: ResellerRechargeListQuery): Promise<Page<RechargeResponse>> =>
+  listRecharges(
+    ctx,
+    { status: f.status, from: f.from, to: f.to, national_phone: f.phone, client_reference: f.client_reference, match: f.q },
+    { page: f.page?.toString(), per_page: f.per_page?.toString(), sort: f.sort ?? 'created_at', order: f.order ?? 'desc' },
+  );
 
 /** The dealer's balance and its latest ledger rows. */
 export async function resellerWallet(ctx: ServiceContext, limit: number) {

@@ -1,3 +1,6 @@
+import http from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, bearer, type Harness } from '../../../tests/api/harness.ts';
 import { ledgerSum } from '../wallets/ledger.ts';
@@ -155,9 +158,13 @@ describe('POST /recharges with payment "wallet" (the point of sale)', () => {
   });
 
   it('validates the body and the Idempotency-Key header, every problem at once', async () => {
+    // The IETF draft's 400 for a missing (or malformed) Idempotency-Key.
     const noKey = await sell({ bundle_id: shop.bundleId, phone: '0615123456', payment: 'wallet' }, null);
-    expect(noKey.status).toBe(422);
+    expect(noKey.status).toBe(400);
+    expect(noKey.body.code).toBe('idempotency.key_missing');
     expect(noKey.body.errors).toEqual({ idempotency_key: ['The purchase key is missing (idempotency_key or the Idempotency-Key header)'] });
+    const badKey = await sell({ bundle_id: shop.bundleId, phone: '0615123456', payment: 'wallet' }, 'short');
+    expect([badKey.status, badKey.body.code]).toEqual([400, 'idempotency.key_invalid']);
     const bad = await sell({ bundle_id: '', phone: '12', payment: 'cash' });
     expect(bad.status).toBe(422);
     expect(Object.keys(bad.body.errors).sort()).toEqual(['bundle_id', 'payment', 'phone']);
@@ -190,15 +197,21 @@ describe('POST /recharges paid by the customer (the storefront’s flow)', () =>
 });
 
 describe('idempotency', () => {
-  it('the same key and body: the first answer (200, the same sale, one debit); another body: 409', async () => {
+  it('the same key and body: the first answer (200, the same sale, one debit, Idempotent-Replayed); another body: 422', async () => {
     const body = { bundle_id: shop.bundleId, phone: '0615123456', payment: 'wallet' };
     const first = await sell(body, 'same-key-1');
     const again = await sell(body, 'same-key-1');
     expect([first.status, again.status]).toEqual([201, 200]);
     expect(again.body.data.reference).toBe(first.body.data.reference);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(again.headers['idempotent-replayed']).toBe('true');
     const other = await sell({ ...body, phone: '0615000111' }, 'same-key-1');
-    expect(other.status).toBe(409);
-    expect(other.body.success).toBe(false);
+    expect(other.status).toBe(422);
+    expect(other.body).toMatchObject({
+      success: false,
+      code: 'idempotency.key_reused',
+      message: 'This purchase key was already used for a different purchase.',
+    });
     expect(await ledgerOf(first.body.data.id)).toEqual([['recharge_debit', 'debit', 40]]);
   });
 
@@ -215,7 +228,7 @@ describe('idempotency', () => {
     expect(till.body.data.payment_flow).toBe('wallet');
   });
 
-  it('20 calls at once under one Idempotency-Key: one sale, one debit, no 5xx, the ledger exact', async () => {
+  it('20 calls at once under one Idempotency-Key: one sale, one debit, the rest in progress (409) or replayed, the ledger exact', async () => {
     const rich = await makeShop(h, root, 'cost', { balance: '5.00' });
     const made = await h
       .http()
@@ -227,16 +240,89 @@ describe('idempotency', () => {
     );
     const statuses = answers.map((a) => a.status);
     expect(
-      statuses.every((s) => s === 200 || s === 201),
+      statuses.every((s) => s === 200 || s === 201 || s === 409),
       statuses.join(','),
     ).toBe(true);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
-    expect(new Set(answers.map((a) => a.body.data.reference)).size).toBe(1);
+    const busy = answers.filter((a) => a.status === 409);
+    for (const a of busy) expect([a.body.code, a.headers['retry-after']]).toEqual(['idempotency.in_progress', '1']);
+    const sold = answers.filter((a) => a.status !== 409);
+    expect(new Set(sold.map((a) => a.body.data.reference)).size).toBe(1);
+    // Once the first has answered, the key replays it.
+    const later = await sell({ bundle_id: rich.bundleId, phone: '0615123456', payment: 'wallet' }, 'burst-key-0001', made.body.data.key);
+    expect([later.status, later.headers['idempotent-replayed'], later.body.data.reference]).toEqual([200, 'true', sold[0].body.data.reference]);
     const sales = await h.knex('recharges').where({ dealer_id: rich.dealerId });
     expect(sales).toHaveLength(1);
     expect(await ledgerOf(sales[0].id)).toEqual([['recharge_debit', 'debit', 40]]);
     expect(await walletBalance(h, rich.walletId)).toBe(460);
     expect(await ledgerSum(h.knex, rich.walletId)).toBe(460);
+  });
+});
+
+describe('idempotency: a retry while the first request is still running', () => {
+  it('is 409 idempotency.in_progress while the first is held; the first then sells once, and the key replays it', async () => {
+    const held = await makeShop(h, root, 'cost', { balance: '1.00' });
+    const made = await h
+      .http()
+      .post('/api/v1/dealer/api-keys')
+      .set(bearer(held.token))
+      .send({ name: 'POS', scopes: ['recharges:write'] });
+    const heldKey = made.body.data.key as string;
+    const body = JSON.stringify({ bundle_id: held.bundleId, phone: '0615123456', payment: 'wallet' });
+    const server = h.app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const arrived = once(server, 'request');
+      // The first request: its headers and part of its body sent, the rest held back (a slow uplink).
+      const first = http.request({
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/reseller/v1/recharges',
+        headers: {
+          Authorization: `Bearer ${heldKey}`,
+          'Idempotency-Key': 'held-key-0001',
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+        },
+      });
+      const firstAnswer = new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: { data: { reference: string; id: number } } }>(
+        (resolve, reject) => {
+          first.on('error', reject);
+          first.on('response', (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (text += chunk));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) }));
+          });
+        },
+      );
+      first.write(body.slice(0, 10));
+      await arrived;
+      // The server has the first request; its middleware runs within moments.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const retry = await sell(JSON.parse(body), 'held-key-0001', heldKey);
+      expect(retry.status).toBe(409);
+      expect(retry.headers['retry-after']).toBe('1');
+      expect(retry.body).toMatchObject({ success: false, code: 'idempotency.in_progress' });
+      // Another body under the held key is refused the same way, before anything is read.
+      expect((await sell({ ...JSON.parse(body), phone: '0615000999' }, 'held-key-0001', heldKey)).body.code).toBe('idempotency.in_progress');
+      // Another key of the same caller is not held up.
+      const other = await sell(JSON.parse(body), 'held-key-0002', heldKey);
+      expect(other.status).toBe(201);
+      expect(await h.knex('recharges').where({ dealer_id: held.dealerId, idempotency_key: 'rs/held-key-0001' })).toHaveLength(0);
+      first.end(body.slice(10));
+      const answered = await firstAnswer;
+      expect(answered.status).toBe(201);
+      const replay = await sell(JSON.parse(body), 'held-key-0001', heldKey);
+      expect([replay.status, replay.headers['idempotent-replayed'], replay.body.data.reference]).toEqual([200, 'true', answered.body.data.reference]);
+      expect(await ledgerOf(answered.body.data.id)).toEqual([['recharge_debit', 'debit', 40]]);
+      expect(await walletBalance(h, held.walletId)).toBe(20);
+      expect(await ledgerSum(h.knex, held.walletId)).toBe(20);
+    } finally {
+      server.close();
+    }
   });
 });
 
@@ -259,7 +345,7 @@ describe('the dealer’s sales and wallet', () => {
   it('GET /recharges/{reference}: an unknown reference is a 404', async () => {
     const res = await get('/recharges/RC2222222222');
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ success: false, message: 'This purchase was not found in this shop.' });
+    expect(res.body).toEqual({ success: false, code: 'recharges.not_found', message: 'This purchase was not found in this shop.' });
   });
 
   it('GET /wallet: the balance and the latest ledger rows, newest first (limit)', async () => {
@@ -279,18 +365,22 @@ describe('the dealer’s sales and wallet', () => {
 });
 
 describe('the OpenAPI document', () => {
-  it('describes the reseller API under its own tag, with the key scheme, its server, scopes and examples', async () => {
-    const doc = (await h.http().get('/api/v1/openapi.json')).body;
+  it('is its own document under its base URL, with the key scheme, scopes and examples', async () => {
+    const doc = (await h.http().get('/api/reseller/v1/openapi.json')).body;
+    expect(doc.servers).toEqual([{ url: '/api/reseller/v1' }]);
     expect(doc.tags.find((t: { name: string }) => t.name === 'Reseller API').description).toContain('/api/reseller/v1');
     expect(doc.components.securitySchemes.resellerKey).toMatchObject({ type: 'http', scheme: 'bearer' });
-    const post = doc.paths['/reseller/v1/recharges'];
-    expect(post.post.servers).toEqual([{ url: '/api' }]);
+    const post = doc.paths['/recharges'];
+    expect(post.post.servers).toBeUndefined();
     expect(post.post).toMatchObject({ tags: ['Reseller API'], security: [{ resellerKey: [] }] });
     expect(post.post.description).toContain('Requires the key scope: recharges:write');
     expect(post.post.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: true })]));
     expect(post.post.requestBody.content['application/json'].example).toEqual({ bundle_id: 3, phone: '0615123456', payment: 'wallet' });
-    expect(Object.keys(post.post.responses)).toEqual(expect.arrayContaining(['201', '401', '403', '409', '422', '429']));
-    expect(doc.paths['/reseller/v1/catalogue'].get.responses['200'].content['application/json'].example.data.providers).toHaveLength(1);
-    expect(doc.paths['/dealer/api-keys'].post.tags).toEqual(['API keys']);
+    expect(Object.keys(post.post.responses)).toEqual(expect.arrayContaining(['200', '201', '401', '403', '409', '422', '429']));
+    expect(doc.paths['/catalogue'].get.responses['200'].content['application/json'].example.data.providers).toHaveLength(1);
+    // The console's document has the console's paths only.
+    const console = (await h.http().get('/api/v1/openapi.json')).body;
+    expect(console.paths['/dealer/api-keys'].post.tags).toEqual(['API keys']);
+    expect(Object.keys(console.paths).filter((p) => p.startsWith('/reseller') || p === '/catalogue')).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ let dealerId: number;
 const PROTECTED = {
   success: false,
   message: 'This is a system-protected role and cannot be modified. You can only view its details and manage permissions.',
+  code: 'roles.protected',
 };
 
 const activity = (subjectId: number, action: string) => h.knex('activity_log').where({ subject_type: 'role', subject_id: subjectId, action });
@@ -56,6 +57,8 @@ describe('list, show and search', () => {
     expect(bad.status).toBe(422);
     expect(bad.body).toEqual({
       success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
       message: VALIDATION,
       errors: { sort: ['Sorting is possible by: id, name, created_at, updated_at, deleted_at'] },
     });
@@ -128,13 +131,25 @@ describe('POST /roles (create) and validation', () => {
     expect(web.body.data.guard_name).toBe('web');
     const api = await h.http().post('/api/v1/roles').set(bearer(admin)).send({ name: 'apish', guard_name: 'api' });
     expect(api.status).toBe(422);
-    expect(api.body).toEqual({ success: false, message: VALIDATION, errors: { guard_name: ['Guard name must be web'] } });
+    expect(api.body).toEqual({
+      success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
+      message: VALIDATION,
+      errors: { guard_name: ['Guard name must be web'] },
+    });
   });
 
   it('requires a name and a guard name, with the exact messages', async () => {
     const none = await h.http().post('/api/v1/roles').set(bearer(admin)).send({});
     expect(none.status).toBe(422);
-    expect(none.body).toEqual({ success: false, message: VALIDATION, errors: { name: ['Name is required'] } });
+    expect(none.body).toEqual({
+      success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
+      message: VALIDATION,
+      errors: { name: ['Name is required'] },
+    });
     const blank = await h.http().post('/api/v1/roles').set(bearer(admin)).send({ name: '   ', guard_name: '' });
     expect(blank.status).toBe(422);
     expect(blank.body.errors.name).toEqual(['Name is required']);
@@ -152,7 +167,13 @@ describe('POST /roles (create) and validation', () => {
   it('refuses a taken name (any case, also in the trash) with 422', async () => {
     const dup = await h.http().post('/api/v1/roles').set(bearer(admin)).send({ name: 'ALPHA' });
     expect(dup.status).toBe(422);
-    expect(dup.body).toEqual({ success: false, message: VALIDATION, errors: { name: ['The name has already been taken.'] } });
+    expect(dup.body).toEqual({
+      success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
+      message: VALIDATION,
+      errors: { name: ['The name has already been taken.'] },
+    });
     const sys = await h.http().post('/api/v1/roles').set(bearer(admin)).send({ name: 'super-admin' });
     expect(sys.status).toBe(422);
     const trashed = await h.createRole('trashed-one');
@@ -193,7 +214,7 @@ describe('POST /roles (create) and validation', () => {
       .set(bearer(maker.token))
       .send({ name: 'escalate', permissions: ['delete users'] });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ success: false, message: 'You cannot give rights that you do not hold yourself.' });
+    expect(res.body).toEqual({ success: false, code: 'users.grant_above_own', message: 'You cannot give rights that you do not hold yourself.' });
     expect(await h.knex('roles').where({ name: 'escalate' }).first()).toBeUndefined();
     const ok = await h
       .http()
@@ -369,7 +390,13 @@ describe('POST /roles/{id}/assign-permissions', () => {
       .set(bearer(admin))
       .send({ permissions: ['view users', 'no such', 'also none'] });
     expect(unknown.status).toBe(422);
-    expect(unknown.body).toEqual({ success: false, message: VALIDATION, errors: { permissions: ['Unknown permission: no such, also none'] } });
+    expect(unknown.body).toEqual({
+      success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
+      message: VALIDATION,
+      errors: { permissions: ['Unknown permission: no such, also none'] },
+    });
     const missing = await h.http().post(`/api/v1/roles/${id}/assign-permissions`).set(bearer(admin)).send({});
     expect(missing.status).toBe(422);
     expect(missing.body.errors).toEqual({ permissions: ['Permissions must be a list of permission names'] });
@@ -392,7 +419,7 @@ describe('POST /roles/{id}/assign-permissions', () => {
       .set(bearer(assigner.token))
       .send({ permissions: ['view roles', 'assign permissions', 'view users', 'force delete users'] });
     expect(grant.status).toBe(403);
-    expect(grant.body).toEqual({ success: false, message: 'You cannot give rights that you do not hold yourself.' });
+    expect(grant.body).toEqual({ success: false, code: 'users.grant_above_own', message: 'You cannot give rights that you do not hold yourself.' });
     const remove = await h
       .http()
       .post(`/api/v1/roles/${id}/assign-permissions`)
@@ -464,7 +491,7 @@ describe('soft delete, trash, restore and force delete', () => {
 
 describe('deleting or restoring a role changes what its users can do', () => {
   it("needs the caller to hold the role's permissions (trash, restore, force delete, bulk)", async () => {
-    const GRANT_ABOVE = { success: false, message: 'You cannot give rights that you do not hold yourself.' };
+    const GRANT_ABOVE = { success: false, message: 'You cannot give rights that you do not hold yourself.', code: 'users.grant_above_own' };
     const strong = await h.createRole('strong', ['view users', 'force delete users']);
     const weak = await h.createRole('weak', ['view roles']);
     const caller = await h.userWith(['view roles', 'delete roles', 'restore roles', 'force delete roles', 'view trash items']);
@@ -609,7 +636,7 @@ describe('authentication, permissions and the session lock on every /roles route
     for (const route of routes()) {
       const res = await call(null, route);
       expect(res.status, route[1]).toBe(401);
-      expect(res.body).toEqual({ success: false, message: 'Authentication required. Please login.' });
+      expect(res.body).toEqual({ success: false, code: 'auth.unauthenticated', message: 'Authentication required. Please login.' });
     }
     await untouched();
   });
@@ -637,7 +664,7 @@ describe('authentication, permissions and the session lock on every /roles route
     for (const route of routes()) {
       const res = await call(token, route);
       expect(res.status, route[1]).toBe(423);
-      expect(res.body).toEqual({ success: false, message: 'Your session is locked. Unlock it with your password to continue.' });
+      expect(res.body).toEqual({ success: false, code: 'auth.session_locked', message: 'Your session is locked. Unlock it with your password to continue.' });
     }
     await untouched();
   });

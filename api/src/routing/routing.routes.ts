@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import {
+  listParams,
   aggregatorProductResponseSchema,
   aggregatorSyncResponseSchema,
   AGGREGATORS,
@@ -36,9 +37,8 @@ const productsQuery = z.object({
     .optional(),
   status: z.enum(['active', 'withdrawn'], { message: 'validation:invalid_value' }).optional(),
   changed: z.enum(['true', 'false', '1', '0'], { message: 'validation:invalid_value' }).optional(),
-  q: z.string().max(64).optional(),
-  page: z.string().optional(),
-  per_page: z.string().optional(),
+  // Always by operator, then product: no sort or order to choose.
+  ...listParams({ order: false, q: 'A product id or name (contains)', qMax: 64 }),
 });
 
 const syncBody = z.object({ aggregators: z.array(z.enum(AGGREGATORS, { message: 'validation:route_aggregator_invalid' })).optional() }).default({});

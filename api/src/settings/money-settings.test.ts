@@ -22,6 +22,8 @@ describe('money settings', () => {
     const bad = await h.http().put('/api/v1/settings/money').set(bearer(root)).send({ max_operation: '0', max_balance: '1000000000000.01' });
     expect(bad.body).toEqual({
       success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
       message: VALIDATION,
       errors: {
         max_operation: ['Enter an amount greater than zero with at most two decimals, such as 12.50'],

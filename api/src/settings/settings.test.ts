@@ -25,6 +25,8 @@ describe('payment methods', () => {
     const missing = await h.http().post('/api/v1/payment-methods').set(bearer(root)).send({ name: 'EVC Plus', type: 'evc_plus' });
     expect(missing.body).toEqual({
       success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
       message: VALIDATION,
       errors: { account_number: ['Enter the account or merchant number customers pay to'] },
     });

@@ -143,6 +143,8 @@ export function clientRoutes(registry: OpenApiRegistry, hooks: { onRechargeCreat
       auth: 'public',
       body: rechargeRequestSchema,
       status: 201,
+      headers: [{ name: 'Idempotency-Key', description: 'One per purchase, unless sent as idempotency_key in the body; send it again on a retry' }],
+      errors: { 403: 'The storefront form token is missing or stale (a browser session)' },
       response: publicRechargeSchema,
     },
     async (req, ctx) => {

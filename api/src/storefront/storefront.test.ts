@@ -82,7 +82,11 @@ describe('GET /client/dealer', () => {
     expect((await h.http().get('/api/v1/client/dealer?dealer_code=XAMAR')).status).toBe(200);
     const unknown = await h.http().get('/api/v1/client/dealer').set('dealer_code', 'NOPE');
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ success: false, message: 'This shop was not found or is closed. Check the dealer code.' });
+    expect(unknown.body).toEqual({
+      success: false,
+      code: 'storefront.dealer_not_found',
+      message: 'This shop was not found or is closed. Check the dealer code.',
+    });
     const missing = await h.http().get('/api/v1/client/dealer');
     expect(missing.status).toBe(422);
     expect(missing.body.errors).toEqual({ dealer_code: ['The dealer code is missing. Open the shop from its link.'] });

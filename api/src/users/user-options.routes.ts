@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Permission } from '@app/contracts';
+import { listParams } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
 import { encodeId, decodeId } from '../http/ids.ts';
 import { notFound } from '../http/errors.ts';
@@ -42,12 +43,9 @@ const userOptionSchema = z.object({
   status: z.enum(['active', 'inactive']),
 });
 const optionsQuery = z.object({
-  q: z.string().max(191).optional(),
   user_type: z.enum(['admin', 'dealer'], { message: 'validation:user_type_invalid' }).optional(),
-  page: z.string().optional(),
-  per_page: z.string().optional(),
-  sort: z.string().optional(),
-  order: z.string().optional(),
+  // By name only (a picker); order applies.
+  ...listParams({ sort: ['name'], q: 'Part of the name or dealer code (any case)' }),
 });
 
 type Row = z.infer<typeof userOptionSchema>;
@@ -88,9 +86,9 @@ export function userOptionRoutes(registry: OpenApiRegistry): ApiRouter {
         qb.where((w) =>
           w.whereRaw("LOWER(name) LIKE LOWER(?) ESCAPE '!'", [likePattern(q)]).orWhereRaw("LOWER(dealer_code) LIKE LOWER(?) ESCAPE '!'", [likePattern(q)]),
         );
-      // By name, whatever sort or order the picker sends.
-      const { page, per_page } = req.query as { page?: string; per_page?: string };
-      return pageOf(qb, { page, per_page, order: 'asc' }, 'name', present, 'id');
+      // By name, A to Z unless order says desc.
+      const { page, per_page, order } = req.query as { page?: string; per_page?: string; order?: string };
+      return pageOf(qb, { page, per_page, order: order ?? 'asc' }, 'name', present, 'id');
     },
   );
   api.get('/:id', { summary: 'One user for a picker', anyPermission, response: userOptionSchema }, async (req, ctx) => {

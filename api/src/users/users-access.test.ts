@@ -11,9 +11,9 @@ let admin: string;
 let rootId: number;
 let targetId: number;
 let dealerRoleId: number;
-const OWN_ACCESS = { success: false, message: 'You cannot change your own status, type or role.' };
-const GRANT_ABOVE = { success: false, message: 'You cannot give rights that you do not hold yourself.' };
-const TARGET_ABOVE = { success: false, message: 'You cannot change a user who holds rights that you do not hold.' };
+const OWN_ACCESS = { success: false, message: 'You cannot change your own status, type or role.', code: 'users.cannot_change_own_access' };
+const GRANT_ABOVE = { success: false, message: 'You cannot give rights that you do not hold yourself.', code: 'users.grant_above_own' };
+const TARGET_ABOVE = { success: false, message: 'You cannot change a user who holds rights that you do not hold.', code: 'users.target_above_own' };
 
 type Method = 'get' | 'post' | 'patch' | 'delete';
 /** Every /users route with a body that would succeed for a super admin. */
@@ -64,11 +64,11 @@ describe('authentication, permissions and the session lock on every /users route
     for (const route of routes(targetId)) {
       const res = await call(null, route);
       expect(res.status, route[1]).toBe(401);
-      expect(res.body, route[1]).toEqual({ success: false, message: 'Authentication required. Please login.' });
+      expect(res.body, route[1]).toEqual({ success: false, code: 'auth.unauthenticated', message: 'Authentication required. Please login.' });
     }
     const forged = await h.http().get('/api/v1/users').set(bearer('eyJhbGciOiJub25lIn0.eyJzaWQiOiJ4In0.'));
     expect(forged.status).toBe(401);
-    expect(forged.body).toEqual({ success: false, message: 'Your session has expired. Please login again.' });
+    expect(forged.body).toEqual({ success: false, code: 'auth.session_expired', message: 'Your session has expired. Please login again.' });
     await targetUnchanged();
   });
 
@@ -77,7 +77,8 @@ describe('authentication, permissions and the session lock on every /users route
     for (const route of routes(targetId)) {
       const res = await call(nobody.token, route);
       expect(res.status, route[1]).toBe(403);
-      if (route[1].endsWith('/dealer/logo')) expect(res.body).toEqual({ success: false, message: 'Only dealers have a dealer logo.' });
+      if (route[1].endsWith('/dealer/logo'))
+        expect(res.body).toEqual({ success: false, code: 'users.dealers_only', message: 'Only dealers have a dealer logo.' });
       else expect(res.body, route[1]).toEqual(FORBIDDEN);
     }
     await targetUnchanged();
@@ -109,7 +110,11 @@ describe('authentication, permissions and the session lock on every /users route
     for (const route of routes(targetId)) {
       const res = await call(token, route);
       expect(res.status, route[1]).toBe(423);
-      expect(res.body, route[1]).toEqual({ success: false, message: 'Your session is locked. Unlock it with your password to continue.' });
+      expect(res.body, route[1]).toEqual({
+        success: false,
+        code: 'auth.session_locked',
+        message: 'Your session is locked. Unlock it with your password to continue.',
+      });
     }
     await targetUnchanged();
     // Other sessions of the same user are not locked.
@@ -212,7 +217,7 @@ describe('dealers only ever see and change themselves', () => {
       ] as [Method, string, unknown?][]) {
         const res = await call(dealerToken, route);
         expect(res.status, route[1]).toBe(404);
-        expect(res.body).toEqual({ success: false, message: 'The requested resource was not found.' });
+        expect(res.body).toEqual({ success: false, code: 'not_found', message: 'The requested resource was not found.' });
       }
       const logo = await h.http().post(`/api/v1/users/${otherDealerId}/dealer-logo`).set(bearer(dealerToken)).attach('logo', PNG_1PX, 'x.png');
       expect(logo.status).toBe(404);
@@ -230,7 +235,7 @@ describe('dealers only ever see and change themselves', () => {
       expect(type.status).toBe(403);
       const self = await h.http().delete(`/api/v1/users/${dealerId}`).set(bearer(dealerToken));
       expect(self.status).toBe(403);
-      expect(self.body).toEqual({ success: false, message: 'You cannot delete your own account.' });
+      expect(self.body).toEqual({ success: false, code: 'users.cannot_delete_self', message: 'You cannot delete your own account.' });
     });
   });
 });
@@ -438,7 +443,11 @@ describe('nobody raises their own rights', () => {
       .set(bearer(manager.token))
       .send({ password: 'Other@Pass1', password_confirmation: 'Other@Pass1' });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ success: false, message: 'Change your own password on your profile, with your current password.' });
+    expect(res.body).toEqual({
+      success: false,
+      code: 'users.use_change_password',
+      message: 'Change your own password on your profile, with your current password.',
+    });
     expect((await h.http().get('/api/v1/auth/me').set(bearer(manager.token))).status).toBe(200);
   });
 
@@ -451,7 +460,7 @@ describe('nobody raises their own rights', () => {
     for (const path of [`/api/v1/users/${rootId}`, `/api/v1/users/${rootId}/force`]) {
       const res = await h.http().delete(path).set(bearer(admin));
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ success: false, message: 'You cannot delete your own account.' });
+      expect(res.body).toEqual({ success: false, code: 'users.cannot_delete_self', message: 'You cannot delete your own account.' });
     }
     const bulk = await h
       .http()

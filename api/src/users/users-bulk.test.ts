@@ -141,14 +141,14 @@ describe('force delete keeps financial records', () => {
     const message = 'This dealer has wallet transactions or recharges and cannot be deleted permanently. Move it to the trash instead.';
     const one = await h.http().delete(`/api/v1/users/${dealer}/force`).set(bearer(admin));
     expect(one.status).toBe(409);
-    expect(one.body).toEqual({ success: false, message });
+    expect(one.body).toEqual({ success: false, code: 'users.has_financial_records', message });
     const bulk = await h
       .http()
       .delete('/api/v1/users/bulk/force-delete')
       .set(bearer(admin))
       .send({ ids: [other, dealer] });
     expect(bulk.status).toBe(409);
-    expect(bulk.body).toEqual({ success: false, message });
+    expect(bulk.body).toEqual({ success: false, code: 'users.has_financial_records', message });
     expect(await h.knex('users').whereIn('id', [dealer, other])).toHaveLength(2);
     expect(await h.knex('wallets').where({ dealer_id: dealer })).toHaveLength(1);
     // The trash is still open to it.
@@ -202,6 +202,8 @@ describe('PATCH /users/bulk/status', () => {
     expect(bad.status).toBe(422);
     expect(bad.body).toEqual({
       success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
       message: VALIDATION,
       errors: { ids: ['Select at least one record'], status: ['Status must be active or inactive'] },
     });
@@ -230,7 +232,7 @@ describe('PATCH /users/bulk/status', () => {
       .set(bearer(admin))
       .send({ ids: [a, rootId], status: 'inactive' });
     expect(self.status).toBe(403);
-    expect(self.body).toEqual({ success: false, message: 'You cannot change your own status, type or role.' });
+    expect(self.body).toEqual({ success: false, code: 'users.cannot_change_own_access', message: 'You cannot change your own status, type or role.' });
     expect((await h.knex('users').where({ id: a }).first()).status).toBe('active');
   });
 });
@@ -288,7 +290,7 @@ describe('bulk delete, restore and force delete', () => {
       .set(bearer(admin))
       .send({ ids: [a, rootId] });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ success: false, message: 'You cannot delete your own account.' });
+    expect(res.body).toEqual({ success: false, code: 'users.cannot_delete_self', message: 'You cannot delete your own account.' });
     expect((await h.knex('users').where({ id: a }).first()).deleted_at).toBeNull();
   });
 
@@ -371,6 +373,8 @@ describe('POST /users/bulk (bulk create)', () => {
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
       success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
       message: VALIDATION,
       errors: { '1.email': ['Invalid email format'], '1.name': ['Name is required'], '2.role_id': ['Role is required for admin users'] },
     });

@@ -104,6 +104,8 @@ describe('POST /users: a new dealer as multipart', () => {
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
       success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
       message: VALIDATION,
       errors: { brand_color: ['Brand colour must be a hex colour such as #000000'], pricing_model: ['Pricing model must be cost or profit'] },
     });
@@ -114,7 +116,13 @@ describe('POST /users: a new dealer as multipart', () => {
     const before = logoFiles();
     const res = await dealerForm({ email: 'shop4@test.example', dealer_code: 'shop1' }).attach('dealer_logo', PNG_1PX, 'logo.png');
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ success: false, message: VALIDATION, errors: { dealer_code: ['The dealer code has already been taken.'] } });
+    expect(res.body).toEqual({
+      success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
+      message: VALIDATION,
+      errors: { dealer_code: ['The dealer code has already been taken.'] },
+    });
     expect(await h.knex('users').where({ email: 'shop4@test.example' }).first()).toBeUndefined();
     expect(logoFiles()).toEqual(before);
     const dupEmail = await dealerForm({ email: 'SHOP1@test.example', dealer_code: 'SHOP5' }).attach('dealer_logo', PNG_1PX, 'logo.png');
@@ -137,7 +145,13 @@ describe('POST /users: a new dealer as multipart', () => {
     ] as const) {
       const res = await dealerForm({ email: 'shop7@test.example', dealer_code: 'SHOP7' }).attach('dealer_logo', bytes, { filename, contentType: 'image/png' });
       expect(res.status, filename).toBe(422);
-      expect(res.body).toEqual({ success: false, message: VALIDATION, errors: { dealer_logo: [NOT_IMAGE] } });
+      expect(res.body).toEqual({
+        success: false,
+        code: 'validation.failed',
+        errors_detail: expect.any(Array),
+        message: VALIDATION,
+        errors: { dealer_logo: [NOT_IMAGE] },
+      });
     }
     expect(await h.knex('users').where({ email: 'shop7@test.example' }).first()).toBeUndefined();
     expect(logoFiles()).toEqual(before);
@@ -147,7 +161,13 @@ describe('POST /users: a new dealer as multipart', () => {
     const big = Buffer.concat([PNG_1PX, Buffer.alloc(5 * 1024 * 1024 + 1 - PNG_1PX.length)]);
     const res = await dealerForm({ email: 'shop8@test.example', dealer_code: 'SHOP8' }).attach('dealer_logo', big, 'big.png');
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ success: false, message: TOO_LARGE, errors: { dealer_logo: [TOO_LARGE] } });
+    expect(res.body).toEqual({
+      success: false,
+      code: 'validation.image_too_large',
+      errors_detail: expect.any(Array),
+      message: TOO_LARGE,
+      errors: { dealer_logo: [TOO_LARGE] },
+    });
     expect(await h.knex('users').where({ email: 'shop8@test.example' }).first()).toBeUndefined();
   });
 
@@ -261,7 +281,13 @@ describe('POST and DELETE /users/{id}/dealer-logo', () => {
   it('refuses a missing file, a non-image, the wrong field and a non-dealer', async () => {
     const none = await h.http().post(`/api/v1/users/${shop.id}/dealer-logo`).set(bearer(admin)).field('x', 'y');
     expect(none.status).toBe(422);
-    expect(none.body).toEqual({ success: false, message: VALIDATION, errors: { logo: ['An image file is required.'] } });
+    expect(none.body).toEqual({
+      success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
+      message: VALIDATION,
+      errors: { logo: ['An image file is required.'] },
+    });
     const text = await h.http().post(`/api/v1/users/${shop.id}/dealer-logo`).set(bearer(admin)).attach('logo', Buffer.from('just text'), 'x.png');
     expect(text.status).toBe(422);
     expect(text.body.errors).toEqual({ logo: [NOT_IMAGE] });
@@ -270,7 +296,13 @@ describe('POST and DELETE /users/{id}/dealer-logo', () => {
     expect(wrongField.body.errors).toEqual({ dealer_logo: [NOT_IMAGE] });
     const adminTarget = await h.http().post(`/api/v1/users/${rootId}/dealer-logo`).set(bearer(admin)).attach('logo', PNG_1PX, 'x.png');
     expect(adminTarget.status).toBe(422);
-    expect(adminTarget.body).toEqual({ success: false, message: 'This user is not a dealer.', errors: { logo: ['This user is not a dealer.'] } });
+    expect(adminTarget.body).toEqual({
+      success: false,
+      code: 'users.not_a_dealer',
+      errors_detail: expect.any(Array),
+      message: 'This user is not a dealer.',
+      errors: { logo: ['This user is not a dealer.'] },
+    });
     const unknown = await h.http().post('/api/v1/users/999999/dealer-logo').set(bearer(admin)).attach('logo', PNG_1PX, 'x.png');
     expect(unknown.status).toBe(404);
     expect((await h.knex('dealer_details').where({ user_id: shop.id }).first()).logo_path).toBe(shop.logo);
@@ -280,7 +312,13 @@ describe('POST and DELETE /users/{id}/dealer-logo', () => {
     const big = Buffer.concat([PNG_1PX, Buffer.alloc(5 * 1024 * 1024 + 10)]);
     const res = await h.http().post(`/api/v1/users/${shop.id}/dealer-logo`).set(bearer(admin)).attach('logo', big, 'big.png');
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ success: false, message: TOO_LARGE, errors: { logo: [TOO_LARGE] } });
+    expect(res.body).toEqual({
+      success: false,
+      code: 'validation.image_too_large',
+      errors_detail: expect.any(Array),
+      message: TOO_LARGE,
+      errors: { logo: [TOO_LARGE] },
+    });
   });
 
   it('needs "update users"', async () => {
@@ -337,7 +375,7 @@ describe('POST and DELETE /users/dealer/logo (the signed-in dealer)', () => {
   it('answers 403 to a non-dealer, 401 without a token', async () => {
     const post = await h.http().post('/api/v1/users/dealer/logo').set(bearer(admin)).attach('logo', PNG_1PX, 'x.png');
     expect(post.status).toBe(403);
-    expect(post.body).toEqual({ success: false, message: 'Only dealers have a dealer logo.' });
+    expect(post.body).toEqual({ success: false, code: 'users.dealers_only', message: 'Only dealers have a dealer logo.' });
     const del = await h.http().delete('/api/v1/users/dealer/logo').set(bearer(admin));
     expect(del.status).toBe(403);
     expect(del.body.message).toBe('Only dealers have a dealer logo.');
@@ -349,7 +387,7 @@ describe('POST and DELETE /users/dealer/logo (the signed-in dealer)', () => {
     ] as const) {
       const res = await h.http()[method](p);
       expect(res.status, p).toBe(401);
-      expect(res.body).toEqual({ success: false, message: 'Authentication required. Please login.' });
+      expect(res.body).toEqual({ success: false, code: 'auth.unauthenticated', message: 'Authentication required. Please login.' });
     }
   });
 

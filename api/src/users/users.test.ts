@@ -43,14 +43,17 @@ describe('GET /users (list)', () => {
     expect(last.body.meta.current_page).toBe(3);
   });
 
-  it('defaults to 15 per page and caps per_page at 100', async () => {
+  it('defaults to 15 per page, takes up to 100 and refuses more by name', async () => {
     const def = await h.http().get('/api/v1/users').set(bearer(admin));
     expect(def.status).toBe(200);
     expect(def.body.meta).toEqual({ current_page: 1, per_page: 15, total: 5, last_page: 1 });
-    const capped = await h.http().get('/api/v1/users?per_page=1000').set(bearer(admin));
-    expect(capped.status).toBe(200);
-    expect(capped.body.meta.per_page).toBe(100);
-    expect(capped.body.data).toHaveLength(5);
+    const most = await h.http().get('/api/v1/users?per_page=100').set(bearer(admin));
+    expect(most.status).toBe(200);
+    expect(most.body.meta.per_page).toBe(100);
+    expect(most.body.data).toHaveLength(5);
+    const over = await h.http().get('/api/v1/users?per_page=1000').set(bearer(admin));
+    expect(over.status).toBe(422);
+    expect(Object.keys(over.body.errors)).toEqual(['per_page']);
   });
 
   it('sorts by an allowed field in either order', async () => {
@@ -72,6 +75,8 @@ describe('GET /users (list)', () => {
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
       success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
       message: VALIDATION,
       errors: { sort: ['Sorting is possible by: id, name, email, phone, status, user_type, dealer_code, created_at, updated_at, last_login_at, deleted_at'] },
     });
@@ -209,7 +214,7 @@ describe('GET /users/{id}', () => {
     for (const id of ['999999', 'zzzzzzzzzz', 'a-b_c', '0', '1.5']) {
       const res = await h.http().get(`/api/v1/users/${id}`).set(bearer(admin));
       expect(res.status, id).toBe(404);
-      expect(res.body).toEqual({ success: false, message: 'The requested resource was not found.' });
+      expect(res.body).toEqual({ success: false, code: 'not_found', message: 'The requested resource was not found.' });
     }
   });
 });
@@ -265,7 +270,13 @@ describe('POST /users (admin, JSON)', () => {
         .set(bearer(admin))
         .send(valid({ email: 'x1@test.example', role_id }));
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ success: false, message: VALIDATION, errors: { role_id: ['Role is required for admin users'] } });
+      expect(res.body).toEqual({
+        success: false,
+        code: 'validation.failed',
+        errors_detail: expect.any(Array),
+        message: VALIDATION,
+        errors: { role_id: ['Role is required for admin users'] },
+      });
     }
   });
 
@@ -294,6 +305,8 @@ describe('POST /users (admin, JSON)', () => {
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
       success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
       message: VALIDATION,
       errors: { name: ['Name is required'], email: ['Email is required'], password: ['Password is required'] },
     });
@@ -380,7 +393,13 @@ describe('POST /users (admin, JSON)', () => {
       .set(bearer(admin))
       .send({ ...dealer, dealer_code: 'NOLOGO' });
     expect(noLogo.status).toBe(422);
-    expect(noLogo.body).toEqual({ success: false, message: VALIDATION, errors: { dealer_logo: ['Dealer logo is required for new dealer accounts'] } });
+    expect(noLogo.body).toEqual({
+      success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
+      message: VALIDATION,
+      errors: { dealer_logo: ['Dealer logo is required for new dealer accounts'] },
+    });
     expect(await h.knex('users').where({ email: 'dealer.x@test.example' }).first()).toBeUndefined();
   });
 
@@ -417,7 +436,13 @@ describe('POST /users (admin, JSON)', () => {
       .set(bearer(admin))
       .send(valid({ email: 'ALICE@test.example' }));
     expect(dup.status).toBe(422);
-    expect(dup.body).toEqual({ success: false, message: VALIDATION, errors: { email: ['The email has already been taken.'] } });
+    expect(dup.body).toEqual({
+      success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
+      message: VALIDATION,
+      errors: { email: ['The email has already been taken.'] },
+    });
 
     const trashedId = await h.insertUser({ name: 'Gone', email: 'gone@test.example', deleted_at: '2026-01-01 00:00:00.000' }, 'editor');
     const trashed = await h
@@ -438,7 +463,13 @@ describe('POST /users (admin, JSON)', () => {
       .set(bearer(admin))
       .send(valid({ email: 'code@test.example', dealer_code: 'carol1' }));
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ success: false, message: VALIDATION, errors: { dealer_code: ['The dealer code has already been taken.'] } });
+    expect(res.body).toEqual({
+      success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
+      message: VALIDATION,
+      errors: { dealer_code: ['The dealer code has already been taken.'] },
+    });
     const dealer = await h
       .http()
       .post('/api/v1/users')
@@ -568,7 +599,7 @@ describe('PATCH /users/{id}', () => {
 
     const name = await h.http().patch(`/api/v1/users/${target.id}`).set(bearer(caller.token)).send({ name: 'Sneaky', status: 'active' });
     expect(name.status).toBe(403);
-    expect(name.body).toEqual({ success: false, message: 'You do not have permission to perform this action.' });
+    expect(name.body).toEqual({ success: false, code: 'auth.forbidden', message: 'You do not have permission to perform this action.' });
     expect((await h.knex('users').where({ id: target.id }).first()).name).not.toBe('Sneaky');
 
     const updater = await h.userWith(['update users']);
@@ -584,7 +615,7 @@ describe('PATCH /users/{id}', () => {
     expect(res.status).toBe(200);
     const old = await h.http().get('/api/v1/auth/me').set(bearer(target.token));
     expect(old.status).toBe(401);
-    expect(old.body).toEqual({ success: false, message: 'Your session has expired. Please login again.' });
+    expect(old.body).toEqual({ success: false, code: 'auth.session_expired', message: 'Your session has expired. Please login again.' });
     const sessions = await h.knex('sessions').where({ user_id: target.id });
     expect(sessions.every((s: { revoked_at: unknown }) => s.revoked_at !== null)).toBe(true);
     const login = await h.http().post('/api/v1/auth/admin/login').send({ email: target.email, password: PASSWORD });

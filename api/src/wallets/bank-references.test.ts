@@ -75,7 +75,7 @@ describe('a bank reference is credited once per wallet', () => {
     const message = `You already asked for a top-up with this bank reference on ${companyTime(pending.created_at)} (5.00 USD), and it is waiting for review. Wait for that decision instead of asking again.`;
     const again = await ask(shop, { amount: '6.00', reference: '  evc-r1 ' });
     expect(again.status).toBe(409);
-    expect(again.body).toEqual({ success: false, message, errors: { reference: [message] } });
+    expect(again.body).toEqual({ success: false, code: expect.any(String), errors_detail: expect.any(Array), message, errors: { reference: [message] } });
     const so = await ask(shop, { amount: '5.00', reference: 'Evc-R1' }, 'so');
     expect(so.status).toBe(409);
     expect(so.body.message).toMatch(/^Horey ayaad u codsatay kordhin leh tixraacan bangiga .*\(5\.00 USD\)/);
@@ -113,7 +113,7 @@ describe('a bank reference is credited once per wallet', () => {
     ] as const) {
       const res = await topUp(shop.walletId, body, key);
       expect(res.status).toBe(409);
-      expect(res.body).toEqual({ success: false, message, errors: { reference: [message] } });
+      expect(res.body).toEqual({ success: false, code: expect.any(String), errors_detail: expect.any(Array), message, errors: { reference: [message] } });
     }
     const so = await topUp(shop.walletId, { amount: '7.00', reference: 'EVC-RD1' }, undefined, 'so');
     expect(so.body.message).toBe(

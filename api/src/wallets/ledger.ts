@@ -4,6 +4,7 @@ import { AppError, fieldError } from '../http/errors.ts';
 import { toDbTime } from '../database/time.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import { bankReferenceKey } from './idempotency.ts';
+import { walletEventData, walletWebhook, webhookEventRow, writeEvents } from '../webhooks/webhook-events.ts';
 
 /**
  * The only code that changes a wallet's balance (docs/data-model.md, "Wallets and the ledger": the five invariants). Every
@@ -18,6 +19,9 @@ import { bankReferenceKey } from './idempotency.ts';
  *
  * A top-up credit carries its bank reference's key (`bank_reference_key`, unique per wallet), so
  * one bank transfer is credited once to a wallet whichever path credits it (bank-references.ts).
+ *
+ * Each row is told to the dealer's webhook (wallet.credited / wallet.debited) in the same
+ * transaction when the dealer has an endpoint: one read before the lock, one insert after.
  */
 export interface LedgerEntry {
   kind: TransactionKind;
@@ -105,6 +109,8 @@ async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'deb
   if (!Number.isSafeInteger(entry.amount) || entry.amount <= 0) throw fieldError('amount', 'validation:amount_invalid');
   if (entry.amount > MAX_MONEY_LIMIT_MINOR) throw await ceilingError(ctx, walletId, 'validation:amount_above_operation_limit', MAX_MONEY_LIMIT_MINOR);
   const ceiling = Math.min(entry.maxBalance ?? MAX_MONEY_LIMIT_MINOR, MAX_MONEY_LIMIT_MINOR);
+  // Whether the dealer's webhook hears of the row: read before the wallet's row is locked (issue 17).
+  const hook = await walletWebhook(ctx.db, walletId, entry.rechargeId);
   const now = toDbTime();
   // Atomic on both engines: no read-then-write, so parallel debits can never lose an update, and a
   // debit that would go below zero (or a credit that would pass the ceiling) matches no row.
@@ -146,6 +152,9 @@ async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'deb
   const after = debited ? debited.after : Number((state as WalletState).balance);
   const lowBalanceDue = debited?.due ?? false;
   const before = type === 'credit' ? after - entry.amount : after + entry.amount;
+  // Timed once the wallet's row is locked (not before the wait): rows then follow the balance
+  // chain in time as well as in id, which a statement's opening and closing balances rely on.
+  const postedAt = toDbTime();
   const [inserted] = await ctx.db('wallet_transactions').insert({
     wallet_id: walletId,
     type,
@@ -160,11 +169,17 @@ async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'deb
     request_hash: entry.requestHash ?? null,
     bank_reference_key: type === 'credit' && entry.kind === 'top_up' && entry.reference?.trim() ? bankReferenceKey(entry.reference) : null,
     actor_id: ctx.actor.id,
-    // Timed once the wallet's row is locked (not before the wait): rows then follow the balance
-    // chain in time as well as in id, which a statement's opening and closing balances rely on.
-    created_at: toDbTime(),
+    created_at: postedAt,
   });
   const id = typeof inserted === 'object' ? Number((inserted as { id: number }).id) : Number(inserted);
+  if (hook) {
+    const data = walletEventData(
+      { kind: entry.kind, amount: entry.amount, balance_after: after, reference: entry.reference ?? null, created_at: postedAt },
+      hook.currency,
+      hook.clientReference,
+    );
+    await writeEvents(ctx.db, [webhookEventRow(hook.dealerId, type === 'credit' ? 'wallet.credited' : 'wallet.debited', data, postedAt)]);
+  }
   return { id, walletId, balance_before: before, balance_after: after, lowBalanceDue };
 }
 
@@ -217,6 +232,7 @@ export async function debitMany(
   // Timed once the wallet's row is locked, like post().
   const postedAt = toDbTime();
   await db('wallet_transactions').insert(rows.map((r) => ({ ...r, created_at: postedAt })));
+  // The caller writes the rows' webhook events (sale-batches.ts: one insert with the sales' own).
   return { balanceAfter: debited.after, lowBalanceDue: debited.due };
 }
 

@@ -101,6 +101,8 @@ describe('setting the threshold', () => {
     const bad = await h.http().put('/api/v1/my-wallet/low-balance-alert').set(bearer(shop.token)).send({ threshold: '-1' });
     expect(bad.body).toEqual({
       success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
       message: VALIDATION,
       errors: { threshold: ['Enter an amount greater than zero with at most two decimals, such as 12.50'] },
     });

@@ -135,7 +135,13 @@ describe('GET /wallets/{id}/statement (JSON)', () => {
   it('refuses a bad day, from after to and a period over 366 days, translated', async () => {
     const bad = await statement(shop.walletId, 'from=2026-02-30&to=2026-03-01');
     expect(bad.status).toBe(422);
-    expect(bad.body).toEqual({ success: false, message: VALIDATION, errors: { from: ['Enter a real date as YYYY-MM-DD (e.g. 2026-02-28)'] } });
+    expect(bad.body).toEqual({
+      success: false,
+      code: 'validation.failed',
+      errors_detail: expect.any(Array),
+      message: VALIDATION,
+      errors: { from: ['Enter a real date as YYYY-MM-DD (e.g. 2026-02-28)'] },
+    });
     const backwards = await statement(shop.walletId, 'from=2026-03-02&to=2026-03-01');
     expect(backwards.status).toBe(422);
     expect(backwards.body.errors).toEqual({ from: ['The first day must not be after the last day.'] });

@@ -77,6 +77,8 @@ describe('idempotent top-ups and adjustments', () => {
     expect(other.status).toBe(409);
     expect(other.body).toEqual({
       success: false,
+      code: 'wallets.reference_reused',
+      errors_detail: expect.any(Array),
       message:
         'This reference was already used on this wallet for a different request. Use a new reference, or send exactly the same request again to get its result.',
       errors: {
@@ -228,7 +230,13 @@ describe('money ceilings', () => {
     const shop = await makeDealer();
     const big = await topUp(shop.walletId, { amount: '100000.01', reference: 'BIG-1' });
     expect(big.status).toBe(422);
-    expect(big.body).toEqual({ success: false, message: VALIDATION, errors: { amount: ['The most one operation may move is 100000.00 USD.'] } });
+    expect(big.body).toEqual({
+      success: false,
+      code: 'wallet.amount_above_limit',
+      errors_detail: expect.any(Array),
+      message: VALIDATION,
+      errors: { amount: ['The most one operation may move is 100000.00 USD.'] },
+    });
     const bigSo = await h.http().post(`/api/v1/wallets/${shop.walletId}/top-up?lng=so`).set(bearer(root)).send({ amount: '100000.01', reference: 'BIG-1' });
     expect(bigSo.body.errors.amount).toEqual(['Lacagta ugu badan ee hal hawlgal dhaqaajin karo waa 100000.00 USD.']);
     const bigAe = await h.http().post(`/api/v1/wallets/${shop.walletId}/top-up?lng=ae`).set(bearer(root)).send({ amount: '100000.01', reference: 'BIG-1' });

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import {
   dateParam,
+  listParams,
   myWalletResponseSchema,
   rejectTopUpSchema,
   topUpRequestResponseSchema,
@@ -51,11 +52,7 @@ import { sendStatementCsv, sendStatementPdf, statementPage, statementWallet, typ
 const queryOf = <F>(req: Request) => req.query as F & PageRequest;
 
 const walletListQuery = z.object({
-  q: z.string().max(191).optional(),
-  sort: z.enum(['balance', 'dealer', 'updated_at', 'id'], { message: 'api:errors.sort_invalid_wallets' }).optional(),
-  order: z.enum(['asc', 'desc', 'ASC', 'DESC'], { message: 'api:errors.order_invalid' }).optional(),
-  page: z.string().optional(),
-  per_page: z.string().optional(),
+  ...listParams({ sort: ['balance', 'dealer', 'updated_at', 'id'], defaultSort: 'dealer', q: "The dealer's name or code (contains, any case)" }),
 });
 const transactionListQuery = z.object({
   wallet_id: z.string().optional(),
@@ -65,25 +62,20 @@ const transactionListQuery = z.object({
   from: dateParam,
   to: dateParam,
   recharge_id: z.string().optional(),
-  q: z.string().max(128).optional(),
-  order: z.enum(['asc', 'desc', 'ASC', 'DESC'], { message: 'api:errors.order_invalid' }).optional(),
-  page: z.string().optional(),
-  per_page: z.string().optional(),
+  // By id only: the order the rows were written in.
+  ...listParams({ sort: ['id'], q: 'Part of the reference', qMax: 128 }),
 });
 const requestListQuery = z.object({
   status: z.enum(TOP_UP_REQUEST_STATUSES, { message: 'validation:status_invalid' }).optional(),
   dealer_id: z.string().optional(),
-  page: z.string().optional(),
-  per_page: z.string().optional(),
-  order: z.enum(['asc', 'desc', 'ASC', 'DESC'], { message: 'api:errors.order_invalid' }).optional(),
+  ...listParams({ sort: ['id'] }),
 });
 const missedListQuery = z.object({
   dealer_id: z.string().optional(),
   from: dateParam,
   to: dateParam,
-  order: z.enum(['asc', 'desc', 'ASC', 'DESC'], { message: 'api:errors.order_invalid' }).optional(),
-  page: z.string().optional(),
-  per_page: z.string().optional(),
+  // By when they were missed (created_at, then id): the order they were recorded in, so `id` names the same order.
+  ...listParams({ sort: ['id', 'created_at'] }),
 });
 const postedSchema = z.object({
   wallet: walletResponseSchema,
@@ -133,6 +125,7 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       anyPermission: ['view wallets', 'view own wallet'],
       query: walletStatementQuery,
       response: walletStatementResponseSchema,
+      downloads: ['text/csv', 'application/pdf'],
       errors: { 422: 'A date that is not a day, from after to, or a period over 366 days' },
     },
     async (req, ctx, res) => {
@@ -164,6 +157,8 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       permission: 'top up wallets',
       body: walletTopUpSchema,
       response: postedSchema,
+      headers: [{ name: 'Idempotency-Key', description: 'Optional: the request\u2019s key (else the reference); send it again on a retry' }],
+      errors: { 409: 'Another request under the same key, or a bank reference already credited to the wallet' },
     },
     async (req, ctx, res) => answer(ctx, res, await topUpOnce(ctx, String(req.params.id), req.body, keyHeader(req)), 'api:wallets.topped_up'),
   );
@@ -174,6 +169,8 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       permission: 'adjust wallets',
       body: walletAdjustSchema,
       response: postedSchema,
+      headers: [{ name: 'Idempotency-Key', description: 'Optional: the request\u2019s key (else the reference); send it again on a retry' }],
+      errors: { 409: 'Another request under the same key' },
     },
     async (req, ctx, res) => {
       const outcome = await adjustOnce(ctx, String(req.params.id), req.body, keyHeader(req));
@@ -207,6 +204,7 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       permission: 'view own wallet',
       body: lowBalanceAlertSchema,
       response: walletResponseSchema,
+      errors: { 404: 'The dealer has no wallet yet' },
     },
     async (req, ctx) => {
       const { threshold } = req.body as { threshold: number | null };
@@ -216,14 +214,25 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
   );
   mine.get(
     '/',
-    { summary: "The signed-in dealer's wallet, latest transactions and last 30 days", permission: 'view own wallet', response: myWalletResponseSchema },
+    {
+      summary: "The signed-in dealer's wallet, latest transactions and last 30 days",
+      permission: 'view own wallet',
+      response: myWalletResponseSchema,
+      errors: { 404: 'The dealer has no wallet yet' },
+    },
     async (_req, ctx) => ({ data: await myWallet(ctx) }),
   );
 
   // Literal path before any parameter.
   ledger.get(
     '/export',
-    { summary: 'The filtered ledger as CSV (up to 50,000 rows)', permission: 'view wallet transactions', query: transactionListQuery, response: null },
+    {
+      summary: 'The filtered ledger as CSV (up to 50,000 rows)',
+      permission: 'view wallet transactions',
+      query: transactionListQuery,
+      response: null,
+      downloads: ['text/csv'],
+    },
     async (req, ctx, res: Response) => {
       const { rows, timezone } = await exportTransactions(ctx, queryOf<TransactionFilters>(req), EXPORT_LIMIT);
       const header = [
@@ -299,6 +308,7 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       files: ['receipt'],
       status: 201,
       response: topUpRequestResponseSchema,
+      errors: { 409: 'The bank reference was already credited to the wallet, or is in a pending request' },
     },
     async (req, ctx) => ({ message: 'api:wallets.request_sent', data: await submitRequest(ctx, storage, req.body, await checkedImage(req, 'receipt')) }),
   );
@@ -314,6 +324,7 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
         'Approve: credit the wallet once. A 409 when the request was already decided, or when its bank reference was credited to the wallet meanwhile (the request stays pending)',
       permission: 'review wallet top-ups',
       response: topUpRequestResponseSchema,
+      errors: { 409: 'The request was already decided, or its bank reference was credited meanwhile' },
     },
     async (req, ctx) => {
       await approveRequestOnce(ctx, String(req.params.id));
@@ -322,7 +333,13 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
   );
   requests.post(
     '/:id/reject',
-    { summary: 'Reject with a reason', permission: 'review wallet top-ups', body: rejectTopUpSchema, response: topUpRequestResponseSchema },
+    {
+      summary: 'Reject with a reason',
+      permission: 'review wallet top-ups',
+      body: rejectTopUpSchema,
+      response: topUpRequestResponseSchema,
+      errors: { 409: 'The request was already decided' },
+    },
     async (req, ctx) => {
       await transact(ctx, (tctx) => rejectRequest(tctx, String(req.params.id), req.body.reason));
       return { message: 'api:wallets.request_rejected', data: await findRequest(ctx, String(req.params.id)) };
@@ -331,7 +348,13 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
 
   missed.get(
     '/export',
-    { summary: 'The filtered missed sales as CSV (up to 50,000 rows)', permission: 'view recharges', query: missedListQuery, response: null },
+    {
+      summary: 'The filtered missed sales as CSV (up to 50,000 rows)',
+      permission: 'view recharges',
+      query: missedListQuery,
+      response: null,
+      downloads: ['text/csv'],
+    },
     async (req, ctx, res: Response) => {
       const { rows, seesCost, timezone } = await exportMissedSales(ctx, queryOf<MissedSaleFilters>(req), EXPORT_LIMIT);
       const header = ['id', 'created_at', 'dealer', 'dealer_code', 'bundle_id', 'bundle', 'amount', ...(seesCost ? ['cost'] : [])];

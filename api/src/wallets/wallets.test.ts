@@ -74,7 +74,13 @@ describe('admin money actions', () => {
       .set(bearer(root))
       .send({ type: 'debit', amount: '20.51', reference: 'FIX-2', note: 'Too much' });
     expect(tooMuch.status).toBe(422);
-    expect(tooMuch.body).toEqual({ success: false, message: VALIDATION, errors: { amount: ['The wallet balance is not enough for this.'] } });
+    expect(tooMuch.body).toEqual({
+      success: false,
+      code: 'wallet.insufficient_balance',
+      errors_detail: expect.any(Array),
+      message: VALIDATION,
+      errors: { amount: ['The wallet balance is not enough for this.'] },
+    });
     expect(await h.knex('wallet_transactions').count({ n: '*' }).first()).toEqual(rows);
     expect(await balance(dealer.walletId)).toBe(2050);
     const bad = await h.http().post(`/api/v1/wallets/${dealer.walletId}/adjust`).set(bearer(root)).send({ type: 'refund', amount: '0', reference: '' });

@@ -4,21 +4,24 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { Knex } from 'knex';
-import { isLoopbackHost, WEBHOOK_RETRY_HOURS } from '@app/contracts';
+import { isLoopbackHost, WEBHOOK_RETRY_SCHEDULE_SECONDS } from '@app/contracts';
 import { toDbTime, fromDbTime } from '../database/time.ts';
 import { rootKnex } from '../database/unit-of-work.ts';
 import { serviceLog } from '../platform/logger.ts';
 import { openSecret } from '../settings/secret-box.ts';
 import { signatureHeader } from './webhook-events.ts';
+import { disableGone, GONE_ANSWER, tellDealerGone } from './webhook-gone.ts';
 
 /**
- * Delivers the webhook outbox (docs/api-conventions.md, "Webhooks"), at least once: a due event
- * is claimed with a lease (a conditional UPDATE, so two processes never send the same attempt),
- * POSTed, and its answer recorded. A 2xx within the timeout is delivered; anything else (no
- * answer, a refused connection, any other status) is tried again later, with exponential backoff
- * and jitter, until WEBHOOK_RETRY_HOURS after the event was written; then it is failed (the
- * console's "resend" tries once more). A crash between the POST and the record resends after the
- * lease: receivers dedupe on X-Webhook-Id.
+ * Delivers the webhook outbox (docs/api-conventions.md, "Webhooks"), at least once, as Standard
+ * Webhooks 1.0 says: a due event is claimed with a lease (a conditional UPDATE, so two processes
+ * never send the same attempt), POSTed with webhook-id, webhook-timestamp and webhook-signature,
+ * and its answer recorded. A 2xx within the timeout is delivered; 410 Gone disables the endpoint
+ * (webhook-gone.ts: what waits is failed, the dealer is emailed); anything else (no answer, a
+ * refused connection, any other status) is tried again on the schedule
+ * (WEBHOOK_RETRY_SCHEDULE_SECONDS, with a little jitter), then failed (the console's "resend"
+ * tries once more). A crash between the POST and the record resends after the lease: receivers
+ * dedupe on webhook-id.
  *
  * It never slows a sale: it runs beside the API with a few deliveries at a time and at most one
  * per dealer, so one slow or dead receiver holds one slot, never the others' nor a request.
@@ -35,13 +38,19 @@ export interface WebhookDispatcherOptions {
   leaseMs?: number;
   /** Receivers on this machine's loopback are allowed (development; WEBHOOK_ALLOW_LOOPBACK). */
   allowLoopback?: boolean;
-  /** Backoff of the n-th failed attempt (1-based), before jitter; tests shorten it. */
-  retryDelayMs?: (attempt: number) => number;
+  /** The wait after the n-th failed attempt (1-based), before jitter; null: no more attempts. Tests shorten it. */
+  retryDelayMs?: (attempt: number) => number | null;
+  /** The clock (tests move it). */
   now?: () => number;
+  /** Told when a receiver answered 410 Gone and its endpoint was disabled (webhook-gone.ts emails the dealer). */
+  onGone?: (dealerId: number) => Promise<void>;
 }
 
-/** 30 s, 1, 2, 4 … minutes, at most 2 hours: about 16 tries in the 24 hours. */
-export const defaultRetryDelayMs = (attempt: number) => Math.min(30_000 * 2 ** (attempt - 1), 2 * 3_600_000);
+/** Standard Webhooks: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h after the failures before, then no more. */
+export const defaultRetryDelayMs = (attempt: number): number | null => {
+  const seconds = WEBHOOK_RETRY_SCHEDULE_SECONDS[attempt - 1];
+  return seconds === undefined ? null : seconds * 1_000;
+};
 
 const ANSWER_LIMIT = 500;
 
@@ -62,8 +71,8 @@ for (const [address, bits] of [
 ] as const)
   forbidden.addSubnet(address, bits, 'ipv4');
 for (const [address, bits] of [
-  ['::', 128],
-  ['::1', 128],
+  // IPv4-compatible IPv6 (::a.b.c.d, deprecated), :: and ::1 included: [::127.0.0.1] is loopback to some stacks.
+  ['::', 96],
   // IPv4 written as IPv6 (NAT64, 6to4) could reach any IPv4 address, private ones included.
   ['64:ff9b::', 96],
   ['2002::', 16],
@@ -112,6 +121,8 @@ interface Outcome {
   ok: boolean;
   statusCode: number | null;
   answer: string;
+  /** Not sent: the endpoint is disabled (its events were failed with it). */
+  skipped?: boolean;
 }
 
 export class WebhookDispatcher {
@@ -131,6 +142,7 @@ export class WebhookDispatcher {
       allowLoopback: false,
       retryDelayMs: defaultRetryDelayMs,
       now: Date.now,
+      onGone: (dealerId: number) => tellDealerGone(this.db, dealerId),
       ...opts,
     };
   }
@@ -242,9 +254,11 @@ export class WebhookDispatcher {
   private async deliver(event: EventRow, token: string): Promise<void> {
     const endpoint = await this.db('webhook_endpoints')
       .where({ dealer_id: event.dealer_id })
-      .first('url', 'secret', 'previous_secret', 'previous_secret_expires_at');
+      .first('id', 'url', 'secret', 'previous_secret', 'previous_secret_expires_at', 'disabled_at');
     let outcome: Outcome;
     if (!endpoint) outcome = { ok: false, statusCode: null, answer: 'No webhook endpoint is set.' };
+    // Disabled after this event was claimed (a 410 to another of its events): not sent.
+    else if (endpoint.disabled_at) outcome = { ok: false, statusCode: null, answer: GONE_ANSWER, skipped: true };
     else {
       const secrets = [openSecret(endpoint.secret)];
       const previousUntil = fromDbTime(endpoint.previous_secret_expires_at);
@@ -254,6 +268,8 @@ export class WebhookDispatcher {
       else outcome = await this.post(endpoint.url, event, secrets as string[]);
     }
     await this.record(event, token, outcome);
+    if (endpoint && outcome.statusCode === 410 && (await disableGone(this.db, Number(endpoint.id), endpoint.url, this.opts.now())))
+      await this.opts.onGone?.(event.dealer_id).catch((err: unknown) => serviceLog.warn({ err, dealer: event.dealer_id }, 'webhook disabled: dealer not told'));
   }
 
   /** One POST: the body as stored, signed for this attempt's timestamp. */
@@ -289,9 +305,9 @@ export class WebhookDispatcher {
             'content-type': 'application/json',
             'content-length': body.length,
             'user-agent': 'bundle-reseller-webhooks/1',
-            'x-webhook-id': event.event_id,
-            'x-webhook-timestamp': String(timestamp),
-            'x-webhook-signature': signatureHeader(secrets, timestamp, event.body),
+            'webhook-id': event.event_id,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': signatureHeader(secrets, event.event_id, timestamp, event.body),
           },
         },
         (res) => {
@@ -320,10 +336,12 @@ export class WebhookDispatcher {
   /** The attempt's answer, kept under our claim only (a lease taken over by another process wins). */
   private async record(event: EventRow, token: string, outcome: Outcome): Promise<void> {
     const now = this.opts.now();
-    const attempts = Number(event.attempts) + 1;
-    const giveUpAt = Date.parse(fromDbTime(event.created_at)!) + WEBHOOK_RETRY_HOURS * 3_600_000;
-    const delay = this.opts.retryDelayMs(attempts) * (0.8 + Math.random() * 0.4);
-    const status = outcome.ok ? 'delivered' : now + delay > giveUpAt ? 'failed' : 'pending';
+    // A 410 is final: the endpoint is disabled (deliver() then fails what waits).
+    const attempts = Number(event.attempts) + (outcome.skipped ? 0 : 1);
+    const wait = outcome.ok || outcome.skipped || outcome.statusCode === 410 ? null : this.opts.retryDelayMs(attempts);
+    // Up to 10% later than the schedule: receivers coming back after an outage are not all hit at once.
+    const delay = wait === null ? null : wait * (1 + Math.random() * 0.1);
+    const status = outcome.ok ? 'delivered' : delay === null ? 'failed' : 'pending';
     await this.db('webhook_events')
       .where({ id: event.id, claim_token: token })
       .update({
@@ -333,7 +351,7 @@ export class WebhookDispatcher {
         last_status_code: outcome.statusCode,
         last_answer: outcome.answer.slice(0, ANSWER_LIMIT) || null,
         delivered_at: outcome.ok ? toDbTime(new Date(now)) : null,
-        next_attempt_at: status === 'pending' ? toDbTime(new Date(now + delay)) : null,
+        next_attempt_at: delay === null ? null : toDbTime(new Date(now + delay)),
         claim_token: null,
         claimed_until: null,
         updated_at: toDbTime(new Date(now)),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  listParams,
   WEBHOOK_DELIVERY_STATUSES,
   WEBHOOK_EVENT_TYPES,
   webhookDeliveryResponseSchema,
@@ -26,9 +27,7 @@ const dealerQuery = z.object({ dealer_id: z.string().optional().describe('Admins
 const deliveryQuery = dealerQuery.extend({
   status: z.enum(WEBHOOK_DELIVERY_STATUSES, { message: 'validation:webhook_status_invalid' }).optional(),
   type: z.enum(WEBHOOK_EVENT_TYPES, { message: 'validation:webhook_type_invalid' }).optional(),
-  page: z.string().optional(),
-  per_page: z.string().optional(),
-  order: z.enum(['asc', 'desc'], { message: 'api:errors.order_invalid' }).optional(),
+  ...listParams({ sort: ['id'] }),
 });
 
 /** /dealer/webhook: a dealer's endpoint and secret (admins: ?dealer_id=). Rules in webhook.service.ts. */
@@ -52,6 +51,7 @@ export function webhookEndpointRoutes(registry: OpenApiRegistry, opts: { allowLo
       query: dealerQuery,
       body: webhookEndpointSchema,
       response: webhookEndpointWithSecretSchema.partial({ secret: true }),
+      errors: { 201: 'The endpoint was made: the answer carries its secret, once' },
     },
     async (req, ctx) => {
       const { created, endpoint } = await setEndpoint(ctx, req.query.dealer_id, req.body as WebhookEndpointInput, opts.allowLoopback);
@@ -60,7 +60,13 @@ export function webhookEndpointRoutes(registry: OpenApiRegistry, opts: { allowLo
   );
   api.delete(
     '/',
-    { summary: 'Stop sending events (those still waiting are dropped)', permission: 'manage webhooks', query: dealerQuery, response: null },
+    {
+      summary: 'Stop sending events (those still waiting are failed)',
+      permission: 'manage webhooks',
+      query: dealerQuery,
+      response: null,
+      errors: { 404: 'No webhook is set' },
+    },
     async (req, ctx) => {
       await removeEndpoint(ctx, req.query.dealer_id);
       return { message: 'api:webhooks.removed' };
@@ -69,16 +75,24 @@ export function webhookEndpointRoutes(registry: OpenApiRegistry, opts: { allowLo
   api.post(
     '/rotate-secret',
     {
-      summary: 'A new signing secret, in this answer only; the previous one also signs for 24 hours',
+      summary: 'A new signing secret, in this answer only; the previous one also signs for 24 hours. Again within a minute: the same new secret',
       permission: 'manage webhooks',
       query: dealerQuery,
       response: webhookEndpointWithSecretSchema,
+      errors: { 404: 'No webhook is set' },
     },
     async (req, ctx) => ({ message: 'api:webhooks.secret_rotated', data: await rotateSecret(ctx, req.query.dealer_id) }),
   );
   api.post(
     '/test',
-    { summary: 'Send a webhook.test event now', permission: 'manage webhooks', query: dealerQuery, status: 201, response: webhookDeliveryResponseSchema },
+    {
+      summary: 'Send a webhook.test event now',
+      permission: 'manage webhooks',
+      query: dealerQuery,
+      status: 201,
+      response: webhookDeliveryResponseSchema,
+      errors: { 404: 'No webhook is set', 409: 'The endpoint is disabled (a 410): set its URL again first' },
+    },
     async (req, ctx) => ({ status: 201, message: 'api:webhooks.test_queued', data: await sendTestEvent(ctx, req.query.dealer_id) }),
   );
   return api;
@@ -98,12 +112,24 @@ export function webhookDeliveryRoutes(registry: OpenApiRegistry) {
     },
     async (req, ctx) => listDeliveries(ctx, req.query as DeliveryFilters),
   );
-  api.get('/:id', { summary: 'One delivery with the body sent', permission: 'view webhooks', response: webhookDeliveryResponseSchema }, async (req, ctx) => ({
-    data: await showDelivery(ctx, String(req.params.id)),
-  }));
+  api.get(
+    '/:id',
+    {
+      summary: 'One delivery with the body sent',
+      permission: 'view webhooks',
+      response: webhookDeliveryResponseSchema,
+      errors: { 404: 'No such delivery (of this dealer)' },
+    },
+    async (req, ctx) => ({ data: await showDelivery(ctx, String(req.params.id)) }),
+  );
   api.post(
     '/:id/resend',
-    { summary: 'Send the event again now (same id, same body)', permission: 'manage webhooks', response: webhookDeliveryResponseSchema },
+    {
+      summary: 'Send the event again now (same id, same body)',
+      permission: 'manage webhooks',
+      response: webhookDeliveryResponseSchema,
+      errors: { 404: 'No such delivery (of this dealer)', 409: 'Being sent right now, or the endpoint is removed or disabled' },
+    },
     async (req, ctx) => ({ message: 'api:webhooks.resent', data: await resendDelivery(ctx, String(req.params.id)) }),
   );
   return api;

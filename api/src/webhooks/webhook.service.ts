@@ -6,6 +6,7 @@ import {
   type WebhookEndpointInput,
   type WebhookEndpointResponse,
   type WebhookEndpointWithSecret,
+  type WebhookDisabledReason,
   type WebhookEventType,
 } from '@app/contracts';
 import { decodeId, encodeId } from '../http/ids.ts';
@@ -35,6 +36,9 @@ interface EndpointRow {
   secret: string;
   previous_secret: string | null;
   previous_secret_expires_at: string | null;
+  secret_rotated_at: string | null;
+  disabled_at: string | null;
+  disabled_reason: WebhookDisabledReason | null;
   created_at: string;
   updated_at: string;
   dealer_name: string;
@@ -55,6 +59,8 @@ function presentEndpoint(r: EndpointRow): WebhookEndpointResponse {
     url: r.url,
     secret_hint: secret ? `…${secret.slice(-4)}` : '',
     previous_secret_expires_at: r.previous_secret && expires && Date.parse(expires) > Date.now() ? expires : null,
+    disabled_at: fromDbTime(r.disabled_at),
+    disabled_reason: r.disabled_at ? r.disabled_reason : null,
     created_at: fromDbTime(r.created_at),
     updated_at: fromDbTime(r.updated_at),
   };
@@ -80,7 +86,11 @@ export async function showEndpoint(ctx: ServiceContext, rawDealer: unknown): Pro
   return row ? presentEndpoint(row) : null;
 }
 
-/** Sets the URL: the first time with a new secret (answered whole, once); later the URL only. */
+/**
+ * Sets the URL: the first time with a new secret (answered whole, once); later the URL only. An
+ * endpoint disabled by a 410 is enabled again (the same URL or another): what failed meanwhile is
+ * resent from the log by whoever needs it.
+ */
 export async function setEndpoint(
   ctx: ServiceContext,
   rawDealer: unknown,
@@ -91,29 +101,49 @@ export async function setEndpoint(
   const dealer = await resolveDealer(ctx, rawDealer);
   return transact(ctx, async (tctx) => {
     const now = toDbTime();
-    const existing = await tctx.db('webhook_endpoints').where({ dealer_id: dealer.id }).forUpdate().first('id', 'url');
+    const existing = await tctx.db('webhook_endpoints').where({ dealer_id: dealer.id }).forUpdate().first('id', 'url', 'disabled_at', 'disabled_reason');
     let secret: string | null = null;
     if (existing) {
-      if (existing.url !== input.url) await tctx.db('webhook_endpoints').where({ id: existing.id }).update({ url: input.url, updated_at: now });
+      if (existing.url !== input.url || existing.disabled_at)
+        await tctx.db('webhook_endpoints').where({ id: existing.id }).update({ url: input.url, disabled_at: null, disabled_reason: null, updated_at: now });
     } else {
       secret = newWebhookSecret();
       await tctx.db('webhook_endpoints').insert({ dealer_id: dealer.id, url: input.url, secret: sealSecret(secret), created_at: now, updated_at: now });
     }
-    if (!existing || existing.url !== input.url)
-      await log(tctx, 'webhook_endpoint_set', dealer.id, { before: existing ? { url: existing.url } : undefined, after: { url: input.url } });
+    if (!existing || existing.url !== input.url || existing.disabled_at)
+      await log(tctx, 'webhook_endpoint_set', dealer.id, {
+        before: existing
+          ? { url: existing.url, ...(existing.disabled_at ? { disabled_at: fromDbTime(existing.disabled_at), disabled_reason: existing.disabled_reason } : {}) }
+          : undefined,
+        after: { url: input.url },
+      });
     const row: EndpointRow = await endpointQuery(tctx.db).where('webhook_endpoints.dealer_id', dealer.id).first();
     return { created: !existing, endpoint: secret ? { ...presentEndpoint(row), secret } : presentEndpoint(row) };
   });
 }
 
-/** A new secret, answered whole once; the one before it still signs for WEBHOOK_PREVIOUS_SECRET_HOURS. */
+/** A rotation asked this soon after the last one answers that one's secret (see rotateSecret). */
+export const ROTATION_REPEAT_MS = 60_000;
+
+/**
+ * A new secret, answered whole once; the one before it still signs for WEBHOOK_PREVIOUS_SECRET_HOURS.
+ * Rotations at once (a double click, a script's retries) must not hand out a secret the next one
+ * replaces, leaving its caller with one that no longer signs: the row is locked, and a rotation
+ * within ROTATION_REPEAT_MS of the last answers the secret that one made, changing nothing.
+ */
 export async function rotateSecret(ctx: ServiceContext, rawDealer: unknown): Promise<WebhookEndpointWithSecret> {
   const dealer = await resolveDealer(ctx, rawDealer);
   return transact(ctx, async (tctx) => {
-    const existing = await tctx.db('webhook_endpoints').where({ dealer_id: dealer.id }).forUpdate().first('id', 'secret');
+    const existing = await tctx.db('webhook_endpoints').where({ dealer_id: dealer.id }).forUpdate().first('id', 'secret', 'secret_rotated_at');
     if (!existing) throw notFound('api:webhooks.not_set');
-    const secret = newWebhookSecret();
     const now = Date.now();
+    const rotatedAt = fromDbTime(existing.secret_rotated_at);
+    const current = rotatedAt && now - Date.parse(rotatedAt) < ROTATION_REPEAT_MS ? openSecret(existing.secret) : null;
+    if (current) {
+      const row: EndpointRow = await endpointQuery(tctx.db).where('webhook_endpoints.dealer_id', dealer.id).first();
+      return { ...presentEndpoint(row), secret: current };
+    }
+    const secret = newWebhookSecret();
     await tctx
       .db('webhook_endpoints')
       .where({ id: existing.id })
@@ -121,6 +151,7 @@ export async function rotateSecret(ctx: ServiceContext, rawDealer: unknown): Pro
         secret: sealSecret(secret),
         previous_secret: existing.secret,
         previous_secret_expires_at: toDbTime(new Date(now + WEBHOOK_PREVIOUS_SECRET_HOURS * 3_600_000)),
+        secret_rotated_at: toDbTime(new Date(now)),
         updated_at: toDbTime(new Date(now)),
       });
     await log(tctx, 'webhook_secret_rotated', dealer.id);
@@ -206,8 +237,10 @@ function presentDelivery(r: DeliveryRow): WebhookDeliveryResponse {
 export async function sendTestEvent(ctx: ServiceContext, rawDealer: unknown): Promise<WebhookDeliveryResponse> {
   const dealer = await resolveDealer(ctx, rawDealer);
   return transact(ctx, async (tctx) => {
-    if (!(await tctx.db('webhook_endpoints').where({ dealer_id: dealer.id }).first('id'))) throw notFound('api:webhooks.not_set');
-    await enqueueWebhookEvent(tctx.db, dealer.id, 'webhook.test', { message: 'A test event from the console.' });
+    const endpoint = await tctx.db('webhook_endpoints').where({ dealer_id: dealer.id }).first('id', 'disabled_at');
+    if (!endpoint) throw notFound('api:webhooks.not_set');
+    if (endpoint.disabled_at) throw new AppError(409, 'api:webhooks.disabled');
+    await enqueueWebhookEvent(tctx.db, dealer.id, 'webhook.test', { message: 'A test event, sent on request.' });
     const row: DeliveryRow = await deliveryQuery(tctx.db).where('webhook_events.dealer_id', dealer.id).orderBy('webhook_events.id', 'desc').first();
     await log(tctx, 'webhook_test_sent', dealer.id, { description: row.event_id });
     return presentDelivery(row);
@@ -248,7 +281,9 @@ export async function resendDelivery(ctx: ServiceContext, rawId: string): Promis
   const found = await findDelivery(ctx, rawId);
   return transact(ctx, async (tctx) => {
     const now = toDbTime();
-    if (!(await tctx.db('webhook_endpoints').where({ dealer_id: found.dealer_id }).first('id'))) throw new AppError(409, 'api:webhooks.not_set');
+    const endpoint = await tctx.db('webhook_endpoints').where({ dealer_id: found.dealer_id }).first('id', 'disabled_at');
+    if (!endpoint) throw new AppError(409, 'api:webhooks.not_set');
+    if (endpoint.disabled_at) throw new AppError(409, 'api:webhooks.disabled');
     const changed = await tctx
       .db('webhook_events')
       .where({ id: found.id })

@@ -1,64 +1,33 @@
 import crypto from 'node:crypto';
 import dns from 'node:dns/promises';
 import os from 'node:os';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { WEBHOOK_EVENT_SCHEMAS, WEBHOOK_RETRY_SCHEDULE_SECONDS, webhookUrlProblem, type WebhookEventType } from '@app/contracts';
 import { bearer, createHarness, type Harness } from '../../../tests/api/harness.ts';
 import { buy, makeShop, moneyKit, type MoneyKit, type Shop } from '../recharges/recharge-fixtures.ts';
 import type { RechargeMoney } from '../recharges/recharge.routes.ts';
 import { unitOfWork } from '../database/unit-of-work.ts';
 import { toDbTime } from '../database/time.ts';
-import { publicAddress, WebhookDispatcher } from './webhook-dispatcher.ts';
+import { sealSecret } from '../settings/secret-box.ts';
+import { hostKind, publicAddress, WebhookDispatcher } from './webhook-dispatcher.ts';
 import { enqueueWebhookEvent } from './webhook-events.ts';
+import { webhookReceiver } from './webhook-test-receiver.ts';
 import { translator } from '../i18n/server-i18n.ts';
 import { encodeId } from '../http/ids.ts';
 
 /**
- * Signed webhooks: a dealer's endpoint and secret (rotation keeps the old secret 24 h), the outbox
- * written with each status change, and the dispatcher delivering at least once to a real local
- * receiver that checks every signature on its own (node:crypto, not the product's signer).
+ * Standard Webhooks: a dealer's endpoint and secret (rotation keeps the old secret 24 h, rotations
+ * at once hand out one secret), the outbox written with each status change, and the dispatcher
+ * delivering at least once, on the retry schedule, to a real local receiver that verifies every
+ * request with the standardwebhooks package.
  */
 let h: Harness;
 let root: string;
 let kit: MoneyKit;
 const money: RechargeMoney = {};
 
-interface Received {
-  id: string;
-  timestamp: string;
-  signatures: string[];
-  body: string;
-  valid: boolean;
-}
-
-/** A receiver: verifies each request against the secrets it knows; answers with `answer(n)` for its n-th request. */
-async function receiver(secrets: () => string[], answer: (n: number) => number | 'hang' = () => 200) {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const timestamp = String(req.headers['x-webhook-timestamp']);
-      const signatures = String(req.headers['x-webhook-signature'])
-        .split(',')
-        .map((s) => s.trim().replace(/^v1=/, ''));
-      const expected = secrets().map((secret) => crypto.createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex'));
-      const valid = signatures.some((sig) => expected.some((e) => e.length === sig.length && crypto.timingSafeEqual(Buffer.from(e), Buffer.from(sig))));
-      received.push({ id: String(req.headers['x-webhook-id']), timestamp, signatures, body, valid });
-      const a = answer(received.length);
-      if (a === 'hang') return; // never answers
-      res.writeHead(a, { 'content-type': 'text/plain' }).end(a === 200 ? 'ok' : `no (${a})`);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    received,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
-  };
-}
+const receiver = (secrets: () => string[], answer?: (n: number) => number | 'hang', clock?: () => number) => webhookReceiver({ secrets, answer, clock });
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -79,7 +48,7 @@ afterAll(async () => {
 
 async function setWebhook(shop: Shop, url: string) {
   const res = await h.http().put('/api/v1/dealer/webhook').set(bearer(shop.token)).send({ url });
-  expect(res.status).toBe(201);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data.secret as string;
 }
 
@@ -95,6 +64,7 @@ async function deliverAll(d: WebhookDispatcher, dealerId: number) {
 const events = (dealerId: number) => h.knex('webhook_events').where({ dealer_id: dealerId }).orderBy('id');
 const dispatcher = (opts: ConstructorParameters<typeof WebhookDispatcher>[0] = {}) =>
   new WebhookDispatcher({ db: h.knex, allowLoopback: true, timeoutMs: 2_000, retryDelayMs: () => 0, ...opts });
+const parse = (body: string) => JSON.parse(body) as { type: WebhookEventType; timestamp: string; data: Record<string, unknown> };
 
 describe('the endpoint', () => {
   it('takes https (or http on loopback), shows the secret once, keeps it sealed, logs each change', async () => {
@@ -102,7 +72,7 @@ describe('the endpoint', () => {
     const put = (url: unknown) => h.http().put('/api/v1/dealer/webhook').set(bearer(shop.token)).send({ url });
     for (const [url, message] of [
       ['', 'validation:webhook_url_required'],
-      ['not a url', 'validation:webhook_url_invalid'],
+      ['not-a-url', 'validation:webhook_url_invalid'],
       ['ftp://shop.example.so/hooks', 'validation:webhook_url_invalid'],
       ['http://shop.example.so/hooks', 'validation:webhook_url_https'],
       ['https://user:pw@shop.example.so/hooks', 'validation:webhook_url_credentials'],
@@ -116,13 +86,21 @@ describe('the endpoint', () => {
     const first = await put('https://shop.example.so/hooks');
     expect(first.status).toBe(201);
     const secret = first.body.data.secret as string;
-    expect(secret).toMatch(/^whsec_[\w-]{32}$/);
+    // Standard Webhooks: whsec_ and standard base64 of 32 random bytes.
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(secret.slice(6), 'base64')).toHaveLength(32);
     const stored = await h.knex('webhook_endpoints').where({ dealer_id: shop.dealerId }).first();
     expect(stored.secret).not.toContain(secret.slice(6));
     const shown = await h.http().get('/api/v1/dealer/webhook').set(bearer(shop.token));
     expect(shown.body.data).toMatchObject({ url: 'https://shop.example.so/hooks', secret_hint: `…${secret.slice(-4)}`, previous_secret_expires_at: null });
     expect(shown.body.data.secret).toBeUndefined();
 
+    // Spaces and control characters are refused before the URL parser would quietly drop or encode them.
+    for (const url of ['https://shop.example.so/ho oks', 'https://shop.example.so/ho\toks', 'https://shop.exa\nmple.so/', 'https://shop.example.so/\u0000']) {
+      const res = await put(url);
+      expect(res.status, JSON.stringify(url)).toBe(422);
+      expect(res.body.errors.url[0]).toBe(translator('en')('validation:webhook_url_spaces'));
+    }
     const moved = await put('http://127.0.0.1:9/hooks');
     expect(moved.status).toBe(200);
     expect(moved.body.data.secret).toBeUndefined();
@@ -158,20 +136,28 @@ describe('events, signed and delivered at least once', () => {
     const review = await buy(h, shop, { idempotency_key: 'hook-review-01', phone: '0615553333' });
     await kit.worker.drain();
     const written = await events(shop.dealerId);
-    const byReference = new Map(written.map((e: { body: string; type: string }) => [JSON.parse(e.body).data.reference, e]));
-    expect(byReference.get(done.body.data.reference)?.type).toBe('recharge.completed');
-    expect(byReference.get(refused.body.data.reference)?.type).toBe('recharge.failed');
-    expect(byReference.get(review.body.data.reference)?.type).toBe('recharge.needs_review');
-    const completed = JSON.parse(byReference.get(done.body.data.reference)!.body);
-    expect(completed).toMatchObject({
-      type: 'recharge.completed',
-      data: { status: 'completed', amount: '0.55', cost: '0.40', phone: '615123456', operator: 'Hormuud' },
+    const typesOf = (reference: string) =>
+      written.filter((e: { body: string }) => parse(e.body).data.reference === reference).map((e: { type: string }) => e.type);
+    expect(typesOf(done.body.data.reference).at(-1)).toBe('recharge.delivered');
+    expect(typesOf(refused.body.data.reference)).toContain('recharge.failed');
+    expect(typesOf(review.body.data.reference).at(-1)).toBe('recharge.needs_review');
+    const delivered = written.find(
+      (e: { type: string; body: string }) => e.type === 'recharge.delivered' && parse(e.body).data.reference === done.body.data.reference,
+    );
+    const payload = parse(delivered.body);
+    expect(payload).toMatchObject({
+      type: 'recharge.delivered',
+      data: { status: 'completed', amount: '0.55', cost: '0.40', phone: '615123456', operator: 'Hormuud', client_reference: null },
     });
-    expect(completed.id).toMatch(/^evt_[0-9a-f]{32}$/);
+    // {type, timestamp, data} only: the id is the webhook-id header.
+    expect(Object.keys(payload)).toEqual(['type', 'timestamp', 'data']);
+    expect(new Date(payload.timestamp).toISOString()).toBe(payload.timestamp);
+    expect(delivered.event_id).toMatch(/^evt_[0-9a-f]{32}$/);
+    for (const e of written) expect(WEBHOOK_EVENT_SCHEMAS[e.type as WebhookEventType].safeParse(parse(e.body)).success, e.type).toBe(true);
 
     await deliverAll(dispatcher(), shop.dealerId);
     expect(hook.received).toHaveLength(written.length);
-    expect(hook.received.every((r) => r.valid)).toBe(true);
+    expect(hook.received.map((r) => r.verifiedBy)).toEqual(Array(written.length).fill(0));
     expect(new Set(hook.received.map((r) => r.id))).toEqual(new Set(written.map((e: { event_id: string }) => e.event_id)));
     for (const e of await events(shop.dealerId)) expect([e.status, Number(e.attempts), Number(e.last_status_code)]).toEqual(['delivered', 1, 200]);
   });
@@ -193,36 +179,79 @@ describe('events, signed and delivered at least once', () => {
     await d.runOnce();
     [event] = await events(shop.dealerId);
     expect([event.status, Number(event.attempts), Number(event.last_status_code)]).toEqual(['delivered', 3, 200]);
-    expect(hook.received.map((r) => [r.id, r.body, r.valid])).toEqual(Array(3).fill([event.event_id, event.body, true]));
+    expect(hook.received.map((r) => [r.id, r.body, r.verifiedBy])).toEqual(Array(3).fill([event.event_id, event.body, 0]));
   });
 
-  it('backs off after each failure, and gives up 24 hours after the event was written', async () => {
+  it('retries on the Standard Webhooks schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h), then fails; resend tries once more', async () => {
     const shop = await makeShop(h, root, 'cost', { balance: '10.00' });
-    await setWebhook(shop, 'http://127.0.0.1:9/hooks'); // nothing listens there: connection refused
-    await unitOfWork((trx) => enqueueWebhookEvent(trx, shop.dealerId, 'webhook.test', {}), h.knex);
-    let now = Date.now();
-    const d = new WebhookDispatcher({ db: h.knex, allowLoopback: true, now: () => now });
+    let now = 0;
+    const hook = await receiver(
+      () => [secret],
+      () => 503,
+      () => now,
+    );
+    closers.push(hook.close);
+    const secret = await setWebhook(shop, hook.url);
+    await unitOfWork((trx) => enqueueWebhookEvent(trx, shop.dealerId, 'webhook.test', { message: 'schedule' }), h.knex);
+    now = Date.now();
+    const d = new WebhookDispatcher({ db: h.knex, allowLoopback: true, timeoutMs: 2_000, now: () => now });
     await d.runOnce();
-    let [event] = await events(shop.dealerId);
-    const wait = Date.parse(`${event.next_attempt_at.replace(' ', 'T')}Z`) - now;
-    // 30 s for the first failure, ±20% jitter.
-    expect(wait).toBeGreaterThanOrEqual(24_000 - 5);
-    expect(wait).toBeLessThanOrEqual(36_000 + 5);
-    expect(event.last_status_code).toBeNull();
-    expect(event.last_answer).toMatch(/ECONNREFUSED/);
-    // Not due yet: not sent again.
+    expect(hook.received).toHaveLength(1);
+    for (const [i, seconds] of WEBHOOK_RETRY_SCHEDULE_SECONDS.entries()) {
+      const [event] = await events(shop.dealerId);
+      expect([event.status, Number(event.attempts), Number(event.last_status_code)]).toEqual(['pending', i + 1, 503]);
+      // Due after the step's wait, and at most 10% later (jitter).
+      const wait = Date.parse(`${event.next_attempt_at.replace(' ', 'T')}Z`) - now;
+      expect(wait, `step ${i + 1}`).toBeGreaterThanOrEqual(seconds * 1_000 - 5);
+      expect(wait, `step ${i + 1}`).toBeLessThanOrEqual(seconds * 1_100 + 5);
+      // Not yet due: nothing sent.
+      now += seconds * 1_000 - 1_000;
+      await d.runOnce();
+      expect(hook.received, `step ${i + 1}`).toHaveLength(i + 1);
+      now += seconds * 100 + 1_000;
+      await d.runOnce();
+      expect(hook.received, `step ${i + 1}`).toHaveLength(i + 2);
+    }
+    const [event] = await events(shop.dealerId);
+    expect([event.status, Number(event.attempts), event.next_attempt_at]).toEqual(['failed', 10, null]);
+    // Ten attempts of one event: the same id and body each time, each signed for its own timestamp, each verified.
+    expect(new Set(hook.received.map((r) => r.id))).toEqual(new Set([event.event_id]));
+    expect(hook.received.every((r) => r.body === event.body && r.verifiedBy === 0)).toBe(true);
+    expect(new Set(hook.received.map((r) => r.timestamp)).size).toBe(10);
+    // About three days in all.
+    const spanHours = (Number(hook.received.at(-1)!.timestamp) - Number(hook.received[0].timestamp)) / 3_600;
+    expect(spanHours).toBeGreaterThan(75);
+    expect(spanHours).toBeLessThan(84);
+    now += 365 * 86_400_000;
     await d.runOnce();
-    expect(Number((await events(shop.dealerId))[0].attempts)).toBe(1);
-    now += 25 * 3_600_000;
-    await d.runOnce();
-    [event] = await events(shop.dealerId);
-    expect([event.status, Number(event.attempts), event.next_attempt_at]).toEqual(['failed', 2, null]);
+    expect(hook.received).toHaveLength(10);
 
-    // "Resend": one more attempt now, logged.
+    // "Resend": one more attempt now, logged; failing again, it stays failed.
     const resent = await h.http().post(`/api/v1/webhook-deliveries/${event.id}/resend`).set(bearer(shop.token));
     expect(resent.status).toBe(200);
     expect(resent.body.data.status).toBe('pending');
     expect(await h.knex('activity_log').where({ action: 'webhook_resent', subject_id: shop.dealerId })).toHaveLength(1);
+    await h
+      .knex('webhook_events')
+      .where({ id: event.id })
+      .update({ next_attempt_at: toDbTime(new Date(now)) });
+    await d.runOnce();
+    expect(hook.received).toHaveLength(11);
+    expect((await events(shop.dealerId))[0]).toMatchObject({ status: 'failed', next_attempt_at: null });
+  });
+
+  it('a refused connection is retried 5 s later, with the error kept', async () => {
+    const shop = await makeShop(h, root, 'cost', { balance: '10.00' });
+    await setWebhook(shop, 'http://127.0.0.1:9/hooks'); // nothing listens there: connection refused
+    await unitOfWork((trx) => enqueueWebhookEvent(trx, shop.dealerId, 'webhook.test', {}), h.knex);
+    const now = Date.now();
+    await new WebhookDispatcher({ db: h.knex, allowLoopback: true, now: () => now }).runOnce();
+    const [event] = await events(shop.dealerId);
+    const wait = Date.parse(`${event.next_attempt_at.replace(' ', 'T')}Z`) - now;
+    expect(wait).toBeGreaterThanOrEqual(5_000 - 5);
+    expect(wait).toBeLessThanOrEqual(5_500 + 5);
+    expect(event.last_status_code).toBeNull();
+    expect(event.last_answer).toMatch(/ECONNREFUSED/);
   });
 
   it('after a rotation events carry both signatures for 24 hours, then the new one only', async () => {
@@ -241,24 +270,82 @@ describe('events, signed and delivered at least once', () => {
     const d = dispatcher({ now: () => now });
     known = [old]; // a receiver not yet switched still verifies
     await d.runOnce();
-    expect(hook.received.at(-1)).toMatchObject({ valid: true });
-    expect(hook.received.at(-1)!.signatures).toHaveLength(2);
+    expect(hook.received.at(-1)!.verifiedBy).toBe(0);
+    // Space-separated, the current secret's first.
+    expect(hook.received.at(-1)!.signature.split(' ')).toHaveLength(2);
+    known = [fresh];
+    await h
+      .knex('webhook_events')
+      .where({ dealer_id: shop.dealerId })
+      .update({ status: 'pending', next_attempt_at: toDbTime(new Date(now)) });
+    await d.runOnce();
+    expect(hook.received.at(-1)!.verifiedBy).toBe(0);
     now += 24 * 3_600_000 + 1_000;
     await unitOfWork((trx) => enqueueWebhookEvent(trx, shop.dealerId, 'webhook.test', {}), h.knex);
     await h
       .knex('webhook_events')
       .where({ dealer_id: shop.dealerId, status: 'pending' })
       .update({ next_attempt_at: toDbTime(new Date(now)) });
+    known = [old, fresh];
+    const clocked = await receiver(
+      () => known,
+      undefined,
+      () => now,
+    );
+    closers.push(clocked.close);
+    await h.knex('webhook_endpoints').where({ dealer_id: shop.dealerId }).update({ url: clocked.url });
     await d.runOnce();
-    expect(hook.received.at(-1)!.signatures).toHaveLength(1);
-    expect(hook.received.at(-1)!.valid).toBe(false);
-    known = [fresh];
-    expect(
-      crypto
-        .createHmac('sha256', fresh)
-        .update(`${hook.received.at(-1)!.timestamp}.${hook.received.at(-1)!.body}`)
-        .digest('hex'),
-    ).toBe(hook.received.at(-1)!.signatures[0]);
+    // The old secret no longer signs: one signature, the new secret's.
+    expect(clocked.received.at(-1)!.signature.split(' ')).toHaveLength(1);
+    expect(clocked.received.at(-1)!.verifiedBy).toBe(1);
+  });
+
+  it('ten rotations at once hand out one secret, and it verifies the next delivery (as does the one before)', async () => {
+    const shop = await makeShop(h, root, 'cost', { balance: '10.00' });
+    let known: string[] = [];
+    const hook = await receiver(() => known);
+    closers.push(hook.close);
+    const old = await setWebhook(shop, hook.url);
+    const rotations = await Promise.all(Array.from({ length: 10 }, () => h.http().post('/api/v1/dealer/webhook/rotate-secret').set(bearer(shop.token))));
+    expect(rotations.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const handedOut = [...new Set(rotations.map((r) => r.body.data.secret as string))];
+    expect(handedOut).toHaveLength(1);
+    expect(handedOut[0]).not.toBe(old);
+    // One rotation happened (logged once); the others answered its secret.
+    expect(await h.knex('activity_log').where({ action: 'webhook_secret_rotated', subject_id: shop.dealerId })).toHaveLength(1);
+    await unitOfWork((trx) => enqueueWebhookEvent(trx, shop.dealerId, 'webhook.test', { message: 'after rotations' }), h.knex);
+    for (const secret of [...handedOut, old]) {
+      known = [secret];
+      await h.knex('webhook_events').where({ dealer_id: shop.dealerId }).update({ status: 'pending', next_attempt_at: toDbTime() });
+      await dispatcher().runOnce();
+      expect(hook.received.at(-1)!.verifiedBy, secret === old ? 'the previous secret' : 'the secret handed out').toBe(0);
+    }
+    // A minute later a rotation makes a new secret again.
+    await h
+      .knex('webhook_endpoints')
+      .where({ dealer_id: shop.dealerId })
+      .update({ secret_rotated_at: toDbTime(new Date(Date.now() - 61_000)) });
+    const again = await h.http().post('/api/v1/dealer/webhook/rotate-secret').set(bearer(shop.token));
+    expect(again.body.data.secret).not.toBe(handedOut[0]);
+  });
+
+  it('a secret made before Standard Webhooks (whsec_ and base64url) keeps its key: the receiver writes it in the standard alphabet', async () => {
+    const shop = await makeShop(h, root, 'cost', { balance: '10.00' });
+    const legacy = `whsec_${Buffer.from([251, 255, 190, ...crypto.randomBytes(21)]).toString('base64url')}`;
+    expect(legacy).toMatch(/[-_]/);
+    const standard = `whsec_${Buffer.from(legacy.slice(6), 'base64url').toString('base64')}`;
+    const hook = await receiver(() => [standard]);
+    closers.push(hook.close);
+    await setWebhook(shop, hook.url);
+    await h
+      .knex('webhook_endpoints')
+      .where({ dealer_id: shop.dealerId })
+      .update({ secret: sealSecret(legacy) });
+    // The library refuses the URL-safe alphabet itself; the same bytes in base64 verify.
+    expect(() => new Webhook(legacy)).toThrow();
+    await unitOfWork((trx) => enqueueWebhookEvent(trx, shop.dealerId, 'webhook.test', { message: 'legacy' }), h.knex);
+    await dispatcher().runOnce();
+    expect(hook.received.map((r) => r.verifiedBy)).toEqual([0]);
   });
 
   it('two dispatchers at once send each attempt once', async () => {
@@ -306,7 +393,7 @@ describe('events, signed and delivered at least once', () => {
       await new Promise((r) => setTimeout(r, 100));
       // The hanging receiver holds its slot (an attempt under way) the whole time; the others' events go on.
       expect(await h.knex('webhook_events').where({ dealer_id: slow.dealerId }).whereNotNull('claim_token')).toHaveLength(1);
-      expect(good.received.map((r) => r.valid)).toEqual([true]);
+      expect(good.received.map((r) => r.verifiedBy)).toEqual([0]);
       const during = await timed(dead, 'busy');
       expect(during).toBeLessThan(Math.max(before * 3, 1_500));
     } finally {
@@ -359,7 +446,7 @@ describe('low balance and removal', () => {
     await dispatcher().runOnce();
     const [event] = await events(shop.dealerId);
     expect([event.status, event.last_answer]).toEqual(['delivered', 'ok']);
-    expect(hook.received.map((r) => r.valid)).toEqual([true]);
+    expect(hook.received.map((r) => r.verifiedBy)).toEqual([0]);
   });
 
   it('refuses a private address written in the URL (saved, or already in the table), and a name resolving to one', async () => {
@@ -370,6 +457,12 @@ describe('low balance and removal', () => {
       'https://0.0.0.0:8443/',
       'https://[::ffff:127.0.0.1]/',
       'https://[fd00::1]/',
+      // IPv4-compatible IPv6 (::/96): loopback and private IPv4 in disguise.
+      'https://[::127.0.0.1]/',
+      'https://[::127.0.0.1]:8443/hooks',
+      'https://[::7f00:1]/',
+      'https://[::a00:1]/',
+      'https://[0:0:0:0:0:0:10.1.2.3]/',
     ]) {
       const res = await h.http().put('/api/v1/dealer/webhook').set(bearer(shop.token)).send({ url });
       expect(res.status, url).toBe(422);
@@ -416,9 +509,25 @@ describe('low balance and removal', () => {
       '64:ff9b::a00:1',
       '0.0.0.0',
       '198.18.0.1',
+      '::',
+      '::127.0.0.1',
+      '::7f00:1',
+      '::a00:1',
+      '::808:808',
     ])
       expect(publicAddress(address), address).toBe(false);
-    for (const address of ['41.78.1.2', '8.8.8.8', '2001:4860:4860::8888']) expect(publicAddress(address), address).toBe(true);
+    for (const address of ['41.78.1.2', '8.8.8.8', '2001:4860:4860::8888', '::ffff:8.8.8.8']) expect(publicAddress(address), address).toBe(true);
+    for (const host of ['[::127.0.0.1]', '[::7f00:1]', '[::a00:1]']) expect(hostKind(new URL(`https://${host}/`).hostname), host).toBe('private');
+    // Spaces and control characters, checked on the raw string (the parser would drop or encode them).
+    for (const url of [
+      'https://a.example.so/x y',
+      'https://a.example.so/\tx',
+      'https://a.exa\rmple.so/',
+      'https://a.example.so/\u007f',
+      'https://a.example.so/\u00a0',
+    ])
+      expect(webhookUrlProblem(url), JSON.stringify(url)).toBe('validation:webhook_url_spaces');
+    expect(webhookUrlProblem('https://a.example.so/x%20y')).toBeNull();
     const shop = await makeShop(h, root, 'cost', { balance: '10.00' });
     await setWebhook(shop, 'http://127.0.0.1:9/hooks');
     await unitOfWork((trx) => enqueueWebhookEvent(trx, shop.dealerId, 'webhook.test', {}), h.knex);

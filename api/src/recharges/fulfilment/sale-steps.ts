@@ -10,6 +10,7 @@ import type { RouteChooser, RoutedSale } from '../../routing/route-choice.ts';
 import { completeRecharge, failRecharge } from '../recharge.service.ts';
 import type { RechargeRow } from '../recharge-rows.ts';
 import { raiseSaleEvent } from '../sale-events.ts';
+import { enqueueRechargeEvent, hasWebhook } from '../../webhooks/webhook-events.ts';
 import { noticeFloatSale } from '../../aggregators/float.service.ts';
 import type { StepWrites } from './step-writes.ts';
 import type { VendorGate } from './vendor-gate.ts';
@@ -235,6 +236,23 @@ export class SaleSteps {
     Object.assign(r, fields);
   }
 
+  /**
+   * The customer's payment approved. A dealer with a webhook hears of it (recharge.payment_approved)
+   * in the step's own transaction; the others' steps stay in the grouped write.
+   */
+  private async approved(r: Sale, fields: Fields): Promise<void> {
+    if (!(await hasWebhook(this.deps.db, Number(r.dealer_id)))) return this.step(r, fields);
+    const changed = await unitOfWork(async (trx) => {
+      const n = await trx('recharges')
+        .where(claimOf(r))
+        .update({ ...fields, updated_at: toDbTime() });
+      if (n) await enqueueRechargeEvent(trx, Number(r.id), 'recharge.payment_approved');
+      return n;
+    }, this.deps.db);
+    if (!changed) throw new LeaseLost();
+    Object.assign(r, fields);
+  }
+
   /** Asks again later: back to pending with a time to wait. */
   async later(r: Sale, delayMs: number): Promise<void> {
     await this.step(r, { status: 'pending', next_attempt_at: toDbTime(new Date(Date.now() + delayMs)) });
@@ -287,7 +305,7 @@ export class SaleSteps {
       this.forWhom(r),
     );
     if (charged.status === 'approved') {
-      await this.step(r, {
+      await this.approved(r, {
         payment_state: flow === 'preauthorize' ? 'reserved' : 'collected',
         payment_reference: charged.transactionId,
         unsure_since: null,
@@ -327,7 +345,7 @@ export class SaleSteps {
         return this.settle(r, false, 'The payment was cancelled at the gateway.');
       }
       const taken = flowOf(r, pay.flow) === 'preauthorize' ? 'reserved' : 'collected';
-      await this.step(r, {
+      await this.approved(r, {
         payment_state: found.state === 'committed' ? 'collected' : taken,
         payment_reference: found.transactionId ?? r.payment_reference,
         unsure_since: null,

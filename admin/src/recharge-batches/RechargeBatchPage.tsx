@@ -1,0 +1,112 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslate } from 'react-admin';
+import { Link as RouterLink, useParams } from 'react-router';
+import { Box, Card, CardContent, Link, Pagination, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { PageTitle } from '../common/PageTitle';
+import { Breadcrumbs } from '../resources/Breadcrumbs';
+import { LoadError } from '../common/ListParts';
+import { FullPageLoader } from '../common/FullPageLoader';
+import { Ltr } from '../common/Ltr';
+import { useCompanyFormat } from '../common/useCompanyFormat';
+import { RechargeStatus } from '../recharges/RechargeStatus';
+import { BATCHES_PATH, fetchBatch } from './batchApi';
+import { BatchProgress, BatchStatusChip } from './BatchParts';
+
+/** How often a batch still running, or with sales still on their way, is read again. */
+export const FOLLOW_MS = 2_000;
+
+/**
+ * /recharge-batches/{id}: a batch followed while it runs (its counts and progress read again every
+ * two seconds until every line is handled and every sale settled), and its lines page by page:
+ * each accepted line with its sale (a link to it) and the sale's status, each refused one with why.
+ */
+export default function RechargeBatchPage() {
+  const translate = useTranslate();
+  const fmt = useCompanyFormat();
+  const id = useParams().id ?? '';
+  const [page, setPage] = useState(1);
+  const { data, error, isPending, refetch } = useQuery({
+    queryKey: ['recharge-batch', id, page],
+    queryFn: () => fetchBatch(id, page),
+    refetchInterval: (q) => {
+      const b = q.state.data;
+      return b && (b.status !== 'completed' || b.sales.in_progress > 0) ? FOLLOW_MS : false;
+    },
+  });
+  return (
+    <>
+      <Breadcrumbs items={[{ label: 'menu.recharges', to: '/recharges' }, { label: 'menu.recharge_batches', to: BATCHES_PATH }, { label: id }]} />
+      <PageTitle title={translate('recharge_batches.batch_title', { id })} actions={data && <BatchStatusChip status={data.status} />} />
+      {isPending ? (
+        <FullPageLoader />
+      ) : error ? (
+        <LoadError error={error} onRetry={() => refetch()} />
+      ) : (
+        <>
+          <Card variant="outlined" sx={{ mb: 2 }}>
+            <CardContent>
+              <BatchProgress batch={data} />
+              <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 2, mt: 1 }}>
+                {data.dealer && <Typography variant="body2">{data.dealer.name}</Typography>}
+                {data.client_reference && (
+                  <Typography variant="body2">
+                    {translate('recharge_batches.fields.client_reference')}: <Ltr>{data.client_reference}</Ltr>
+                  </Typography>
+                )}
+                <Typography variant="body2" color="text.secondary">
+                  {translate('recharge_batches.fields.created_at')}: {fmt.dateTime(data.created_at)}
+                </Typography>
+                {data.completed_at && (
+                  <Typography variant="body2" color="text.secondary">
+                    {translate('recharge_batches.fields.completed_at')}: {fmt.dateTime(data.completed_at)}
+                  </Typography>
+                )}
+              </Stack>
+            </CardContent>
+          </Card>
+          <Box sx={{ overflowX: 'auto' }}>
+            <Table size="small" aria-label={translate('recharge_batches.lines')}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>{translate('recharge_batches.fields.line_no')}</TableCell>
+                  <TableCell>{translate('recharge_batches.fields.phone')}</TableCell>
+                  <TableCell>{translate('recharge_batches.fields.line_status')}</TableCell>
+                  <TableCell>{translate('recharge_batches.fields.sale')}</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {data.lines.map((l) => (
+                  <TableRow key={l.line_no}>
+                    <TableCell>{l.line_no}</TableCell>
+                    <TableCell>
+                      <Ltr>{l.phone}</Ltr>
+                    </TableCell>
+                    <TableCell>{translate(`recharge_batches.line_status.${l.status}`)}</TableCell>
+                    <TableCell>
+                      {l.recharge ? (
+                        <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+                          <Link component={RouterLink} to={`/recharges/${l.recharge.id}`}>
+                            <Ltr>{l.recharge.reference}</Ltr>
+                          </Link>
+                          <RechargeStatus status={l.recharge.status} />
+                        </Stack>
+                      ) : l.error ? (
+                        <Typography variant="body2" color="error">
+                          {l.error.message}
+                        </Typography>
+                      ) : (
+                        '—'
+                      )}
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </Box>
+          {data.lines_meta.last_page > 1 && <Pagination sx={{ mt: 2 }} page={page} count={data.lines_meta.last_page} onChange={(_, p) => setPage(p)} />}
+        </>
+      )}
+    </>
+  );
+}
