@@ -81,7 +81,7 @@ describe('every list', () => {
     const wrong: string[] = [];
     for (const op of lists) {
       const res = await call(op, 'zz_unknown=1&per_page=5');
-      if (res.status !== 422 || res.body.errors?.zz_unknown?.[0] !== 'Unknown parameter: zz_unknown. This list takes only the parameters in its documentation.')
+      if (res.status !== 422 || res.body.errors?.zz_unknown?.[0] !== 'Unknown parameter: zz_unknown. This call takes only the parameters in its documentation.')
         wrong.push(`${op.api} ${op.path}: ${res.status} ${JSON.stringify(res.body.errors ?? res.body.message)}`);
     }
     expect(wrong).toEqual([]);

@@ -171,10 +171,13 @@ export class ApiRouter {
       }
       next();
     };
+    // Lists, the reseller API and the console's reads with parameters name what they do not know
+    // (the storefront's public reads stay lenient: a shared link may carry a campaign's tags).
+    const refusesUndeclared = spec.list || auth === 'api-key' || (method === 'get' && spec.query !== undefined && auth !== 'public');
     const run: RequestHandler = async (req, res) => {
       // A list refuses what it does not declare (named, not silently ignored); values are then
       // checked (a bad value is a 422, not an empty list) but left in place.
-      if (spec.list) refuseUndeclaredParams(spec.query, req.query as Record<string, unknown>);
+      if (refusesUndeclared) refuseUndeclaredParams(spec.query, req.query as Record<string, unknown>);
       if (spec.query) parseOrThrow(spec.query, req.query);
       // Every problem of the request in one 422: the body's fields and the route's own checks.
       let errors: FieldErrors = {};

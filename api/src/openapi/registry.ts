@@ -218,7 +218,8 @@ export class OpenApiRegistry {
         add(413);
       }
       // Mutations are also refused with field errors by their own rules (a balance too low, a state that forbids it).
-      if (hasBody || takesQuery || op.list || op.method !== 'get') add(422);
+      // An api-key route also refuses query parameters it does not declare (422 naming them).
+      if (hasBody || takesQuery || op.list || op.method !== 'get' || keyed) add(422);
       if (keyed) {
         add(401, true);
         add(403, true);

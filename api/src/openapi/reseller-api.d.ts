@@ -935,6 +935,7 @@ export interface operations {
       };
       401: components['responses']['KeyUnauthenticated'];
       403: components['responses']['KeyForbidden'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['KeyTooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
@@ -2308,6 +2309,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      422: components['responses']['ValidationError'];
       429: components['responses']['KeyTooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
@@ -2556,6 +2558,7 @@ export interface operations {
       };
       401: components['responses']['KeyUnauthenticated'];
       403: components['responses']['KeyForbidden'];
+      422: components['responses']['ValidationError'];
       429: components['responses']['KeyTooManyRequests'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];

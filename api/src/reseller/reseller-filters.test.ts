@@ -25,7 +25,7 @@ const keyOf = async (shop: Shop) =>
       .http()
       .post('/api/v1/dealer/api-keys')
       .set(bearer(shop.token))
-      .send({ name: 'POS', scopes: ['recharges:write', 'recharges:read'] })
+      .send({ name: 'POS', scopes: ['recharges:write', 'recharges:read', 'catalogue:read', 'wallet:read'] })
   ).body.data.key as string;
 
 const sell = async (key: string, shop: Shop, body: Record<string, unknown>) => {
@@ -243,7 +243,7 @@ describe('refusals: 422 naming the parameter, nothing answered', () => {
   };
 
   it('an unknown parameter, named, in English and in Arabic', async () => {
-    expect(await refused('statuses=completed', 'statuses')).toBe('Unknown parameter: statuses. This list takes only the parameters in its documentation.');
+    expect(await refused('statuses=completed', 'statuses')).toBe('Unknown parameter: statuses. This call takes only the parameters in its documentation.');
     const ar = await refused('statuses=completed', 'statuses', 'ae');
     expect(ar).toContain('statuses');
     expect(ar).toMatch(/[\u0600-\u06FF]/);
@@ -275,6 +275,17 @@ describe('refusals: 422 naming the parameter, nothing answered', () => {
     await refused('per_page=2.5', 'per_page');
     await refused('page=0', 'page');
     await refused('page=two', 'page');
+  });
+
+  it('the reseller API\u2019s other reads refuse what they do not declare too', async () => {
+    for (const path of ['/catalogue?currency=USD', '/wallet?limit=5&since=2026-01-01', '/wallet/statement?format=csv']) {
+      const res = await h.http().get(`/api/reseller/v1${path}`).set('Authorization', `Bearer ${keyA}`);
+      expect(res.status, path).toBe(422);
+      expect(res.body.code).toBe('validation.unknown_parameter');
+      expect(res.body.errors_detail).toEqual([expect.objectContaining({ code: 'validation.unknown_parameter' })]);
+    }
+    const ok = await h.http().get('/api/reseller/v1/wallet?limit=5&lng=so').set('Authorization', `Bearer ${keyA}`);
+    expect(ok.status).toBe(200);
   });
 
   it('lng is always allowed, and valid values pass', async () => {
