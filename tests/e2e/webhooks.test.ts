@@ -160,7 +160,7 @@ describe('webhooks', () => {
     expect(completed.id).toMatch(/^evt_/);
     expect(signedWith(completed, secret)).toBe(true);
     const saleRow = deliveryRow(page, 'Sale delivered');
-    await saleRow.getByText('Delivered').waitFor();
+    await saleRow.getByText('Delivered', { exact: true }).waitFor();
 
     // Its page over the log: the body exactly as sent, with the sale's reference.
     await saleRow.getByText('Sale delivered').click();
@@ -230,7 +230,7 @@ describe('webhooks', () => {
     await page.getByText('تسليم عملية بيع').first().waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     // Nothing changed yet: nothing to save.
-    expect(await page.getByRole('button', { name: 'حفظ' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'حفظ', exact: true }).isDisabled()).toBe(true);
     await page.screenshot({ path: artifactPath('webhooks-390-ae.png'), fullPage: true });
     await page.getByRole('button', { name: 'تغيير السر' }).click();
     await page.getByRole('dialog', { name: 'تغيير سر التوقيع؟' }).waitFor();

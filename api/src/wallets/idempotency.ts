@@ -68,9 +68,13 @@ export async function keyedRow(
   return row ? { id: Number(row.id), request_hash: row.request_hash ?? null } : undefined;
 }
 
-/** The same key with a different request: refused, never a second credit. */
+/**
+ * The same key with a different request: refused, never a second credit. An Idempotency-Key is
+ * the IETF draft's 422 (as on the reseller API and the storefront); a bank reference already
+ * credited is a conflict with that credit (409).
+ */
 export function keyReused(idem: Idempotency): AppError {
   return idem.source === 'header'
-    ? new AppError(409, 'api:wallets.idempotency_key_reused')
+    ? new AppError(422, 'api:wallets.idempotency_key_reused')
     : new AppError(409, 'api:wallets.reference_reused', { reference: ['api:wallets.reference_reused'] });
 }

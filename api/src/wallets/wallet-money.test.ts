@@ -100,7 +100,7 @@ describe('idempotent top-ups and adjustments', () => {
     expect(await rows(shop.walletId)).toHaveLength(1);
   });
 
-  it('the Idempotency-Key header, when sent, is the key: any reference under it is the same request or a 409, and a bank reference is credited once whatever the key', async () => {
+  it('the Idempotency-Key header, when sent, is the key: any reference under it is the same request or a 422 (idempotency.key_reused), and a bank reference is credited once whatever the key', async () => {
     const shop = await makeDealer();
     const key = '5b0e7f3c-0d1e-4a9b-8c55-2f1c9e7a1d20';
     const first = await topUp(shop.walletId, { amount: 2, reference: 'EVC-7001' }, key);
@@ -109,7 +109,8 @@ describe('idempotent top-ups and adjustments', () => {
     expect(again.body.data.transaction.id).toBe(first.body.data.transaction.id);
     expect(again.body.data.replayed).toBe(true);
     const otherRequest = await topUp(shop.walletId, { amount: 2, reference: 'EVC-7002' }, key);
-    expect(otherRequest.status).toBe(409);
+    expect(otherRequest.status).toBe(422);
+    expect(otherRequest.body.code).toBe('idempotency.key_reused');
     expect(otherRequest.body.message).toBe('This Idempotency-Key was already used on this wallet for a different request.');
     // Another key (a dialog opened again, a second admin) with a bank reference already credited: refused, never a second credit.
     const sameTransfer = await topUp(shop.walletId, { amount: 2, reference: 'evc-7001' }, 'another-key-0001');

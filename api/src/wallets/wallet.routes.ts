@@ -153,12 +153,15 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     '/:id/top-up',
     {
       summary:
-        "Credit a dealer's wallet with money it paid in. Idempotent: by the Idempotency-Key header when sent, else by the reference (per wallet); a repeat answers the first result with replayed: true, a different request under a used key is a 409, and so is a bank reference already credited to the wallet (under any key, or by an approved request)",
+        "Credit a dealer's wallet with money it paid in. Idempotent: by the Idempotency-Key header when sent, else by the reference (per wallet); a repeat answers the first result with replayed: true, a different request under a used key is a 422 (a reused reference without the key a 409), and a bank reference already credited to the wallet (under any key, or by an approved request) is a 409",
       permission: 'top up wallets',
       body: walletTopUpSchema,
       response: postedSchema,
       headers: [{ name: 'Idempotency-Key', description: 'Optional: the request\u2019s key (else the reference); send it again on a retry' }],
-      errors: { 409: 'Another request under the same key, or a bank reference already credited to the wallet' },
+      errors: {
+        409: 'A reference used before for another request, or a bank reference already credited to the wallet',
+        422: 'Another request under the same Idempotency-Key (idempotency.key_reused), or invalid input',
+      },
     },
     async (req, ctx, res) => answer(ctx, res, await topUpOnce(ctx, String(req.params.id), req.body, keyHeader(req)), 'api:wallets.topped_up'),
   );
@@ -170,7 +173,10 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       body: walletAdjustSchema,
       response: postedSchema,
       headers: [{ name: 'Idempotency-Key', description: 'Optional: the request\u2019s key (else the reference); send it again on a retry' }],
-      errors: { 409: 'Another request under the same key' },
+      errors: {
+        409: 'A reference used before for another request',
+        422: 'Another request under the same Idempotency-Key (idempotency.key_reused), or invalid input',
+      },
     },
     async (req, ctx, res) => {
       const outcome = await adjustOnce(ctx, String(req.params.id), req.body, keyHeader(req));

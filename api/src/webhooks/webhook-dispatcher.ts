@@ -252,6 +252,8 @@ export class WebhookDispatcher {
   }
 
   private async deliver(event: EventRow, token: string): Promise<void> {
+    // Before the endpoint is read: a 410 only disables the endpoint as it was then (not one saved again since).
+    const readAt = this.opts.now();
     const endpoint = await this.db('webhook_endpoints')
       .where({ dealer_id: event.dealer_id })
       .first('id', 'url', 'secret', 'previous_secret', 'previous_secret_expires_at', 'disabled_at');
@@ -268,7 +270,7 @@ export class WebhookDispatcher {
       else outcome = await this.post(endpoint.url, event, secrets as string[]);
     }
     await this.record(event, token, outcome);
-    if (endpoint && outcome.statusCode === 410 && (await disableGone(this.db, Number(endpoint.id), endpoint.url, this.opts.now())))
+    if (endpoint && outcome.statusCode === 410 && (await disableGone(this.db, Number(endpoint.id), endpoint.url, this.opts.now(), readAt)))
       await this.opts.onGone?.(event.dealer_id).catch((err: unknown) => serviceLog.warn({ err, dealer: event.dealer_id }, 'webhook disabled: dealer not told'));
   }
 

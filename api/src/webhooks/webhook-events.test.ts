@@ -6,8 +6,8 @@ import { buy, makeShop, moneyKit, type MoneyKit, type Shop } from '../recharges/
 import type { RechargeMoney } from '../recharges/recharge.routes.ts';
 import { toDbTime } from '../database/time.ts';
 import { WebhookDispatcher } from './webhook-dispatcher.ts';
-import { GONE_ANSWER } from './webhook-gone.ts';
-import { webhookReceiver } from './webhook-test-receiver.ts';
+import { disableGone, GONE_ANSWER } from './webhook-gone.ts';
+import { webhookReceiver } from '../../../tests/api/webhook-receiver.ts';
 
 /**
  * Each event a reseller acts on, produced by the real change (a sale through the stand-ins, a
@@ -301,6 +301,18 @@ describe('410 Gone', () => {
     ]);
     expect(mail.mails.filter((m) => m.to.includes(email))).toHaveLength(1);
   });
+
+  it('a late 410 does not disable an endpoint the dealer saved again while that POST was under way', async () => {
+    const { shop, hook } = await hookedShop('10.00', () => 200);
+    const endpoint = await h.knex('webhook_endpoints').where({ dealer_id: shop.dealerId }).first('id', 'url');
+    // The attempt read the endpoint a minute ago; the dealer has saved it since: its 410 is about the old one.
+    const beforeSave = Date.now() - 60_000;
+    expect(await disableGone(h.knex, Number(endpoint.id), endpoint.url, Date.now(), beforeSave)).toBe(false);
+    expect((await h.knex('webhook_endpoints').where({ id: endpoint.id }).first('disabled_at')).disabled_at).toBeNull();
+    // Read after the last save: the 410 stands.
+    expect(await disableGone(h.knex, Number(endpoint.id), endpoint.url, Date.now() + 1_000, Date.now() + 1_000)).toBe(true);
+    expect(hook.received).toHaveLength(0);
+  });
 });
 
 describe('the endpoint managed with an API key (webhooks:write)', () => {
@@ -354,8 +366,11 @@ describe('the endpoint managed with an API key (webhooks:write)', () => {
 
     // B's key: its own (none), never A's, whatever it sends.
     expect((await call(keyB, 'get', '/webhook')).body.data).toBeNull();
-    // Naming A changes nothing: a key is always its own dealer.
-    expect((await call(keyB, 'get', `/webhook?dealer_id=${a.dealerId}`)).body.data).toBeNull();
+    // Naming A is refused, named (the reseller API takes no dealer_id): a key is always its own dealer.
+    const named = await call(keyB, 'get', `/webhook?dealer_id=${a.dealerId}`);
+    expect(named.status).toBe(422);
+    expect(named.body.code).toBe('validation.unknown_parameter');
+    expect(named.body.data).toBeUndefined();
     expect((await call(keyB, 'get', '/webhook/deliveries')).body.data).toEqual([]);
     expect((await call(keyB, 'post', '/webhook/rotate')).status).toBe(404);
     expect((await call(keyB, 'post', '/webhook/test')).status).toBe(404);

@@ -15,13 +15,18 @@ import { readMailServer, sendMail } from '../settings/mail-settings.ts';
  */
 export const GONE_ANSWER = 'The endpoint answered 410 Gone and was disabled.';
 
-/** Disables the endpoint (still at `url`) and fails what waits for it; true for the caller that disabled it. */
-export async function disableGone(db: Knex, endpointId: number, url: string, now: number): Promise<boolean> {
+/**
+ * Disables the endpoint (still at `url`, not saved since `readAt`, when the attempt read it) and
+ * fails what waits for it; true for the caller that disabled it.
+ */
+export async function disableGone(db: Knex, endpointId: number, url: string, now: number, readAt: number = now): Promise<boolean> {
   return unitOfWork(async (trx) => {
     const at = toDbTime(new Date(now));
-    // Its URL changed since the POST (the dealer moved it): the new address is not the one gone.
+    // Its URL changed since the POST (the dealer moved it), or the dealer saved it again (enabled it
+    // after an earlier 410) while this POST was under way: the endpoint answering now is not the one gone.
     const disabled = await trx('webhook_endpoints')
       .where({ id: endpointId, url })
+      .where('updated_at', '<=', toDbTime(new Date(readAt)))
       .whereNull('disabled_at')
       .update({ disabled_at: at, disabled_reason: 'gone', updated_at: at });
     if (!disabled) return false;

@@ -12,7 +12,7 @@ import { toDbTime } from '../database/time.ts';
 import { sealSecret } from '../settings/secret-box.ts';
 import { hostKind, publicAddress, WebhookDispatcher } from './webhook-dispatcher.ts';
 import { enqueueWebhookEvent } from './webhook-events.ts';
-import { webhookReceiver } from './webhook-test-receiver.ts';
+import { webhookReceiver } from '../../../tests/api/webhook-receiver.ts';
 import { translator } from '../i18n/server-i18n.ts';
 import { encodeId } from '../http/ids.ts';
 
