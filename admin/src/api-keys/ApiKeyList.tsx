@@ -1,11 +1,9 @@
 import { useState } from 'react';
 import {
-  AutocompleteInput,
   Confirm,
   Datagrid,
   FunctionField,
   List,
-  ReferenceInput,
   SelectInput,
   SimpleList,
   useListContext,
@@ -28,7 +26,7 @@ import { serverMessage } from '../providers/errors';
 import { CreateApiKeyDialog, scopeLabel } from './CreateApiKeyDialog';
 import { DetailList } from '../common/DetailList';
 import { DetailDrawer } from '../common/DetailDrawer';
-import { USER_OPTIONS_SORT } from '../common/userOptions';
+import { DealerFilterInput } from '../common/userOptions';
 
 const RESOURCE = 'dealer/api-keys';
 
@@ -252,21 +250,7 @@ export default function ApiKeyList() {
   const route = useRecordRoute<ApiKeyResponse>('/api-keys', RESOURCE);
   const [creating, setCreating] = useState(false);
   const filters = usePhoneFilters([
-    ...(dealer
-      ? []
-      : [
-          <ReferenceInput
-            key="dealer_id"
-            source="dealer_id"
-            reference="user-options"
-            sort={USER_OPTIONS_SORT}
-            filter={{ user_type: 'dealer' }}
-            label="api_keys.fields.dealer"
-            alwaysOn
-          >
-            <AutocompleteInput label="api_keys.fields.dealer" optionText="name" />
-          </ReferenceInput>,
-        ]),
+    ...(dealer ? [] : [<DealerFilterInput key="dealer_id" source="dealer_id" label="api_keys.fields.dealer" alwaysOn />]),
     <SelectInput
       key="status"
       source="status"

@@ -1,4 +1,4 @@
-import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, ReferenceInput, SimpleList, usePermissions, useTranslate } from 'react-admin';
+import { Datagrid, DateInput, FunctionField, List, SimpleList, usePermissions, useTranslate } from 'react-admin';
 import { Button, Typography } from '@mui/material';
 import { Link } from 'react-router';
 import type { MissedSaleResponse } from '@app/contracts';
@@ -10,7 +10,7 @@ import { useIsPhone } from '../common/useIsPhone';
 import { ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { usePresetFilters } from '../common/listUrl';
-import { USER_OPTIONS_SORT } from '../common/userOptions';
+import { DealerFilterInput } from '../common/userOptions';
 
 /** One purchase refused because the dealer's wallet could not pay (GET /missed-sales). */
 type MissedSale = MissedSaleResponse;
@@ -30,21 +30,7 @@ export default function MissedSaleList() {
   const preset = usePresetFilters(dealer ? { from: 'from', to: 'to' } : { from: 'from', to: 'to', dealer_id: 'dealer_id' });
   const money = (v: string | undefined) => (v === undefined ? '—' : `${v} ${fmt.currency}`);
   const filters = usePhoneFilters([
-    ...(dealer
-      ? []
-      : [
-          <ReferenceInput
-            key="dealer_id"
-            source="dealer_id"
-            reference="user-options"
-            sort={USER_OPTIONS_SORT}
-            filter={{ user_type: 'dealer' }}
-            label="wallets.fields.dealer"
-            alwaysOn
-          >
-            <AutocompleteInput label="wallets.fields.dealer" optionText="name" />
-          </ReferenceInput>,
-        ]),
+    ...(dealer ? [] : [<DealerFilterInput key="dealer_id" source="dealer_id" label="wallets.fields.dealer" alwaysOn />]),
     <DateInput key="from" source="from" label="wallets.fields.from" alwaysOn />,
     <DateInput key="to" source="to" label="wallets.fields.to" alwaysOn />,
   ]);

@@ -25,7 +25,7 @@ import { RechargeDetail } from './RechargeDetail';
 import { useIsPhone } from '../common/useIsPhone';
 import { ListEmpty, ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
 import { useListUrls, usePresetFilters } from '../common/listUrl';
-import { USER_OPTIONS_SORT } from '../common/userOptions';
+import { DealerFilterInput } from '../common/userOptions';
 
 export { RechargeStatus };
 
@@ -55,21 +55,7 @@ export default function RechargeList() {
     phone: 'phone',
   });
   const filters = usePhoneFilters([
-    ...(dealer
-      ? []
-      : [
-          <ReferenceInput
-            key="dealer_id"
-            source="dealer_id"
-            reference="user-options"
-            sort={USER_OPTIONS_SORT}
-            filter={{ user_type: 'dealer' }}
-            label="wallets.fields.dealer"
-            alwaysOn
-          >
-            <AutocompleteInput label="wallets.fields.dealer" optionText="name" />
-          </ReferenceInput>,
-        ]),
+    ...(dealer ? [] : [<DealerFilterInput key="dealer_id" source="dealer_id" label="wallets.fields.dealer" alwaysOn />]),
     // Operators only for those who may read them (a dealer reads its own).
     ...(dealer || permissions?.includes('view internet providers')
       ? [

@@ -13,7 +13,7 @@ import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useListUrls } from '../common/listUrl';
 import { StateChip } from './RechargeStatus';
 import { RechargeDetail, waitingSince } from './RechargeDetail';
-import { USER_OPTIONS_SORT } from '../common/userOptions';
+import { DealerFilterInput } from '../common/userOptions';
 
 const BASE = '/recharges/review';
 
@@ -39,17 +39,7 @@ export default function ReviewList() {
   // dealers' names come from /user-options, open to whoever reads sales).
   const { permissions } = useSession();
   const filters = usePhoneFilters([
-    <ReferenceInput
-      key="dealer_id"
-      source="dealer_id"
-      reference="user-options"
-      sort={USER_OPTIONS_SORT}
-      filter={{ user_type: 'dealer' }}
-      label="wallets.fields.dealer"
-      alwaysOn
-    >
-      <AutocompleteInput label="wallets.fields.dealer" optionText="name" />
-    </ReferenceInput>,
+    <DealerFilterInput key="dealer_id" source="dealer_id" label="wallets.fields.dealer" alwaysOn />,
     ...(hasPermission(permissions, 'view internet providers')
       ? [
           <ReferenceInput key="provider_id" source="provider_id" reference="internet-providers" label="recharges.fields.provider" alwaysOn>

@@ -1,4 +1,4 @@
-import { AutocompleteInput, Datagrid, DateInput, FunctionField, List, ReferenceInput, SelectInput, SimpleList, TextInput, useTranslate } from 'react-admin';
+import { Datagrid, DateInput, FunctionField, List, SelectInput, SimpleList, TextInput, useTranslate } from 'react-admin';
 import { Box, Chip, Divider, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { TRANSACTION_KINDS, type WalletTransactionResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
@@ -9,7 +9,7 @@ import { useIsPhone } from '../common/useIsPhone';
 import { ListEmpty, ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
 import { Ltr } from '../common/Ltr';
 import { usePresetFilters } from '../common/listUrl';
-import { USER_OPTIONS_SORT } from '../common/userOptions';
+import { DealerFilterInput } from '../common/userOptions';
 
 /**
  * /wallet-transactions: the ledger, filtered by dealer, type, kind and date range, with its CSV.
@@ -23,21 +23,7 @@ export default function WalletTransactionList() {
   const preset = usePresetFilters(dealer ? {} : { dealer: 'dealer_id' });
   const phone = useIsPhone();
   const filters = usePhoneFilters([
-    ...(dealer
-      ? []
-      : [
-          <ReferenceInput
-            key="dealer_id"
-            source="dealer_id"
-            reference="user-options"
-            sort={USER_OPTIONS_SORT}
-            filter={{ user_type: 'dealer' }}
-            label="wallets.fields.dealer"
-            alwaysOn
-          >
-            <AutocompleteInput label="wallets.fields.dealer" optionText="name" />
-          </ReferenceInput>,
-        ]),
+    ...(dealer ? [] : [<DealerFilterInput key="dealer_id" source="dealer_id" label="wallets.fields.dealer" alwaysOn />]),
     <SelectInput
       key="type"
       source="type"
