@@ -50,7 +50,8 @@ function closeGracefully(
   money: MoneyAdapters,
   checkpointer: Checkpointer | null,
   webhooks: WebhookDispatcher | null,
-  stopCatalogueSync: () => void,
+  // The timers, and the batch processor (awaited: its current line ends before the database closes).
+  stopCatalogueSync: () => void | Promise<void>,
 ) {
   let closing = false;
   return (signal: string) => {
@@ -64,7 +65,7 @@ function closeGracefully(
     force.unref();
     server.close(async () => {
       // Recharges in flight finish their step; anything left is resumed by the next start.
-      stopCatalogueSync();
+      await stopCatalogueSync();
       await worker?.stop();
       await webhooks?.stop();
       await money.close();
@@ -182,7 +183,7 @@ async function main() {
     stopCatalogueSync();
     stopDailyClose();
     stopFloatChecks();
-    void batches?.stop();
+    return batches?.stop();
   });
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

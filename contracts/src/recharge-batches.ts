@@ -42,7 +42,7 @@ const money = z.string().describe('Amount with two decimals, e.g. "12.34"');
 
 export const batchProblemSchema = z.object({
   field: z.enum(['phone', 'bundle_id', 'payment', 'line']),
-  /** A machine code (phone_wrong_operator, bundle_not_offered, wallet_balance_too_low, duplicate_line ...). */
+  /** The machine code POST /recharges answers for the same refusal (phone.wrong_operator, bundle.unavailable, validation.batch_line_duplicate ...). */
   code: z.string(),
   message: z.string(),
   /** error: the line would be refused; warning: it would sell, but look again (the same number and bundle twice). */
@@ -114,9 +114,9 @@ export const rechargeBatchDetailSchema = rechargeBatchResponseSchema.extend({
 });
 export type RechargeBatchDetail = z.infer<typeof rechargeBatchDetailSchema>;
 
+/** The lines in line order, always: page and per_page as every list's (docs/api-conventions.md, "Lists"). */
 export const rechargeBatchLinesQuery = z.object({
-  page: z.string().optional().describe('Page of lines (default 1)'),
-  per_page: z.string().optional().describe('Lines per page (default 50, at most 200)'),
+  ...listParams({ order: false }),
   status: z.enum(BATCH_LINE_STATUSES, { message: 'validation:batch_line_status_invalid' }).optional().describe('Only the lines in this state'),
 });
 

@@ -33,6 +33,11 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['dealer_id', 'created_at']);
     t.index(['status', 'lease_until']);
   });
+  // An Idempotency-Key is compared byte for byte, as every other key column (20261124A-case-rules.ts):
+  // MySQL's default collation would take "Pay-1" and "pay-1" for one key, and one batch. (The
+  // client_reference columns are only echoed, never compared.)
+  if (knex.client.config.client === 'mysql2')
+    await knex.raw('ALTER TABLE recharge_batches MODIFY idempotency_key VARCHAR(128) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL');
 
   await knex.schema.createTable('recharge_batch_lines', (t) => {
     t.increments('id');
@@ -42,7 +47,8 @@ export async function up(knex: Knex): Promise<void> {
     t.string('phone', 32).notNullable();
     t.string('bundle_id', 64).notNullable();
     t.string('client_reference', 100).nullable();
-    t.string('status', 16).notNullable().defaultTo('pending'); // pending | accepted | refused
+    // pending | selling (taken by the processor, its sale being made: a cancel leaves it) | accepted | refused
+    t.string('status', 16).notNullable().defaultTo('pending');
     foreignId(t, 'recharge_id', 'recharges', { nullable: true, onDelete: 'SET NULL' });
     t.string('error_code', 64).nullable();
     t.string('error_message', 128).nullable(); // a translation key

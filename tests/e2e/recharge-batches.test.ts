@@ -30,6 +30,19 @@ describe('bulk sales', () => {
     const catalogue = await (await fetch(`${env.server.url}/api/v1/client/dealer/providers`, { headers })).json();
     const bundle = catalogue.data.providers[0].categories[0].bundles.find((b: { name: string }) => b.name === '1 GB Daily');
     expect(bundle).toBeTruthy();
+    // What the dealer's wallet pays for it (its cost, not the customer's price), as its API answers it.
+    const dealerToken = (await apiData<{ token: string }>(env.server, '/auth/admin/login', { method: 'POST', body: DEALER })).token;
+    const made = await apiData<{ key: string }>(env.server, '/dealer/api-keys', {
+      method: 'POST',
+      token: dealerToken,
+      body: { name: 'bulk-e2e cost', scopes: ['catalogue:read'] },
+    });
+    const offer = await (await fetch(`${env.server.url}/api/reseller/v1/catalogue`, { headers: { Authorization: `Bearer ${made.key}` } })).json();
+    const dealerBundle = offer.data.providers
+      .flatMap((p: { categories: { bundles: { id: number; cost?: string }[] }[] }) => p.categories.flatMap((c) => c.bundles))
+      .find((b: { id: number }) => b.id === bundle.id);
+    expect(dealerBundle?.cost).toMatch(/^\d+\.\d{2}$/);
+    const minor = (amount: string) => Math.round(Number(amount) * 100);
 
     const dealer = await signedInAt(env, DEALER, '/recharge-batches/new');
     const { page } = dealer;
@@ -49,13 +62,14 @@ describe('bulk sales', () => {
       .waitFor();
     // The Golis number's problem is shown on its line before anything is paid.
     const preview = page.getByRole('table', { name: 'Check before paying' });
-    await preview.getByText('0905000004').first().waitFor();
+    await preview.getByText('905000004').first().waitFor();
     expect(await preview.getByText(/Hormuud/).count()).toBeGreaterThan(0);
     // Nothing is paid by a preview.
     expect(await balance()).toBe(before);
 
     await page.getByRole('button', { name: /Confirm and sell/ }).click();
-    await page.waitForURL((u) => /^\/recharge-batches\/RB[A-Z0-9]+$/.test(u.pathname) || /^\/recharge-batches\/\d+$/.test(u.pathname), { timeout: 30_000 });
+    // The batch's own page, by its public id (RB + 10 characters), never a row number.
+    await page.waitForURL((u) => /^\/recharge-batches\/RB[A-Z0-9]{10}$/.test(u.pathname), { timeout: 30_000 });
     const batchPath = new URL(page.url()).pathname;
     await page.getByText('Completed').first().waitFor({ timeout: 60_000 });
 
@@ -66,9 +80,10 @@ describe('bulk sales', () => {
     await expect
       .poll(async () => (await apiData<Batch>(env.server, `/recharge-batches/${batches[0].id}`, { token })).sales.delivered, { timeout: 60_000 })
       .toBe(3);
-    expect(await balance()).not.toBe(before);
+    // Exactly the three sold lines' cost, nothing for the refused one.
+    expect(minor(await balance())).toBe(minor(before) - 3 * minor(dealerBundle.cost));
     // The refused line says why, on the batch's page.
-    await page.getByText('0905000004').first().waitFor();
+    await page.getByText('905000004').first().waitFor();
     expect(dealer.errors).toEqual([]);
     await dealer.close();
 
@@ -77,7 +92,7 @@ describe('bulk sales', () => {
     await phone.page.evaluate(() => localStorage.setItem('i18nextLng', 'ae'));
     await phone.page.reload();
     await phone.page.locator('html[dir="rtl"]').waitFor();
-    await phone.page.getByText('0905000004').first().waitFor();
+    await phone.page.getByText('905000004').first().waitFor();
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
     await phone.page.screenshot({ path: artifactPath('recharge-batch-ae-390.png'), fullPage: true });
     await phone.page.goto('/recharge-batches/new');

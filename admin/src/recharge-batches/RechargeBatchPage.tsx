@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { useTranslate } from 'react-admin';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Confirm, useNotify, useTranslate } from 'react-admin';
 import { Link as RouterLink, useParams } from 'react-router';
-import { Box, Card, CardContent, Link, Pagination, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, Link, Pagination, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { PageTitle } from '../common/PageTitle';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { LoadError } from '../common/ListParts';
@@ -10,7 +10,10 @@ import { FullPageLoader } from '../common/FullPageLoader';
 import { Ltr } from '../common/Ltr';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { RechargeStatus } from '../recharges/RechargeStatus';
-import { BATCHES_PATH, fetchBatch } from './batchApi';
+import { useSession } from '../providers/useSession';
+import { hasPermission } from '../permissions/permissions';
+import { serverMessage } from '../providers/errors';
+import { BATCHES_PATH, cancelBatch, fetchBatch } from './batchApi';
 import { BatchProgress, BatchStatusChip } from './BatchParts';
 
 /** How often a batch still running, or with sales still on their way, is read again. */
@@ -21,11 +24,56 @@ export const FOLLOW_MS = 2_000;
  * two seconds until every line is handled and every sale settled), and its lines page by page:
  * each accepted line with its sale (a link to it) and the sale's status, each refused one with why.
  */
+/**
+ * The dealer's "Cancel" on its own batch still queued or running, after a confirmation: the lines
+ * not yet sold are refused, those sold stay sold. Dealers with "view own wallet", as sending.
+ */
+function CancelBatchButton({ id, onDone }: { id: string; onDone: () => void }) {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const { user, permissions } = useSession();
+  const [open, setOpen] = useState(false);
+  const [pending, setPending] = useState(false);
+  if (user?.user_type !== 'dealer' || !hasPermission(permissions, 'view own wallet')) return null;
+  const cancel = async () => {
+    setPending(true);
+    try {
+      const res = await cancelBatch(id);
+      notify(res.message ?? 'recharge_batches.cancelled', { type: 'success' });
+      setOpen(false);
+      onDone();
+    } catch (err) {
+      notify(serverMessage(err), { type: 'error' });
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <>
+      <Button size="small" color="warning" variant="outlined" onClick={() => setOpen(true)}>
+        {translate('recharge_batches.cancel')}
+      </Button>
+      <Confirm
+        isOpen={open}
+        loading={pending}
+        title={translate('recharge_batches.cancel_title', { id })}
+        content={translate('recharge_batches.cancel_text')}
+        confirm={translate('recharge_batches.cancel')}
+        cancel={translate('recharge_batches.keep')}
+        confirmColor="warning"
+        onConfirm={cancel}
+        onClose={() => setOpen(false)}
+      />
+    </>
+  );
+}
+
 export default function RechargeBatchPage() {
   const translate = useTranslate();
   const fmt = useCompanyFormat();
   const id = useParams().id ?? '';
   const [page, setPage] = useState(1);
+  const queryClient = useQueryClient();
   const { data, error, isPending, refetch } = useQuery({
     queryKey: ['recharge-batch', id, page],
     queryFn: () => fetchBatch(id, page),
@@ -37,7 +85,19 @@ export default function RechargeBatchPage() {
   return (
     <>
       <Breadcrumbs items={[{ label: 'menu.recharges', to: '/recharges' }, { label: 'menu.recharge_batches', to: BATCHES_PATH }, { label: id }]} />
-      <PageTitle title={translate('recharge_batches.batch_title', { id })} actions={data && <BatchStatusChip status={data.status} />} />
+      <PageTitle
+        title={translate('recharge_batches.batch_title', { id })}
+        actions={
+          data && (
+            <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+              {data.status !== 'completed' && (
+                <CancelBatchButton id={id} onDone={() => void queryClient.invalidateQueries({ queryKey: ['recharge-batch', id] })} />
+              )}
+              <BatchStatusChip status={data.status} />
+            </Stack>
+          )
+        }
+      />
       {isPending ? (
         <FullPageLoader />
       ) : error ? (

@@ -78,7 +78,7 @@ const PREVIEW: BatchPreview = {
       bundle_name: '1 GB Daily',
       cost: '0.40',
       problems: [
-        { field: 'phone', code: 'phone_wrong_operator', message: 'This number is not a Hormuud number (it should start with 61, 77).', level: 'error' },
+        { field: 'phone', code: 'phone.wrong_operator', message: 'This number is not a Hormuud number (it should start with 61, 77).', level: 'error' },
       ],
     },
     {
@@ -87,7 +87,7 @@ const PREVIEW: BatchPreview = {
       phone: '615123457',
       bundle_name: '1 GB Daily',
       cost: '0.40',
-      problems: [{ field: 'payment', code: 'batch_line_beyond_balance', message: 'The wallet cannot pay this line.', level: 'error' }],
+      problems: [{ field: 'payment', code: 'validation.batch_line_beyond_balance', message: 'The wallet cannot pay this line.', level: 'error' }],
     },
   ],
   totals: { lines: 3, ok: 1, refused: 2, warnings: 0, total_cost: '0.40', balance: '0.50', beyond_balance: 1, currency: 'USD' },
@@ -192,6 +192,44 @@ describe('a bulk sale followed', () => {
     });
     expect(await screen.findByText('تمت معالجة 66%')).toBeTruthy();
     expect(screen.getByText('مرفوض')).toBeTruthy();
+  });
+});
+
+describe('cancelling a bulk sale', () => {
+  it('the dealer cancels a running batch after a confirmation; a completed batch and staff show no Cancel', async () => {
+    let cancelled = false;
+    const calls = serveRoutes({
+      'GET /api/v1/recharge-batches/RB7K3M9Q2XPA': () =>
+        ok(cancelled ? detail({ ...batch({ status: 'completed', lines_pending: 0, lines_refused: 2, progress: 100 }) }) : detail()),
+      'POST /api/v1/recharge-batches/RB7K3M9Q2XPA/cancel': () => {
+        cancelled = true;
+        return {
+          body: { success: true, message: 'Batch cancelled: its lines not yet sold will not be sold.', data: batch({ lines_pending: 0, lines_refused: 2 }) },
+        };
+      },
+    });
+    await renderScreen(<RechargeBatchPage />, {
+      path: '/recharge-batches/:id',
+      url: '/recharge-batches/RB7K3M9Q2XPA',
+      permissions: DEALER,
+      userType: 'dealer',
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Cancel batch' }));
+    // Nothing is sent before the confirmation.
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Cancel bulk sale RB7K3M9Q2XPA?')).toBeTruthy();
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    expect(within(dialog).getByRole('button', { name: 'Keep selling' })).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel batch' }));
+    expect(await screen.findByText('Completed', undefined, { timeout: 4_000 })).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'POST' && c.path === '/api/v1/recharge-batches/RB7K3M9Q2XPA/cancel')).toHaveLength(1);
+    expect(screen.queryByRole('button', { name: 'Cancel batch' })).toBeNull();
+    cleanup();
+    clearSession();
+    serveRoutes({ 'GET /api/v1/recharge-batches/RB7K3M9Q2XPA': () => ok(detail()) });
+    await renderScreen(<RechargeBatchPage />, { path: '/recharge-batches/:id', url: '/recharge-batches/RB7K3M9Q2XPA', permissions: ['view recharges'] });
+    expect(await screen.findByText('66% handled')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Cancel batch' })).toBeNull();
   });
 });
 

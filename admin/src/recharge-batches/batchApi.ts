@@ -50,3 +50,6 @@ export const fetchBatches = (page: number) => apiFetch<RechargeBatchResponse[]>(
 
 export const fetchBatch = async (id: string, page: number) =>
   (await apiFetch<RechargeBatchDetail>(`${BATCHES_PATH}/${encodeURIComponent(id)}`, { query: { page, per_page: 50 } })).data;
+
+/** Cancels the batch: its lines not yet sold are refused; answers the batch and the server's message. */
+export const cancelBatch = (id: string) => apiFetch<RechargeBatchResponse>(`${BATCHES_PATH}/${encodeURIComponent(id)}/cancel`, { method: 'POST' });

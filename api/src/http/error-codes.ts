@@ -90,6 +90,7 @@ export const ERROR_CODES: readonly ErrorCodeInfo[] = [
   { code: 'recharges.settle_not_possible', status: 409, description: 'The recharge cannot be settled in its current state.' },
   { code: 'recharge_batches.dealers_only', status: 403, description: 'Only a dealer sells a batch, from its own wallet.' },
   { code: 'recharge_batches.not_found', status: 404, description: "The batch does not exist or is not the caller's." },
+  { code: 'recharge_batches.cancelled', status: 422, description: "A batch line's refusal: the batch was cancelled before the line was sold." },
   // Console administration
   { code: 'users.not_a_dealer', status: 422, description: 'The user is not a dealer.' },
   { code: 'users.dealers_only', status: 403, description: 'Only dealers can do this.' },

@@ -70,6 +70,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/recharge-batches/{id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel one of the dealer’s batches: its lines not yet sold are refused (recharge_batches.cancelled), those sold stay sold
+     * @description Every line still pending is refused with the code `recharge_batches.cancelled`; a line being sold at that moment is either sold or cancelled, never both, and the lines already sold stay sold (their sales go on). A queued batch completes at once, a running one as soon as its processor sees no line left (then the `recharge_batch.completed` webhook). Cancelling a completed batch changes nothing and answers it.
+     *
+     *     Requires the key scope: recharges:write
+     */
+    post: operations['postRechargeBatchesIdCancel'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/recharge-batches/preview': {
     parameters: {
       query?: never;
@@ -561,6 +583,7 @@ export interface components {
         | 'recharges.settle_not_possible'
         | 'recharge_batches.dealers_only'
         | 'recharge_batches.not_found'
+        | 'recharge_batches.cancelled'
         | 'users.not_a_dealer'
         | 'users.dealers_only'
         | 'users.cannot_change_own_access'
@@ -683,6 +706,7 @@ export interface components {
         | 'recharges.settle_not_possible'
         | 'recharge_batches.dealers_only'
         | 'recharge_batches.not_found'
+        | 'recharge_batches.cancelled'
         | 'users.not_a_dealer'
         | 'users.dealers_only'
         | 'users.cannot_change_own_access'
@@ -1232,10 +1256,10 @@ export interface operations {
   getRechargeBatchesId: {
     parameters: {
       query?: {
-        /** @description Page of lines (default 1) */
-        page?: string;
-        /** @description Lines per page (default 50, at most 200) */
-        per_page?: string;
+        /** @description Page number, from 1 (default 1) */
+        page?: number;
+        /** @description Rows per page, 1-100 (default 15) */
+        per_page?: number;
         /** @description Only the lines in this state */
         status?: 'pending' | 'accepted' | 'refused';
       };
@@ -1392,6 +1416,104 @@ export interface operations {
       503: components['responses']['Unavailable'];
     };
   };
+  postRechargeBatchesIdCancel: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Numeric id or h_id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "success": true,
+           *       "data": {
+           *         "id": "RB7K3M9Q2XPA",
+           *         "client_reference": "payroll-2026-11",
+           *         "status": "running",
+           *         "lines_total": 3,
+           *         "lines_pending": 0,
+           *         "lines_accepted": 1,
+           *         "lines_refused": 2,
+           *         "sales": {
+           *           "delivered": 1,
+           *           "failed": 0,
+           *           "in_progress": 0
+           *         },
+           *         "progress": 100,
+           *         "lines_url": "/api/reseller/v1/recharge-batches/RB7K3M9Q2XPA",
+           *         "created_at": "2026-11-27T09:15:00.000Z",
+           *         "started_at": "2026-11-27T09:15:00.120Z",
+           *         "completed_at": null
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: {
+              client_reference: string | null;
+              completed_at: string | null;
+              created_at: string | null;
+              /** @description Console answers only */
+              dealer?: {
+                dealer_code: string | null;
+                h_id: string;
+                id: number;
+                name: string;
+              };
+              /** @description The batch reference, RB + 10 characters */
+              id: string;
+              lines_accepted: number;
+              /** @description Lines not yet made into a sale or refused */
+              lines_pending: number;
+              lines_refused: number;
+              lines_total: number;
+              /** @description The batch with its lines, page by page (?page&per_page) */
+              lines_url: string;
+              /** @description Lines handled (accepted or refused), in percent */
+              progress: number;
+              sales: {
+                delivered: number;
+                failed: number;
+                in_progress: number;
+              };
+              started_at: string | null;
+              /** @enum {string} */
+              status: 'queued' | 'running' | 'completed';
+            };
+            message?: string;
+            /** @constant */
+            success: true;
+          };
+        };
+      };
+      401: components['responses']['KeyUnauthenticated'];
+      403: components['responses']['KeyForbidden'];
+      /** @description No batch of this dealer has this id */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      422: components['responses']['ValidationError'];
+      429: components['responses']['KeyTooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
   postRechargeBatchesPreview: {
     parameters: {
       query?: never;
@@ -1465,7 +1587,7 @@ export interface operations {
            *             "problems": [
            *               {
            *                 "field": "phone",
-           *                 "code": "phone_wrong_operator",
+           *                 "code": "phone.wrong_operator",
            *                 "message": "This number is not a Hormuud number (it should start with 61, 77).",
            *                 "level": "error"
            *               }

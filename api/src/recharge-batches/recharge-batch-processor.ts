@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type pino from 'pino';
 import { nationalNumber } from '@app/contracts';
 import { AppError } from '../http/errors.ts';
-import { toDbTime, fromDbTime } from '../database/time.ts';
+import { toDbTime } from '../database/time.ts';
 import { unitOfWork } from '../database/unit-of-work.ts';
 import { translator } from '../i18n/server-i18n.ts';
 import { userActor, type ServiceContext } from '../platform/context.ts';
@@ -11,8 +11,7 @@ import { User } from '../users/user.model.ts';
 import { effectivePermissionsOf } from '../roles/effective-permissions.ts';
 import { sellingDealer } from '../recharges/sale-offers.ts';
 import { createRecharge } from '../recharges/recharge.service.ts';
-import { enqueueWebhookEvent } from '../webhooks/webhook-events.ts';
-import { lineSaleKey, saleCounts, type BatchRow } from './recharge-batch.service.ts';
+import { completeBatch, lineSaleKey, refusalOf, refusePending, type BatchRow, type Refusal } from './recharge-batch.service.ts';
 
 /**
  * The batch processor: runs beside the recharge worker (server.ts). It claims an open batch with a
@@ -22,7 +21,9 @@ import { lineSaleKey, saleCounts, type BatchRow } from './recharge-batch.service
  * between them leaves the line pending, and whoever resumes it gets the same sale back from the
  * key, never a second one. A refusal (a short wallet, a bundle gone, a wrong number) is the line's
  * outcome and the batch goes on. The last line completes the batch and writes its
- * recharge_batch.completed webhook event in the same transaction.
+ * recharge_batch.completed webhook event in the same transaction. Before each line the batch's
+ * key (revoked?) and dealer (still active?) are read again: a leaked key revoked, or a dealer
+ * suspended, stops its batches at once, their remaining lines refused.
  */
 interface LineRow {
   id: number;
@@ -33,28 +34,14 @@ interface LineRow {
   client_reference: string | null;
 }
 
-/** The machine code a refusal is recorded under, by its message key (others: the key's name). */
-const REFUSAL_CODES: Record<string, string> = {
-  'validation:wallet_balance_too_low': 'wallet.insufficient_balance',
-  'validation:bundle_not_offered': 'bundle.not_offered',
-  'validation:bundle_not_deliverable': 'bundle.not_deliverable',
-  'validation:phone_wrong_operator': 'phone.wrong_operator',
-  'validation:phone_somali_invalid': 'phone.invalid',
-  'api:storefront.dealer_not_found': 'dealer.inactive',
-};
-
-export interface Refusal {
-  code: string;
-  message: string;
-  vars: Record<string, unknown>;
-}
-
-/** What a refused sale says: its first field's message (the sale path answers 422s per field). */
-function refusalOf(err: AppError): Refusal {
+/** What a refused sale says: its first field's message (the sale path answers 422s per field), under the code POST /recharges answers. */
+function saleRefusal(err: AppError): Refusal {
   const first = err.errors ? Object.values(err.errors)[0]?.[0] : undefined;
-  const message = first ?? err.message;
-  return { code: REFUSAL_CODES[message] ?? message.replace(/^\w+:/, '').slice(0, 64), message, vars: (err.vars as Record<string, unknown>) ?? {} };
+  return refusalOf(first ?? err.message, (err.vars as Record<string, unknown>) ?? {});
 }
+
+/** A line not yet settled: pending, or taken by a processor ("selling") whose sale may or may not be made. */
+const OPEN_LINE = ['pending', 'selling'];
 
 export interface BatchProcessorOptions {
   db: Knex;
@@ -146,7 +133,19 @@ export class BatchProcessor {
     const now = toDbTime();
     const claimable = (w: Knex.QueryBuilder) =>
       w.where('status', 'queued').orWhere((r) => r.where('status', 'running').where((l) => l.whereNull('lease_until').orWhere('lease_until', '<', now)));
-    const candidates: { id: number }[] = await db('recharge_batches').where(claimable).orderBy('id').limit(10).select('id');
+    // Round-robin by dealer: no dealer with a batch running (under a live lease) is served twice at
+    // once, and of the others the one served longest ago (or never) goes first, its oldest batch
+    // first. One dealer's hundred queued batches never hold another's up.
+    const busy = db('recharge_batches').where('status', 'running').where('lease_until', '>=', now).select('dealer_id');
+    const lastServed = db('recharge_batches as served').whereRaw('served.dealer_id = recharge_batches.dealer_id').max('served.started_at');
+    const candidates: { id: number }[] = await db('recharge_batches')
+      .where(claimable)
+      .whereNotIn('dealer_id', busy)
+      .orderByRaw('(?) IS NOT NULL', [lastServed])
+      .orderByRaw('(?)', [lastServed])
+      .orderBy('id')
+      .limit(10)
+      .select('id');
     for (const { id } of candidates) {
       const taken = await db('recharge_batches')
         .where({ id })
@@ -187,13 +186,31 @@ export class BatchProcessor {
     return { db: this.opts.db, actor: userActor(user!, permissions, false), ip: null, userAgent: 'recharge-batch', language: 'en', t: translator('en') };
   }
 
+  /**
+   * Why the batch's remaining lines may no longer be sold: its key revoked, its dealer no longer
+   * active (one read by primary keys); null while both still hold.
+   */
+  private async stoppedBy(batch: BatchRow): Promise<Refusal | null> {
+    const db = this.opts.db;
+    const row: { status: string; user_type: string; deleted_at: string | null; revoked_at?: string | null; key_id?: number | null } | undefined = await db(
+      'users',
+    )
+      .leftJoin('api_keys', (j) => j.on('api_keys.id', '=', db.raw('?', [batch.api_key_id ?? 0])).andOn('api_keys.dealer_id', '=', 'users.id'))
+      .where('users.id', batch.dealer_id)
+      .first('users.status', 'users.user_type', 'users.deleted_at', 'api_keys.revoked_at', 'api_keys.id as key_id');
+    if (batch.api_key_id && (!row?.key_id || row.revoked_at)) return refusalOf('api:api_keys.revoked');
+    if (!row || row.user_type !== 'dealer' || row.status !== 'active' || row.deleted_at)
+      return refusalOf(batch.api_key_id ? 'api:api_keys.dealer_inactive' : 'api:storefront.dealer_not_found');
+    return null;
+  }
+
   private async run(batch: BatchRow, maxLines: number): Promise<number> {
     const db = this.opts.db;
     const ctx = await this.dealerContext(batch.dealer_id);
     let handled = 0;
     let renewedAt = Date.now();
     for (;;) {
-      const lines: LineRow[] = await db('recharge_batch_lines').where({ batch_id: batch.id, status: 'pending' }).orderBy('line_no').limit(100);
+      const lines: LineRow[] = await db('recharge_batch_lines').where({ batch_id: batch.id }).whereIn('status', OPEN_LINE).orderBy('line_no').limit(100);
       if (!lines.length) break;
       for (const line of lines) {
         if (handled >= maxLines) return handled;
@@ -207,6 +224,11 @@ export class BatchProcessor {
           if (!(await this.renew(batch.id))) return handled;
           renewedAt = Date.now();
         }
+        const stop = await this.stoppedBy(batch);
+        if (stop) {
+          handled += await this.stopBatch(ctx, batch, stop);
+          break;
+        }
         await this.sellLine(ctx, batch, line);
         handled += 1;
       }
@@ -215,10 +237,37 @@ export class BatchProcessor {
     return handled;
   }
 
-  /** One line through the sale path; its outcome (accepted with its sale, or refused with why) is written once. */
+  /**
+   * The key revoked or the dealer gone: a line a dead processor left "selling" is accepted if its
+   * sale was made (found by the line's key), else refused; then every pending line is refused.
+   */
+  private async stopBatch(ctx: ServiceContext, batch: BatchRow, stop: Refusal): Promise<number> {
+    const selling: LineRow[] = await ctx.db('recharge_batch_lines').where({ batch_id: batch.id, status: 'selling' });
+    for (const line of selling) {
+      const sale = await ctx
+        .db('recharges')
+        .where({ dealer_id: batch.dealer_id, idempotency_key: lineSaleKey(batch.id, line.line_no) })
+        .first('id');
+      if (sale) await this.settle(line, { status: 'accepted', recharge_id: sale.id }, 'lines_accepted');
+      else await this.refuse(line, stop);
+    }
+    return selling.length + (await refusePending(ctx.db, batch.id, stop));
+  }
+
+  /**
+   * One line through the sale path; its outcome (accepted with its sale, or refused with why) is
+   * written once. The line is taken first (pending -> selling, conditional): a cancel refuses only
+   * pending lines, so a line is either sold or cancelled, never both.
+   */
   private async sellLine(ctx: ServiceContext, batch: BatchRow, line: LineRow): Promise<void> {
     const phone = nationalNumber(line.phone);
-    if (!phone) return this.refuse(line, { code: 'phone.invalid', message: 'validation:phone_somali_invalid', vars: {} });
+    if (!phone) return this.refuse(line, refusalOf('validation:phone_somali_invalid'));
+    const taken = await ctx
+      .db('recharge_batch_lines')
+      .where({ id: line.id })
+      .whereIn('status', OPEN_LINE)
+      .update({ status: 'selling', updated_at: toDbTime() });
+    if (taken !== 1) return; // cancelled (or settled by another processor) since it was read
     try {
       const code = ctx.actor.user?.dealer_code ?? '';
       const dealer = await sellingDealer(ctx.db, code);
@@ -232,7 +281,7 @@ export class BatchProcessor {
       this.opts.wakeSales?.();
     } catch (err) {
       // A refusal of the sale path (4xx) is the line's outcome; anything else (the database) stops the run.
-      if (err instanceof AppError && err.status < 500) return this.refuse(line, refusalOf(err));
+      if (err instanceof AppError && err.status < 500) return this.refuse(line, saleRefusal(err));
       throw err;
     }
   }
@@ -245,12 +294,13 @@ export class BatchProcessor {
     );
   }
 
-  /** The line's outcome and the batch's count in one transaction, only while the line is pending (written once). */
+  /** The line's outcome and the batch's count in one transaction, only while the line is open (written once). */
   private async settle(line: LineRow, changes: Record<string, unknown>, counter: 'lines_accepted' | 'lines_refused') {
     await unitOfWork(async (trx) => {
       const now = toDbTime();
       const n = await trx('recharge_batch_lines')
-        .where({ id: line.id, status: 'pending' })
+        .where({ id: line.id })
+        .whereIn('status', OPEN_LINE)
         .update({ ...changes, updated_at: now });
       if (n === 1)
         await trx('recharge_batches')
@@ -261,26 +311,6 @@ export class BatchProcessor {
 
   /** Every line handled: the batch completes once, with its webhook event in the same transaction. */
   private async complete(batch: BatchRow) {
-    await unitOfWork(async (trx) => {
-      if (await trx('recharge_batch_lines').where({ batch_id: batch.id, status: 'pending' }).first('id')) return;
-      const now = toDbTime();
-      const n = await trx('recharge_batches')
-        .where({ id: batch.id, status: 'running', lease_owner: this.owner })
-        .update({ status: 'completed', completed_at: now, lease_owner: null, lease_until: null, updated_at: now });
-      if (n !== 1) return;
-      const row: BatchRow = await trx('recharge_batches').where({ id: batch.id }).first();
-      const sales = (await saleCounts(trx, [batch.id])).get(batch.id)!;
-      await enqueueWebhookEvent(trx, batch.dealer_id, 'recharge_batch.completed', {
-        id: row.reference,
-        client_reference: row.client_reference,
-        status: 'completed',
-        lines_total: Number(row.lines_total),
-        lines_delivered: sales.delivered,
-        lines_failed: Number(row.lines_refused) + sales.failed,
-        lines_pending: sales.in_progress,
-        created_at: fromDbTime(row.created_at),
-        completed_at: fromDbTime(row.completed_at),
-      });
-    }, this.opts.db);
+    await completeBatch(this.opts.db, batch.id, { status: 'running', lease_owner: this.owner });
   }
 }

@@ -10,11 +10,11 @@ import {
   type RechargeBatchInput,
 } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
-import { AppError } from '../http/errors.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { keyContext } from '../api-keys/api-key-auth.ts';
+import { headerError, RESELLER_KEY_PREFIX } from '../reseller/idempotency-header.ts';
 import { isDealer } from '../platform/context.ts';
-import { createBatch, listBatches, previewBatch, readBatch } from './recharge-batch.service.ts';
+import { cancelBatch, createBatch, listBatches, previewBatch, readBatch } from './recharge-batch.service.ts';
 
 /**
  * Bulk sales on both surfaces: the reseller API (a dealer's key, registered on the reseller
@@ -24,11 +24,7 @@ const RESELLER_BASE = '/api/reseller/v1/recharge-batches';
 const CONSOLE_BASE = '/api/v1/recharge-batches';
 
 // Each surface's keys live apart (one column, unique per dealer): a console key never answers an API call's batch.
-const RESELLER_KEY_PREFIX = 'rs/';
 const CONSOLE_KEY_PREFIX = 'co/';
-
-/** A 400 on the Idempotency-Key header, as POST /recharges answers it (the IETF draft's statuses). */
-const headerError = (message: string) => new AppError(400, message, { idempotency_key: [message] });
 
 /** The Idempotency-Key header, required: missing or malformed is a 400. */
 function batchKey(req: Request, prefix: string): string {
@@ -92,7 +88,7 @@ const PREVIEW_EXAMPLE = {
       bundle_name: '1 GB Daily',
       cost: '0.45',
       problems: [
-        { field: 'phone', code: 'phone_wrong_operator', message: 'This number is not a Hormuud number (it should start with 61, 77).', level: 'error' },
+        { field: 'phone', code: 'phone.wrong_operator', message: 'This number is not a Hormuud number (it should start with 61, 77).', level: 'error' },
       ],
     },
   ],
@@ -101,6 +97,9 @@ const PREVIEW_EXAMPLE = {
 
 const BATCH_DESCRIPTION =
   'Up to 1,000 lines (a number and a bundle each), every one paid from the dealer\u2019s wallet and sold in the background in line order, each exactly as POST /recharges with payment "wallet" would. A line the sale refuses (the balance short for it, a bundle not offered, a number of another operator or not a Somali mobile number) is recorded with its reason and the batch goes on; the wallet is never spent beyond its balance. Answers 202 with the batch: follow it with GET /recharge-batches/{id} (its counts and its lines page by page), or the `recharge_batch.completed` webhook. Idempotent: the same Idempotency-Key with the same body answers the first batch (200, header `Idempotent-Replayed: true`), another body under a used key is a 422.';
+
+const CANCEL_DESCRIPTION =
+  'Every line still pending is refused with the code `recharge_batches.cancelled`; a line being sold at that moment is either sold or cancelled, never both, and the lines already sold stay sold (their sales go on). A queued batch completes at once, a running one as soon as its processor sees no line left (then the `recharge_batch.completed` webhook). Cancelling a completed batch changes nothing and answers it.';
 
 /** The reseller API's bulk sales, on its router (reseller.routes.ts). */
 export function registerResellerBatchRoutes(api: ApiRouter): void {
@@ -175,6 +174,23 @@ export function registerResellerBatchRoutes(api: ApiRouter): void {
       data: await readBatch(keyContext(req, ctx), String(req.params.id), req.query as Record<string, string>, { base: RESELLER_BASE, withDealer: false }),
     }),
   );
+
+  api.post(
+    '/recharge-batches/:id/cancel',
+    {
+      summary: 'Cancel one of the dealer\u2019s batches: its lines not yet sold are refused (recharge_batches.cancelled), those sold stay sold',
+      description: CANCEL_DESCRIPTION,
+      auth: 'api-key',
+      scope: 'recharges:write',
+      response: rechargeBatchResponseSchema,
+      errors: { 404: 'No batch of this dealer has this id' },
+      examples: { data: { ...BATCH_EXAMPLE, status: 'running', lines_pending: 0, lines_refused: 2, progress: 100 } },
+    },
+    async (req, ctx) => ({
+      message: 'api:recharge_batches.cancelled_answer',
+      data: await cancelBatch(keyContext(req, ctx), String(req.params.id), { base: RESELLER_BASE }),
+    }),
+  );
 }
 
 /**
@@ -247,6 +263,18 @@ export function rechargeBatchRoutes(registry: OpenApiRegistry) {
     async (req, ctx) => ({
       data: await readBatch(ctx, String(req.params.id), req.query as Record<string, string>, { base: CONSOLE_BASE, withDealer: !isDealer(ctx.actor) }),
     }),
+  );
+
+  api.post(
+    '/:id/cancel',
+    {
+      summary: 'Cancel one of the dealer\u2019s batches: its lines not yet sold are refused, those sold stay sold (dealers)',
+      description: CANCEL_DESCRIPTION,
+      permission: ['view recharges', 'view own wallet'],
+      response: rechargeBatchResponseSchema,
+      errors: { 403: 'Not a dealer', 404: 'No batch of this dealer has this id' },
+    },
+    async (req, ctx) => ({ message: 'api:recharge_batches.cancelled_answer', data: await cancelBatch(ctx, String(req.params.id), { base: CONSOLE_BASE }) }),
   );
 
   return api;

@@ -12,7 +12,8 @@ import {
   type RechargeStatus,
 } from '@app/contracts';
 import { AppError, forbidden, notFound } from '../http/errors.ts';
-import { decodeId, encodeId } from '../http/ids.ts';
+import { decodeId } from '../http/ids.ts';
+import { errorCodeOf } from '../http/error-codes.ts';
 import { pageParams, type Page } from '../http/list-query.ts';
 import { fromDbTime, toDbTime } from '../database/time.ts';
 import { isUniqueViolation } from '../database/db-errors.ts';
@@ -22,6 +23,8 @@ import { translateMessage } from '../i18n/server-i18n.ts';
 import { saleOffer, sellingDealer } from '../recharges/sale-offers.ts';
 import { walletOfDealer } from '../wallets/wallet.service.ts';
 import type { StorefrontDealerRow } from '../storefront/storefront.service.ts';
+import { dealerRef } from '../users/dealer-ref.ts';
+import { enqueueWebhookEvent } from '../webhooks/webhook-events.ts';
 
 /**
  * Bulk sales (docs/api-conventions.md, "Bulk sales"): a dealer's batch of lines, stored at once
@@ -164,7 +167,8 @@ const problem = (
   level: BatchProblem['level'] = 'error',
 ): BatchProblem => ({
   field,
-  code: key.replace(/^\w+:/, ''),
+  // The code the sale path answers for the same refusal (a line's refusal is recorded under it too).
+  code: errorCodeOf(key),
   message: translateMessage(ctx.t, key, vars),
   level,
 });
@@ -254,7 +258,7 @@ export async function saleCounts(db: Db, batchIds: number[]): Promise<Map<number
   return counts;
 }
 
-type DealerRef = { id: number; h_id: string; name: string; dealer_code: string | null };
+type DealerRef = ReturnType<typeof dealerRef>;
 
 async function presentBatches(db: Db, rows: BatchRow[], base: string, dealers?: Map<number, DealerRef>): Promise<RechargeBatchResponse[]> {
   const sales = await saleCounts(
@@ -290,7 +294,7 @@ async function dealerRefs(db: Db, ids: number[]): Promise<Map<number, DealerRef>
         .whereIn('id', [...new Set(ids)])
         .select('id', 'name', 'dealer_code')
     : [];
-  return new Map(rows.map((u) => [u.id, { id: u.id, h_id: encodeId(u.id), name: u.name, dealer_code: u.dealer_code }]));
+  return new Map(rows.map((u) => [u.id, dealerRef(u.id, u.name, u.dealer_code)]));
 }
 
 /** Only its own for a dealer (another's is the same 404 as none); staff see every dealer's. */
@@ -333,7 +337,7 @@ interface LineRow {
   phone: string;
   bundle_id: string;
   client_reference: string | null;
-  status: 'pending' | 'accepted' | 'refused';
+  status: 'pending' | 'selling' | 'accepted' | 'refused';
   recharge_id: number | null;
   sale_reference: string | null;
   sale_status: RechargeStatus;
@@ -348,7 +352,7 @@ function presentLine(ctx: ServiceContext, l: LineRow): RechargeBatchLineResponse
     phone: l.phone,
     bundle_id: /^\d{1,15}$/.test(l.bundle_id) ? Number(l.bundle_id) : l.bundle_id,
     client_reference: l.client_reference,
-    status: l.status,
+    status: l.status === 'selling' ? 'pending' : l.status,
     recharge: l.recharge_id && l.sale_reference ? { id: Number(l.recharge_id), reference: l.sale_reference, status: l.sale_status } : null,
     error:
       l.status === 'refused' && l.error_code
@@ -361,16 +365,17 @@ function presentLine(ctx: ServiceContext, l: LineRow): RechargeBatchLineResponse
 export async function readBatch(
   ctx: ServiceContext,
   reference: string,
-  q: { page?: string; per_page?: string; status?: string },
+  q: { page?: string | number; per_page?: string | number; status?: string },
   opts: { base: string; withDealer: boolean },
 ): Promise<RechargeBatchDetail> {
   const ref = reference.trim().toUpperCase();
   const row: BatchRow | undefined = /^RB[A-Z0-9]{10}$/.test(ref) ? await scoped(ctx).where('recharge_batches.reference', ref).first() : undefined;
   if (!row) throw notFound('api:recharge_batches.not_found');
-  const page = Math.max(1, Number.parseInt(q.page ?? '1', 10) || 1);
-  const perPage = Math.min(200, Math.max(1, Number.parseInt(q.per_page ?? '50', 10) || 50));
+  // Checked by the route (listParams: integers, in range); the defaults as every list's.
+  const { page, perPage } = pageParams({ page: q.page, per_page: q.per_page });
   const lines = ctx.db('recharge_batch_lines').where('recharge_batch_lines.batch_id', row.id);
-  if (q.status) lines.where('recharge_batch_lines.status', q.status);
+  // A line being sold ("selling") is still pending to the caller.
+  if (q.status) lines.whereIn('recharge_batch_lines.status', q.status === 'pending' ? ['pending', 'selling'] : [q.status]);
   const total = Number(((await lines.clone().count({ n: '*' }).first()) as { n: number | string } | undefined)?.n ?? 0);
   const rows: LineRow[] = await lines
     .leftJoin('recharges', 'recharges.id', 'recharge_batch_lines.recharge_id')
@@ -385,4 +390,82 @@ export async function readBatch(
     lines: rows.map((l) => presentLine(ctx, l)),
     lines_meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) },
   };
+}
+
+export interface Refusal {
+  code: string;
+  message: string;
+  vars: Record<string, unknown>;
+}
+
+/** A refusal by its message key, under the code the sale path answers for it. */
+export const refusalOf = (message: string, vars: Record<string, unknown> = {}): Refusal => ({ code: errorCodeOf(message), message, vars });
+
+/**
+ * Refuses every line still pending (a cancel, a revoked key), with the batch's count, in one
+ * transaction. Conditional on the line being pending: a line the processor is selling at that
+ * moment is either recorded by it (then skipped here) or refused here (then its recording is
+ * skipped), never both. Answers how many were refused.
+ */
+export async function refusePending(db: Db, batchId: number, r: Refusal): Promise<number> {
+  return unitOfWork(async (trx) => {
+    const now = toDbTime();
+    const n = await trx('recharge_batch_lines')
+      .where({ batch_id: batchId, status: 'pending' })
+      .update({ status: 'refused', error_code: r.code, error_message: r.message.slice(0, 128), error_vars: JSON.stringify(r.vars), updated_at: now });
+    if (n > 0)
+      await trx('recharge_batches')
+        .where({ id: batchId })
+        .update({ lines_refused: trx.raw('lines_refused + ?', [n]), updated_at: now });
+    return n;
+  }, db);
+}
+
+/**
+ * Completes a batch with no line left pending, once (the guard: the state its completer holds it
+ * in), with its recharge_batch.completed webhook event in the same transaction.
+ */
+export async function completeBatch(db: Db, batchId: number, guard: Record<string, unknown>): Promise<boolean> {
+  return unitOfWork(async (trx) => {
+    if (await trx('recharge_batch_lines').where({ batch_id: batchId }).whereIn('status', ['pending', 'selling']).first('id')) return false;
+    const now = toDbTime();
+    const n = await trx('recharge_batches')
+      .where({ id: batchId, ...guard })
+      .update({ status: 'completed', completed_at: now, lease_owner: null, lease_until: null, updated_at: now });
+    if (n !== 1) return false;
+    const row: BatchRow = await trx('recharge_batches').where({ id: batchId }).first();
+    const sales = (await saleCounts(trx, [batchId])).get(batchId)!;
+    await enqueueWebhookEvent(trx, row.dealer_id, 'recharge_batch.completed', {
+      id: row.reference,
+      client_reference: row.client_reference,
+      status: 'completed',
+      lines_total: Number(row.lines_total),
+      lines_delivered: sales.delivered,
+      lines_failed: Number(row.lines_refused) + sales.failed,
+      lines_pending: sales.in_progress,
+      created_at: fromDbTime(row.created_at),
+      completed_at: fromDbTime(row.completed_at),
+    });
+    return true;
+  }, db);
+}
+
+/**
+ * Cancels the dealer's own batch: every line still pending is refused (recharge_batches.cancelled);
+ * the lines already sold stay sold. A queued batch completes here; a running one when its
+ * processor sees no line left. A completed batch is answered as it is.
+ */
+export async function cancelBatch(ctx: ServiceContext, reference: string, opts: { base: string }): Promise<RechargeBatchResponse> {
+  const dealer = await batchDealer(ctx);
+  const ref = reference.trim().toUpperCase();
+  const found: BatchRow | undefined = /^RB[A-Z0-9]{10}$/.test(ref)
+    ? await ctx.db('recharge_batches').where({ reference: ref, dealer_id: dealer.id }).first()
+    : undefined;
+  if (!found) throw notFound('api:recharge_batches.not_found');
+  if (found.status !== 'completed') {
+    await refusePending(ctx.db, found.id, refusalOf('api:recharge_batches.cancelled'));
+    await completeBatch(ctx.db, found.id, { status: 'queued' });
+  }
+  const row: BatchRow = await ctx.db('recharge_batches').where({ id: found.id }).first();
+  return (await presentBatches(ctx.db, [row], opts.base))[0];
 }

@@ -20,15 +20,16 @@ let key: string;
 
 const newKey = () => `batch-${Math.random().toString(36).slice(2)}-${Date.now()}`;
 
-async function keyFor(s: Shop, scopes: string[]): Promise<string> {
+async function madeKey(s: Shop, scopes: string[]): Promise<{ key: string; id: string }> {
   const made = await h
     .http()
     .post('/api/v1/dealer/api-keys')
     .set(bearer(s.token))
     .send({ name: `K${Math.random()}`, scopes });
   expect(made.status).toBe(201);
-  return made.body.data.key;
+  return { key: made.body.data.key, id: String(made.body.data.api_key.h_id) };
 }
+const keyFor = async (s: Shop, scopes: string[]) => (await madeKey(s, scopes)).key;
 
 const send = (body: unknown, idempotencyKey: string | null = newKey(), withKey = key) => {
   const req = h.http().post('/api/reseller/v1/recharge-batches').set('Authorization', `Bearer ${withKey}`);
@@ -37,7 +38,7 @@ const send = (body: unknown, idempotencyKey: string | null = newKey(), withKey =
 const get = (path: string, withKey = key) => h.http().get(`/api/reseller/v1${path}`).set('Authorization', `Bearer ${withKey}`);
 const processor = (opts: { stopAfterLines?: number; leaseMs?: number } = {}) => new BatchProcessor({ db: h.knex, ...opts });
 
-/** Every line of the batch, in order (pages of 200). */
+/** Every line of the batch, in order (pages of 100, the most a list gives). */
 async function allLines(ref: string, withKey = key) {
   const lines: {
     line_no: number;
@@ -46,7 +47,7 @@ async function allLines(ref: string, withKey = key) {
     error: { code: string; message: string } | null;
   }[] = [];
   for (let page = 1; ; page++) {
-    const res = await get(`/recharge-batches/${ref}?per_page=200&page=${page}`, withKey);
+    const res = await get(`/recharge-batches/${ref}?per_page=100&page=${page}`, withKey);
     expect(res.status).toBe(200);
     lines.push(...res.body.data.lines);
     if (page >= res.body.data.lines_meta.last_page) return lines;
@@ -84,11 +85,11 @@ describe('a batch of 1,000 lines with bad lines mixed in', () => {
         return { phone: `0905${String(n).padStart(6, '0')}`, bundle_id: shop.bundleId };
       }
       if (n % 89 === 0) {
-        bad.set(n, 'bundle.not_offered');
+        bad.set(n, 'bundle.unavailable');
         return { phone: `06150${String(n).padStart(5, '0')}`, bundle_id: 999_999 };
       }
       if (n % 83 === 0) {
-        bad.set(n, 'phone.invalid');
+        bad.set(n, 'validation.phone_somali_invalid');
         return { phone: `61-abc-${n}`, bundle_id: shop.bundleId };
       }
       return { phone: `+252 61 5${String(n).padStart(6, '0')}`, bundle_id: shop.bundleId, client_reference: `line-${n}` };
@@ -234,14 +235,14 @@ describe('the preview', () => {
     expect(res.status).toBe(200);
     const lines = res.body.data.lines;
     expect(lines[0]).toMatchObject({ line_no: 1, ok: true, phone: '615200001', cost: '0.40', problems: [] });
-    expect(lines[1]).toMatchObject({ ok: false, problems: [{ field: 'phone', code: 'phone_wrong_operator', level: 'error' }] });
+    expect(lines[1]).toMatchObject({ ok: false, problems: [{ field: 'phone', code: 'phone.wrong_operator', level: 'error' }] });
     expect(lines[1].problems[0].message).toContain('Hormuud');
-    expect(lines[2]).toMatchObject({ ok: false, problems: [{ field: 'bundle_id', code: 'bundle_not_offered' }] });
-    expect(lines[3]).toMatchObject({ ok: false, problems: [{ field: 'phone', code: 'phone_somali_invalid' }] });
+    expect(lines[2]).toMatchObject({ ok: false, problems: [{ field: 'bundle_id', code: 'bundle.unavailable' }] });
+    expect(lines[3]).toMatchObject({ ok: false, problems: [{ field: 'phone', code: 'validation.phone_somali_invalid' }] });
     // The same number and bundle as line 1 (written another way): a warning, still sold.
-    expect(lines[4]).toMatchObject({ ok: true, problems: [{ field: 'line', code: 'batch_line_duplicate', level: 'warning' }] });
+    expect(lines[4]).toMatchObject({ ok: true, problems: [{ field: 'line', code: 'validation.batch_line_duplicate', level: 'warning' }] });
     // 1.00 pays two lines of 0.40: the third sellable line is beyond the balance.
-    expect(lines[5]).toMatchObject({ ok: false, problems: [{ field: 'payment', code: 'batch_line_beyond_balance', level: 'error' }] });
+    expect(lines[5]).toMatchObject({ ok: false, problems: [{ field: 'payment', code: 'validation.batch_line_beyond_balance', level: 'error' }] });
     expect(res.body.data.totals).toEqual({
       lines: 6,
       ok: 2,
@@ -264,21 +265,33 @@ describe('the preview', () => {
   });
 });
 
-describe('two batches racing for one wallet', () => {
-  it('never go below zero: the lines beyond the balance are refused, wallet = ledger', async () => {
+describe('a batch racing single sales for one wallet', () => {
+  it('never goes below zero: the lines beyond the balance are refused under the code a single sale answers, wallet = ledger', async () => {
     const racing = await makeShop(h, root, 'cost', { balance: '2.00' });
     const raceKey = await keyFor(racing, ['recharges:write', 'recharges:read']);
-    const batchOf = (from: number) => ({
-      lines: Array.from({ length: 4 }, (_, i) => ({ phone: `06153${String(from + i).padStart(5, '0')}`, bundle_id: racing.bundleId })),
-    });
-    const [a, b] = await Promise.all([send(batchOf(0), newKey(), raceKey), send(batchOf(10), newKey(), raceKey)]);
-    expect([a.status, b.status]).toEqual([202, 202]);
-    // Two processors at once: each claims one batch, both spend from one wallet.
-    await Promise.all([processor().runOnce(), processor().runOnce()]);
-    const [da, db] = await Promise.all([get(`/recharge-batches/${a.body.data.id}`, raceKey), get(`/recharge-batches/${b.body.data.id}`, raceKey)]);
-    expect(da.body.data.lines_accepted + db.body.data.lines_accepted).toBe(5);
-    expect(da.body.data.lines_refused + db.body.data.lines_refused).toBe(3);
-    const refused = [...(await allLines(a.body.data.id, raceKey)), ...(await allLines(b.body.data.id, raceKey))].filter((l) => l.status === 'refused');
+    const a = await send(
+      { lines: Array.from({ length: 4 }, (_, i) => ({ phone: `06153${String(i).padStart(5, '0')}`, bundle_id: racing.bundleId })) },
+      newKey(),
+      raceKey,
+    );
+    expect(a.status).toBe(202);
+    // The processor sells the batch while four single sales spend from the same wallet at once.
+    const single = (i: number) =>
+      h
+        .http()
+        .post('/api/reseller/v1/recharges')
+        .set('Authorization', `Bearer ${raceKey}`)
+        .set('Idempotency-Key', newKey())
+        .send({ bundle_id: racing.bundleId, phone: `06153${String(10 + i).padStart(5, '0')}`, payment: 'wallet' });
+    const [, ...singles] = await Promise.all([processor().runOnce(), ...[0, 1, 2, 3].map(single)]);
+    const da = await get(`/recharge-batches/${a.body.data.id}`, raceKey);
+    const soldSingly = singles.filter((r) => r.status === 201 || r.status === 202).length;
+    expect(da.body.data.lines_accepted + soldSingly).toBe(5);
+    expect(da.body.data.lines_refused + (4 - soldSingly)).toBe(3);
+    // One code for one refusal: the batch's refused lines carry what the single sales answered.
+    const refusedSingly = singles.filter((r) => r.status === 422);
+    for (const r of refusedSingly) expect(r.body.code).toBe('wallet.insufficient_balance');
+    const refused = (await allLines(a.body.data.id, raceKey)).filter((l) => l.status === 'refused');
     expect(refused.every((l) => l.error?.code === 'wallet.insufficient_balance')).toBe(true);
     expect(await walletBalance(h, racing.walletId)).toBe(0);
     expect(await ledgerSum(h.knex, racing.walletId)).toBe(0);
@@ -428,5 +441,203 @@ describe('who reads and sends what', () => {
     expect((await console(staffWallet.token).post('', body)).status).toBe(403);
     const nobody = await h.userWith(['view dashboard']);
     expect((await console(nobody.token).get('')).status).toBe(403);
+  });
+});
+
+const revokeKey = (s: Shop, id: string) => h.http().delete(`/api/v1/dealer/api-keys/${id}`).set(bearer(s.token));
+
+describe('a revoked key stops its batches', () => {
+  it('refuses the remaining lines api_key.revoked and completes the batch; no sale after the revocation, wallet = ledger', async () => {
+    await processor().runOnce(); // the batches other tests left queued
+    const s = await makeShop(h, root, 'cost', { balance: '10.00' });
+    const { key: k, id: keyId } = await madeKey(s, ['recharges:write', 'recharges:read']);
+    const res = await send(
+      { lines: Array.from({ length: 10 }, (_, i) => ({ phone: `06156100${String(i).padStart(2, '0')}`, bundle_id: s.bundleId })) },
+      newKey(),
+      k,
+    );
+    const ref = res.body.data.id as string;
+    // The processor sells 3 lines, then the key leaks and the dealer revokes it.
+    expect(await processor({ stopAfterLines: 3 }).runOnce()).toBe(3);
+    expect((await revokeKey(s, keyId)).status).toBe(200);
+    const revokedAt = Date.now();
+    const batch = await h.knex('recharge_batches').where({ reference: ref }).first();
+    await h
+      .knex('recharge_batches')
+      .where({ id: batch.id })
+      .update({ lease_until: toDbTime(new Date(Date.now() - 1000)) });
+    // Taken up again: every remaining line is refused at once, the batch completes.
+    expect(await processor().runOnce()).toBe(7);
+    const row = await h.knex('recharge_batches').where({ id: batch.id }).first();
+    expect(row).toMatchObject({ status: 'completed', lines_accepted: 3, lines_refused: 7 });
+    const lines = await h.knex('recharge_batch_lines').where({ batch_id: batch.id }).orderBy('line_no');
+    expect(lines.map((l) => l.status)).toEqual([...Array(3).fill('accepted'), ...Array(7).fill('refused')]);
+    expect(lines.slice(3).every((l) => l.error_code === 'api_key.revoked' && l.recharge_id === null)).toBe(true);
+    const sales = await salesOfBatch(ref);
+    expect(sales).toHaveLength(3);
+    const created = await h
+      .knex('recharges')
+      .whereIn(
+        'id',
+        sales.map((x) => x.id),
+      )
+      .select('created_at');
+    for (const c of created) expect(new Date(`${String(c.created_at).replace(' ', 'T')}Z`).getTime()).toBeLessThanOrEqual(revokedAt);
+    expect(await walletBalance(h, s.walletId)).toBe(1000 - 3 * 40);
+    expect(await ledgerSum(h.knex, s.walletId)).toBe(1000 - 3 * 40);
+    // Only that key's batches stop: another key of the dealer still sells.
+    const k2 = await keyFor(s, ['recharges:write', 'recharges:read']);
+    const other = await send({ lines: [{ phone: '0615610099', bundle_id: s.bundleId }] }, newKey(), k2);
+    await processor().runOnce();
+    expect(await h.knex('recharge_batches').where({ reference: other.body.data.id }).first()).toMatchObject({ status: 'completed', lines_accepted: 1 });
+  });
+});
+
+describe('cancelling a batch', () => {
+  it('while two processors sell it: no line both sold and cancelled, counts right, wallet = ledger', async () => {
+    const s = await makeShop(h, root, 'cost', { balance: '100.00' });
+    const k = await keyFor(s, ['recharges:write', 'recharges:read']);
+    const res = await send(
+      { lines: Array.from({ length: 100 }, (_, i) => ({ phone: `06156200${String(i).padStart(2, '0')}`, bundle_id: s.bundleId })) },
+      newKey(),
+      k,
+    );
+    const ref = res.body.data.id as string;
+    const batch = await h.knex('recharge_batches').where({ reference: ref }).first();
+    // A lease of 0 ms: both processors work on the batch at once; the cancel lands mid-run.
+    const runs = Promise.all([processor({ leaseMs: 0 }).runOnce(), processor({ leaseMs: 0 }).runOnce()]);
+    await expect
+      .poll(async () => Number((await h.knex('recharge_batches').where({ id: batch.id }).first()).lines_accepted), { timeout: 20_000, interval: 20 })
+      .toBeGreaterThanOrEqual(3);
+    const cancelled = await h.http().post(`/api/reseller/v1/recharge-batches/${ref}/cancel`).set('Authorization', `Bearer ${k}`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data.lines_pending).toBeLessThanOrEqual(2);
+    await runs;
+    await processor().runOnce();
+    const lines = await h.knex('recharge_batch_lines').where({ batch_id: batch.id }).orderBy('line_no');
+    const sales = await salesOfBatch(ref);
+    const soldLines = new Set(sales.map((x) => Number(String(x.idempotency_key).split('/')[2])));
+    const accepted = lines.filter((l) => l.status === 'accepted');
+    const refused = lines.filter((l) => l.status === 'refused');
+    expect(accepted.length + refused.length).toBe(100);
+    expect(refused.length).toBeGreaterThan(0);
+    // A cancelled line has no sale; a sold line is accepted with its sale.
+    for (const l of refused) {
+      expect(l.error_code, `line ${l.line_no}`).toBe('recharge_batches.cancelled');
+      expect(soldLines.has(Number(l.line_no)), `line ${l.line_no} cancelled and sold`).toBe(false);
+    }
+    expect(accepted.every((l) => soldLines.has(Number(l.line_no)) && l.recharge_id)).toBe(true);
+    expect(sales).toHaveLength(accepted.length);
+    const row = await h.knex('recharge_batches').where({ id: batch.id }).first();
+    expect(row).toMatchObject({ status: 'completed', lines_accepted: accepted.length, lines_refused: refused.length });
+    expect(await walletBalance(h, s.walletId)).toBe(10_000 - accepted.length * 40);
+    expect(await ledgerSum(h.knex, s.walletId)).toBe(10_000 - accepted.length * 40);
+    // The lines as the API shows them: the cancellation's code and a translated message.
+    const shown = (await allLines(ref, k)).find((l) => l.status === 'refused')!;
+    expect(shown.error).toMatchObject({ code: 'recharge_batches.cancelled' });
+    expect(shown.error!.message).not.toMatch(/^api:/);
+  }, 60_000);
+
+  it('a queued batch completes at once with its event; another dealer’s is a 404; the console cancels its own; a read-only key may not', async () => {
+    const s = await makeShop(h, root, 'cost', { balance: '10.00' });
+    const k = await keyFor(s, ['recharges:write', 'recharges:read']);
+    const now = toDbTime();
+    await h.knex('webhook_endpoints').insert({ dealer_id: s.dealerId, url: 'https://example.com/hook', secret: 'sealed', created_at: now, updated_at: now });
+    const res = await send({ lines: [{ phone: '0615630001', bundle_id: s.bundleId }] }, newKey(), k);
+    const ref = res.body.data.id as string;
+    const other = await makeShop(h, root, 'cost', { balance: '1.00' });
+    const otherKey = await keyFor(other, ['recharges:write', 'recharges:read']);
+    expect((await h.http().post(`/api/reseller/v1/recharge-batches/${ref}/cancel`).set('Authorization', `Bearer ${otherKey}`)).status).toBe(404);
+    expect((await h.http().post(`/api/v1/recharge-batches/${ref}/cancel`).set(bearer(other.token))).status).toBe(404);
+    const readOnly = await keyFor(s, ['recharges:read']);
+    expect((await h.http().post(`/api/reseller/v1/recharge-batches/${ref}/cancel`).set('Authorization', `Bearer ${readOnly}`)).status).toBe(403);
+    const staff = await h.userWith(['view recharges', 'view own wallet']);
+    expect((await h.http().post(`/api/v1/recharge-batches/${ref}/cancel`).set(bearer(staff.token))).status).toBe(403);
+    const done = await h.http().post(`/api/v1/recharge-batches/${ref}/cancel`).set(bearer(s.token));
+    expect(done.status).toBe(200);
+    expect(done.body.data).toMatchObject({ id: ref, status: 'completed', lines_pending: 0, lines_refused: 1, lines_accepted: 0 });
+    const batch = await h.knex('recharge_batches').where({ reference: ref }).first();
+    const events = await h.knex('webhook_events').where({ dealer_id: s.dealerId, type: 'recharge_batch.completed' });
+    expect(events.map((e) => JSON.parse(e.body).data)).toEqual([expect.objectContaining({ id: ref, status: 'completed', lines_total: 1, lines_failed: 1 })]);
+    // Again: nothing changes; the processor has nothing to sell.
+    expect((await h.http().post(`/api/v1/recharge-batches/${ref}/cancel`).set(bearer(s.token))).body.data).toMatchObject({
+      status: 'completed',
+      lines_refused: 1,
+    });
+    await processor().runOnce();
+    expect(await salesOfBatch(ref)).toHaveLength(0);
+    expect(await h.knex('recharge_batches').where({ id: batch.id }).first()).toMatchObject({ lines_refused: 1, lines_accepted: 0 });
+    expect(await walletBalance(h, s.walletId)).toBe(1000);
+  });
+});
+
+describe('claims are fair between dealers', () => {
+  it('one dealer’s many queued batches do not hold up another dealer’s batch', async () => {
+    await processor().runOnce(); // the batches other tests left queued
+    const a = await makeShop(h, root, 'cost', { balance: '100.00' });
+    const b = await makeShop(h, root, 'cost', { balance: '100.00' });
+    const ka = await keyFor(a, ['recharges:write', 'recharges:read']);
+    const kb = await keyFor(b, ['recharges:write', 'recharges:read']);
+    const many: string[] = [];
+    for (let i = 0; i < 6; i++)
+      many.push((await send({ lines: [{ phone: `061564${String(i).padStart(4, '0')}`, bundle_id: a.bundleId }] }, newKey(), ka)).body.data.id);
+    const late = (await send({ lines: [{ phone: '0615650001', bundle_id: b.bundleId }] }, newKey(), kb)).body.data.id as string;
+    // One line a run: the order in which batches are taken.
+    const order: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const p = processor();
+      const claimed = await p.claim();
+      expect(claimed).toBeTruthy();
+      order.push(claimed!.reference);
+      await h.knex('recharge_batches').where({ id: claimed!.id }).update({ status: 'completed', lease_owner: null, lease_until: null });
+    }
+    // Dealer A's first batch, then dealer B's (waiting since after A's six), then A's others.
+    expect(order[0]).toBe(many[0]);
+    expect(order[1]).toBe(late);
+    expect(order.slice(2)).toEqual(many.slice(1));
+    // While A has a batch running, a second processor takes B's, not A's next.
+    const a2 = (await send({ lines: [{ phone: '0615660001', bundle_id: a.bundleId }] }, newKey(), ka)).body.data.id as string;
+    const a3 = (await send({ lines: [{ phone: '0615660002', bundle_id: a.bundleId }] }, newKey(), ka)).body.data.id as string;
+    const b2 = (await send({ lines: [{ phone: '0615660003', bundle_id: b.bundleId }] }, newKey(), kb)).body.data.id as string;
+    const first = await processor().claim();
+    const second = await processor().claim();
+    expect([first!.reference, second!.reference].sort()).toEqual([a2, b2].sort());
+    expect(await processor().claim()).toBeNull();
+    await h
+      .knex('recharge_batches')
+      .whereIn('reference', [a2, a3, b2])
+      .update({ lease_until: toDbTime(new Date(Date.now() - 1000)) });
+    await processor().runOnce();
+    for (const ref of [a2, a3, b2]) expect(await h.knex('recharge_batches').where({ reference: ref }).first()).toMatchObject({ status: 'completed' });
+  });
+});
+
+describe('paging and keys', () => {
+  it('page and per_page are the shared list parameters: integers, in range, a wrong one a 422 naming it', async () => {
+    const res = await send({ lines: [{ phone: '0615670001', bundle_id: shop.bundleId }] });
+    const ref = res.body.data.id as string;
+    for (const q of ['page=abc', 'page=0', 'per_page=1.5', 'per_page=101']) {
+      const bad = await get(`/recharge-batches/${ref}?${q}`);
+      expect(bad.status, q).toBe(422);
+      expect(Object.keys(bad.body.errors), q).toEqual([q.split('=')[0]]);
+    }
+    expect((await get(`/recharge-batches/${ref}?sort=line_no`)).status).toBe(422);
+    const ok = await get(`/recharge-batches/${ref}?page=1&per_page=100`);
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.lines_meta).toMatchObject({ current_page: 1, per_page: 100, total: 1 });
+    await processor().runOnce();
+  });
+
+  it('two Idempotency-Keys that differ only by case are two batches', async () => {
+    const k = newKey();
+    const body = { lines: [{ phone: '0615680001', bundle_id: shop.bundleId }] };
+    const lower = await send(body, `${k}-abc`);
+    const upper = await send(body, `${k}-ABC`);
+    expect([lower.status, upper.status]).toEqual([202, 202]);
+    expect(upper.body.data.id).not.toBe(lower.body.data.id);
+    const replay = await send(body, `${k}-ABC`);
+    expect(replay.status).toBe(200);
+    expect(replay.body.data.id).toBe(upper.body.data.id);
+    await processor().runOnce();
   });
 });

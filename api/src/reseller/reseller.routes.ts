@@ -14,7 +14,6 @@ import {
   type ResellerRechargeInput,
 } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
-import { AppError } from '../http/errors.ts';
 import { refuseWhileInFlight } from '../http/idempotency-in-flight.ts';
 import { apiNotFound, rateLimited } from '../http/error-handler.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
@@ -24,6 +23,7 @@ import { resellerCatalogue, resellerRecharge, resellerRechargeByReference, resel
 import { statementPage, type StatementQuery } from '../wallets/statement.service.ts';
 import { ownWallet } from '../wallets/wallet.service.ts';
 import { registerResellerBatchRoutes } from '../recharge-batches/recharge-batch.routes.ts';
+import { headerError, RESELLER_KEY_PREFIX } from './idempotency-header.ts';
 import { registerResellerWebhookRoutes } from '../webhooks/webhook-reseller.routes.ts';
 
 /**
@@ -31,11 +31,7 @@ import { registerResellerWebhookRoutes } from '../webhooks/webhook-reseller.rout
  * one column): stored behind a prefix with a "/", which a storefront key can never contain, so a
  * stranger sending the dealer's till keys to the public storefront cannot take them first.
  */
-const RESELLER_KEY_PREFIX = 'rs/';
 const resellerKeySchema = idempotencyKeySchema.max(128 - RESELLER_KEY_PREFIX.length, { message: 'validation:idempotency_key_invalid' });
-
-/** A 400 on the Idempotency-Key header (idempotency.key_missing / idempotency.key_invalid). */
-const headerError = (message: string) => new AppError(400, message, { idempotency_key: [message] });
 
 export const RESELLER_TAG = 'Reseller API';
 
