@@ -97,6 +97,9 @@ describe('bulk sales', () => {
     await phone.page.screenshot({ path: artifactPath('recharge-batch-ae-390.png'), fullPage: true });
     await phone.page.goto('/recharge-batches/new');
     await phone.page.locator('html[dir="rtl"]').waitFor();
+    // The upload step in Arabic: its title and the file button ("Choose a CSV file").
+    await phone.page.getByText('اختر ملف CSV').first().waitFor();
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
     await phone.page.screenshot({ path: artifactPath('recharge-batch-new-ae-390.png'), fullPage: true });
     expect(phone.errors).toEqual([]);
     await phone.close();

@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Confirm, useNotify, useTranslate } from 'react-admin';
 import { Link as RouterLink, useParams } from 'react-router';
-import { Box, Button, Card, CardContent, Link, Pagination, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, Divider, Link, Pagination, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import type { RechargeBatchLineResponse } from '@app/contracts';
+import { useIsPhone } from '../common/useIsPhone';
 import { PageTitle } from '../common/PageTitle';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { LoadError } from '../common/ListParts';
@@ -15,6 +17,26 @@ import { hasPermission } from '../permissions/permissions';
 import { serverMessage } from '../providers/errors';
 import { BATCHES_PATH, cancelBatch, fetchBatch } from './batchApi';
 import { BatchProgress, BatchStatusChip } from './BatchParts';
+
+/** A line's outcome: its sale (a link, with the sale's status), or why it was refused. */
+function LineOutcome({ line }: { line: RechargeBatchLineResponse }) {
+  if (line.recharge)
+    return (
+      <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+        <Link component={RouterLink} to={`/recharges/${line.recharge.id}`}>
+          <Ltr>{line.recharge.reference}</Ltr>
+        </Link>
+        <RechargeStatus status={line.recharge.status} />
+      </Stack>
+    );
+  if (line.error)
+    return (
+      <Typography variant="body2" color="error">
+        {line.error.message}
+      </Typography>
+    );
+  return <>—</>;
+}
 
 /** How often a batch still running, or with sales still on their way, is read again. */
 export const FOLLOW_MS = 2_000;
@@ -71,6 +93,7 @@ function CancelBatchButton({ id, onDone }: { id: string; onDone: () => void }) {
 export default function RechargeBatchPage() {
   const translate = useTranslate();
   const fmt = useCompanyFormat();
+  const isPhone = useIsPhone();
   const id = useParams().id ?? '';
   const [page, setPage] = useState(1);
   const queryClient = useQueryClient();
@@ -125,45 +148,54 @@ export default function RechargeBatchPage() {
               </Stack>
             </CardContent>
           </Card>
-          <Box sx={{ overflowX: 'auto' }}>
-            <Table size="small" aria-label={translate('recharge_batches.lines')}>
-              <TableHead>
-                <TableRow>
-                  <TableCell>{translate('recharge_batches.fields.line_no')}</TableCell>
-                  <TableCell>{translate('recharge_batches.fields.phone')}</TableCell>
-                  <TableCell>{translate('recharge_batches.fields.line_status')}</TableCell>
-                  <TableCell>{translate('recharge_batches.fields.sale')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {data.lines.map((l) => (
-                  <TableRow key={l.line_no}>
-                    <TableCell>{l.line_no}</TableCell>
-                    <TableCell>
-                      <Ltr>{l.phone}</Ltr>
-                    </TableCell>
-                    <TableCell>{translate(`recharge_batches.line_status.${l.status}`)}</TableCell>
-                    <TableCell>
-                      {l.recharge ? (
-                        <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-                          <Link component={RouterLink} to={`/recharges/${l.recharge.id}`}>
-                            <Ltr>{l.recharge.reference}</Ltr>
-                          </Link>
-                          <RechargeStatus status={l.recharge.status} />
-                        </Stack>
-                      ) : l.error ? (
-                        <Typography variant="body2" color="error">
-                          {l.error.message}
-                        </Typography>
-                      ) : (
-                        '—'
-                      )}
-                    </TableCell>
+          {isPhone ? (
+            // A phone: each line as a short block (number, then its sale or why), nothing to scroll sideways.
+            <Stack
+              component="ol"
+              aria-label={translate('recharge_batches.lines')}
+              sx={{ listStyle: 'none', p: 0, m: 0 }}
+              divider={<Divider component="li" aria-hidden />}
+            >
+              {data.lines.map((l) => (
+                <Box component="li" key={l.line_no} sx={{ py: 1.5 }}>
+                  <Typography variant="body2" color="text.secondary">
+                    {translate('recharge_batches.fields.line_no')} {l.line_no} · {translate(`recharge_batches.line_status.${l.status}`)}
+                  </Typography>
+                  <Typography variant="body1">
+                    <Ltr>{l.phone}</Ltr>
+                  </Typography>
+                  <LineOutcome line={l} />
+                </Box>
+              ))}
+            </Stack>
+          ) : (
+            <Box sx={{ overflowX: 'auto' }}>
+              <Table size="small" aria-label={translate('recharge_batches.lines')}>
+                <TableHead>
+                  <TableRow>
+                    <TableCell>{translate('recharge_batches.fields.line_no')}</TableCell>
+                    <TableCell>{translate('recharge_batches.fields.phone')}</TableCell>
+                    <TableCell>{translate('recharge_batches.fields.line_status')}</TableCell>
+                    <TableCell>{translate('recharge_batches.fields.sale')}</TableCell>
                   </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </Box>
+                </TableHead>
+                <TableBody>
+                  {data.lines.map((l) => (
+                    <TableRow key={l.line_no}>
+                      <TableCell>{l.line_no}</TableCell>
+                      <TableCell>
+                        <Ltr>{l.phone}</Ltr>
+                      </TableCell>
+                      <TableCell>{translate(`recharge_batches.line_status.${l.status}`)}</TableCell>
+                      <TableCell>
+                        <LineOutcome line={l} />
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </Box>
+          )}
           {data.lines_meta.last_page > 1 && <Pagination sx={{ mt: 2 }} page={page} count={data.lines_meta.last_page} onChange={(_, p) => setPage(p)} />}
         </>
       )}
