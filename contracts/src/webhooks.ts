@@ -1,5 +1,6 @@
 import { z, type ZodType } from 'zod';
 import { dealerRefSchema } from './responses.ts';
+import { listParams } from './list-query.ts';
 import { PAYMENT_STATES, RECHARGE_STATUSES } from './recharges.ts';
 import { TRANSACTION_KINDS } from './wallets.ts';
 
@@ -188,3 +189,10 @@ export const WEBHOOK_EVENT_SCHEMAS: Record<WebhookEventType, ZodType> = {
   'recharge_batch.completed': payload('recharge_batch.completed', webhookRechargeBatchDataSchema, 'Every line of a bulk sale has an outcome'),
   'webhook.test': payload('webhook.test', webhookTestDataSchema, 'Sent on request, to try the receiver'),
 };
+
+/** GET deliveries (the console's /webhook-deliveries adds dealer_id; the reseller API's /webhook/deliveries is the key's dealer). */
+export const webhookDeliveryListQuery = z.object({
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES, { message: 'validation:webhook_status_invalid' }).optional(),
+  type: z.enum(WEBHOOK_EVENT_TYPES, { message: 'validation:webhook_type_invalid' }).optional(),
+  ...listParams({ sort: ['id'] }),
+});

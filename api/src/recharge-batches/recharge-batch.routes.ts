@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import {
   batchPreviewSchema,
   idempotencyKeySchema,
@@ -8,6 +8,7 @@ import {
   rechargeBatchResponseSchema,
   rechargeBatchSchema,
   type RechargeBatchInput,
+  type RechargeBatchResponse,
 } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
@@ -33,6 +34,12 @@ function batchKey(req: Request, prefix: string): string {
   const checked = idempotencyKeySchema.max(128 - prefix.length, { message: 'validation:idempotency_key_invalid' }).safeParse(raw);
   if (!checked.success) throw headerError(checked.error.issues[0].message);
   return `${prefix}${checked.data}`;
+}
+
+/** A new batch is 202; the same key and body again answer the first batch, 200 and marked a replay. */
+function createdAnswer(res: Response, created: boolean, batch: RechargeBatchResponse) {
+  if (!created) res.setHeader('Idempotent-Replayed', 'true');
+  return { status: created ? 202 : 200, message: created ? 'api:recharge_batches.accepted' : 'api:recharge_batches.already_accepted', data: batch };
 }
 
 const BATCH_EXAMPLE = {
@@ -140,8 +147,7 @@ export function registerResellerBatchRoutes(api: ApiRouter): void {
         apiKeyId: req.apiKey?.id ?? null,
         base: RESELLER_BASE,
       });
-      if (!created) res.setHeader('Idempotent-Replayed', 'true');
-      return { status: created ? 202 : 200, message: created ? 'api:recharge_batches.accepted' : 'api:recharge_batches.already_accepted', data: batch };
+      return createdAnswer(res, created, batch);
     },
   );
 
@@ -234,8 +240,7 @@ export function rechargeBatchRoutes(registry: OpenApiRegistry) {
     },
     async (req, ctx, res) => {
       const { created, batch } = await createBatch(ctx, req.body as RechargeBatchInput, batchKey(req, CONSOLE_KEY_PREFIX), { base: CONSOLE_BASE });
-      if (!created) res.setHeader('Idempotent-Replayed', 'true');
-      return { status: created ? 202 : 200, message: created ? 'api:recharge_batches.accepted' : 'api:recharge_batches.already_accepted', data: batch };
+      return createdAnswer(res, created, batch);
     },
   );
 

@@ -1,8 +1,5 @@
-import { z } from 'zod';
 import {
-  listParams,
-  WEBHOOK_DELIVERY_STATUSES,
-  WEBHOOK_EVENT_TYPES,
+  webhookDeliveryListQuery,
   webhookDeliveryResponseSchema,
   webhookEndpointResponseSchema,
   webhookEndpointSchema,
@@ -19,12 +16,6 @@ import { listDeliveries, removeEndpoint, rotateSecret, sendTestEvent, setEndpoin
  * names a dealer: it reaches its own dealer's endpoint and deliveries only.
  */
 const SCOPE = 'webhooks:write';
-
-const deliveriesQuery = z.object({
-  status: z.enum(WEBHOOK_DELIVERY_STATUSES, { message: 'validation:webhook_status_invalid' }).optional(),
-  type: z.enum(WEBHOOK_EVENT_TYPES, { message: 'validation:webhook_type_invalid' }).optional(),
-  ...listParams({ sort: ['id'] }),
-});
 
 const ENDPOINT_EXAMPLE = {
   id: 7,
@@ -121,7 +112,7 @@ export function registerResellerWebhookRoutes(api: ApiRouter, opts: { allowLoopb
       summary: "The dealer's webhook deliveries, newest first, with each one's attempts, last answer and the body sent",
       auth: 'api-key',
       scope: SCOPE,
-      query: deliveriesQuery,
+      query: webhookDeliveryListQuery,
       list: true,
       response: webhookDeliveryResponseSchema,
     },

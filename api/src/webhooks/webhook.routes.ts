@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import {
-  listParams,
-  WEBHOOK_DELIVERY_STATUSES,
-  WEBHOOK_EVENT_TYPES,
+  webhookDeliveryListQuery,
   webhookDeliveryResponseSchema,
   webhookEndpointResponseSchema,
   webhookEndpointSchema,
@@ -24,11 +22,7 @@ import {
 } from './webhook.service.ts';
 
 const dealerQuery = z.object({ dealer_id: z.string().optional().describe('Admins: the dealer (id or h_id); a dealer is always itself') });
-const deliveryQuery = dealerQuery.extend({
-  status: z.enum(WEBHOOK_DELIVERY_STATUSES, { message: 'validation:webhook_status_invalid' }).optional(),
-  type: z.enum(WEBHOOK_EVENT_TYPES, { message: 'validation:webhook_type_invalid' }).optional(),
-  ...listParams({ sort: ['id'] }),
-});
+const deliveryQuery = webhookDeliveryListQuery.extend(dealerQuery.shape);
 
 /** /dealer/webhook: a dealer's endpoint and secret (admins: ?dealer_id=). Rules in webhook.service.ts. */
 export function webhookEndpointRoutes(registry: OpenApiRegistry, opts: { allowLoopback: boolean }) {
