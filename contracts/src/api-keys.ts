@@ -8,12 +8,21 @@ import { dealerRefSchema, storefrontBundleSchema } from './responses.ts';
 
 /**
  * API keys per dealer and the reseller API (docs/api-conventions.md, "Reseller API"). A key is
- * shown once, as `rk_live_<prefix>_<secret>`; the prefix is public (it names the key in lists and
+ * shown once, as `rk_live_<prefix>_<secret>` (or `rk_test_…`, test mode); the prefix is public (it names the key in lists and
  * logs), the secret is kept only as its SHA-256.
  */
 export const API_KEY_SCOPES = ['catalogue:read', 'recharges:write', 'recharges:read', 'wallet:read', 'webhooks:write'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
-export const API_KEY_MARK = 'rk_live_';
+/**
+ * A key's mode (docs/api-conventions.md, "Test mode"): `live` keys sell for real; `test` keys act
+ * on the dealer's sandbox (the embedded stand-ins, a separate test wallet), never on live money.
+ */
+export const API_KEY_MODES = ['live', 'test'] as const;
+export type ApiKeyMode = (typeof API_KEY_MODES)[number];
+/** The start of a key of each mode: rk_live_ or rk_test_. */
+export const apiKeyMark = (mode: ApiKeyMode) => `rk_${mode}_`;
+/** The balance a dealer's test wallet starts with (and is reset to), in minor units: 1,000.00. */
+export const TEST_WALLET_BALANCE = 100_000;
 /** The most addresses and ranges one key's allow-list holds. */
 export const MAX_IP_ALLOWLIST = 50;
 
@@ -44,6 +53,10 @@ export const createApiKeySchema = z.object({
     .min(1, { message: 'validation:api_key_scopes_required' })
     .transform((list) => API_KEY_SCOPES.filter((s) => list.includes(s))),
   ip_allowlist: ipAllowlistSchema,
+  mode: z
+    .enum(API_KEY_MODES, { message: 'validation:api_key_mode_invalid' })
+    .default('live')
+    .describe('live (default): sells for real; test: the sandbox (stand-ins, a test wallet), never live money'),
 });
 export type CreateApiKey = z.output<typeof createApiKeySchema>;
 
@@ -54,7 +67,8 @@ export const apiKeyResponseSchema = z.object({
   h_id: z.string(),
   dealer: dealerRefSchema,
   name: z.string(),
-  prefix: z.string().describe('The public start of the key, rk_live_<prefix>_…: how the key is named in lists and logs'),
+  prefix: z.string().describe('The public start of the key, rk_live_<prefix>_… or rk_test_<prefix>_…: how the key is named in lists and logs'),
+  mode: z.enum(API_KEY_MODES).describe('live: sells for real; test: acts on the sandbox only'),
   scopes: z.array(z.enum(API_KEY_SCOPES)),
   ip_allowlist: z.array(z.string()).describe('Addresses and CIDR ranges that may use the key; empty: any'),
   last_used_at: isoTime.nullable().describe('Kept to the minute'),
@@ -69,7 +83,7 @@ export type ApiKeyResponse = z.infer<typeof apiKeyResponseSchema>;
 /** The answer to a creation: the key in full, this once. */
 export const createdApiKeySchema = z.object({
   api_key: apiKeyResponseSchema,
-  key: z.string().describe('The whole key, rk_live_<prefix>_<secret>: shown only in this answer, never again'),
+  key: z.string().describe('The whole key, rk_live_<prefix>_<secret> or rk_test_<prefix>_<secret>: shown only in this answer, never again'),
 });
 export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 

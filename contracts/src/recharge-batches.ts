@@ -79,6 +79,7 @@ export type BatchPreview = z.infer<typeof batchPreviewSchema>;
 export const rechargeBatchResponseSchema = z.object({
   id: z.string().describe('The batch reference, RB + 10 characters'),
   client_reference: z.string().nullable(),
+  mode: z.enum(['live', 'test']).describe('test: made with a test key, its sales on the sandbox'),
   status: z.enum(BATCH_STATUSES),
   dealer: dealerRefSchema.optional().describe('Console answers only'),
   lines_total: z.number().int(),

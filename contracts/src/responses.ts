@@ -413,6 +413,7 @@ export const rechargeResponseSchema = z.object({
   h_id: z.string(),
   reference: z.string(),
   client_reference: z.string().nullable().describe("The integrator's own reference, when the sale was made with one (reseller API)"),
+  mode: z.enum(['live', 'test']).describe('test: made with a test key, on the sandbox (no live money moved)'),
   dealer: walletDealer,
   status: z.enum(RECHARGE_STATUSES),
   provider_id: z.number().int().nullable(),

@@ -103,6 +103,7 @@ export const webhookDeliveryResponseSchema = z.object({
   event_id: z.string(),
   dealer: dealerRefSchema,
   type: z.enum(WEBHOOK_EVENT_TYPES),
+  mode: z.enum(['live', 'test']).describe("test: the event of a test key's sandbox"),
   status: z.enum(WEBHOOK_DELIVERY_STATUSES),
   attempts: z.number().int(),
   next_attempt_at: z.string().nullable(),
@@ -171,6 +172,7 @@ const payload = <T extends WebhookEventType>(type: T, data: ZodType, description
     .object({
       type: z.literal(type),
       timestamp: z.string().describe("When the event happened (ISO 8601); the attempt's time is the webhook-timestamp header"),
+      mode: z.enum(['live', 'test']).describe('test: an event of the sandbox (a test key\u2019s sale, the test wallet); live: real money'),
       data,
     })
     .describe(description);
@@ -194,5 +196,6 @@ export const WEBHOOK_EVENT_SCHEMAS: Record<WebhookEventType, ZodType> = {
 export const webhookDeliveryListQuery = z.object({
   status: z.enum(WEBHOOK_DELIVERY_STATUSES, { message: 'validation:webhook_status_invalid' }).optional(),
   type: z.enum(WEBHOOK_EVENT_TYPES, { message: 'validation:webhook_type_invalid' }).optional(),
+  mode: z.enum(['live', 'test'], { message: 'validation:invalid_value' }).optional().describe('live or test events only (a key reads its own mode\u2019s)'),
   ...listParams({ sort: ['id'] }),
 });

@@ -60,8 +60,19 @@ const WATCHED = [
   'profit',
 ];
 
+/** The watched columns, and the sale's mode once it exists. */
+const watched = (liveOnly: boolean) => (liveOnly ? [...WATCHED, 'mode'] : WATCHED);
+
 const isMysql = (knex: Knex) => knex.client.config.client === 'mysql2';
 const inFlight = `(${IN_FLIGHT_STATUSES.map((s) => `'${s}'`).join(', ')})`;
+
+/**
+ * Whether a row (`r`: NEW, OLD or an alias) is counted: settled and, once test mode exists
+ * (20261127L adds recharges.mode), a live sale: a test key's sales never reach the totals.
+ */
+const counted = (r: string, liveOnly: boolean) => `${r}.status NOT IN ${inFlight}${liveOnly ? ` AND ${r}.mode = 'live'` : ''}`;
+/** Whether recharges has its mode column yet (the triggers and the rebuild count live sales only when it does). */
+export const hasSaleMode = (knex: Knex) => knex.schema.hasColumn('recharges', 'mode');
 
 /** The key and sums of one recharge row (`r`: NEW, OLD or a table alias), `day` given as SQL. */
 function rowValues(r: string, day: string, sign: '' | '-', count: string): string[] {
@@ -86,26 +97,28 @@ function rowValues(r: string, day: string, sign: '' | '-', count: string): strin
 const sqliteDay = (column: string, minutes: string) => `COALESCE(strftime('%Y-%m-%d', ${column}, ${minutes} || ' minutes'), '')`;
 const mysqlDay = (column: string, minutes: string) => `COALESCE(DATE_FORMAT(${column} + INTERVAL ${minutes} MINUTE, '%Y-%m-%d'), '')`;
 
-function sqliteTriggers(): string[] {
+function sqliteTriggers(liveOnly: boolean): string[] {
   const add = (r: 'NEW' | 'OLD', sign: '' | '-') => `
     INSERT INTO ${DAY_TOTALS} (${[...KEY, ...SUMS].join(', ')})
     SELECT ${rowValues(r, sqliteDay(`${r}.created_at`, 's.offset_minutes'), sign, '1').join(', ')}
-    FROM ${DAY_TOTALS_STATE} AS s WHERE s.id = 1 AND ${r}.status NOT IN ${inFlight}
+    FROM ${DAY_TOTALS_STATE} AS s WHERE s.id = 1 AND ${counted(r, liveOnly)}
     ON CONFLICT (${KEY.join(', ')}) DO UPDATE SET ${SUMS.map((c) => `${c} = ${c} + excluded.${c}`).join(', ')};`;
   const dropZero = `
-    DELETE FROM ${DAY_TOTALS} WHERE sales = 0 AND OLD.status NOT IN ${inFlight}
+    DELETE FROM ${DAY_TOTALS} WHERE sales = 0 AND ${counted('OLD', liveOnly)}
     AND ${KEY.map((c, i) => `${c} = ${i === 0 ? `(SELECT ${sqliteDay('OLD.created_at', 's.offset_minutes')} FROM ${DAY_TOTALS_STATE} AS s WHERE s.id = 1)` : rowValues('OLD', '', '', '1')[i]}`).join(' AND ')};`;
-  const changed = WATCHED.map((c) => `OLD.${c} IS NOT NEW.${c}`).join(' OR ');
+  const changed = watched(liveOnly)
+    .map((c) => `OLD.${c} IS NOT NEW.${c}`)
+    .join(' OR ');
   return [
-    `CREATE TRIGGER ${TRIGGERS[0]} AFTER INSERT ON recharges WHEN NEW.status NOT IN ${inFlight} BEGIN ${add('NEW', '')} END`,
+    `CREATE TRIGGER ${TRIGGERS[0]} AFTER INSERT ON recharges WHEN ${counted('NEW', liveOnly)} BEGIN ${add('NEW', '')} END`,
     `CREATE TRIGGER ${TRIGGERS[1]} AFTER UPDATE ON recharges
-     WHEN (OLD.status NOT IN ${inFlight} OR NEW.status NOT IN ${inFlight}) AND (${changed})
+     WHEN ((${counted('OLD', liveOnly)}) OR (${counted('NEW', liveOnly)})) AND (${changed})
      BEGIN ${add('OLD', '-')} ${dropZero} ${add('NEW', '')} END`,
-    `CREATE TRIGGER ${TRIGGERS[2]} AFTER DELETE ON recharges WHEN OLD.status NOT IN ${inFlight} BEGIN ${add('OLD', '-')} ${dropZero} END`,
+    `CREATE TRIGGER ${TRIGGERS[2]} AFTER DELETE ON recharges WHEN ${counted('OLD', liveOnly)} BEGIN ${add('OLD', '-')} ${dropZero} END`,
   ];
 }
 
-function mysqlTriggers(): string[] {
+function mysqlTriggers(liveOnly: boolean): string[] {
   const upsert = (r: 'NEW' | 'OLD', sign: '' | '-') => `
     INSERT INTO ${DAY_TOTALS} (${[...KEY, ...SUMS].join(', ')})
     VALUES (${rowValues(r, mysqlDay(`${r}.created_at`, 'v_offset'), sign, '1').join(', ')})
@@ -120,20 +133,22 @@ function mysqlTriggers(): string[] {
       SELECT offset_minutes INTO v_offset FROM ${DAY_TOTALS_STATE} WHERE id = 1 LOCK IN SHARE MODE;
       IF v_offset IS NOT NULL THEN ${parts} END IF;
     END`;
-  const unchanged = WATCHED.map((c) => `OLD.${c} <=> NEW.${c}`).join(' AND ');
+  const unchanged = watched(liveOnly)
+    .map((c) => `OLD.${c} <=> NEW.${c}`)
+    .join(' AND ');
   const triggers = [
     `CREATE TRIGGER ${TRIGGERS[0]} AFTER INSERT ON recharges FOR EACH ROW
-     BEGIN IF NEW.status NOT IN ${inFlight} THEN ${body(upsert('NEW', ''))}; END IF; END`,
+     BEGIN IF ${counted('NEW', liveOnly)} THEN ${body(upsert('NEW', ''))}; END IF; END`,
     `CREATE TRIGGER ${TRIGGERS[1]} AFTER UPDATE ON recharges FOR EACH ROW
      BEGIN
-       IF (OLD.status NOT IN ${inFlight} OR NEW.status NOT IN ${inFlight}) AND NOT (${unchanged}) THEN
+       IF ((${counted('OLD', liveOnly)}) OR (${counted('NEW', liveOnly)})) AND NOT (${unchanged}) THEN
          ${body(`
-           IF OLD.status NOT IN ${inFlight} THEN ${upsert('OLD', '-')} ${dropZero} END IF;
-           IF NEW.status NOT IN ${inFlight} THEN ${upsert('NEW', '')} END IF;`)};
+           IF ${counted('OLD', liveOnly)} THEN ${upsert('OLD', '-')} ${dropZero} END IF;
+           IF ${counted('NEW', liveOnly)} THEN ${upsert('NEW', '')} END IF;`)};
        END IF;
      END`,
     `CREATE TRIGGER ${TRIGGERS[2]} AFTER DELETE ON recharges FOR EACH ROW
-     BEGIN IF OLD.status NOT IN ${inFlight} THEN ${body(`${upsert('OLD', '-')} ${dropZero}`)}; END IF; END`,
+     BEGIN IF ${counted('OLD', liveOnly)} THEN ${body(`${upsert('OLD', '-')} ${dropZero}`)}; END IF; END`,
   ];
   // ON DELETE SET NULL runs inside InnoDB and fires no trigger on recharges: the parent's own
   // trigger moves its totals to 0 ("none"), merging with rows already there.
@@ -201,6 +216,7 @@ export async function rebuildDayTotals(knex: Knex, offsetMinutes: number, opts: 
   }
   const claimed = await claim.update({ offset_minutes: offsetMinutes, ready: false, build_token: token, building_since: dbTime(Date.now()) });
   if (!claimed) return false;
+  const liveOnly = await hasSaleMode(knex);
   try {
     // Every day that holds totals (those of the old offset too) or recharges, at the new offset.
     const days = new Set<string>(
@@ -218,7 +234,7 @@ export async function rebuildDayTotals(knex: Knex, offsetMinutes: number, opts: 
       const first = sorted[i];
       let last = first;
       while (i < sorted.length && dayMs(sorted[i]) < dayMs(first) + SPAN_DAYS * 86_400_000) last = sorted[i++];
-      if (!(await rebuildSpan(knex, mysql, token, offsetMinutes, first, last))) return false;
+      if (!(await rebuildSpan(knex, mysql, token, offsetMinutes, first, last, liveOnly))) return false;
       if (Date.now() - beat > DAY_TOTALS_LEASE_MS / 4) {
         beat = Date.now();
         const alive = await knex(DAY_TOTALS_STATE)
@@ -238,7 +254,7 @@ export async function rebuildDayTotals(knex: Knex, offsetMinutes: number, opts: 
   }
 }
 
-async function rebuildSpan(knex: Knex, mysql: boolean, token: string, offsetMinutes: number, first: string, last: string): Promise<boolean> {
+async function rebuildSpan(knex: Knex, mysql: boolean, token: string, offsetMinutes: number, first: string, last: string, liveOnly: boolean): Promise<boolean> {
   const from = dbTime(dayMs(first) - offsetMinutes * 60_000);
   const to = dbTime(dayMs(last) + 86_400_000 - offsetMinutes * 60_000);
   for (let attempt = 1; ; attempt++) {
@@ -261,7 +277,7 @@ async function rebuildSpan(knex: Knex, mysql: boolean, token: string, offsetMinu
            SELECT ${rowValues('r', day, '', 'COUNT(*)')
              .map((v, i) => (i >= KEY.length ? v.replace(/^r\.(\w+)$/, 'SUM(r.$1)') : v))
              .join(', ')}
-           FROM recharges AS r WHERE r.created_at >= ? AND r.created_at < ? AND r.status NOT IN ${inFlight}
+           FROM recharges AS r WHERE r.created_at >= ? AND r.created_at < ? AND ${counted('r', liveOnly)}
            GROUP BY ${KEY.map((_, i) => i + 1).join(', ')}`,
             [from, to],
           );
@@ -283,8 +299,22 @@ async function rebuildSpan(knex: Knex, mysql: boolean, token: string, offsetMinu
  */
 export async function restoreRechargeTriggers(knex: Knex): Promise<void> {
   if (isMysql(knex)) return;
+  await recreateRechargeTriggers(knex);
+}
+
+/** Drops the triggers on `recharges` (before a column they read is dropped). */
+export async function dropRechargeTriggers(knex: Knex): Promise<void> {
   for (const name of TRIGGERS) await knex.raw(`DROP TRIGGER IF EXISTS ${name}`);
-  for (const sql of sqliteTriggers()) await knex.raw(sql);
+}
+
+/** Makes the triggers on `recharges` again, counting live sales only once recharges.mode exists (20261127L). */
+export async function recreateRechargeTriggers(knex: Knex): Promise<void> {
+  const liveOnly = await hasSaleMode(knex);
+  const mysql = isMysql(knex);
+  await dropRechargeTriggers(knex);
+  // On MySQL/MariaDB the parents' triggers are made with them: only the first three are the sales'.
+  const all = mysql ? mysqlTriggers(liveOnly) : sqliteTriggers(liveOnly);
+  for (const sql of all.slice(0, TRIGGERS.length)) await knex.raw(sql);
 }
 
 async function dropAll(knex: Knex): Promise<void> {
@@ -333,7 +363,8 @@ export async function up(knex: Knex): Promise<void> {
     // An unknown zone: the API's first report rebuilds at the right offset.
   }
   await knex(DAY_TOTALS_STATE).insert({ id: 1, offset_minutes: offset, ready: false });
-  for (const sql of mysql ? mysqlTriggers() : sqliteTriggers()) await knex.raw(sql);
+  const liveOnly = await hasSaleMode(knex);
+  for (const sql of mysql ? mysqlTriggers(liveOnly) : sqliteTriggers(liveOnly)) await knex.raw(sql);
   await rebuildDayTotals(knex, offset, { force: true });
 }
 

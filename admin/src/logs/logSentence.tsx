@@ -79,6 +79,7 @@ export const LOG_ACTIONS = [
   'reordered',
   'api_key_created',
   'api_key_revoked',
+  'test_wallet_reset',
   'webhook_endpoint_set',
   'webhook_endpoint_removed',
   'webhook_secret_rotated',

@@ -66,6 +66,7 @@ export type ActivityAction =
   | 'reordered'
   | 'api_key_created'
   | 'api_key_revoked'
+  | 'test_wallet_reset'
   | 'webhook_endpoint_set'
   | 'webhook_endpoint_removed'
   | 'webhook_secret_rotated'
@@ -123,6 +124,7 @@ const SESSION_ACTIONS = new Set<ActivityAction>([
   // A dealer's API keys show nowhere on a storefront.
   'api_key_created',
   'api_key_revoked',
+  'test_wallet_reset',
   // Nor its webhook.
   'webhook_endpoint_set',
   'webhook_endpoint_removed',

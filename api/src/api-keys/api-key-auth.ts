@@ -12,6 +12,7 @@ import { AccessCache, ACCESS_VERSION_TABLE, frozenAccess } from '../auth/access-
 import { userActor, type Actor, type ServiceContext } from '../platform/context.ts';
 import { parseApiKey, secretMatches } from './api-key-secrets.ts';
 import { parseList, type ApiKeyRow } from './api-key.service.ts';
+import { modeOf, type SaleMode } from '../platform/sale-mode.ts';
 
 /**
  * The reseller API's authentication (docs/api-conventions.md, "Reseller API"): the Bearer key is
@@ -24,6 +25,8 @@ export interface ApiKeyCaller {
   id: number;
   dealerId: number;
   scopes: ApiKeyScope[];
+  /** live, or test: the key acts on the dealer's sandbox only (ServiceContext.mode). */
+  mode: SaleMode;
   /** The dealer the key acts for, with its effective permissions (what it sees of costs, for one). */
   actor: Actor;
 }
@@ -37,10 +40,10 @@ declare global {
   }
 }
 
-/** The service context of a reseller call: the key's dealer acts. */
+/** The service context of a reseller call: the key's dealer acts, in the key's mode. */
 export function keyContext(req: Request, ctx: ServiceContext): ServiceContext {
   if (!req.apiKey) throw unauthorized('api:api_keys.missing');
-  return { ...ctx, actor: req.apiKey.actor };
+  return { ...ctx, actor: req.apiKey.actor, mode: req.apiKey.mode };
 }
 
 // last_used_at is shown to the minute; writing it on every call would be a write per call.
@@ -172,13 +175,14 @@ export function apiKeyAuthenticator(opts: KeyAuthOptions) {
     const key = parsed ? await keyByPrefix(parsed.prefix) : undefined;
     // Compared whether or not a key has this prefix, so an unknown prefix takes as long as a wrong secret.
     const matches = secretMatches(parsed?.secret ?? raw, key?.secret_hash ?? null);
-    if (!key || !matches) throw unauthorized('api:api_keys.invalid');
+    // The mark is part of the key: a live key sent as rk_test_ (or the reverse) is not a key of ours.
+    if (!key || !matches || modeOf(key.mode) !== parsed?.mode) throw unauthorized('api:api_keys.invalid');
     recordUse(req, res, key, startedAt);
     if (key.revoked_at) throw unauthorized('api:api_keys.revoked');
     if (key.dealer_type !== 'dealer' || key.dealer_status !== 'active' || key.dealer_deleted_at) throw unauthorized('api:api_keys.dealer_inactive');
     const actor = await actorOf(key.dealer_id, key.access_version === null || key.access_version === undefined ? '' : String(key.access_version));
     const scopes = parseList<ApiKeyScope>(key.scopes);
-    req.apiKey = { id: key.id, dealerId: key.dealer_id, scopes, actor };
+    req.apiKey = { id: key.id, dealerId: key.dealer_id, scopes, mode: modeOf(key.mode), actor };
     // The allow-list first: calls from elsewhere (a leaked key) must not use up the owner's rate.
     if (!ipAllowed(parseList<string>(key.ip_allowlist), req.ip, blockLists))
       throw new AppError(403, 'api:api_keys.ip_not_allowed', undefined, { ip: req.ip ?? '' });

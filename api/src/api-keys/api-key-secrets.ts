@@ -1,8 +1,10 @@
 import crypto from 'node:crypto';
-import { API_KEY_MARK } from '@app/contracts';
+import { apiKeyMark, type ApiKeyMode } from '@app/contracts';
 
 /**
- * The key itself: `rk_live_<prefix>_<secret>`. The prefix (12 characters, about 71 bits) is
+ * The key itself: `rk_live_<prefix>_<secret>`, or `rk_test_…` for a test key (its mode is in the
+ * key, so a leaked test key is told apart at a glance and a live key's prefix under the test mark
+ * is refused). The prefix (12 characters, about 71 bits) is
  * public and finds the row through a unique index; the secret (40 characters, about 238 bits) is
  * kept only as its SHA-256. A slow password hash buys nothing for a random secret this long, and a
  * fast one keeps every reseller call cheap (docs/decisions.md, "API keys").
@@ -10,7 +12,7 @@ import { API_KEY_MARK } from '@app/contracts';
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 export const PREFIX_LENGTH = 12;
 export const SECRET_LENGTH = 40;
-const KEY_PATTERN = new RegExp(`^${API_KEY_MARK}([A-Za-z0-9]{${PREFIX_LENGTH}})_([A-Za-z0-9]{${SECRET_LENGTH}})$`);
+const KEY_PATTERN = new RegExp(`^rk_(live|test)_([A-Za-z0-9]{${PREFIX_LENGTH}})_([A-Za-z0-9]{${SECRET_LENGTH}})$`);
 
 /** Unbiased random characters (crypto.randomInt draws without modulo bias). */
 function randomText(length: number): string {
@@ -19,18 +21,18 @@ function randomText(length: number): string {
   return out;
 }
 
-export function newApiKey(): { key: string; prefix: string; secretHash: string } {
+export function newApiKey(mode: ApiKeyMode = 'live'): { key: string; prefix: string; secretHash: string } {
   const prefix = randomText(PREFIX_LENGTH);
   const secret = randomText(SECRET_LENGTH);
-  return { key: `${API_KEY_MARK}${prefix}_${secret}`, prefix, secretHash: hashSecret(secret) };
+  return { key: `${apiKeyMark(mode)}${prefix}_${secret}`, prefix, secretHash: hashSecret(secret) };
 }
 
 export const hashSecret = (secret: string): string => crypto.createHash('sha256').update(secret, 'utf8').digest('hex');
 
-/** The prefix and secret of a key as sent, or null when it is not shaped like one of ours. */
-export function parseApiKey(raw: string): { prefix: string; secret: string } | null {
+/** The mode, prefix and secret of a key as sent, or null when it is not shaped like one of ours. */
+export function parseApiKey(raw: string): { mode: ApiKeyMode; prefix: string; secret: string } | null {
   const m = KEY_PATTERN.exec(raw);
-  return m ? { prefix: m[1], secret: m[2] } : null;
+  return m ? { mode: m[1] as ApiKeyMode, prefix: m[2], secret: m[3] } : null;
 }
 
 /** Compared with when no key has the prefix, so an unknown prefix costs what a wrong secret does. */

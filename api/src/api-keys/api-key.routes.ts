@@ -1,14 +1,24 @@
 import { z } from 'zod';
-import { listParams, apiKeyResponseSchema, apiKeyUseResponseSchema, createApiKeySchema, createdApiKeySchema, type CreateApiKey } from '@app/contracts';
+import { API_KEY_MODES, walletResponseSchema, listParams, apiKeyResponseSchema, apiKeyUseResponseSchema, createApiKeySchema, createdApiKeySchema, type CreateApiKey } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
-import { createApiKey, listApiKeys, listApiKeyUses, revokeApiKey, showApiKey, type ApiKeyFilters } from './api-key.service.ts';
+import {
+  createApiKey,
+  listApiKeys,
+  listApiKeyUses,
+  resetDealerTestWallet,
+  revokeApiKey,
+  showApiKey,
+  testWalletOf,
+  type ApiKeyFilters,
+} from './api-key.service.ts';
 
 // Newest first (by id) unless order is asc.
 const pageQuery = listParams({ sort: ['id'] });
 const dealerQuery = z.object({ dealer_id: z.string().optional().describe('Admins: the dealer (id or h_id); a dealer is always itself') });
 const listQuery = dealerQuery.extend({
   status: z.enum(['active', 'revoked'], { message: 'validation:api_key_status_invalid' }).optional(),
+  mode: z.enum(API_KEY_MODES, { message: 'validation:api_key_mode_invalid' }).optional().describe('live or test keys only'),
   ...pageQuery,
 });
 
@@ -42,6 +52,26 @@ export function apiKeyRoutes(registry: OpenApiRegistry) {
       message: 'api:api_keys.created',
       data: await createApiKey(ctx, req.query.dealer_id, req.body as CreateApiKey),
     }),
+  );
+  api.get(
+    '/test-wallet',
+    {
+      summary: "The dealer's test wallet (what its rk_test_ keys' sales are paid from), or null before its first test key",
+      permission: 'view api keys',
+      query: dealerQuery,
+      response: walletResponseSchema.nullable(),
+    },
+    async (req, ctx) => ({ data: await testWalletOf(ctx, req.query.dealer_id) }),
+  );
+  api.post(
+    '/test-wallet/reset',
+    {
+      summary: 'Put the test wallet back to its starting balance (1,000.00): one adjustment row, sandbox money only',
+      permission: 'manage api keys',
+      query: dealerQuery,
+      response: walletResponseSchema,
+    },
+    async (req, ctx) => ({ message: 'api:api_keys.test_wallet_reset', data: await resetDealerTestWallet(ctx, req.query.dealer_id) }),
   );
   api.get('/:id', { summary: 'One key (never its secret)', permission: 'view api keys', response: apiKeyResponseSchema }, async (req, ctx) => ({
     data: await showApiKey(ctx, String(req.params.id)),

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ApiKeyResponse, ApiKeyScope, ApiKeyUseResponse, CreateApiKey, CreatedApiKey } from '@app/contracts';
+import { apiKeyMark, type ApiKeyMode, type ApiKeyResponse, type ApiKeyScope, type ApiKeyUseResponse, type CreateApiKey, type CreatedApiKey, type WalletResponse } from '@app/contracts';
 import { decodeId, encodeId } from '../http/ids.ts';
 import { notFound } from '../http/errors.ts';
 import { pageOf, type Page, type PageRequest } from '../http/list-query.ts';
@@ -9,6 +9,9 @@ import { isDealer, transact, type ServiceContext } from '../platform/context.ts'
 import { resolveDealer } from '../dealer-catalogue/dealer-catalogue.service.ts';
 import { dealerRef } from '../users/dealer-ref.ts';
 import { newApiKey } from './api-key-secrets.ts';
+import { modeOf } from '../platform/sale-mode.ts';
+import { ensureTestWallet, resetTestWallet } from '../wallets/test-wallet.ts';
+import { presentWallet, walletOfDealer } from '../wallets/wallet.service.ts';
 
 /**
  * The console's side of API keys (GET/POST/DELETE /dealer/api-keys): a dealer makes, lists and
@@ -23,6 +26,7 @@ export interface ApiKeyRow {
   name: string;
   prefix: string;
   secret_hash: string;
+  mode: string;
   scopes: string;
   ip_allowlist: string | null;
   last_used_at: string | null;
@@ -60,7 +64,8 @@ export function presentApiKey(r: ApiKeyListRow): ApiKeyResponse {
     h_id: encodeId(r.id),
     dealer: dealerRef(r.dealer_id, r.dealer_name, r.dealer_code),
     name: r.name,
-    prefix: `rk_live_${r.prefix}`,
+    prefix: `${apiKeyMark(modeOf(r.mode))}${r.prefix}`,
+    mode: modeOf(r.mode),
     scopes: parseList<ApiKeyScope>(r.scopes),
     ip_allowlist: parseList<string>(r.ip_allowlist),
     last_used_at: fromDbTime(r.last_used_at),
@@ -87,6 +92,7 @@ export const showApiKey = async (ctx: ServiceContext, rawId: string) => presentA
 export interface ApiKeyFilters extends PageRequest {
   dealer_id?: string;
   status?: 'active' | 'revoked';
+  mode?: ApiKeyMode;
 }
 
 /** A page of keys, newest first: a dealer's own; an admin's all, or one dealer's with dealer_id. */
@@ -96,13 +102,14 @@ export async function listApiKeys(ctx: ServiceContext, f: ApiKeyFilters): Promis
   else if (f.dealer_id) qb.where('api_keys.dealer_id', decodeId(f.dealer_id) ?? 0);
   if (f.status === 'active') qb.whereNull('api_keys.revoked_at');
   if (f.status === 'revoked') qb.whereNotNull('api_keys.revoked_at');
+  if (f.mode) qb.where('api_keys.mode', f.mode);
   return pageOf(qb, f, 'api_keys.id', presentApiKey, 'api_keys.id');
 }
 
 /** A new key for a dealer (a dealer: itself; an admin names one), logged; the whole key is in this answer only. */
 export async function createApiKey(ctx: ServiceContext, rawDealerId: unknown, input: CreateApiKey): Promise<CreatedApiKey> {
   const dealer = await resolveDealer(ctx, rawDealerId);
-  const { key, prefix, secretHash } = newApiKey();
+  const { key, prefix, secretHash } = newApiKey(input.mode);
   const id = await transact(ctx, async (tctx) => {
     const now = toDbTime();
     const [inserted] = await tctx.db('api_keys').insert({
@@ -110,6 +117,7 @@ export async function createApiKey(ctx: ServiceContext, rawDealerId: unknown, in
       name: input.name,
       prefix,
       secret_hash: secretHash,
+      mode: input.mode,
       scopes: JSON.stringify(input.scopes),
       ip_allowlist: input.ip_allowlist.length ? JSON.stringify(input.ip_allowlist) : null,
       created_by: ctx.actor.id,
@@ -122,10 +130,19 @@ export async function createApiKey(ctx: ServiceContext, rawDealerId: unknown, in
       subjectType: 'api_key',
       subjectId: newId,
       // The secret is never logged: the prefix names the key.
-      after: { name: input.name, prefix: `rk_live_${prefix}`, dealer_id: dealer.id, scopes: input.scopes, ip_allowlist: input.ip_allowlist },
+      after: {
+        name: input.name,
+        prefix: `${apiKeyMark(input.mode)}${prefix}`,
+        mode: input.mode,
+        dealer_id: dealer.id,
+        scopes: input.scopes,
+        ip_allowlist: input.ip_allowlist,
+      },
     });
     return newId;
   });
+  // A test key's sandbox has its wallet from the start (its own unit of work: two keys made at once make one).
+  if (input.mode === 'test') await ensureTestWallet(ctx, dealer.id);
   return { api_key: presentApiKey(await findKey(ctx, String(id))), key };
 }
 
@@ -147,7 +164,7 @@ export async function revokeApiKey(ctx: ServiceContext, rawId: string): Promise<
         action: 'api_key_revoked',
         subjectType: 'api_key',
         subjectId: row.id,
-        before: { name: row.name, prefix: `rk_live_${row.prefix}`, dealer_id: row.dealer_id },
+        before: { name: row.name, prefix: `${apiKeyMark(modeOf(row.mode))}${row.prefix}`, mode: modeOf(row.mode), dealer_id: row.dealer_id },
       });
   });
   return presentApiKey(await findKey(ctx, String(row.id)));
@@ -179,4 +196,18 @@ const presentUse = (r: ApiKeyUseRow): ApiKeyUseResponse => ({
 export async function listApiKeyUses(ctx: ServiceContext, rawId: string, p: PageRequest): Promise<Page<ApiKeyUseResponse>> {
   const key = await findKey(ctx, rawId);
   return pageOf(ctx.db('api_key_uses').where('api_key_id', key.id).select('*'), p, 'id', presentUse, 'id');
+}
+
+/** The dealer's test wallet as the console shows it (a dealer: its own; an admin names one), or null before its first test key. */
+export async function testWalletOf(ctx: ServiceContext, rawDealerId: unknown): Promise<WalletResponse | null> {
+  const dealer = await resolveDealer(ctx, rawDealerId);
+  const wallet = await walletOfDealer(ctx.db, dealer.id, 'test');
+  return wallet ? presentWallet(wallet) : null;
+}
+
+/** Resets the dealer's test wallet to its starting balance (logged; made first if it has none yet). */
+export async function resetDealerTestWallet(ctx: ServiceContext, rawDealerId: unknown): Promise<WalletResponse> {
+  const dealer = await resolveDealer(ctx, rawDealerId);
+  await resetTestWallet(ctx, dealer.id);
+  return presentWallet((await walletOfDealer(ctx.db, dealer.id, 'test'))!);
 }

@@ -53,7 +53,7 @@ export async function seedDemoHistory(knex: Knex, days = 21): Promise<void> {
       const provider = await tctx.db('providers').where({ code }).first('id');
       if (provider) await bulkDealerBundles(tctx, hodan.id, { provider_id: provider.id, status: 'active', profit: toMinor('0.15')! });
     }
-    const wallet = await tctx.db('wallets').where({ dealer_id: demo.id }).first('id');
+    const wallet = await tctx.db('wallets').where({ dealer_id: demo.id, mode: 'live' }).first('id');
     await topUp(tctx, wallet.id, { amount: toMinor('600.00')!, reference: 'EVC-DEMO-OPENING', note: 'Opening balance (demo)' });
   });
 

@@ -172,7 +172,7 @@ describe('the reseller document', () => {
       const post = doc().webhooks![event].post;
       expect(post.parameters.map((p) => `${p.in}:${p.name}`)).toEqual(['header:webhook-id', 'header:webhook-timestamp', 'header:webhook-signature']);
       const payload = post.requestBody.content['application/json'].schema as { properties: Record<string, { const?: string }>; required: string[] };
-      expect(payload.required).toEqual(expect.arrayContaining(['type', 'timestamp', 'data']));
+      expect(payload.required).toEqual(expect.arrayContaining(['type', 'timestamp', 'mode', 'data']));
       expect(payload.properties.type.const).toBe(event);
     }
   });

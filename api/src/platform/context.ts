@@ -1,3 +1,4 @@
+import type { SaleMode } from './sale-mode.ts';
 import type { Knex } from 'knex';
 import type { Request } from 'express';
 import type { TFunction } from 'i18next';
@@ -29,6 +30,8 @@ export interface ServiceContext {
   userAgent: string | null;
   language: Language;
   t: TFunction;
+  /** `test` only for a test key's calls (reseller API): its sales and wallet are the sandbox's. Absent: live. */
+  mode?: SaleMode;
 }
 
 /** The system: the CLI, seeds and the worker. It holds every permission and is never a dealer. */

@@ -1,3 +1,4 @@
+import { modeOf } from '../platform/sale-mode.ts';
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import type pino from 'pino';
@@ -206,7 +207,8 @@ export class BatchProcessor {
 
   private async run(batch: BatchRow, maxLines: number): Promise<number> {
     const db = this.opts.db;
-    const ctx = await this.dealerContext(batch.dealer_id);
+    // A test key's batch sells as that key would: in the sandbox.
+    const ctx: ServiceContext = { ...(await this.dealerContext(batch.dealer_id)), mode: modeOf(batch.mode) };
     let handled = 0;
     let renewedAt = Date.now();
     for (;;) {

@@ -13,7 +13,7 @@ import {
 import { ApiRouter } from '../http/api-router.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { keyContext } from '../api-keys/api-key-auth.ts';
-import { headerError, RESELLER_KEY_PREFIX } from '../reseller/idempotency-header.ts';
+import { headerError, resellerKeyPrefix } from '../reseller/idempotency-header.ts';
 import { isDealer } from '../platform/context.ts';
 import { cancelBatch, createBatch, listBatches, previewBatch, readBatch } from './recharge-batch.service.ts';
 
@@ -143,7 +143,7 @@ export function registerResellerBatchRoutes(api: ApiRouter): void {
     },
     async (req, ctx, res) => {
       const kctx = keyContext(req, ctx);
-      const { created, batch } = await createBatch(kctx, req.body as RechargeBatchInput, batchKey(req, RESELLER_KEY_PREFIX), {
+      const { created, batch } = await createBatch(kctx, req.body as RechargeBatchInput, batchKey(req, resellerKeyPrefix(kctx.mode)), {
         apiKeyId: req.apiKey?.id ?? null,
         base: RESELLER_BASE,
       });

@@ -1,3 +1,4 @@
+import { modeOf } from '../platform/sale-mode.ts';
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import {
@@ -41,6 +42,8 @@ export interface BatchRow {
   idempotency_key: string;
   request_hash: string;
   client_reference: string | null;
+  /** A test key's batch sells in the sandbox (its lines' sales are test sales). */
+  mode?: string | null;
   status: 'queued' | 'running' | 'completed';
   lines_total: number;
   lines_accepted: number;
@@ -121,6 +124,7 @@ export async function createBatch(
         idempotency_key: key,
         request_hash: hash,
         client_reference: input.client_reference ?? null,
+        mode: ctx.mode ?? 'live',
         status: 'queued',
         lines_total: input.lines.length,
         lines_accepted: 0,
@@ -272,6 +276,7 @@ async function presentBatches(db: Db, rows: BatchRow[], base: string, dealers?: 
     return {
       id: r.reference,
       client_reference: r.client_reference,
+      mode: modeOf(r.mode),
       status: r.status,
       ...(dealers ? { dealer: dealers.get(r.dealer_id) } : {}),
       lines_total: total,
@@ -297,10 +302,14 @@ async function dealerRefs(db: Db, ids: number[]): Promise<Map<number, DealerRef>
   return new Map(rows.map((u) => [u.id, dealerRef(u.id, u.name, u.dealer_code)]));
 }
 
-/** Only its own for a dealer (another's is the same 404 as none); staff see every dealer's. */
+/**
+ * Only its own for a dealer (another's is the same 404 as none); staff see every dealer's. A key
+ * sees its own mode's only; the console sees both, each marked with its mode.
+ */
 function scoped(ctx: ServiceContext) {
   const qb = ctx.db('recharge_batches');
   if (isDealer(ctx.actor)) qb.where('recharge_batches.dealer_id', ctx.actor.id!);
+  if (ctx.mode) qb.where('recharge_batches.mode', ctx.mode);
   return qb;
 }
 
@@ -435,7 +444,11 @@ export async function completeBatch(db: Db, batchId: number, guard: Record<strin
     if (n !== 1) return false;
     const row: BatchRow = await trx('recharge_batches').where({ id: batchId }).first();
     const sales = (await saleCounts(trx, [batchId])).get(batchId)!;
-    await enqueueWebhookEvent(trx, row.dealer_id, 'recharge_batch.completed', {
+    await enqueueWebhookEvent(
+      trx,
+      row.dealer_id,
+      'recharge_batch.completed',
+      {
       id: row.reference,
       client_reference: row.client_reference,
       status: 'completed',
@@ -445,7 +458,9 @@ export async function completeBatch(db: Db, batchId: number, guard: Record<strin
       lines_pending: sales.in_progress,
       created_at: fromDbTime(row.created_at),
       completed_at: fromDbTime(row.completed_at),
-    });
+      },
+      modeOf(row.mode),
+    );
     return true;
   }, db);
 }
@@ -459,7 +474,7 @@ export async function cancelBatch(ctx: ServiceContext, reference: string, opts: 
   const dealer = await batchDealer(ctx);
   const ref = reference.trim().toUpperCase();
   const found: BatchRow | undefined = /^RB[A-Z0-9]{10}$/.test(ref)
-    ? await ctx.db('recharge_batches').where({ reference: ref, dealer_id: dealer.id }).first()
+    ? await scoped(ctx).where({ reference: ref, dealer_id: dealer.id }).first()
     : undefined;
   if (!found) throw notFound('api:recharge_batches.not_found');
   if (found.status !== 'completed') {

@@ -78,7 +78,7 @@ export async function makeShop(h: Harness, root: string, pricing: 'cost' | 'prof
     .set(bearer(pricing === 'cost' ? token : root))
     .send({ name: 'EVC Plus', type: 'evc_plus', account_number: '615000000' });
   expect(m.status).toBe(201);
-  const walletId = (await h.knex('wallets').where({ dealer_id: dealerId }).first()).id as number;
+  const walletId = (await h.knex('wallets').where({ dealer_id: dealerId, mode: 'live' }).first()).id as number;
   if (opts.balance) await h.http().post(`/api/v1/wallets/${walletId}/top-up`).set(bearer(root)).send({ amount: opts.balance, reference: 'seed' });
   return { dealerId, code, token, walletId, bundleId: b.body.data.id, methodId: m.body.data.id };
 }

@@ -28,6 +28,8 @@ export interface RechargeRow {
   status: RechargeStatus;
   reference: string | null;
   client_reference?: string | null;
+  /** live, or test: a test key's sale on the sandbox (platform/sale-mode.ts). */
+  mode?: string | null;
   payment_reference: string | null;
   operator_reference: string | null;
   failure_reason: string | null;

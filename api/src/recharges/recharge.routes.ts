@@ -34,6 +34,10 @@ import {
 export type { RechargeMoney } from './recharge-console.service.ts';
 
 const listQuery = z.object({
+  mode: z
+    .enum(['live', 'test'], { message: 'validation:invalid_value' })
+    .optional()
+    .describe("live (default): real sales; test: the sandbox sales of the dealers' test keys"),
   dealer_id: z.string().optional(),
   provider_id: z.string().optional(),
   status: z.enum(RECHARGE_STATUSES, { message: 'validation:recharge_status_invalid' }).optional(),

@@ -28,6 +28,11 @@ import { paymentAwaitsCheck } from './fulfilment/sale-checks.ts';
 import type { RechargeListRow, RechargeRow } from './recharge-rows.ts';
 import { saleMargin } from './sale-margin.ts';
 import { enqueueRechargeEvent } from '../webhooks/webhook-events.ts';
+import { modeOf } from '../platform/sale-mode.ts';
+import { ensureTestWallet } from '../wallets/test-wallet.ts';
+
+/** The one gateway and aggregator of test sales: the embedded stand-ins (connectors/…/sandbox). */
+export const SANDBOX = 'sandbox';
 
 /**
  * Recharges (docs/data-model.md, Recharges): the sale, priced and snapshotted in the customer's
@@ -151,6 +156,10 @@ export async function createRecharge(
   }
   const { bundle, method } = checked;
   const walletSale = isWalletSale(input);
+  // A test key's sale (docs/api-conventions.md, "Test mode"): paid from the dealer's test wallet,
+  // charged and delivered only through the sandbox, whatever the live configuration says.
+  const mode = ctx.mode ?? 'live';
+  const walletId = mode === 'test' ? await ensureTestWallet(ctx, dealer.id) : offer.walletId;
   let debited: Posted | null = null;
   let missed: MissedSaleInput | null = null;
   const now = toDbTime();
@@ -170,7 +179,7 @@ export async function createRecharge(
     payer_phone: walletSale ? null : input.payer_phone,
     ...(walletSale ? { payment_flow: 'wallet' as const } : {}),
     // The gateway the method asks for; the worker records the one it really charged through.
-    payment_adapter: method?.gateway ?? null,
+    payment_adapter: method ? (mode === 'test' ? SANDBOX : method.gateway) : null,
     amount: bundle.price,
     cost: bundle.cost,
     profit: bundle.price - bundle.cost,
@@ -180,6 +189,7 @@ export async function createRecharge(
     request_hash: hash,
     reference: newReference(),
     client_reference: input.client_reference ?? null,
+    mode,
     customer_session_id: opts.customerSessionId ?? null,
     attempts: 0,
     created_at: now,
@@ -190,8 +200,8 @@ export async function createRecharge(
   try {
     // MySQL/MariaDB: one wallet's sales arriving together are written as one group (sale-batches.ts).
     // A group refused as a whole (a short balance, a repeated key) leaves each sale to the write below.
-    if (saleBatches.applies() && (!walletPays || offer.walletId !== null)) {
-      const debitOf = walletPays ? { walletId: offer.walletId as number, amount: bundle.cost } : null;
+    if (saleBatches.applies() && (!walletPays || walletId !== null)) {
+      const debitOf = walletPays ? { walletId: walletId as number, amount: bundle.cost } : null;
       const grouped = await saleBatches.write({ ctx, row, logged, debit: debitOf });
       if (grouped) {
         afterSaleCommit(ctx, { type: 'sale.created', rechargeId: grouped.id, lowBalanceWallet: grouped.lowBalanceDue && debitOf ? debitOf.walletId : null });
@@ -213,8 +223,8 @@ export async function createRecharge(
       await enqueueRechargeEvent(tctx.db, id, 'recharge.created');
       if (walletPays) {
         try {
-          if (offer.walletId === null) throw new InsufficientBalance();
-          debited = await debit(tctx, offer.walletId, { kind: 'recharge_debit', amount: bundle.cost, rechargeId: id, reference: row.reference });
+          if (walletId === null) throw new InsufficientBalance();
+          debited = await debit(tctx, walletId, { kind: 'recharge_debit', amount: bundle.cost, rechargeId: id, reference: row.reference });
         } catch (err) {
           // The customer is told the bundle is unavailable for now; the dealer's balance stays private.
           if (err instanceof InsufficientBalance && walletSale) {
@@ -230,6 +240,8 @@ export async function createRecharge(
             );
           }
           if (err instanceof InsufficientBalance) {
+            // A test sale lost to the test wallet is no missed sale of the dealer's.
+            if (mode === 'test') throw new AppError(422, 'api:recharges.temporarily_unavailable', { bundle_id: ['api:recharges.temporarily_unavailable'] });
             missed = { dealerId: dealer.id, bundleId: bundle.id, bundleName: bundle.name, amount: bundle.price, cost: bundle.cost, idempotencyKey: key };
             throw new AppError(422, 'api:recharges.temporarily_unavailable', { bundle_id: ['api:recharges.temporarily_unavailable'] });
           }
@@ -237,7 +249,7 @@ export async function createRecharge(
         }
       }
       return id;
-    }, offer.walletId ?? 0);
+    }, walletId ?? 0);
     // After the commit, never inside the sale: the dealer's low-balance alert (one email per crossing).
     const posted = debited as Posted | null;
     afterSaleCommit(ctx, { type: 'sale.created', rechargeId: id, lowBalanceWallet: posted?.lowBalanceDue ? posted.walletId : null });
@@ -381,6 +393,7 @@ export function presentRecharge(
     h_id: encodeId(r.id),
     reference: r.reference ?? '',
     client_reference: r.client_reference ?? null,
+    mode: modeOf(r.mode),
     dealer: dealerRef(r.dealer_id, r.dealer_name, r.dealer_code),
     status: r.status,
     provider_id: r.provider_id ?? null,
@@ -457,7 +470,8 @@ interface SettleOptions {
 export async function creditProfitIfDue(ctx: ServiceContext, r: RechargeRow): Promise<void> {
   if (r.status !== 'completed' || r.pricing_model !== 'profit' || !(Number(r.profit) > 0) || r.payment_state !== 'collected') return;
   if (await ctx.db('wallet_transactions').where({ recharge_id: r.id, kind: 'profit_credit' }).first('id')) return;
-  const wallet = await ctx.db('wallets').where({ dealer_id: r.dealer_id }).first('id');
+  // A test sale's profit goes to the test wallet it was sold from (never the live one).
+  const wallet = await ctx.db('wallets').where({ dealer_id: r.dealer_id, mode: modeOf(r.mode) }).first('id');
   if (wallet) await credit(ctx, wallet.id, { kind: 'profit_credit', amount: Number(r.profit), rechargeId: r.id, reference: r.reference });
 }
 

@@ -8,6 +8,7 @@ import { saleLogRow } from './sale-events.ts';
 import type { RechargeRow } from './recharge-rows.ts';
 import { toDbTime } from '../database/time.ts';
 import { rechargeEventData, walletEventData, webhookEventRow, writeEvents } from '../webhooks/webhook-events.ts';
+import { modeOf } from '../platform/sale-mode.ts';
 
 /**
  * Group commit of storefront sales on MySQL/MariaDB (issue 17). Every sale of a shop waits on its
@@ -175,7 +176,11 @@ async function writeGroup(trx: Knex.Transaction, walletId: number, sales: Batche
   const events: ReturnType<typeof webhookEventRow>[] = [];
   sales.forEach((s, i) => {
     if (told.dealers.has(Number(s.row.dealer_id)))
-      events.push(webhookEventRow(Number(s.row.dealer_id), 'recharge.created', rechargeEventData({ ...s.row, id: ids[i] } as unknown as RechargeRow)));
+      events.push(
+        webhookEventRow(Number(s.row.dealer_id), 'recharge.created', rechargeEventData({ ...s.row, id: ids[i] } as unknown as RechargeRow), {
+          mode: modeOf(s.row.mode as string | undefined),
+        }),
+      );
   });
   let lowBalanceDue = false;
   const debits = sales.flatMap((s, i) => (s.debit ? [{ sale: s, id: ids[i] }] : []));
@@ -202,7 +207,12 @@ async function writeGroup(trx: Knex.Transaction, walletId: number, sales: Batche
       if (!told.dealers.has(dealerId)) continue;
       const row = { kind: 'recharge_debit', amount: sale.debit!.amount, balance_after: balance, reference: sale.row.reference, created_at: postedAt };
       const clientReference = (sale.row.client_reference as string | null | undefined) ?? null;
-      events.push(webhookEventRow(dealerId, 'wallet.debited', walletEventData(row, told.currency, clientReference), postedAt));
+      events.push(
+        webhookEventRow(dealerId, 'wallet.debited', walletEventData(row, told.currency, clientReference), {
+          at: postedAt,
+          mode: modeOf(sale.row.mode as string | undefined),
+        }),
+      );
     }
   }
   await writeEvents(trx, events);

@@ -79,7 +79,7 @@ async function loadOffer(db: Db, dealer: StorefrontDealerRow): Promise<SaleOffer
       ),
     storefrontPaymentMethods(db, dealer),
     readCompanySettings(db),
-    db('wallets').where({ dealer_id: dealer.id }).first('id'),
+    db('wallets').where({ dealer_id: dealer.id, mode: 'live' }).first('id'),
   ]);
   const routing = await readRoutingView(db, [...new Set(bundles.map((b: { provider_id: number }) => Number(b.provider_id)))]);
   const offered = new Map<number, OfferedBundle>();

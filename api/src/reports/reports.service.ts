@@ -340,7 +340,8 @@ export async function dashboard(ctx: ServiceContext, timeZone: string, opts: Rep
     ]);
     return [...settled, ...inFlight];
   };
-  const walletQuery = db('wallets');
+  // Live money only: a test wallet's sandbox balance is nobody's.
+  const walletQuery = db('wallets').where('mode', 'live');
   if (isDealer(ctx.actor)) walletQuery.where('dealer_id', ctx.actor.id!);
   const [monthRows, todayRows, series, latest, wallet, pricingRow, thresholdRow, missed, margin] = await Promise.all([
     grouped(monthStart),
@@ -356,7 +357,7 @@ export async function dashboard(ctx: ServiceContext, timeZone: string, opts: Rep
       .select('id', 'reference', 'status', 'bundle_name', 'provider_name', 'phone', 'amount', 'currency', 'created_at'),
     walletQuery.sum({ total: 'balance' }).first(),
     isDealer(ctx.actor) ? db('dealer_details').where('user_id', ctx.actor.id!).first('pricing_model') : Promise.resolve(null),
-    isDealer(ctx.actor) ? db('wallets').where('dealer_id', ctx.actor.id!).first('low_balance_threshold') : Promise.resolve(null),
+    isDealer(ctx.actor) ? db('wallets').where({ dealer_id: ctx.actor.id!, mode: 'live' }).first('low_balance_threshold') : Promise.resolve(null),
     missedSalesSummary(ctx, timeZone),
     // The company's real margin (margins.service.ts): staff who may see it only.
     seesMargin(ctx.actor) ? marginSummary(ctx, thirtyAgo, today, timeZone) : Promise.resolve(null),

@@ -23,7 +23,7 @@ import { resellerCatalogue, resellerRecharge, resellerRechargeByReference, resel
 import { statementPage, type StatementQuery } from '../wallets/statement.service.ts';
 import { ownWallet } from '../wallets/wallet.service.ts';
 import { registerResellerBatchRoutes } from '../recharge-batches/recharge-batch.routes.ts';
-import { headerError, RESELLER_KEY_PREFIX } from './idempotency-header.ts';
+import { headerError, RESELLER_KEY_PREFIX, resellerKeyPrefix } from './idempotency-header.ts';
 import { registerResellerWebhookRoutes } from '../webhooks/webhook-reseller.routes.ts';
 
 /**
@@ -169,8 +169,9 @@ export function resellerRoutes(
       if (!rawKey) throw headerError('validation:idempotency_key_required');
       const checked = resellerKeySchema.safeParse(rawKey);
       if (!checked.success) throw headerError(checked.error.issues[0].message);
-      const key = `${RESELLER_KEY_PREFIX}${checked.data}`;
-      const { created, recharge } = await resellerRecharge(keyContext(req, ctx), req.body as ResellerRechargeInput, key);
+      const kctx = keyContext(req, ctx);
+      const key = `${resellerKeyPrefix(kctx.mode)}${checked.data}`;
+      const { created, recharge } = await resellerRecharge(kctx, req.body as ResellerRechargeInput, key);
       if (created) opts.onRechargeCreated?.();
       else res.setHeader('Idempotent-Replayed', 'true');
       return { status: created ? 201 : 200, message: created ? 'api:recharges.accepted' : 'api:recharges.already_accepted', data: recharge };

@@ -98,11 +98,13 @@ export async function resellerRecharge(ctx: ServiceContext, input: ResellerRecha
   }
 }
 
-/** One of the dealer's sales by its reference; another dealer's is the same 404 as none. */
+/** One of the dealer's sales by its reference, of the key's mode; another dealer's (or mode's) is the same 404 as none. */
 export async function resellerRechargeByReference(ctx: ServiceContext, reference: string): Promise<RechargeResponse> {
   const ref = reference.trim().toUpperCase();
   const row: RechargeListRow | undefined = /^RC[A-Z0-9]{10}$/.test(ref)
-    ? await rechargeQuery(ctx.db).where('recharges.dealer_id', ctx.actor.id!).where('recharges.reference', ref).first()
+    ? await rechargeQuery(ctx.db)
+        .where({ 'recharges.dealer_id': ctx.actor.id!, 'recharges.reference': ref, 'recharges.mode': ctx.mode ?? 'live' })
+        .first()
     : undefined;
   if (!row) throw notFound('api:recharges.not_found');
   return presentRecharge(row, ctx.actor.permissions.has('view bundles prices'));
@@ -115,7 +117,16 @@ export async function resellerRechargeByReference(ctx: ServiceContext, reference
 export const resellerRecharges = (ctx: ServiceContext, f: ResellerRechargeListQuery): Promise<Page<RechargeResponse>> =>
   listRecharges(
     ctx,
-    { status: f.status, from: f.from, to: f.to, national_phone: f.phone, client_reference: f.client_reference, match: f.q },
+    {
+      // A key reads the sales of its own mode only.
+      mode: ctx.mode ?? 'live',
+      status: f.status,
+      from: f.from,
+      to: f.to,
+      national_phone: f.phone,
+      client_reference: f.client_reference,
+      match: f.q,
+    },
     { page: f.page?.toString(), per_page: f.per_page?.toString(), sort: f.sort ?? 'created_at', order: f.order ?? 'desc' },
   );
 

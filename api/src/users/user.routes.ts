@@ -120,13 +120,15 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     // Restoring brings rights back: only for users within the caller's own.
     guardRestore: (ctx, user) => assertCanManage(ctx.db, ctx.actor, user),
     beforeForceDelete: async (ctx, user) => {
-      // An untouched wallet goes with its dealer; one with a ledger keeps the dealer (409).
-      const wallet = await ctx.db('wallets').where('dealer_id', user.id).first();
-      if (wallet) {
-        if (await ctx.db('wallet_transactions').where('wallet_id', wallet.id).first('id')) throw new AppError(409, 'api:users.has_financial_records');
-        await ctx.db('wallets').where('id', wallet.id).delete();
-      }
+      // An untouched wallet goes with its dealer; one with a ledger keeps the dealer (409). Sales
+      // (test ones too) keep it as well. A test wallet's rows are sandbox money only: they go with it.
       if (await ctx.db('recharges').where('dealer_id', user.id).first('id')) throw new AppError(409, 'api:users.has_financial_records');
+      const wallets: { id: number; mode: string }[] = await ctx.db('wallets').where('dealer_id', user.id).select('id', 'mode');
+      const live = wallets.filter((w) => w.mode === 'live').map((w) => w.id);
+      if (live.length && (await ctx.db('wallet_transactions').whereIn('wallet_id', live).first('id'))) throw new AppError(409, 'api:users.has_financial_records');
+      const test = wallets.filter((w) => w.mode !== 'live').map((w) => w.id);
+      if (test.length) await ctx.db('wallet_transactions').whereIn('wallet_id', test).delete();
+      if (wallets.length) await ctx.db('wallets').where('dealer_id', user.id).delete();
       const logo = (await DealerDetails.query(ctx.db).findOne({ user_id: user.id }))?.logo_path;
       // The dealer's banners (trashed ones too) go with it by ON DELETE CASCADE: their images must go
       // as well. Read locked (MySQL), so an image replaced by an edit that commits first is the one removed.

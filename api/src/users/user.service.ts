@@ -82,9 +82,9 @@ async function assertDealerCodeFree(ctx: ServiceContext, code: string, exceptId?
 
 /** A dealer's wallet exists from the day the dealer does (balance 0, docs/data-model.md). */
 async function ensureWallet(ctx: ServiceContext, dealerId: number): Promise<void> {
-  if (await ctx.db('wallets').where('dealer_id', dealerId).first('id')) return;
+  if (await ctx.db('wallets').where({ dealer_id: dealerId, mode: 'live' }).first('id')) return;
   const now = toDbTime();
-  await ctx.db('wallets').insert({ dealer_id: dealerId, balance: 0, currency: 'USD', created_at: now, updated_at: now });
+  await ctx.db('wallets').insert({ dealer_id: dealerId, mode: 'live', balance: 0, currency: 'USD', created_at: now, updated_at: now });
 }
 
 async function setRoles(ctx: ServiceContext, userId: number, roleIds: number[]): Promise<void> {

@@ -110,7 +110,7 @@ export async function submitRequest(
     if (receiptPath) await storage.remove(receiptPath);
     if (!isUniqueViolation(err) || !isDealer(ctx.actor)) throw err;
     // Lost to a request (or a credit) of the same reference that the check could not see yet.
-    const wallet: Pick<WalletRow, 'id'> | undefined = await ctx.db('wallets').where('dealer_id', ctx.actor.id!).first('id');
+    const wallet: Pick<WalletRow, 'id'> | undefined = await ctx.db('wallets').where({ dealer_id: ctx.actor.id!, mode: 'live' }).first('id');
     throw (wallet && (await referenceConflict(ctx.db, wallet.id, input.reference, err, 'request'))) || err;
   }
 }
@@ -121,7 +121,11 @@ export async function createRequest(
 ): Promise<number> {
   if (!isDealer(ctx.actor)) throw new AppError(403, 'api:wallets.only_dealers_request');
   // Locked as a top-up locks it: one wallet's requests and credits are checked one at a time.
-  const wallet: Pick<WalletRow, 'id' | 'currency'> | undefined = await ctx.db('wallets').where('dealer_id', ctx.actor.id!).forUpdate().first('id', 'currency');
+  const wallet: Pick<WalletRow, 'id' | 'currency'> | undefined = await ctx
+    .db('wallets')
+    .where({ dealer_id: ctx.actor.id!, mode: 'live' })
+    .forUpdate()
+    .first('id', 'currency');
   if (!wallet) throw noWallet();
   checkOperationLimit(input.amount, await readMoneyLimits(ctx.db), wallet.currency);
   const credited = await creditOfReference(ctx.db, wallet.id, input.reference, true);

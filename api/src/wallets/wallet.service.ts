@@ -14,6 +14,8 @@ import { dealerRef } from '../users/dealer-ref.ts';
 import { likePattern, pageOf, type Page, type PageRequest } from '../http/list-query.ts';
 import { readCompanySettings } from '../settings/company-settings.ts';
 import type { WalletListRow, WalletRow, WalletTransactionListRow } from './wallet-rows.ts';
+import type { SaleMode } from '../platform/sale-mode.ts';
+import { ensureTestWallet } from './test-wallet.ts';
 
 /**
  * Wallet reads and the admin's money actions (docs/data-model.md, Wallets and the ledger). Every
@@ -34,8 +36,13 @@ const walletColumns = [
   'dealer_details.pricing_model',
 ];
 
-export function walletQuery(db: Db) {
-  return db('wallets').join('users', 'users.id', 'wallets.dealer_id').leftJoin('dealer_details', 'dealer_details.user_id', 'users.id').select(walletColumns);
+/** Wallets of one mode (live unless asked: the console never shows the test wallets' sandbox money as a dealer's). */
+export function walletQuery(db: Db, mode: SaleMode = 'live') {
+  return db('wallets')
+    .join('users', 'users.id', 'wallets.dealer_id')
+    .leftJoin('dealer_details', 'dealer_details.user_id', 'users.id')
+    .where('wallets.mode', mode)
+    .select(walletColumns);
 }
 
 export function presentWallet(r: WalletListRow): WalletResponse {
@@ -65,16 +72,21 @@ export async function findWallet(ctx: ServiceContext, rawId: string | number): P
   return presentWallet(row);
 }
 
-/** A dealer's wallet row (balance in integer minor units), or null when it has none. */
-export async function walletOfDealer(db: Db, dealerId: number): Promise<WalletListRow | null> {
-  const row: WalletListRow | undefined = await walletQuery(db).where('wallets.dealer_id', dealerId).first();
+/** A dealer's wallet row of a mode (balance in integer minor units), or null when it has none. */
+export async function walletOfDealer(db: Db, dealerId: number, mode: SaleMode = 'live'): Promise<WalletListRow | null> {
+  const row: WalletListRow | undefined = await walletQuery(db, mode).where('wallets.dealer_id', dealerId).first();
   return row ?? null;
 }
 
-/** The signed-in dealer's own wallet row; anyone else (or a dealer without one) has no wallet (404). */
+/**
+ * The signed-in dealer's own wallet row (a test key's: its test wallet, made on first use); anyone
+ * else (or a dealer without one) has no wallet (404).
+ */
 export async function ownWallet(ctx: ServiceContext): Promise<WalletListRow> {
   if (!isDealer(ctx.actor)) throw noWallet();
-  const wallet = await walletOfDealer(ctx.db, ctx.actor.id!);
+  const mode = ctx.mode ?? 'live';
+  if (mode === 'test') await ensureTestWallet(ctx, ctx.actor.id!);
+  const wallet = await walletOfDealer(ctx.db, ctx.actor.id!, mode);
   if (!wallet) throw noWallet();
   return wallet;
 }
@@ -118,6 +130,8 @@ export interface TransactionFilters {
 
 /** The ledger filters of GET /wallet-transactions (and its CSV export); dates are days in the company's time zone. */
 export function applyTransactionFilters(qb: Knex.QueryBuilder, ctx: ServiceContext, f: TransactionFilters, timeZone: string): void {
+  // The console's ledger is live money's: a test wallet's rows are the reseller API's (by its wallet).
+  qb.where('wallets.mode', 'live');
   if (isDealer(ctx.actor)) qb.where('wallets.dealer_id', ctx.actor.id!);
   if (f.wallet_id) qb.where('wallet_transactions.wallet_id', decodeId(f.wallet_id) ?? 0);
   if (f.dealer_id) qb.where('wallets.dealer_id', decodeId(f.dealer_id) ?? 0);
@@ -174,7 +188,7 @@ export async function exportTransactions(ctx: ServiceContext, f: TransactionFilt
 async function lockWallet(ctx: ServiceContext, rawId: string | number) {
   const id = decodeId(rawId);
   const row: Pick<WalletRow, 'id' | 'dealer_id' | 'currency' | 'low_balance_threshold'> | undefined = id
-    ? await ctx.db('wallets').where({ id }).forUpdate().first('id', 'dealer_id', 'currency', 'low_balance_threshold')
+    ? await ctx.db('wallets').where({ id, mode: 'live' }).forUpdate().first('id', 'dealer_id', 'currency', 'low_balance_threshold')
     : undefined;
   if (!row) throw notFound();
   return row;

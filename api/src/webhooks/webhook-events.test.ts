@@ -225,6 +225,7 @@ describe('events for every change a reseller acts on', () => {
     const batch = {
       type: 'recharge_batch.completed',
       timestamp: '2026-11-27T10:00:00.000Z',
+      mode: 'live',
       data: {
         id: 'kVzPqjRa',
         client_reference: null,

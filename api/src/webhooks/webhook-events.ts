@@ -4,6 +4,7 @@ import { formatMinor, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@app/co
 import { fromDbTime, toDbTime } from '../database/time.ts';
 import { onCommit } from '../database/unit-of-work.ts';
 import type { RechargeRow } from '../recharges/recharge-rows.ts';
+import { modeOf, type SaleMode } from '../platform/sale-mode.ts';
 
 /**
  * The webhook outbox (docs/api-conventions.md, "Webhooks"): an event is a row of webhook_events
@@ -46,18 +47,21 @@ export async function walletWebhook(
   db: Db,
   walletId: number,
   rechargeId?: number | null,
-): Promise<{ dealerId: number; currency: string; clientReference: string | null } | null> {
+): Promise<{ dealerId: number; currency: string; mode: SaleMode; clientReference: string | null } | null> {
   const qb = db('wallets')
     .join('webhook_endpoints', 'webhook_endpoints.dealer_id', 'wallets.dealer_id')
     .where('wallets.id', walletId)
     .whereNull('webhook_endpoints.disabled_at');
   if (rechargeId) qb.leftJoin('recharges', (j) => j.on('recharges.id', '=', db.raw('?', [rechargeId])));
-  const row: { dealer_id: number; currency: string; client_reference?: string | null } | undefined = await qb.first(
+  const row: { dealer_id: number; currency: string; mode: SaleMode; client_reference?: string | null } | undefined = await qb.first(
     'wallets.dealer_id',
     'wallets.currency',
+    'wallets.mode',
     ...(rechargeId ? ['recharges.client_reference'] : []),
   );
-  return row ? { dealerId: Number(row.dealer_id), currency: row.currency, clientReference: row.client_reference ?? null } : null;
+  return row
+    ? { dealerId: Number(row.dealer_id), currency: row.currency, mode: modeOf(row.mode), clientReference: row.client_reference ?? null }
+    : null;
 }
 
 /** Whether the dealer has an endpoint events go to (one that is set and not disabled). */
@@ -69,20 +73,33 @@ export async function hasWebhook(db: Db, dealerId: number): Promise<boolean> {
  * Writes the event for the dealer when it has an endpoint (else nothing: a dealer without a
  * webhook, or with one disabled, has no outbox). Call inside the change's transaction.
  */
-export async function enqueueWebhookEvent(db: Db, dealerId: number, type: WebhookEventType, data: Record<string, unknown>): Promise<void> {
-  if (await hasWebhook(db, dealerId)) await writeEvents(db, [webhookEventRow(dealerId, type, data)]);
+export async function enqueueWebhookEvent(
+  db: Db,
+  dealerId: number,
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+  mode: SaleMode = 'live',
+): Promise<void> {
+  if (await hasWebhook(db, dealerId)) await writeEvents(db, [webhookEventRow(dealerId, type, data, { mode })]);
 }
 
 /**
- * An outbox row: the body `{type, timestamp, data}` as it will be sent byte for byte (the event's
- * id goes in the webhook-id header, the same on every attempt).
+ * An outbox row: the body `{type, timestamp, mode, data}` as it will be sent byte for byte (the
+ * event's id goes in the webhook-id header, the same on every attempt). `mode` is `test` for what
+ * a test key did (docs/api-conventions.md, "Test mode").
  */
-export function webhookEventRow(dealerId: number, type: WebhookEventType, data: Record<string, unknown>, at = toDbTime()) {
+export function webhookEventRow(
+  dealerId: number,
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+  { at = toDbTime(), mode = 'live' }: { at?: string; mode?: SaleMode } = {},
+) {
   return {
     event_id: newEventId(),
     dealer_id: dealerId,
     type,
-    body: JSON.stringify({ type, timestamp: fromDbTime(at), data }),
+    mode,
+    body: JSON.stringify({ type, timestamp: fromDbTime(at), mode, data }),
     status: 'pending',
     attempts: 0,
     next_attempt_at: at,
@@ -186,7 +203,7 @@ export async function enqueueRechargeEvent(db: Db, rechargeId: number, change?: 
         type,
         // The failure of a sale refunded in the same change, as it was before its money came back.
         type === 'recharge.failed' && r.status === 'refunded' ? { ...rechargeEventData(r), status: 'failed', refunded_at: null } : rechargeEventData(r),
-        at,
+        { at, mode: modeOf(r.mode) },
       ),
     ),
   );

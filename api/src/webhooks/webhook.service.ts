@@ -1,3 +1,4 @@
+import { modeOf, type SaleMode } from '../platform/sale-mode.ts';
 import type { Knex } from 'knex';
 import {
   WEBHOOK_PREVIOUS_SECRET_HOURS,
@@ -180,6 +181,7 @@ interface DeliveryRow {
   event_id: string;
   dealer_id: number;
   type: WebhookEventType;
+  mode: string;
   body: string;
   status: WebhookDeliveryStatus;
   attempts: number;
@@ -201,6 +203,7 @@ const deliveryQuery = (db: Db) =>
       'webhook_events.event_id',
       'webhook_events.dealer_id',
       'webhook_events.type',
+      'webhook_events.mode',
       'webhook_events.body',
       'webhook_events.status',
       'webhook_events.attempts',
@@ -221,6 +224,7 @@ function presentDelivery(r: DeliveryRow): WebhookDeliveryResponse {
     event_id: r.event_id,
     dealer: dealerRef(r.dealer_id, r.dealer_name, r.dealer_code),
     type: r.type,
+    mode: modeOf(r.mode),
     status: r.status,
     attempts: Number(r.attempts),
     next_attempt_at: fromDbTime(r.next_attempt_at),
@@ -251,6 +255,7 @@ export interface DeliveryFilters extends PageRequest {
   dealer_id?: string;
   status?: WebhookDeliveryStatus;
   type?: WebhookEventType;
+  mode?: SaleMode;
 }
 
 /** Deliveries newest first: a dealer's own; an admin's all, or one dealer's. */
@@ -261,6 +266,9 @@ export async function listDeliveries(ctx: ServiceContext, f: DeliveryFilters): P
   else if (f.dealer_id) qb.where('webhook_events.dealer_id', (await resolveDealer(ctx, f.dealer_id)).id);
   if (f.status) qb.where('webhook_events.status', f.status);
   if (f.type) qb.where('webhook_events.type', f.type);
+  // A key reads its own mode's events; the console either, or both.
+  if (ctx.mode) qb.where('webhook_events.mode', ctx.mode);
+  if (f.mode) qb.where('webhook_events.mode', f.mode);
   return pageOf(qb, f, 'webhook_events.id', presentDelivery, 'webhook_events.id');
 }
 
@@ -268,6 +276,7 @@ async function findDelivery(ctx: ServiceContext, rawId: string): Promise<Deliver
   const id = decodeId(rawId);
   const qb = deliveryQuery(ctx.db).where('webhook_events.id', id ?? 0);
   if (isDealer(ctx.actor)) qb.where('webhook_events.dealer_id', ctx.actor.id!);
+  if (ctx.mode) qb.where('webhook_events.mode', ctx.mode);
   const row: DeliveryRow | undefined = id ? await qb.first() : undefined;
   // Another dealer's delivery is the same 404 as none.
   if (!row) throw notFound('api:webhooks.delivery_not_found');

@@ -149,8 +149,9 @@ describe('events, signed and delivered at least once', () => {
       type: 'recharge.delivered',
       data: { status: 'completed', amount: '0.55', cost: '0.40', phone: '615123456', operator: 'Hormuud', client_reference: null },
     });
-    // {type, timestamp, data} only: the id is the webhook-id header.
-    expect(Object.keys(payload)).toEqual(['type', 'timestamp', 'data']);
+    // {type, timestamp, mode, data} only: the id is the webhook-id header; a live key's sale is live.
+    expect(Object.keys(payload)).toEqual(['type', 'timestamp', 'mode', 'data']);
+    expect(payload.mode).toBe('live');
     expect(new Date(payload.timestamp).toISOString()).toBe(payload.timestamp);
     expect(delivered.event_id).toMatch(/^evt_[0-9a-f]{32}$/);
     for (const e of written) expect(WEBHOOK_EVENT_SCHEMAS[e.type as WebhookEventType].safeParse(parse(e.body)).success, e.type).toBe(true);

@@ -7,11 +7,14 @@ import type { PaymentAdapter, PaymentFlow, PaymentMoney } from '../../connectors
 import { unknownGatewayReason, type PaymentGateways } from '../../connectors/payments/payment-gateways.ts';
 import type { DeliveryMoney, DeliveryResult, OperatorAdapter } from '../../connectors/deliveries/operator-adapter.ts';
 import type { RouteChooser, RoutedSale } from '../../routing/route-choice.ts';
-import { completeRecharge, failRecharge } from '../recharge.service.ts';
+import { completeRecharge, failRecharge, SANDBOX } from '../recharge.service.ts';
 import type { RechargeRow } from '../recharge-rows.ts';
 import { raiseSaleEvent } from '../sale-events.ts';
 import { enqueueRechargeEvent, hasWebhook } from '../../webhooks/webhook-events.ts';
 import { noticeFloatSale } from '../../aggregators/float.service.ts';
+
+/** A test key's sale: charged and delivered through the sandbox only (docs/api-conventions.md, "Test mode"). */
+const isTestSale = (r: Pick<RechargeRow, 'mode'>) => r.mode === 'test';
 import type { StepWrites } from './step-writes.ts';
 import type { VendorGate } from './vendor-gate.ts';
 
@@ -289,8 +292,9 @@ export class SaleSteps {
   private async pay(r: Sale): Promise<Next> {
     const pay = this.gatewayOf(r);
     if (r.review_outcome) return this.settle(r, r.review_outcome === 'delivered', 'Settled in review before any payment was asked for.');
-    // A shop with a real gateway configured takes no play money: a method left on the stand-in is refused before any prompt.
-    if (pay.name === 'sandbox' && this.deps.gateways.primary.name !== 'sandbox')
+    // A shop with a real gateway configured takes no play money: a method left on the stand-in is
+    // refused before any prompt. A test sale is the sandbox's by design (it is never live money).
+    if (pay.name === SANDBOX && this.deps.gateways.primary.name !== SANDBOX && !isTestSale(r))
       return this.settle(r, false, 'This payment method is set to the sandbox gateway, which takes no payments while a real gateway is configured.');
     const flow = flowOf(r, pay.flow);
     await this.step(r, { payment_state: 'sent', payment_flow: flow, payment_adapter: pay.name, unsure_since: toDbTime() });
@@ -422,6 +426,7 @@ export class SaleSteps {
    * take another route).
    */
   private async routeFor(r: Sale): Promise<{ operator: OperatorAdapter; operatorId: string | null; product: string } | { none: string }> {
+    if (isTestSale(r)) return this.sandboxRoute(r);
     const sale = this.routed(r);
     const last = r.operator_adapter ? this.deps.operators[r.operator_adapter] : undefined;
     if (last && r.route_product && !sale.refused.includes(last.name) && (await this.lostSends(r, last)) > 0)
@@ -432,6 +437,18 @@ export class SaleSteps {
     if (choice.passed.length || sale.refused.length)
       await this.routeNote(r, choice.route.aggregator, 'ok', `Route taken: ${choice.route.aggregator}, product ${choice.product}.`);
     return { operator: this.deps.operators[choice.route.aggregator]!, operatorId: choice.route.operatorId, product: choice.product };
+  }
+
+  /**
+   * A test sale's one route: the sandbox aggregator (the embedded Reloadly stand-in), whatever the
+   * operator's live routes are, so a test key never reaches a real aggregator. The stand-in finds the
+   * operator from the number's prefix and takes the bundle's cost as the amount; its test numbers
+   * (docs/api-conventions.md, "Test mode") play each outcome.
+   */
+  private sandboxRoute(r: Sale): { operator: OperatorAdapter; operatorId: null; product: string } | { none: string } {
+    const operator = this.deps.operators[SANDBOX];
+    if (!operator) return { none: 'The sandbox aggregator is not running in this process.' };
+    return { operator, operatorId: null, product: (Number(r.cost) / 100).toFixed(2) };
   }
 
   /** Sends of this sale to this aggregator whose answer was lost (the aggregator may have them). */
@@ -446,6 +463,8 @@ export class SaleSteps {
 
   /** A route's failure, counted once per sale (a sale retrying a busy route is not many failures). */
   private async routeFailed(r: Sale, aggregator: string, reason: string): Promise<void> {
+    // The sandbox's test numbers fail on purpose: they say nothing of the live routes' health.
+    if (isTestSale(r)) return;
     const key = `${r.id}:${aggregator}`;
     if (this.countedFailures.has(key)) return;
     if (this.countedFailures.size > 10_000) this.countedFailures.clear();
@@ -525,7 +544,7 @@ export class SaleSteps {
   private async applyDelivery(r: Sale, result: Exclude<DeliveryResult, { status: 'unknown' }>) {
     const aggregator = r.operator_adapter ?? r.adapter_key ?? 'sandbox';
     if (result.status === 'delivered') {
-      await this.deps.routes.health.succeeded(Number(r.provider_id), aggregator);
+      if (!isTestSale(r)) await this.deps.routes.health.succeeded(Number(r.provider_id), aggregator);
       await this.step(r, {
         delivery_state: 'delivered',
         delivery_id: result.deliveryId,
@@ -534,7 +553,7 @@ export class SaleSteps {
         ...deliveryFacts(result),
       });
       // The float it came out of: counted, and read again every few sales (never awaited, never fails the sale).
-      noticeFloatSale(this.deps.db, this.deps.operators[aggregator]);
+      if (!isTestSale(r)) noticeFloatSale(this.deps.db, this.deps.operators[aggregator]);
       return;
     }
     // Taken in, not delivered: the route's health waits for the outcome.
@@ -544,7 +563,8 @@ export class SaleSteps {
     }
     await this.routeFailed(r, aggregator, result.reason);
     const refused = [...new Set([...this.refusedRoutes(r), aggregator])];
-    const next = await this.deps.routes.choose(this.routed(r, refused));
+    // A test sale has the sandbox only: its refusal is final.
+    const next = isTestSale(r) ? { none: 'test' } : await this.deps.routes.choose(this.routed(r, refused));
     if (!('none' in next) && !r.review_outcome) {
       await this.routeNote(r, aggregator, 'refused', `${result.reason} Trying the next route: ${next.route.aggregator}.`);
       // The next route has its own review window.
