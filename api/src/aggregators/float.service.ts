@@ -204,7 +204,8 @@ function hasAggregatorCost(db: Knex): Promise<boolean> {
 
 /**
  * The average daily spend through each aggregator over the last 7 full company days (cents): what
- * the aggregator said each completed sale cost, else the sale's cost.
+ * the aggregator said each completed live sale cost, else the sale's cost (a test key's sales went
+ * through the sandbox and spent no float).
  */
 async function dailySpend(db: Knex, timeZone: string): Promise<Map<string, number>> {
   const today = zonedDay(new Date(), timeZone);
@@ -213,6 +214,7 @@ async function dailySpend(db: Knex, timeZone: string): Promise<Map<string, numbe
   const since = startOfZonedDay(zonedDay(new Date(until.getTime() - 7 * 86_400_000 + 12 * 3_600_000), timeZone), timeZone);
   const cost = (await hasAggregatorCost(db)) ? 'COALESCE(aggregator_cost, cost)' : 'cost';
   const rows: { aggregator: string; spent: number | string }[] = await db('recharges')
+    .where('mode', 'live')
     .where('status', 'completed')
     .where('created_at', '>=', toDbTime(since))
     .where('created_at', '<', toDbTime(until))

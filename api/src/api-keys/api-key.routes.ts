@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { API_KEY_MODES, walletResponseSchema, listParams, apiKeyResponseSchema, apiKeyUseResponseSchema, createApiKeySchema, createdApiKeySchema, type CreateApiKey } from '@app/contracts';
+import {
+  API_KEY_MODES,
+  walletResponseSchema,
+  listParams,
+  apiKeyResponseSchema,
+  apiKeyUseResponseSchema,
+  createApiKeySchema,
+  createdApiKeySchema,
+  type CreateApiKey,
+} from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import {

@@ -1,5 +1,14 @@
 import type { Knex } from 'knex';
-import { apiKeyMark, type ApiKeyMode, type ApiKeyResponse, type ApiKeyScope, type ApiKeyUseResponse, type CreateApiKey, type CreatedApiKey, type WalletResponse } from '@app/contracts';
+import {
+  apiKeyMark,
+  type ApiKeyMode,
+  type ApiKeyResponse,
+  type ApiKeyScope,
+  type ApiKeyUseResponse,
+  type CreateApiKey,
+  type CreatedApiKey,
+  type WalletResponse,
+} from '@app/contracts';
 import { decodeId, encodeId } from '../http/ids.ts';
 import { notFound } from '../http/errors.ts';
 import { pageOf, type Page, type PageRequest } from '../http/list-query.ts';

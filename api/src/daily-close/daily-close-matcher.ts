@@ -7,7 +7,8 @@ import type { LookupResult } from '../connectors/payments/payment-adapter.ts';
  * what was read (the service reads the sales and asks the vendors; tests call this directly).
  *
  * - Aggregators: each one's report over the day widened by a margin, matched by our reference
- *   first. A record whose reference is a sale of another day is that day's business; a record
+ *   first. A record whose reference is a sale of another day is that day's business (a test sale's,
+ *   in the sandbox's books, is passed over the same way: the service puts it in `otherDays`); a record
  *   with no reference, or one we never made, dated inside the day, is `only_theirs`.
  * - Gateways: the sale's own gateway asked about each sale that had a payment. A gateway that could
  *   not answer is no difference: the sale is counted `unreachable` on that vendor, to ask again.
@@ -73,7 +74,7 @@ export interface MatchInput {
   range: { start: Date; end: Date };
   /** Each reporting aggregator's answer for the widened day. */
   reports: Record<string, TopUpReport>;
-  /** References of sales of other days among the records (their business, not this day's). */
+  /** References of sales of other days, or test sales, among the records (their business, or nobody's; not this day's). */
   otherDays: ReadonlySet<string>;
   /** The gateway's answer for each sale asked (by sale id), with the gateway's name. */
   lookups: Map<number, { vendor: string; result: LookupResult }>;

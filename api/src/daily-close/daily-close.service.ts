@@ -64,6 +64,9 @@ import { translator } from '../i18n/server-i18n.ts';
  *   watermark in `settings` (group `daily_close`), less a slack for transactions still open then.
  *   Each is written in a transaction that locks the target day's row and checks it is still open;
  *   closed meanwhile, the correction goes to the next open day.
+ * - Live money only: a test key's sales (recharges.mode 'test', charged and delivered through the
+ *   sandbox) and its test wallet's ledger are never a day's sales, differences, corrections or
+ *   ledger, nor make a day one with sales. The sandbox's records of test sales are passed over.
  * - The day's money totals follow the margins report's rule (reports/margins.service.ts,
  *   marginSums). Cost, list profit, aggregator cost and margin are null for a user without
  *   "view bundles prices", as are a vendor record's cost and a correction's profit.
@@ -205,8 +208,9 @@ const closeRow = (db: Db, day: string): Promise<CloseRow | undefined> => db('dai
 
 type SaleRow = Record<string, any>;
 
+/** The day's live sales (a test key's are not the company's). */
 function salesQuery(db: Db, range: { start: Date; end: Date }, cutoff?: string | null) {
-  const qb = db('recharges').where('created_at', '>=', toDbTime(range.start)).where('created_at', '<', toDbTime(range.end));
+  const qb = db('recharges').where('mode', 'live').where('created_at', '>=', toDbTime(range.start)).where('created_at', '<', toDbTime(range.end));
   if (cutoff) qb.where('created_at', '<', cutoff);
   return qb;
 }
@@ -312,7 +316,10 @@ async function lookupAll(gateways: PaymentGateways | undefined, sales: SaleView[
   return lookups;
 }
 
-/** References among the records that are sales of other days (their day compares them). */
+/**
+ * References among the records that are sales of other days (their day compares them) or test
+ * sales (the sandbox's books hold them; never compared): any mode, so neither is `only_theirs`.
+ */
 async function otherDayReferences(db: Db, reports: Record<string, TopUpReport>, ours: Set<string>): Promise<Set<string>> {
   const refs = new Set<string>();
   for (const r of Object.values(reports))
@@ -473,11 +480,14 @@ async function liveTotals(
     .first()) ?? {}) as Record<string, number | string | null>;
   const n = (k: string) => Number(sum[k] ?? 0);
   const ledgerEnd = cutoff && cutoff < toDbTime(range.end) ? cutoff : toDbTime(range.end);
+  // The live wallets' ledger: a test wallet's sandbox money (its opening credit, test sales, resets) is nobody's.
   const ledger: { type: string; total: number | string | null }[] = await db('wallet_transactions')
-    .where('created_at', '>=', toDbTime(ledgerFrom))
-    .where('created_at', '<', ledgerEnd)
-    .groupBy('type')
-    .select('type', db.raw('SUM(amount) as total'));
+    .join('wallets', 'wallets.id', 'wallet_transactions.wallet_id')
+    .where('wallets.mode', 'live')
+    .where('wallet_transactions.created_at', '>=', toDbTime(ledgerFrom))
+    .where('wallet_transactions.created_at', '<', ledgerEnd)
+    .groupBy('wallet_transactions.type')
+    .select('wallet_transactions.type as type', db.raw('SUM(wallet_transactions.amount) as total'));
   const credits = Number(ledger.find((l) => l.type === 'credit')?.total ?? 0);
   const debits = Number(ledger.find((l) => l.type === 'debit')?.total ?? 0);
   const corrections: { n: number | string; amount: number | string | null; profit: number | string | null } | undefined = await db('daily_close_corrections')
@@ -617,6 +627,7 @@ async function closedRunBefore(db: Db, day: string, timeZone: string): Promise<s
   const openRows = new Set(rows.filter((r) => r.status !== 'closed').map((r) => r.day));
   const bucket = timeBucket(db as Knex, 'created_at', 'day', timeZone, new Date());
   const withSales: { d: string }[] = await db('recharges')
+    .where('mode', 'live')
     .where('created_at', '>=', toDbTime(startOfZonedDay(since, timeZone)))
     .where('created_at', '<', toDbTime(startOfZonedDay(day, timeZone)))
     .groupByRaw(bucket.toQuery())
@@ -658,7 +669,8 @@ async function nextOpenDay(db: Db, after: string, timeZone: string): Promise<str
     if (s === 'closed') continue;
     if (s === 'open' || d === today) return d;
     const r = dayRange(d, timeZone);
-    if (await db('recharges').where('created_at', '>=', toDbTime(r.start)).where('created_at', '<', toDbTime(r.end)).first('id')) return d;
+    if (await db('recharges').where('mode', 'live').where('created_at', '>=', toDbTime(r.start)).where('created_at', '<', toDbTime(r.end)).first('id'))
+      return d;
   }
   return nextDay(today > after ? today : after);
 }
@@ -732,6 +744,7 @@ export async function detectCorrections(ctx: ServiceContext): Promise<void> {
   const days = closed.map((c) => c.day).sort();
   const closedDays = new Set(days);
   const changed = (await db('recharges')
+    .where('mode', 'live')
     .where('created_at', '>=', toDbTime(startOfZonedDay(days[0], timezone)))
     .where('created_at', '<', toDbTime(dayRange(days[days.length - 1], timezone).end))
     .where('updated_at', '>', toDbTime(since))
@@ -790,6 +803,7 @@ export async function listDays(ctx: ServiceContext, query: { page?: string; per_
   const db = ctx.db;
   const bucket = timeBucket(db as Knex, 'created_at', 'day', timezone, new Date());
   const perDay: { d: string; n: number | string; amount: number | string | null; margin: number | string | null }[] = await db('recharges')
+    .where('mode', 'live')
     .where('created_at', '<', toDbTime(dayRange(today, timezone).end))
     .groupByRaw(bucket.toQuery())
     .select(
@@ -1001,7 +1015,8 @@ export async function resolveDifference(
 
   if (input.action === 'adjust') {
     const walletId = decodeId(String(input.wallet_id ?? ''));
-    const wallet = walletId ? await ctx.db('wallets').where({ id: walletId }).first('id') : undefined;
+    // A live wallet: the close corrects live money, never a test wallet's.
+    const wallet = walletId ? await ctx.db('wallets').where({ id: walletId, mode: 'live' }).first('id') : undefined;
     if (!wallet) throw fieldError('wallet_id', 'validation:daily_close_wallet_unknown');
     await transact(ctx, async (tctx) => {
       await claim(tctx, d, 'adjust', input.note, { wallet_id: wallet.id, type: input.type, amount: formatMinor(input.amount!) });

@@ -993,6 +993,7 @@ export interface operations {
            *         {
            *           "id": "RB7K3M9Q2XPA",
            *           "client_reference": "payroll-2026-11",
+           *           "mode": "live",
            *           "status": "running",
            *           "lines_total": 3,
            *           "lines_pending": 1,
@@ -1039,6 +1040,11 @@ export interface operations {
               lines_total: number;
               /** @description The batch with its lines, page by page (?page&per_page) */
               lines_url: string;
+              /**
+               * @description test: made with a test key, its sales on the sandbox
+               * @enum {string}
+               */
+              mode: 'live' | 'test';
               /** @description Lines handled (accepted or refused), in percent */
               progress: number;
               sales: {
@@ -1140,6 +1146,11 @@ export interface operations {
               lines_total: number;
               /** @description The batch with its lines, page by page (?page&per_page) */
               lines_url: string;
+              /**
+               * @description test: made with a test key, its sales on the sandbox
+               * @enum {string}
+               */
+              mode: 'live' | 'test';
               /** @description Lines handled (accepted or refused), in percent */
               progress: number;
               sales: {
@@ -1169,6 +1180,7 @@ export interface operations {
            *       "data": {
            *         "id": "RB7K3M9Q2XPA",
            *         "client_reference": "payroll-2026-11",
+           *         "mode": "live",
            *         "status": "queued",
            *         "lines_total": 3,
            *         "lines_pending": 3,
@@ -1208,6 +1220,11 @@ export interface operations {
               lines_total: number;
               /** @description The batch with its lines, page by page (?page&per_page) */
               lines_url: string;
+              /**
+               * @description test: made with a test key, its sales on the sandbox
+               * @enum {string}
+               */
+              mode: 'live' | 'test';
               /** @description Lines handled (accepted or refused), in percent */
               progress: number;
               sales: {
@@ -1284,6 +1301,7 @@ export interface operations {
            *       "data": {
            *         "id": "RB7K3M9Q2XPA",
            *         "client_reference": "payroll-2026-11",
+           *         "mode": "live",
            *         "status": "running",
            *         "lines_total": 3,
            *         "lines_pending": 1,
@@ -1381,6 +1399,11 @@ export interface operations {
               lines_total: number;
               /** @description The batch with its lines, page by page (?page&per_page) */
               lines_url: string;
+              /**
+               * @description test: made with a test key, its sales on the sandbox
+               * @enum {string}
+               */
+              mode: 'live' | 'test';
               /** @description Lines handled (accepted or refused), in percent */
               progress: number;
               sales: {
@@ -1440,6 +1463,7 @@ export interface operations {
            *       "data": {
            *         "id": "RB7K3M9Q2XPA",
            *         "client_reference": "payroll-2026-11",
+           *         "mode": "live",
            *         "status": "running",
            *         "lines_total": 3,
            *         "lines_pending": 0,
@@ -1479,6 +1503,11 @@ export interface operations {
               lines_total: number;
               /** @description The batch with its lines, page by page (?page&per_page) */
               lines_url: string;
+              /**
+               * @description test: made with a test key, its sales on the sandbox
+               * @enum {string}
+               */
+              mode: 'live' | 'test';
               /** @description Lines handled (accepted or refused), in percent */
               progress: number;
               sales: {
@@ -1702,6 +1731,7 @@ export interface operations {
            *           "h_id": "kVzPqjRa",
            *           "reference": "RC7K3M9Q2XPA",
            *           "client_reference": null,
+           *           "mode": "live",
            *           "dealer": {
            *             "id": 2,
            *             "h_id": "yNbzHLPR",
@@ -1804,6 +1834,11 @@ export interface operations {
               id: number;
               /** @description The real margin: amount less gateway_charges less aggregator_cost, for a completed sale whose aggregator cost is known in its currency (else null). Only staff with "view reports" and "view bundles prices" */
               margin?: string | null;
+              /**
+               * @description test: made with a test key, on the sandbox (no live money moved)
+               * @enum {string}
+               */
+              mode: 'live' | 'test';
               needs_review_at: string | null;
               operator_reference: string | null;
               /** @description A payment taken through a gateway without refunds (payment_state refund_due) and paid back by a person: who, when, how */
@@ -1961,6 +1996,11 @@ export interface operations {
               id: number;
               /** @description The real margin: amount less gateway_charges less aggregator_cost, for a completed sale whose aggregator cost is known in its currency (else null). Only staff with "view reports" and "view bundles prices" */
               margin?: string | null;
+              /**
+               * @description test: made with a test key, on the sandbox (no live money moved)
+               * @enum {string}
+               */
+              mode: 'live' | 'test';
               needs_review_at: string | null;
               operator_reference: string | null;
               /** @description A payment taken through a gateway without refunds (payment_state refund_due) and paid back by a person: who, when, how */
@@ -2038,6 +2078,7 @@ export interface operations {
            *         "h_id": "kVzPqjRa",
            *         "reference": "RC7K3M9Q2XPA",
            *         "client_reference": null,
+           *         "mode": "live",
            *         "dealer": {
            *           "id": 2,
            *           "h_id": "yNbzHLPR",
@@ -2133,6 +2174,11 @@ export interface operations {
               id: number;
               /** @description The real margin: amount less gateway_charges less aggregator_cost, for a completed sale whose aggregator cost is known in its currency (else null). Only staff with "view reports" and "view bundles prices" */
               margin?: string | null;
+              /**
+               * @description test: made with a test key, on the sandbox (no live money moved)
+               * @enum {string}
+               */
+              mode: 'live' | 'test';
               needs_review_at: string | null;
               operator_reference: string | null;
               /** @description A payment taken through a gateway without refunds (payment_state refund_due) and paid back by a person: who, when, how */
@@ -2261,6 +2307,7 @@ export interface operations {
            *         "h_id": "kVzPqjRa",
            *         "reference": "RC7K3M9Q2XPA",
            *         "client_reference": null,
+           *         "mode": "live",
            *         "dealer": {
            *           "id": 2,
            *           "h_id": "yNbzHLPR",
@@ -2356,6 +2403,11 @@ export interface operations {
               id: number;
               /** @description The real margin: amount less gateway_charges less aggregator_cost, for a completed sale whose aggregator cost is known in its currency (else null). Only staff with "view reports" and "view bundles prices" */
               margin?: string | null;
+              /**
+               * @description test: made with a test key, on the sandbox (no live money moved)
+               * @enum {string}
+               */
+              mode: 'live' | 'test';
               needs_review_at: string | null;
               operator_reference: string | null;
               /** @description A payment taken through a gateway without refunds (payment_state refund_due) and paid back by a person: who, when, how */
@@ -2871,6 +2923,8 @@ export interface operations {
   getWebhookDeliveries: {
     parameters: {
       query?: {
+        /** @description live or test events only (a key reads its own mode’s) */
+        mode?: 'live' | 'test';
         /** @description asc or desc */
         order?: 'asc' | 'desc';
         /** @description Page number, from 1 (default 1) */
@@ -2924,6 +2978,11 @@ export interface operations {
               last_answer: string | null;
               last_attempt_at: string | null;
               last_status_code: number | null;
+              /**
+               * @description test: the event of a test key's sandbox
+               * @enum {string}
+               */
+              mode: 'live' | 'test';
               next_attempt_at: string | null;
               /** @enum {string} */
               status: 'pending' | 'delivered' | 'failed';
@@ -3052,6 +3111,11 @@ export interface operations {
               last_answer: string | null;
               last_attempt_at: string | null;
               last_status_code: number | null;
+              /**
+               * @description test: the event of a test key's sandbox
+               * @enum {string}
+               */
+              mode: 'live' | 'test';
               next_attempt_at: string | null;
               /** @enum {string} */
               status: 'pending' | 'delivered' | 'failed';
@@ -3133,6 +3197,11 @@ export interface operations {
             /** @constant */
             status: 'completed';
           };
+          /**
+           * @description test: an event of the sandbox (a test key’s sale, the test wallet); live: real money
+           * @enum {string}
+           */
+          mode: 'live' | 'test';
           /** @description When the event happened (ISO 8601); the attempt's time is the webhook-timestamp header */
           timestamp: string;
           /** @constant */
@@ -3212,6 +3281,11 @@ export interface operations {
             status: 'pending' | 'processing' | 'completed' | 'failed' | 'refunded' | 'needs_review';
             validity_days: number | null;
           };
+          /**
+           * @description test: an event of the sandbox (a test key’s sale, the test wallet); live: real money
+           * @enum {string}
+           */
+          mode: 'live' | 'test';
           /** @description When the event happened (ISO 8601); the attempt's time is the webhook-timestamp header */
           timestamp: string;
           /** @constant */
@@ -3291,6 +3365,11 @@ export interface operations {
             status: 'pending' | 'processing' | 'completed' | 'failed' | 'refunded' | 'needs_review';
             validity_days: number | null;
           };
+          /**
+           * @description test: an event of the sandbox (a test key’s sale, the test wallet); live: real money
+           * @enum {string}
+           */
+          mode: 'live' | 'test';
           /** @description When the event happened (ISO 8601); the attempt's time is the webhook-timestamp header */
           timestamp: string;
           /** @constant */
@@ -3370,6 +3449,11 @@ export interface operations {
             status: 'pending' | 'processing' | 'completed' | 'failed' | 'refunded' | 'needs_review';
             validity_days: number | null;
           };
+          /**
+           * @description test: an event of the sandbox (a test key’s sale, the test wallet); live: real money
+           * @enum {string}
+           */
+          mode: 'live' | 'test';
           /** @description When the event happened (ISO 8601); the attempt's time is the webhook-timestamp header */
           timestamp: string;
           /** @constant */
@@ -3449,6 +3533,11 @@ export interface operations {
             status: 'pending' | 'processing' | 'completed' | 'failed' | 'refunded' | 'needs_review';
             validity_days: number | null;
           };
+          /**
+           * @description test: an event of the sandbox (a test key’s sale, the test wallet); live: real money
+           * @enum {string}
+           */
+          mode: 'live' | 'test';
           /** @description When the event happened (ISO 8601); the attempt's time is the webhook-timestamp header */
           timestamp: string;
           /** @constant */
@@ -3528,6 +3617,11 @@ export interface operations {
             status: 'pending' | 'processing' | 'completed' | 'failed' | 'refunded' | 'needs_review';
             validity_days: number | null;
           };
+          /**
+           * @description test: an event of the sandbox (a test key’s sale, the test wallet); live: real money
+           * @enum {string}
+           */
+          mode: 'live' | 'test';
           /** @description When the event happened (ISO 8601); the attempt's time is the webhook-timestamp header */
           timestamp: string;
           /** @constant */
@@ -3607,6 +3701,11 @@ export interface operations {
             status: 'pending' | 'processing' | 'completed' | 'failed' | 'refunded' | 'needs_review';
             validity_days: number | null;
           };
+          /**
+           * @description test: an event of the sandbox (a test key’s sale, the test wallet); live: real money
+           * @enum {string}
+           */
+          mode: 'live' | 'test';
           /** @description When the event happened (ISO 8601); the attempt's time is the webhook-timestamp header */
           timestamp: string;
           /** @constant */
@@ -3654,6 +3753,11 @@ export interface operations {
             /** @description The sale's reference (a sale's row), or the bank reference of a top-up */
             reference: string | null;
           };
+          /**
+           * @description test: an event of the sandbox (a test key’s sale, the test wallet); live: real money
+           * @enum {string}
+           */
+          mode: 'live' | 'test';
           /** @description When the event happened (ISO 8601); the attempt's time is the webhook-timestamp header */
           timestamp: string;
           /** @constant */
@@ -3701,6 +3805,11 @@ export interface operations {
             /** @description The sale's reference (a sale's row), or the bank reference of a top-up */
             reference: string | null;
           };
+          /**
+           * @description test: an event of the sandbox (a test key’s sale, the test wallet); live: real money
+           * @enum {string}
+           */
+          mode: 'live' | 'test';
           /** @description When the event happened (ISO 8601); the attempt's time is the webhook-timestamp header */
           timestamp: string;
           /** @constant */
@@ -3740,6 +3849,11 @@ export interface operations {
             currency: string;
             threshold: string;
           };
+          /**
+           * @description test: an event of the sandbox (a test key’s sale, the test wallet); live: real money
+           * @enum {string}
+           */
+          mode: 'live' | 'test';
           /** @description When the event happened (ISO 8601); the attempt's time is the webhook-timestamp header */
           timestamp: string;
           /** @constant */
@@ -3777,6 +3891,11 @@ export interface operations {
           data: {
             message: string;
           };
+          /**
+           * @description test: an event of the sandbox (a test key’s sale, the test wallet); live: real money
+           * @enum {string}
+           */
+          mode: 'live' | 'test';
           /** @description When the event happened (ISO 8601); the attempt's time is the webhook-timestamp header */
           timestamp: string;
           /** @constant */

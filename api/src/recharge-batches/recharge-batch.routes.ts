@@ -45,6 +45,7 @@ function createdAnswer(res: Response, created: boolean, batch: RechargeBatchResp
 const BATCH_EXAMPLE = {
   id: 'RB7K3M9Q2XPA',
   client_reference: 'payroll-2026-11',
+  mode: 'live',
   status: 'running',
   lines_total: 3,
   lines_pending: 1,

@@ -1,4 +1,5 @@
 import { modeOf } from '../platform/sale-mode.ts';
+import { ensureTestWallet } from '../wallets/test-wallet.ts';
 import crypto from 'node:crypto';
 import type { Knex } from 'knex';
 import {
@@ -185,7 +186,9 @@ const problem = (
  */
 export async function previewBatch(ctx: ServiceContext, input: RechargeBatchInput): Promise<BatchPreview> {
   const dealer = await batchDealer(ctx);
-  const [offer, wallet] = await Promise.all([saleOffer(ctx.db, dealer), walletOfDealer(ctx.db, dealer.id)]);
+  // A test key's lines are weighed against its test wallet (made on first use), as its sales will be.
+  if (ctx.mode === 'test') await ensureTestWallet(ctx, dealer.id);
+  const [offer, wallet] = await Promise.all([saleOffer(ctx.db, dealer), walletOfDealer(ctx.db, dealer.id, ctx.mode ?? 'live')]);
   const balance = Number(wallet?.balance ?? 0);
   const seen = new Map<string, number>();
   let spent = 0;
@@ -449,15 +452,15 @@ export async function completeBatch(db: Db, batchId: number, guard: Record<strin
       row.dealer_id,
       'recharge_batch.completed',
       {
-      id: row.reference,
-      client_reference: row.client_reference,
-      status: 'completed',
-      lines_total: Number(row.lines_total),
-      lines_delivered: sales.delivered,
-      lines_failed: Number(row.lines_refused) + sales.failed,
-      lines_pending: sales.in_progress,
-      created_at: fromDbTime(row.created_at),
-      completed_at: fromDbTime(row.completed_at),
+        id: row.reference,
+        client_reference: row.client_reference,
+        status: 'completed',
+        lines_total: Number(row.lines_total),
+        lines_delivered: sales.delivered,
+        lines_failed: Number(row.lines_refused) + sales.failed,
+        lines_pending: sales.in_progress,
+        created_at: fromDbTime(row.created_at),
+        completed_at: fromDbTime(row.completed_at),
       },
       modeOf(row.mode),
     );
@@ -473,9 +476,7 @@ export async function completeBatch(db: Db, batchId: number, guard: Record<strin
 export async function cancelBatch(ctx: ServiceContext, reference: string, opts: { base: string }): Promise<RechargeBatchResponse> {
   const dealer = await batchDealer(ctx);
   const ref = reference.trim().toUpperCase();
-  const found: BatchRow | undefined = /^RB[A-Z0-9]{10}$/.test(ref)
-    ? await scoped(ctx).where({ reference: ref, dealer_id: dealer.id }).first()
-    : undefined;
+  const found: BatchRow | undefined = /^RB[A-Z0-9]{10}$/.test(ref) ? await scoped(ctx).where({ reference: ref, dealer_id: dealer.id }).first() : undefined;
   if (!found) throw notFound('api:recharge_batches.not_found');
   if (found.status !== 'completed') {
     await refusePending(ctx.db, found.id, refusalOf('api:recharge_batches.cancelled'));

@@ -471,7 +471,10 @@ export async function creditProfitIfDue(ctx: ServiceContext, r: RechargeRow): Pr
   if (r.status !== 'completed' || r.pricing_model !== 'profit' || !(Number(r.profit) > 0) || r.payment_state !== 'collected') return;
   if (await ctx.db('wallet_transactions').where({ recharge_id: r.id, kind: 'profit_credit' }).first('id')) return;
   // A test sale's profit goes to the test wallet it was sold from (never the live one).
-  const wallet = await ctx.db('wallets').where({ dealer_id: r.dealer_id, mode: modeOf(r.mode) }).first('id');
+  const wallet = await ctx
+    .db('wallets')
+    .where({ dealer_id: r.dealer_id, mode: modeOf(r.mode) })
+    .first('id');
   if (wallet) await credit(ctx, wallet.id, { kind: 'profit_credit', amount: Number(r.profit), rechargeId: r.id, reference: r.reference });
 }
 

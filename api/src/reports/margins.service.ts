@@ -14,7 +14,8 @@ import { timeBucket } from './time-buckets.ts';
  * db/migrations/20261127F-vendor-money.ts). `list_profit` is the catalogue's profit (price less the
  * bundle's listed cost) for comparison. A completed sale whose aggregator cost is not known in the
  * sale's currency is never guessed: its margin is left out and it is counted in `unknown_cost`.
- * Computed in SQL from `recharges` (the day totals hold no vendor money).
+ * Computed in SQL from `recharges` (the day totals hold no vendor money), live sales only
+ * (scopedRecharges: a test key's sales are the sandbox's, no money of the company's).
  */
 type Db = Knex | Knex.Transaction;
 

@@ -36,11 +36,13 @@ export interface SalesFilters {
 }
 
 /**
- * The recharges a report counts: the range in company days, the filters, the caller's scope.
+ * The recharges a report counts: live sales (a test key's are sandbox money, never counted; the day
+ * totals hold live sales only too) of the range in company days, the filters, the caller's scope.
  * `statuses` replaces the status filter (the in-flight part of a report read from the totals).
  */
 export function scopedRecharges(db: Db, ctx: ServiceContext, f: Omit<SalesFilters, 'group_by'>, timeZone: string, statuses?: readonly string[]) {
   const qb = db('recharges')
+    .where('recharges.mode', 'live')
     .where('recharges.created_at', '>=', toDbTime(startOfZonedDay(f.from, timeZone)))
     .where('recharges.created_at', '<', toDbTime(new Date(startOfZonedDay(f.to, timeZone).getTime() + 86_400_000)));
   if (isDealer(ctx.actor)) qb.where('recharges.dealer_id', ctx.actor.id!);
@@ -347,7 +349,9 @@ export async function dashboard(ctx: ServiceContext, timeZone: string, opts: Rep
     grouped(monthStart),
     grouped(today),
     salesReport(ctx, { from: thirtyAgo, to: today, group_by: 'day' }, timeZone, { totals: false, live: opts.live, state }),
+    // The latest live sales (a test key's sales are listed with ?mode=test on the recharges page).
     db('recharges')
+      .where('mode', 'live')
       .modify((qb) => void (isDealer(ctx.actor) && qb.where('dealer_id', ctx.actor.id!)))
       .orderBy([
         { column: 'created_at', order: 'desc' },

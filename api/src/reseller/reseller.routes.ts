@@ -40,6 +40,7 @@ const RECHARGE_EXAMPLE = {
   h_id: 'kVzPqjRa',
   reference: 'RC7K3M9Q2XPA',
   client_reference: null,
+  mode: 'live',
   dealer: { id: 2, h_id: 'yNbzHLPR', name: 'Demo Telecom Dealer', dealer_code: 'DEMO' },
   status: 'pending',
   provider_id: 1,
@@ -105,7 +106,7 @@ export function resellerRoutes(
 ): express.Router {
   registry.describeTag(
     RESELLER_TAG,
-    'For dealers\u2019 own systems (a point of sale, a website, a bot): base URL /api/reseller/v1, authenticated with `Authorization: Bearer rk_live_\u2026`, a key made on the console\u2019s API keys page with the scopes each call needs. Answers use the same envelope and error shapes as /api/v1. A revoked key (or a key whose dealer is inactive) is a 401; a missing scope or an address outside the key\u2019s allow-list a 403; more calls than the per-key limit a 429 with Retry-After. Every call is logged on the key\u2019s page.',
+    'For dealers\u2019 own systems (a point of sale, a website, a bot): base URL /api/reseller/v1, authenticated with `Authorization: Bearer rk_live_\u2026` (or `rk_test_\u2026`), a key made on the console\u2019s API keys page with the scopes each call needs. Answers use the same envelope and error shapes as /api/v1. A revoked key (or a key whose dealer is inactive, or a live key sent under the test mark) is a 401; a missing scope or an address outside the key\u2019s allow-list a 403; more calls than the per-key limit a 429 with Retry-After. Every call is logged on the key\u2019s page. An `rk_test_\u2026` key acts on the sandbox only: its sales are paid from the dealer\u2019s test wallet (1,000.00, reset from the console) or through the sandbox gateway and delivered by the sandbox aggregator, never a real vendor; it reads its own mode\u2019s sales, wallet and events only. Test numbers, by their last four digits. The payer (sandbox gateway): 0000 declined, 0001 approved but the answer lost, 0002 HTTP 503 not processed (fails, nothing taken), 0003 never arrives (the same), 0004 the first commit\u2019s (or cancel\u2019s) answer lost, 0005 every commit and cancel 503 (review), any other approved. The number topped up (sandbox aggregator, its operator from the prefix: 61/77 Hormuud, 62/65/66 Somtel, 63 Telesom, 90 Golis, 71 Amtel): 9999 refused, 8888 delivered but the answer lost, 7777 HTTP 503 once, 6666 processing then delivered, 5555 processing then refunded, 4444 never arrives (review), 3333 processing for ever (review), any other delivered.',
   );
   const api = new ApiRouter(registry, '', RESELLER_TAG, { keyAuth: apiKeyAuthenticator(opts), audience: 'reseller' });
 

@@ -4,9 +4,9 @@ import { likePattern } from '../http/list-query.ts';
 import { isDealer, type ServiceContext } from '../platform/context.ts';
 
 /**
- * The header's search across users, dealers, operators, bundles and recharges (by phone or
- * reference), each group only for those who may read it, a dealer only its own recharges. The
- * columns matched are the registry's `searchable` (contracts/src/resources.ts), as the lists' `q`.
+ * The header's search across users, dealers, operators, bundles and recharges (live sales, by
+ * phone or reference), each group only for those who may read it, a dealer only its own recharges.
+ * The columns matched are the registry's `searchable` (contracts/src/resources.ts), as the lists' `q`.
  */
 export interface SearchHit {
   id: number;
@@ -95,7 +95,13 @@ export async function searchEverything(ctx: ServiceContext, rawQuery: string): P
   const recharges = async (): Promise<SearchHit[]> => {
     if (!has('view recharges')) return [];
     const digits = q.replace(/\D/g, '').replace(/^(?:00252|252|0)/, '');
-    const qb = ctx.db('recharges').orderBy('id', 'desc').limit(LIMIT).select('id', 'reference', 'phone', 'bundle_name', 'status', 'amount');
+    // Live sales only: a test key's sales are found on the recharges page's test list (?mode=test).
+    const qb = ctx
+      .db('recharges')
+      .where('mode', 'live')
+      .orderBy('id', 'desc')
+      .limit(LIMIT)
+      .select('id', 'reference', 'phone', 'bundle_name', 'status', 'amount');
     if (isDealer(ctx.actor)) qb.where('dealer_id', ctx.actor.id!);
     qb.where((w) => {
       w.where('reference', q.toUpperCase());

@@ -125,7 +125,8 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       if (await ctx.db('recharges').where('dealer_id', user.id).first('id')) throw new AppError(409, 'api:users.has_financial_records');
       const wallets: { id: number; mode: string }[] = await ctx.db('wallets').where('dealer_id', user.id).select('id', 'mode');
       const live = wallets.filter((w) => w.mode === 'live').map((w) => w.id);
-      if (live.length && (await ctx.db('wallet_transactions').whereIn('wallet_id', live).first('id'))) throw new AppError(409, 'api:users.has_financial_records');
+      if (live.length && (await ctx.db('wallet_transactions').whereIn('wallet_id', live).first('id')))
+        throw new AppError(409, 'api:users.has_financial_records');
       const test = wallets.filter((w) => w.mode !== 'live').map((w) => w.id);
       if (test.length) await ctx.db('wallet_transactions').whereIn('wallet_id', test).delete();
       if (wallets.length) await ctx.db('wallets').where('dealer_id', user.id).delete();

@@ -178,7 +178,9 @@ async function post(ctx: ServiceContext, walletId: number, type: 'credit' | 'deb
       hook.currency,
       hook.clientReference,
     );
-    await writeEvents(ctx.db, [webhookEventRow(hook.dealerId, type === 'credit' ? 'wallet.credited' : 'wallet.debited', data, { at: postedAt, mode: hook.mode })]);
+    await writeEvents(ctx.db, [
+      webhookEventRow(hook.dealerId, type === 'credit' ? 'wallet.credited' : 'wallet.debited', data, { at: postedAt, mode: hook.mode }),
+    ]);
   }
   return { id, walletId, balance_before: before, balance_after: after, lowBalanceDue };
 }

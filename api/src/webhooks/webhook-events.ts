@@ -59,9 +59,7 @@ export async function walletWebhook(
     'wallets.mode',
     ...(rechargeId ? ['recharges.client_reference'] : []),
   );
-  return row
-    ? { dealerId: Number(row.dealer_id), currency: row.currency, mode: modeOf(row.mode), clientReference: row.client_reference ?? null }
-    : null;
+  return row ? { dealerId: Number(row.dealer_id), currency: row.currency, mode: modeOf(row.mode), clientReference: row.client_reference ?? null } : null;
 }
 
 /** Whether the dealer has an endpoint events go to (one that is set and not disabled). */

@@ -244,7 +244,7 @@ export async function sendTestEvent(ctx: ServiceContext, rawDealer: unknown): Pr
     const endpoint = await tctx.db('webhook_endpoints').where({ dealer_id: dealer.id }).first('id', 'disabled_at');
     if (!endpoint) throw notFound('api:webhooks.not_set');
     if (endpoint.disabled_at) throw new AppError(409, 'api:webhooks.disabled');
-    await enqueueWebhookEvent(tctx.db, dealer.id, 'webhook.test', { message: 'A test event, sent on request.' });
+    await enqueueWebhookEvent(tctx.db, dealer.id, 'webhook.test', { message: 'A test event, sent on request.' }, ctx.mode ?? 'live');
     const row: DeliveryRow = await deliveryQuery(tctx.db).where('webhook_events.dealer_id', dealer.id).orderBy('webhook_events.id', 'desc').first();
     await log(tctx, 'webhook_test_sent', dealer.id, { description: row.event_id });
     return presentDelivery(row);
