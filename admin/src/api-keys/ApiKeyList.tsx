@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useLocation } from 'react-router';
 import {
   Confirm,
   Datagrid,
@@ -27,6 +28,8 @@ import { CreateApiKeyDialog, scopeLabel } from './CreateApiKeyDialog';
 import { DetailList } from '../common/DetailList';
 import { DetailDrawer } from '../common/DetailDrawer';
 import { DealerFilterInput } from '../common/userOptions';
+import { MODE_CHOICES, ModeChip } from './ModeChip';
+import { TestWalletCard } from './TestWalletCard';
 
 const RESOURCE = 'dealer/api-keys';
 
@@ -156,6 +159,10 @@ function KeyDrawer({
             </dd>
             <dt>{translate('api_keys.fields.dealer')}</dt>
             <dd>{k.dealer.name}</dd>
+            <dt>{translate('test_mode.mode')}</dt>
+            <dd>
+              <ModeChip mode={k.mode} showLive />
+            </dd>
             <dt>{translate('api_keys.fields.status')}</dt>
             <dd>
               <KeyStatus k={k} />
@@ -195,7 +202,12 @@ function KeyRows({ dealer, canManage, path }: { dealer: boolean; canManage: bool
   if (phone)
     return (
       <SimpleList
-        primaryText={(k: ApiKeyResponse) => k.name}
+        primaryText={(k: ApiKeyResponse) => (
+          <Stack component="span" direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+            <span>{k.name}</span>
+            <ModeChip mode={k.mode} />
+          </Stack>
+        )}
         secondaryText={(k: ApiKeyResponse) => (
           <span>
             <Mono>{k.prefix}</Mono>
@@ -210,6 +222,7 @@ function KeyRows({ dealer, canManage, path }: { dealer: boolean; canManage: bool
     <Datagrid bulkActionButtons={false} rowClick={(id) => path(id)}>
       <FunctionField label="api_keys.fields.name" render={(k: ApiKeyResponse) => k.name} />
       <FunctionField label="api_keys.fields.prefix" render={(k: ApiKeyResponse) => <Mono nowrap>{k.prefix}</Mono>} />
+      <FunctionField label="test_mode.mode" render={(k: ApiKeyResponse) => <ModeChip mode={k.mode} showLive />} />
       {!dealer && <FunctionField label="api_keys.fields.dealer" render={(k: ApiKeyResponse) => k.dealer.name} />}
       <FunctionField
         label="api_keys.fields.scopes"
@@ -236,10 +249,26 @@ function KeyRows({ dealer, canManage, path }: { dealer: boolean; canManage: bool
   );
 }
 
+/** The list's dealer filter as react-admin keeps it in the URL (?filter={"dealer_id":…}): an admin's chosen dealer. */
+function useDealerFilter(): string | null {
+  const { search } = useLocation();
+  return useMemo(() => {
+    try {
+      const filter: unknown = JSON.parse(new URLSearchParams(search).get('filter') ?? '{}');
+      const id = filter && typeof filter === 'object' ? (filter as { dealer_id?: unknown }).dealer_id : undefined;
+      return id === undefined || id === null || id === '' ? null : String(id);
+    } catch {
+      return null;
+    }
+  }, [search]);
+}
+
 /**
  * /api-keys: the reseller API's keys. A dealer sees and makes its own; an admin sees every
  * dealer's (filter by dealer) and picks the dealer of a new key. A row opens the key's page
- * (/api-keys/{id}) with its calls; revoking asks first.
+ * (/api-keys/{id}) with its calls; revoking asks first. Each key is live or test (the sandbox); the
+ * test wallet's card above the list shows what test keys' sales are paid from (an admin's: the
+ * dealer filtered on).
  */
 export default function ApiKeyList() {
   const translate = useTranslate();
@@ -248,6 +277,7 @@ export default function ApiKeyList() {
   const { permissions } = usePermissions<string[]>();
   const canManage = !!permissions?.includes('manage api keys');
   const route = useRecordRoute<ApiKeyResponse>('/api-keys', RESOURCE);
+  const chosenDealer = useDealerFilter();
   const [creating, setCreating] = useState(false);
   const filters = usePhoneFilters([
     ...(dealer ? [] : [<DealerFilterInput key="dealer_id" source="dealer_id" label="api_keys.fields.dealer" alwaysOn />]),
@@ -261,6 +291,7 @@ export default function ApiKeyList() {
         { id: 'revoked', name: 'api_keys.status_revoked' },
       ]}
     />,
+    <SelectInput key="mode" source="mode" label="test_mode.mode" alwaysOn choices={MODE_CHOICES} />,
   ]);
   const title = translate('api_keys.title');
   const newButton = canManage && (
@@ -278,6 +309,7 @@ export default function ApiKeyList() {
           {translate('api_keys.docs')}
         </MuiLink>
       </Typography>
+      <TestWalletCard dealerId={dealer ? null : chosenDealer} needsDealer={!dealer} canManage={canManage} />
       <List
         resource={RESOURCE}
         // The route's guard has checked 'view api keys' (routes.tsx); the registry's canAccess knows no such endpoint.

@@ -20,6 +20,7 @@ const created = {
         dealer: { id: 3, h_id: 'x', name: 'Demo Dealer', dealer_code: 'DEMO' },
         name: 'Till 1',
         prefix: 'rk_live_Ab12Cd34Ef56',
+        mode: 'live',
         scopes: ['catalogue:read', 'recharges:write'],
         ip_allowlist: ['203.0.113.7'],
         last_used_at: null,
@@ -66,17 +67,54 @@ describe('the new API key dialog', () => {
     const shown = await screen.findByRole('dialog', { name: 'Your new API key' });
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ url: '/api/v1/dealer/api-keys', method: 'POST' });
-    expect(calls[0].body).toEqual({ name: 'Till 1', scopes: ['catalogue:read', 'recharges:write'], ip_allowlist: '203.0.113.7' });
+    // Live unless Test is chosen.
+    expect(calls[0].body).toEqual({ name: 'Till 1', scopes: ['catalogue:read', 'recharges:write'], ip_allowlist: '203.0.113.7', mode: 'live' });
     expect(onDone).toHaveBeenCalledTimes(1);
     expect((within(shown).getByLabelText('API key') as HTMLTextAreaElement).value).toBe(KEY);
     expect(within(shown).getByRole('alert').textContent).toContain('You will not see it again');
     expect(within(shown).getByRole('alert').textContent).toContain('rk_live_Ab12Cd34Ef56');
+    expect(within(shown).queryByText(/This is a test key/)).toBeNull();
     fireEvent.click(within(shown).getByRole('button', { name: 'Copy' }));
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(KEY));
     // No Cancel, no closing by the backdrop: only "I have copied it" leaves.
     expect(within(shown).queryByRole('button', { name: 'Cancel' })).toBeNull();
     fireEvent.click(within(shown).getByRole('button', { name: 'I have copied it' }));
     expect(onClose).toHaveBeenCalledTimes(1);
+  });
+
+  it('offers Live (the default) or Test, each with what it means; Test sends mode test and the rk_test_ key is shown once, marked', async () => {
+    const TEST_KEY = `rk_test_Zz98Yy76Xx54_${'y'.repeat(40)}`;
+    const calls = mockFetch([
+      {
+        status: 201,
+        body: {
+          ...created.body,
+          data: { key: TEST_KEY, api_key: { ...created.body.data.api_key, name: 'Sandbox till', prefix: 'rk_test_Zz98Yy76Xx54', mode: 'test' } },
+        },
+      },
+    ]);
+    render(await wrap(<CreateApiKeyDialog open pickDealer={false} onClose={() => undefined} onDone={() => undefined} />));
+    const dialog = screen.getByRole('dialog', { name: 'New API key' });
+    const live = within(dialog).getByRole('radio', { name: /^Live/ }) as HTMLInputElement;
+    const test = within(dialog).getByRole('radio', { name: /^Test/ }) as HTMLInputElement;
+    expect(live.checked).toBe(true);
+    expect(test.checked).toBe(false);
+    expect(within(dialog).getByText('Sandbox: the stand-ins and a separate test wallet; never live money.')).toBeTruthy();
+    expect(within(dialog).getByText(/Sells for real/)).toBeTruthy();
+
+    fireEvent.change(within(dialog).getByLabelText(/^Name/), { target: { value: 'Sandbox till' } });
+    fireEvent.click(test);
+    expect(test.checked).toBe(true);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create key' }));
+
+    const shown = await screen.findByRole('dialog', { name: 'Your new API key' });
+    expect(calls[0].body).toMatchObject({ name: 'Sandbox till', mode: 'test' });
+    expect((within(shown).getByLabelText('API key') as HTMLTextAreaElement).value).toBe(TEST_KEY);
+    expect(within(shown).getByRole('alert').textContent).toContain('rk_test_Zz98Yy76Xx54');
+    const note = within(shown).getByRole('note');
+    expect(note.textContent).toContain('This is a test key');
+    expect(within(note).getByText('Test')).toBeTruthy();
+    expect(within(shown).getByRole('button', { name: 'I have copied it' })).toBeTruthy();
   });
 
   it('offers the webhook scope by its label, unticked: a key manages the webhook only when asked to', async () => {

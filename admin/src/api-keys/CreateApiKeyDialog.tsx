@@ -15,28 +15,33 @@ import {
   FormGroup,
   FormHelperText,
   FormLabel,
+  Radio,
+  RadioGroup,
   Stack,
   TextField,
 } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
-import { API_KEY_SCOPES, createApiKeySchema, type CreatedApiKey } from '@app/contracts';
+import { API_KEY_MODES, API_KEY_SCOPES, createApiKeySchema, type ApiKeyMode, type CreatedApiKey } from '@app/contracts';
 import { useConsoleDataProvider } from '../providers/dataProvider';
 import { fieldErrors, serverMessage } from '../providers/errors';
+import { ModeChip } from './ModeChip';
 
 interface Values {
   dealer: { id: number; name: string } | null;
   name: string;
   scopes: string[];
   ip_allowlist: string;
+  mode: ApiKeyMode;
 }
 // Every scope ticked but webhooks:write: a till's key has no business moving the dealer's events elsewhere.
-const EMPTY: Values = { dealer: null, name: '', scopes: API_KEY_SCOPES.filter((s) => s !== 'webhooks:write'), ip_allowlist: '' };
+// Live unless asked: a test key is a deliberate choice for trying the API on the sandbox.
+const EMPTY: Values = { dealer: null, name: '', scopes: API_KEY_SCOPES.filter((s) => s !== 'webhooks:write'), ip_allowlist: '', mode: 'live' };
 
 /** A scope's label key: i18next reads ':' as its namespace separator. */
 export const scopeLabel = (scope: string) => `api_keys.scopes.${scope.replace(':', '_')}`;
 
 /**
- * The new-key dialog: name, scopes, optional IP allow-list (and, for an admin, the dealer). The
+ * The new-key dialog: name, mode (live or test), scopes, optional IP allow-list (and, for an admin, the dealer). The
  * shared schema checks the form before it is sent and the API's 422 lands on the same fields.
  * Once made, the whole key is shown here only, with a copy button and a plain warning; the dialog
  * then closes only through "I have copied it", so a stray click cannot lose the key.
@@ -71,7 +76,7 @@ export function CreateApiKeyDialog({ open, pickDealer, onClose, onDone }: { open
 
   const submit = async () => {
     if (sending.current) return;
-    const body = { name: values.name, scopes: values.scopes, ip_allowlist: values.ip_allowlist };
+    const body = { name: values.name, scopes: values.scopes, ip_allowlist: values.ip_allowlist, mode: values.mode };
     const checked = createApiKeySchema.safeParse(body);
     const local: Record<string, string> = {};
     if (!checked.success) for (const issue of checked.error.issues) local[String(issue.path[0] ?? 'name')] ??= issue.message;
@@ -91,7 +96,7 @@ export function CreateApiKeyDialog({ open, pickDealer, onClose, onDone }: { open
     } catch (e) {
       const fields = Object.fromEntries(Object.entries(fieldErrors(e)).map(([k, m]) => [k.split('.')[0], m]));
       setErrors(fields);
-      const known = ['name', 'scopes', 'ip_allowlist', 'dealer_id'];
+      const known = ['name', 'scopes', 'ip_allowlist', 'dealer_id', 'mode'];
       const others = Object.entries(fields).filter(([k]) => !known.includes(k));
       setGeneral(others.length ? others.map(([, m]) => m).join(' ') : Object.keys(fields).length ? null : serverMessage(e));
     } finally {
@@ -118,6 +123,14 @@ export function CreateApiKeyDialog({ open, pickDealer, onClose, onDone }: { open
             <Alert severity="warning" role="alert">
               {translate('api_keys.shown_once', { prefix: created.api_key.prefix })}
             </Alert>
+            {created.api_key.mode === 'test' && (
+              <Alert severity="info" role="note" icon={false}>
+                <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+                  <ModeChip mode="test" />
+                  <span>{translate('test_mode.test_key_created')}</span>
+                </Stack>
+              </Alert>
+            )}
             <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', flexDirection: { xs: 'column', sm: 'row' } }}>
               <TextField
                 label={translate('api_keys.key_label')}
@@ -174,6 +187,28 @@ export function CreateApiKeyDialog({ open, pickDealer, onClose, onDone }: { open
             helperText={t(errors.name)}
             slotProps={{ htmlInput: { maxLength: 100 } }}
           />
+          <FormControl error={!!errors.mode} component="fieldset" variant="standard">
+            <FormLabel component="legend">{translate('test_mode.mode')}</FormLabel>
+            <RadioGroup value={values.mode} onChange={(e) => set({ mode: e.target.value as ApiKeyMode })}>
+              {API_KEY_MODES.map((mode) => (
+                <FormControlLabel
+                  key={mode}
+                  value={mode}
+                  control={<Radio />}
+                  label={
+                    <span>
+                      {translate(`test_mode.${mode}`)}
+                      <Box component="span" sx={{ display: 'block', color: 'text.secondary', fontSize: '0.85em' }}>
+                        {translate(`test_mode.${mode}_help`)}
+                      </Box>
+                    </span>
+                  }
+                  sx={{ alignItems: 'flex-start', mb: 0.5, '& .MuiRadio-root': { pt: 0.5 } }}
+                />
+              ))}
+            </RadioGroup>
+            {errors.mode && <FormHelperText>{t(errors.mode)}</FormHelperText>}
+          </FormControl>
           <FormControl error={!!errors.scopes} component="fieldset" variant="standard">
             <FormLabel component="legend">{translate('api_keys.fields.scopes')}</FormLabel>
             <FormGroup>

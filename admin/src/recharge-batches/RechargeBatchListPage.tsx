@@ -14,10 +14,12 @@ import { useSession } from '../providers/useSession';
 import { hasPermission } from '../permissions/permissions';
 import { BATCHES_PATH, fetchBatches } from './batchApi';
 import { BatchProgress, BatchStatusChip } from './BatchParts';
+import { ModeChip } from '../api-keys/ModeChip';
 
 /**
  * /recharge-batches: bulk sales, newest first (a dealer: its own; staff: every dealer's, with the
- * dealer's name). A dealer starts a new one here; a batch still running refreshes its counts.
+ * dealer's name). A dealer starts a new one here; a batch still running refreshes its counts. A
+ * test key's batch (its sales on the sandbox) is marked Test.
  */
 export default function RechargeBatchListPage() {
   const translate = useTranslate();
@@ -66,7 +68,10 @@ export default function RechargeBatchListPage() {
                   <Link component={RouterLink} to={open(b.id)}>
                     <Ltr>{b.id}</Ltr>
                   </Link>
-                  <BatchStatusChip status={b.status} />
+                  <Stack direction="row" sx={{ gap: 0.5, alignItems: 'center' }}>
+                    <ModeChip mode={b.mode} />
+                    <BatchStatusChip status={b.status} />
+                  </Stack>
                 </Stack>
                 {b.dealer && <Typography variant="body2">{b.dealer.name}</Typography>}
                 <Typography variant="body2" color="text.secondary">
@@ -100,7 +105,10 @@ export default function RechargeBatchListPage() {
                   </TableCell>
                   {data.data.some((x) => x.dealer) && <TableCell>{b.dealer?.name ?? '—'}</TableCell>}
                   <TableCell>
-                    <BatchStatusChip status={b.status} />
+                    <Stack direction="row" sx={{ gap: 0.5, alignItems: 'center', flexWrap: 'wrap' }}>
+                      <BatchStatusChip status={b.status} />
+                      <ModeChip mode={b.mode} />
+                    </Stack>
                   </TableCell>
                   <TableCell sx={{ minWidth: 320 }}>
                     <BatchProgress batch={b} />

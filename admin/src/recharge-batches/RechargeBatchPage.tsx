@@ -17,6 +17,7 @@ import { hasPermission } from '../permissions/permissions';
 import { serverMessage } from '../providers/errors';
 import { BATCHES_PATH, cancelBatch, fetchBatch } from './batchApi';
 import { BatchProgress, BatchStatusChip } from './BatchParts';
+import { ModeChip } from '../api-keys/ModeChip';
 
 /** A line's outcome: its sale (a link, with the sale's status), or why it was refused. */
 function LineOutcome({ line }: { line: RechargeBatchLineResponse }) {
@@ -116,6 +117,7 @@ export default function RechargeBatchPage() {
               {data.status !== 'completed' && (
                 <CancelBatchButton id={id} onDone={() => void queryClient.invalidateQueries({ queryKey: ['recharge-batch', id] })} />
               )}
+              <ModeChip mode={data.mode} />
               <BatchStatusChip status={data.status} />
             </Stack>
           )

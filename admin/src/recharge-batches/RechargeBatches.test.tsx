@@ -27,6 +27,7 @@ afterEach(() => {
 const batch = (over: Partial<RechargeBatchResponse> = {}): RechargeBatchResponse => ({
   id: 'RB7K3M9Q2XPA',
   client_reference: null,
+  mode: 'live',
   status: 'running',
   lines_total: 3,
   lines_pending: 1,
@@ -248,5 +249,31 @@ describe('the list', () => {
     await renderScreen(<RechargeBatchListPage />, { path: '/recharge-batches', url: '/recharge-batches', permissions: ['view recharges'] });
     expect(await screen.findByText('Hodan Telecom')).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'New bulk sale' })).toBeNull();
+  });
+});
+
+describe('a test key’s bulk sale', () => {
+  it('is marked Test in the list (beside its status) and on its page; a live one is not', async () => {
+    const sandbox = batch({ id: 'RBTESTBATCH1', mode: 'test', status: 'completed', progress: 100 });
+    serveRoutes({ 'GET /api/v1/recharge-batches': () => page([sandbox, batch({ status: 'completed', progress: 100 })]) });
+    await renderScreen(<RechargeBatchListPage />, { path: '/recharge-batches', url: '/recharge-batches', permissions: DEALER, userType: 'dealer' });
+    const testRow = (await screen.findByRole('link', { name: 'RBTESTBATCH1' })).closest('tr')!;
+    expect(within(testRow).getByText('Test').closest('.MuiChip-root')!.className).toContain('MuiChip-colorWarning');
+    expect(within(testRow).getByText('Completed')).toBeTruthy();
+    expect(within(screen.getByRole('link', { name: 'RB7K3M9Q2XPA' }).closest('tr')!).queryByText('Test')).toBeNull();
+    cleanup();
+    clearSession();
+
+    serveRoutes({
+      'GET /api/v1/recharge-batches/RBTESTBATCH1': () => ok(detail({ ...sandbox, lines_pending: 0, sales: { delivered: 1, failed: 0, in_progress: 0 } })),
+    });
+    await renderScreen(<RechargeBatchPage />, {
+      path: '/recharge-batches/:id',
+      url: '/recharge-batches/RBTESTBATCH1',
+      permissions: DEALER,
+      userType: 'dealer',
+    });
+    expect(await screen.findByText('100% handled')).toBeTruthy();
+    expect(screen.getByText('Test').closest('.MuiChip-root')!.className).toContain('MuiChip-colorWarning');
   });
 });

@@ -16,6 +16,7 @@ import { RechargeStatus, StateChip } from './RechargeStatus';
 import { RemoteCallTimeline, vendorName } from './RemoteCallTimeline';
 import { PaidBackPanel } from './PaidBack';
 import { SettlePanel } from './SettlePanel';
+import { ModeChip } from '../api-keys/ModeChip';
 
 export interface RechargeDetailData {
   recharge: RechargeResponse;
@@ -116,6 +117,7 @@ export const waitingSince = (r: Pick<RechargeResponse, 'needs_review_at' | 'crea
  * One sale in a drawer over its list: the figures, where the payment and the delivery stand, the
  * review reason and (for 'review recharges') the Settle panel, the remote-call trail, the
  * activity timeline and its wallet transactions. Pending and processing sales refresh every 2 s.
+ * A test sale (a test key's, on the sandbox) says so first.
  */
 export function RechargeDetail({ id, onClose }: { id: string | null; onClose: () => void }) {
   const translate = useTranslate();
@@ -228,6 +230,15 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
       )}
       {r && (
         <Box sx={{ px: { xs: 2, sm: 3 }, pb: 3 }}>
+          {r.mode === 'test' && (
+            <Alert severity="warning" variant="outlined" icon={false} sx={{ my: 1 }} data-testid="test-sale">
+              <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 0.5 }}>
+                <ModeChip mode="test" />
+                <AlertTitle sx={{ m: 0 }}>{translate('test_mode.test_sale')}</AlertTitle>
+              </Stack>
+              {translate('test_mode.test_sale_help')}
+            </Alert>
+          )}
           <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap', my: 1 }}>
             <RechargeStatus status={r.status} />
             {r.status === 'failed' && can('retry recharges') && (

@@ -7,6 +7,7 @@ import { dataProvider } from '../providers/dataProvider';
 import { testI18nProvider } from '../test/i18n';
 import { serveRoutes, type RoutedCall } from '../test/fetchMock';
 import RechargeList from './RechargeList';
+import { RechargeDetail } from './RechargeDetail';
 
 /**
  * The recharges list's payment-state filter: "To pay back by hand" asks the API for
@@ -26,6 +27,7 @@ const sale = (over: Partial<RechargeResponse>) =>
     id: 41,
     h_id: 'r41',
     reference: 'RC7Q2M4K8P1Z',
+    mode: 'live',
     dealer: { id: 3, h_id: 'x3', name: 'Demo Dealer', dealer_code: 'DEMO' },
     status: 'refunded',
     provider_name: 'Hormuud',
@@ -106,5 +108,117 @@ describe('the recharges list: money to pay back by hand', () => {
     await screen.findByText('RC7Q2M4K8P1Z');
     expect(lists(calls).every((c) => c.query.get('payment_state') === 'refund_due')).toBe(true);
     expect(screen.getByRole('combobox', { name: 'Payment' }).textContent).toBe('To pay back by hand');
+  });
+});
+
+describe('the recharges list: test sales', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  const testSale = sale({ id: 50, h_id: 'r50', reference: 'RCTEST000050', mode: 'test', status: 'completed', payment_state: 'collected' });
+  const liveSale = sale({ id: 40, h_id: 'r40', reference: 'RC0000000040', status: 'completed', payment_state: 'collected' });
+
+  async function renderModes() {
+    const i18nProvider = await testI18nProvider();
+    const calls = serveRoutes({
+      'GET /api/v1/user-options': () => page([]),
+      // As the API: live sales unless mode=test.
+      'GET /api/v1/recharges': (c) => page(c.query.get('mode') === 'test' ? [testSale] : [liveSale]),
+    });
+    render(
+      <MemoryRouter initialEntries={['/recharges']}>
+        <AdminContext dataProvider={dataProvider} authProvider={authProvider} i18nProvider={i18nProvider} store={memoryStore()}>
+          <Routes>
+            <Route path="/recharges/*" element={<RechargeList />} />
+          </Routes>
+        </AdminContext>
+      </MemoryRouter>,
+    );
+    return calls;
+  }
+
+  it('shows live sales under "Live" by default; the Mode filter asks the API for mode=test and marks each test sale', async () => {
+    const calls = await renderModes();
+    const live = (await screen.findByText('RC0000000040')).closest('tr')!;
+    expect(within(live).queryByText('Test')).toBeNull();
+    expect(screen.getByRole('combobox', { name: 'Mode' }).textContent).toBe('Live');
+    // The default is the API's own (no mode sent): live.
+    expect(lists(calls)[0].query.get('mode')).toBeNull();
+
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Mode' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Test' }));
+    await waitFor(() => expect(lists(calls).some((c) => c.query.get('mode') === 'test')).toBe(true));
+    const test = (await screen.findByText('RCTEST000050')).closest('tr')!;
+    const chip = within(test).getByText('Test').closest('.MuiChip-root')!;
+    expect(chip.className).toContain('MuiChip-colorWarning');
+    expect(within(test).getByText('Completed')).toBeTruthy();
+    expect(screen.queryByText('RC0000000040')).toBeNull();
+  });
+
+  it('on a phone, a test sale’s line carries the Test chip too', async () => {
+    // A phone's width: MUI's useMediaQuery asks matchMedia.
+    vi.stubGlobal(
+      'matchMedia',
+      (query: string) =>
+        ({
+          matches: true,
+          media: query,
+          onchange: null,
+          addListener: () => undefined,
+          removeListener: () => undefined,
+          addEventListener: () => undefined,
+          removeEventListener: () => undefined,
+          dispatchEvent: () => false,
+        }) as MediaQueryList,
+    );
+    const i18nProvider = await testI18nProvider();
+    serveRoutes({
+      'GET /api/v1/user-options': () => page([]),
+      'GET /api/v1/recharges': () => page([testSale, liveSale]),
+    });
+    render(
+      <MemoryRouter initialEntries={['/recharges']}>
+        <AdminContext dataProvider={dataProvider} authProvider={authProvider} i18nProvider={i18nProvider} store={memoryStore()}>
+          <Routes>
+            <Route path="/recharges/*" element={<RechargeList />} />
+          </Routes>
+        </AdminContext>
+      </MemoryRouter>,
+    );
+    const items = await screen.findAllByRole('listitem');
+    expect(screen.queryByRole('table')).toBeNull();
+    const withTest = items.filter((li) => within(li).queryByText('Test'));
+    expect(withTest).toHaveLength(1);
+    expect(withTest[0].textContent).toContain('615559999');
+  });
+
+  it('the detail of a test sale says so first: a test sale, on the sandbox, no live money', async () => {
+    const i18nProvider = await testI18nProvider();
+    serveRoutes({
+      'GET /api/v1/recharges/50': () => ({ body: { success: true, data: { recharge: testSale, timeline: [], transactions: [], remote_calls: [] } } }),
+      'GET /api/v1/recharges/40': () => ({ body: { success: true, data: { recharge: liveSale, timeline: [], transactions: [], remote_calls: [] } } }),
+    });
+    render(
+      <AdminContext dataProvider={dataProvider} authProvider={authProvider} i18nProvider={i18nProvider} store={memoryStore()}>
+        <RechargeDetail id="50" onClose={() => undefined} />
+      </AdminContext>,
+    );
+    const drawer = await screen.findByRole('dialog', { name: 'Recharge' });
+    const notice = await within(drawer).findByTestId('test-sale');
+    expect(notice.textContent).toContain('Test sale (sandbox: no live money)');
+    expect(notice.textContent).toContain('paid from the test wallet');
+    cleanup();
+
+    render(
+      <AdminContext dataProvider={dataProvider} authProvider={authProvider} i18nProvider={i18nProvider} store={memoryStore()}>
+        <RechargeDetail id="40" onClose={() => undefined} />
+      </AdminContext>,
+    );
+    const liveDrawer = await screen.findByRole('dialog', { name: 'Recharge' });
+    await within(liveDrawer).findByText('RC0000000040');
+    expect(within(liveDrawer).queryByTestId('test-sale')).toBeNull();
+    expect(within(liveDrawer).queryByText(/Test sale/)).toBeNull();
   });
 });

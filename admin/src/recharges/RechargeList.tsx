@@ -26,10 +26,14 @@ import { useIsPhone } from '../common/useIsPhone';
 import { ListEmpty, ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
 import { useListUrls, usePresetFilters } from '../common/listUrl';
 import { DealerFilterInput } from '../common/userOptions';
+import { MODE_CHOICES, ModeChip } from '../api-keys/ModeChip';
 
 export { RechargeStatus };
 
-/** /recharges: every sale (a dealer: its own), filters, CSV, and /recharges/{id} opens its detail. */
+/**
+ * /recharges: every sale (a dealer: its own), filters, CSV, and /recharges/{id} opens its detail.
+ * Live sales unless the Mode filter asks for the test ones (a test key's, on the sandbox).
+ */
 export default function RechargeList() {
   const translate = useTranslate();
   const navigate = useNavigate();
@@ -84,6 +88,8 @@ export default function RechargeList() {
       choices={PAYMENT_STATES.map((s) => ({ id: s, name: `recharges.payment_states.${s}` }))}
       alwaysOn
     />,
+    // No mode chosen is the API's default, live: the box says so rather than showing a blank.
+    <SelectInput key="mode" source="mode" label="test_mode.mode" choices={MODE_CHOICES} format={(v?: string) => v || 'live'} alwaysOn />,
     <DateInput key="from" source="from" label="wallets.fields.from" alwaysOn />,
     <DateInput key="to" source="to" label="wallets.fields.to" alwaysOn />,
     <TextInput key="phone" source="phone" label="recharges.fields.phone" alwaysOn />,
@@ -122,7 +128,13 @@ export default function RechargeList() {
       >
         {phone ? (
           <SimpleList
-            primaryText={(r: RechargeResponse) => `${r.provider_name} · ${r.bundle_name}`}
+            // The Test chip beside the bundle: the tertiary corner is drawn faded.
+            primaryText={(r: RechargeResponse) => (
+              <Stack component="span" direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+                <span>{`${r.provider_name} · ${r.bundle_name}`}</span>
+                <ModeChip mode={r.mode} />
+              </Stack>
+            )}
             secondaryText={(r: RechargeResponse) => `${ltr(r.phone)} · ${ltr(`${r.amount} ${r.currency}`)}${dealer ? '' : ` · ${r.dealer.name}`}`}
             tertiaryText={(r: RechargeResponse) => <SaleState r={r} stacked />}
             linkType={false}
@@ -148,15 +160,18 @@ export default function RechargeList() {
 
 /**
  * A row's status, and beside it (`stacked`: under it, a phone's narrow corner) "To pay back by hand"
- * while the customer's money is owed back (refund_due).
+ * while the customer's money is owed back (refund_due), and (a table row) "Test" for a sale on the sandbox.
  */
 function SaleState({ r, stacked = false }: { r: RechargeResponse; stacked?: boolean }) {
   const status = <RechargeStatus status={r.status} reason={r.review_reason} />;
-  if (r.payment_state !== 'refund_due') return status;
+  const owed = r.payment_state === 'refund_due';
+  const test = r.mode === 'test' && !stacked;
+  if (!owed && !test) return status;
   return (
     <Stack direction={stacked ? 'column' : 'row'} sx={{ gap: 0.5, flexWrap: 'wrap', alignItems: stacked ? 'flex-end' : 'center' }}>
       {status}
-      <StateChip kind="payment" state={r.payment_state} />
+      {owed && <StateChip kind="payment" state={r.payment_state} />}
+      {test && <ModeChip mode="test" />}
     </Stack>
   );
 }

@@ -16,6 +16,7 @@ const delivery = (over: Partial<WebhookDeliveryResponse> = {}): WebhookDeliveryR
   event_id: 'evt_test1',
   dealer,
   type: 'webhook.test',
+  mode: 'live',
   status: 'pending',
   attempts: 1,
   next_attempt_at: '2026-11-26T09:01:00.000Z',
@@ -230,6 +231,41 @@ describe('the webhook delivery log', () => {
     fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Event' }));
     fireEvent.click(await screen.findByRole('option', { name: 'Low wallet balance' }));
     await waitFor(() => expect(lists(calls).some((c) => c.query.get('status') === 'failed' && c.query.get('type') === 'wallet.low_balance')).toBe(true));
+  });
+});
+
+describe('the webhook delivery log in test mode', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it('marks each event with its mode (Test apart), and filters by mode through the API', async () => {
+    const sandbox = delivery({
+      id: 8,
+      h_id: 'dLv8',
+      event_id: 'evt_sbx1',
+      type: 'recharge.delivered',
+      mode: 'test',
+      status: 'delivered',
+      last_status_code: 200,
+    });
+    const calls = serveRoutes({
+      'GET /api/v1/webhook-deliveries': (c) => page(c.query.get('mode') === 'test' ? [sandbox] : [sandbox, delivery()]),
+    });
+    await renderLog(MANAGE);
+    const testRow = (await screen.findByText('Sale delivered')).closest('tr')!;
+    expect(within(testRow).getByText('Test').closest('.MuiChip-root')!.className).toContain('MuiChip-colorWarning');
+    const liveRow = screen.getByText('Test event').closest('tr')!;
+    expect(within(liveRow).getByText('Live')).toBeTruthy();
+    expect(within(liveRow).queryByText('Test')).toBeNull();
+    // Both modes unless one is chosen.
+    expect(lists(calls)[0].query.get('mode')).toBeNull();
+
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Mode' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Test' }));
+    await waitFor(() => expect(lists(calls).some((c) => c.query.get('mode') === 'test')).toBe(true));
+    await waitFor(() => expect(screen.queryByText('Test event')).toBeNull());
   });
 });
 

@@ -11,6 +11,7 @@ import { useConsoleDataProvider } from '../providers/dataProvider';
 import { serverMessage } from '../providers/errors';
 import { DetailList } from '../common/DetailList';
 import { DetailDrawer } from '../common/DetailDrawer';
+import { MODE_CHOICES, ModeChip } from '../api-keys/ModeChip';
 
 export const DELIVERIES = 'webhook-deliveries';
 /** The answer excerpt shown in a row: the drawer shows what the server kept (500 characters). */
@@ -95,7 +96,13 @@ function DeliveryRows({ showDealer, canManage, path }: { showDealer: boolean; ca
   if (phone)
     return (
       <SimpleList
-        primaryText={(d: WebhookDeliveryResponse) => translate(typeLabel(d.type))}
+        // The Test chip beside the event: the tertiary corner is drawn faded.
+        primaryText={(d: WebhookDeliveryResponse) => (
+          <Stack component="span" direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+            <span>{translate(typeLabel(d.type))}</span>
+            <ModeChip mode={d.mode} />
+          </Stack>
+        )}
         secondaryText={(d: WebhookDeliveryResponse) => (
           <span>
             {fmt.dateTime(d.created_at)}
@@ -123,6 +130,7 @@ function DeliveryRows({ showDealer, canManage, path }: { showDealer: boolean; ca
         )}
       />
       {showDealer && <FunctionField label="webhooks.fields.dealer" render={(d: WebhookDeliveryResponse) => d.dealer.name} />}
+      <FunctionField label="test_mode.mode" render={(d: WebhookDeliveryResponse) => <ModeChip mode={d.mode} showLive />} />
       <FunctionField label="webhooks.fields.status" render={(d: WebhookDeliveryResponse) => <DeliveryStatus d={d} />} />
       <FunctionField label="webhooks.fields.attempts" render={(d: WebhookDeliveryResponse) => d.attempts} />
       <FunctionField
@@ -174,6 +182,10 @@ export function DeliveryDrawer({
             </dd>
             <dt>{translate('webhooks.fields.dealer')}</dt>
             <dd>{d.dealer.name}</dd>
+            <dt>{translate('test_mode.mode')}</dt>
+            <dd>
+              <ModeChip mode={d.mode} showLive />
+            </dd>
             <dt>{translate('webhooks.fields.status')}</dt>
             <dd>
               <DeliveryStatus d={d} />
@@ -238,7 +250,7 @@ export function DeliveryDrawer({
 
 /**
  * The delivery log (GET /webhook-deliveries): every event with its status, attempts, next try and
- * the receiver's last answer, newest first, filtered by status and type (and, for an admin, by the
+ * the receiver's last answer, newest first, filtered by status, type and mode (and, for an admin, by the
  * dealer chosen above it). Refreshed every few seconds, since the dispatcher works in the background.
  */
 export function WebhookDeliveryLog({ showDealer, path }: { showDealer: boolean; path: (id: Identifier) => string }) {
@@ -254,6 +266,8 @@ export function WebhookDeliveryLog({ showDealer, path }: { showDealer: boolean; 
       choices={WEBHOOK_DELIVERY_STATUSES.map((s) => ({ id: s, name: `webhooks.status.${s}` }))}
     />,
     <SelectInput key="type" source="type" label="webhooks.fields.type" alwaysOn choices={WEBHOOK_EVENT_TYPES.map((t) => ({ id: t, name: typeLabel(t) }))} />,
+    // Both modes unless one is chosen: a test key's events are sent to the same receiver.
+    <SelectInput key="mode" source="mode" label="test_mode.mode" alwaysOn choices={MODE_CHOICES} />,
   ]);
   return (
     <Box component="section" aria-label={translate('webhooks.log_title')}>

@@ -61,6 +61,7 @@ const delivery = (over: Partial<WebhookDeliveryResponse>): WebhookDeliveryRespon
   event_id: 'evt_0001',
   dealer,
   type: 'recharge.delivered',
+  mode: 'live',
   status: 'delivered',
   attempts: 1,
   next_attempt_at: null,

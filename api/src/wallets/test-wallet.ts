@@ -1,4 +1,4 @@
-import { TEST_WALLET_BALANCE } from '@app/contracts';
+import { formatMinor, TEST_WALLET_BALANCE } from '@app/contracts';
 import { isUniqueViolation } from '../database/db-errors.ts';
 import { toDbTime } from '../database/time.ts';
 import { transact, type ServiceContext } from '../platform/context.ts';
@@ -62,8 +62,9 @@ export async function resetTestWallet(ctx: ServiceContext, dealerId: number): Pr
       action: 'test_wallet_reset',
       subjectType: 'wallet',
       subjectId: walletId,
-      before: { balance: before, mode: 'test' },
-      after: { balance: TEST_WALLET_BALANCE, mode: 'test' },
+      // Amounts as people read them (the log shows them as they are written).
+      before: { balance: formatMinor(before) },
+      after: { balance: formatMinor(TEST_WALLET_BALANCE) },
     });
   });
   return walletId;
