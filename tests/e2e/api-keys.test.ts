@@ -14,10 +14,11 @@ const signedIn = (who: typeof ADMIN, path: string, viewport?: { width: number; h
 
 const reseller = (key: string, path: string) => fetch(`${env.server.url}/api/reseller/v1${path}`, { headers: { Authorization: `Bearer ${key}` } });
 
-async function createKey(page: Page, name: string): Promise<string> {
+async function createKey(page: Page, name: string, mode: 'Live' | 'Test' = 'Live'): Promise<string> {
   await page.getByRole('button', { name: 'New key' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'New API key' });
   await dialog.getByLabel('Name').fill(name);
+  if (mode === 'Test') await dialog.getByRole('radio', { name: /^Test/ }).check();
   await dialog.getByRole('button', { name: 'Create key' }).click();
   const shown = page.getByRole('dialog', { name: 'Your new API key' });
   await shown.getByText('You will not see it again', { exact: false }).waitFor();
@@ -69,7 +70,7 @@ describe('API keys', () => {
     const dialog = page.getByRole('dialog', { name: 'New API key' });
     await dialog.getByRole('button', { name: 'Create key' }).click();
     await dialog.getByText('Choose the dealer').waitFor();
-    await dialog.getByLabel('Dealer').fill('DEMO');
+    await dialog.getByRole('combobox', { name: /^Dealer/ }).fill('DEMO');
     await page.getByRole('option', { name: 'Demo Dealer (DEMO)' }).click();
     await dialog.getByLabel('Name').fill('Demo website');
     await dialog.getByRole('button', { name: 'Create key' }).click();
@@ -78,6 +79,49 @@ describe('API keys', () => {
     expect(wallet.data.wallet.dealer.dealer_code).toBe('DEMO');
     await page.getByRole('button', { name: 'I have copied it' }).click();
     await page.getByRole('row').filter({ hasText: 'Demo website' }).getByText('Demo Dealer').waitFor();
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('a test key sells in the sandbox: its sale is marked Test in the console, paid from the test wallet, which is reset after a confirmation', async () => {
+    const { page, errors, close } = await signedIn(DEALER, '/api-keys');
+    const key = await createKey(page, 'Sandbox till', 'Test');
+    expect(key).toMatch(/^rk_test_[A-Za-z0-9]{12}_[A-Za-z0-9]{40}$/);
+    await page.getByRole('dialog', { name: 'Your new API key' }).getByText('This is a test key', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await page.getByRole('row').filter({ hasText: 'Sandbox till' }).getByText('Test', { exact: true }).waitFor();
+    await page.getByText('1000.00 USD').waitFor();
+
+    // Its system sells, paid from the test wallet (the API suite checks the live wallet stays).
+    expect((await (await reseller(key, '/wallet')).json()).data.wallet.balance).toBe('1000.00');
+    const catalogue = (await (await reseller(key, '/catalogue')).json()).data;
+    const bundle = catalogue.providers[0].categories[0].bundles[0];
+    const sold = await fetch(`${env.server.url}/api/reseller/v1/recharges`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', 'Idempotency-Key': 'e2e-test-sale-1' },
+      body: JSON.stringify({ bundle_id: bundle.id, phone: '0615123456', payment: 'wallet' }),
+    });
+    expect(sold.status).toBe(201);
+    const sale = (await sold.json()).data;
+    expect(sale.mode).toBe('test');
+    await page.reload();
+    await page.getByText(`${((100000 - Math.round(Number(bundle.cost) * 100)) / 100).toFixed(2)} USD`).waitFor();
+
+    // The console's sales: not among the live ones; on the test list, marked.
+    await page.goto(`${env.server.url}/recharges`);
+    await page.getByRole('heading', { name: 'Recharges', level: 1 }).waitFor();
+    expect(await page.getByText(sale.reference).count()).toBe(0);
+    await page.goto(`${env.server.url}/recharges?filter=${encodeURIComponent(JSON.stringify({ mode: 'test' }))}`);
+    const row = page.getByRole('row').filter({ hasText: '615123456' }).first();
+    await row.getByText('Test', { exact: true }).waitFor();
+
+    // The reset asks first, then the balance is back.
+    await page.goto(`${env.server.url}/api-keys`);
+    await page.getByRole('button', { name: 'Reset test balance' }).click();
+    await page.getByRole('dialog', { name: 'Reset the test balance?' }).getByRole('button', { name: /reset/i }).last().click();
+    await page.getByText('The test wallet is back to its starting balance.').waitFor();
+    await page.getByRole('dialog', { name: 'Reset the test balance?' }).waitFor({ state: 'detached' });
+    await page.getByText('1000.00 USD').waitFor();
     expect(errors).toEqual([]);
     await close();
   });
