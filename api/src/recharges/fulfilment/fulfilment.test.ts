@@ -142,6 +142,31 @@ describe('the reconciliation cannot starve', () => {
     expect(log).not.toContain('recharge_resumed');
   });
 
+  it('a release the gateway keeps refusing stays in review: asked on its backoff, never resumed to be refused again', async () => {
+    const shop = await makeShop(h, root, 'cost', { balance: '50' });
+    // 0005: approved, then every commit and cancel answers 503; ...9999: the operator refuses the top-up.
+    const [sale] = await sales(shop, 1, { payer_phone: '0617770005', phone: '0615559999' });
+    const worker = kit.newWorker({ checkMaxMs: 20, downVendorLookupsPerMinute: 100_000 });
+    await worker.drain();
+    expect(await row(sale.id)).toMatchObject({ status: 'needs_review', delivery_state: 'failed', payment_state: 'releasing' });
+    const cancels = async () =>
+      Number(
+        ((await h.knex('remote_calls').where({ recharge_id: sale.id }).where('operation', 'like', '%CANCEL%').count({ n: '*' }).first()) as { n: number }).n,
+      );
+    const before = await cancels();
+    for (let round = 0; round < 3; round++) {
+      await new Promise((res) => setTimeout(res, 40));
+      await worker.reconcile();
+      await worker.drain();
+      expect(await row(sale.id)).toMatchObject({ status: 'needs_review', last_check_note: expect.stringContaining('approved') });
+    }
+    // Asked (lookups), never sent again to be refused: the cancel calls are the worker's own.
+    expect(await cancels()).toBe(before);
+    const log = (await h.knex('activity_log').where({ subject_type: 'recharge', subject_id: sale.id })).map((l: { action: string }) => l.action);
+    expect(log.filter((a: string) => a === 'recharge_needs_review')).toHaveLength(1);
+    expect(log).not.toContain('recharge_resumed');
+  });
+
   it('two workers reconciling at the same moment ask about each due sale once (its lease)', async () => {
     const shop = await makeShop(h, root, 'cost', { balance: '50' });
     const made = await unsureInReview(shop, 20);
