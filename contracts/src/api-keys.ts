@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { displayNameSchema, requiredRefSchema } from './common.ts';
+import { API_KEY_MODES, displayNameSchema, requiredRefSchema, type ApiKeyMode } from './common.ts';
+
+export { API_KEY_MODES, type ApiKeyMode };
 import { RECHARGE_STATUSES, somaliPhone, type RechargeStatus } from './recharges.ts';
 import { listParams } from './list-query.ts';
 import { nationalNumber } from './phone.ts';
@@ -17,8 +19,6 @@ export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
  * A key's mode (docs/api-conventions.md, "Test mode"): `live` keys sell for real; `test` keys act
  * on the dealer's sandbox (the embedded stand-ins, a separate test wallet), never on live money.
  */
-export const API_KEY_MODES = ['live', 'test'] as const;
-export type ApiKeyMode = (typeof API_KEY_MODES)[number];
 /** The start of a key of each mode: rk_live_ or rk_test_. */
 export const apiKeyMark = (mode: ApiKeyMode) => `rk_${mode}_`;
 /** The balance a dealer's test wallet starts with (and is reset to), in minor units: 1,000.00. */

@@ -102,3 +102,11 @@ export const sortOrderSchema = z.preprocess(
     .max(1_000_000, { message: 'validation:sort_order_invalid' })
     .optional(),
 );
+
+/**
+ * Live or test (docs/api-conventions.md, "Test mode"): a key's mode, and the mode of what it did
+ * (its sales, batches, wallet, events). Here, beside the other shared enums, so every contract
+ * file can name it without importing api-keys.ts.
+ */
+export const API_KEY_MODES = ['live', 'test'] as const;
+export type ApiKeyMode = (typeof API_KEY_MODES)[number];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listParams } from './list-query.ts';
-import { requiredRefSchema } from './common.ts';
+import { API_KEY_MODES, requiredRefSchema } from './common.ts';
 import { clientReferenceSchema } from './api-keys.ts';
 import { RECHARGE_STATUSES } from './recharges.ts';
 import { dealerRefSchema } from './responses.ts';
@@ -79,7 +79,7 @@ export type BatchPreview = z.infer<typeof batchPreviewSchema>;
 export const rechargeBatchResponseSchema = z.object({
   id: z.string().describe('The batch reference, RB + 10 characters'),
   client_reference: z.string().nullable(),
-  mode: z.enum(['live', 'test']).describe('test: made with a test key, its sales on the sandbox'),
+  mode: z.enum(API_KEY_MODES).describe('test: made with a test key, its sales on the sandbox'),
   status: z.enum(BATCH_STATUSES),
   dealer: dealerRefSchema.optional().describe('Console answers only'),
   lines_total: z.number().int(),

@@ -1,5 +1,6 @@
 import { z, type ZodType } from 'zod';
 import { dealerRefSchema } from './responses.ts';
+import { API_KEY_MODES } from './common.ts';
 import { listParams } from './list-query.ts';
 import { PAYMENT_STATES, RECHARGE_STATUSES } from './recharges.ts';
 import { TRANSACTION_KINDS } from './wallets.ts';
@@ -103,7 +104,7 @@ export const webhookDeliveryResponseSchema = z.object({
   event_id: z.string(),
   dealer: dealerRefSchema,
   type: z.enum(WEBHOOK_EVENT_TYPES),
-  mode: z.enum(['live', 'test']).describe("test: the event of a test key's sandbox"),
+  mode: z.enum(API_KEY_MODES).describe("test: the event of a test key's sandbox"),
   status: z.enum(WEBHOOK_DELIVERY_STATUSES),
   attempts: z.number().int(),
   next_attempt_at: z.string().nullable(),
@@ -172,7 +173,7 @@ const payload = <T extends WebhookEventType>(type: T, data: ZodType, description
     .object({
       type: z.literal(type),
       timestamp: z.string().describe("When the event happened (ISO 8601); the attempt's time is the webhook-timestamp header"),
-      mode: z.enum(['live', 'test']).describe('test: an event of the sandbox (a test key\u2019s sale, the test wallet); live: real money'),
+      mode: z.enum(API_KEY_MODES).describe('test: an event of the sandbox (a test key\u2019s sale, the test wallet); live: real money'),
       data,
     })
     .describe(description);
@@ -196,6 +197,6 @@ export const WEBHOOK_EVENT_SCHEMAS: Record<WebhookEventType, ZodType> = {
 export const webhookDeliveryListQuery = z.object({
   status: z.enum(WEBHOOK_DELIVERY_STATUSES, { message: 'validation:webhook_status_invalid' }).optional(),
   type: z.enum(WEBHOOK_EVENT_TYPES, { message: 'validation:webhook_type_invalid' }).optional(),
-  mode: z.enum(['live', 'test'], { message: 'validation:invalid_value' }).optional().describe('live or test events only (a key reads its own mode\u2019s)'),
+  mode: z.enum(API_KEY_MODES, { message: 'validation:api_key_mode_invalid' }).optional().describe('live or test events only (a key reads its own mode\u2019s)'),
   ...listParams({ sort: ['id'] }),
 });

@@ -30,6 +30,8 @@ export type RemoteTrail = (rechargeId: number | null, call: RemoteCallRecord) =>
 /** Who the call is for: the sale, so the trail line lands on it. */
 export interface CallFor {
   rechargeId: number | null;
+  /** A test sale's call to the sandbox: it says nothing of the live vendor's health (the vendor gate is not told). */
+  sandbox?: boolean;
 }
 
 /** Keys whose values never reach the trail (secrets and tokens). */
@@ -134,7 +136,7 @@ export async function callJson(fetchImpl: FetchLike, trail: RemoteTrail, forWhom
     result = { kind: 'lost', status: null, error: describeFailure(err) };
     outcome = 'unknown';
   }
-  if (result.kind === 'answer' || !call.waitsOnPerson) for (const listener of listeners) listener(call.system, result.kind === 'answer');
+  if (!forWhom.sandbox && (result.kind === 'answer' || !call.waitsOnPerson)) for (const listener of listeners) listener(call.system, result.kind === 'answer');
   let shownResponse: string | null = null;
   if (responseText) {
     try {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  API_KEY_MODES,
   dateParam,
   listParams,
   rechargeResponseSchema,
@@ -35,7 +36,7 @@ export type { RechargeMoney } from './recharge-console.service.ts';
 
 const listQuery = z.object({
   mode: z
-    .enum(['live', 'test'], { message: 'validation:invalid_value' })
+    .enum(API_KEY_MODES, { message: 'validation:api_key_mode_invalid' })
     .optional()
     .describe("live (default): real sales; test: the sandbox sales of the dealers' test keys"),
   dealer_id: z.string().optional(),

@@ -266,6 +266,68 @@ describe('test keys', () => {
     expect((await get(liveKey, `/recharge-batches/${res.body.data.id}`)).status).toBe(404);
   });
 
+  it('a failed test sale retried from the console is tried again in the sandbox, never through the live gateway', async () => {
+    // "Profit Only": nothing debited, so a sale that never reached the gateway may be tried again.
+    const profitShop = await makeShop(h, root, 'profit', { balance: '5' });
+    const made = await h.http().post('/api/v1/dealer/api-keys').set(bearer(profitShop.token)).send({ name: 'Profit sandbox', scopes: SCOPES, mode: 'test' });
+    const profitTestKey = made.body.data.key as string;
+    const sold = await sell(profitTestKey, {
+      bundle_id: profitShop.bundleId,
+      phone: '0615333444',
+      payment: { method_id: profitShop.methodId, payer_phone: '0615000777' },
+    });
+    expect(sold.status).toBe(201);
+    // As after a payment that never reached the gateway (payer ...0002 at its timeout).
+    await h.knex('recharges').where({ id: sold.body.data.id }).update({ status: 'failed', payment_state: 'absent', failed_at: toDbTime() });
+    const retried = await h.http().post(`/api/v1/recharges/${sold.body.data.id}/retry`).set(bearer(root));
+    expect(retried.status).toBe(200);
+    expect(await h.knex('recharges').where({ id: sold.body.data.id }).first('payment_adapter', 'mode')).toEqual({ payment_adapter: 'sandbox', mode: 'test' });
+    await worker.drain();
+    const r = await h.knex('recharges').where({ id: sold.body.data.id }).first();
+    expect(r).toMatchObject({ status: 'completed', payment_state: 'collected', mode: 'test' });
+    expect(live.waafipay.byReference(r.reference)).toBeUndefined();
+    expect(sandbox.waafipay.byReference(r.reference)).toBeTruthy();
+    // Its profit went to the test wallet, never the live one.
+    const testWallet = await h.knex('wallets').where({ dealer_id: profitShop.dealerId, mode: 'test' }).first('id');
+    const profit = await h.knex('wallet_transactions').where({ recharge_id: r.id, kind: 'profit_credit' }).first('wallet_id', 'amount');
+    expect(profit).toMatchObject({ wallet_id: testWallet.id, amount: 15 });
+    expect(await walletBalance(h, profitShop.walletId)).toBe(500);
+  });
+
+  it('test sales whose payments get no answer never mark the live gateway down (the vendor gate is not told)', async () => {
+    await h.knex('vendor_health').delete();
+    const quick = new RechargeWorker({
+      db: h.knex,
+      client: h.db.client,
+      payment: adapters.gateways,
+      operators: adapters.operators,
+      usableAggregator: adapters.usableAggregator,
+      retryBaseMs: 10,
+      maxRetryMs: 40,
+      paymentTimeoutMs: 200,
+      reviewAfterMs: 120_000,
+      reconcileMs: 60_000,
+    });
+    // ...0003: the charge never reaches the gateway (a reset), every time.
+    const pay = { method_id: shop.methodId, payer_phone: '0615550003' };
+    for (let i = 0; i < 4; i++) expect((await sell(testKey, { bundle_id: shop.bundleId, phone: `061577700${i}`, payment: pay })).status).toBe(201);
+    await quick.drain();
+    const health = await h.knex('vendor_health').select('system', 'down_since', 'failures');
+    expect(health.filter((v: { system: string; down_since: string | null }) => v.system === 'waafipay' && v.down_since)).toEqual([]);
+  });
+
+  it("refuses a test key's change of the dealer's webhook endpoint (live events go to it too); a live key may", async () => {
+    const put = (key: string) => h.http().put('/api/reseller/v1/webhook').set('Authorization', `Bearer ${key}`).send({ url: 'https://example.com/hook' });
+    const refused = await put(testKey);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('webhooks.test_key_cannot_manage');
+    expect(await h.knex('webhook_endpoints').where({ dealer_id: shop.dealerId }).first('id')).toBeUndefined();
+    expect((await h.http().post('/api/reseller/v1/webhook/rotate').set('Authorization', `Bearer ${testKey}`)).status).toBe(403);
+    expect((await h.http().delete('/api/reseller/v1/webhook').set('Authorization', `Bearer ${testKey}`)).status).toBe(403);
+    expect((await put(liveKey)).status).toBe(201);
+    await h.knex('webhook_endpoints').where({ dealer_id: shop.dealerId }).delete();
+  });
+
   it('resets the test wallet to its starting balance with one adjustment row, logged; the live wallet stays', async () => {
     const liveBefore = await walletBalance(h, shop.walletId);
     const id = await testWalletId();

@@ -4,6 +4,7 @@ import { toDbTime } from '../database/time.ts';
 import { transact, type ServiceContext } from '../platform/context.ts';
 import { credit, debit } from './ledger.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
+import { readCompanySettings } from '../settings/company-settings.ts';
 
 /**
  * A dealer's test wallet (docs/api-conventions.md, "Test mode"): what a `rk_test_` key's sales are
@@ -20,13 +21,14 @@ export async function ensureTestWallet(ctx: ServiceContext, dealerId: number): P
   if (found) return Number(found.id);
   try {
     return await transact(ctx, async (tctx) => {
+      // The live wallet's currency, which is the company's (docs/decisions.md, "One currency").
       const live = await tctx.db('wallets').where({ dealer_id: dealerId, mode: 'live' }).first('currency');
       const now = toDbTime();
       const [inserted] = await tctx.db('wallets').insert({
         dealer_id: dealerId,
         mode: 'test',
         balance: 0,
-        currency: live?.currency ?? 'USD',
+        currency: live?.currency ?? (await readCompanySettings(tctx.db)).currency,
         created_at: now,
         updated_at: now,
       });
@@ -35,7 +37,8 @@ export async function ensureTestWallet(ctx: ServiceContext, dealerId: number): P
       return id;
     });
   } catch (err) {
-    // Made at the same moment by another call (or inside a caller's transaction that must not go on).
+    // Made at the same moment by another call: read it (committed, so visible outside a transaction;
+    // callers never hold one here, since a transaction's snapshot on MySQL would not see it).
     if (!isUniqueViolation(err)) throw err;
     const made = await ctx.db('wallets').where({ dealer_id: dealerId, mode: 'test' }).first('id');
     if (!made) throw err;

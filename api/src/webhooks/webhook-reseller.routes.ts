@@ -8,7 +8,21 @@ import {
 } from '@app/contracts';
 import type { ApiRouter } from '../http/api-router.ts';
 import { keyContext } from '../api-keys/api-key-auth.ts';
+import { AppError } from '../http/errors.ts';
+import type { ServiceContext } from '../platform/context.ts';
+import type { Request } from 'express';
 import { listDeliveries, removeEndpoint, rotateSecret, sendTestEvent, setEndpoint, showEndpoint, type DeliveryFilters } from './webhook.service.ts';
+
+/**
+ * The dealer's one endpoint receives live events too: a test key (handed to developers and staging
+ * machines) reads it and sends test events, but only a live key sets, removes or rotates it.
+ */
+const TEST_KEY_REFUSED = 'A test key (rk_test_) cannot change the endpoint: live events go to it too';
+function liveKeyContext(req: Request, ctx: ServiceContext): ServiceContext {
+  const kctx = keyContext(req, ctx);
+  if (kctx.mode === 'test') throw new AppError(403, 'api:webhooks.test_key_cannot_manage');
+  return kctx;
+}
 
 /**
  * The dealer's webhook on the reseller API (/api/reseller/v1/webhook): the console's rules
@@ -53,6 +67,7 @@ export function registerResellerWebhookRoutes(api: ApiRouter, opts: { allowLoopb
       response: webhookEndpointWithSecretSchema.partial({ secret: true }),
       errors: {
         200: 'The URL changed (or the endpoint was enabled again): no secret in the answer',
+        403: TEST_KEY_REFUSED,
         422: 'An address refused (not https, private, with spaces...)',
       },
       examples: {
@@ -61,7 +76,7 @@ export function registerResellerWebhookRoutes(api: ApiRouter, opts: { allowLoopb
       },
     },
     async (req, ctx) => {
-      const { created, endpoint } = await setEndpoint(keyContext(req, ctx), undefined, req.body as WebhookEndpointInput, opts.allowLoopback);
+      const { created, endpoint } = await setEndpoint(liveKeyContext(req, ctx), undefined, req.body as WebhookEndpointInput, opts.allowLoopback);
       return { status: created ? 201 : 200, message: created ? 'api:webhooks.created' : 'api:webhooks.updated', data: endpoint };
     },
   );
@@ -73,10 +88,10 @@ export function registerResellerWebhookRoutes(api: ApiRouter, opts: { allowLoopb
       auth: 'api-key',
       scope: SCOPE,
       response: null,
-      errors: { 404: 'No webhook is set' },
+      errors: { 403: TEST_KEY_REFUSED, 404: 'No webhook is set' },
     },
     async (req, ctx) => {
-      await removeEndpoint(keyContext(req, ctx), undefined);
+      await removeEndpoint(liveKeyContext(req, ctx), undefined);
       return { message: 'api:webhooks.removed' };
     },
   );
@@ -88,9 +103,9 @@ export function registerResellerWebhookRoutes(api: ApiRouter, opts: { allowLoopb
       auth: 'api-key',
       scope: SCOPE,
       response: webhookEndpointWithSecretSchema,
-      errors: { 404: 'No webhook is set' },
+      errors: { 403: TEST_KEY_REFUSED, 404: 'No webhook is set' },
     },
-    async (req, ctx) => ({ message: 'api:webhooks.secret_rotated', data: await rotateSecret(keyContext(req, ctx), undefined) }),
+    async (req, ctx) => ({ message: 'api:webhooks.secret_rotated', data: await rotateSecret(liveKeyContext(req, ctx), undefined) }),
   );
 
   api.post(

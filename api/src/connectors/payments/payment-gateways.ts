@@ -38,7 +38,9 @@ export class PaymentGateways {
    * so a process configured differently never asks another gateway about a payment it never had.
    * No name: the primary.
    */
-  of(sale: { payment_adapter?: string | null; payment_state?: string | null }): PaymentAdapter | undefined {
+  of(sale: { payment_adapter?: string | null; payment_state?: string | null; mode?: string | null }): PaymentAdapter | undefined {
+    // A test key's sale is the sandbox's whatever its row names: never a live gateway (docs/api-conventions.md, "Test mode").
+    if (sale.mode === 'test') return this.byName.get('sandbox');
     if (!sale.payment_adapter) return this.primary;
     const requested = !sale.payment_state || sale.payment_state === 'none';
     return this.byName.get(sale.payment_adapter) ?? (requested ? this.aliased.get(sale.payment_adapter) : undefined);

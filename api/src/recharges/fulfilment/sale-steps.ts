@@ -13,10 +13,11 @@ import { raiseSaleEvent } from '../sale-events.ts';
 import { enqueueRechargeEvent, hasWebhook } from '../../webhooks/webhook-events.ts';
 import { noticeFloatSale } from '../../aggregators/float.service.ts';
 
-/** A test key's sale: charged and delivered through the sandbox only (docs/api-conventions.md, "Test mode"). */
-const isTestSale = (r: Pick<RechargeRow, 'mode'>) => r.mode === 'test';
 import type { StepWrites } from './step-writes.ts';
 import type { VendorGate } from './vendor-gate.ts';
+
+/** A test key's sale: charged and delivered through the sandbox only (docs/api-conventions.md, "Test mode"). */
+const isTestSale = (r: Pick<RechargeRow, 'mode'>) => r.mode === 'test';
 
 /**
  * One sale's fulfilment as a state machine (docs/architecture.md, "Fulfilment"). The sale's row
@@ -278,13 +279,19 @@ export class SaleSteps {
     return this.deps.gateways.of(r)!;
   }
 
-  /** The aggregator the sale's top-up went to. */
+  /** The aggregator the sale's top-up went to (a test sale's: the sandbox, whatever its row names). */
   private operatorOf(r: Sale): OperatorAdapter | undefined {
-    return this.deps.operators[r.operator_adapter ?? r.adapter_key ?? 'sandbox'];
+    return this.deps.operators[isTestSale(r) ? SANDBOX : (r.operator_adapter ?? r.adapter_key ?? SANDBOX)];
   }
 
+  /** Who a remote call is for; a test sale's calls go to the sandbox and never tell the live vendors' health. */
   private forWhom(r: Sale) {
-    return { rechargeId: Number(r.id) };
+    return { rechargeId: Number(r.id), ...(isTestSale(r) ? { sandbox: true } : {}) };
+  }
+
+  /** Whether a lookup may go now: a live vendor that is down is asked within its budget; the sandbox always. */
+  private async mayAsk(r: Sale, system: string): Promise<boolean> {
+    return isTestSale(r) || this.deps.gate.mayLookUp(system);
   }
 
   /* ---------------- the steps ---------------- */
@@ -329,7 +336,7 @@ export class SaleSteps {
   private async confirmPayment(r: Sale): Promise<Next> {
     const pay = this.gatewayOf(r);
     const decided = r.review_outcome;
-    if (!(await this.deps.gate.mayLookUp(pay.system))) {
+    if (!(await this.mayAsk(r, pay.system))) {
       if (decided)
         return this.settle(r, decided === 'delivered', "The payment's outcome was unknown when the sale was settled; the reconciliation keeps asking.");
       return { then: 'unsure', reason: 'The payment gateway is not answering; it is asked again when it does.' };
@@ -508,8 +515,7 @@ export class SaleSteps {
 
   private async confirmDelivery(r: Sale): Promise<Next> {
     const operator = this.operatorOf(r)!;
-    if (!(await this.deps.gate.mayLookUp(operator.system)))
-      return { then: 'unsure', reason: 'The aggregator is not answering; it is asked again when it does.' };
+    if (!(await this.mayAsk(r, operator.system))) return { then: 'unsure', reason: 'The aggregator is not answering; it is asked again when it does.' };
     const found = await operator.lookup(r.reference, this.forWhom(r));
     if (found.status === 'not_found') {
       // The aggregator never got it. Sending again under the same customIdentifier is safe (it
@@ -528,8 +534,7 @@ export class SaleSteps {
 
   private async pollDelivery(r: Sale): Promise<Next> {
     const operator = this.operatorOf(r)!;
-    if (!(await this.deps.gate.mayLookUp(operator.system)))
-      return { then: 'unsure', reason: 'The aggregator is not answering; it is asked again when it does.' };
+    if (!(await this.mayAsk(r, operator.system))) return { then: 'unsure', reason: 'The aggregator is not answering; it is asked again when it does.' };
     // In processing the operator has answered with its delivery id.
     const polled = await operator.poll(r.delivery_id!, this.forWhom(r));
     if (polled.status === 'unknown') return { then: 'unsure', reason: `The aggregator cannot say what became of the top-up: ${polled.error}` };
@@ -597,7 +602,7 @@ export class SaleSteps {
     let said = '';
     for (let round = 0; round < 2; round++) {
       if (r.payment_state === pendingState) {
-        if (!(await this.deps.gate.mayLookUp(pay.system))) {
+        if (!(await this.mayAsk(r, pay.system))) {
           said = 'the gateway is not answering';
           break;
         }
