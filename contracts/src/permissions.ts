@@ -112,6 +112,8 @@ export const DEALER_PERMISSIONS: PermissionName[] = [
   'view recharges',
   'view reports',
   'view dealer profit report',
+  // Its own sales and profit as CSV (the reports scope them to itself).
+  'export reports',
   'view dealer providers',
   'update dealer providers',
   'view dealer categories',

@@ -50,6 +50,13 @@ export type CustomerOutcome = (typeof CUSTOMER_OUTCOMES)[number];
 /** `to_be_paid_back`: taken, and the shop pays it back by hand (the payment service has no refund). */
 export const CUSTOMER_MONEY = ['nothing_taken', 'reserved', 'charged', 'returned', 'unknown', 'to_be_paid_back'] as const;
 export type CustomerMoney = (typeof CUSTOMER_MONEY)[number];
+/**
+ * More words for an outcome where they tell the customer what to do: `payment_slow` no payment
+ * approved a while after the purchase (the payment service may not have sent the prompt yet;
+ * nothing taken), `payment_not_started` failed before any payment was taken (not a delivery failure).
+ */
+export const CUSTOMER_DETAILS = ['payment_slow', 'payment_not_started'] as const;
+export type CustomerDetail = (typeof CUSTOMER_DETAILS)[number];
 
 export const REVIEW_OUTCOMES = ['delivered', 'not_delivered'] as const;
 /** An admin settles a sale in review: what the operator's or the customer's evidence shows. */

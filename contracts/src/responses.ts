@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { STATUSES } from './common.ts';
+import { API_KEY_MODES, STATUSES } from './common.ts';
 import { PRICING_MODELS, USER_TYPES } from './users.ts';
 import { AREA_TYPES, CONTACT_TYPES, MAIL_SECURITY, PAYMENT_GATEWAYS, PAYMENT_METHOD_TYPES } from './settings.ts';
 import { TOP_UP_REQUEST_STATUSES, TRANSACTION_KINDS, TRANSACTION_TYPES } from './wallets.ts';
 import { translationsResponseSchema } from './translations.ts';
-import { CUSTOMER_MONEY, CUSTOMER_OUTCOMES, DELIVERY_STATES, PAYMENT_STATES, RECHARGE_STATUSES, REVIEW_OUTCOMES } from './recharges.ts';
+import { CUSTOMER_DETAILS, CUSTOMER_MONEY, CUSTOMER_OUTCOMES, DELIVERY_STATES, PAYMENT_STATES, RECHARGE_STATUSES, REVIEW_OUTCOMES } from './recharges.ts';
 
 /**
  * Response bodies. The API's presenters are typed by these (z.infer), the OpenAPI document
@@ -128,6 +128,16 @@ export const categoryResponseSchema = z.object({
 });
 export type CategoryResponse = z.infer<typeof categoryResponseSchema>;
 
+/** A shop offering a bundle below its cost: the dealer and its price ("12.50"; the suggested price when it set none). */
+export const shopBelowCostSchema = z.object({
+  id: z.number().int(),
+  h_id: z.string(),
+  name: z.string(),
+  dealer_code: z.string().nullable(),
+  selling_price: z.string(),
+});
+export type ShopBelowCost = z.infer<typeof shopBelowCostSchema>;
+
 export const bundleResponseSchema = z.object({
   ...recordIds,
   category_id: z.number().int(),
@@ -142,12 +152,21 @@ export const bundleResponseSchema = z.object({
   status: z.enum(STATUSES),
   sort_order: z.number().int(),
   translations: translationsResponseSchema,
+  off_sale_shops: z
+    .array(shopBelowCostSchema)
+    .optional()
+    .describe(
+      'Shops that offer the bundle at a price below its cost, so their storefront does not sell it (a cost raised above their price). Only staff with "view bundles prices"',
+    ),
   ...recordTimes,
 });
 export type BundleResponse = z.infer<typeof bundleResponseSchema>;
 
 /** A dealer named in another record's answer (a payment method's, an API key's, a webhook's). */
 export const dealerRefSchema = z.object({ id: z.number().int(), h_id: z.string(), name: z.string(), dealer_code: z.string().nullable() });
+/** GET /bundles/{id}/shops-below-cost: the shops a cost (and suggested price) would take the bundle off. */
+export const shopsBelowCostResponseSchema = z.object({ count: z.number().int(), shops: z.array(shopBelowCostSchema) });
+export type ShopsBelowCostResponse = z.infer<typeof shopsBelowCostResponseSchema>;
 
 export const paymentMethodResponseSchema = z.object({
   ...recordIds,
@@ -193,7 +212,8 @@ export const areaResponseSchema = z.object({
 });
 export type AreaResponse = z.infer<typeof areaResponseSchema>;
 
-export const companySettingsResponseSchema = z.object({
+/** The company settings as stored (what the rest of the product reads). */
+export const companySettingsValuesSchema = z.object({
   company_name: z.string(),
   logo: z.string().nullable(),
   address: z.string().nullable(),
@@ -202,6 +222,14 @@ export const companySettingsResponseSchema = z.object({
   currency: z.string(),
   timezone: z.string(),
   footer_text: z.string().nullable(),
+});
+export type CompanySettings = z.infer<typeof companySettingsValuesSchema>;
+
+export const companySettingsResponseSchema = companySettingsValuesSchema.extend({
+  currency_locked: z
+    .boolean()
+    .describe('Money exists (a live ledger row or a live sale): the currency can no longer change without a conversion done by an operator'),
+  currency_locked_reason: z.string().nullable().describe("Why, in the reader's language; null when the currency can still change"),
 });
 export type CompanySettingsResponse = z.infer<typeof companySettingsResponseSchema>;
 
@@ -401,6 +429,12 @@ export const publicRechargeSchema = z.object({
   failure_reason: z.string().nullable().describe('Why it failed, in words a customer understands'),
   outcome: z.enum(CUSTOMER_OUTCOMES).describe('What the customer is told: each outcome has its own words'),
   money: z.enum(CUSTOMER_MONEY).describe("What happened to the customer's money"),
+  detail: z
+    .enum(CUSTOMER_DETAILS)
+    .nullable()
+    .describe(
+      'More of the outcome, when it changes what the customer does: payment_slow (no payment approved yet), payment_not_started (failed before any payment was taken)',
+    ),
   message: z.string().describe('The outcome in words, in the request language'),
   can_retry: z.boolean().describe('True when buying again makes sense (the payment was declined)'),
   created_at: isoTime.nullable(),
@@ -413,7 +447,7 @@ export const rechargeResponseSchema = z.object({
   h_id: z.string(),
   reference: z.string(),
   client_reference: z.string().nullable().describe("The integrator's own reference, when the sale was made with one (reseller API)"),
-  mode: z.enum(['live', 'test']).describe('test: made with a test key, on the sandbox (no live money moved)'),
+  mode: z.enum(API_KEY_MODES).describe('test: made with a test key, on the sandbox (no live money moved)'),
   dealer: walletDealer,
   status: z.enum(RECHARGE_STATUSES),
   provider_id: z.number().int().nullable(),
@@ -429,7 +463,12 @@ export const rechargeResponseSchema = z.object({
   payment_method: z.string().nullable(),
   amount: z.string(),
   cost: z.string().optional().describe('Only with "view bundles prices"'),
-  profit: z.string().optional().describe('Only with "view bundles prices"'),
+  profit: z
+    .string()
+    .optional()
+    .describe(
+      '0.00 unless the sale was delivered and kept (status completed): a failed, refunded or unfinished sale earns none. Only with "view bundles prices"',
+    ),
   currency: z.string(),
   gateway_amount: z.string().nullable().describe('What the payment gateway said it took (WaafiPay txAmount), in gateway_currency; null when it did not say'),
   gateway_charges: z

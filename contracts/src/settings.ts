@@ -27,8 +27,14 @@ export const MANUAL_ONLY_TYPES: ReadonlySet<PaymentMethodType> = new Set(['cash'
 /** A new method's gateway when none is named: eDahab wallets go to eDahab's own API, the other wallets to WaafiPay. */
 export const defaultGatewayOf = (type: PaymentMethodType): PaymentGateway =>
   MANUAL_ONLY_TYPES.has(type) ? 'manual' : type === 'edahab' ? 'edahab' : 'waafipay';
-/** Whether a method's payer gets a PIN prompt on their phone (the storefront says so, and nothing else). */
-export const promptsPayer = (gateway: PaymentGateway | string) => gateway !== 'manual';
+/**
+ * The gateway that really takes a method's payments: a cash or bank method is paid in person
+ * whatever its row says (one written before the rule, or by hand), so it is never charged.
+ */
+export const gatewayOf = (m: { type: PaymentMethodType; gateway?: PaymentGateway | null }): PaymentGateway =>
+  MANUAL_ONLY_TYPES.has(m.type) ? 'manual' : (m.gateway ?? defaultGatewayOf(m.type));
+/** Whether a method's payer gets a PIN prompt on their phone (the storefront says so, and nothing else): never for cash or bank. */
+export const promptsPayer = (m: { type: PaymentMethodType; gateway?: PaymentGateway | null }) => gatewayOf(m) !== 'manual';
 
 /**
  * Mobile money lives on one network: an EVC Plus payment comes from a Hormuud number, Zaad from

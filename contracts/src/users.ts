@@ -192,6 +192,8 @@ export const updateUserSchema = z
     contact_email: userFields.contact_email,
     contact_phone: userFields.contact_phone,
     pricing_model: userFields.pricing_model,
+    /** A new pricing model for a dealer whose wallet holds money is refused (409) unless this says it was meant. */
+    confirm_pricing_change: z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()).optional(),
     translations: userFields.translations,
     password: z.preprocess((v) => (v === '' || v === null ? undefined : v), passwordSchema.optional()),
     password_confirmation: z.string().nullable().optional(),

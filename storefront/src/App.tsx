@@ -52,7 +52,7 @@ export function App() {
 
 function Shop({ route, lang, onLanguage }: { route: Route; lang: string; onLanguage: (l: (typeof LANGUAGES)[number]) => void }) {
   const online = useOnline();
-  const { dealer, providers, contacts, payments } = useShop(route.code);
+  const { dealer, providers, contacts, payments, closed } = useShop(route.code);
   const [buying, setBuying] = useState<{ provider: Provider; bundle: Bundle } | null>(null);
   const [mine, setMine] = useState<Recharge[]>([]);
   // An empty answer over an empty list draws nothing again (the usual first visit).
@@ -88,6 +88,8 @@ function Shop({ route, lang, onLanguage }: { route: Route; lang: string; onLangu
     if (d && !route.order) document.title = `${d.name} - ${t('shop.internet_services')}`;
   }, [d, route.order, lang]);
 
+  // Closed since this phone last saw it open (or while the page was open): said at once, never the old copy.
+  if (closed) return <Closed lang={lang} />;
   if (!d) {
     if (dealer.error instanceof ApiError && dealer.error.status === 404) return <NotFound lang={lang} />;
     if (dealer.error) return <Failure message={(dealer.error as Error).message} onRetry={() => void dealer.refetch()} />;
@@ -257,6 +259,7 @@ function Shop({ route, lang, onLanguage }: { route: Route; lang: string; onLangu
             refreshMine();
           }}
           onBought={refreshMine}
+          onStale={(what) => void (what === 'bundle' ? providers.refetch() : what === 'methods' ? payments.refetch() : dealer.refetch())}
         />
       )}
     </>
@@ -328,6 +331,19 @@ function NotFound({ lang }: { lang: string }) {
     <main className="center">
       <h1>{t('not_found.title')}</h1>
       <p>{t('not_found.text')}</p>
+    </main>
+  );
+}
+
+/** A shop that answered closed: its old copy is not shown (nothing can be bought there). */
+function Closed({ lang }: { lang: string }) {
+  useEffect(() => {
+    document.title = t('closed.title');
+  }, [lang]);
+  return (
+    <main className="center">
+      <h1>{t('closed.title')}</h1>
+      <p>{t('closed.text')}</p>
     </main>
   );
 }

@@ -127,6 +127,9 @@ export interface Contact {
  * A recharge as the storefront that made it may see it (contracts publicRechargeSchema): the
  * number partly hidden; `outcome` and `money` say what the customer is told.
  */
-export type Recharge = PublicRecharge;
+export type Recharge = Omit<PublicRecharge, 'detail'> & {
+  /** Absent from orders kept on the phone before the API sent it. */
+  detail?: PublicRecharge['detail'];
+};
 export type Outcome = PublicRecharge['outcome'];
 export type Money = PublicRecharge['money'];

@@ -38,7 +38,25 @@ async function offlinePage(url: URL): Promise<Response> {
   return (await cache.match(startOf(url.pathname), { ignoreSearch: true })) ?? Response.error();
 }
 
-const pages = new NetworkFirst({ cacheName: PAGES, networkTimeoutSeconds: 4, plugins: [new ExpirationPlugin({ maxEntries: 50 })] });
+/**
+ * A shop's page answered 404: the shop is closed (or gone). Every page of it kept here is dropped, so
+ * that no later visit (offline, or a slow network past the timeout) is answered with it open.
+ */
+const forgetClosedShops = {
+  fetchDidSucceed: async ({ request, response }: { request: Request; response: Response }) => {
+    if (response.status === 404) {
+      const shop = startOf(new URL(request.url).pathname);
+      const cache = await caches.open(PAGES);
+      for (const kept of await cache.keys()) {
+        const path = new URL(kept.url).pathname;
+        if (path === shop || path.startsWith(`${shop}/`)) await cache.delete(kept);
+      }
+    }
+    return response;
+  },
+};
+
+const pages = new NetworkFirst({ cacheName: PAGES, networkTimeoutSeconds: 4, plugins: [new ExpirationPlugin({ maxEntries: 50 }), forgetClosedShops] });
 registerRoute(
   new NavigationRoute(
     async (options) => {

@@ -16,6 +16,8 @@ export interface ShopSnapshot {
   /** By reference, newest last; at most MAX_ORDERS. `checkedAt` is when the API last answered. */
   orders?: Record<string, Recharge & { checkedAt: number }>;
   savedAt?: number;
+  /** The API said this shop is closed (or gone): shown closed, offline too, until it answers open. */
+  closed?: boolean;
 }
 
 export const OFFLINE_CACHE_KEY = 'storefront:offline-cache';
@@ -65,6 +67,21 @@ export function saveShop(code: string, patch: ShopSnapshot): void {
     s.setItem(OFFLINE_CACHE_KEY, JSON.stringify(index));
   } catch {
     // Storage full: the shop still works online.
+  }
+}
+
+/**
+ * The shop answered closed: its saved copy (offerings, methods, contacts) is dropped so that no
+ * visit shows it open; the orders made here stay, for their receipts.
+ */
+export function markClosed(code: string): void {
+  const s = storage();
+  const saved = loadShop(code);
+  if (!s || !saved) return;
+  try {
+    s.setItem(shopKey(savedCode(s, code)), JSON.stringify({ orders: saved.orders, closed: true, savedAt: Date.now() }));
+  } catch {
+    // Storage full: the page still says closed while it is open.
   }
 }
 

@@ -78,10 +78,18 @@ export function rich(key: string, vars: Record<string, string | number>, names: 
 /** "615123456" -> "061 5123456", as Somali numbers are written. */
 export const formatPhone = (national: string) => (/^\d{9}$/.test(national) ? `0${national.slice(0, 2)} ${national.slice(2)}` : national);
 
+/**
+ * The API's `detail` (contracts CUSTOMER_DETAILS): the payment service slow to send the prompt, or a
+ * sale that failed before any payment was taken. Absent from orders kept before the API sent it.
+ */
+export const detailOf = (r: Recharge) => r.detail ?? null;
+
 /** The short label of the status chip (lists, order page). */
 export function StatusChip({ recharge }: { recharge: Recharge }) {
   const { outcome } = outcomeOf(recharge);
-  return <span className={`chip ${toneOf(recharge)}`}>{OUTCOMES.includes(outcome) ? t(`chip.${outcome}`) : recharge.status}</span>;
+  const detail = detailOf(recharge);
+  const label = detail ? t(`chip.${detail}`) : OUTCOMES.includes(outcome) ? t(`chip.${outcome}`) : recharge.status;
+  return <span className={`chip ${toneOf(recharge)}`}>{label}</span>;
 }
 
 /**
@@ -93,44 +101,56 @@ export function OutcomeWords({ recharge, phone, payer, following }: { recharge: 
   const { outcome, money } = outcomeOf(recharge);
   const to = phone ?? recharge.phone;
   const amount = formatMoney(recharge.amount, recharge.currency);
+  const detail = detailOf(recharge);
   const lines: ReactNode[] = [];
   const moneyLine = (m: Money) =>
     m === 'nothing_taken' || m === 'returned' || m === 'reserved' || m === 'unknown' || m === 'to_be_paid_back' ? t(`outcome.money_${m}`) : null;
-  switch (outcome) {
-    case 'awaiting_payment':
-      lines.push(payer ? rich('outcome.awaiting_payment_help', { phone: payer, amount }) : rich('outcome.awaiting_payment_help_any', { amount }));
-      break;
-    case 'delivering':
-      lines.push(rich('outcome.delivering_help', { phone: to }));
-      if (money === 'reserved') lines.push(moneyLine(money));
-      break;
-    case 'delayed':
-      lines.push(t('outcome.delayed_help'));
-      if (money === 'reserved') lines.push(moneyLine(money));
-      break;
-    case 'delivered':
-      lines.push(rich('outcome.delivered_help', { phone: to }));
-      // Refunded by the shop after delivery: the payment is given back (or being confirmed).
-      if (money === 'returned' || money === 'unknown' || money === 'to_be_paid_back') lines.push(moneyLine(money));
-      break;
-    case 'declined':
-      lines.push(t('outcome.declined_help'));
-      if (money === 'nothing_taken') lines.push(moneyLine(money));
-      break;
-    case 'not_delivered':
-      lines.push(
-        money === 'nothing_taken' || money === 'returned' || money === 'unknown' || money === 'to_be_paid_back'
-          ? moneyLine(money)
-          : recharge.message || recharge.failure_reason,
-      );
-      break;
-    default:
-      lines.push(recharge.message || recharge.failure_reason);
+  // No prompt yet after a while: the payment service may not have sent it; nothing taken; wait or try later.
+  if (detail === 'payment_slow') {
+    lines.push(payer ? rich('outcome.payment_slow_help', { phone: payer, amount }) : rich('outcome.payment_slow_help_any', { amount }));
+    lines.push(t('outcome.money_nothing_taken_yet'), t('outcome.payment_slow_todo'));
+  }
+  // Failed before any payment was taken: a payment that could not start, not a delivery that failed.
+  else if (detail === 'payment_not_started') lines.push(t('outcome.payment_not_started_help'), t('outcome.money_nothing_taken'));
+  else {
+    switch (outcome) {
+      case 'awaiting_payment':
+        lines.push(payer ? rich('outcome.awaiting_payment_help', { phone: payer, amount }) : rich('outcome.awaiting_payment_help_any', { amount }));
+        break;
+      case 'delivering':
+        lines.push(rich('outcome.delivering_help', { phone: to }));
+        if (money === 'reserved') lines.push(moneyLine(money));
+        break;
+      case 'delayed':
+        lines.push(t('outcome.delayed_help'));
+        if (money === 'reserved') lines.push(moneyLine(money));
+        break;
+      case 'delivered':
+        // What was bought, for which number, and what it cost (the order's own amount and currency).
+        lines.push(rich('outcome.delivered_help', { bundle: recharge.bundle_name, phone: to }, ['bundle']));
+        if (money === 'charged') lines.push(rich('outcome.charged', { amount }));
+        // Refunded by the shop after delivery: the payment is given back (or being confirmed).
+        if (money === 'returned' || money === 'unknown' || money === 'to_be_paid_back') lines.push(moneyLine(money));
+        break;
+      case 'declined':
+        lines.push(t('outcome.declined_help'));
+        if (money === 'nothing_taken') lines.push(moneyLine(money));
+        break;
+      case 'not_delivered':
+        lines.push(
+          money === 'nothing_taken' || money === 'returned' || money === 'unknown' || money === 'to_be_paid_back'
+            ? moneyLine(money)
+            : recharge.message || recharge.failure_reason,
+        );
+        break;
+      default:
+        lines.push(recharge.message || recharge.failure_reason);
+    }
   }
   if (following) lines.push(t('outcome.updates'));
   return (
     <div role="status" aria-live="polite" className="outcome">
-      <p className="status-title">{OUTCOMES.includes(outcome) ? t(`outcome.${outcome}`) : recharge.message}</p>
+      <p className="status-title">{detail ? t(`outcome.${detail}`) : OUTCOMES.includes(outcome) ? t(`outcome.${outcome}`) : recharge.message}</p>
       {lines.filter(Boolean).map((line, i) => (
         <p key={i}>{line}</p>
       ))}

@@ -71,12 +71,12 @@ function load<T>(key: string, fn: () => Promise<T>, force = false) {
   return e.promise;
 }
 
-/** Data the page arrived with: fresh as if just fetched. */
-export function prime<T>(key: string, data: T): void {
+/** Data the page arrived with, shown at once: fresh as if just fetched, or (`fetchedAt` 0) asked again at once. */
+export function prime<T>(key: string, data: T, fetchedAt = Date.now()): void {
   const e = entry<T>(key);
   if (e.data === undefined) {
     e.data = data;
-    e.fetchedAt = Date.now();
+    e.fetchedAt = fetchedAt;
   }
 }
 

@@ -1,30 +1,46 @@
-import { call, type Banner, type Contact, type PaymentMethod, type Provider, type Recharge, type StoreDealer } from './api';
-import { loadShop, saveShop } from './offline-cache';
+import { useState } from 'react';
+import { ApiError, call, type Banner, type Contact, type PaymentMethod, type Provider, type Recharge, type StoreDealer } from './api';
+import { loadShop, markClosed, saveShop } from './offline-cache';
 import { prime, useQuery } from './query';
-import { readBoot } from './boot';
+import { bootIsFresh, readBoot } from './boot';
 import { currentLanguage, t } from './i18n';
+
+/** The API's answer for a shop that is closed (inactive) or gone: 404. */
+export const isClosedAnswer = (err: unknown) => err instanceof ApiError && err.status === 404;
 
 /**
  * A shop's data: dealer and banners, operators with their categories and bundles, contacts and
- * payment methods. Each answer is saved for offline use; the saved copy shows at once.
+ * payment methods. Each answer is saved for offline use; the saved copy shows at once. `closed`:
+ * the shop answered closed while a copy of it was shown or saved (a returning visitor): say so at
+ * once, also offline, instead of the copy.
  */
 export function useShop(code: string) {
   // The dealer's texts come in the customer's language: one query per shop and language, so a
   // language switch asks again (the saved offline copy shows meanwhile).
   const lng = currentLanguage();
   const boot = readBoot();
+  const bootFresh = !!boot && bootIsFresh(boot);
   if (boot && boot.code === code && boot.lng === lng) {
-    prime(`dealer:${code}:${lng}`, boot.dealer);
-    prime(`providers:${code}:${lng}`, boot.providers);
+    prime(`dealer:${code}:${lng}`, boot.dealer, bootFresh ? Date.now() : 0);
+    prime(`providers:${code}:${lng}`, boot.providers, bootFresh ? Date.now() : 0);
   }
+  // The server just wrote this shop's page (read once, when the page opens): it is open again.
+  useState(() => {
+    if (bootFresh && boot?.code.toUpperCase() === code.toUpperCase() && loadShop(code)?.closed) saveShop(code, { closed: false });
+  });
   const saved = code ? loadShop(code) : null;
   const opts = { dealerCode: code, t };
   const dealer = useQuery(
     code ? `dealer:${code}:${lng}` : null,
     async () => {
-      const d = await call<{ dealer: StoreDealer; banners: Banner[] }>('/dealer', opts);
-      saveShop(code, { dealer: d.dealer, banners: d.banners });
-      return d;
+      try {
+        const d = await call<{ dealer: StoreDealer; banners: Banner[] }>('/dealer', opts);
+        saveShop(code, { dealer: d.dealer, banners: d.banners, closed: false });
+        return d;
+      } catch (err) {
+        if (isClosedAnswer(err)) markClosed(code);
+        throw err;
+      }
     },
     saved?.dealer ? { dealer: saved.dealer, banners: saved.banners ?? [] } : undefined,
   );
@@ -55,7 +71,9 @@ export function useShop(code: string) {
     },
     saved?.paymentMethods,
   );
-  return { dealer, providers, contacts, payments };
+  // Closed: the saved copy says so, or the API answered closed over the data on screen.
+  const closed = !!saved?.closed || ((isClosedAnswer(dealer.error) || isClosedAnswer(providers.error)) && !!dealer.data);
+  return { dealer, providers, contacts, payments, closed };
 }
 
 export const fetchRecharge = (code: string, id: number | string) => call<Recharge>(`/recharge/${id}`, { dealerCode: code, t });

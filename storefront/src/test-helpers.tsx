@@ -48,6 +48,7 @@ export function recharge(over: Partial<Recharge> = {}): Recharge {
     failure_reason: null,
     outcome: 'awaiting_payment',
     money: 'nothing_taken',
+    detail: null,
     message: 'Server words',
     can_retry: false,
     created_at: '2026-11-23T09:30:00.000Z',
@@ -61,7 +62,7 @@ export interface Call {
   path: string;
   body?: Record<string, unknown>;
 }
-type Answer = { status: number; data?: unknown; message?: string };
+type Answer = { status: number; data?: unknown; message?: string; errors?: Record<string, string[]> };
 
 /**
  * /api/v1/client/* on fetch: the session, POST /recharge (answered by `post`, in turn) and
@@ -84,7 +85,7 @@ export function mockApi({ post = [], get = [] }: { post?: Answer[]; get?: Answer
       return {
         ok: answer.status < 400,
         status: answer.status,
-        json: async () => structuredClone({ success: answer.status < 400, message: answer.message, data: answer.data }),
+        json: async () => structuredClone({ success: answer.status < 400, message: answer.message, data: answer.data, errors: answer.errors }),
       } as Response;
     }),
   );

@@ -277,8 +277,9 @@ describe('console in Chromium against the real server', () => {
         .click()
         .catch(() => undefined),
     ]);
-    await page.waitForURL(/\/auth\/login/);
-    await toast(page, 'Your session has expired. Please login again.').waitFor();
+    // The sign-in page keeps the page to return to, and says why the user is there.
+    await page.waitForURL(/\/auth\/login\?redirect=%2F/);
+    await page.getByRole('status').filter({ hasText: 'Your session has expired. Please login again.' }).waitFor();
     expect(await page.evaluate(() => [localStorage.getItem('auth_user'), document.cookie.includes('auth_token=')])).toEqual([null, false]);
     expect(errors).toEqual([]);
     await context.close();

@@ -5,7 +5,7 @@ import { useSearchParams } from '../common/useSearchParams';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, FormControlLabel, Stack, TextField } from '@mui/material';
 import { authProvider, isChallenge, keepChallenge, keptChallenge, TWO_FACTOR_SETUP_PATH, type TwoFactorChallenge } from '../providers/authProvider';
-import { mustEnrolTwoFactor, type SessionUser } from '../providers/session';
+import { mustEnrolTwoFactor, sessionEnd, type SessionUser } from '../providers/session';
 import { TwoFactorStep } from './TwoFactorStep';
 import { authErrorText } from '../providers/errors';
 import { muiRegister } from '../common/muiRegister';
@@ -35,6 +35,8 @@ export default function LoginPage() {
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const [error, setError] = useState<string | null>(null);
+  // The last session ended without signing out (expired, or its cookie gone): say so, not nothing.
+  const [ended] = useState(sessionEnd);
   // With two-factor on, the password step answers a challenge and the code is asked next.
   const [challenge, setChallengeState] = useState<TwoFactorChallenge | null>(keptChallenge);
   const setChallenge = (next: TwoFactorChallenge | null) => {
@@ -87,6 +89,11 @@ export default function LoginPage() {
           {error && (
             <Alert severity="error" role="alert">
               {error}
+            </Alert>
+          )}
+          {!error && ended && (
+            <Alert severity="info" role="status">
+              {translate(ended === 'expired' ? 'errors.session_expired' : 'auth.session_ended')}
             </Alert>
           )}
           <TextField

@@ -13,7 +13,7 @@ import {
   useTranslate,
   usePermissions,
 } from 'react-admin';
-import { Button } from '@mui/material';
+import { Button, Stack } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { bundleSchema, updateBundleSchema, type BundleResponse, type CategoryResponse, type ProviderResponse } from '@app/contracts';
@@ -30,6 +30,7 @@ import { TrashBulkButton, TrashButton } from '../common/DoneToast';
 import { ListEmpty, ListError } from '../common/ListParts';
 import { RouteMappingOffer } from '../routing/RouteMappingOffer';
 import type { RouteOffer } from '../routing/CreateBundleDialog';
+import { OffSaleChip, useCostRaiseCheck } from './CostRaiseCheck';
 
 // Blank volume means unlimited (null); the shared schema turns text into numbers.
 const emptyIsNull = (v: unknown) => (v === '' || v === undefined ? null : v);
@@ -55,6 +56,8 @@ export default function BundleList() {
     <SelectInput key="status" source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} />,
   ];
   const volume = (r: BundleResponse) => volumeLabel(r.data_volume_mb, translate);
+  // A raised cost takes the bundle off the shops priced below it: asked before, said after.
+  const costRaise = useCostRaiseCheck();
   // A bundle made from an aggregator's product (the catalogue's "Create bundle") comes with the
   // product it is (location state). Once created, the list opens with the offer to sell it through
   // that aggregator's route (state again: the page is mounted anew at each path, Layout.tsx).
@@ -86,6 +89,7 @@ export default function BundleList() {
           )
         }
       />
+      {costRaise.notice}
       <List
         resource="bundles"
         filter={{ category_id: categoryId }}
@@ -126,7 +130,16 @@ export default function BundleList() {
               render={(r: BundleResponse) => translate('catalogue.days', { smart_count: r.validity_days })}
             />
             {seesCost && <TextField source="cost_price" label="catalogue.fields.cost_price" sortable={false} />}
-            <TextField source="selling_price" label="catalogue.fields.selling_price" />
+            <FunctionField
+              source="selling_price"
+              label="catalogue.fields.selling_price"
+              render={(r: BundleResponse) => (
+                <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+                  {r.selling_price}
+                  <OffSaleChip record={r} />
+                </Stack>
+              )}
+            />
             <TextField source="operator_product_code" label="catalogue.fields.operator_product_code" emptyText="—" sortable={false} />
             <FunctionField source="sort_order" label="catalogue.fields.sort_order" render={() => <SortArrows resource="bundles" disabled={!canEdit} />} />
             <FunctionField source="status" label="catalogue.fields.status" render={() => <StatusToggle />} />
@@ -141,6 +154,8 @@ export default function BundleList() {
         titles={{ create: 'catalogue.bundle.new_title', edit: 'catalogue.bundle.edit_title' }}
         defaultValues={{ category_id: Number(categoryId) || categoryId, validity_days: 1 }}
         stateAfterCreate={stateAfterCreate}
+        beforeSave={seesCost ? costRaise.beforeSave : undefined}
+        onSaved={costRaise.onSaved}
       >
         <TextInput source="name" label="catalogue.fields.name" fullWidth />
         <TranslationFields source="name" label="catalogue.fields.name" />
@@ -164,6 +179,7 @@ export default function BundleList() {
         <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
         <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
       </RecordFormDrawer>
+      {costRaise.dialog}
       {offer && (
         <RouteMappingOffer
           offer={offer.offer}

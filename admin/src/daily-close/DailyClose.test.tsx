@@ -142,7 +142,7 @@ describe('the daily close of a day', () => {
 
   it("has no Refresh, Close or Handle without 'manage daily close', only the exports", async () => {
     serveRoutes({ [`GET ${DAY}`]: () => ok(day()) });
-    await renderDay(VIEW);
+    await renderDay([...VIEW, 'export reports']);
     await screen.findByText('Reloadly reports the top-up as delivered at 10:02.');
     expect(screen.queryByRole('button', { name: 'Refresh' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Close the day' })).toBeNull();
@@ -151,12 +151,21 @@ describe('the daily close of a day', () => {
     expect(screen.getByRole('button', { name: 'Export PDF' })).toBeTruthy();
   });
 
+  it("offers no export without 'export reports' (the API refuses the day's CSV and PDF)", async () => {
+    serveRoutes({ [`GET ${DAY}`]: () => ok(day()) });
+    await renderDay(MANAGE);
+    await screen.findByText('Reloadly reports the top-up as delivered at 10:02.');
+    expect(screen.getByRole('button', { name: 'Refresh' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Export CSV' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Export PDF' })).toBeNull();
+  });
+
   it('a closed day says who closed it and offers only its exports', async () => {
     serveRoutes({
       [`GET ${DAY}`]: () =>
         ok(day({ status: 'closed', closed_at: '2026-11-27T08:00:00.000Z', closed_by: { id: 2, name: 'Faisal' }, cutoff_at: '2026-11-27T08:00:00.000Z' })),
     });
-    await renderDay(MANAGE);
+    await renderDay([...MANAGE, 'export reports']);
     expect(await screen.findByText(/Closed by Faisal on/)).toBeTruthy();
     expect(screen.getByText(/count on a later day/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Refresh' })).toBeNull();

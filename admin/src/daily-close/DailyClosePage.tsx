@@ -75,7 +75,10 @@ export default function DailyClosePage() {
   const { date: param } = useParams();
   const today = fmt.companyDay(0);
   const date = isDay(param) ? param : today;
-  const canManage = hasPermission(useSession().permissions, 'manage daily close');
+  const permissions = useSession().permissions;
+  const canManage = hasPermission(permissions, 'manage daily close');
+  // Downloading the day is a report's export: 'export reports' (the API refuses it otherwise).
+  const canExport = hasPermission(permissions, 'export reports');
   const dataProvider = useConsoleDataProvider();
   const { data, error, isPending, refetch } = useQuery({
     queryKey: ['daily-close', date],
@@ -142,7 +145,7 @@ export default function DailyClosePage() {
                 </Tooltip>
               </>
             )}
-            {data && (
+            {data && canExport && (
               <>
                 <FileDownloadButton path={`/daily-close/${date}/export`} query={{ format: 'csv' }} format="csv" fileName={`daily-close-${date}.csv`} />
                 <FileDownloadButton path={`/daily-close/${date}/export`} query={{ format: 'pdf' }} format="pdf" fileName={`daily-close-${date}.pdf`} />

@@ -14,6 +14,7 @@ import {
   useRecordContext,
   useRefresh,
   useTranslate,
+  useUpdate,
 } from 'react-admin';
 import { Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Stack, TextField as MuiTextField, Tooltip } from '@mui/material';
 import SaveIcon from '@mui/icons-material/Check';
@@ -89,7 +90,9 @@ export default function DealerBundleList() {
             <SimpleList
               primaryText={(r: DealerBundleResponse) => r.name}
               secondaryText={(r: DealerBundleResponse) => `${volumeLabel(r.data_volume_mb, translate)} · ${r.selling_price}`}
-              tertiaryText={(r: DealerBundleResponse) => translate(r.enabled ? 'dealer_catalogue.on' : 'dealer_catalogue.off')}
+              tertiaryText={(r: DealerBundleResponse) =>
+                translate(r.enabled && r.below_cost ? 'dealer_catalogue.not_on_sale_below_cost' : r.enabled ? 'dealer_catalogue.on' : 'dealer_catalogue.off')
+              }
               linkType={false}
               rowClick={false}
             />
@@ -118,12 +121,49 @@ export default function DealerBundleList() {
                   r.available ? null : <Chip size="small" color="warning" label={translate('dealer_catalogue.unavailable')} />
                 }
               />
-              <FunctionField label="dealer_catalogue.offered" render={() => <DealerSwitch resource="dealer-bundles" dealerData={scope.filter} />} />
+              <FunctionField label="dealer_catalogue.offered" render={() => <OfferedCell dealerData={scope.filter} />} />
             </Datagrid>
           )}
         </List>
       )}
     </>
+  );
+}
+
+/**
+ * Offered or not. A bundle switched on whose price is below its cost (the company raised the cost)
+ * is not sold by the storefront: it says so instead of a switch that reads "on", with the way back.
+ */
+function OfferedCell({ dealerData }: { dealerData: Record<string, unknown> }) {
+  const record = useRecordContext<DealerBundleResponse>();
+  const translate = useTranslate();
+  const notify = useNotify();
+  const { canAccess } = useCanAccess({ resource: 'dealer-bundles', action: 'edit' });
+  const [update, { isPending }] = useUpdate();
+  if (!record) return null;
+  if (!record.enabled || !record.below_cost) return <DealerSwitch resource="dealer-bundles" dealerData={dealerData} />;
+  return (
+    <Stack sx={{ alignItems: 'flex-start', gap: 0.5 }}>
+      <Tooltip title={translate('dealer_catalogue.not_on_sale_help')}>
+        <Chip size="small" color="error" variant="outlined" label={translate('dealer_catalogue.not_on_sale_below_cost')} />
+      </Tooltip>
+      {canAccess && (
+        <Button
+          size="small"
+          disabled={isPending}
+          aria-label={translate('dealer_catalogue.turn_off', { name: record.name })}
+          onClick={() =>
+            update(
+              'dealer-bundles',
+              { id: record.id, data: { ...dealerData, status: 'inactive' }, previousData: record },
+              { mutationMode: 'pessimistic', onError: (e) => notify((e as Error).message, { type: 'error' }) },
+            )
+          }
+        >
+          {translate('dealer_catalogue.stop_offering')}
+        </Button>
+      )}
+    </Stack>
   );
 }
 

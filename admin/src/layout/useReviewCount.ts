@@ -23,5 +23,6 @@ export function useReviewCount(): number {
     refetchInterval: REVIEW_POLL_MS,
     retry: false,
   });
-  return enabled ? (data ?? 0) : 0;
+  // A 401 logs out, and react-admin then answers the call `{data: {}}`: not a count to show.
+  return enabled && typeof data === 'number' ? data : 0;
 }

@@ -1,6 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { authProvider } from './authProvider';
-import { clearSession, getStoredUser, getToken, isLocked, LOCK_KEY, rehydrate, setLocked, startSession, TOKEN_COOKIE, USER_KEY } from './session';
+import { authProvider, loginRedirect } from './authProvider';
+import {
+  clearSession,
+  forgetSessionEnd,
+  getStoredUser,
+  getToken,
+  isLocked,
+  LOCK_KEY,
+  rehydrate,
+  sessionEnd,
+  setLocked,
+  startSession,
+  TOKEN_COOKIE,
+  USER_KEY,
+} from './session';
 import { mockFetch } from '../test/fetchMock';
 import { authRetry } from '../auth/retry';
 import { authErrorText } from './errors';
@@ -10,6 +23,7 @@ const user = { id: 1, name: 'Super Admin', email: 'admin@example.com', permissio
 describe('session and authProvider (docs/product.md sections 4 and 9)', () => {
   afterEach(() => {
     clearSession();
+    forgetSessionEnd();
     vi.unstubAllGlobals();
   });
 
@@ -68,10 +82,9 @@ describe('session and authProvider (docs/product.md sections 4 and 9)', () => {
     await expect(authProvider.checkError({ status: 423 })).rejects.toMatchObject({ redirectTo: '/auth/lock-screen', logoutUser: false });
     expect(isLocked()).toBe(true);
     await expect(authProvider.checkError({ status: 403 })).resolves.toBeUndefined();
-    await expect(authProvider.checkError({ status: 401 })).rejects.toMatchObject({
-      redirectTo: '/auth/login',
-      message: 'Your session has expired. Please login again.',
-    });
+    // The sign-in page says why (a toast would be skipped once the token is gone), and comes back here.
+    await expect(authProvider.checkError({ status: 401 })).rejects.toEqual({ redirectTo: '/auth/login', message: false });
+    expect(sessionEnd()).toBe('expired');
     // react-admin then logs out, which clears the session.
     mockFetch([{ status: 401, body: { success: false, message: 'Unauthenticated.' } }]);
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
@@ -82,6 +95,52 @@ describe('session and authProvider (docs/product.md sections 4 and 9)', () => {
 
   it('checkAuth rejects with a redirect (never loops) when signed out', async () => {
     await expect(authProvider.checkAuth({})).rejects.toMatchObject({ redirectTo: '/auth/login' });
+    // Signed out by the user: nothing to explain on the sign-in page.
+    expect(sessionEnd()).toBeNull();
+  });
+
+  describe('a session that ends without signing out', () => {
+    afterEach(() => window.history.replaceState(null, '', '/'));
+
+    it('sign-in keeps the page to return to: ?redirect= its path and query, kept when the guard got there first', () => {
+      expect(loginRedirect({ pathname: '/recharges', search: '?status=failed' })).toBe('/auth/login?redirect=%2Frecharges%3Fstatus%3Dfailed');
+      expect(loginRedirect({ pathname: '/auth/login', search: '?redirect=%2Frecharges' })).toBe('/auth/login?redirect=%2Frecharges');
+      expect(loginRedirect({ pathname: '/auth/lock-screen', search: '' })).toBe('/auth/login');
+      expect(loginRedirect({ pathname: '/', search: '' })).toBe('/auth/login');
+    });
+
+    it('a 401 on /recharges (token refused): sign-in with ?redirect=%2Frecharges, and the reason "expired"', async () => {
+      window.history.replaceState(null, '', '/recharges');
+      startSession('t', user, false);
+      await expect(authProvider.checkError({ status: 401 })).rejects.toEqual({ redirectTo: '/auth/login?redirect=%2Frecharges', message: false });
+      expect(sessionEnd()).toBe('expired');
+      // Signing in again forgets it.
+      startSession('t2', user, false);
+      expect(sessionEnd()).toBeNull();
+    });
+
+    it('the token cookie deleted: checkAuth and a 401 both end the session with the reason "ended"', async () => {
+      window.history.replaceState(null, '', '/recharges?page=2');
+      startSession('t', user, false);
+      document.cookie = `${TOKEN_COOKIE}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+      await expect(authProvider.checkAuth({})).rejects.toEqual({ redirectTo: '/auth/login?redirect=%2Frecharges%3Fpage%3D2', message: false });
+      expect(sessionEnd()).toBe('ended');
+      expect(getStoredUser()).toBeNull();
+
+      forgetSessionEnd();
+      startSession('t', user, false);
+      document.cookie = `${TOKEN_COOKIE}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+      await expect(authProvider.checkError({ status: 401 })).rejects.toMatchObject({ redirectTo: '/auth/login?redirect=%2Frecharges%3Fpage%3D2' });
+      expect(sessionEnd()).toBe('ended');
+    });
+
+    it('a 401 to a call outside react-admin ends the session at once, with its reason', async () => {
+      startSession('t', user, false);
+      mockFetch([{ status: 401, body: { success: false, message: 'Unauthenticated.' } }]);
+      await expect(authProvider.me()).rejects.toMatchObject({ status: 401 });
+      expect(getToken()).toBeNull();
+      expect(sessionEnd()).toBe('expired');
+    });
   });
 
   it('lock and unlock post the password and keep the flag; check-lock reads data.is_locked', async () => {

@@ -1,13 +1,34 @@
 import type { AuthProvider } from 'react-admin';
 import type { TwoFactorSetup, TwoFactorStatus } from '@app/contracts';
 import { apiFetch } from './http';
-import { clearSession, getStoredUser, getToken, permissionNames, rehydrate, setLocked, startSession, storeUser, type SessionUser } from './session';
-import { errorText } from './errors';
+import {
+  clearSession,
+  getStoredUser,
+  getToken,
+  noteSessionRefused,
+  permissionNames,
+  rehydrate,
+  setLocked,
+  startSession,
+  storeUser,
+  type SessionUser,
+} from './session';
 import { canAccessLocally } from '../permissions/permissions';
 import { resolveImage } from '../common/image';
 
 export const LOGIN_PATH = '/auth/login';
 export const LOCK_PATH = '/auth/lock-screen';
+
+/**
+ * The sign-in page with `?redirect=` the page the user was on (docs/product.md section 4), so
+ * signing in again returns there. On an /auth/ page already (the guard may have got there first)
+ * the sign-in page keeps the redirect it has.
+ */
+export function loginRedirect(where: { pathname: string; search: string } = window.location): string {
+  if (where.pathname === LOGIN_PATH) return `${LOGIN_PATH}${where.search}`;
+  if (where.pathname.startsWith('/auth/') || where.pathname === '/') return LOGIN_PATH;
+  return `${LOGIN_PATH}?redirect=${encodeURIComponent(`${where.pathname}${where.search}`)}`;
+}
 
 export interface LoginParams {
   email: string;
@@ -140,15 +161,16 @@ export const authProvider: ConsoleAuthProvider = {
   },
 
   async checkAuth() {
-    if (!rehydrate()) throw { redirectTo: LOGIN_PATH, message: false };
+    if (!rehydrate()) throw { redirectTo: loginRedirect(), message: false };
   },
 
   async checkError(error) {
     const status = (error as { status?: number })?.status;
     if (status === 401) {
-      // react-admin shows the message while the session still exists, then logs out
-      // (logout() clears the session), so it is not cleared here.
-      throw { redirectTo: LOGIN_PATH, message: errorText('session_expired') };
+      // react-admin then logs out (logout() clears the session) and goes to the sign-in page,
+      // which says why (a toast there would repeat it, or be skipped when the token is gone).
+      noteSessionRefused();
+      throw { redirectTo: loginRedirect(), message: false };
     }
     if (status === 423) {
       setLocked(true);

@@ -1,6 +1,6 @@
 import { HttpError } from 'react-admin';
 import i18n from '../i18n/i18n';
-import { clearSession, getToken, markEnrolmentRequired, setLocked } from './session';
+import { endSessionRefused, getToken, markEnrolmentRequired, setLocked } from './session';
 import { errorText, messageForStatus } from './errors';
 
 export const API_BASE = '/api/v1';
@@ -18,8 +18,8 @@ export interface RequestOptions {
   /**
    * Who ends the session on a 401. 'here' (default): this function clears it at once, for
    * calls made outside react-admin. 'checkError': the dataProvider's calls go through
-   * react-admin, whose checkError shows the expiry message and logs out (which clears it);
-   * clearing here first would make react-admin skip that message.
+   * react-admin, whose checkError notes why and logs out (which clears it) to the sign-in page
+   * with the page to return to.
    */
   on401?: 'here' | 'checkError';
   timeoutMs?: number;
@@ -111,7 +111,7 @@ export async function apiFetch<T = unknown>(path: string, opts: RequestOptions =
   if (response.ok) return json as ApiEnvelope<T>;
 
   const status = response.status;
-  if (status === 401 && !opts.isLogin && opts.on401 !== 'checkError') clearSession();
+  if (status === 401 && !opts.isLogin && opts.on401 !== 'checkError') endSessionRefused();
   if (status === 423) setLocked(true);
   if (status === 403 && json.code === 'auth.two_factor_enrolment_required') markEnrolmentRequired();
   const allErrors = json.errors && typeof json.errors === 'object' ? json.errors : undefined;

@@ -76,6 +76,7 @@ export function storeUser(user: SessionUser, remember = isRemembered()): void {
 }
 
 export function startSession(token: string, user: SessionUser, remember: boolean): void {
+  forgetSessionEnd();
   setCookie(TOKEN_COOKIE, token, remember ? 30 : 1);
   localStorage.setItem(REMEMBER_KEY, String(remember));
   localStorage.setItem(LOCK_KEY, 'false');
@@ -96,6 +97,35 @@ export function clearSession(): void {
   emit();
 }
 
+/**
+ * Why the last session ended without the user signing out, for the sign-in page to say so:
+ * 'expired' (the API refused the token) or 'ended' (the token is gone: its cookie ran out or was
+ * deleted). Kept in this tab until the next sign-in.
+ */
+export type SessionEnd = 'expired' | 'ended';
+const SESSION_END_KEY = 'session_end';
+export function markSessionEnd(reason: SessionEnd): void {
+  sessionStorage.setItem(SESSION_END_KEY, reason);
+}
+export function sessionEnd(): SessionEnd | null {
+  const kept = sessionStorage.getItem(SESSION_END_KEY);
+  return kept === 'expired' || kept === 'ended' ? kept : null;
+}
+export function forgetSessionEnd(): void {
+  sessionStorage.removeItem(SESSION_END_KEY);
+}
+
+/** The API answered 401 to a signed-in call: notes why, for the sign-in page (nothing when signed out already). */
+export function noteSessionRefused(): void {
+  if (getToken() || getStoredUser()) markSessionEnd(getToken() ? 'expired' : 'ended');
+}
+
+/** The API answered 401 to a signed-in call: the session ends, and the sign-in page says why. */
+export function endSessionRefused(): void {
+  noteSessionRefused();
+  clearSession();
+}
+
 export const isLocked = (): boolean => localStorage.getItem(LOCK_KEY) === 'true';
 export function setLocked(locked: boolean): void {
   if (isLocked() === locked) return;
@@ -111,6 +141,8 @@ export function rehydrate(): { token: string; user: SessionUser } | null {
   const token = getToken();
   const user = getStoredUser();
   if (token && user) return { token, user };
+  // Half a session: the token's cookie ran out or was deleted (or the user was removed).
+  if (token || user) markSessionEnd('ended');
   if (token || user || localStorage.getItem(LOCK_KEY) !== null) clearSession();
   return null;
 }

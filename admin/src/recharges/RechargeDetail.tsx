@@ -16,7 +16,9 @@ import { RechargeStatus, StateChip } from './RechargeStatus';
 import { RemoteCallTimeline, vendorName } from './RemoteCallTimeline';
 import { PaidBackPanel } from './PaidBack';
 import { SettlePanel } from './SettlePanel';
+import { SaleProfit } from './SaleProfit';
 import { ModeChip } from '../api-keys/ModeChip';
+import { saleActions } from './saleActions';
 
 export interface RechargeDetailData {
   recharge: RechargeResponse;
@@ -190,7 +192,7 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
         ...(r.cost !== undefined
           ? ([
               ['recharges.fields.cost', <Ltr>{r.cost}</Ltr>],
-              ['recharges.fields.profit', <Ltr>{r.profit}</Ltr>],
+              ['recharges.fields.profit', <SaleProfit r={r} explained />],
             ] as [string, ReactNode][])
           : []),
         ['recharges.fields.pricing_model', translate(`wallets.pricing.${r.pricing_model}`)],
@@ -208,6 +210,8 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
       ]
     : [];
   const inReview = r?.status === 'needs_review';
+  // Only what the API would accept for this sale (a failed "Profit Only" sale often holds nothing).
+  const actions = r ? saleActions(r, data?.transactions ?? []) : { retry: false, refund: false };
   return (
     <Drawer
       anchor="right"
@@ -241,18 +245,16 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
           )}
           <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap', my: 1 }}>
             <RechargeStatus status={r.status} />
-            {r.status === 'failed' && can('retry recharges') && (
+            {actions.retry && can('retry recharges') && (
               <Button size="small" onClick={() => act('retry')}>
                 {translate('recharges.retry')}
               </Button>
             )}
-            {/* As the API allows: a delivered or failed sale, or a refunded one whose customer payment is still held. */}
-            {(r.status === 'completed' || r.status === 'failed' || (r.status === 'refunded' && ['reserved', 'collected'].includes(r.payment_state))) &&
-              can('refund recharges') && (
-                <Button size="small" color="warning" onClick={() => setConfirmRefund(true)}>
-                  {translate('recharges.refund')}
-                </Button>
-              )}
+            {actions.refund && can('refund recharges') && (
+              <Button size="small" color="warning" onClick={() => setConfirmRefund(true)}>
+                {translate('recharges.refund')}
+              </Button>
+            )}
             <Confirm
               isOpen={confirmRefund}
               loading={acting}

@@ -22,6 +22,7 @@ import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useReviewCount } from '../layout/useReviewCount';
 import { RechargeStatus, StateChip } from './RechargeStatus';
 import { RechargeDetail } from './RechargeDetail';
+import { SaleProfit } from './SaleProfit';
 import { useIsPhone } from '../common/useIsPhone';
 import { ListEmpty, ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
 import { useListUrls, usePresetFilters } from '../common/listUrl';
@@ -148,7 +149,7 @@ export default function RechargeList() {
             <FunctionField label="recharges.fields.bundle" render={(r: RechargeResponse) => `${r.provider_name} · ${r.bundle_name}`} />
             <FunctionField label="recharges.fields.phone" render={(r: RechargeResponse) => <Ltr>{r.phone}</Ltr>} />
             <FunctionField label="recharges.fields.amount" render={(r: RechargeResponse) => <Ltr>{`${r.amount} ${r.currency}`}</Ltr>} />
-            {seesCost && <FunctionField label="recharges.fields.profit" render={(r: RechargeResponse) => <Ltr>{r.profit}</Ltr>} />}
+            {seesCost && <FunctionField label="recharges.fields.profit" render={(r: RechargeResponse) => <SaleProfit r={r} />} />}
             <FunctionField label="recharges.fields.status" render={(r: RechargeResponse) => <SaleState r={r} />} />
           </Datagrid>
         )}

@@ -4,7 +4,7 @@ import { Card, CardContent, CardHeader, Stack, Table, TableBody, TableCell, Tabl
 import { PageTitle } from '../common/PageTitle';
 import { CsvDownloadButton } from '../common/CsvExportButton';
 import { useConsoleDataProvider } from '../providers/dataProvider';
-import { DealerFilter, ReportError, ReportFilterBar, useReportFilters } from './ReportParts';
+import { DealerFilter, ReportError, ReportFilterBar, useCanExportReports, useReportFilters } from './ReportParts';
 import { useSession } from '../providers/useSession';
 
 interface Figures {
@@ -26,6 +26,7 @@ export default function DealerProfitPage() {
   // The filters live in the URL (?from=&dealer_id=), so the page can be shared and reloaded.
   const { filters, set, ready } = useReportFilters({ dealer_id: '' });
   const dataProvider = useConsoleDataProvider();
+  const canExport = useCanExportReports();
   const { data, error } = useQuery({
     queryKey: ['reports', 'dealer-profit', filters],
     queryFn: async () => (await dataProvider.report<Profit>('dealer-profit', { filter: filters })).data,
@@ -36,11 +37,13 @@ export default function DealerProfitPage() {
       <PageTitle
         title={translate('menu.dealer_profit_report')}
         actions={
-          <CsvDownloadButton
-            path="/reports/dealer-profit"
-            query={{ ...filters, format: 'csv' }}
-            fileName={`dealer-profit-${filters.from}-${filters.to}${dealer || filters.dealer_id ? '-by-bundle' : ''}.csv`}
-          />
+          canExport && (
+            <CsvDownloadButton
+              path="/reports/dealer-profit"
+              query={{ ...filters, format: 'csv' }}
+              fileName={`dealer-profit-${filters.from}-${filters.to}${dealer || filters.dealer_id ? '-by-bundle' : ''}.csv`}
+            />
+          )
         }
       />
       <ReportFilterBar from={filters.from} to={filters.to} set={set}>

@@ -33,7 +33,7 @@ describe('the Margins report', () => {
           totals: { ...figures, count: 6, margin: '4.90', unknown_cost: 1 },
         }),
     });
-    await renderScreen(<MarginsPage />, { path: '/reports/margins', url: '/reports/margins?group_by=dealer', permissions: ['view reports'] });
+    await renderScreen(<MarginsPage />, { path: '/reports/margins', url: '/reports/margins?group_by=dealer', permissions: ['view reports', 'export reports'] });
     const table = await screen.findByRole('table', { name: 'Margins' });
     const headers = within(table)
       .getAllByRole('columnheader')

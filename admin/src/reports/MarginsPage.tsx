@@ -9,7 +9,7 @@ import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useConsoleDataProvider } from '../providers/dataProvider';
 import { formatKey, intlLang } from '../charts/chartFormat';
 import { vendorName } from '../recharges/RemoteCallTimeline';
-import { GroupByFilter, ReportError, ReportFilterBar, useReportFilters } from './ReportParts';
+import { GroupByFilter, ReportError, ReportFilterBar, useCanExportReports, useReportFilters } from './ReportParts';
 
 /** GET /reports/margins, declared here while the API's contracts are written. Money is decimal strings. */
 interface Figures {
@@ -40,6 +40,7 @@ export default function MarginsPage() {
   const [locale] = useLocaleState();
   const phone = useIsPhone();
   const company = useCompanyFormat();
+  const canExport = useCanExportReports();
   const { filters, set, ready } = useReportFilters({ group_by: 'day' });
   const dataProvider = useConsoleDataProvider();
   const { data, error, isPending } = useQuery({
@@ -64,11 +65,13 @@ export default function MarginsPage() {
       <PageTitle
         title={translate('menu.margins_report')}
         actions={
-          <CsvDownloadButton
-            path="/reports/margins"
-            query={{ ...filters, format: 'csv' }}
-            fileName={`margins-${filters.from}-${filters.to}-by-${filters.group_by}.csv`}
-          />
+          canExport && (
+            <CsvDownloadButton
+              path="/reports/margins"
+              query={{ ...filters, format: 'csv' }}
+              fileName={`margins-${filters.from}-${filters.to}-by-${filters.group_by}.csv`}
+            />
+          )
         }
       />
       <ReportFilterBar from={filters.from} to={filters.to} set={set}>

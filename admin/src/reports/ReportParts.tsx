@@ -4,6 +4,11 @@ import { Alert, Card, CardContent, MenuItem, Stack, TextField } from '@mui/mater
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { serverMessage } from '../providers/errors';
 import { useUrlFilters } from './useUrlFilters';
+import { useSession } from '../providers/useSession';
+import { hasPermission } from '../permissions/permissions';
+
+/** Whether the reader may download reports (the API refuses a report's CSV or PDF without 'export reports'). */
+export const useCanExportReports = (): boolean => hasPermission(useSession().permissions, 'export reports');
 
 type Setter<T> = (key: keyof T) => (e: ChangeEvent<HTMLInputElement>) => void;
 

@@ -6,7 +6,7 @@ import { PageTitle } from '../common/PageTitle';
 import { CsvDownloadButton } from '../common/CsvExportButton';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useConsoleDataProvider } from '../providers/dataProvider';
-import { DealerFilter, GroupByFilter, ReportError, ReportFilterBar, useReportFilters } from './ReportParts';
+import { DealerFilter, GroupByFilter, ReportError, ReportFilterBar, useCanExportReports, useReportFilters } from './ReportParts';
 import { useSession } from '../providers/useSession';
 import { hasPermission } from '../permissions/permissions';
 import { Chart } from '../charts/Chart';
@@ -63,16 +63,19 @@ export default function ReportsPage() {
   );
   const methods = useGetList('payment-methods', { pagination: { page: 1, perPage: 100 }, sort: { field: 'name', order: 'ASC' } }, { enabled: picksMethod });
   const seesCost = data?.totals.cost !== undefined;
+  const canExport = useCanExportReports();
   return (
     <>
       <PageTitle
         title={translate('menu.sales_report')}
         actions={
-          <CsvDownloadButton
-            path="/reports/sales"
-            query={{ ...filters, format: 'csv' }}
-            fileName={`sales-${filters.from}-${filters.to}-by-${filters.group_by}.csv`}
-          />
+          canExport && (
+            <CsvDownloadButton
+              path="/reports/sales"
+              query={{ ...filters, format: 'csv' }}
+              fileName={`sales-${filters.from}-${filters.to}-by-${filters.group_by}.csv`}
+            />
+          )
         }
       />
       <ReportFilterBar from={filters.from} to={filters.to} set={set}>

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { CreateBase, EditBase, SaveButton, SimpleForm, Toolbar, useTranslate, type RaRecord } from 'react-admin';
+import { CreateBase, EditBase, SaveButton, SimpleForm, Toolbar, useSaveContext, useTranslate, type RaRecord } from 'react-admin';
 import { useDoneToast } from '../common/DoneToast';
 import { Box, Button, Drawer, IconButton, Stack, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
@@ -22,6 +22,8 @@ export function RecordFormDrawer({
   transform,
   defaultValues,
   stateAfterCreate,
+  beforeSave,
+  onSaved,
   children,
 }: {
   resource: string;
@@ -36,6 +38,10 @@ export function RecordFormDrawer({
    * undefined: none. State, not the screen's own: the layout mounts the page anew at each path.
    */
   stateAfterCreate?: (record: RaRecord) => Record<string, unknown> | undefined;
+  /** Asked once the form is valid, before anything is sent (false: nothing is saved, the form stays open). */
+  beforeSave?: (data: Record<string, unknown>, record: RaRecord | undefined) => Promise<boolean>;
+  /** The saved record as the API answered it, after the toast (a screen says what the save did beyond it). */
+  onSaved?: (what: 'created' | 'updated', record: RaRecord) => void;
   children: ReactNode;
 }) {
   const translate = useTranslate();
@@ -43,18 +49,20 @@ export function RecordFormDrawer({
   // The toast names what was saved ("Banner “Weekend offer” created"), not "Element created".
   const done = (what: 'created' | 'updated') => (data: RaRecord) => {
     toast(what, resource, data);
+    onSaved?.(what, data);
     const state = what === 'created' ? stateAfterCreate?.(data) : undefined;
     if (state) route.closeWith(state);
     else route.close();
   };
   const form = (schema: z.ZodType, isEdit: boolean) => (
-    <SimpleForm
+    <GuardedForm
       resolver={sharedResolver(schema)}
       defaultValues={isEdit ? undefined : defaultValues}
       toolbar={<FormToolbar isEdit={isEdit} onCancel={route.close} />}
+      beforeSave={beforeSave && ((data) => beforeSave(data, isEdit ? (route.record ?? undefined) : undefined))}
     >
       {children}
-    </SimpleForm>
+    </GuardedForm>
   );
   const title = route.mode === 'create' ? titles.create : titles.edit;
   return (
@@ -94,6 +102,16 @@ export function RecordFormDrawer({
       </Box>
     </Drawer>
   );
+}
+
+/** SimpleForm whose save waits for `beforeSave` when there is one (the server's field errors still land on their inputs). */
+function GuardedForm({
+  beforeSave,
+  ...props
+}: Omit<Parameters<typeof SimpleForm>[0], 'onSubmit'> & { beforeSave?: (data: Record<string, unknown>) => Promise<boolean> }) {
+  const { save } = useSaveContext();
+  const onSubmit = beforeSave && save ? async (data: Record<string, unknown>) => ((await beforeSave(data)) ? save(data) : undefined) : undefined;
+  return <SimpleForm {...props} onSubmit={onSubmit} />;
 }
 
 function FormToolbar({ isEdit, onCancel }: { isEdit: boolean; onCancel: () => void }) {

@@ -1,4 +1,6 @@
-import { Form, SaveButton, SelectInput, TextInput, useCanAccess, useTranslate } from 'react-admin';
+import { useState } from 'react';
+import { useFormContext } from 'react-hook-form';
+import { Confirm, Form, SaveButton, SelectInput, setSubmissionErrors, TextInput, useCanAccess, useTranslate } from 'react-admin';
 import { Card, CardContent, Stack } from '@mui/material';
 import { companySettingsSchema, CURRENCIES, type CompanySettingsResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
@@ -11,11 +13,86 @@ import { useSettingsGroup } from './useSettingsForm';
 
 const TIME_ZONES = ['Africa/Mogadishu', 'Africa/Nairobi', 'Africa/Djibouti', 'Africa/Addis_Ababa', 'Asia/Dubai', 'Europe/London', 'UTC'];
 
+type Values = Record<string, unknown>;
+
+/**
+ * The currency is the currency of every wallet and sale (docs/decisions.md, "One currency"): once
+ * money exists it is shown read-only with the server's reason; before, it is a choice.
+ */
+function CurrencyInput({ data }: { data: CompanySettingsResponse }) {
+  if (data.currency_locked) {
+    return (
+      <TextInput
+        source="currency"
+        label="settings.company.currency"
+        readOnly
+        helperText={data.currency_locked_reason ?? false}
+        slotProps={{ htmlInput: { dir: 'ltr' } }}
+      />
+    );
+  }
+  return (
+    <SelectInput
+      source="currency"
+      label="settings.company.currency"
+      choices={CURRENCIES.map((c) => ({ id: c, name: c }))}
+      translateChoice={false}
+      helperText="settings.company.currency_help"
+    />
+  );
+}
+
+/**
+ * Asks before a save that changes the currency (amounts are relabelled, not converted, and the
+ * choice locks with the first money); confirmed, it saves and puts the server's refusals on the form.
+ */
+function CurrencyChangeConfirm({
+  pending,
+  from,
+  onClose,
+  send,
+}: {
+  pending: Values | null;
+  from: string;
+  onClose: () => void;
+  send: (values: Values) => Promise<Record<string, string> | undefined>;
+}) {
+  const translate = useTranslate();
+  const { setError } = useFormContext();
+  const [saving, setSaving] = useState(false);
+  const currency = String(pending?.currency ?? '');
+  const confirm = async () => {
+    if (!pending) return;
+    setSaving(true);
+    try {
+      const errors = await send(pending);
+      if (errors) setSubmissionErrors(errors, setError);
+    } finally {
+      setSaving(false);
+      onClose();
+    }
+  };
+  return (
+    <Confirm
+      isOpen={pending !== null}
+      loading={saving}
+      title="settings.company.currency_confirm_title"
+      content="settings.company.currency_confirm"
+      titleTranslateOptions={{ currency }}
+      contentTranslateOptions={{ currency, from }}
+      confirm={translate('settings.company.currency_confirm_ok', { currency })}
+      onConfirm={confirm}
+      onClose={onClose}
+    />
+  );
+}
+
 /** /settings/company: the company's name, logo, contact, currency, time zone and the console footer text. */
 export default function CompanySettingsPage() {
   const translate = useTranslate();
   const { data, isPending, error, refetch, save } = useSettingsGroup<CompanySettingsResponse>('company');
   const { canAccess: canUpdate } = useCanAccess({ resource: 'settings', action: 'update company settings' });
+  const [pending, setPending] = useState<Values | null>(null);
   // A failed load says why (the server's message) instead of spinning.
   if (error && !data) {
     return (
@@ -26,7 +103,7 @@ export default function CompanySettingsPage() {
     );
   }
   if (isPending || !data) return <FullPageLoader />;
-  const submit = (values: Record<string, unknown>) => {
+  const send = (values: Values) => {
     const logo = values.logo as { rawFile?: File } | string | null | undefined;
     const fields = Object.fromEntries(
       Object.entries(values)
@@ -41,6 +118,13 @@ export default function CompanySettingsPage() {
     }
     return save(fields);
   };
+  const submit = async (values: Values) => {
+    if (!data.currency_locked && values.currency !== data.currency) {
+      setPending(values);
+      return undefined;
+    }
+    return send(values);
+  };
   return (
     <>
       <Breadcrumbs items={[{ label: 'menu.settings', to: '/settings' }, { label: 'menu.settings_company' }]} />
@@ -54,7 +138,7 @@ export default function CompanySettingsPage() {
               <TextInput source="address" label="settings.company.address" fullWidth multiline />
               <TextInput source="phone" label="settings.company.phone" fullWidth />
               <TextInput source="email" label="settings.company.email" type="email" fullWidth />
-              <SelectInput source="currency" label="settings.company.currency" choices={CURRENCIES.map((c) => ({ id: c, name: c }))} translateChoice={false} />
+              <CurrencyInput data={data} />
               <SelectInput
                 source="timezone"
                 label="settings.company.timezone"
@@ -63,6 +147,7 @@ export default function CompanySettingsPage() {
               />
               <TextInput source="footer_text" label="settings.company.footer_text" helperText="settings.company.footer_help" fullWidth />
               {canUpdate && <SaveButton label="common.save" sx={{ alignSelf: 'flex-start' }} />}
+              <CurrencyChangeConfirm pending={pending} from={data.currency} onClose={() => setPending(null)} send={send} />
             </Stack>
           </Form>
         </CardContent>

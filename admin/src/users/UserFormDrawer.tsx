@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useFormContext, useWatch, type Resolver } from 'react-hook-form';
 import { useQueryClient } from '@tanstack/react-query';
 import {
@@ -25,6 +25,8 @@ import { sharedResolver } from '../common/zodForm';
 import { ErrorBanner, SaveCancelButtons } from '../common/FormParts';
 import { generatePassword } from './password';
 import { splitServerErrors } from './serverErrors';
+import { PricingChangeConfirm, isPricingChangeQuestion } from './PricingChangeConfirm';
+import { serverMessage } from '../providers/errors';
 import { TranslationFields, translationPaths } from '../common/TranslationFields';
 import { RolePicker } from './RolePicker';
 import { LogoUpload } from './LogoUpload';
@@ -155,22 +157,45 @@ export function UserFormDrawer({ open, userType, record, onClose }: { open: bool
     }) as Resolver<UserFormValues>;
   }, [isEdit]);
 
+  // A new pricing model for a dealer whose wallet holds money: the API asks first (409, naming the
+  // balance); once the admin confirms, the same save goes again saying it is meant.
+  const [pricingQuestion, setPricingQuestion] = useState<string | null>(null);
+  const pricingConfirmed = useRef(false);
+  useEffect(() => {
+    if (open) setPricingQuestion(null);
+  }, [open, record]);
   // What the API gets (the logo makes it multipart).
-  const transform = (values: UserFormValues) => toPayload(values, isEdit, record);
+  const transform = (values: UserFormValues) => ({
+    ...toPayload(values, isEdit, record),
+    ...(pricingConfirmed.current ? { confirm_pricing_change: true } : {}),
+  });
   const mutationOptions = {
     onSuccess: async () => {
+      pricingConfirmed.current = false;
       notify(isEdit ? 'users.updated' : 'users.created', { type: 'success' });
       await queryClient.invalidateQueries({ queryKey: ['roles'] });
       onClose();
     },
     // Field errors (dealer_logo's in the logo area) are put on their fields by react-admin;
     // anything else goes to the Error banner (docs/product.md section 8).
-    onError: (e: unknown) => setBanner(splitServerErrors(e, FIELD_ERROR_PATHS).banner),
+    onError: (e: unknown) => {
+      pricingConfirmed.current = false;
+      if (isPricingChangeQuestion(e)) setPricingQuestion(serverMessage(e));
+      else setBanner(splitServerErrors(e, FIELD_ERROR_PATHS).banner);
+    },
   };
   const values = initialValues(userType, record);
   const form = (
     <Form resolver={resolver} defaultValues={values} record={record ? { ...values, id: record.id } : undefined} noValidate>
       <UserFormBody userType={userType} record={record} onClose={onClose} banner={banner} />
+      <PricingChangeConfirm
+        question={pricingQuestion}
+        onConfirm={() => {
+          pricingConfirmed.current = true;
+          setPricingQuestion(null);
+        }}
+        onCancel={() => setPricingQuestion(null)}
+      />
     </Form>
   );
   return (

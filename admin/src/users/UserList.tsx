@@ -25,7 +25,8 @@ import { UserFormDrawer } from './UserFormDrawer';
 import { useRecordRoute } from '../common/useRecordRoute';
 import { useIsPhone } from '../common/useIsPhone';
 import type { UserRecord, UserType } from './types';
-import { TrashBulkButton, TrashButton } from '../common/DoneToast';
+import { TrashBulkButton } from '../common/DoneToast';
+import { UserTrashButton } from './UserTrashButton';
 import { TwoFactorChip, TwoFactorResetButton } from './TwoFactorReset';
 
 const statusChoices = [
@@ -166,7 +167,7 @@ export default function UserList({ userType }: { userType: Exclude<UserType, 'us
               )}
             />
             <LocaleDateField source="created_at" label="users.fields.created_at" />
-            {canDelete && <TrashButton />}
+            {canDelete && <UserTrashButton />}
           </Datagrid>
         )}
       </List>

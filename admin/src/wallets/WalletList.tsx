@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import {
+  Confirm,
   Datagrid,
   FunctionField,
   List,
@@ -172,18 +173,26 @@ function TopUpRequests({ onDecided }: { onDecided: () => void }) {
     sort: { field: 'id', order: 'ASC' },
   });
   const [rejecting, setRejecting] = useState<TopUpRequestResponse | null>(null);
+  // Approving credits the wallet at once: asked first, naming the amount and the dealer.
+  const [approving, setApproving] = useState<TopUpRequestResponse | null>(null);
+  const [busy, setBusy] = useState(false);
   const { canAccess } = useCanAccess({ resource: 'wallets', action: 'review wallet top-ups' });
   if (!canAccess || data.length === 0) return null;
   const approve = async (r: TopUpRequestResponse) => {
+    setBusy(true);
     try {
       const res = await dataProvider.approveTopUp({ id: r.id });
       notify(res.message ?? '', { type: 'success' });
     } catch (e) {
       notify((e as Error).message, { type: 'error' });
     }
+    setBusy(false);
+    setApproving(null);
     await refetch();
     onDecided();
   };
+  // Isolated left to right (U+2066..U+2069): the amount keeps its order in Arabic text.
+  const amountOf = (r: TopUpRequestResponse) => `\u2066${r.amount} ${fmt.currency}\u2069`;
   return (
     <Card sx={{ mb: 3 }}>
       <CardHeader title={translate('wallets.requests_title')} subheader={translate('wallets.requests_help', { smart_count: data.length })} />
@@ -207,7 +216,7 @@ function TopUpRequests({ onDecided }: { onDecided: () => void }) {
               </Box>
               <Stack direction="row" sx={{ gap: 1 }}>
                 <Chip size="small" label={translate('wallets.request_status.pending')} />
-                <Button size="small" variant="contained" onClick={() => approve(r)}>
+                <Button size="small" variant="contained" onClick={() => setApproving(r)}>
                   {translate('wallets.approve')}
                 </Button>
                 <Button size="small" color="error" onClick={() => setRejecting(r)}>
@@ -218,6 +227,17 @@ function TopUpRequests({ onDecided }: { onDecided: () => void }) {
           ))}
         </Stack>
       </CardContent>
+      <Confirm
+        isOpen={approving !== null}
+        loading={busy}
+        title="wallets.approve_confirm_title"
+        titleTranslateOptions={approving ? { amount: amountOf(approving), name: approving.dealer.name } : {}}
+        content="wallets.approve_confirm"
+        contentTranslateOptions={approving ? { amount: amountOf(approving), name: approving.dealer.name, reference: ltr(approving.reference) } : {}}
+        confirm="wallets.approve"
+        onConfirm={() => approving && approve(approving)}
+        onClose={() => !busy && setApproving(null)}
+      />
       {rejecting && (
         <MoneyDialog
           open

@@ -166,7 +166,8 @@ export function addTwoFactorRoutes(api: ApiRouter): void {
   api.post(
     '/two-factor/setup',
     {
-      summary: 'Start enrolling: a new secret with its otpauth URL and QR code (replaces one not confirmed yet)',
+      summary:
+        'Start enrolling: a secret with its otpauth URL and QR code; the same one again while a setup not confirmed yet is under 10 minutes old (reloads and other tabs show the same QR), else a new one replacing it',
       permission: SIGNED_IN,
       beforeTwoFactor: true,
       response: twoFactorSetupSchema,
@@ -176,8 +177,9 @@ export function addTwoFactorRoutes(api: ApiRouter): void {
       const user = me(ctx);
       const setup = await transact(ctx, async (tctx) => {
         await lockUserRow(tctx.db, user.id);
-        const made = await startEnrolment(tctx.db, user);
-        await recordActivity(tctx, { action: 'two_factor_setup_started', subjectType: 'user', subjectId: user.id });
+        const { setup: made, reused } = await startEnrolment(tctx.db, user);
+        // Logged when a secret is made, not at each reload that shows it again.
+        if (!reused) await recordActivity(tctx, { action: 'two_factor_setup_started', subjectType: 'user', subjectId: user.id });
         return made;
       });
       return { data: setup };

@@ -118,6 +118,42 @@ describe('enrolment', () => {
     expect(again.body.message).toBe('Two-factor sign-in is already on.');
   });
 
+  it('shows the same secret at every load of a pending setup, so a code from the first QR confirms; a new one after 10 minutes', async () => {
+    const me = await staff();
+    const setup = () => h.http().post('/api/v1/auth/two-factor/setup').set(bearer(me.token));
+    const first = await setup();
+    const second = await setup();
+    expect(second.status).toBe(200);
+    expect(second.body.data.secret).toBe(first.body.data.secret);
+    expect(second.body.data.otpauth_url).toBe(first.body.data.otpauth_url);
+    // Two tabs opening the page at once see one secret too.
+    const tabs = await Promise.all([setup(), setup()]);
+    expect(tabs.map((t) => t.body.data.secret)).toEqual([first.body.data.secret, first.body.data.secret]);
+    expect(await logOf('two_factor_setup_started', me.id)).toHaveLength(1);
+
+    // Left for more than 10 minutes: the next load makes a new secret, and only its codes count.
+    const stale = new Date(Date.now() - 11 * 60_000).toISOString().replace('T', ' ').replace('Z', '');
+    await h.knex('two_factor_credentials').where('user_id', me.id).update({ updated_at: stale });
+    const later = await setup();
+    expect(later.body.data.secret).not.toBe(first.body.data.secret);
+    expect(await logOf('two_factor_setup_started', me.id)).toHaveLength(2);
+    const old = await h
+      .http()
+      .post('/api/v1/auth/two-factor/confirm')
+      .set(bearer(me.token))
+      .send({ code: codeFor(first.body.data.secret), password: PASSWORD });
+    expect(old.status).toBe(422);
+    // And that one stays while pending: a reload shows it, a code from the first of the two confirms.
+    expect((await setup()).body.data.secret).toBe(later.body.data.secret);
+    const ok = await h
+      .http()
+      .post('/api/v1/auth/two-factor/confirm')
+      .set(bearer(me.token))
+      .send({ code: codeFor(later.body.data.secret), password: PASSWORD });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.status).toMatchObject({ enabled: true, pending: false });
+  });
+
   it('confirms a setup once when two tabs confirm at the same moment', async () => {
     const me = await staff();
     const { secret } = (await h.http().post('/api/v1/auth/two-factor/setup').set(bearer(me.token))).body.data;

@@ -122,29 +122,56 @@ export async function confirmEnrolment(db: Db, userId: number, sealed: string, s
   return true;
 }
 
-/** A new secret for the user to scan; replaces an unconfirmed one. Refused (409) while one is confirmed. Call with the user row locked. */
+/**
+ * How long a setup not confirmed yet keeps its secret: a reload or a second tab within it shows
+ * the same QR code (a code from either works); after it, a setup makes a new secret.
+ */
+export const PENDING_SETUP_MINUTES = 10;
+
+interface PendingCredential extends CredentialRow {
+  updated_at: unknown;
+}
+
+/** The pending secret of `row` while it is younger than PENDING_SETUP_MINUTES (its updated_at: when it was made), opened. */
+function reusableSecret(row: PendingCredential | undefined, now: Date): string | null {
+  if (!row || row.confirmed_at) return null;
+  const madeAt = fromDbTime(row.updated_at);
+  if (!madeAt || now.getTime() - Date.parse(madeAt) >= PENDING_SETUP_MINUTES * 60_000) return null;
+  return openSecret(row.secret);
+}
+
+/**
+ * The secret for the user to scan: the pending one while it is recent (so every load shows the
+ * same QR), else a new one replacing it. `reused` says which. Refused (409) while one is
+ * confirmed. Call with the user row locked.
+ */
 export async function startEnrolment(db: Db, user: Pick<User, 'id' | 'email'>) {
-  const secret = new Secret({ size: 20 }).base32;
-  const now = toDbTime();
-  const sealed = sealSecret(secret);
-  const existing = await credentialOf(db, user.id);
+  const now = new Date();
+  const existing = (await credentialOf(db, user.id)) as PendingCredential | undefined;
   if (existing?.confirmed_at) throw new AppError(409, 'api:two_factor.already_enabled');
-  if (existing) {
-    await db('two_factor_credentials').where('user_id', user.id).update({ secret: sealed, last_used_step: null, updated_at: now });
-  } else {
-    await db('two_factor_credentials').insert({ user_id: user.id, secret: sealed, confirmed_at: null, last_used_step: null, created_at: now, updated_at: now });
+  const kept = reusableSecret(existing, now);
+  const secret = kept ?? new Secret({ size: 20 }).base32;
+  if (!kept) {
+    const sealed = sealSecret(secret);
+    const at = toDbTime(now);
+    if (existing) {
+      await db('two_factor_credentials').where('user_id', user.id).update({ secret: sealed, last_used_step: null, updated_at: at });
+    } else {
+      await db('two_factor_credentials').insert({ user_id: user.id, secret: sealed, confirmed_at: null, last_used_step: null, created_at: at, updated_at: at });
+    }
   }
   const issuer = (await readCompanySettings(db)).company_name || 'Console';
   const totp = totpFor(secret, issuer, user.email);
   const otpauthUrl = totp.toString();
   const svg = await QRCode.toString(otpauthUrl, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
-  return {
+  const setup = {
     secret,
     otpauth_url: otpauthUrl,
     qr_code: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
     issuer,
     account: user.email,
   };
+  return { setup, reused: kept !== null };
 }
 
 /** The pending (unconfirmed) secret of a user, opened and as stored; null when none. */

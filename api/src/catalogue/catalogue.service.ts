@@ -1,4 +1,7 @@
+import type { Knex } from 'knex';
+import { formatMinor, type ShopBelowCost } from '@app/contracts';
 import { decodeId } from '../http/ids.ts';
+import { dealerRef } from '../users/dealer-ref.ts';
 import { fieldError } from '../http/errors.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import { Bundle, Category, Provider } from './catalogue.models.ts';
@@ -55,4 +58,44 @@ export async function updateBundle(ctx: ServiceContext, bundle: Bundle, input: P
   const price = input.selling_price ?? bundle.selling_price;
   if (Number(price) < Number(cost)) throw fieldError('selling_price', 'validation:selling_below_cost');
   if (Object.keys(input).length) await Bundle.query(ctx.db).patch(input).where('id', bundle.id);
+}
+
+/**
+ * The shops that offer these bundles (switched on, dealer live) at a price below the cost: their
+ * storefront stops selling the bundle (dealer-catalogue.service.ts `below_cost`) while their switch
+ * stays on. By bundle id. `at` asks about one bundle at a cost (and suggested price) not saved yet:
+ * the console's question before it raises a cost.
+ */
+export async function shopsBelowCost(
+  db: Knex | Knex.Transaction,
+  bundleIds: number[],
+  at?: { cost: number; suggested?: number },
+): Promise<Map<number, ShopBelowCost[]>> {
+  const out = new Map<number, ShopBelowCost[]>();
+  if (!bundleIds.length) return out;
+  const price = 'COALESCE(dealer_bundles.selling_price, bundles.selling_price)';
+  const qb = db('dealer_bundles')
+    .join('bundles', 'bundles.id', 'dealer_bundles.bundle_id')
+    .join('users', 'users.id', 'dealer_bundles.dealer_id')
+    .whereIn('dealer_bundles.bundle_id', bundleIds)
+    .where('dealer_bundles.status', 'active')
+    .whereNull('dealer_bundles.deleted_at')
+    .where('users.user_type', 'dealer')
+    .whereNull('users.deleted_at')
+    .orderBy('users.name')
+    .orderBy('users.id')
+    .select('dealer_bundles.bundle_id', 'users.id', 'users.name', 'users.dealer_code', 'dealer_bundles.selling_price as own_price', 'bundles.selling_price');
+  if (at) {
+    // The shops without a price of their own take the suggested price sent (or the saved one).
+    if (at.suggested === undefined) qb.whereRaw(`${price} < ?`, [at.cost]);
+    else qb.whereRaw('COALESCE(dealer_bundles.selling_price, ?) < ?', [at.suggested, at.cost]);
+  } else qb.whereRaw(`${price} < bundles.cost_price`);
+  for (const r of await qb) {
+    const own = r.own_price === null || r.own_price === undefined ? null : Number(r.own_price);
+    const shown = own ?? (at?.suggested !== undefined ? at.suggested : Number(r.selling_price));
+    const list = out.get(r.bundle_id) ?? [];
+    list.push({ ...dealerRef(r.id, r.name, r.dealer_code), selling_price: formatMinor(shown) });
+    out.set(r.bundle_id, list);
+  }
+  return out;
 }

@@ -167,4 +167,58 @@ describe('bundles', () => {
     const byProvider = await h.http().get(`/api/v1/bundles?provider_id=${providerId}`).set(bearer(pricer.token));
     expect(byProvider.body.data.map((b: { id: number }) => b.id)).toContain(bundleId);
   });
+
+  it('says which shops a cost raise takes the bundle off, before the save (a count) and with the saved bundle', async () => {
+    const made = await h
+      .http()
+      .post('/api/v1/bundles')
+      .set(bearer(root))
+      .send({ category_id: categoryId, name: '5 GB Weekly', validity_days: 7, cost_price: '1.00', selling_price: '1.50' });
+    const id: number = made.body.data.id;
+    expect(made.body.data.off_sale_shops).toEqual([]);
+    const now = new Date();
+    const shop = async (name: string, code: string, price: number | null, status = 'active') => {
+      const dealer = await h.insertUser({ name, email: `${code.toLowerCase()}@shops.test`, user_type: 'dealer', dealer_code: code });
+      await h
+        .knex('dealer_bundles')
+        .insert({ dealer_id: dealer, bundle_id: id, status, selling_price: price, sort_order: 0, created_at: now, updated_at: now });
+      return dealer;
+    };
+    const cheap = await shop('Cheap Shop', 'CHEAP', 120);
+    await shop('Default Shop', 'DEFAULT', null);
+    await shop('Dear Shop', 'DEAR', 200);
+    await shop('Off Shop', 'OFFSHOP', 110, 'inactive');
+
+    // Asked before saving: at 1.30 the shop at 1.20 stops selling; with a suggested price of 1.25, the shop that has none too.
+    const ask = (query: string) => h.http().get(`/api/v1/bundles/${id}/shops-below-cost?${query}`).set(bearer(root));
+    const at130 = await ask('cost_price=1.30');
+    expect(at130.status).toBe(200);
+    expect(at130.body.data).toEqual({
+      count: 1,
+      shops: [{ id: cheap, h_id: expect.any(String), name: 'Cheap Shop', dealer_code: 'CHEAP', selling_price: '1.20' }],
+    });
+    const withSuggested = await ask('cost_price=1.30&selling_price=1.25');
+    expect(withSuggested.body.data.shops.map((s: { name: string; selling_price: string }) => [s.name, s.selling_price])).toEqual([
+      ['Cheap Shop', '1.20'],
+      ['Default Shop', '1.25'],
+    ]);
+    expect((await ask('cost_price=1.10')).body.data).toEqual({ count: 0, shops: [] });
+    expect((await ask('cost_price=abc')).body.errors).toEqual({ cost_price: ['Enter a price of 0 or more with at most two decimals, such as 1.50'] });
+    // Other shops' prices are for those who edit bundles and see their cost.
+    const viewer = await h.userWith(['view bundles', 'update bundles']);
+    expect((await ask('cost_price=1.30').set(bearer(viewer.token))).status).toBe(403);
+
+    // The save answers the bundle with the shops it took it off, and so does every later read.
+    const saved = await h.http().patch(`/api/v1/bundles/${id}`).set(bearer(root)).send({ cost_price: '1.30' });
+    expect(saved.status).toBe(200);
+    expect(saved.body.data.off_sale_shops).toEqual([{ id: cheap, h_id: expect.any(String), name: 'Cheap Shop', dealer_code: 'CHEAP', selling_price: '1.20' }]);
+    const listed = await h.http().get(`/api/v1/bundles?category_id=${categoryId}`).set(bearer(root));
+    expect(listed.body.data.find((b: { id: number }) => b.id === id).off_sale_shops.map((s: { name: string }) => s.name)).toEqual(['Cheap Shop']);
+    // Without the cost there is nothing to compare: no shops either.
+    const noCost = await h.userWith(['view bundles']);
+    expect((await h.http().get(`/api/v1/bundles/${id}`).set(bearer(noCost.token))).body.data).not.toHaveProperty('off_sale_shops');
+    // A shop in the trash sells nothing.
+    await h.knex('users').where('id', cheap).update({ deleted_at: now });
+    expect((await h.http().get(`/api/v1/bundles/${id}`).set(bearer(root))).body.data.off_sale_shops).toEqual([]);
+  });
 });

@@ -66,7 +66,8 @@ export function dailyCloseRoutes(registry: OpenApiRegistry, deps: DailyCloseDeps
     '/:date/export',
     {
       summary: "A day's sales with each one's vendors' view and the differences (format=csv), or a one- or two-page summary to file (format=pdf)",
-      permission: 'view daily close',
+      // A download of the day, like every report's: 'export reports' beside reading it.
+      permission: ['view daily close', 'export reports'],
       query: dailyCloseExportQuery,
       response: null,
       downloads: ['text/csv', 'application/pdf'],

@@ -463,7 +463,7 @@ describe('a company day closed after its differences were handled', () => {
   });
 
   it('cost, profit and margin only with "view bundles prices": null in JSON, left out of the CSV', async () => {
-    const viewer = await h.userWith(['view daily close']);
+    const viewer = await h.userWith(['view daily close', 'export reports']);
     const mine = (await get(`/${D}`)).body.data;
     expect(mine.totals.sales.cost).toEqual(expect.any(String));
     expect(mine.totals.sales.margin).toEqual(expect.any(String));

@@ -100,6 +100,11 @@ export const ERROR_CODES: readonly ErrorCodeInfo[] = [
   { code: 'users.target_above_own', status: 403, description: 'The target user holds more than the caller.' },
   { code: 'users.last_super_admin', status: 403, description: 'The last super admin cannot be removed.' },
   { code: 'users.has_financial_records', status: 409, description: 'The user has financial records and cannot be deleted for good.' },
+  {
+    code: 'users.pricing_change_needs_confirmation',
+    status: 409,
+    description: "The dealer's wallet holds money: send confirm_pricing_change to change its pricing model.",
+  },
   { code: 'users.use_change_password', status: 403, description: 'Change your own password through the password form.' },
   { code: 'roles.protected', status: 403, description: 'The role is protected.' },
   { code: 'reports.margins_staff_only', status: 403, description: 'Margins are visible to staff only.' },
@@ -107,6 +112,11 @@ export const ERROR_CODES: readonly ErrorCodeInfo[] = [
   { code: 'settings.mail_test_failed', status: 422, description: 'The test mail could not be sent.' },
   { code: 'aggregators.not_found', status: 404, description: 'The aggregator does not exist.' },
   { code: 'webhooks.not_set', status: 404, description: 'No webhook is set up.' },
+  {
+    code: 'webhooks.test_key_cannot_manage',
+    status: 403,
+    description: 'A test key cannot set, remove or rotate the webhook endpoint (live events go to it too).',
+  },
   { code: 'webhooks.delivery_not_found', status: 404, description: 'The webhook delivery does not exist.' },
   { code: 'webhooks.disabled', status: 409, description: 'The webhook endpoint is disabled; enable it first.' },
   { code: 'webhooks.sending_now', status: 409, description: 'The webhook delivery is being sent right now.' },

@@ -28,6 +28,8 @@ export type { ImageField, WriteContext } from '../platform/resource-service.ts';
 export interface ResourceRoutesModule<M extends SoftModel, R extends ZodType = ZodType> extends ResourceModule<M, R> {
   /** Route permission of PATCH /{id} when finer rules apply inside update (users). */
   updateAnyPermission?: PermissionName[];
+  /** Further answers of PATCH /{id} by status, for the OpenAPI document (users: 409, a switch to confirm). */
+  updateErrors?: Record<number, string>;
   /** Routes with literal paths, registered before /:id so it does not capture them. */
   extraRoutes?: (api: ApiRouter, helpers: ResourceHelpers<M>) => void;
 }
@@ -188,7 +190,7 @@ export function resourceRoutes<M extends SoftModel, R extends ZodType>(
     const routePerms = mod.updateAnyPermission ? { anyPermission: mod.updateAnyPermission } : perms('update');
     api.patch(
       '/:id',
-      { summary: `Update one of ${noun}`, ...routePerms, body: mod.schemas.update, upload, files, response: mod.response },
+      { summary: `Update one of ${noun}`, ...routePerms, body: mod.schemas.update, upload, files, response: mod.response, errors: mod.updateErrors },
       async (req, ctx) => {
         const data = await service.update(ctx, String(req.params.id), req.body, await imagesOf(req));
         return { message: msg('updated'), data };

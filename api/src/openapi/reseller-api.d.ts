@@ -592,6 +592,7 @@ export interface components {
         | 'users.target_above_own'
         | 'users.last_super_admin'
         | 'users.has_financial_records'
+        | 'users.pricing_change_needs_confirmation'
         | 'users.use_change_password'
         | 'roles.protected'
         | 'reports.margins_staff_only'
@@ -599,6 +600,7 @@ export interface components {
         | 'settings.mail_test_failed'
         | 'aggregators.not_found'
         | 'webhooks.not_set'
+        | 'webhooks.test_key_cannot_manage'
         | 'webhooks.delivery_not_found'
         | 'webhooks.disabled'
         | 'webhooks.sending_now'
@@ -715,6 +717,7 @@ export interface components {
         | 'users.target_above_own'
         | 'users.last_super_admin'
         | 'users.has_financial_records'
+        | 'users.pricing_change_needs_confirmation'
         | 'users.use_change_password'
         | 'roles.protected'
         | 'reports.margins_staff_only'
@@ -722,6 +725,7 @@ export interface components {
         | 'settings.mail_test_failed'
         | 'aggregators.not_found'
         | 'webhooks.not_set'
+        | 'webhooks.test_key_cannot_manage'
         | 'webhooks.delivery_not_found'
         | 'webhooks.disabled'
         | 'webhooks.sending_now'
@@ -1877,7 +1881,7 @@ export interface operations {
               /** @enum {string} */
               pricing_model: 'cost' | 'profit';
               processing_started_at: string | null;
-              /** @description Only with "view bundles prices" */
+              /** @description 0.00 unless the sale was delivered and kept (status completed): a failed, refunded or unfinished sale earns none. Only with "view bundles prices" */
               profit?: string;
               provider_id: number | null;
               provider_name: string;
@@ -2039,7 +2043,7 @@ export interface operations {
               /** @enum {string} */
               pricing_model: 'cost' | 'profit';
               processing_started_at: string | null;
-              /** @description Only with "view bundles prices" */
+              /** @description 0.00 unless the sale was delivered and kept (status completed): a failed, refunded or unfinished sale earns none. Only with "view bundles prices" */
               profit?: string;
               provider_id: number | null;
               provider_name: string;
@@ -2217,7 +2221,7 @@ export interface operations {
               /** @enum {string} */
               pricing_model: 'cost' | 'profit';
               processing_started_at: string | null;
-              /** @description Only with "view bundles prices" */
+              /** @description 0.00 unless the sale was delivered and kept (status completed): a failed, refunded or unfinished sale earns none. Only with "view bundles prices" */
               profit?: string;
               provider_id: number | null;
               provider_name: string;
@@ -2446,7 +2450,7 @@ export interface operations {
               /** @enum {string} */
               pricing_model: 'cost' | 'profit';
               processing_started_at: string | null;
-              /** @description Only with "view bundles prices" */
+              /** @description 0.00 unless the sale was delivered and kept (status completed): a failed, refunded or unfinished sale earns none. Only with "view bundles prices" */
               profit?: string;
               provider_id: number | null;
               provider_name: string;
@@ -2852,7 +2856,16 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['KeyUnauthenticated'];
-      403: components['responses']['KeyForbidden'];
+      /** @description A test key (rk_test_) cannot change the endpoint: live events go to it too */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       413: components['responses']['PayloadTooLarge'];
       /** @description An address refused (not https, private, with spaces...) */
       422: {
@@ -2893,7 +2906,16 @@ export interface operations {
         };
       };
       401: components['responses']['KeyUnauthenticated'];
-      403: components['responses']['KeyForbidden'];
+      /** @description A test key (rk_test_) cannot change the endpoint: live events go to it too */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description No webhook is set */
       404: {
         headers: {
@@ -3060,7 +3082,16 @@ export interface operations {
         };
       };
       401: components['responses']['KeyUnauthenticated'];
-      403: components['responses']['KeyForbidden'];
+      /** @description A test key (rk_test_) cannot change the endpoint: live events go to it too */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       /** @description No webhook is set */
       404: {
         headers: {

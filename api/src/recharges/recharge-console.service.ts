@@ -21,7 +21,7 @@ import { readCompanySettings } from '../settings/company-settings.ts';
 import { presentTransaction, transactionQuery } from '../wallets/wallet.service.ts';
 import { credit, debit } from '../wallets/ledger.ts';
 import type { WalletTransactionListRow } from '../wallets/wallet-rows.ts';
-import { presentRecharge, rechargeQuery } from './recharge.service.ts';
+import { presentRecharge, rechargeQuery, SANDBOX } from './recharge.service.ts';
 import { presentRemoteCall } from './remote-calls.ts';
 import type { RechargeListRow, RechargeRow, RemoteCallRow } from './recharge-rows.ts';
 import type { PaymentAdapter, PaymentFlow } from '../connectors/payments/payment-adapter.ts';
@@ -225,7 +225,8 @@ export async function retryRecharge(ctx: ServiceContext, money: RechargeMoney, r
       .update({
         status: 'pending',
         payment_state: 'none',
-        payment_adapter: row.payment_flow === 'wallet' ? null : (method?.gateway ?? null),
+        // A test sale is tried again in the sandbox only (never through a live gateway).
+        payment_adapter: row.payment_flow === 'wallet' ? null : row.mode === 'test' ? SANDBOX : (method?.gateway ?? null),
         attempts: 0,
         crashes: 0,
         unsure_since: null,
@@ -390,7 +391,7 @@ export async function refundRecharge(ctx: ServiceContext, money: RechargeMoney, 
             captured: releasePayment.captured,
             amount: releasePayment.amount,
           },
-          { rechargeId: row.id },
+          { rechargeId: row.id, ...(row.mode === 'test' ? { sandbox: true } : {}) },
         )
       : null;
     const mine = { id: row.id, payment_state: 'releasing', check_leased_until: releasePayment.lease };

@@ -4,6 +4,7 @@ import {
   formatMinor,
   PAYER_NETWORKS,
   promptsPayer,
+  type CustomerDetail,
   type CustomerMoney,
   type CustomerOutcome,
   type PublicRecharge,
@@ -103,8 +104,8 @@ function checkPurchase(offer: SaleOffer, input: SaleRequest) {
   const methodId = decodeId(input.payment_method_id);
   const method = offer.methods.find((m) => m.id === methodId);
   if (!method) throw fieldError('payment_method_id', 'validation:payment_method_not_offered');
-  // Cash, a bank transfer, a transfer to the dealer's own number: paid in person, never charged here.
-  if (!promptsPayer(method.gateway)) throw fieldError('payment_method_id', 'validation:payment_method_in_person', { method: method.name });
+  // Cash, a bank transfer (whatever gateway its row names), a transfer to the dealer's own number: paid in person, never charged here.
+  if (!promptsPayer(method)) throw fieldError('payment_method_id', 'validation:payment_method_in_person', { method: method.name });
   const payerNetwork = PAYER_NETWORKS[method.type];
   if (payerNetwork && !payerNetwork.prefixes.some((p) => input.payer_phone.startsWith(p))) {
     throw fieldError('payer_phone', 'validation:payer_wrong_network', {
@@ -268,12 +269,34 @@ export async function createRecharge(
 
 const mask = (phone: string) => (phone.length > 5 ? `${phone.slice(0, 2)}${'*'.repeat(phone.length - 5)}${phone.slice(-3)}` : phone);
 
+/** After this long without an approved payment the customer hears that the prompt may not have been sent yet. */
+export const PROMPT_LATE_MS = 20_000;
+
 /**
  * What the customer is told (docs/data-model.md, "Recharges"): each outcome has its
  * own words, and what happened to their money is never guessed. `released` after a
- * pre-authorisation took nothing; after a purchase it was given back.
+ * pre-authorisation took nothing; after a purchase it was given back. `detail` adds what the
+ * customer does about it: a payment still not approved after PROMPT_LATE_MS (the payment
+ * service may be slow to send the prompt: wait, or try later; nothing is taken), a sale that
+ * failed before any payment was taken (the payment could not be started: nothing to do with
+ * the delivery).
  */
-export function customerOutcome(r: RechargeRow): { outcome: CustomerOutcome; money: CustomerMoney } {
+export function customerOutcome(r: RechargeRow): { outcome: CustomerOutcome; money: CustomerMoney; detail: CustomerDetail | null } {
+  const { outcome, money } = outcomeOf(r);
+  const payment: string = r.payment_state ?? 'none';
+  const delivery: string = r.delivery_state ?? 'none';
+  const noPayment = (payment === 'none' || payment === 'sent') && r.payment_flow !== 'wallet';
+  if ((outcome === 'awaiting_payment' || (outcome === 'delayed' && r.status !== 'needs_review')) && noPayment) {
+    // Since the prompt was asked for (or the purchase, while the charge waits its turn).
+    const since = fromDbTime(r.unsure_since) ?? fromDbTime(r.created_at);
+    const waited = since ? Date.now() - new Date(since).getTime() : 0;
+    return { outcome, money, detail: outcome === 'delayed' || waited >= PROMPT_LATE_MS ? 'payment_slow' : null };
+  }
+  const beforePayment = (payment === 'none' || payment === 'absent') && delivery === 'none' && r.payment_flow !== 'wallet';
+  return { outcome, money, detail: outcome === 'not_delivered' && beforePayment ? 'payment_not_started' : null };
+}
+
+function outcomeOf(r: RechargeRow): { outcome: CustomerOutcome; money: CustomerMoney } {
   const payment: string = r.payment_state ?? 'none';
   const delivery: string = r.delivery_state ?? 'none';
   const purchase = r.payment_flow === 'purchase';
@@ -318,11 +341,13 @@ export function customerOutcome(r: RechargeRow): { outcome: CustomerOutcome; mon
 }
 
 export function presentPublic(r: RechargeRow, t: (key: string) => string): PublicRecharge {
-  const { outcome, money } = customerOutcome(r);
+  const { outcome, money, detail } = customerOutcome(r);
   const message = t(
-    outcome === 'not_delivered'
-      ? `api:recharges.outcome.not_delivered_${money === 'returned' || money === 'unknown' || money === 'to_be_paid_back' ? money : 'nothing_taken'}`
-      : `api:recharges.outcome.${outcome}`,
+    detail
+      ? `api:recharges.outcome.${detail}`
+      : outcome === 'not_delivered'
+        ? `api:recharges.outcome.not_delivered_${money === 'returned' || money === 'unknown' || money === 'to_be_paid_back' ? money : 'nothing_taken'}`
+        : `api:recharges.outcome.${outcome}`,
   );
   return {
     id: r.id,
@@ -337,8 +362,10 @@ export function presentPublic(r: RechargeRow, t: (key: string) => string): Publi
     failure_reason: r.status === 'failed' || r.status === 'refunded' ? message : null,
     outcome,
     money,
+    detail,
     message,
-    can_retry: outcome === 'declined',
+    // Declined, or never started: nothing was taken, and buying again is the way on.
+    can_retry: outcome === 'declined' || detail === 'payment_not_started',
     created_at: fromDbTime(r.created_at),
     completed_at: fromDbTime(r.completed_at),
   };
@@ -408,7 +435,8 @@ export function presentRecharge(
     payer_phone: r.payer_phone ?? null,
     payment_method: r.payment_method_name ?? null,
     amount: formatMinor(Number(r.amount)),
-    ...(seesCost ? { cost: formatMinor(Number(r.cost)), profit: formatMinor(Number(r.profit)) } : {}),
+    // A sale earns its profit only when delivered and kept: failed, refunded or pending ones earn none.
+    ...(seesCost ? { cost: formatMinor(Number(r.cost)), profit: formatMinor(r.status === 'completed' ? Number(r.profit) : 0) } : {}),
     currency: r.currency,
     gateway_amount: vendorMoney(r.gateway_amount),
     gateway_currency: r.gateway_currency ?? null,

@@ -356,7 +356,9 @@ describe('the console: list, detail, retry, refund', () => {
     // Already all back (the debit returned, the reserve cancelled): nothing to refund.
     const none = await h.http().post(`/api/v1/recharges/${rejected.body.data.id}/refund`).set(bearer(root));
     expect(none.status).toBe(409);
-    expect(none.body.message).toBe("Nothing is left to refund on this sale: the dealer's debit and the customer's payment are already back.");
+    expect(none.body.message).toBe(
+      "Nothing is left to refund on this sale: neither the dealer's nor the customer's money is held for it (never taken, or already given back).",
+    );
 
     // A purchase-flow sale failed while its payment was still collected and its debit not yet back (as after a crash).
     const stuck = await buy(h, shop);

@@ -4,7 +4,8 @@ import { dateParam, missedSalesSummarySchema, RECHARGE_STATUSES } from '@app/con
 import { ApiRouter } from '../http/api-router.ts';
 import { sendCsv } from '../http/csv.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
-import { fieldError } from '../http/errors.ts';
+import { fieldError, forbidden } from '../http/errors.ts';
+import type { ServiceContext } from '../platform/context.ts';
 import { readCompanySettings } from '../settings/company-settings.ts';
 import { zonedDay } from '../database/time.ts';
 import { dashboard, dealerProfitReport, GROUPS, salesReport, type SalesFilters } from './reports.service.ts';
@@ -53,6 +54,11 @@ function range(q: Record<string, unknown>, timeZone: string) {
   return { from, to };
 }
 
+/** A report's CSV: reading the report is not enough, downloading it needs 'export reports' too (403). */
+export function requireExport(ctx: ServiceContext): void {
+  if (!ctx.actor.permissions.has('export reports')) throw forbidden();
+}
+
 /** GET /dashboard, /reports/sales (and its CSV), /reports/dealer-profit: figures computed in SQL, scoped to a dealer's own. */
 export function reportRoutes(registry: OpenApiRegistry) {
   const dash = new ApiRouter(registry, '/dashboard', 'Reports');
@@ -74,10 +80,12 @@ export function reportRoutes(registry: OpenApiRegistry) {
   reports.get(
     '/sales',
     {
-      summary: 'Sales over a date range, grouped by day, week, month, provider, bundle or dealer, with totals; format=csv exports exactly the rows shown',
+      summary:
+        'Sales over a date range, grouped by day, week, month, provider, bundle or dealer, with totals; format=csv exports exactly the rows shown (with "export reports")',
       permission: 'view reports',
       query: salesQuery,
       downloads: ['text/csv'],
+      errors: { 403: "Without the permission to read the report, or format=csv without 'export reports'" },
       response: z.object({
         from: z.string(),
         to: z.string(),
@@ -94,8 +102,9 @@ export function reportRoutes(registry: OpenApiRegistry) {
       }),
     },
     async (req, ctx, res: Response) => {
-      const { timezone } = await readCompanySettings(ctx.db);
       const q = req.query as Record<string, string | undefined>;
+      if (q.format === 'csv') requireExport(ctx);
+      const { timezone } = await readCompanySettings(ctx.db);
       const filters: SalesFilters = { ...q, ...range(q, timezone), group_by: (q.group_by as SalesFilters['group_by']) ?? 'day' };
       const report = await salesReport(ctx, filters, timezone);
       if (q.format === 'csv') {
@@ -122,10 +131,11 @@ export function reportRoutes(registry: OpenApiRegistry) {
     '/margins',
     {
       summary:
-        "The company's real margin on completed sales over a date range (price less the gateway's charges less the aggregator's cost, as the vendors said), grouped by day, dealer, provider or route (the aggregator that delivered), with totals; staff with 'view bundles prices' only; format=csv exports the rows shown",
+        "The company's real margin on completed sales over a date range (price less the gateway's charges less the aggregator's cost, as the vendors said), grouped by day, dealer, provider or route (the aggregator that delivered), with totals; staff with 'view bundles prices' only; format=csv exports the rows shown (with 'export reports')",
       permission: ['view reports', 'view bundles prices'],
       query: marginsQuery,
       downloads: ['text/csv'],
+      errors: { 403: "Without the permission to read the report, or format=csv without 'export reports'" },
       response: z.object({
         from: z.string(),
         to: z.string(),
@@ -135,8 +145,9 @@ export function reportRoutes(registry: OpenApiRegistry) {
       }),
     },
     async (req, ctx, res: Response) => {
-      const { timezone } = await readCompanySettings(ctx.db);
       const q = req.query as Record<string, string | undefined>;
+      if (q.format === 'csv') requireExport(ctx);
+      const { timezone } = await readCompanySettings(ctx.db);
       const filters: MarginFilters = {
         ...range(q, timezone),
         group_by: (q.group_by as MarginFilters['group_by']) ?? 'day',
@@ -163,15 +174,17 @@ export function reportRoutes(registry: OpenApiRegistry) {
     '/dealer-profit',
     {
       summary:
-        'Profit per dealer over a date range (a dealer: its own); with dealer_id, per bundle too; format=csv exports the rows shown (per bundle for one dealer)',
+        'Profit per dealer over a date range (a dealer: its own); with dealer_id, per bundle too; format=csv exports the rows shown (per bundle for one dealer; with "export reports")',
       permission: 'view dealer profit report',
       query: salesQuery.pick({ from: true, to: true, dealer_id: true, format: true }),
       downloads: ['text/csv'],
+      errors: { 403: "Without the permission to read the report, or format=csv without 'export reports'" },
       response: z.record(z.string(), z.unknown()),
     },
     async (req, ctx, res: Response) => {
-      const { timezone } = await readCompanySettings(ctx.db);
       const q = req.query as Record<string, string | undefined>;
+      if (q.format === 'csv') requireExport(ctx);
+      const { timezone } = await readCompanySettings(ctx.db);
       const r = range(q, timezone);
       const report = await dealerProfitReport(ctx, { ...r, dealer_id: q.dealer_id }, timezone);
       if (q.format === 'csv') {

@@ -52,15 +52,21 @@ export function paymentMethodRoutes(registry: OpenApiRegistry, storage: FileStor
     },
     graph: 'dealer',
     images: { logo: { folder: 'payment-methods', column: 'logo_path' } } satisfies ImageFields<(typeof RESOURCES)['payment-methods']>,
-    // A new method without a gateway gets its type's (cash and bank: manual).
-    create: async (ctx, input) => PaymentMethod.query(ctx.db).insertAndFetch({ ...input, gateway: input.gateway ?? defaultGatewayOf(input.type) }),
+    // A new method without a gateway gets its type's; cash and bank are always manual (the schema refuses another named with them).
+    create: async (ctx, input) =>
+      PaymentMethod.query(ctx.db).insertAndFetch({
+        ...input,
+        gateway: MANUAL_ONLY_TYPES.has(input.type) ? 'manual' : (input.gateway ?? defaultGatewayOf(input.type)),
+      }),
     update: async (ctx, row, input) => {
       // The number stays required when the type changes away from cash.
       const type = input.type ?? row.type;
-      // A type changed to cash or bank takes `manual` with it; otherwise the gateway stays unless named.
-      if (!input.gateway && input.type && input.type !== row.type && MANUAL_ONLY_TYPES.has(input.type)) input.gateway = 'manual';
-      const gateway = input.gateway ?? row.gateway;
-      if (MANUAL_ONLY_TYPES.has(type) && gateway !== 'manual') throw fieldError('gateway', 'validation:payment_gateway_manual_only');
+      if (MANUAL_ONLY_TYPES.has(type)) {
+        // Cash and bank are paid in person: a gateway named with them is refused, and whatever else is
+        // sent (a new type alone, a name on a row written before the rule) leaves the method manual.
+        if (input.gateway && input.gateway !== 'manual') throw fieldError('gateway', 'validation:payment_gateway_manual_only');
+        if (row.gateway !== 'manual') input.gateway = 'manual';
+      }
       const account = 'account_number' in input ? input.account_number : row.account_number;
       if (type !== 'cash' && !account) throw fieldError('account_number', 'validation:account_number_required');
       if (Object.keys(input).length) await PaymentMethod.query(ctx.db).patch(input).where('id', row.id);

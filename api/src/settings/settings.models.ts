@@ -1,7 +1,7 @@
-import { Model } from 'objection';
+import { Model, type ModelOptions, type QueryContext } from 'objection';
 import { BaseModel } from '../database/base.model.ts';
 import { User } from '../users/user.model.ts';
-import type { AreaResponse, ContactType, PaymentGateway, PaymentMethodType, Translations } from '@app/contracts';
+import { MANUAL_ONLY_TYPES, type AreaResponse, type ContactType, type PaymentGateway, type PaymentMethodType, type Translations } from '@app/contracts';
 
 const dealerRelation = (table: string) => ({
   dealer: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: `${table}.dealer_id`, to: 'users.id' } },
@@ -25,6 +25,15 @@ export class PaymentMethod extends BaseModel {
   dealer?: User | null;
   static override get relationMappings() {
     return dealerRelation('payment_methods');
+  }
+  /** Cash and bank are paid in person: whoever writes one (a copy of the company's, a new type), it is never charged. */
+  override $beforeInsert(ctx: QueryContext): void {
+    super.$beforeInsert(ctx);
+    if (MANUAL_ONLY_TYPES.has(this.type)) this.gateway = 'manual';
+  }
+  override $beforeUpdate(opt: ModelOptions, ctx: QueryContext): void {
+    super.$beforeUpdate(opt, ctx);
+    if (this.type && MANUAL_ONLY_TYPES.has(this.type)) this.gateway = 'manual';
   }
 }
 

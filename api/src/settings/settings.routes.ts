@@ -17,7 +17,7 @@ import { AppError, fieldError } from '../http/errors.ts';
 import { onCommit } from '../database/unit-of-work.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
 import { transact } from '../platform/context.ts';
-import { readCompanySettings, writeCompanySettings } from './company-settings.ts';
+import { changeCompanyCurrency, presentCompanySettings, readCompanySettings, writeCompanySettings } from './company-settings.ts';
 import { readMailServer, readMailSettings, sendMail, writeMailSettings } from './mail-settings.ts';
 import { presentMoneyLimits, writeMoneyLimits } from './money-settings.ts';
 
@@ -43,13 +43,14 @@ export function settingsRoutes(registry: OpenApiRegistry, storage: FileStorage) 
   );
 
   api.get('/company', { summary: 'Company settings', permission: 'view company settings', response: companySettingsResponseSchema }, async (_req, ctx) => ({
-    data: await readCompanySettings(ctx.db),
+    data: await presentCompanySettings(ctx),
   }));
 
   api.put(
     '/company',
     {
-      summary: 'Save the company settings (multipart with an optional logo file)',
+      summary:
+        'Save the company settings (multipart with an optional logo file). The currency is the currency of every wallet and sale: it changes (with the wallets) only while no money exists, and is refused (422 on `currency`) after',
       permission: 'update company settings',
       body: companySettingsSchema,
       upload: imageUpload('logo'),
@@ -62,7 +63,9 @@ export function settingsRoutes(registry: OpenApiRegistry, storage: FileStorage) 
       try {
         await transact(ctx, async (tctx) => {
           const before = await readCompanySettings(tctx.db);
-          await writeCompanySettings(tctx.db, { ...(req.body as z.infer<typeof companySettingsSchema>), ...(logo ? { logo } : {}) });
+          const input = req.body as z.infer<typeof companySettingsSchema>;
+          if (input.currency !== before.currency) await changeCompanyCurrency(tctx.db, input.currency);
+          await writeCompanySettings(tctx.db, { ...input, ...(logo ? { logo } : {}) });
           const after = await readCompanySettings(tctx.db);
           await recordActivity(tctx, { action: 'updated', subjectType: 'settings', description: 'company', before, after });
           // The replaced logo goes once the new one is committed.
@@ -72,7 +75,7 @@ export function settingsRoutes(registry: OpenApiRegistry, storage: FileStorage) 
         if (logo) await storage.remove(logo);
         throw err;
       }
-      return { message: 'api:settings.company_saved', data: await readCompanySettings(ctx.db) };
+      return { message: 'api:settings.company_saved', data: await presentCompanySettings(ctx) };
     },
   );
 
@@ -93,7 +96,7 @@ export function settingsRoutes(registry: OpenApiRegistry, storage: FileStorage) 
         });
         onCommit(() => storage.remove(before.logo!));
       });
-      return { message: 'api:settings.company_logo_removed', data: await readCompanySettings(ctx.db) };
+      return { message: 'api:settings.company_logo_removed', data: await presentCompanySettings(ctx) };
     },
   );
 

@@ -241,5 +241,14 @@ async function bootData(dealer: StorefrontDealerRow, lng: string) {
     storefrontCache.get(shopCacheKey('dealer', code, lng), async () => ({ success: true, data: await storefrontDealer(rootDb(), dealer, lng) })),
     storefrontCache.get(shopCacheKey('providers', code, lng), async () => ({ success: true, data: await storefrontProviders(rootDb(), dealer.id, lng) })),
   ]);
-  return { code, lng, words: storefrontWords(lng), dealer: JSON.parse(dealerAnswer.body).data, providers: JSON.parse(providersAnswer.body).data };
+  // `at`: when this page was written. A copy the service worker keeps is older, and the app asks again
+  // (a shop closed since is not shown open).
+  return {
+    code,
+    lng,
+    at: Date.now(),
+    words: storefrontWords(lng),
+    dealer: JSON.parse(dealerAnswer.body).data,
+    providers: JSON.parse(providersAnswer.body).data,
+  };
 }

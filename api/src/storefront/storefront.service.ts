@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { formatMinor, parseTranslations, promptsPayer, translatedText, type StorefrontDealer, type StorefrontProviders } from '@app/contracts';
+import { formatMinor, gatewayOf, parseTranslations, promptsPayer, translatedText, type StorefrontDealer, type StorefrontProviders } from '@app/contracts';
 import { encodeId } from '../http/ids.ts';
 import { notFound } from '../http/errors.ts';
 import { readRoutingView, undeliverableReason } from '../routing/delivery-routes.ts';
@@ -220,8 +220,9 @@ export async function storefrontPaymentMethods(db: Db, dealer: StorefrontDealerR
     h_id: encodeId(m.id),
     name: inLanguage(m, lang, 'name', m.name),
     type: m.type,
-    gateway: m.gateway,
-    prompts_payer: promptsPayer(m.gateway),
+    // Cash and bank are paid in person whatever the row's gateway says.
+    gateway: gatewayOf(m),
+    prompts_payer: promptsPayer(m),
     account_number: m.account_number ?? null,
     instructions: inLanguage(m, lang, 'instructions', m.instructions ?? null),
     logo: m.logo_path ?? null,

@@ -107,6 +107,9 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     create: (ctx, input) => createUser(ctx, input, { logo: dealerLogo(ctx, input.user_type), storage }),
     update: (ctx, user, input) => updateUser(ctx, user, input, { logo: dealerLogo(ctx, input.user_type ?? user.user_type) ?? undefined, storage }),
     updateAnyPermission: ['update users', 'change user status', 'assign user roles'],
+    updateErrors: {
+      409: "The dealer's wallet holds money and the request changes its pricing model without confirm_pricing_change (code users.pricing_change_needs_confirmation)",
+    },
     uniqueFields: {
       users_email_unique: ['email', 'validation:email_taken'],
       users_dealer_code_unique: ['dealer_code', 'validation:dealer_code_taken'],

@@ -1,6 +1,6 @@
-import type { CreateUserInput, UpdateUserInput } from '@app/contracts';
+import { formatMinor, type CreateUserInput, type UpdateUserInput } from '@app/contracts';
 import { DealerDetails, User } from './user.model.ts';
-import { fieldError, forbidden, validationFailed } from '../http/errors.ts';
+import { AppError, fieldError, forbidden, validationFailed } from '../http/errors.ts';
 import { decodeId } from '../http/ids.ts';
 import { toDbTime } from '../database/time.ts';
 import { onCommit } from '../database/unit-of-work.ts';
@@ -12,6 +12,7 @@ import type { ServiceContext } from '../platform/context.ts';
 import type { FileStorage } from '../uploads/storage.ts';
 import { bulkDealerBundles } from '../dealer-catalogue/dealer-catalogue.service.ts';
 import { checkStarterPaymentMethods, copyStarterPaymentMethods } from './dealer-starter.ts';
+import { readCompanySettings } from '../settings/company-settings.ts';
 
 /**
  * Users: admins and dealers (docs/product.md sections 3, 5). Every rule lives here and takes a service
@@ -80,11 +81,12 @@ async function assertDealerCodeFree(ctx: ServiceContext, code: string, exceptId?
   if (await q.first('id')) throw fieldError('dealer_code', 'validation:dealer_code_taken');
 }
 
-/** A dealer's wallet exists from the day the dealer does (balance 0, docs/data-model.md). */
+/** A dealer's wallet exists from the day the dealer does (balance 0, in the company currency: docs/decisions.md, "One currency"). */
 async function ensureWallet(ctx: ServiceContext, dealerId: number): Promise<void> {
   if (await ctx.db('wallets').where({ dealer_id: dealerId, mode: 'live' }).first('id')) return;
   const now = toDbTime();
-  await ctx.db('wallets').insert({ dealer_id: dealerId, mode: 'live', balance: 0, currency: 'USD', created_at: now, updated_at: now });
+  const { currency } = await readCompanySettings(ctx.db);
+  await ctx.db('wallets').insert({ dealer_id: dealerId, mode: 'live', balance: 0, currency, created_at: now, updated_at: now });
 }
 
 async function setRoles(ctx: ServiceContext, userId: number, roleIds: number[]): Promise<void> {
@@ -207,6 +209,7 @@ export async function updateUser(
   if (input.password_hash) patch.password = input.password_hash;
   if (changes.type) patch.user_type = newType;
 
+  if (newType === 'dealer' && user.user_type === 'dealer') await assertPricingChangeMeant(ctx, user, input);
   if (changes.status && input.status === 'inactive') await assertNotLastSuperAdmin(ctx.db, [user.id]);
   if (changes.type || changes.role) {
     if (newType === 'dealer') {
@@ -242,6 +245,24 @@ export async function updateUser(
     action: changes.status && !touchesProfile && !changes.type && !changes.role ? 'status_changed' : 'updated',
     ...(input.password_hash ? { after: { password_changed: true } } : {}),
   };
+}
+
+/**
+ * A dealer's pricing model decides who pays for its sales ("Cost + Profit": its wallet; "Profit
+ * Only": the company, crediting its profit), so switching it while the wallet holds money changes
+ * what that money is for: refused (409, naming the balance) unless the request says it is meant.
+ */
+async function assertPricingChangeMeant(ctx: ServiceContext, user: User, input: PreparedUpdate): Promise<void> {
+  const current = user.dealer_details?.pricing_model ?? 'cost';
+  if (input.pricing_model === undefined || input.pricing_model === current || input.confirm_pricing_change) return;
+  const wallet: { balance: number | string; currency: string } | undefined = await ctx
+    .db('wallets')
+    .where({ dealer_id: user.id, mode: 'live' })
+    .first('balance', 'currency');
+  if (!wallet || Number(wallet.balance) === 0) return;
+  throw new AppError(409, 'api:users.pricing_change_needs_confirmation', undefined, {
+    balance: `${formatMinor(Number(wallet.balance))} ${wallet.currency}`,
+  });
 }
 
 /** Set or clear a dealer's logo; the replaced file goes after commit. Row-locked so parallel uploads leave one file. */

@@ -60,7 +60,7 @@ describe('the order page', () => {
       Date: expect.stringMatching(/Nov 23, 2026/),
       Status: 'Delivered',
     });
-    expect(outcomeLines()).toEqual(['Done! Your bundle is active', 'The bundle was sent to 61****456.']);
+    expect(outcomeLines()).toEqual(['Done! Your bundle is active', '1 GB Daily was sent to 61****456.', 'Amount charged: $0.50.']);
     fireEvent.click(screen.getByRole('button', { name: 'Buy again' }));
     expect(onBuy).toHaveBeenCalledWith(providers[0], daily);
     expect(screen.getByRole('link', { name: 'Back to the shop' }).getAttribute('href')).toBe('/dealer/DEMO');

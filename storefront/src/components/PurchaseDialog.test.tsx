@@ -162,6 +162,20 @@ describe('the purchase form', () => {
     expect(document.querySelector('.instructions')!.textContent).toContain('in person');
   });
 
+  it('a cash method is paid in person even when an answer says its payer is prompted (an old row charged through a gateway)', async () => {
+    await useLanguage('en');
+    const calls = mockApi({});
+    const cash = { ...bank, id: 5, h_id: 'c', name: 'Cash', type: 'cash', gateway: 'waafipay', prompts_payer: true, account_number: null };
+    open({ methods: [cash as unknown as typeof evc] });
+    expect(screen.queryByText(/enter your PIN/)).toBeNull();
+    expect(document.querySelector('.instructions')!.textContent).toBe('Cash is paid to the shop in person, not here. To buy online, choose a mobile wallet.');
+    expect((screen.getByRole('button', { name: 'Pay $0.50' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.input(document.getElementById('phone')!, { target: { value: '0615123456' } });
+    fireEvent.submit(document.querySelector('form')!);
+    await flush();
+    expect(calls.filter((c) => c.path.includes('/recharge'))).toHaveLength(0);
+  });
+
   it('says buying needs a connection when offline', async () => {
     await useLanguage('en');
     open({ online: false });
@@ -178,8 +192,16 @@ const CASES: [Outcome, Money, Recharge['status'], Line[]][] = [
   ['delivering', 'charged', 'processing', [['outcome.delivering_help', { phone: TOPUP }], ['outcome.updates']]],
   ['delayed', 'reserved', 'needs_review', [['outcome.delayed_help'], ['outcome.money_reserved'], ['outcome.updates']]],
   ['delayed', 'unknown', 'processing', [['outcome.delayed_help'], ['outcome.updates']]],
-  ['delivered', 'charged', 'completed', [['outcome.delivered_help', { phone: TOPUP }]]],
-  ['delivered', 'returned', 'refunded', [['outcome.delivered_help', { phone: TOPUP }], ['outcome.money_returned']]],
+  [
+    'delivered',
+    'charged',
+    'completed',
+    [
+      ['outcome.delivered_help', { bundle: '1 GB Daily', phone: TOPUP }],
+      ['outcome.charged', { amount: '$0.50' }],
+    ],
+  ],
+  ['delivered', 'returned', 'refunded', [['outcome.delivered_help', { bundle: '1 GB Daily', phone: TOPUP }], ['outcome.money_returned']]],
   ['declined', 'nothing_taken', 'failed', [['outcome.declined_help'], ['outcome.money_nothing_taken']]],
   ['not_delivered', 'nothing_taken', 'failed', [['outcome.money_nothing_taken']]],
   ['not_delivered', 'returned', 'refunded', [['outcome.money_returned']]],
@@ -283,7 +305,7 @@ describe('after paying', () => {
     await act(() => vi.advanceTimersByTimeAsync(2000));
     await act(() => vi.advanceTimersByTimeAsync(2800));
     expect(polls()).toHaveLength(4);
-    expect(outcomeLines()).toEqual(['Done! Your bundle is active', `The bundle was sent to ${TOPUP}.`]);
+    expect(outcomeLines()).toEqual(['Done! Your bundle is active', `1 GB Daily was sent to ${TOPUP}.`, 'Amount charged: $0.50.']);
     expect(screen.getByRole('button', { name: 'Done' })).toBeTruthy();
     // Settled: no more asking.
     await act(() => vi.advanceTimersByTimeAsync(60_000));
@@ -329,5 +351,137 @@ describe('after paying', () => {
     expect(first).toMatchObject({ bundle_id: 9, phone: '615123456', payer_phone: '617000001', payment_method_id: 3 });
     expect(outcomeLines()[0]).toBe('Approve the payment on your phone');
     expect(screen.getByText('RC0000000002')).toBeTruthy();
+  });
+});
+
+/** A refusal as the API sends it: its generic summary, and its own words per field. */
+const refused = (errors: Record<string, string[]>) => ({ status: 422, message: 'Validation failed. Please check your inputs.', errors });
+
+function openWith(onStale: (what: string) => void) {
+  return render(
+    <PurchaseDialog
+      code="DEMO"
+      provider={provider}
+      bundle={bundle}
+      currency="USD"
+      methods={[evc]}
+      online
+      onClose={() => undefined}
+      onBought={() => undefined}
+      onStale={onStale}
+    />,
+  );
+}
+
+describe("the server's refusals, in its own words", () => {
+  it('a bundle switched off while the page was open: the server\'s sentence (not "Validation failed"), Pay off, the shop reloads its bundles', async () => {
+    await useLanguage('en');
+    mockApi({ post: [refused({ bundle_id: ['This bundle is not available in this shop.'] })] });
+    const onStale = vi.fn();
+    openWith(onStale);
+    await pay();
+    expect(screen.getByRole('alert').textContent).toBe('This bundle is not available in this shop.');
+    expect(document.body.textContent).not.toContain('Validation failed');
+    expect(onStale).toHaveBeenCalledWith('bundle');
+    expect((screen.getByRole('button', { name: 'Pay $0.50' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('a field the form has: its words beside it, marked invalid; the top of the sheet says to check the form', async () => {
+    await useLanguage('en');
+    const words = 'EVC Plus is paid from a Hormuud number: it should start with 61, 77.';
+    mockApi({ post: [refused({ payer_phone: [words] })] });
+    openWith(vi.fn());
+    await pay();
+    const help = document.getElementById('payer-help')!;
+    expect([help.textContent, help.className]).toEqual([words, 'help error']);
+    expect(document.getElementById('payer')!.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByRole('alert').textContent).toBe('Check the numbers and the payment method.');
+  });
+
+  it('a payment method switched off: its words in the method list, and the shop reloads its methods', async () => {
+    await useLanguage('so');
+    mockApi({ post: [refused({ payment_method_id: ['Habkan lacag bixinta dukaankan laguma bixiyo.'] })] });
+    const onStale = vi.fn();
+    openWith(onStale);
+    await pay();
+    expect(document.querySelector('fieldset .help.error')!.textContent).toBe('Habkan lacag bixinta dukaankan laguma bixiyo.');
+    expect(onStale).toHaveBeenCalledWith('methods');
+    expect(screen.getByRole('alert').textContent).toBe(word('so', 'purchase.fix_form'));
+  });
+
+  it("the shop closed while the page was open: the server's words, and the shop asks again (it then shows itself closed)", async () => {
+    await useLanguage('en');
+    mockApi({ post: [{ status: 404, message: 'This shop was not found or is closed. Check the dealer code.' }] });
+    const onStale = vi.fn();
+    openWith(onStale);
+    await pay();
+    expect(onStale).toHaveBeenCalledWith('shop');
+  });
+});
+
+describe('a payment service that is slow or down', () => {
+  it.each(['en', 'ae', 'so'] as const)('%s: a prompt not sent yet: said so, that nothing is taken, and to wait or try later', async (lng) => {
+    await useLanguage(lng);
+    mockApi({ post: [ok(recharge({ detail: 'payment_slow' }), 201)] });
+    open();
+    await pay();
+    expect(outcomeLines()).toEqual([
+      word(lng, 'outcome.payment_slow'),
+      word(lng, 'outcome.payment_slow_help', { phone: PAYER, amount: '$0.50' }),
+      word(lng, 'outcome.money_nothing_taken_yet'),
+      word(lng, 'outcome.payment_slow_todo'),
+      word(lng, 'outcome.updates'),
+    ]);
+    cleanup();
+  });
+
+  it('while following: "approve on your phone" turns into "the prompt has not been sent yet" as soon as the API says so', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    await useLanguage('en');
+    mockApi({ post: [ok(recharge(), 201)], get: [ok(recharge()), ok(recharge()), ok(recharge({ detail: 'payment_slow' }))] });
+    open();
+    await pay();
+    expect(outcomeLines()[0]).toBe('Approve the payment on your phone');
+    // Polls at 2 s, 4.8 s and 8.7 s: the third answer is the slow one.
+    await advance(9000);
+    expect(outcomeLines()[0]).toBe('The payment prompt has not been sent yet');
+    expect(outcomeLines()).toContain('Nothing has been taken from your account.');
+  });
+
+  it('failed before any payment was taken: "the payment could not be started; nothing was taken", never "could not be delivered", with Try again', async () => {
+    await useLanguage('en');
+    mockApi({
+      post: [ok(recharge({ outcome: 'not_delivered', money: 'nothing_taken', detail: 'payment_not_started', status: 'failed', can_retry: true }), 201)],
+    });
+    open();
+    await pay();
+    expect(outcomeLines()).toEqual([
+      'The payment could not be started',
+      'The bundle was not sent. You can try again now or later.',
+      'Nothing was taken from your account.',
+    ]);
+    expect(document.body.textContent).not.toContain('could not be delivered');
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+});
+
+describe('the success screen', () => {
+  it.each(['so', 'ae'] as const)('%s: states the bundle, the number topped up and the amount charged with its currency', async (lng) => {
+    await useLanguage(lng);
+    mockApi({ post: [ok(recharge({ outcome: 'delivered', money: 'charged', status: 'completed', amount: '12500', currency: 'SOS' }), 201)] });
+    open();
+    await pay();
+    expect(outcomeLines()).toEqual([
+      word(lng, 'outcome.delivered'),
+      word(lng, 'outcome.delivered_help', { bundle: '1 GB Daily', phone: TOPUP }),
+      word(lng, 'outcome.charged', { amount: '12500 SOS' }),
+    ]);
+    // The bundle in its own direction, the number and the amount left to right.
+    expect([...document.querySelectorAll('.outcome bdi')].map((b) => [b.textContent, b.getAttribute('dir')])).toEqual([
+      ['1 GB Daily', null],
+      [TOPUP, 'ltr'],
+      ['12500 SOS', 'ltr'],
+    ]);
+    cleanup();
   });
 });

@@ -9,11 +9,14 @@ import { onLinkClick, orderPath } from '../router';
 
 /**
  * Whether a method's payer gets a PIN prompt (the API says so; data cached before it said so falls
- * back to its type: cash and bank never prompt). With a prompt, that is the one instruction shown:
- * a dial code or a "send the amount" text beside it would have the customer pay twice. Without one,
- * the method is paid to the shop in person and cannot be bought here.
+ * back to its type). Cash and bank never prompt, whatever an answer says. With a prompt, that is the
+ * one instruction shown: a dial code or a "send the amount" text beside it would have the customer
+ * pay twice. Without one, the method is paid to the shop in person and cannot be bought here.
  */
-export const promptsPayer = (m: Pick<PaymentMethod, 'prompts_payer' | 'type'>) => m.prompts_payer ?? !['bank', 'cash'].includes(m.type);
+export const promptsPayer = (m: Pick<PaymentMethod, 'prompts_payer' | 'type'>) => !['bank', 'cash'].includes(m.type) && (m.prompts_payer ?? true);
+
+/** The server's field errors shown beside a field of this form; any other is said at the top of the sheet. */
+const PLACED = ['phone', 'payer_phone', 'payment_method_id'];
 
 /**
  * Buying one bundle: the number to top up (checked against the operator's prefixes while typing),
@@ -30,6 +33,7 @@ export function PurchaseDialog({
   online,
   onClose,
   onBought,
+  onStale,
 }: {
   code: string;
   provider: Provider;
@@ -39,6 +43,11 @@ export function PurchaseDialog({
   online: boolean;
   onClose: () => void;
   onBought: () => void;
+  /**
+   * The server refused what the page showed: the bundle or the payment method is no longer offered,
+   * or the shop is closed. The shop reloads that part (the bundle then leaves the list).
+   */
+  onStale?: (what: 'bundle' | 'methods' | 'shop') => void;
 }) {
   const [phone, setPhone] = useState('');
   const [payer, setPayer] = useState('');
@@ -46,6 +55,8 @@ export function PurchaseDialog({
   const [methodId, setMethodId] = useState<number | null>(methods[0]?.id ?? null);
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  // The server said this bundle is not sold here any more: nothing to pay for.
+  const [gone, setGone] = useState(false);
   const [busy, setBusy] = useState(false);
   const [recharge, setRecharge] = useState<Recharge | null>(null);
   const dialog = useRef<HTMLDivElement>(null);
@@ -60,6 +71,10 @@ export function PurchaseDialog({
   const phoneCheck = checkPhone(phone, provider.phone_prefixes);
   const payerCheck = checkPhone(payerTouched ? payer : payer || phone, []);
   const method = methods.find((m) => m.id === methodId) ?? null;
+  // The shop's methods reloaded without the chosen one (switched off meanwhile): the first left.
+  useEffect(() => {
+    if (methodId !== null && !methods.some((m) => m.id === methodId)) setMethodId(methods[0]?.id ?? null);
+  }, [methods, methodId]);
 
   useEffect(() => {
     dialog.current?.querySelector<HTMLElement>('input, button')?.focus();
@@ -81,10 +96,22 @@ export function PurchaseDialog({
       setRecharge(created);
       onBought();
     } catch (err) {
-      if (err instanceof ApiError && Object.keys(err.errors).length) {
-        setFieldErrors(Object.fromEntries(Object.entries(err.errors).map(([k, v]) => [k, v[0]])));
+      if (!(err instanceof ApiError)) setError(t('errors.unexpected'));
+      else {
+        const fields = Object.fromEntries(Object.entries(err.errors).map(([k, v]) => [k, v[0]]));
+        setFieldErrors(fields);
+        // The server's own words: beside their field, or (no field of this form) at the top, never
+        // its generic "Validation failed" summary.
+        const unplaced = Object.keys(fields).filter((k) => !PLACED.includes(k));
+        setError(unplaced.length ? unplaced.map((k) => fields[k]).join(' ') : Object.keys(fields).length ? t('purchase.fix_form') : err.message);
+        if (fields.bundle_id) {
+          setGone(true);
+          onStale?.('bundle');
+        }
+        if (fields.payment_method_id) onStale?.('methods');
+        // The shop closed (or its code changed) while the page was open.
+        if (err.status === 404) onStale?.('shop');
       }
-      setError(err instanceof ApiError ? err.message : t('errors.unexpected'));
     } finally {
       setBusy(false);
     }
@@ -156,10 +183,10 @@ export function PurchaseDialog({
               placeholder="61 5123456"
               value={phone}
               onChange={(e) => setPhone(e.target.value)}
-              aria-invalid={!!phone && !phoneCheck.ok && phoneCheck.reason !== 'incomplete'}
+              aria-invalid={!!fieldErrors.phone || (!!phone && !phoneCheck.ok && phoneCheck.reason !== 'incomplete')}
               aria-describedby="phone-help"
             />
-            <p id="phone-help" className={!phone || phoneCheck.ok || phoneCheck.reason === 'incomplete' ? 'help' : 'help error'}>
+            <p id="phone-help" className={!fieldErrors.phone && (!phone || phoneCheck.ok || phoneCheck.reason === 'incomplete') ? 'help' : 'help error'}>
               {fieldErrors.phone ??
                 (phone && !phoneCheck.ok ? phoneMessage(phoneCheck.reason) : rich('purchase.phone_help', { prefixes: provider.phone_prefixes.join(', ') }))}
             </p>
@@ -176,14 +203,19 @@ export function PurchaseDialog({
                 setPayer(e.target.value);
                 setPayerTouched(true);
               }}
+              aria-invalid={!!fieldErrors.payer_phone || undefined}
               aria-describedby="payer-help"
             />
-            <p id="payer-help" className={payerTouched && payer && !payerCheck.ok && payerCheck.reason !== 'incomplete' ? 'help error' : 'help'}>
+            <p
+              id="payer-help"
+              className={fieldErrors.payer_phone || (payerTouched && payer && !payerCheck.ok && payerCheck.reason !== 'incomplete') ? 'help error' : 'help'}
+            >
               {fieldErrors.payer_phone ?? (payerTouched && payer && !payerCheck.ok ? phoneMessage(payerCheck.reason) : t('purchase.payer_help'))}
             </p>
             <fieldset>
               <legend>{t('purchase.method')}</legend>
               {methods.length === 0 && <p className="help error">{t('purchase.no_methods')}</p>}
+              {fieldErrors.payment_method_id && <p className="help error">{fieldErrors.payment_method_id}</p>}
               {methods.map((m) => (
                 <label key={m.id} className="choice">
                   <input type="radio" name="method" checked={methodId === m.id} onChange={() => setMethodId(m.id)} />
@@ -220,7 +252,7 @@ export function PurchaseDialog({
               </p>
             )}
             {!online && <p className="alert">{t('purchase.needs_connection')}</p>}
-            <button type="submit" className="primary wide" disabled={busy || !online || inPerson}>
+            <button type="submit" className="primary wide" disabled={busy || !online || inPerson || gone}>
               {busy ? t('purchase.sending') : rich('purchase.confirm', { price: money(bundle.price, currency) })}
             </button>
           </form>
