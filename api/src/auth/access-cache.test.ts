@@ -395,11 +395,17 @@ async function otherProcess() {
   });
   const token = ((await signIn.json()) as { data: { token: string } }).data.token;
   const call = async (method: string, url: string, body?: unknown) => {
-    const res = await fetch(`${base}${url}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
+    let res: Response;
+    try {
+      res = await fetch(`${base}${url}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+    } catch (err) {
+      // The second server went away: say what it printed, or the failure says nothing of why.
+      throw new Error(`${method} ${url} to the second server failed (exit code ${child.exitCode}): ${String(err)}\n${output.slice(-4000)}`);
+    }
     return { status: res.status, body: (await res.json()) as { data?: unknown } };
   };
   return {
