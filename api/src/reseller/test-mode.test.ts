@@ -328,6 +328,24 @@ describe('test keys', () => {
     await h.knex('webhook_endpoints').where({ dealer_id: shop.dealerId }).delete();
   });
 
+  it('ten test keys made at once for a new dealer make one test wallet with one opening row, no 5xx', async () => {
+    const fresh = await makeShop(h, root, 'cost');
+    const made = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        h
+          .http()
+          .post('/api/v1/dealer/api-keys')
+          .set(bearer(fresh.token))
+          .send({ name: `Till ${i}`, scopes: SCOPES, mode: 'test' }),
+      ),
+    );
+    expect(made.map((r) => r.status)).toEqual(Array(10).fill(201));
+    const wallets = await h.knex('wallets').where({ dealer_id: fresh.dealerId, mode: 'test' }).select('id');
+    expect(wallets).toHaveLength(1);
+    expect(await h.knex('wallet_transactions').where({ wallet_id: wallets[0].id }).select('id')).toHaveLength(1);
+    expect(await walletBalance(h, wallets[0].id)).toBe(TEST_WALLET_BALANCE);
+  });
+
   it('resets the test wallet to its starting balance with one adjustment row, logged; the live wallet stays', async () => {
     const liveBefore = await walletBalance(h, shop.walletId);
     const id = await testWalletId();
