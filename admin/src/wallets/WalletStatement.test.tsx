@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { serveRoutes } from '../test/fetchMock';
 import { ok, renderScreen } from '../test/renderScreen';
@@ -60,7 +60,14 @@ const answer = (total = 2) => ({ body: { success: true, data: statement, meta: {
 const renderPage = () => renderScreen(<WalletStatementPage />, { path: '/wallets/:id/statement', url: '/wallets/5/statement', permissions: ['view wallets'] });
 
 describe("a wallet's statement", () => {
+  // The first period shown is this month of the company's calendar: pin the day so the expected
+  // dates hold whenever the suite runs (late at night UTC is already tomorrow in Mogadishu).
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-27T09:00:00.000Z'));
+  });
   afterEach(() => {
+    vi.useRealTimers();
     cleanup();
     clearSession();
     vi.unstubAllGlobals();
