@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter, Route } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
-import { CssBaseline } from '@mui/material';
+import { CssBaseline, useMediaQuery, type Theme } from '@mui/material';
 import { AdminContext, CoreAdminUI, CustomRoutes, localStorageStore, Notification, Resource } from 'react-admin';
 import { RESOURCE_LIST } from '@app/contracts/resources';
 import { useI18nextProvider } from 'ra-i18n-i18next';
@@ -33,6 +33,8 @@ const availableLocales = LANGUAGES.map((l) => ({ locale: l.locale, name: l.name 
 const LoginPage = lazy(() => import('./auth/LoginPage'));
 const LockScreen = lazy(() => import('./auth/LockScreen'));
 const TwoFactorSetupPage = lazy(() => import('./auth/TwoFactorSetupPage'));
+const ForgotPasswordPage = lazy(() => import('./auth/ForgotPasswordPage'));
+const ResetPasswordPage = lazy(() => import('./auth/ResetPasswordPage'));
 const loadLayout = () => import('./layout/Layout');
 const ConsoleLayoutBody = lazy(loadLayout);
 const HomeRedirect = lazy(() => import('./layout/HomeRedirect'));
@@ -49,7 +51,11 @@ const suspended = (Page: ComponentType) =>
     return blank(<Page />);
   };
 
-const TopRightNotification = () => <Notification anchorOrigin={{ vertical: 'top', horizontal: 'right' }} />;
+/** Toasts at the top right on wide screens; on a phone at the bottom, off the top bar and the forms' close buttons. */
+function ConsoleNotification() {
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'));
+  return <Notification anchorOrigin={phone ? { vertical: 'bottom', horizontal: 'center' } : { vertical: 'top', horizontal: 'right' }} />;
+}
 
 /** Every signed-in route: the auth guard first (no layout is loaded for a visitor sent to the sign-in page), then the layout. */
 function ConsoleLayout({ children }: { children?: ReactNode }) {
@@ -162,6 +168,8 @@ function ConsoleAdmin() {
                 <Route path="/auth/admin/login" element={blank(<LoginPage />)} />
                 <Route path="/auth/lock-screen" element={blank(<LockScreen />)} />
                 <Route path="/auth/two-factor-setup" element={blank(<TwoFactorSetupPage />)} />
+                <Route path="/auth/forgot-password" element={blank(<ForgotPasswordPage />)} />
+                <Route path="/auth/reset-password" element={blank(<ResetPasswordPage />)} />
                 <Route path="/unauthorized" element={blank(<UnauthorizedPage />)} />
               </CustomRoutes>
               <CustomRoutes>
@@ -179,7 +187,7 @@ function ConsoleAdmin() {
                 ))}
               </CustomRoutes>
             </CoreAdminUI>
-            <TopRightNotification />
+            <ConsoleNotification />
           </CssBaseline>
         </AdminContext>
       </BrowserRouter>

@@ -104,6 +104,7 @@ export const ROUTES: AppRoute[] = [
     screen: screen(() => import('./dealer-catalogue/DealerBundleList')),
   },
   { path: '/my-wallet', permissions: ['view own wallet'], userTypes: ['dealer'], screen: screen(() => import('./wallets/MyWalletPage')) },
+  { path: '/my-shop', userTypes: ['dealer'], screen: screen(() => import('./my-shop/MyShopPage')) },
   // /wallets, /wallet-transactions, /recharges (and /recharges/review), /logs and /aggregator-catalogue are CONSOLE_RESOURCES.
   { path: '/missed-sales', permissions: ['view recharges'], screen: screen(() => import('./missed-sales/MissedSaleList')) },
   // Bulk sales: read with 'view recharges' (a dealer its own); a new one is a dealer's, paid from its wallet.

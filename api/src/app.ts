@@ -29,6 +29,7 @@ import { customerSession } from './storefront/customer-session.ts';
 import { storefrontPages } from './storefront/storefront-pages.ts';
 import { configureSecrets } from './settings/secret-box.ts';
 import { walletRoutes } from './wallets/wallet.routes.ts';
+import { dealerShopRoutes } from './dealer-shop/dealer-shop.routes.ts';
 import { rechargeRoutes, type RechargeMoney } from './recharges/recharge.routes.ts';
 import { routingRoutes, type RoutingDeps } from './routing/routing.routes.ts';
 import { reportRoutes } from './reports/report.routes.ts';
@@ -36,12 +37,14 @@ import { logRoutes } from './logs/log.routes.ts';
 import { searchRoutes } from './search/search.routes.ts';
 import { apiKeyRoutes } from './api-keys/api-key.routes.ts';
 import { webhookDeliveryRoutes, webhookEndpointRoutes } from './webhooks/webhook.routes.ts';
+import { smsCallbackRoutes, smsRoutes } from './sms/sms.routes.ts';
 import { resellerRoutes } from './reseller/reseller.routes.ts';
 import { aggregatorRoutes } from './aggregators/aggregator.routes.ts';
 import { dailyCloseDeps, dailyCloseRoutes } from './daily-close/daily-close.routes.ts';
 import { rechargeBatchRoutes } from './recharge-batches/recharge-batch.routes.ts';
 import { localDiskStorage, type FileStorage } from './uploads/storage.ts';
 import { apiNotFound, errorHandler, rateLimited } from './http/error-handler.ts';
+import { consoleStatic, sendCompressedFile } from './http/console-static.ts';
 import { initServerI18n, pickLanguage, translator, LANGUAGES, LOCALES_DIR } from './i18n/server-i18n.ts';
 import { configureIds } from './http/ids.ts';
 import { configureTokens } from './auth/tokens.ts';
@@ -65,6 +68,12 @@ export interface AppDeps {
 const ADMIN_DIST = path.join(PROJECT_ROOT, 'admin', 'dist');
 
 /** Builds the whole HTTP application: API, translations, uploads and the console. */
+
+/** A URL as the logs may show it: `token` and `secret` query values replaced. */
+export function redactQuerySecrets(url: string): string {
+  return url.replace(/([?&](?:token|secret)=)[^&#]*/gi, '$1[redacted]');
+}
+
 export function createApp({
   config,
   db,
@@ -96,7 +105,9 @@ export function createApp({
         res.setHeader('X-Request-Id', id);
         return id;
       },
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.query.token', 'req.query.secret'],
+      // A set-password link's token and the SMS callbacks' secret travel in the query: never in the logs.
+      serializers: { req: (req: { url?: string }) => ({ ...req, url: typeof req.url === 'string' ? redactQuerySecrets(req.url) : req.url }) },
       autoLogging: { ignore: (req) => req.url === '/api/v1/health' },
     }),
   );
@@ -179,10 +190,14 @@ export function createApp({
   mount('/wallet-transactions', money.ledger);
   mount('/wallet-top-up-requests', money.requests);
   mount('/missed-sales', money.missed);
+  mount('/my-shop', dealerShopRoutes(registry));
   mount('/dealer/api-keys', apiKeyRoutes(registry));
   mount('/dealer/webhook', webhookEndpointRoutes(registry, { allowLoopback: config.webhookAllowLoopback }));
   mount('/webhook-deliveries', webhookDeliveryRoutes(registry));
   mount('/daily-close', dailyCloseRoutes(registry, dailyCloseDeps(routing, rechargeMoney ?? { wake: onRechargeCreated })));
+  // SMS receipts: Africa's Talking's callbacks (form bodies, the `secret` query parameter), the review queue's cases, a dealer's switch.
+  api.use('/sms', smsCallbackRoutes(db.knex));
+  mount('/sms', smsRoutes(registry));
   api.use(docsRoutes(registry));
   api.use(apiNotFound);
   app.use('/api/v1', api);
@@ -206,7 +221,7 @@ export function createApp({
     const file = match && (LANGUAGES as readonly string[]).includes(lng) ? path.join(LOCALES_DIR, lng, `${match[1]}.json`) : null;
     if (!file || !fs.existsSync(file)) return res.status(404).json({ success: false, message: 'Not found' });
     res.setHeader('Cache-Control', config.env === 'production' ? 'public, max-age=3600' : 'no-cache');
-    res.sendFile(file);
+    sendCompressedFile(req, res, file);
   });
   // i18next's saveMissing target: accepted (and logged) in development only.
   app.post('/locales/add/:lng/:ns', express.json({ limit: '64kb' }), (req, res) => {
@@ -236,21 +251,8 @@ export function createApp({
 
   // The console: built assets, then index.html for its client-side routes.
   if (fs.existsSync(path.join(ADMIN_DIST, 'index.html'))) {
-    app.use(
-      express.static(ADMIN_DIST, {
-        index: false,
-        maxAge: '1y',
-        immutable: true,
-        setHeaders: (res, file) => {
-          if (!file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'no-cache');
-        },
-      }),
-    );
-    app.get(/.*/, (req, res, next) => {
-      if (!req.accepts('html')) return next();
-      res.setHeader('Cache-Control', 'no-cache');
-      res.sendFile(path.join(ADMIN_DIST, 'index.html'));
-    });
+    // Compressed (brotli or gzip), hashed assets immutable, index.html no-cache (http/console-static.ts).
+    app.use(consoleStatic(ADMIN_DIST));
   } else {
     app.get('/', (_req, res) => {
       res.type('text').send('The console is not built yet: run `npm run build` (or `npm start`, which builds it). The API is at /api/v1.');

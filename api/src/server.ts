@@ -7,6 +7,9 @@ import { createApp } from './app.ts';
 import { RechargeWorker } from './recharges/recharge-worker.ts';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher.ts';
 import { onWebhookEvent } from './webhooks/webhook-events.ts';
+import { SmsDispatcher } from './sms/sms-dispatcher.ts';
+import { readSmsEnv, setSmsReceipts } from './sms/sms-config.ts';
+import { africasTalkingAdapter } from './connectors/sms/africastalking/africastalking-adapter.ts';
 import { startSqliteCheckpointer, SQLITE_SAFETY_CHECKPOINT_PAGES, type Checkpointer } from './database/sqlite-checkpointer.ts';
 import { moneyAdapters, readMoneyEnv, type MoneyAdapters } from './connectors/money-adapters.ts';
 import { databaseTrail } from './recharges/remote-calls.ts';
@@ -50,6 +53,7 @@ function closeGracefully(
   money: MoneyAdapters,
   checkpointer: Checkpointer | null,
   webhooks: WebhookDispatcher | null,
+  sms: SmsDispatcher | null,
   // The timers, and the batch processor (awaited: its current line ends before the database closes).
   stopCatalogueSync: () => void | Promise<void>,
 ) {
@@ -68,6 +72,7 @@ function closeGracefully(
       await stopCatalogueSync();
       await worker?.stop();
       await webhooks?.stop();
+      await sms?.stop();
       await money.close();
       await db.knex.destroy();
       await checkpointer?.stop();
@@ -130,6 +135,22 @@ async function main() {
     onWebhookEvent(() => webhooks.wake());
     webhooks.start();
   }
+  // SMS receipts (sms/): written with the sale's change while SMS is configured, sent where the sales are settled.
+  const smsConfig = readSmsEnv(process.env, money.standIns.urls.africastalking);
+  const sms = config.rechargeWorker
+    ? new SmsDispatcher({
+        db: db.knex,
+        adapter: africasTalkingAdapter(smsConfig.settings, {
+          trail: databaseTrail(db.knex, logger),
+          fetch: smsConfig.live ? undefined : (money.standIns.fetch ?? undefined),
+        }),
+      })
+    : null;
+  setSmsReceipts(smsConfig.enabled, () => sms?.wake());
+  sms?.start();
+  logger.info(
+    `SMS receipts: ${smsConfig.enabled ? (smsConfig.live ? "on (Africa's Talking)" : 'on (the embedded stand-in)') : 'off (AFRICASTALKING_API_URL is not set)'}; callbacks ${smsConfig.callbackSecret ? 'on' : 'off (SMS_CALLBACK_SECRET is not set)'}`,
+  );
   // The aggregators' catalogues, pulled where the sales are fulfilled.
   const stopCatalogueSync = config.rechargeWorker
     ? scheduleCatalogueSync(
@@ -179,7 +200,7 @@ async function main() {
     }
   });
   server.keepAliveTimeout = 65_000;
-  const shutdown = closeGracefully(server, db, logger, worker, money, checkpointer, webhooks, () => {
+  const shutdown = closeGracefully(server, db, logger, worker, money, checkpointer, webhooks, sms, () => {
     stopCatalogueSync();
     stopDailyClose();
     stopFloatChecks();

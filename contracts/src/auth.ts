@@ -37,3 +37,30 @@ export const changePasswordSchema = z
       ctx.addIssue({ code: 'custom', path: ['password_confirmation'], message: 'validation:password_mismatch' });
     }
   });
+
+/** A forgotten password: the account's email (the answer is the same whether it exists). */
+export const forgotPasswordSchema = z.object({ email: emailSchema });
+
+/** A set-password link's token (from the forgotten-password or the welcome email). */
+export const setPasswordTokenSchema = z.object({
+  token: z
+    .string({ message: 'validation:reset_link_invalid' })
+    .min(1, { message: 'validation:reset_link_invalid' })
+    .max(200, { message: 'validation:reset_link_invalid' }),
+});
+
+/** A new password through a set-password link: the same rules as the user form's password. */
+export const resetPasswordSchema = setPasswordTokenSchema
+  .extend({ password: passwordSchema, password_confirmation: z.string().optional() })
+  .superRefine((d, ctx) => {
+    if (d.password !== d.password_confirmation) {
+      ctx.addIssue({ code: 'custom', path: ['password_confirmation'], message: 'validation:password_mismatch' });
+    }
+  });
+
+/** What a working link says before the password is chosen: whose account and until when. */
+export const setPasswordLinkSchema = z.object({
+  email: z.string(),
+  purpose: z.enum(['reset', 'welcome']),
+  expires_at: z.string().describe('ISO 8601'),
+});

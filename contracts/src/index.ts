@@ -16,6 +16,7 @@ export * from './routing.ts';
 export * from './aggregators.ts';
 export * from './settings.ts';
 export * from './wallets.ts';
+export * from './dealer-shop.ts';
 export * from './recharges.ts';
 export * from './phone.ts';
 export * from './resources.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { API_KEY_MODES, STATUSES } from './common.ts';
 import { PRICING_MODELS, USER_TYPES } from './users.ts';
 import { AREA_TYPES, CONTACT_TYPES, MAIL_SECURITY, PAYMENT_GATEWAYS, PAYMENT_METHOD_TYPES } from './settings.ts';
-import { TOP_UP_REQUEST_STATUSES, TRANSACTION_KINDS, TRANSACTION_TYPES } from './wallets.ts';
+import { TOP_UP_REQUEST_KINDS, TOP_UP_REQUEST_STATUSES, TRANSACTION_KINDS, TRANSACTION_TYPES } from './wallets.ts';
 import { translationsResponseSchema } from './translations.ts';
 import { CUSTOMER_DETAILS, CUSTOMER_MONEY, CUSTOMER_OUTCOMES, DELIVERY_STATES, PAYMENT_STATES, RECHARGE_STATUSES, REVIEW_OUTCOMES } from './recharges.ts';
 
@@ -401,8 +401,9 @@ export const topUpRequestResponseSchema = z.object({
   h_id: z.string(),
   wallet_id: z.number().int(),
   dealer: walletDealer,
+  kind: z.enum(TOP_UP_REQUEST_KINDS).describe('top_up: money paid in, to credit; payout: profit to pay out to the mobile number in `reference`'),
   amount: z.string(),
-  reference: z.string(),
+  reference: z.string().describe("top_up: the payment's reference; payout: the mobile number to send the money to (9 digits)"),
   note: z.string().nullable(),
   receipt: z.string().nullable().describe('URL path under /storage'),
   status: z.enum(TOP_UP_REQUEST_STATUSES),
@@ -421,8 +422,9 @@ export const publicRechargeSchema = z.object({
   h_id: z.string(),
   reference: z.string().describe('The reference to quote to the dealer'),
   status: z.enum(RECHARGE_STATUSES),
-  provider_name: z.string(),
-  bundle_name: z.string(),
+  provider_name: z.string().describe("In the request's language when the catalogue has a translation"),
+  bundle_name: z.string().describe("In the request's language when the catalogue has a translation"),
+  bundle_id: z.number().int().nullable().optional().describe('The catalogue bundle, to buy it again (null when it was deleted)'),
   phone: z.string().describe('Partly hidden, e.g. 61****456'),
   amount: z.string(),
   currency: z.string(),

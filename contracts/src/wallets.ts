@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { optionalText } from './common.ts';
 import { amountSchema } from './money.ts';
+import { nationalNumber } from './phone.ts';
 
 /**
  * Wallets and their ledger (docs/data-model.md, Wallets and the ledger): admins top up and adjust,
@@ -9,9 +10,13 @@ import { amountSchema } from './money.ts';
  */
 export const TRANSACTION_TYPES = ['credit', 'debit'] as const;
 /** `profit_reversal`: a "Profit Only" dealer gives back the profit of a delivered sale refunded by hand. */
-export const TRANSACTION_KINDS = ['top_up', 'adjustment', 'recharge_debit', 'recharge_refund', 'profit_credit', 'profit_reversal'] as const;
+/** `payout`: a "Profit Only" dealer's profit paid out to its mobile number (an approved payout request). */
+export const TRANSACTION_KINDS = ['top_up', 'adjustment', 'recharge_debit', 'recharge_refund', 'profit_credit', 'profit_reversal', 'payout'] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 export const TOP_UP_REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;
+/** A dealer's money request: money paid in to be credited (`top_up`), or profit to be paid out (`payout`, a "Profit Only" dealer). */
+export const TOP_UP_REQUEST_KINDS = ['top_up', 'payout'] as const;
+export type TopUpRequestKind = (typeof TOP_UP_REQUEST_KINDS)[number];
 
 const reference = z
   .string({ message: 'validation:reference_required' })
@@ -39,6 +44,30 @@ export const topUpRequestSchema = z.object({
   reference,
   note: optionalText(500),
 });
+
+/**
+ * A "Profit Only" dealer asks for its profit: how much (at most its balance less what it already
+ * asked for) and the mobile number to send it to ("+252 61 5123456", "0615123456": kept as 9 digits).
+ */
+export const payoutRequestSchema = z.object({
+  amount: amountSchema,
+  phone: z
+    .string({ message: 'validation:payout_phone_required' })
+    .trim()
+    .min(1, { message: 'validation:payout_phone_required' })
+    .refine((v) => v === '' || nationalNumber(v) !== null, { message: 'validation:phone_somali_invalid' })
+    .transform((v) => nationalNumber(v) as string),
+  note: optionalText(500),
+});
+export type PayoutRequestInput = z.infer<typeof payoutRequestSchema>;
+
+/** Where a dealer pays a top-up in: the company's payment methods that say so, and its phone. */
+export const topUpPaymentDetailsSchema = z.object({
+  company_name: z.string(),
+  phone: z.string().nullable(),
+  methods: z.array(z.object({ name: z.string(), type: z.string(), account_number: z.string().nullable(), instructions: z.string().nullable() })),
+});
+export type TopUpPaymentDetails = z.infer<typeof topUpPaymentDetailsSchema>;
 
 export const rejectTopUpSchema = z.object({
   reason: z

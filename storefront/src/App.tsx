@@ -250,6 +250,7 @@ function Shop({ route, lang, onLanguage }: { route: Route; lang: string; onLangu
         <PurchaseDialog
           code={route.code}
           provider={buying.provider}
+          providers={list}
           bundle={buying.bundle}
           currency={currency}
           methods={payments.data ?? []}

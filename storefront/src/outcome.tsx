@@ -86,10 +86,14 @@ export const detailOf = (r: Recharge) => r.detail ?? null;
 
 /** The short label of the status chip (lists, order page). */
 export function StatusChip({ recharge }: { recharge: Recharge }) {
+  return <span className={`chip ${toneOf(recharge)}`}>{statusLabel(recharge)}</span>;
+}
+
+/** The status chip's words (also in a shared receipt). */
+export function statusLabel(recharge: Recharge): string {
   const { outcome } = outcomeOf(recharge);
   const detail = detailOf(recharge);
-  const label = detail ? t(`chip.${detail}`) : OUTCOMES.includes(outcome) ? t(`chip.${outcome}`) : recharge.status;
-  return <span className={`chip ${toneOf(recharge)}`}>{label}</span>;
+  return detail ? t(`chip.${detail}`) : OUTCOMES.includes(outcome) ? t(`chip.${outcome}`) : recharge.status;
 }
 
 /**

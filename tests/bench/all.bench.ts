@@ -4,6 +4,8 @@
  * bare route, a budget) and its goal. Parts, in order (BENCH_SKIP=name,... leaves some out):
  *
  * - `sizes`: builds both apps (the build fails over a bundle budget) and reads their first-load JavaScript;
+ * - `console`: the console's first load in Chromium from the real server: bytes transferred (compressed) and
+ *   requests, for the sign-in page and a signed-in dashboard (console-first-load.bench.ts; needs the build);
  * - `api`: the API and purchases on SQLite and MariaDB (api.bench.ts, BENCH_DATABASES);
  * - `storefront`: the storefront's cached read beside a bare route (storefront.bench.ts);
  * - `fulfilment`: purchases at 200 a second fulfilled at field times through the stand-ins, on SQLite
@@ -63,6 +65,7 @@ if (!skip.has('sizes')) {
   sizeFigure('console', part('sizes', 'node', ['admin/scripts/size.mjs']));
   sizeFigure('storefront', part('sizes', 'node', ['storefront/scripts/size.mjs']));
 }
+part('console', process.execPath, ['--import', 'tsx', 'tests/bench/console-first-load.bench.ts']);
 part('api', process.execPath, ['--import', 'tsx', 'tests/bench/api.bench.ts']);
 part('storefront', process.execPath, ['--import', 'tsx', 'tests/bench/storefront.bench.ts']);
 part('fulfilment', process.execPath, ['--import', 'tsx', 'tests/bench/fulfilment.bench.ts']);

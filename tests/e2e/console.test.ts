@@ -101,7 +101,8 @@ describe('console in Chromium against the real server', () => {
     const methods = (await (await fetch(new URL('/api/v1/client/payment-methods', env.server.url), { headers: { dealer_code: 'HODAN' } })).json()) as {
       data: { name: string; account_number: string }[];
     };
-    expect(methods.data.map((m) => [m.name, m.account_number])).toEqual([['EVC Plus (company)', '617000099']]);
+    // The shop's customers read the wallet's own name, not the console's label (issue 28 item 8).
+    expect(methods.data.map((m) => [m.name, m.account_number])).toEqual([['EVC Plus', '617000099']]);
     const logo = await row.locator('img').first().getAttribute('src');
     expect(logo).toMatch(/\/storage\//);
     const img = await fetch(new URL(logo!, env.server.url));
@@ -354,7 +355,7 @@ describe('console in Chromium against the real server', () => {
     expect(await page.evaluate(() => [document.documentElement.dir, document.documentElement.lang])).toEqual(['rtl', 'ar']);
     // The sidebar moved to the right-hand side.
     const nav = page.getByRole('navigation', { name: 'القائمة الرئيسية' });
-    await nav.getByRole('link', { name: 'الموزعون' }).waitFor();
+    await nav.getByRole('link', { name: 'الوكلاء' }).waitFor();
     const box = await nav.boundingBox();
     expect(box!.x).toBeGreaterThan(1366 / 2);
     await page.screenshot({ path: artifactPath('console-rtl-ae.png'), fullPage: true });

@@ -153,7 +153,7 @@ describe('buying', () => {
     await dialog.getByLabel('Number to top up').fill('0625123456');
     await dialog.getByText('This is not a Hormuud number: it should start with 61, 77').waitFor();
     await dialog.getByLabel('Number to top up').fill('+252 61 512 3456');
-    await dialog.getByText('EVC Plus', { exact: true }).click();
+    await dialog.getByRole('group').getByText('EVC Plus', { exact: true }).click();
     // The PIN prompt, not a dial code.
     await dialog.getByText('You will get a prompt on 061 5123456: enter your PIN to approve.').waitFor();
     expect(await dialog.getByText(/\*712\*/).count()).toBe(0);

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { useNavigate, useNotify, useTranslate } from 'react-admin';
+import { LinkBase, useNavigate, useNotify, useTranslate } from 'react-admin';
 import { useSearchParams } from '../common/useSearchParams';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Checkbox, FormControlLabel, Stack, TextField } from '@mui/material';
+import { Alert, Box, Button, Checkbox, FormControlLabel, Link as MuiLink, Stack, TextField } from '@mui/material';
 import { authProvider, isChallenge, keepChallenge, keptChallenge, TWO_FACTOR_SETUP_PATH, type TwoFactorChallenge } from '../providers/authProvider';
 import { mustEnrolTwoFactor, sessionEnd, type SessionUser } from '../providers/session';
 import { TwoFactorStep } from './TwoFactorStep';
@@ -114,18 +114,23 @@ export default function LoginPage() {
             helperText={t(formState.errors.password?.message)}
           />
           {/* A controlled checkbox: register() on MUI's Checkbox does not report its checked state. */}
-          <Controller
-            name="rememberMe"
-            control={control}
-            render={({ field }) => (
-              <FormControlLabel
-                control={
-                  <Checkbox checked={Boolean(field.value)} onChange={(_e, checked) => field.onChange(checked)} onBlur={field.onBlur} name={field.name} />
-                }
-                label={translate('auth.remember_me')}
-              />
-            )}
-          />
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', columnGap: 1 }}>
+            <Controller
+              name="rememberMe"
+              control={control}
+              render={({ field }) => (
+                <FormControlLabel
+                  control={
+                    <Checkbox checked={Boolean(field.value)} onChange={(_e, checked) => field.onChange(checked)} onBlur={field.onBlur} name={field.name} />
+                  }
+                  label={translate('auth.remember_me')}
+                />
+              )}
+            />
+            <MuiLink component={LinkBase} to="/auth/forgot-password" variant="body2">
+              {translate('auth.forgot_password')}
+            </MuiLink>
+          </Box>
           <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting}>
             {formState.isSubmitting ? translate('auth.signing_in') : translate('auth.sign_in')}
           </Button>

@@ -1,9 +1,11 @@
-import { useLocaleState } from 'react-admin';
+import { useLocaleState, useTranslate } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
 import { useConsoleDataProvider } from '../providers/dataProvider';
 
 export interface PublicSettings {
   company_name: string;
+  /** The company's logo (an uploads URL), or null. */
+  logo?: string | null;
   currency: string;
   timezone: string;
   footer_text: string | null;
@@ -18,6 +20,16 @@ export function usePublicSettings() {
     staleTime: 5 * 60_000,
     retry: false,
   });
+}
+
+/**
+ * The company's name (company settings) for titles, from the public settings once they are read
+ * (by the footer, the dates, the top bar); never a request of its own. The product's name until then.
+ */
+export function useCompanyName(): string {
+  const translate = useTranslate();
+  const { data } = useQuery<PublicSettings>({ queryKey: ['settings', 'public'], enabled: false });
+  return data?.company_name || translate('app.name');
 }
 
 /**

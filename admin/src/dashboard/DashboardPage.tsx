@@ -11,6 +11,9 @@ import {
   Chip,
   Grid,
   Link,
+  List,
+  ListItemButton,
+  ListItemText,
   Stack,
   Table,
   TableBody,
@@ -18,6 +21,8 @@ import {
   TableHead,
   TableRow,
   Typography,
+  useMediaQuery,
+  type Theme,
 } from '@mui/material';
 import MissedIcon from '@mui/icons-material/RemoveShoppingCartOutlined';
 import { Link as RouterLink } from 'react-router';
@@ -86,6 +91,7 @@ export default function DashboardPage() {
   const dealer = useSession().user?.user_type === 'dealer';
   const fmt = useCompanyFormat();
   const ltr = useLtr();
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'));
   const dataProvider = useConsoleDataProvider();
   const { data, isPending, error } = useQuery({
     queryKey: ['dashboard'],
@@ -232,9 +238,11 @@ export default function DashboardPage() {
               }
               slotProps={{ title: { component: 'h2', variant: 'h6' } }}
             />
-            <CardContent sx={{ overflowX: 'auto' }}>
+            <CardContent sx={{ overflowX: 'auto', ...(phone && data.latest.length > 0 ? { px: 0 } : {}) }}>
               {data.latest.length === 0 ? (
                 <Typography color="text.secondary">{translate('dashboard.no_sales')}</Typography>
+              ) : phone ? (
+                <LatestSales latest={data.latest} money={money} />
               ) : (
                 <Table size="small">
                   <TableHead>
@@ -373,5 +381,36 @@ function MissedSalesCard({
         </Button>
       </CardActions>
     </Card>
+  );
+}
+
+/** The latest sales on a phone (under md): one line each, like react-admin's SimpleList, not a 600 px table. */
+function LatestSales({ latest, money }: { latest: Dashboard['latest']; money: (amount: string) => string }) {
+  const fmt = useCompanyFormat();
+  return (
+    <List dense disablePadding data-testid="latest-sales-list">
+      {latest.map((r) => (
+        <ListItemButton key={r.id} component={RouterLink} to={`/recharges/${r.id}`} divider sx={{ gap: 1, alignItems: 'flex-start' }}>
+          <ListItemText
+            sx={{ minWidth: 0 }}
+            primary={`${r.provider_name} · ${r.bundle_name}`}
+            secondary={
+              <>
+                <Ltr>{r.phone}</Ltr> · <Ltr>{r.reference}</Ltr>
+                <br />
+                {fmt.dateTime(r.created_at)}
+              </>
+            }
+            slotProps={{ primary: { noWrap: true }, secondary: { component: 'span', sx: { overflowWrap: 'anywhere' } } }}
+          />
+          <Stack sx={{ alignItems: 'flex-end', gap: 0.5, flexShrink: 0 }}>
+            <Typography variant="body2" sx={{ fontWeight: 600 }}>
+              <Ltr>{money(r.amount)}</Ltr>
+            </Typography>
+            <RechargeStatus status={r.status} />
+          </Stack>
+        </ListItemButton>
+      ))}
+    </List>
   );
 }

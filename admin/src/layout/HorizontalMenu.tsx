@@ -9,7 +9,7 @@ import { badgeOf, MenuCount } from './MenuBadge';
 /**
  * Horizontal navigation (docs/product.md section 2): one button per top item, a dropdown for its
  * children (one further nested level shown as a titled block), filtered by permissions, the
- * active route highlighted, opened by click or hover, closed on outside click.
+ * active route highlighted, opened by hover or a click (a click keeps it open), closed on outside click.
  */
 export function HorizontalMenu() {
   const translate = useTranslate();
@@ -31,7 +31,11 @@ export function HorizontalMenu() {
 function TopItem({ item }: { item: MenuItem }) {
   const translate = useTranslate();
   const { pathname } = useLocation();
-  const [open, setOpen] = useState(false);
+  // Opened by hover (closes when the pointer leaves) or pinned by a click (stays until a second
+  // click, a choice or a click elsewhere): a click on a parent the hover opened keeps it open.
+  const [hovered, setHovered] = useState(false);
+  const [pinned, setPinned] = useState(false);
+  const open = hovered || pinned;
   const anchor = useRef<HTMLButtonElement>(null);
   const Icon = item.icon;
   if (!item.children) {
@@ -49,7 +53,10 @@ function TopItem({ item }: { item: MenuItem }) {
     );
   }
   const active = activeGroupKeys([{ key: 'main', items: [item] }], pathname).length > 0;
-  const close = () => setOpen(false);
+  const close = () => {
+    setHovered(false);
+    setPinned(false);
+  };
   const renderChildren = (children: MenuItem[]): React.ReactNode[] =>
     children.flatMap((c) =>
       c.children
@@ -71,7 +78,7 @@ function TopItem({ item }: { item: MenuItem }) {
           ],
     );
   return (
-    <Box onMouseEnter={() => setOpen(true)} onMouseLeave={close}>
+    <Box onMouseEnter={() => setHovered(true)} onMouseLeave={() => setHovered(false)}>
       <Button
         ref={anchor}
         startIcon={Icon ? <Icon /> : undefined}
@@ -79,13 +86,13 @@ function TopItem({ item }: { item: MenuItem }) {
         color={active ? 'primary' : 'inherit'}
         aria-haspopup="menu"
         aria-expanded={open}
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => (pinned ? close() : setPinned(true))}
       >
         {translate(item.label)}
         {badgeOf(item) && !open && <MenuCount kind={badgeOf(item)!} />}
       </Button>
       <Popper open={open} anchorEl={anchor.current} placement="bottom-start" sx={{ zIndex: 1300 }}>
-        <ClickAwayListener onClickAway={close}>
+        <ClickAwayListener onClickAway={(e) => !anchor.current?.contains(e.target as Node) && close()}>
           <Paper elevation={4}>
             <MenuList dense>{renderChildren(item.children)}</MenuList>
           </Paper>

@@ -1,6 +1,7 @@
 import { Suspense, useState, type ReactNode } from 'react';
-import { useLocation } from 'react-admin';
-import { Box, Container, useMediaQuery } from '@mui/material';
+import { useLocation, useTranslate } from 'react-admin';
+import { useIsFetching } from '@tanstack/react-query';
+import { Box, Container, LinearProgress, useMediaQuery } from '@mui/material';
 import { ErrorPage } from '../auth/StatusPages';
 import { FullPageLoader } from '../common/FullPageLoader';
 import { useThemeConfig } from '../theme/themeConfig';
@@ -59,7 +60,8 @@ export function Layout({ children }: { children?: ReactNode }) {
             {seesFloats && <LowFloatBanner />}
             <Box sx={{ display: 'flex', flex: 1 }}>
               <Sidebar mobileOnly={config.menu === 'horizontal'} />
-              <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
+              <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', position: 'relative' }}>
+                <FirstLoadProgress />
                 <Container component="main" id="main-content" maxWidth={false} sx={{ py: 3, flex: 1, overflowX: 'auto' }}>
                   <Box key={location.pathname} sx={animationSx(config.animation)}>
                     {content}
@@ -73,6 +75,24 @@ export function Layout({ children }: { children?: ReactNode }) {
         </Box>
       )}
     </BareContext.Provider>
+  );
+}
+
+/**
+ * A bar across the top of the content while a screen's data loads for the first time (a list, a
+ * record, the dashboard): the page is never blank and still on a slow link. Background refreshes
+ * of data already shown do not show it.
+ */
+function FirstLoadProgress() {
+  const translate = useTranslate();
+  const loading = useIsFetching({ predicate: (query) => query.state.status === 'pending' });
+  if (loading === 0) return null;
+  return (
+    <LinearProgress
+      aria-label={translate('ra.page.loading')}
+      data-testid="first-load-progress"
+      sx={{ position: 'absolute', top: 0, insetInlineStart: 0, insetInlineEnd: 0, zIndex: 1 }}
+    />
   );
 }
 

@@ -3,13 +3,15 @@ import { useTranslate } from 'react-admin';
 import { Box } from '@mui/material';
 import type { MenuItem } from './menu';
 import { useReviewCount } from './useReviewCount';
+import { usePendingRequestCount } from '../wallets/usePendingRequestCount';
 
 /** The badge an item or, while closed, its group shows ('review': sales waiting for review). */
 export const badgeOf = (item: MenuItem): MenuItem['badge'] => item.badge ?? item.children?.map(badgeOf).find(Boolean);
 
 function useBadgeCount(kind: MenuItem['badge']): number {
   const review = useReviewCount();
-  return kind === 'review' ? review : 0;
+  const money = usePendingRequestCount();
+  return kind === 'review' ? review : kind === 'money_requests' ? money : 0;
 }
 
 // A plain Box rather than MUI's Chip or Badge: the menu is on the initial script, which stays small.

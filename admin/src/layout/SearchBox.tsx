@@ -32,6 +32,11 @@ export function SearchBox({ compact }: { compact: boolean }) {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
+  // The phone's toggle opens the field ready to type in.
+  useEffect(() => {
+    if (compact && shown) input.current?.focus();
+  }, [compact, shown]);
+
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
     const q = value.trim();

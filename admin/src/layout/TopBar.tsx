@@ -9,6 +9,7 @@ import { Customizer } from './Customizer';
 import { useThemeConfig } from '../theme/themeConfig';
 import { useVisibleMenu } from './useMenu';
 import { MOBILE_QUERY } from './Sidebar';
+import { usePublicSettings } from '../common/useCompanyFormat';
 
 /** The top bar of docs/product.md section 2. */
 export function TopBar() {
@@ -20,6 +21,9 @@ export function TopBar() {
   const position = config.navbar === 'navbar-static' ? 'static' : 'sticky';
   const floating = config.navbar === 'navbar-floating';
   const showToggle = mobile || config.menu !== 'horizontal';
+  // The company's name and logo (company settings); the product's name until they are read.
+  const { data: company } = usePublicSettings();
+  const name = company?.company_name || translate('app.name');
 
   return (
     <AppBar
@@ -46,10 +50,25 @@ export function TopBar() {
           to={home}
           variant="h6"
           noWrap
-          sx={{ fontWeight: 800, color: 'primary.main', textDecoration: 'none', mr: 2, minWidth: 0, flexShrink: 1 }}
-          aria-label={translate('topbar.home')}
+          sx={{
+            fontWeight: 800,
+            color: 'primary.main',
+            textDecoration: 'none',
+            mr: 2,
+            minWidth: 0,
+            flexShrink: 1,
+            display: 'flex',
+            alignItems: 'center',
+            gap: 1,
+          }}
+          aria-label={`${name} · ${translate('topbar.home')}`}
         >
-          {translate('app.name')}
+          {company?.logo && (
+            <Box component="img" src={company.logo} alt="" sx={{ height: 32, width: 'auto', maxWidth: 96, objectFit: 'contain', flexShrink: 0 }} />
+          )}
+          <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', display: { xs: company?.logo ? 'none' : 'inline', sm: 'inline' } }}>
+            {name}
+          </Box>
         </Typography>
         <SearchBox compact={small} />
         <Box sx={{ flex: 1 }} />

@@ -23,6 +23,7 @@ describe('menu filtering (docs/product.md section 2)', () => {
     const p = paths(filterMenu(MENU, DEALER_PERMISSIONS, 'dealer'));
     expect(p).toEqual([
       '/dashboard',
+      '/my-shop',
       '/dealer-providers',
       '/banners',
       '/my-wallet',
@@ -49,6 +50,9 @@ describe('menu filtering (docs/product.md section 2)', () => {
     expect(paths(filterMenu(MENU, ALL_PERMISSIONS))).not.toContain('/my-wallet');
     expect(paths(filterMenu(MENU, ALL_PERMISSIONS, 'dealer'))).toContain('/my-wallet');
     expect(paths(filterMenu(MENU, ALL_PERMISSIONS, 'admin'))).toContain('/wallet-transactions');
+    // A shop of one's own too (GET /my-shop answers dealers only).
+    expect(paths(filterMenu(MENU, ALL_PERMISSIONS, 'admin'))).not.toContain('/my-shop');
+    expect(paths(filterMenu(MENU, ALL_PERMISSIONS, 'dealer'))).toContain('/my-shop');
   });
 
   it("shows the review queue to holders of 'review recharges' only, and money limits with 'view company settings'", () => {

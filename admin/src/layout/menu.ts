@@ -19,7 +19,7 @@ export interface MenuItem {
   /** Only these kinds of user see the item (my-wallet: dealers; an admin has no wallet of its own). */
   userTypes?: readonly string[];
   /** A live count shown next to the label (hidden at 0): 'review' = sales waiting for review. */
-  badge?: 'review';
+  badge?: 'review' | 'money_requests';
 }
 
 export interface MenuSection {

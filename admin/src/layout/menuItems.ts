@@ -1,6 +1,7 @@
 import DashboardIcon from '@mui/icons-material/SpaceDashboardOutlined';
 import RouterIcon from '@mui/icons-material/RouterOutlined';
 import StorefrontIcon from '@mui/icons-material/StorefrontOutlined';
+import ShopIcon from '@mui/icons-material/StoreMallDirectoryOutlined';
 import WalletIcon from '@mui/icons-material/AccountBalanceWalletOutlined';
 import BoltIcon from '@mui/icons-material/BoltOutlined';
 import PeopleIcon from '@mui/icons-material/PeopleAltOutlined';
@@ -33,6 +34,8 @@ export const MENU: MenuSection[] = [
           { key: 'aggregators', label: 'menu.aggregators', path: '/aggregators', permissions: ['view delivery routes'], userTypes: ['admin'] },
         ],
       },
+      // A dealer's own shop: its link, QR code and public face (GET/PATCH /my-shop answers dealers only).
+      { key: 'my-shop', label: 'menu.my_shop', path: '/my-shop', userTypes: ['dealer'], icon: ShopIcon },
       { key: 'dealer-providers', label: 'menu.dealer_providers', path: '/dealer-providers', permissions: ['view dealer providers'], icon: StorefrontIcon },
       menuItemOf('banners'),
       {
@@ -40,7 +43,8 @@ export const MENU: MenuSection[] = [
         label: 'menu.wallets_group',
         icon: WalletIcon,
         children: [
-          { key: 'wallets', label: 'menu.wallets', path: '/wallets', permissions: ['view wallets'] },
+          // Badge: top-up and payout requests waiting (wallets/usePendingRequestCount.ts).
+          { key: 'wallets', label: 'menu.wallets', path: '/wallets', permissions: ['view wallets'], badge: 'money_requests' },
           // A wallet of one's own is a dealer's (GET /my-wallet answers 404 for anyone else).
           { key: 'my-wallet', label: 'menu.my_wallet', path: '/my-wallet', permissions: ['view own wallet'], userTypes: ['dealer'] },
           { key: 'wallet-transactions', label: 'menu.wallet_transactions', path: '/wallet-transactions', permissions: ['view wallet transactions'] },

@@ -39,8 +39,7 @@ import { useIsPhone } from '../common/useIsPhone';
 import { ListEmpty, ListTopBar, usePhoneFilters } from '../common/ListParts';
 import { LOG_ACTIONS, LOG_SUBJECTS, LogSentence, type LogEntry } from './logSentence';
 import { USER_OPTIONS_SORT } from '../common/userOptions';
-
-const show = (v: unknown) => (v === undefined ? '' : v === null ? '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+import { MONEY_FIELDS, fieldLabel, fieldValue } from './logFields';
 
 /**
  * /logs: the activity log, newest first, one sentence per entry in the user's language ("Admin
@@ -166,10 +165,14 @@ function PhoneLogs() {
   );
 }
 
-/** The entry in full: its sentence, action code, and each field that changed, before and after. */
+/**
+ * The entry in full: its sentence, the kind of action, and each field that changed, before and
+ * after, named and written in the user's language (logFields.ts: money in major units).
+ */
 function Change() {
   const l = useRecordContext<LogEntry>();
   const translate = useTranslate();
+  const { currency } = useCompanyFormat();
   if (!l) return null;
   const before = (l.before && typeof l.before === 'object' ? l.before : {}) as Record<string, unknown>;
   const after = (l.after && typeof l.after === 'object' ? l.after : {}) as Record<string, unknown>;
@@ -180,7 +183,12 @@ function Change() {
         <Typography variant="body2">
           <LogSentence entry={l} />
         </Typography>
-        <Chip size="small" variant="outlined" label={l.action} title={translate('logs.fields.action')} />
+        <Chip
+          size="small"
+          variant="outlined"
+          label={translate(`logs.action_names.${l.action}`, { _: l.action.replace(/_/g, ' ') })}
+          title={translate('logs.fields.action')}
+        />
       </Stack>
       {l.description && (
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
@@ -203,9 +211,13 @@ function Change() {
           <TableBody>
             {keys.map((k) => (
               <TableRow key={k}>
-                <TableCell sx={{ fontWeight: 600 }}>{k}</TableCell>
-                <TableCell sx={{ color: 'error.main', wordBreak: 'break-word' }}>{show(before[k])}</TableCell>
-                <TableCell sx={{ color: 'success.main', wordBreak: 'break-word' }}>{show(after[k])}</TableCell>
+                <TableCell sx={{ fontWeight: 600 }}>{fieldLabel(translate, k)}</TableCell>
+                <TableCell sx={{ color: 'error.main', wordBreak: 'break-word' }}>
+                  <Value field={k} value={before[k]} currency={currency} />
+                </TableCell>
+                <TableCell sx={{ color: 'success.main', wordBreak: 'break-word' }}>
+                  <Value field={k} value={after[k]} currency={currency} />
+                </TableCell>
               </TableRow>
             ))}
           </TableBody>
@@ -218,4 +230,11 @@ function Change() {
       )}
     </Box>
   );
+}
+
+/** One value of the change: an amount reads left to right in an Arabic sentence too. */
+function Value({ field, value, currency }: { field: string; value: unknown; currency: string }) {
+  const translate = useTranslate();
+  const text = fieldValue(translate, field, value, currency);
+  return MONEY_FIELDS.has(field) ? <Ltr>{text}</Ltr> : <>{text}</>;
 }

@@ -15,6 +15,7 @@ import { splitServerErrors } from '../users/serverErrors';
 import { LogoUpload } from '../users/LogoUpload';
 import type { ConsoleDataProvider } from '../providers/dataProvider';
 import { TwoFactorCard } from './TwoFactorCard';
+import { SmsReceiptsCard } from './SmsReceiptsCard';
 
 interface ProfileValues {
   name: string;
@@ -43,6 +44,7 @@ export default function ProfilePage() {
           <Stack spacing={3}>
             {user && <DetailsCard key={String(user.updated_at ?? user.id)} />}
             {user?.user_type === 'dealer' && <DealerLogoCard />}
+            {user?.user_type === 'dealer' && <SmsReceiptsCard />}
             <PasswordCard />
             <TwoFactorCard />
           </Stack>

@@ -92,6 +92,15 @@ export interface ConsoleDataProvider extends DataProvider {
   /** POST /wallet-top-up-requests (multipart when a receipt is attached). */
   requestTopUp(params: { data: Record<string, unknown> }): Promise<Said>;
   approveTopUp(params: { id: Identifier }): Promise<Said>;
+  /** POST /wallet-top-up-requests/payout: a "Profit Only" dealer asks for its profit (amount, phone, note). */
+  requestPayout(params: { data: Record<string, unknown> }): Promise<Said>;
+  /** GET /wallet-top-up-requests/payment-details: where a dealer pays a top-up in. */
+  topUpPaymentDetails<T = unknown>(): Promise<{ data: T }>;
+  /** GET /wallet-top-up-requests/pending-count: top-ups and payouts waiting (the Wallets menu badge). */
+  pendingTopUpCount(): Promise<{ data: number }>;
+  /** GET and PATCH /my-shop: the signed-in dealer's own shop. */
+  myShop<T = unknown>(): Promise<{ data: T }>;
+  saveMyShop<T = unknown>(params: { data: Record<string, unknown> }): Promise<Said<T>>;
   rejectTopUp(params: { id: Identifier; data: { reason: string } }): Promise<Said>;
   /** POST /recharges/{id}/retry | refund | settle | paid-back. */
   rechargeAction(params: { id: Identifier; action: 'retry' | 'refund' | 'settle' | 'paid-back'; data?: Record<string, unknown> }): Promise<Said>;
@@ -364,6 +373,26 @@ export const dataProvider: ConsoleDataProvider = {
 
   async approveTopUp(params) {
     return said(await apiFetch(`/wallet-top-up-requests/${idOf(params.id)}/approve`, { method: 'POST' }));
+  },
+
+  async requestPayout(params) {
+    return said(await apiFetch('/wallet-top-up-requests/payout', { method: 'POST', body: params.data }));
+  },
+
+  async topUpPaymentDetails<T>() {
+    return { data: (await apiFetch<T>('/wallet-top-up-requests/payment-details')).data };
+  },
+
+  async pendingTopUpCount() {
+    return { data: Number((await apiFetch<{ count: number }>('/wallet-top-up-requests/pending-count')).data?.count ?? 0) };
+  },
+
+  async myShop<T>() {
+    return { data: (await apiFetch<T>('/my-shop')).data };
+  },
+
+  async saveMyShop<T>(params: { data: Record<string, unknown> }) {
+    return said(await apiFetch<T>('/my-shop', { method: 'PATCH', body: params.data }));
   },
 
   async rejectTopUp(params) {

@@ -23,10 +23,15 @@ export type ErrorKind = keyof typeof ERROR_MESSAGES;
 export const errorText = (kind: ErrorKind): string =>
   i18n.isInitialized ? i18n.t(`admin:errors.${kind}`, { defaultValue: ERROR_MESSAGES[kind] }) : ERROR_MESSAGES[kind];
 
-/** Chooses the catalogue message for an HTTP status (and the server's body where it counts). */
-export function messageForStatus(status: number, serverMessage: string | undefined, isLogin: boolean): string {
+/**
+ * Chooses the catalogue message for an HTTP status (and the server's body where it counts). A 403
+ * for a rule of docs/product.md section 6 ("You cannot delete your own account.", code
+ * users.cannot_delete_self) keeps the server's words; a missing permission (auth.forbidden, or no
+ * code) reads the catalogue's.
+ */
+export function messageForStatus(status: number, serverMessage: string | undefined, isLogin: boolean, code?: string): string {
   if (status === 401) return isLogin ? serverMessage || errorText('login_failed') : errorText('session_expired');
-  if (status === 403) return errorText('forbidden');
+  if (status === 403) return serverMessage && code && code !== 'auth.forbidden' ? serverMessage : errorText('forbidden');
   if (status === 404) return errorText('not_found');
   if (status === 422) return serverMessage || errorText('validation');
   if (status >= 500) return errorText('server');

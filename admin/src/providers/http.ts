@@ -117,5 +117,5 @@ export async function apiFetch<T = unknown>(path: string, opts: RequestOptions =
   const allErrors = json.errors && typeof json.errors === 'object' ? json.errors : undefined;
   const errors = allErrors ? Object.fromEntries(Object.entries(allErrors).map(([k, v]) => [k, Array.isArray(v) ? String(v[0]) : String(v)])) : undefined;
   const body: ApiErrorBody = { message: json.message, errors, allErrors, ...(json.code ? { code: json.code } : {}) };
-  throw new HttpError(messageForStatus(status, json.message, !!opts.isLogin), status, body);
+  throw new HttpError(messageForStatus(status, json.message, !!opts.isLogin, json.code), status, body);
 }

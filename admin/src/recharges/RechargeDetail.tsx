@@ -244,7 +244,7 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
             </Alert>
           )}
           <Stack direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap', my: 1 }}>
-            <RechargeStatus status={r.status} />
+            <RechargeStatus status={r.status} payment={r.payment_state} />
             {actions.retry && can('retry recharges') && (
               <Button size="small" onClick={() => act('retry')}>
                 {translate('recharges.retry')}

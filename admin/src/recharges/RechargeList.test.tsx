@@ -82,7 +82,9 @@ describe('the recharges list: money to pay back by hand', () => {
   it('filters by payment state through the API, and marks a sale whose money is owed back', async () => {
     const calls = await renderList();
     const owed = (await screen.findByText('RC7Q2M4K8P1Z')).closest('tr')!;
-    expect(within(owed).getByText('Refunded')).toBeTruthy();
+    // Refunded by hand but the money not back with the customer yet: the status says so.
+    expect(within(owed).getByText('Refund pending')).toBeTruthy();
+    expect(within(owed).queryByText('Refunded')).toBeNull();
     expect(within(owed).getByText('To pay back by hand')).toBeTruthy();
     const paid = screen.getByText('RC0000000040').closest('tr')!;
     expect(within(paid).queryByText('To pay back by hand')).toBeNull();

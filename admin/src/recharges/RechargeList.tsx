@@ -143,7 +143,12 @@ export default function RechargeList() {
           />
         ) : (
           <Datagrid bulkActionButtons={false} rowClick={(id) => urls.record(id)}>
-            <FunctionField label="recharges.fields.created_at" render={(r: RechargeResponse) => fmt.dateTime(r.created_at)} />
+            <FunctionField
+              label="recharges.fields.created_at"
+              sortBy="created_at"
+              sortByOrder="DESC"
+              render={(r: RechargeResponse) => fmt.dateTime(r.created_at)}
+            />
             <FunctionField label="recharges.fields.reference" render={(r: RechargeResponse) => <Ltr>{r.reference}</Ltr>} />
             {!dealer && <FunctionField label="wallets.fields.dealer" render={(r: RechargeResponse) => r.dealer.name} />}
             <FunctionField label="recharges.fields.bundle" render={(r: RechargeResponse) => `${r.provider_name} · ${r.bundle_name}`} />
@@ -164,7 +169,7 @@ export default function RechargeList() {
  * while the customer's money is owed back (refund_due), and (a table row) "Test" for a sale on the sandbox.
  */
 function SaleState({ r, stacked = false }: { r: RechargeResponse; stacked?: boolean }) {
-  const status = <RechargeStatus status={r.status} reason={r.review_reason} />;
+  const status = <RechargeStatus status={r.status} reason={r.review_reason} payment={r.payment_state} />;
   const owed = r.payment_state === 'refund_due';
   const test = r.mode === 'test' && !stacked;
   if (!owed && !test) return status;

@@ -13,20 +13,26 @@ const COLORS: Record<string, ChipColor> = {
   needs_review: 'warning',
 };
 
+/** Payment states of a refund decided but not yet back with the customer. */
+const RETURN_OPEN = new Set(['sent', 'reserved', 'committing', 'collected', 'releasing', 'refund_due']);
+
 /**
  * A sale's status. `needs_review` is a filled warning chip with an icon (a person has to act);
- * `refunded` is an outlined one. With `reason`, the review reason shows on hover.
+ * `refunded` is an outlined one, and reads "Refund pending" while the customer's money (`payment`)
+ * is not back yet (a refund by hand the gateway has not confirmed): the word says what became of
+ * the money. With `reason`, the review reason shows on hover.
  */
-export function RechargeStatus({ status, reason }: { status: string; reason?: string | null }) {
+export function RechargeStatus({ status, reason, payment }: { status: string; reason?: string | null; payment?: string | null }) {
   const translate = useTranslate();
   const review = status === 'needs_review';
+  const shown = status === 'refunded' && payment && RETURN_OPEN.has(payment) ? 'refund_pending' : status;
   const chip = (
     <Chip
       size="small"
       color={COLORS[status] ?? 'default'}
       variant={status === 'refunded' ? 'outlined' : 'filled'}
       icon={review ? <ReviewIcon /> : undefined}
-      label={translate(`recharges.status.${status}`, { _: status })}
+      label={translate(`recharges.status.${shown}`, { _: shown })}
     />
   );
   return review && reason ? <Tooltip title={reason}>{chip}</Tooltip> : chip;

@@ -9,7 +9,14 @@ import { useCompanyFormat } from '../common/useCompanyFormat';
 const OUTCOME_COLORS = { ok: 'success', refused: 'error', unknown: 'warning', skipped: 'default' } as const;
 const DOT_COLORS = { ok: 'success.main', refused: 'error.main', unknown: 'warning.main', skipped: 'grey.500' } as const;
 /** Vendors' names as they spell them (not translated); 'routing' is the console's own word (recharges.remote.systems). */
-const SYSTEMS: Record<string, string> = { waafipay: 'WaafiPay', edahab: 'eDahab', reloadly: 'Reloadly', dtone: 'DT One', sandbox: 'Sandbox' };
+const SYSTEMS: Record<string, string> = {
+  waafipay: 'WaafiPay',
+  edahab: 'eDahab',
+  reloadly: 'Reloadly',
+  dtone: 'DT One',
+  sandbox: 'Sandbox',
+  africastalking: "Africa's Talking",
+};
 /** A gateway's or an aggregator's name as its vendor spells it (`edahab` → eDahab); an unknown key as it is. */
 export const vendorName = (key: string): string => SYSTEMS[key] ?? key;
 

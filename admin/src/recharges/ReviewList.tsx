@@ -14,6 +14,7 @@ import { useListUrls } from '../common/listUrl';
 import { StateChip } from './RechargeStatus';
 import { RechargeDetail, waitingSince } from './RechargeDetail';
 import { DealerFilterInput } from '../common/userOptions';
+import { SmsCases } from './SmsCases';
 
 const BASE = '/recharges/review';
 
@@ -56,6 +57,7 @@ export default function ReviewList() {
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2, maxWidth: 900 }}>
         {translate('recharges.review.help')}
       </Typography>
+      <SmsCases onOpenSale={(id) => navigate(urls.record(id))} />
       <List
         resource="recharges"
         storeKey="recharges.review"

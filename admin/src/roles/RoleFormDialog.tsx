@@ -23,7 +23,7 @@ import { muiRegister, sharedResolver } from '../common/zodForm';
 import { SaveCancelButtons } from '../common/FormParts';
 import { useSession } from '../providers/useSession';
 import { hasPermission } from '../permissions/permissions';
-import { groupPermissions, type RoleRecord } from './types';
+import { groupPermissions, permissionLabel, type RoleRecord } from './types';
 import { TwoFactorRoleSwitch } from './TwoFactorRoleSwitch';
 
 interface RoleFormValues {
@@ -128,7 +128,8 @@ function RoleFormBody({ record, canAssign, onClose }: { record: RoleRecord | nul
           </Alert>
         )}
         <Grid container spacing={2}>
-          <Grid size={{ xs: 12, sm: 6 }}>
+          {/* The guard ('web') is the API's business, not the user's: sent, never shown. */}
+          <Grid size={12}>
             <TextField
               {...muiRegister(register, 'name')}
               label={translate('roles.fields.name')}
@@ -138,18 +139,6 @@ function RoleFormBody({ record, canAssign, onClose }: { record: RoleRecord | nul
               error={!!errors.name}
               helperText={err('name')}
               autoFocus={!isProtected}
-            />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <TextField
-              {...muiRegister(register, 'guard_name')}
-              label={translate('roles.fields.guard_name')}
-              required
-              fullWidth
-              disabled
-              slotProps={{ htmlInput: { readOnly: true } }}
-              error={!!errors.guard_name}
-              helperText={err('guard_name')}
             />
           </Grid>
           <Grid size={12}>
@@ -182,22 +171,19 @@ function RoleFormBody({ record, canAssign, onClose }: { record: RoleRecord | nul
           {groups.map(([group, perms]) => {
             const names = perms.map((p) => p.name);
             const count = names.filter((n) => selected.has(n)).length;
+            const groupLabel = translate(`roles.groups.${group.replace(/ /g, '_')}`, { _: group });
             return (
               <Grid key={group} size={{ xs: 12, sm: 6, md: 4 }}>
                 <Paper variant="outlined" sx={{ p: 1.5, height: '100%' }}>
                   <FormControlLabel
-                    label={
-                      <Typography sx={{ fontWeight: 600, textTransform: 'capitalize' }}>
-                        {translate(`roles.groups.${group.replace(/ /g, '_')}`, { _: group })}
-                      </Typography>
-                    }
+                    label={<Typography sx={{ fontWeight: 600, textTransform: 'capitalize' }}>{groupLabel}</Typography>}
                     control={
                       <Checkbox
                         checked={count === names.length && names.length > 0}
                         indeterminate={count > 0 && count < names.length}
                         disabled={!canAssign && isEdit}
                         onChange={(e) => setSelected((s) => names.forEach((x) => (e.target.checked ? s.add(x) : s.delete(x))))}
-                        slotProps={{ input: { 'aria-label': translate('roles.select_all_group', { group }) } }}
+                        slotProps={{ input: { 'aria-label': translate('roles.select_all_group', { group: groupLabel }) } }}
                       />
                     }
                   />
@@ -205,7 +191,7 @@ function RoleFormBody({ record, canAssign, onClose }: { record: RoleRecord | nul
                     {perms.map((p) => (
                       <FormControlLabel
                         key={p.name}
-                        label={<Typography variant="body2">{p.name}</Typography>}
+                        label={<Typography variant="body2">{permissionLabel(translate, p.name)}</Typography>}
                         control={
                           <Checkbox
                             size="small"

@@ -13,3 +13,11 @@ export function groupPermissions(list: readonly PermissionRecord[]): [string, Pe
   }
   return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b));
 }
+
+/**
+ * A permission's label in the user's language (roles.permission_names.*: "view dashboard" reads
+ * "عرض لوحة التحكم"); the name stays the value sent to the API. A permission the console does not
+ * know yet shows its name.
+ */
+export const permissionLabel = (translate: (key: string, options?: Record<string, unknown>) => string, name: string): string =>
+  translate(`roles.permission_names.${name.replace(/ /g, '_')}`, { _: name });

@@ -2,7 +2,9 @@ import { LinkBase as RouterLink, useTranslate } from 'react-admin';
 import { useSearchParams } from '../common/useSearchParams';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, CardContent, CardHeader, CircularProgress, List, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
+import { RECHARGE_STATUSES } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
+import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useConsoleDataProvider } from '../providers/dataProvider';
 
 interface Hit {
@@ -13,6 +15,28 @@ interface Hit {
   category_id?: number;
 }
 type Results = Record<'users' | 'dealers' | 'providers' | 'bundles' | 'recharges', Hit[]>;
+
+type Translate = (key: string, options?: Record<string, unknown>) => string;
+
+/**
+ * A result's second line in the user's words. The API writes a sale's as "bundle · 0.50 · refunded"
+ * and a bundle's as "operator · category · 0.50" (api/src/search/search.service.ts): the status word
+ * is the API's code, and the amount has no currency. Other lines (emails, codes) are shown as they are.
+ */
+export function subtitleText(group: keyof Results, subtitle: string | null, translate: Translate, currency: string): string | undefined {
+  if (!subtitle) return undefined;
+  if (group !== 'recharges' && group !== 'bundles') return subtitle;
+  const parts = subtitle.split(' · ');
+  return parts
+    .map((part, i) => {
+      if (group === 'recharges' && i === parts.length - 1 && (RECHARGE_STATUSES as readonly string[]).includes(part))
+        return translate(`recharges.status.${part}`, { _: part });
+      // The amount (the sale's second part, the bundle's last): in major units already, with the company's currency.
+      const isAmount = group === 'recharges' ? i === 1 : i === parts.length - 1;
+      return isAmount && /^-?\d+\.\d{2}$/.test(part) ? `\u2066${part} ${currency}\u2069` : part;
+    })
+    .join(' · ');
+}
 
 /** Each group of GET /search: its heading and where a result opens. */
 const GROUPS: { key: keyof Results; title: string; path: (h: Hit) => string }[] = [
@@ -29,6 +53,7 @@ const GROUPS: { key: keyof Results; title: string; path: (h: Hit) => string }[] 
  */
 export default function SearchPage() {
   const translate = useTranslate();
+  const { currency } = useCompanyFormat();
   const [params] = useSearchParams();
   const q = (params.get('q') ?? '').trim();
   const dataProvider = useConsoleDataProvider();
@@ -51,7 +76,7 @@ export default function SearchPage() {
                 <List dense>
                   {result.data![g.key].map((h) => (
                     <ListItemButton key={h.id} component={RouterLink} to={g.path(h)}>
-                      <ListItemText primary={h.title} secondary={h.subtitle ?? undefined} />
+                      <ListItemText primary={h.title} secondary={subtitleText(g.key, h.subtitle, translate, currency)} />
                     </ListItemButton>
                   ))}
                 </List>

@@ -50,7 +50,32 @@ describe('theme config (docs/product.md sections 2 and 3)', () => {
     });
     expect(document.documentElement.dir).toBe('rtl');
     expect(loadThemeConfig()).toMatchObject({ navbar: 'navbar-floating', layout: 'boxed-layout' });
+    // "Reset to defaults" in an English console: left to right again (the language's direction).
     act(() => ctx.reset());
-    expect(ctx.config).toEqual({ ...DEFAULT_THEME_CONFIG, rtlClass: 'rtl' });
+    expect(ctx.config).toEqual({ ...DEFAULT_THEME_CONFIG, rtlClass: 'ltr' });
+    expect(document.documentElement.dir).toBe('ltr');
+  });
+
+  it('"Reset to defaults" keeps an Arabic console right to left, and an English one left to right', () => {
+    let ctx!: ReturnType<typeof useThemeConfig>;
+    const Probe = () => {
+      ctx = useThemeConfig();
+      return null;
+    };
+    render(
+      <ThemeConfigProvider>
+        <Probe />
+      </ThemeConfigProvider>,
+    );
+    act(() => ctx.followLanguage('ae', 'rtl'));
+    act(() => ctx.update({ rtlClass: 'ltr', theme: 'dark' }));
+    act(() => ctx.reset());
+    expect(ctx.config).toMatchObject({ rtlClass: 'rtl', locale: 'ae', theme: 'light' });
+    expect(document.documentElement.dir).toBe('rtl');
+    act(() => ctx.followLanguage('en', 'ltr'));
+    act(() => ctx.update({ rtlClass: 'rtl' }));
+    act(() => ctx.reset());
+    expect(ctx.config).toMatchObject({ rtlClass: 'ltr', locale: 'en' });
+    expect(document.documentElement.dir).toBe('ltr');
   });
 });

@@ -1,4 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { isRtl } from '../i18n/i18n';
 
 /**
  * Theme config of docs/product.md section 3, set by the top bar and the customizer panel. Kept in its
@@ -101,7 +102,9 @@ export function ThemeConfigProvider({ children }: { children: ReactNode }) {
     (lng: string, direction: Direction) => setConfig((c) => (c.locale === lng ? c : { ...c, locale: lng, rtlClass: direction })),
     [],
   );
-  const reset = useCallback(() => setConfig((c) => ({ ...DEFAULT_THEME_CONFIG, rtlClass: c.rtlClass, locale: c.locale })), []);
+  // Defaults, with the direction of the console's language (an English console is left to right
+  // again even after the customizer turned it right to left).
+  const reset = useCallback(() => setConfig((c) => ({ ...DEFAULT_THEME_CONFIG, rtlClass: isRtl(c.locale) ? 'rtl' : 'ltr', locale: c.locale })), []);
   const isDarkMode = config.theme === 'dark' || (config.theme === 'system' && osDark);
   const value = useMemo(
     () => ({ config, isDarkMode, update, followLanguage, reset, mobileOpen, setMobileOpen }),

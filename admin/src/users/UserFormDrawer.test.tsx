@@ -5,8 +5,12 @@ import { UserFormDrawer } from './UserFormDrawer';
 import { testI18nProvider } from '../test/i18n';
 import { clearSession, startSession } from '../providers/session';
 
-async function renderForm(userType: 'admin' | 'dealer', dataProvider = testDataProvider({ getList: async () => ({ data: [], total: 0 }) as never })) {
-  const i18nProvider = await testI18nProvider();
+async function renderForm(
+  userType: 'admin' | 'dealer',
+  dataProvider = testDataProvider({ getList: async () => ({ data: [], total: 0 }) as never }),
+  lng = 'en',
+) {
+  const i18nProvider = await testI18nProvider(lng);
   startSession('t', { id: 1, name: 'A', email: 'a@x.so', permissions: [{ name: 'create users' }] }, false);
   return render(
     <AdminContext dataProvider={dataProvider} i18nProvider={i18nProvider} store={memoryStore()}>
@@ -32,6 +36,18 @@ describe('user slide-over form', () => {
     expect(screen.getByText('Password is required')).toBeTruthy();
     expect(screen.getByText('Dealer code is required for dealer users')).toBeTruthy();
     expect(screen.getByText('Dealer logo is required for new dealer accounts')).toBeTruthy();
+  });
+
+  it.each([
+    ['en', 'Password is required', 'Generate password', 'Save'],
+    ['ae', 'كلمة المرور مطلوبة', 'توليد كلمة مرور', 'حفظ'],
+    ['so', 'Furaha sirta ah waa loo baahan yahay', 'Samee furaha', 'Kaydi'],
+  ])('a generated password clears "password is required" under both fields (%s)', async (lng, required, generate, save) => {
+    await renderForm('admin', undefined, lng);
+    fireEvent.click(await screen.findByRole('button', { name: save }));
+    expect(await screen.findByText(required)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: generate }));
+    await waitFor(() => expect(screen.queryByText(required)).toBeNull());
   });
 
   it('puts server field errors on their fields and unknown ones in the Error banner', async () => {

@@ -17,6 +17,8 @@ import {
 } from 'react-admin';
 import { Box, Button, Divider, Drawer, Grid, IconButton, InputAdornment, Stack, Typography } from '@mui/material';
 import { TwoFactorUserSection } from './TwoFactorReset';
+import { sendWelcomeEmail } from '../auth/welcomeEmail';
+import { SmsReceiptsCard } from '../profile/SmsReceiptsCard';
 import CloseIcon from '@mui/icons-material/Close';
 import KeyIcon from '@mui/icons-material/Key';
 import { createUserSchema, updateUserSchema, PRICING_MODELS, STATUSES } from '@app/contracts';
@@ -170,9 +172,11 @@ export function UserFormDrawer({ open, userType, record, onClose }: { open: bool
     ...(pricingConfirmed.current ? { confirm_pricing_change: true } : {}),
   });
   const mutationOptions = {
-    onSuccess: async () => {
+    onSuccess: async (created?: { id?: number | string }) => {
       pricingConfirmed.current = false;
-      notify(isEdit ? 'users.updated' : 'users.created', { type: 'success' });
+      if (isEdit || created?.id === undefined) notify(isEdit ? 'users.updated' : 'users.created', { type: 'success' });
+      // A new account gets its welcome email (a link to choose a password); not sent, the console says so.
+      else void sendWelcomeEmail(created.id).then((welcome) => notify(welcome.toast, { type: welcome.sent ? 'success' : 'warning', autoHideDuration: 10_000 }));
       await queryClient.invalidateQueries({ queryKey: ['roles'] });
       onClose();
     },
@@ -335,7 +339,7 @@ function UserFormBody({ userType, record, onClose, banner }: { userType: UserTyp
   const translate = useTranslate();
   const notify = useNotify();
   const isEdit = !!record;
-  const { setValue } = useFormContext<UserFormValues>();
+  const { setValue, clearErrors } = useFormContext<UserFormValues>();
   const { saving } = useSaveContext();
   const type = useWatch<UserFormValues, 'user_type'>({ name: 'user_type' }) ?? userType;
   const pricingModel = useWatch<UserFormValues, 'pricing_model'>({ name: 'pricing_model' }) ?? 'cost';
@@ -396,8 +400,11 @@ function UserFormBody({ userType, record, onClose, banner }: { userType: UserTyp
               startIcon={<KeyIcon />}
               onClick={() => {
                 const p = generatePassword();
-                setValue('password', p, { shouldDirty: true });
-                setValue('password_confirmation', p, { shouldDirty: true });
+                // Both fields now hold a valid password: the errors under them ("Password is
+                // required", a server's 422) go with the values they were about.
+                setValue('password', p, { shouldDirty: true, shouldTouch: true, shouldValidate: true });
+                setValue('password_confirmation', p, { shouldDirty: true, shouldTouch: true, shouldValidate: true });
+                clearErrors(['password', 'password_confirmation']);
                 notify('users.password_generated', { type: 'info', messageArgs: { password: p } });
               }}
             >
@@ -479,6 +486,11 @@ function UserFormBody({ userType, record, onClose, banner }: { userType: UserTyp
           </>
         )}
         {record && <TwoFactorUserSection user={record} />}
+        {record && userType === 'dealer' && (
+          <Box sx={{ mt: 2 }}>
+            <SmsReceiptsCard dealerId={record.id} />
+          </Box>
+        )}
       </Box>
       <Divider />
       <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end', px: 3, py: 2 }}>

@@ -13,7 +13,7 @@ import {
   useTranslate,
   useCanAccess,
 } from 'react-admin';
-import { Avatar, Button, Chip, Stack, Typography } from '@mui/material';
+import { Avatar, Button, Chip, Stack, Typography, useMediaQuery, type Theme } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import CheckCircleIcon from '@mui/icons-material/CheckCircleOutlined';
 import BlockIcon from '@mui/icons-material/Block';
@@ -56,6 +56,8 @@ export default function UserList({ userType }: { userType: Exclude<UserType, 'us
   // /dealers/create and /dealers/{id} open the slide-over; a reload keeps it open.
   const drawer = useRecordRoute<UserRecord>(base, 'users');
   const phone = useIsPhone();
+  // Dealers have the most columns: the company and the date join them on wide screens only (1366 px fits the rest).
+  const wide = useMediaQuery((theme: Theme) => theme.breakpoints.up('xl'));
   const { canAccess: canCreate } = useCanAccess({ resource: 'users', action: 'create' });
   const { canAccess: canEdit } = useCanAccess({ resource: 'users', action: 'edit' });
   const { canAccess: canDelete } = useCanAccess({ resource: 'users', action: 'delete' });
@@ -140,7 +142,7 @@ export default function UserList({ userType }: { userType: Exclude<UserType, 'us
                 render={(r: { dealer_code?: string | null }) => (r.dealer_code ? <Ltr>{r.dealer_code}</Ltr> : '—')}
               />
             )}
-            {dealer && <TextField source="dealer_details.company_name" label="users.fields.company_name" sortable={false} emptyText="—" />}
+            {dealer && wide && <TextField source="dealer_details.company_name" label="users.fields.company_name" sortable={false} emptyText="—" />}
             {dealer && (
               <FunctionField
                 label="users.fields.pricing_model"
@@ -166,7 +168,7 @@ export default function UserList({ userType }: { userType: Exclude<UserType, 'us
                 </Stack>
               )}
             />
-            <LocaleDateField source="created_at" label="users.fields.created_at" />
+            {(wide || !dealer) && <LocaleDateField source="created_at" label="users.fields.created_at" />}
             {canDelete && <UserTrashButton />}
           </Datagrid>
         )}

@@ -53,7 +53,7 @@ describe('user form (docs/product.md section 5)', () => {
     const so = await testI18nProvider('so');
     expect(ae.translate('validation:name_required')).not.toBe('validation:name_required');
     expect(so.translate('validation:name_required')).not.toBe('validation:name_required');
-    expect(ae.translate('users.new_title.dealer')).toBe('موزع جديد');
+    expect(ae.translate('users.new_title.dealer')).toBe('وكيل جديد');
     expect(so.translate('ra.action.save')).toBe('Kaydi');
   });
 

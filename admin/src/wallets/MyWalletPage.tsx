@@ -31,11 +31,14 @@ import { LowBalanceAlertForm } from './LowBalanceAlertForm';
 import { WalletStatement } from './WalletStatement';
 import { useMyWallet } from './myWallet';
 import { useConsoleDataProvider } from '../providers/dataProvider';
+import { useSession } from '../providers/useSession';
+import { WhereToPay } from './WhereToPay';
 
 /**
  * /my-wallet: the signed-in dealer's balance, its low-balance alert, the sales it missed today, the
  * last 30 days, its latest transactions and its top-up requests. ?request=1 (the low-balance
- * banner's "Top up") opens the top-up request.
+ * banner's "Top up") opens the top-up request. A "Profit Only" dealer's wallet holds its profit: it
+ * asks for a payout to its mobile number instead.
  */
 export default function MyWalletPage() {
   const translate = useTranslate();
@@ -46,22 +49,32 @@ export default function MyWalletPage() {
   const requests = useGetList<TopUpRequestResponse>('wallet-top-up-requests', { pagination: { page: 1, perPage: 5 }, sort: { field: 'id', order: 'DESC' } });
   const [params, setParams] = useSearchParams();
   const [asking, setAskingState] = useState(params.get('request') === '1');
+  const [payingOut, setPayingOut] = useState(false);
+  const { user } = useSession();
   const setAsking = (open: boolean) => {
     setAskingState(open);
     if (!open && params.has('request')) setParams({}, { replace: true });
   };
-  if (error && !data) return <Alert severity="error">{serverMessage(error)}</Alert>;
+  // A 401: the session ended and the sign-in page (with ?redirect=) is on its way.
+  if (error && !data && (error as { status?: number }).status !== 401) return <Alert severity="error">{serverMessage(error)}</Alert>;
   if (isPending || !data) return <FullPageLoader />;
   const { wallet } = data;
   const missed = data.missed_sales_today;
+  const isProfit = wallet.pricing_model === 'profit';
   return (
     <>
       <PageTitle
         title={translate('menu.my_wallet')}
         actions={
-          <Button variant="contained" onClick={() => setAsking(true)}>
-            {translate('wallets.request_top_up')}
-          </Button>
+          isProfit ? (
+            <Button variant="contained" onClick={() => setPayingOut(true)}>
+              {translate('wallets.request_payout')}
+            </Button>
+          ) : (
+            <Button variant="contained" onClick={() => setAsking(true)}>
+              {translate('wallets.request_top_up')}
+            </Button>
+          )
         }
       />
       <Grid container spacing={3}>
@@ -146,14 +159,15 @@ export default function MyWalletPage() {
         {(requests.data?.length ?? 0) > 0 && (
           <Grid size={{ xs: 12 }}>
             <Card>
-              <CardHeader title={translate('wallets.my_requests')} />
+              <CardHeader title={translate(isProfit ? 'wallets.money_requests_title' : 'wallets.my_requests')} />
               <CardContent sx={{ overflowX: 'auto' }}>
                 <Table size="small">
                   <TableHead>
                     <TableRow>
                       <TableCell>{translate('wallets.fields.date')}</TableCell>
+                      <TableCell>{translate('wallets.fields.kind')}</TableCell>
                       <TableCell>{translate('wallets.fields.amount')}</TableCell>
-                      <TableCell>{translate('wallets.fields.reference')}</TableCell>
+                      <TableCell>{translate('wallets.reference_or_number')}</TableCell>
                       <TableCell>{translate('wallets.fields.status')}</TableCell>
                     </TableRow>
                   </TableHead>
@@ -161,6 +175,7 @@ export default function MyWalletPage() {
                     {requests.data!.map((r) => (
                       <TableRow key={r.id}>
                         <TableCell>{fmt.dateTime(r.created_at)}</TableCell>
+                        <TableCell>{translate(`wallets.request_kinds.${r.kind ?? 'top_up'}`)}</TableCell>
                         <TableCell>
                           <Ltr>{r.amount}</Ltr>
                         </TableCell>
@@ -205,6 +220,7 @@ export default function MyWalletPage() {
         {(v, set, e) => (
           <>
             <Typography variant="body2">{translate('wallets.request_help')}</Typography>
+            <WhereToPay enabled={asking} />
             <TextField
               label={translate('wallets.fields.amount')}
               value={v.amount}
@@ -238,6 +254,51 @@ export default function MyWalletPage() {
                 {e.receipt}
               </Typography>
             )}
+          </>
+        )}
+      </MoneyDialog>
+      <MoneyDialog
+        open={payingOut}
+        title={translate('wallets.request_payout')}
+        initial={{ amount: '', phone: user?.phone ?? '', note: '' }}
+        submitLabel={translate('wallets.send_request')}
+        send={(v) => dataProvider.requestPayout({ data: { amount: v.amount, phone: v.phone, note: v.note } })}
+        onClose={() => setPayingOut(false)}
+        onDone={() => {
+          setPayingOut(false);
+          void refetch();
+          void requests.refetch();
+        }}
+      >
+        {(v, set, e) => (
+          <>
+            <Typography variant="body2">{translate('wallets.payout_help', { available: ltr(`${wallet.balance} ${wallet.currency}`) })}</Typography>
+            <TextField
+              label={translate('wallets.fields.amount')}
+              value={v.amount}
+              onChange={(ev) => set({ amount: ev.target.value })}
+              error={!!e.amount}
+              helperText={e.amount}
+              slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+              autoFocus
+            />
+            <TextField
+              label={translate('wallets.payout_phone')}
+              value={v.phone}
+              onChange={(ev) => set({ phone: ev.target.value })}
+              error={!!e.phone}
+              helperText={e.phone ?? translate('wallets.payout_phone_help', { example: ltr('61 5123456') })}
+              type="tel"
+              slotProps={{ htmlInput: { inputMode: 'tel', dir: 'ltr' } }}
+            />
+            <TextField
+              label={translate('wallets.fields.note')}
+              value={v.note}
+              onChange={(ev) => set({ note: ev.target.value })}
+              error={!!e.note}
+              helperText={e.note}
+              multiline
+            />
           </>
         )}
       </MoneyDialog>

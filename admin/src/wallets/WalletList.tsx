@@ -26,6 +26,8 @@ import { MoneyDialog } from './MoneyDialog';
 import { AdjustDialog, LowBalanceDialog, TopUpDialog } from './WalletDialogs';
 import { useIsPhone } from '../common/useIsPhone';
 import { ListEmpty, ListError } from '../common/ListParts';
+import { useQueryClient } from '@tanstack/react-query';
+import { PENDING_REQUESTS_KEY } from './usePendingRequestCount';
 
 type Action = { kind: 'top-up' | 'adjust' | 'alert'; wallet: WalletResponse } | null;
 
@@ -160,9 +162,18 @@ export default function WalletList() {
   );
 }
 
-/** Pending top-up requests with their receipts: approve (credits once) or reject with a reason. */
+/**
+ * Pending top-up and payout requests: a top-up with its receipt (approve credits once), a payout
+ * with the number to send it to (approve debits once); either rejected with a reason. The words
+ * follow the request's kind; the Wallets menu's badge is read again after each decision.
+ */
 function TopUpRequests({ onDecided }: { onDecided: () => void }) {
   const translate = useTranslate();
+  const queryClient = useQueryClient();
+  const decided = async () => {
+    await refetch();
+    void queryClient.invalidateQueries({ queryKey: PENDING_REQUESTS_KEY });
+  };
   const fmt = useCompanyFormat();
   const ltr = useLtr();
   const notify = useNotify();
@@ -188,24 +199,26 @@ function TopUpRequests({ onDecided }: { onDecided: () => void }) {
     }
     setBusy(false);
     setApproving(null);
-    await refetch();
+    await decided();
     onDecided();
   };
   // Isolated left to right (U+2066..U+2069): the amount keeps its order in Arabic text.
   const amountOf = (r: TopUpRequestResponse) => `\u2066${r.amount} ${fmt.currency}\u2069`;
   return (
     <Card sx={{ mb: 3 }}>
-      <CardHeader title={translate('wallets.requests_title')} subheader={translate('wallets.requests_help', { smart_count: data.length })} />
+      <CardHeader title={translate('wallets.money_requests_title')} subheader={translate('wallets.requests_help', { smart_count: data.length })} />
       <CardContent>
         <Stack spacing={1.5}>
           {data.map((r) => (
             <Box key={r.id} sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2, justifyContent: 'space-between' }}>
               <Box>
                 <Typography sx={{ fontWeight: 600 }}>
-                  {r.dealer.name} · <Ltr>{r.amount}</Ltr>
+                  {translate(`wallets.request_kinds.${r.kind ?? 'top_up'}`)} · {r.dealer.name} · <Ltr>{r.amount}</Ltr>
                 </Typography>
                 <Typography variant="body2" color="text.secondary">
-                  {translate('wallets.request_line', { reference: ltr(r.reference), at: fmt.dateTime(r.created_at) })}
+                  {r.kind === 'payout'
+                    ? translate('wallets.payout_line', { phone: ltr(r.reference), at: fmt.dateTime(r.created_at) })
+                    : translate('wallets.request_line', { reference: ltr(r.reference), at: fmt.dateTime(r.created_at) })}
                   {r.note ? ` · ${r.note}` : ''}
                 </Typography>
                 {r.receipt && (
@@ -230,10 +243,12 @@ function TopUpRequests({ onDecided }: { onDecided: () => void }) {
       <Confirm
         isOpen={approving !== null}
         loading={busy}
-        title="wallets.approve_confirm_title"
+        title={approving?.kind === 'payout' ? 'wallets.payout_approve_confirm_title' : 'wallets.approve_confirm_title'}
         titleTranslateOptions={approving ? { amount: amountOf(approving), name: approving.dealer.name } : {}}
-        content="wallets.approve_confirm"
-        contentTranslateOptions={approving ? { amount: amountOf(approving), name: approving.dealer.name, reference: ltr(approving.reference) } : {}}
+        content={approving?.kind === 'payout' ? 'wallets.payout_approve_confirm' : 'wallets.approve_confirm'}
+        contentTranslateOptions={
+          approving ? { amount: amountOf(approving), name: approving.dealer.name, reference: ltr(approving.reference), phone: ltr(approving.reference) } : {}
+        }
         confirm="wallets.approve"
         onConfirm={() => approving && approve(approving)}
         onClose={() => !busy && setApproving(null)}
@@ -248,7 +263,7 @@ function TopUpRequests({ onDecided }: { onDecided: () => void }) {
           onClose={() => setRejecting(null)}
           onDone={async () => {
             setRejecting(null);
-            await refetch();
+            await decided();
           }}
         >
           {(v, set, e) => (

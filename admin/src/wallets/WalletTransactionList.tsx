@@ -74,7 +74,7 @@ export default function WalletTransactionList() {
           />
         ) : (
           <Datagrid bulkActionButtons={false} rowClick={false}>
-            <FunctionField label="wallets.fields.date" render={(t: WalletTransactionResponse) => when(t.created_at)} />
+            <FunctionField label="wallets.fields.date" sortBy="created_at" sortByOrder="DESC" render={(t: WalletTransactionResponse) => when(t.created_at)} />
             {!dealer && <FunctionField label="wallets.fields.dealer" render={(t: WalletTransactionResponse) => t.dealer.name} />}
             <FunctionField label="wallets.fields.kind" render={(t: WalletTransactionResponse) => translate(`wallets.kinds.${t.kind}`)} />
             <FunctionField label="wallets.fields.amount" render={(t: WalletTransactionResponse) => <Amount t={t} />} />

@@ -1,8 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
+import { HttpError } from 'react-admin';
 import type { WalletResponse, WalletTransactionResponse } from '@app/contracts';
 import { useConsoleDataProvider } from '../providers/dataProvider';
 import { useSession } from '../providers/useSession';
 import { hasPermission } from '../permissions/permissions';
+import { errorText } from '../providers/errors';
 
 /** GET /my-wallet (contracts: myWalletResponseSchema). */
 export interface MyWallet {
@@ -31,7 +33,15 @@ export function useMyWallet(refetchInterval: number | false = 60_000) {
   return useQuery({
     queryKey: MY_WALLET_KEY,
     enabled,
-    queryFn: async () => (await dataProvider.myWallet<MyWallet>()).data,
+    queryFn: async () => {
+      const mine = (await dataProvider.myWallet<MyWallet>()).data;
+      // A 401 ends the session in react-admin's dataProvider wrapper, which then answers `{}`
+      // instead of failing (ra-core useDataProvider): no wallet to show, and reading its balance
+      // would throw into the error page while the sign-in page is on its way.
+      if (!mine?.wallet) throw new HttpError(errorText('session_expired'), 401, {});
+      return mine;
+    },
+    retry: (failures, error) => (error as { status?: number }).status !== 401 && failures < 1,
     refetchInterval: enabled ? refetchInterval : false,
   });
 }

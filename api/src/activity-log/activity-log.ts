@@ -28,6 +28,14 @@ export type ActivityAction =
   | 'profile_updated'
   | 'profile_picture_updated'
   | 'password_changed'
+  // Set-password links (auth/password-reset.ts): a forgotten password, a new account's welcome email.
+  | 'password_reset_requested'
+  | 'password_reset_mail_sent'
+  | 'password_reset_mail_failed'
+  | 'password_reset'
+  | 'welcome_mail_sent'
+  | 'welcome_mail_failed'
+  | 'password_set_from_welcome'
   | 'two_factor_setup_started'
   | 'two_factor_enabled'
   | 'two_factor_disabled'
@@ -42,6 +50,10 @@ export type ActivityAction =
   | 'top_up_requested'
   | 'top_up_approved'
   | 'top_up_rejected'
+  // A "Profit Only" dealer's payout request (wallets/top-up-requests.ts).
+  | 'payout_requested'
+  | 'payout_approved'
+  | 'payout_rejected'
   | 'low_balance_alert_changed'
   | 'low_balance_alert_sent'
   | 'low_balance_alert_failed'
@@ -111,12 +123,22 @@ const SESSION_ACTIONS = new Set<ActivityAction>([
   'recovery_code_used',
   'recovery_codes_regenerated',
   'two_factor_requirement_changed',
+  'password_reset_requested',
+  'password_reset_mail_sent',
+  'password_reset_mail_failed',
+  'password_reset',
+  'welcome_mail_sent',
+  'welcome_mail_failed',
+  'password_set_from_welcome',
   'mail_tested',
   'wallet_topped_up',
   'wallet_adjusted',
   'top_up_requested',
   'top_up_approved',
   'top_up_rejected',
+  'payout_requested',
+  'payout_approved',
+  'payout_rejected',
   'low_balance_alert_changed',
   'low_balance_alert_sent',
   'low_balance_alert_failed',

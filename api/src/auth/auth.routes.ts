@@ -21,6 +21,7 @@ import { CHALLENGE_TTL_SECONDS, signChallengeToken } from './tokens.ts';
 import { forgetTrustedDevices, passwordFingerprint, trustedDeviceOf } from './two-factor.ts';
 import { currentUserJson, openSession, provePassword, type SignInMethod } from './sign-in.ts';
 import { addTwoFactorRoutes } from './two-factor.routes.ts';
+import { addPasswordResetRoutes } from './password-reset.routes.ts';
 import { bumpAccessVersion } from './access-cache.ts';
 import { addSeconds, toDbTime } from '../database/time.ts';
 import { isUniqueViolation } from '../database/db-errors.ts';
@@ -94,6 +95,7 @@ export function authRoutes(registry: OpenApiRegistry, storage: FileStorage): Api
   api.post('/admin/login', { summary: 'Sign in (staff: admins and dealers); with two-factor on: a challenge for the code', ...loginSpec }, login);
   api.post('/login', { summary: 'Sign in (same as /auth/admin/login)', ...loginSpec }, login);
   addTwoFactorRoutes(api);
+  addPasswordResetRoutes(api);
 
   api.post('/logout', { summary: 'Sign out: revokes this session', auth: 'user-while-locked', permission: SIGNED_IN, response: null }, async (req, ctx) => {
     await transact(ctx, async (tctx) => {

@@ -5,6 +5,7 @@ import { edahabConnector, edahabStandIn } from './payments/edahab/edahab-connect
 import { sandboxDeliveryConnector } from './deliveries/sandbox/sandbox-connector.ts';
 import { reloadlyConnector, reloadlyStandIn } from './deliveries/reloadly/reloadly-connector.ts';
 import { dtoneConnector, dtoneStandIn } from './deliveries/dtone/dtone-connector.ts';
+import { africasTalkingStandIn } from './sms/africastalking/africastalking-connector.ts';
 
 /**
  * Every connector this product has (docs/integrations.md, "Connectors"): a vendor is its folder
@@ -15,7 +16,13 @@ export const PAYMENT_CONNECTORS: PaymentConnector[] = [sandboxPaymentConnector, 
 export const DELIVERY_CONNECTORS: DeliveryConnector[] = [sandboxDeliveryConnector, reloadlyConnector, dtoneConnector];
 
 /** The vendors' stand-ins, by the name their URLs and settings (STAND_IN_<NAME>_PORT) carry. */
-export const STAND_INS = { waafipay: waafipayStandIn, reloadly: reloadlyStandIn, dtone: dtoneStandIn, edahab: edahabStandIn };
+export const STAND_INS = {
+  waafipay: waafipayStandIn,
+  reloadly: reloadlyStandIn,
+  dtone: dtoneStandIn,
+  edahab: edahabStandIn,
+  africastalking: africasTalkingStandIn,
+};
 export type StandInName = keyof typeof STAND_INS;
 export const STAND_IN_NAMES = Object.keys(STAND_INS) as StandInName[];
 /** Each stand-in's own type (its books, its faults, its catalogue controls). */

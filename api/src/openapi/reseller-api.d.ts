@@ -568,6 +568,9 @@ export interface components {
         | 'wallets.request_reference_credited'
         | 'wallets.approval_reference_credited'
         | 'wallets.reference_pending'
+        | 'wallets.payout_profit_only'
+        | 'wallets.profit_only_top_up'
+        | 'dealer_shop.dealers_only'
         | 'bundle.unavailable'
         | 'bundle.not_deliverable'
         | 'phone.wrong_operator'
@@ -604,6 +607,7 @@ export interface components {
         | 'webhooks.delivery_not_found'
         | 'webhooks.disabled'
         | 'webhooks.sending_now'
+        | 'sms.case_closed_already'
         | 'daily_close.closed'
         | 'daily_close.already_closed'
         | 'daily_close.not_refreshed'
@@ -693,6 +697,9 @@ export interface components {
         | 'wallets.request_reference_credited'
         | 'wallets.approval_reference_credited'
         | 'wallets.reference_pending'
+        | 'wallets.payout_profit_only'
+        | 'wallets.profit_only_top_up'
+        | 'dealer_shop.dealers_only'
         | 'bundle.unavailable'
         | 'bundle.not_deliverable'
         | 'phone.wrong_operator'
@@ -729,6 +736,7 @@ export interface components {
         | 'webhooks.delivery_not_found'
         | 'webhooks.disabled'
         | 'webhooks.sending_now'
+        | 'sms.case_closed_already'
         | 'daily_close.closed'
         | 'daily_close.already_closed'
         | 'daily_close.not_refreshed'
@@ -2532,7 +2540,7 @@ export interface operations {
                 };
                 id: number;
                 /** @enum {string} */
-                kind: 'top_up' | 'adjustment' | 'recharge_debit' | 'recharge_refund' | 'profit_credit' | 'profit_reversal';
+                kind: 'top_up' | 'adjustment' | 'recharge_debit' | 'recharge_refund' | 'profit_credit' | 'profit_reversal' | 'payout';
                 note: string | null;
                 recharge_id: number | null;
                 reference: string | null;
@@ -2614,7 +2622,7 @@ export interface operations {
                 balance_after: string;
                 id: number;
                 /** @enum {string} */
-                kind: 'top_up' | 'adjustment' | 'recharge_debit' | 'recharge_refund' | 'profit_credit' | 'profit_reversal';
+                kind: 'top_up' | 'adjustment' | 'recharge_debit' | 'recharge_refund' | 'profit_credit' | 'profit_reversal' | 'payout';
                 note: string | null;
                 recharge: {
                   id: number;
@@ -2632,7 +2640,7 @@ export interface operations {
                   amount: string;
                   count: number;
                   /** @enum {string} */
-                  kind: 'top_up' | 'adjustment' | 'recharge_debit' | 'recharge_refund' | 'profit_credit' | 'profit_reversal';
+                  kind: 'top_up' | 'adjustment' | 'recharge_debit' | 'recharge_refund' | 'profit_credit' | 'profit_reversal' | 'payout';
                   /** @enum {string} */
                   type: 'credit' | 'debit';
                 }[];
@@ -3780,7 +3788,7 @@ export interface operations {
             created_at: string | null;
             currency: string;
             /** @enum {string} */
-            kind: 'top_up' | 'adjustment' | 'recharge_debit' | 'recharge_refund' | 'profit_credit' | 'profit_reversal';
+            kind: 'top_up' | 'adjustment' | 'recharge_debit' | 'recharge_refund' | 'profit_credit' | 'profit_reversal' | 'payout';
             /** @description The sale's reference (a sale's row), or the bank reference of a top-up */
             reference: string | null;
           };
@@ -3832,7 +3840,7 @@ export interface operations {
             created_at: string | null;
             currency: string;
             /** @enum {string} */
-            kind: 'top_up' | 'adjustment' | 'recharge_debit' | 'recharge_refund' | 'profit_credit' | 'profit_reversal';
+            kind: 'top_up' | 'adjustment' | 'recharge_debit' | 'recharge_refund' | 'profit_credit' | 'profit_reversal' | 'payout';
             /** @description The sale's reference (a sale's row), or the bank reference of a top-up */
             reference: string | null;
           };

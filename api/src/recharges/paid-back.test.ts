@@ -44,7 +44,8 @@ describe('a payment eDahab took for a bundle that was not delivered', () => {
     expect(sale.status).toBe(201);
     await kit.worker.drain();
     const r = await row(sale.body.data.id);
-    expect(r).toMatchObject({ status: 'refunded', payment_adapter: 'edahab', payment_state: 'refund_due', delivery_state: 'failed' });
+    // Taken and not yet given back: Failed until a person records paying it back (then Refunded).
+    expect(r).toMatchObject({ status: 'failed', payment_adapter: 'edahab', payment_state: 'refund_due', delivery_state: 'failed' });
     expect((await edahabCalls(r.id)).map((c: { operation: string }) => c.operation)).toEqual(['IssueInvoice']);
     expect(await walletBalance(h, shop.walletId)).toBe(before);
     expect(await ledgerSum(h.knex, shop.walletId)).toBe(before);
@@ -71,12 +72,15 @@ describe('a payment eDahab took for a bundle that was not delivered', () => {
     expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(9).fill(409)]);
     const won = answers.find((a) => a.status === 200)!;
     expect(won.body.data).toMatchObject({
+      status: 'refunded',
       payment_state: 'paid_back',
       paid_back: { by: { name: expect.any(String) }, reference: expect.stringMatching(/^ED-/) },
     });
     expect(answers.find((a) => a.status === 409)!.body.message).toMatch(/no payment waiting/);
     const logged = await h.knex('activity_log').where({ subject_type: 'recharge', subject_id: id, action: 'recharge_paid_back_by_hand' });
     expect(logged).toHaveLength(1);
+    // The dealer hears of the refund once, now that the customer has the money back.
+    expect(await h.knex('activity_log').where({ subject_type: 'recharge', subject_id: id, action: 'recharge_refunded' })).toHaveLength(1);
     const told = await h.http().get(`/api/v1/client/recharge/${sale.body.data.reference}`).set('dealer_code', shop.code);
     expect(told.body.data.money).toBe('returned');
 
@@ -118,7 +122,7 @@ describe('an eDahab payment whose answer was lost before its invoice id was know
     expect(Object.keys(noId.body.errors)).toEqual(['payment.reference']);
     expect((await settle({ outcome: 'not_delivered', note: 'Portal: paid', payment: { paid: true, reference: String(invoice.invoiceId) } })).status).toBe(200);
     await worker.drain();
-    expect(await row(id)).toMatchObject({ status: 'refunded', payment_state: 'refund_due', payment_reference: String(invoice.invoiceId) });
+    expect(await row(id)).toMatchObject({ status: 'failed', payment_state: 'refund_due', payment_reference: String(invoice.invoiceId) });
     // Listed among the payments to pay back by hand.
     const due = await h.http().get('/api/v1/recharges?payment_state=refund_due&per_page=100').set(bearer(root));
     expect(due.body.data.map((r: { id: number }) => r.id)).toContain(id);
@@ -138,7 +142,7 @@ describe('an eDahab payment whose answer was lost before its invoice id was know
       .send({ outcome: 'not_delivered', note: 'Portal: no invoice paid', payment: { paid: false } });
     expect(settled.status).toBe(200);
     await worker.drain();
-    expect(await row(id)).toMatchObject({ status: 'refunded', payment_state: 'absent' });
+    expect(await row(id)).toMatchObject({ status: 'failed', payment_state: 'absent' });
     const known = await buy(h, shop, { payment_method_id: methodId, payer_phone: '+252 62 5552009', phone: '0615559999' });
     await kit.worker.drain();
     const again = await h

@@ -49,7 +49,8 @@ const row = async (id: number) => h.knex('recharges').where({ id }).first('statu
 describe('profit of a sale that was not delivered and kept', () => {
   it('the sales are what the test needs: one completed, the others failed or refunded with a profit on their rows', async () => {
     expect(await row(sales.completed)).toMatchObject({ status: 'completed' });
-    expect(await row(sales.not_delivered)).toMatchObject({ status: 'refunded' });
+    // Not delivered, its reserve let go: nothing taken, so Failed.
+    expect(await row(sales.not_delivered)).toMatchObject({ status: 'failed' });
     expect(await row(sales.declined)).toMatchObject({ status: 'failed' });
     expect(await row(sales.refunded_by_hand)).toMatchObject({ status: 'refunded' });
     for (const id of [sales.completed, sales.not_delivered, sales.declined, sales.refunded_by_hand]) expect(Number((await row(id)).profit)).toBeGreaterThan(0);

@@ -436,6 +436,9 @@ export async function recordPaidBack(ctx: ServiceContext, rawId: string | number
       before: { payment_state: 'refund_due' },
       after: { payment_state: 'paid_back', note: input.note, reference: input.reference ?? null },
     });
+    // A failed sale whose money was taken is refunded now that the customer has it back.
+    const refunded = await tctx.db('recharges').where({ id: row.id, status: 'failed' }).update({ status: 'refunded', refunded_at: now, updated_at: now });
+    if (refunded) await raiseSaleEvent(tctx, { type: 'sale.money_returned', rechargeId: row.id, after: { payment_state: 'paid_back' } });
   });
   return presentOne(ctx, row.id);
 }

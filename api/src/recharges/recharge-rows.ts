@@ -36,6 +36,8 @@ export interface RechargeRow {
   idempotency_key: string;
   request_hash: string | null;
   customer_session_id: string | null;
+  /** The language the customer bought in (their SMS receipt's); null for sales before it was kept. */
+  language: string | null;
   attempts: number;
   crashes: number;
   payment_state: PaymentState;

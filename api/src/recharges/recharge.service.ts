@@ -192,6 +192,8 @@ export async function createRecharge(
     client_reference: input.client_reference ?? null,
     mode,
     customer_session_id: opts.customerSessionId ?? null,
+    // The language the customer bought in: their SMS receipt is written in it.
+    language: ctx.language,
     attempts: 0,
     created_at: now,
     updated_at: now,
@@ -541,10 +543,12 @@ export async function completeRecharge(
 }
 
 /**
- * Not delivered: failed, and whatever the dealer was debited credited back (a `recharge_refund`),
- * which makes it `refunded`, as does a customer's purchase reversed at the gateway
- * (`paymentReturned`). A released pre-authorisation took nothing: that sale is just `failed`
- * unless the dealer's debit came back.
+ * Not delivered: failed, and whatever the dealer was debited credited back (a `recharge_refund`).
+ * The status says what became of the money of whoever paid for the sale (issue 28 item 3):
+ * `refunded` when money taken came back to them (a purchase reversed or a payment refunded at the
+ * gateway: `paymentReturned`; a reseller's wallet sale: its debit credited back); `failed` when
+ * nothing was taken (declined, a reserve let go, never charged) or while money taken is still on its
+ * way back (the reconciliation makes it `refunded` once the gateway confirms, paidBack by hand too).
  */
 export async function failRecharge(
   ctx: ServiceContext,
@@ -575,7 +579,7 @@ export async function failRecharge(
     if (debited && !refunded) {
       await credit(tctx, debited.wallet_id, { kind: 'recharge_refund', amount: Number(debited.amount), rechargeId: id, reference: r.reference });
     }
-    const moneyBack = Boolean(debited) || Boolean(opts.paymentReturned);
+    const moneyBack = Boolean(opts.paymentReturned) || (Boolean(debited) && r.payment_flow === 'wallet');
     if (moneyBack) await tctx.db('recharges').where({ id }).update({ status: 'refunded', refunded_at: now, updated_at: now });
     // Not delivered while the payment's outcome is still open: the reconciliation asks until the reserve is let go.
     if (paymentAwaitsCheck({ status: 'failed', payment_state: r.payment_state }))

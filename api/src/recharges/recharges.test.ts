@@ -188,8 +188,9 @@ describe("the stand-ins' test numbers", () => {
     const b = await buy(h, profit, { payer_phone: '0617770000' });
     await worker.drain();
     const declined = 'The payment was not approved: check your balance and try again.';
+    // Nothing was taken from the customer: Failed, though the dealer's own debit came back (issue 28 item 3).
     expect(await status(cost, a.body.data.id)).toMatchObject({
-      status: 'refunded',
+      status: 'failed',
       outcome: 'declined',
       money: 'nothing_taken',
       can_retry: true,
@@ -210,7 +211,7 @@ describe("the stand-ins' test numbers", () => {
     const rejected = await buy(h, shop, { phone: '0615559999' });
     await worker.drain();
     expect(await status(shop, rejected.body.data.id)).toMatchObject({
-      status: 'refunded',
+      status: 'failed',
       outcome: 'not_delivered',
       money: 'nothing_taken',
       message: 'The bundle could not be delivered. Nothing was taken from your account.',

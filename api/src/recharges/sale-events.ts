@@ -2,6 +2,7 @@ import { activityRow, type ActivityAction } from '../activity-log/activity-log.t
 import { onCommit } from '../database/unit-of-work.ts';
 import { enqueueRechargeEvent } from '../webhooks/webhook-events.ts';
 import { noticeLowBalance } from '../wallets/low-balance.ts';
+import { enqueueReceipt } from '../sms/sms-receipts.ts';
 import type { ServiceContext } from '../platform/context.ts';
 
 /**
@@ -9,7 +10,7 @@ import type { ServiceContext } from '../platform/context.ts';
  * raises one event in the change's transaction; what follows is written here, once, by event type:
  *
  * - in the transaction: the activity-log line and, for an outcome the dealer hears of, the
- *   webhook outbox row (so both exist exactly when the change committed);
+ *   webhook outbox row, and the customer's SMS receipt row (so they exist exactly when the change committed);
  * - after the commit: the dealer's low-balance alert.
  *
  * A sale changes no storefront page and no one's access, so it clears no cache and bumps no access
@@ -20,6 +21,7 @@ export type SaleEventType =
   | 'sale.completed'
   | 'sale.failed'
   | 'sale.refunded'
+  | 'sale.money_returned'
   | 'sale.needs_review'
   | 'sale.resumed'
   | 'sale.retried'
@@ -52,6 +54,8 @@ const EFFECTS: Record<SaleEventType, Effects> = {
   'sale.completed': { log: 'recharge_completed', webhook: true },
   'sale.failed': { log: 'recharge_failed', webhook: true },
   'sale.refunded': { log: 'recharge_refunded', webhook: true },
+  /** A failed sale becomes refunded: the gateway confirmed (or a person recorded) the customer's money back. */
+  'sale.money_returned': { log: 'recharge_refunded', webhook: true },
   'sale.needs_review': { log: 'recharge_needs_review', webhook: true },
   'sale.resumed': { log: 'recharge_resumed' },
   'sale.retried': { log: 'recharge_retried' },
@@ -70,6 +74,8 @@ export function saleLogRow(ctx: Pick<ServiceContext, 'actor' | 'ip' | 'userAgent
 export async function raiseSaleEvent(ctx: ServiceContext, event: SaleEvent): Promise<void> {
   await ctx.db('activity_log').insert(saleLogRow(ctx, event));
   if (event.webhook ?? EFFECTS[event.type].webhook) await enqueueRechargeEvent(ctx.db, event.rechargeId, event.type);
+  // The customer's SMS receipt of a delivery or a failure (sms/sms-receipts.ts; nothing while SMS is off).
+  await enqueueReceipt(ctx.db, event.rechargeId, event.type);
   afterSaleCommit(ctx, event);
 }
 

@@ -200,7 +200,7 @@ describe('failover', () => {
     const sale = await buy(h, shop, { phone: '0615300002' });
     await worker.drain();
     const r = await row(sale.body.data.id);
-    expect(r).toMatchObject({ status: 'refunded', delivery_state: 'failed', payment_state: 'released', routes_refused: 'dtone' });
+    expect(r).toMatchObject({ status: 'failed', delivery_state: 'failed', payment_state: 'released', routes_refused: 'dtone' });
     expect(kit.standIns.reloadly.sends(r.reference)).toBe(0);
   });
 

@@ -100,7 +100,7 @@ describe('a payment method’s gateway', () => {
       const live = liveGatewayOn(h, other);
       await kit.newWorker({ payment: new PaymentGateways(live, [kit.payment]) }).drain();
       const r = await h.knex('recharges').where({ id: sale.body.data.id }).first();
-      expect(r.status).toBe('refunded');
+      expect(r.status).toBe('failed');
       expect(r.failure_reason).toContain('sandbox gateway');
       expect(kit.standIns.waafipay.byReference(r.reference)).toBeUndefined();
       expect(other.standIns.waafipay.byReference(r.reference)).toBeUndefined();

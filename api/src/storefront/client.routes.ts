@@ -20,7 +20,14 @@ import { fieldError } from '../http/errors.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import { shopCacheKey, storefrontCache } from './storefront-cache.ts';
 import { pickLanguage } from '../i18n/server-i18n.ts';
-import { findStorefrontDealer, storefrontContacts, storefrontDealer, storefrontPaymentMethods, storefrontProviders } from './storefront.service.ts';
+import {
+  findStorefrontDealer,
+  inCustomerLanguage,
+  storefrontContacts,
+  storefrontDealer,
+  storefrontPaymentMethods,
+  storefrontProviders,
+} from './storefront.service.ts';
 import { serviceUnavailable } from '../database/unit-of-work.ts';
 
 /**
@@ -166,7 +173,8 @@ export function clientRoutes(registry: OpenApiRegistry, hooks: { onRechargeCreat
       if (created) hooks.onRechargeCreated?.();
       // The purchase just made (or replayed under its key): its maker may read it.
       const row = purchase.row ?? (await ctx.db('recharges').where({ id, dealer_id: dealer.id }).first());
-      return { status: created ? 201 : 200, message: created ? 'api:recharges.accepted' : 'api:recharges.already_accepted', data: presentPublic(row, ctx.t) };
+      const [data] = await inCustomerLanguage(ctx.db, [{ row, answer: presentPublic(row, ctx.t) }], ctx.language);
+      return { status: created ? 201 : 200, message: created ? 'api:recharges.accepted' : 'api:recharges.already_accepted', data };
     },
   );
   api.get(
@@ -195,7 +203,13 @@ export function clientRoutes(registry: OpenApiRegistry, hooks: { onRechargeCreat
       const dealer = await findStorefrontDealer(ctx.db, dealerCodeOf(req));
       if (!req.session?.csrfToken) return { data: [] };
       const rows: RechargeRow[] = await ctx.db('recharges').where({ dealer_id: dealer.id, customer_session_id: req.sessionID }).orderBy('id', 'desc').limit(20);
-      return { data: rows.map((r) => presentPublic(r, ctx.t)) };
+      return {
+        data: await inCustomerLanguage(
+          ctx.db,
+          rows.map((row) => ({ row, answer: presentPublic(row, ctx.t) })),
+          ctx.language,
+        ),
+      };
     },
   );
   api.get(
@@ -211,7 +225,10 @@ export function clientRoutes(registry: OpenApiRegistry, hooks: { onRechargeCreat
       res.setHeader('Cache-Control', 'no-store');
       // Only a session that holds a token is a customer's browser (a bare request gets a fresh, empty one).
       const sessionId = req.session?.csrfToken ? req.sessionID : null;
-      return { data: presentPublic(await findForStorefront(ctx.db, dealer.id, String(req.params.id), sessionId), ctx.t) };
+      const row = await findForStorefront(ctx.db, dealer.id, String(req.params.id), sessionId);
+      // The operator and bundle in the reader's language (the order page, the "Buy again" button).
+      const [data] = await inCustomerLanguage(ctx.db, [{ row, answer: presentPublic(row, ctx.t) }], ctx.language);
+      return { data };
     },
   );
   return api;

@@ -149,14 +149,15 @@ export function storefrontPages(db: Knex, storage: FileStorage, opts: { cacheTem
     // The order itself is not looked up here: a shared link's preview says no more than its URL.
     const rest = ([] as string[]).concat(req.params.rest ?? []);
     const order = dealer && rest.length === 2 && rest[0] === 'order' && /^[A-Za-z0-9]{1,40}$/.test(rest[1]) ? rest[1].toUpperCase() : null;
-    const title = !dealer ? 'Shop not found' : order ? orderTitle(lng, order, display(dealer)) : shopTitle(lng, dealer.name);
-    const description = dealer ? (dealer.description ?? `Buy data bundles from ${display(dealer)}.`) : 'This shop was not found or is closed.';
-    const base = dealer ? `/dealer/${encodeURIComponent(dealer.dealer_code)}` : null;
-    // Every shop has a picture for its shared links: its logo, or its initials, with its name (og.png).
-    const image = base ? `${origin(req)}${base}/og.png` : null;
     // The first screen's data and words come inside the page: a phone on a slow network starts
     // drawing without waiting for three more round trips (README, Benchmarks: Lighthouse).
     const boot = dealer ? await bootData(dealer, lng) : null;
+    const title = !dealer ? notFoundWords(lng).title : order ? orderTitle(lng, order, display(dealer)) : shopTitle(lng, dealer.name);
+    // The shared link's preview in the visitor's language: the shop's description as translated, else our words.
+    const description = boot ? describe(lng, boot.dealer as BootDealer) : notFoundWords(lng).text;
+    const base = dealer ? `/dealer/${encodeURIComponent(dealer.dealer_code)}` : null;
+    // Every shop has a picture for its shared links: its logo, or its initials, with its name (og.png).
+    const image = base ? `${origin(req)}${base}/og.png` : null;
     const brand = dealer?.brand_color && /^#[0-9a-f]{3,8}$/i.test(dealer.brand_color) ? dealer.brand_color : null;
     const firstBanner = (boot?.dealer as { banners?: { image: string }[] } | undefined)?.banners?.[0]?.image;
     const head = [
@@ -225,6 +226,22 @@ function orderTitle(lng: string, reference: string, shop: string): string {
   const words = storefrontWords(lng) as { order?: { page_title?: string } };
   const template = words.order?.page_title ?? 'Order {{reference}} – {{shop}}';
   return template.replace('{{reference}}', reference).replace('{{shop}}', shop);
+}
+
+type BootDealer = { dealer?: { name: string; company_name: string | null; description: string | null } };
+
+/** A shop's description in the visitor's language (translated by the dealer), else "Buy data bundles from {shop}." in it. */
+function describe(lng: string, boot: BootDealer): string {
+  const d = boot.dealer;
+  if (d?.description) return d.description;
+  const words = storefrontWords(lng) as { shop?: { meta_description?: string } };
+  return (words.shop?.meta_description ?? 'Buy data bundles from {{shop}}.').replace('{{shop}}', d?.company_name || d?.name || '');
+}
+
+/** "Shop not found" and why, in the visitor's language. */
+function notFoundWords(lng: string): { title: string; text: string } {
+  const words = storefrontWords(lng) as { not_found?: { title?: string; text?: string } };
+  return { title: words.not_found?.title ?? 'Shop not found', text: words.not_found?.text ?? 'This shop was not found or is closed.' };
 }
 
 /** "{dealer name} - Internet Services" (docs/product.md section 3), in the visitor's language as the app writes it. */

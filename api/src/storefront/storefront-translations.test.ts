@@ -251,7 +251,8 @@ describe('serving translations on the storefront', () => {
     const payAr = (await read('payment-methods', 'ar')).body.data[0];
     expect(payAr).toMatchObject({ name: 'EVC Plus', instructions: 'اطلب *712*615000000*المبلغ#', account_number: '615000000' });
     const paySo = (await read('payment-methods', 'so')).body.data[0];
-    expect(paySo).toMatchObject({ name: 'EVC Plus (Hormuud)', instructions: 'Garaac *712*615000000*lacagta#' });
+    // A wallet is named as customers know it (issue 28 item 8), whatever its record's name in a language.
+    expect(paySo).toMatchObject({ name: 'EVC Plus', instructions: 'Garaac *712*615000000*lacagta#' });
     expect((await read('payment-methods', 'en')).body.data[0]).toMatchObject({ name: 'EVC Plus', instructions: 'Dial *712*615000000*amount#' });
     // ?lng= wins over the header, as for every message.
     expect((await h.http().get('/api/v1/client/contacts?lng=ae').set('dealer_code', CODE).set('Accept-Language', 'so')).body.data[0].label).toBe(

@@ -208,6 +208,47 @@ export async function storefrontProviders(db: Db, dealerId: number, lang?: strin
   };
 }
 
+/** The wallets' own names, as customers know them (the same in every language). */
+const WALLET_NAMES: Partial<Record<string, string>> = { evc_plus: 'EVC Plus', zaad: 'Zaad', sahal: 'Sahal', edahab: 'eDahab' };
+
+/**
+ * A payment method's name as a customer reads it: a mobile wallet by its own name ("EVC Plus"),
+ * never the label an admin gave the record to tell it apart in the console ("EVC Plus (company)");
+ * cash and bank by their name in the customer's language.
+ */
+export const customerMethodName = (m: { type: string; name: string; translations?: unknown }, lang?: string) =>
+  WALLET_NAMES[m.type] ?? inLanguage(m, lang, 'name', m.name);
+
+/**
+ * A purchase's operator and bundle names in the customer's language (the catalogue records'
+ * translations; the names kept on the sale when there are none), with the bundle's id so that the
+ * shop can offer it again.
+ */
+export async function inCustomerLanguage<T extends { provider_name: string; bundle_name: string }>(
+  db: Db,
+  pairs: { row: { bundle_id?: number | null; provider_id?: number | null }; answer: T }[],
+  lang?: string,
+): Promise<(T & { bundle_id: number | null })[]> {
+  const ids = (key: 'bundle_id' | 'provider_id') => [...new Set(pairs.map((p) => p.row[key]).filter((id): id is number => !!id))];
+  const [bundleIds, providerIds] = [ids('bundle_id'), ids('provider_id')];
+  const [bundles, providers] = await Promise.all([
+    lang && bundleIds.length ? db('bundles').whereIn('id', bundleIds).select('id', 'translations') : [],
+    lang && providerIds.length ? db('providers').whereIn('id', providerIds).select('id', 'translations') : [],
+  ]);
+  const byId = (rows: { id: number; translations: string | null }[]) => new Map(rows.map((r) => [Number(r.id), r]));
+  const [bundleOf, providerOf] = [byId(bundles), byId(providers)];
+  return pairs.map(({ row, answer }) => {
+    const bundle = row.bundle_id ? bundleOf.get(Number(row.bundle_id)) : undefined;
+    const provider = row.provider_id ? providerOf.get(Number(row.provider_id)) : undefined;
+    return {
+      ...answer,
+      bundle_name: bundle ? inLanguage(bundle, lang, 'name', answer.bundle_name) : answer.bundle_name,
+      provider_name: provider ? inLanguage(provider, lang, 'name', answer.provider_name) : answer.provider_name,
+      bundle_id: row.bundle_id ? Number(row.bundle_id) : null,
+    };
+  });
+}
+
 /**
  * How a storefront's customers pay. "Cost + Profit": the customer pays the dealer, so the dealer's
  * own methods. "Profit Only": the company collects, so the company's methods.
@@ -218,7 +259,7 @@ export async function storefrontPaymentMethods(db: Db, dealer: StorefrontDealerR
   return methods.map((m) => ({
     id: m.id,
     h_id: encodeId(m.id),
-    name: inLanguage(m, lang, 'name', m.name),
+    name: customerMethodName(m, lang),
     type: m.type,
     // Cash and bank are paid in person whatever the row's gateway says.
     gateway: gatewayOf(m),

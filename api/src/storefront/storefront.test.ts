@@ -151,6 +151,7 @@ describe('GET /client/contacts and /client/payment-methods', () => {
     // "Profit Only": the company collects.
     expect((await h.http().patch(`/api/v1/users/${dealer.id}`).set(bearer(root)).send({ pricing_model: 'profit' })).status).toBe(200);
     const profit = await h.http().get('/api/v1/client/payment-methods').set('dealer_code', 'XAMAR');
-    expect(profit.body.data.map((m: { name: string }) => m.name)).toEqual(['Company Zaad']);
+    // The company's method, by the wallet's own name: "Company Zaad" is the console's label (issue 28 item 8).
+    expect(profit.body.data.map((m: { name: string; type: string }) => [m.name, m.type])).toEqual([['Zaad', 'zaad']]);
   });
 });

@@ -26,6 +26,7 @@ import { createUser, prepareUserInput, revokeSessions, setDealerLogo, updateUser
 import { isDealer, transact, type Actor, type ServiceContext } from '../platform/context.ts';
 import { cachedUsersPage } from './user-list-cache.ts';
 import { removeTwoFactor } from '../auth/two-factor.ts';
+import { welcomeResponseSchema, sendWelcomeEmail } from './welcome.ts';
 import type { Request } from 'express';
 
 /**
@@ -221,6 +222,20 @@ export function userRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       );
       api.delete('/:id/dealer-logo', { summary: "Remove a dealer's logo", permission: 'update users', response: userResponseSchema }, (req, ctx) =>
         changeLogo(req, ctx, String(req.params.id), null),
+      );
+      api.post(
+        '/:id/welcome-email',
+        {
+          summary:
+            'Email a new account a link to choose its password (72 hours, one use) through the mail settings; without them data.sent is false and the password stays as typed',
+          permission: 'create users',
+          response: welcomeResponseSchema,
+        },
+        async (req, ctx) => {
+          const user = await find(ctx, String(req.params.id), 'active');
+          await assertCanManage(ctx.db, ctx.actor, user);
+          return sendWelcomeEmail(ctx, user);
+        },
       );
       api.post(
         '/:id/two-factor/reset',

@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { formatMinor, type TopUpRequestResponse } from '@app/contracts';
+import { formatMinor, type PayoutRequestInput, type TopUpRequestKind, type TopUpRequestResponse } from '@app/contracts';
 import { decodeId, encodeId } from '../http/ids.ts';
-import { AppError, forbidden, notFound } from '../http/errors.ts';
+import { AppError, fieldError, forbidden, notFound } from '../http/errors.ts';
 import { fromDbTime, toDbTime } from '../database/time.ts';
 import { isUniqueViolation } from '../database/db-errors.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
 import { isDealer, transact, type ServiceContext } from '../platform/context.ts';
-import { credit } from './ledger.ts';
+import { credit, debit } from './ledger.ts';
 import { checkOperationLimit, noWallet } from './wallet.service.ts';
 import { pageOf, type Page, type PageRequest } from '../http/list-query.ts';
 import type { FileStorage } from '../uploads/storage.ts';
@@ -23,6 +23,11 @@ import type { TopUpRequestListRow, TopUpRequestRow, TopUpRequestStatus, WalletRo
  * transfer, one credit (bank-references.ts): a reference already credited to the wallet, or
  * already in a pending request of it, is refused at creation, and one credited meanwhile at
  * approval (the request stays pending, for a rejection with its reason).
+ *
+ * A "Profit Only" dealer's wallet holds its profit, so it asks for a payout instead (`kind`
+ * payout; its reference is the mobile number to pay): at most its balance less its other pending
+ * payouts, and the approval debits the wallet (a `payout` ledger row) in the same conditional
+ * decision, so ten approvals at once debit it once.
  */
 type Db = Knex | Knex.Transaction;
 
@@ -38,6 +43,7 @@ export function presentRequest(r: TopUpRequestListRow): TopUpRequestResponse {
     h_id: encodeId(r.id),
     wallet_id: r.wallet_id,
     dealer: dealerRef(r.dealer_id, r.dealer_name, r.dealer_code),
+    kind: r.kind ?? 'top_up',
     amount: formatMinor(Number(r.amount)),
     reference: r.reference,
     note: r.note ?? null,
@@ -64,6 +70,7 @@ function readsOnlyOwn(ctx: ServiceContext): boolean {
 
 export interface TopUpRequestFilters {
   status?: TopUpRequestStatus;
+  kind?: TopUpRequestKind;
   dealer_id?: string;
 }
 
@@ -72,6 +79,7 @@ export function listRequests(ctx: ServiceContext, f: TopUpRequestFilters, p: Pag
   const qb = requestQuery(ctx.db);
   if (readsOnlyOwn(ctx)) qb.where('wallet_top_up_requests.dealer_id', ctx.actor.id ?? 0);
   if (f.status) qb.where('wallet_top_up_requests.status', f.status);
+  if (f.kind) qb.where('wallet_top_up_requests.kind', f.kind);
   if (f.dealer_id) qb.where('wallet_top_up_requests.dealer_id', decodeId(f.dealer_id) ?? 0);
   return pageOf(qb, p, 'wallet_top_up_requests.id', presentRequest, 'wallet_top_up_requests.id');
 }
@@ -120,6 +128,8 @@ export async function createRequest(
   input: { amount: number; reference: string; note?: string | null; receipt_path?: string | null },
 ): Promise<number> {
   if (!isDealer(ctx.actor)) throw new AppError(403, 'api:wallets.only_dealers_request');
+  // A "Profit Only" wallet is never paid into: its dealer asks for a payout of its profit instead.
+  if ((await pricingModelOf(ctx, ctx.actor.id!)) === 'profit') throw new AppError(422, 'api:wallets.profit_only_top_up');
   // Locked as a top-up locks it: one wallet's requests and credits are checked one at a time.
   const wallet: Pick<WalletRow, 'id' | 'currency'> | undefined = await ctx
     .db('wallets')
@@ -156,6 +166,63 @@ export async function createRequest(
   return id;
 }
 
+async function pricingModelOf(ctx: ServiceContext, dealerId: number): Promise<string> {
+  const d: { pricing_model: string } | undefined = await ctx.db('dealer_details').where({ user_id: dealerId }).first('pricing_model');
+  return d?.pricing_model ?? 'cost';
+}
+
+/**
+ * A "Profit Only" dealer asks for a payout of its profit to a mobile number: at most what its
+ * balance holds beyond its payouts already pending (read with the wallet's row locked, so two
+ * requests at once cannot both take the same money).
+ */
+export async function requestPayout(ctx: ServiceContext, input: PayoutRequestInput): Promise<TopUpRequestResponse> {
+  const id = await transact(ctx, async (tctx) => {
+    if (!isDealer(tctx.actor)) throw new AppError(403, 'api:wallets.only_dealers_request');
+    if ((await pricingModelOf(tctx, tctx.actor.id!)) !== 'profit') throw new AppError(422, 'api:wallets.payout_profit_only');
+    const wallet: Pick<WalletRow, 'id' | 'currency' | 'balance'> | undefined = await tctx
+      .db('wallets')
+      .where({ dealer_id: tctx.actor.id!, mode: 'live' })
+      .forUpdate()
+      .first('id', 'currency', 'balance');
+    if (!wallet) throw noWallet();
+    const pending = await tctx.db('wallet_top_up_requests').where({ wallet_id: wallet.id, kind: 'payout', status: 'pending' }).sum({ total: 'amount' }).first();
+    const available = Number(wallet.balance) - Number((pending as { total: number | string | null } | undefined)?.total ?? 0);
+    if (input.amount > available)
+      throw fieldError('amount', 'validation:payout_above_balance', { available: formatMinor(Math.max(0, available)), currency: wallet.currency ?? '' });
+    const now = toDbTime();
+    const [inserted] = await tctx.db('wallet_top_up_requests').insert({
+      wallet_id: wallet.id,
+      dealer_id: tctx.actor.id,
+      kind: 'payout',
+      amount: input.amount,
+      reference: input.phone,
+      note: input.note ?? null,
+      receipt_path: null,
+      status: 'pending',
+      pending_reference_key: null,
+      created_at: now,
+      updated_at: now,
+    });
+    const newId = typeof inserted === 'object' ? Number((inserted as { id: number }).id) : Number(inserted);
+    await recordActivity(tctx, {
+      action: 'payout_requested',
+      subjectType: 'wallet_top_up_request',
+      subjectId: newId,
+      after: { amount: input.amount, phone: input.phone },
+    });
+    return newId;
+  });
+  return findRequest(ctx, id);
+}
+
+/** How many requests (top-ups and payouts) wait for a decision: the Wallets menu's badge. */
+export async function pendingRequestCount(ctx: ServiceContext): Promise<number> {
+  if (isDealer(ctx.actor)) throw forbidden();
+  const row = await ctx.db('wallet_top_up_requests').where({ status: 'pending' }).count({ n: '*' }).first();
+  return Number((row as { n: number | string } | undefined)?.n ?? 0);
+}
+
 /** Moves a pending request to its decision, or says it was already decided (409). */
 async function decide(ctx: ServiceContext, rawId: string | number, status: 'approved' | 'rejected', reason: string | null) {
   if (isDealer(ctx.actor)) throw forbidden();
@@ -177,6 +244,7 @@ async function decide(ctx: ServiceContext, rawId: string | number, status: 'appr
 /** Approves a request and credits its wallet; call inside a unit of work (approveRequestOnce is the route's). */
 export async function approveRequest(ctx: ServiceContext, rawId: string | number): Promise<void> {
   const row = await decide(ctx, rawId, 'approved', null);
+  if (row.kind === 'payout') return approvePayout(ctx, row);
   // Credited meanwhile (an admin's top-up of the same transfer): the throw rolls the decision back.
   const credited = await creditOfReference(ctx.db, row.wallet_id, row.reference, true);
   if (credited) throw await alreadyCredited(ctx.db, row.wallet_id, credited, 'approval');
@@ -201,6 +269,21 @@ export async function approveRequest(ctx: ServiceContext, rawId: string | number
 }
 
 /**
+ * A payout's approval: the wallet is debited (never below zero: a short balance is a 422 and the
+ * whole decision rolls back, the request still pending). `decide` won the request from pending.
+ */
+async function approvePayout(ctx: ServiceContext, row: TopUpRequestRow): Promise<void> {
+  const posted = await debit(ctx, row.wallet_id, { kind: 'payout', amount: Number(row.amount), reference: row.reference, note: row.note });
+  await ctx.db('wallet_top_up_requests').where({ id: row.id }).update({ wallet_transaction_id: posted.id });
+  await recordActivity(ctx, {
+    action: 'payout_approved',
+    subjectType: 'wallet_top_up_request',
+    subjectId: row.id,
+    after: { amount: Number(row.amount), phone: row.reference, balance_after: posted.balance_after },
+  });
+}
+
+/**
  * POST /wallet-top-up-requests/{id}/approve as its own unit of work. Lost to a credit of the same
  * reference committed after the check (the unique index refused the second credit): the same 409
  * as the check's, and the request is still pending.
@@ -220,5 +303,10 @@ export async function approveRequestOnce(ctx: ServiceContext, rawId: string | nu
 
 export async function rejectRequest(ctx: ServiceContext, rawId: string | number, reason: string): Promise<void> {
   const row = await decide(ctx, rawId, 'rejected', reason);
-  await recordActivity(ctx, { action: 'top_up_rejected', subjectType: 'wallet_top_up_request', subjectId: row.id, after: { reason } });
+  await recordActivity(ctx, {
+    action: row.kind === 'payout' ? 'payout_rejected' : 'top_up_rejected',
+    subjectType: 'wallet_top_up_request',
+    subjectId: row.id,
+    after: { reason },
+  });
 }

@@ -1,4 +1,4 @@
-import type { TransactionKind } from '@app/contracts';
+import type { TopUpRequestKind, TransactionKind } from '@app/contracts';
 
 /**
  * The money tables' rows as the database returns them (docs/data-model.md, "Wallets and the
@@ -59,6 +59,8 @@ export interface TopUpRequestRow {
   id: number;
   wallet_id: number;
   dealer_id: number;
+  /** top_up: money paid in; payout: profit to pay out (the reference is then the mobile number). */
+  kind: TopUpRequestKind;
   amount: number;
   reference: string;
   note: string | null;

@@ -4,6 +4,9 @@ import {
   dateParam,
   listParams,
   myWalletResponseSchema,
+  payoutRequestSchema,
+  TOP_UP_REQUEST_KINDS,
+  topUpPaymentDetailsSchema,
   rejectTopUpSchema,
   topUpRequestResponseSchema,
   topUpRequestSchema,
@@ -40,7 +43,17 @@ import {
   type TransactionFilters,
   type WalletListFilters,
 } from './wallet.service.ts';
-import { approveRequestOnce, findRequest, listRequests, rejectRequest, submitRequest, type TopUpRequestFilters } from './top-up-requests.ts';
+import {
+  approveRequestOnce,
+  findRequest,
+  listRequests,
+  pendingRequestCount,
+  rejectRequest,
+  requestPayout,
+  submitRequest,
+  type TopUpRequestFilters,
+} from './top-up-requests.ts';
+import { topUpPaymentDetails } from './top-up-payment-details.ts';
 import { myWallet, setOwnLowBalanceThreshold } from './my-wallet.service.ts';
 import { noticeLowBalance } from './low-balance.ts';
 import { exportMissedSales, listMissedSales, type MissedSaleFilters } from './missed-sales.ts';
@@ -62,11 +75,12 @@ const transactionListQuery = z.object({
   from: dateParam,
   to: dateParam,
   recharge_id: z.string().optional(),
-  // By id only: the order the rows were written in.
-  ...listParams({ sort: ['id'], q: 'Part of the reference', qMax: 128 }),
+  // By id (the order the rows were written in) or by date (created_at, then id): the same order, either way round.
+  ...listParams({ sort: ['id', 'created_at'], q: 'Part of the reference', qMax: 128 }),
 });
 const requestListQuery = z.object({
   status: z.enum(TOP_UP_REQUEST_STATUSES, { message: 'validation:status_invalid' }).optional(),
+  kind: z.enum(TOP_UP_REQUEST_KINDS, { message: 'validation:request_kind_invalid' }).optional(),
   dealer_id: z.string().optional(),
   ...listParams({ sort: ['id'] }),
 });
@@ -318,6 +332,39 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     },
     async (req, ctx) => ({ message: 'api:wallets.request_sent', data: await submitRequest(ctx, storage, req.body, await checkedImage(req, 'receipt')) }),
   );
+  // Literal paths before /:id.
+  requests.get(
+    '/pending-count',
+    {
+      summary: 'How many top-up and payout requests wait for a decision (the Wallets menu badge)',
+      permission: 'review wallet top-ups',
+      response: z.object({ count: z.number().int() }),
+    },
+    async (_req, ctx) => ({ data: { count: await pendingRequestCount(ctx) } }),
+  );
+  requests.get(
+    '/payment-details',
+    {
+      summary:
+        "Where a dealer pays a top-up in: the company's active payment methods with an account number or instructions (names, numbers, instructions), and the company's phone",
+      permission: 'request wallet top-ups',
+      response: topUpPaymentDetailsSchema,
+    },
+    async (_req, ctx) => ({ data: await topUpPaymentDetails(ctx) }),
+  );
+  requests.post(
+    '/payout',
+    {
+      summary:
+        'A "Profit Only" dealer asks for its profit to be paid out to a mobile number: at most its balance less its pending payouts. Approved like a top-up request, which debits the wallet (a payout ledger row)',
+      permission: 'request wallet top-ups',
+      body: payoutRequestSchema,
+      status: 201,
+      response: topUpRequestResponseSchema,
+      errors: { 422: 'Not a "Profit Only" dealer, an amount above what the wallet holds, or an invalid mobile number' },
+    },
+    async (req, ctx) => ({ message: 'api:wallets.payout_sent', data: await requestPayout(ctx, req.body) }),
+  );
   requests.get(
     '/:id',
     { summary: 'One top-up request', anyPermission: ['request wallet top-ups', 'review wallet top-ups'], response: topUpRequestResponseSchema },
@@ -327,7 +374,7 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     '/:id/approve',
     {
       summary:
-        'Approve: credit the wallet once. A 409 when the request was already decided, or when its bank reference was credited to the wallet meanwhile (the request stays pending)',
+        'Approve: credit the wallet once (a payout: debit it once, a 422 when the balance is short). A 409 when the request was already decided, or when its bank reference was credited to the wallet meanwhile (the request stays pending)',
       permission: 'review wallet top-ups',
       response: topUpRequestResponseSchema,
       errors: { 409: 'The request was already decided, or its bank reference was credited meanwhile' },

@@ -172,9 +172,16 @@ async function filteredTransactions(ctx: ServiceContext, f: TransactionFilters) 
   return { qb, timezone };
 }
 
-/** A page of the filtered ledger, newest first unless `order` is asc. */
-export async function listTransactions(ctx: ServiceContext, f: TransactionFilters, p: PageRequest): Promise<Page<WalletTransactionResponse>> {
-  return pageOf((await filteredTransactions(ctx, f)).qb, p, 'wallet_transactions.id', presentTransaction, 'wallet_transactions.id');
+const LEDGER_SORT_COLUMNS = { id: 'wallet_transactions.id', created_at: 'wallet_transactions.created_at' } as const;
+
+/** A page of the filtered ledger by `sort` (id or created_at, then id), newest first unless `order` is asc. */
+export async function listTransactions(
+  ctx: ServiceContext,
+  f: TransactionFilters,
+  p: PageRequest & { sort?: string },
+): Promise<Page<WalletTransactionResponse>> {
+  const column = LEDGER_SORT_COLUMNS[(p.sort ?? 'id') as keyof typeof LEDGER_SORT_COLUMNS] ?? LEDGER_SORT_COLUMNS.id;
+  return pageOf((await filteredTransactions(ctx, f)).qb, p, column, presentTransaction, 'wallet_transactions.id');
 }
 
 /** The filtered ledger for the CSV, newest first, at most `limit` rows. */

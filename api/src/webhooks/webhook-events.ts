@@ -167,6 +167,8 @@ const SALE_EVENTS: Partial<Record<string, WebhookEventType[]>> = {
   'sale.refunded': ['recharge.failed', 'recharge.refunded'],
   'sale.needs_review': ['recharge.needs_review'],
   'sale.refunded_by_hand': ['recharge.refunded'],
+  // Told it failed already: only the refund now.
+  'sale.money_returned': ['recharge.refunded'],
 };
 const STATUS_EVENTS: Partial<Record<string, WebhookEventType>> = {
   completed: 'recharge.delivered',

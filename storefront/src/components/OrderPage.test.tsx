@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import type { Provider } from '../api';
 import { saveOrder } from '../offline-cache';
 import { SLOW_GIVE_UP_MS } from '../outcome';
-import { mockApi, ok, outcomeLines, recharge, REF, useLanguage } from '../test-helpers';
+import { mockApi, ok, outcomeLines, recharge, REF, useLanguage, word } from '../test-helpers';
 import OrderPage from './OrderPage';
 
 const daily = { id: 9, h_id: 'b', name: '1 GB Daily', data_volume_mb: 1024, validity_days: 1, price: '0.50' };
@@ -155,5 +155,70 @@ describe('the order page', () => {
     await flush();
     expect(document.querySelector('.note')!.textContent).toBe('Checking this order needs an internet connection.');
     expect(document.querySelector('.facts')).toBeNull();
+  });
+});
+
+describe("the order page in the customer's words (issue 28 items 9 and 13)", () => {
+  // The words of each language in turn (a plain function, not a component's hook).
+  const language = useLanguage;
+  const arabicDaily = { ...daily, name: 'باقة 1 جيجابايت' };
+  const arabic: Provider[] = [{ ...providers[0], name: 'هرمود', categories: [{ ...providers[0].categories[0], bundles: [arabicDaily] }] }];
+
+  it('in Arabic: the bundle in Arabic, Buy again found by the bundle (not its English name), the number left to right', async () => {
+    await useLanguage('ae');
+    const calls = mockApi({
+      get: [
+        ok(recharge({ outcome: 'delivered', money: 'charged', status: 'completed', bundle_name: 'باقة 1 جيجابايت', provider_name: 'هرمود', bundle_id: 9 })),
+      ],
+    });
+    const onBuy = vi.fn();
+    render(<OrderPage code="DEMO" reference={REF} shop="Demo Dealer" providers={arabic} online onBuy={onBuy} />);
+    await flush();
+    expect(calls[0].path).toBe(`/recharge/${REF}`);
+    expect(facts()['الباقة']).toBe('هرمود · باقة 1 جيجابايت');
+    const number = [...document.querySelectorAll('.facts dd bdi')].find((b) => b.textContent === '61****456')!;
+    expect(number.getAttribute('dir')).toBe('ltr');
+    fireEvent.click(screen.getByRole('button', { name: 'اشترِ مرة أخرى' }));
+    expect(onBuy).toHaveBeenCalledWith(arabic[0], arabicDaily);
+  });
+
+  it('writes Somali dates with Somali month names ("23 Nofeembar 2026, 12:30"), never "2026 M11 23"', async () => {
+    await useLanguage('so');
+    mockApi({ get: [ok(recharge({ outcome: 'delivered', money: 'charged', status: 'completed' }))] });
+    show();
+    await flush();
+    expect(facts()['Taariikh']).toBe('23 Nofeembar 2026, 12:30');
+  });
+
+  it("shares the receipt on WhatsApp: reference, bundle, number, amount, status and the order page, in the reader's language", async () => {
+    for (const [lng, text] of [
+      ['en', `Order ${REF} at Demo Dealer: Hormuud · 1 GB Daily for 61****456, $0.50. Status: Delivered. http://localhost:3000/dealer/DEMO/order/${REF}`],
+      [
+        'so',
+        `Dalab ${REF} ee Demo Dealer: Hormuud · 1 GB Daily loogu talagalay 61****456, $0.50. Xaalad: Waa la gaarsiiyay. http://localhost:3000/dealer/DEMO/order/${REF}`,
+      ],
+    ] as const) {
+      await language(lng);
+      mockApi({ get: [ok(recharge({ outcome: 'delivered', money: 'charged', status: 'completed' }))] });
+      show();
+      await flush();
+      const link = screen.getByRole('link', { name: word(lng, 'order.share') });
+      const href = link.getAttribute('href')!;
+      expect(href.startsWith('https://wa.me/?text=')).toBe(true);
+      expect(decodeURIComponent(href.slice('https://wa.me/?text='.length)).replace(location.origin, 'http://localhost:3000')).toBe(text);
+      expect(link.getAttribute('target')).toBe('_blank');
+      expect(link.getAttribute('rel')).toContain('noopener');
+      cleanup();
+    }
+    // Arabic: the Latin values isolated, so the sentence keeps its order in a right-to-left chat.
+    await useLanguage('ae');
+    mockApi({ get: [ok(recharge({ outcome: 'delivered', money: 'charged', status: 'completed' }))] });
+    show();
+    await flush();
+    const text = decodeURIComponent(screen.getByRole('link', { name: 'شارك عبر واتساب' }).getAttribute('href')!.split('?text=')[1]);
+    expect(text).toContain(`\u2068${REF}\u2069`);
+    expect(text).toContain('\u2068Hormuud · 1 GB Daily\u2069');
+    expect(text).toContain('\u206861****456\u2069');
+    expect(text).toMatch(/^الطلب /);
   });
 });

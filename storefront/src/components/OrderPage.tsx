@@ -2,18 +2,29 @@ import { useCallback, useEffect, useState } from 'react';
 import { ApiError, type Bundle, type Provider, type Recharge } from '../api';
 import { currentLanguage, t } from '../i18n';
 import { loadOrder } from '../offline-cache';
-import { isOpen, Ltr, Name, OutcomeWords, rich, StatusChip, toneOf, useFollow } from '../outcome';
-import { onLinkClick, pathOf } from '../router';
+import { isOpen, Ltr, Name, OutcomeWords, rich, StatusChip, statusLabel, toneOf, useFollow } from '../outcome';
+import { onLinkClick, orderPath, pathOf } from '../router';
 import { fetchRecharge, money } from '../shop-data';
 
 /** The API's public references: RC and 10 letters or digits (anything else is no order of this shop). */
 const REFERENCE = /^RC[A-Z0-9]{10}$/;
 
-const dateOf = (iso: string | null) => {
+/**
+ * "27 Nofeembar 2026, 12:30" in Somali: month names from storefront.json, as browsers' Somali
+ * dates are no good ("2026 M11 27" where the phone's ICU has no Somali month names).
+ */
+export const somaliDate = (d: Date) => {
+  const months = t('order.months').split(',');
+  const time = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+  return `${d.getDate()} ${months[d.getMonth()] ?? d.getMonth() + 1} ${d.getFullYear()}, ${time}`;
+};
+
+export const dateOf = (iso: string | null) => {
   if (!iso) return '';
   const lng = currentLanguage();
+  if (lng === 'so') return somaliDate(new Date(iso));
   // Latin digits, as everywhere else in the shop (prices, numbers, references).
-  const locale = lng === 'ae' ? 'ar-u-nu-latn' : lng === 'so' ? 'so' : 'en';
+  const locale = lng === 'ae' ? 'ar-u-nu-latn' : 'en';
   try {
     return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
   } catch {
@@ -21,16 +32,35 @@ const dateOf = (iso: string | null) => {
   }
 };
 
-/** The bundle of an order in today's catalogue (by operator and bundle name), to buy it again. */
+/**
+ * The bundle of an order in today's catalogue, to buy it again: by its id (the API says which), else
+ * (an answer kept from before it did) by operator and bundle name.
+ */
 function findBundle(providers: Provider[], r: Recharge): { provider: Provider; bundle: Bundle } | null {
   for (const provider of providers) {
-    if (provider.name !== r.provider_name) continue;
     for (const c of provider.categories) {
-      const bundle = c.bundles.find((b) => b.name === r.bundle_name);
+      const bundle = c.bundles.find((b) => (r.bundle_id ? b.id === r.bundle_id : provider.name === r.provider_name && b.name === r.bundle_name));
       if (bundle) return { provider, bundle };
     }
   }
   return null;
+}
+
+/** Values isolated in their own direction inside a right-to-left text (a shared message has no <bdi>). */
+const isolate = (v: string) => (currentLanguage() === 'ae' ? `\u2068${v}\u2069` : v);
+
+/** A WhatsApp message with the order's receipt and its page, in the reader's language. */
+export function shareLink(code: string, shop: string, r: Recharge): string {
+  const text = t('order.share_text', {
+    reference: isolate(r.reference),
+    shop: isolate(shop),
+    bundle: isolate(`${r.provider_name} · ${r.bundle_name}`),
+    phone: isolate(r.phone),
+    amount: isolate(money(r.amount, r.currency)),
+    status: statusLabel(r),
+    url: `${location.origin}${orderPath(code, r.reference)}`,
+  });
+  return `https://wa.me/?text=${encodeURIComponent(text)}`;
 }
 
 /**
@@ -60,6 +90,8 @@ export default function OrderPage({
   const [fresh, setFresh] = useState(false);
   const [missing, setMissing] = useState(!valid);
   const [error, setError] = useState<string | null>(null);
+  // The order's operator and bundle come in the page's language: asked again on a language switch.
+  const lng = currentLanguage();
 
   const load = useCallback(async () => {
     setError(null);
@@ -70,14 +102,14 @@ export default function OrderPage({
       if (err instanceof ApiError && err.status === 404) setMissing(true);
       else setError(err instanceof ApiError ? err.message : t('errors.unexpected'));
     }
-  }, [code, reference]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [code, reference, lng]);
 
   useEffect(() => {
     if (valid && online) void load();
   }, [valid, online, load]);
 
   // Follows the language switch at once (the page re-renders with the new language).
-  const lng = currentLanguage();
   useEffect(() => {
     document.title = missing ? t('order.not_found') : t('order.page_title', { reference, shop });
   }, [missing, reference, shop, lng]);
@@ -175,6 +207,11 @@ export default function OrderPage({
           <button type="button" className="primary" onClick={() => onBuy(again.provider, again.bundle)}>
             {t('order.buy_again')}
           </button>
+        )}
+        {recharge && (
+          <a href={shareLink(code, shop, recharge)} className="button secondary share" target="_blank" rel="noopener noreferrer">
+            {t('order.share')}
+          </a>
         )}
         {back}
       </div>

@@ -485,3 +485,145 @@ describe('the success screen', () => {
     cleanup();
   });
 });
+
+/** The sheet as the shop opens it: from a Buy button (focus comes back to it), closed by the shop. */
+function openFromButton({
+  providers,
+  methods = [evc],
+  prov = provider,
+}: { providers?: (typeof provider)[]; methods?: (typeof evc)[]; prov?: typeof provider } = {}) {
+  const opener = document.createElement('button');
+  opener.textContent = 'Buy';
+  document.body.append(opener);
+  opener.focus();
+  const onClose = vi.fn();
+  const view = render(
+    <PurchaseDialog
+      code="DEMO"
+      provider={prov}
+      providers={providers}
+      bundle={bundle}
+      currency="USD"
+      methods={methods}
+      online
+      onClose={onClose}
+      onBought={() => undefined}
+    />,
+  );
+  return { opener, onClose, view };
+}
+
+const tab = (shiftKey = false) => fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Tab', shiftKey });
+const backEvent = () =>
+  act(async () => {
+    history.back();
+    await new Promise((r) => setTimeout(r, 50));
+  });
+
+describe('the buy sheet as a modal (issue 28 item 11)', () => {
+  afterEach(() => document.querySelectorAll('body > button').forEach((b) => b.remove()));
+
+  it('focuses the number on opening, keeps Tab and Shift+Tab inside, and gives focus back to the Buy button on closing', async () => {
+    await useLanguage('en');
+    const { opener, view } = openFromButton();
+    const sheet = screen.getByRole('dialog');
+    expect(document.activeElement).toBe(document.getElementById('phone'));
+    const close = screen.getByRole('button', { name: 'Close' });
+    const pay = screen.getByRole('button', { name: 'Pay $0.50' });
+    // From the last stop (Pay) Tab goes round to the first (Close); Shift+Tab from the first to the last.
+    pay.focus();
+    tab();
+    expect(document.activeElement).toBe(close);
+    tab(true);
+    expect(document.activeElement).toBe(pay);
+    // Focus that leaves the sheet (the page behind) is brought back in.
+    opener.focus();
+    expect(sheet.contains(document.activeElement)).toBe(true);
+    view.unmount();
+    expect(document.activeElement).toBe(opener);
+  });
+
+  it("closes with the phone's back button (its own history entry), and takes the entry back when closed another way", async () => {
+    await useLanguage('en');
+    // Earlier sheets' entries settled; this page's own entry, as a shop page has it.
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    history.replaceState(null, '', '/dealer/DEMO');
+    const { onClose, view } = openFromButton();
+    expect(history.state?.sheet).toBe(true);
+    await backEvent();
+    expect(onClose).toHaveBeenCalledTimes(1);
+    expect(history.state?.sheet).toBeFalsy();
+    expect(location.pathname).toBe('/dealer/DEMO');
+    view.unmount();
+    // Closed by its button: the entry it added is gone again (back would not reopen or stay on a dead entry).
+    const second = openFromButton();
+    expect(history.state?.sheet).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    expect(second.onClose).toHaveBeenCalledTimes(1);
+    second.view.unmount();
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect(history.state?.sheet).toBeFalsy();
+  });
+
+  it('an empty number is marked on its field (aria-invalid, the words under it) and focused; typing clears the mark', async () => {
+    await useLanguage('so');
+    const calls = mockApi({});
+    openFromButton();
+    screen.getByRole('button', { name: 'Bixi $0.50' }).focus();
+    fireEvent.submit(document.querySelector('form')!);
+    await flush();
+    const input = document.getElementById('phone')!;
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    const help = document.getElementById('phone-help')!;
+    expect([help.textContent, help.className]).toEqual([word('so', 'purchase.phone_empty'), 'help error']);
+    expect(input.getAttribute('aria-describedby')).toBe('phone-help');
+    expect(document.activeElement).toBe(input);
+    expect(calls.filter((c) => c.path === '/recharge')).toHaveLength(0);
+    fireEvent.input(input, { target: { value: '06151' } });
+    expect(input.getAttribute('aria-invalid')).toBe('false');
+  });
+
+  it('after a decline the paying number can be changed, and the purchase goes again from the new one', async () => {
+    await useLanguage('ae');
+    const calls = mockApi({
+      post: [ok(recharge({ outcome: 'declined', status: 'failed', can_retry: true }), 201), ok(recharge({ id: 42, reference: 'RC0000000002' }), 201)],
+    });
+    openFromButton();
+    await pay();
+    fireEvent.click(screen.getByRole('button', { name: word('ae', 'outcome.change_payer') }));
+    const payer = document.getElementById('payer') as HTMLInputElement;
+    expect(document.activeElement).toBe(payer);
+    // The number that was declined, to correct; the number to top up kept.
+    expect(payer.value).toBe('0617000001');
+    expect((document.getElementById('phone') as HTMLInputElement).value).toBe('0615123456');
+    fireEvent.input(payer, { target: { value: '0617000002' } });
+    fireEvent.submit(document.querySelector('form')!);
+    await flush();
+    const posts = calls.filter((c) => c.method === 'POST').map((p) => p.body!);
+    expect(posts).toHaveLength(2);
+    expect(posts[1]).toMatchObject({ phone: '615123456', payer_phone: '617000002' });
+    expect(posts[1].idempotency_key).not.toBe(posts[0].idempotency_key);
+    expect(screen.getByText('RC0000000002')).toBeTruthy();
+  });
+
+  it("gives examples on the operator's and the wallet's own prefixes (Golis: 090, not 061), naming only the prefixes the shop uses", async () => {
+    await useLanguage('en');
+    const golis = { ...provider, id: 2, name: 'Golis', code: 'GOLIS', phone_prefixes: ['90'] };
+    const sahal = { ...evc, id: 6, name: 'Sahal', type: 'sahal', account_number: '905000000' };
+    openFromButton({ prov: golis, providers: [provider, golis], methods: [sahal, evc] });
+    const phoneHelp = document.getElementById('phone-help')!;
+    expect(phoneHelp.textContent).toBe('A Somali number starting with 90, e.g. 090 5123456 or +252 90 5123456');
+    expect(document.getElementById('phone')!.getAttribute('placeholder')).toBe('090 5123456');
+    const payerHelp = document.getElementById('payer-help')!;
+    expect(payerHelp.textContent).toBe('The Sahal number that approves the payment: it starts with 90, e.g. 090 5123456 (empty: the number to top up)');
+    expect(document.getElementById('payer')!.getAttribute('placeholder')).toBe('090 5123456');
+    // EVC Plus: Hormuud as this shop sells it (61, 77), not every Hormuud prefix (68).
+    fireEvent.click(screen.getByLabelText(/EVC Plus/));
+    expect(payerHelp.textContent).toBe('The EVC Plus number that approves the payment: it starts with 61, 77, e.g. 061 5123456 (empty: the number to top up)');
+    expect(document.body.textContent).not.toMatch(/\b68\b/);
+    // A payer off the wallet's network is said at once, on its field.
+    fireEvent.input(document.getElementById('payer')!, { target: { value: '0905123456' } });
+    expect(payerHelp.textContent).toBe('EVC Plus is paid from a Hormuud number: it should start with 61, 77');
+    expect(document.getElementById('payer')!.getAttribute('aria-invalid')).toBe('true');
+  });
+});

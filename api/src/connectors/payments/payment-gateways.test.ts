@@ -49,7 +49,8 @@ describe('the gateway a sale recorded', () => {
     const settled = await h.http().post(`/api/v1/recharges/${r.id}/settle`).set(bearer(root)).send({ outcome: 'not_delivered', note: 'Not delivered.' });
     expect(settled.status).toBe(200);
     await switched.drain();
-    expect(await row(r.id)).toMatchObject({ status: 'refunded', payment_state: 'released' });
+    // A reserve let go took nothing: Failed.
+    expect(await row(r.id)).toMatchObject({ status: 'failed', payment_state: 'released' });
     expect(before.standIns.waafipay.byReference(r.reference)?.state).toBe('Cancelled');
     expect(other.standIns.waafipay.byReference(r.reference)).toBeUndefined();
     // A new sale is charged through the new gateway and recorded with its name.

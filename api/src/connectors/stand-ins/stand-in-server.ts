@@ -87,9 +87,11 @@ const MALFORMED_JSON: StandInAnswer = { kind: 'answer', status: 400, body: { mes
 const TOO_LARGE: StandInAnswer = { kind: 'answer', status: 413, body: { message: 'Payload Too Large' } };
 
 /** Both transports parse the same way, so they give the same answers to the same bytes. */
-function parseBody(text: string): { ok: true; body: unknown } | { ok: false; answer: StandInAnswer } {
+function parseBody(text: string, contentType?: string | null): { ok: true; body: unknown } | { ok: false; answer: StandInAnswer } {
   if (Buffer.byteLength(text) > MAX_BODY_BYTES) return { ok: false, answer: TOO_LARGE };
   if (text.trim() === '') return { ok: true, body: undefined };
+  // A form body (Africa's Talking's SMS API) comes as its fields.
+  if (contentType?.toLowerCase().startsWith('application/x-www-form-urlencoded')) return { ok: true, body: Object.fromEntries(new URLSearchParams(text)) };
   try {
     return { ok: true, body: JSON.parse(text) };
   } catch {
@@ -148,7 +150,7 @@ async function serve(handler: StandInHandler, req: http.IncomingMessage, res: ht
     if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return send(res, TOO_LARGE, true);
     const text = await readBody(req);
     if (text === undefined) return send(res, TOO_LARGE, true);
-    const parsed = parseBody(text);
+    const parsed = parseBody(text, req.headers['content-type']);
     if (!parsed.ok) return send(res, parsed.answer);
 
     const url = new URL(req.url ?? '/', 'http://stand-in');
@@ -234,7 +236,7 @@ export function inProcessFetch(handler: StandInHandler): FetchLike {
     const request = new Request(input, init);
     const { signal } = request;
     signal.throwIfAborted();
-    const parsed = parseBody(await request.text());
+    const parsed = parseBody(await request.text(), request.headers.get('content-type'));
     const url = new URL(request.url);
     const answer = parsed.ok
       ? await untilAborted(

@@ -167,6 +167,93 @@ describe('the reconciliation cannot starve', () => {
     expect(log).not.toContain('recharge_resumed');
   });
 
+  it('a release the gateway refuses outright stays in review: its lookups never send it back to be refused again', async () => {
+    const shop = await makeShop(h, root, 'cost', { balance: '50' });
+    // 0006: approved, then every commit, cancel and refund refused (E10320) while the lookup says Approved; ...9999: the operator refuses the top-up.
+    const [sale] = await sales(shop, 1, { payer_phone: '0617770006', phone: '0615559999' });
+    const worker = kit.newWorker({ checkMaxMs: 20, downVendorLookupsPerMinute: 100_000 });
+    await worker.drain();
+    await waitFor(async () => (await row(sale.id)).status === 'needs_review', 10_000, 'the sale in review');
+    expect(await row(sale.id)).toMatchObject({ status: 'needs_review', delivery_state: 'failed', payment_state: 'releasing' });
+    const calls = async () => Number(((await h.knex('remote_calls').where({ recharge_id: sale.id }).count({ n: '*' }).first()) as { n: number }).n);
+    const settles = async () =>
+      Number(
+        ((await h.knex('remote_calls').where({ recharge_id: sale.id }).whereNot('operation', 'HPP_GETTRANINFO').count({ n: '*' }).first()) as { n: number }).n,
+      );
+    const [callsBefore, settlesBefore] = [await calls(), await settles()];
+    // Two seconds of short timers: the reconciliation asks on its backoff and nothing more.
+    const until = Date.now() + 2000;
+    while (Date.now() < until) {
+      await worker.reconcile();
+      await worker.drain();
+      await new Promise((res) => setTimeout(res, 40));
+    }
+    // The refusal stays the sale's note (the review queue shows it), whatever the lookups say.
+    expect(await row(sale.id)).toMatchObject({
+      status: 'needs_review',
+      payment_state: 'releasing',
+      last_check_note: expect.stringMatching(/^The gateway refused to let the reserve go \(E10320/),
+    });
+    expect(await settles()).toBe(settlesBefore);
+    // A handful of lookups (5 s doubling backoff from 20 ms capped at 20 ms here), never a loop of settlements.
+    expect((await calls()) - callsBefore).toBeLessThan(200);
+    const log = (await h.knex('activity_log').where({ subject_type: 'recharge', subject_id: sale.id })).map((l: { action: string }) => l.action);
+    expect(log.filter((a: string) => a === 'recharge_needs_review')).toHaveLength(1);
+    expect(log).not.toContain('recharge_resumed');
+    // A person settles it as not delivered: the refused cancel is not sent again, the payment only looked up.
+    // Nothing was taken (a reserve): the sale is Failed, never Refunded, while the reserve stands.
+    const settled = await h.http().post(`/api/v1/recharges/${sale.id}/settle`).set(bearer(root)).send({ outcome: 'not_delivered', note: 'Nothing arrived.' });
+    expect(settled.status).toBe(200);
+    const after = Date.now() + 1500;
+    while (Date.now() < after) {
+      await worker.drain();
+      await worker.reconcile();
+      await new Promise((res) => setTimeout(res, 40));
+    }
+    expect(await row(sale.id)).toMatchObject({
+      status: 'failed',
+      payment_state: 'releasing',
+      last_check_note: expect.stringMatching(/^The gateway refused to let the reserve go/),
+    });
+    expect(await settles()).toBe(settlesBefore);
+    expect(kit.standIns.waafipay.byReference(sale.reference)?.state).toBe('Approved');
+    expect(await ledgerSum(h.knex, shop.walletId)).toBe(await walletBalance(h, shop.walletId));
+  });
+
+  it('a purchase the gateway will not reverse is to be paid back by hand, and Refunded only once it is', async () => {
+    const purchases = await moneyKit(h, { money, flow: 'purchase', reviewAfterMs: 300, callTimeoutMs: 3000 });
+    try {
+      const shop = await makeShop(h, root, 'cost', { balance: '50' });
+      const [sale] = await sales(shop, 1, { payer_phone: '0617770006', phone: '0615559999' });
+      const worker = purchases.newWorker({ checkMaxMs: 20, downVendorLookupsPerMinute: 100_000 });
+      await worker.drain();
+      await waitFor(async () => (await row(sale.id)).status === 'needs_review', 10_000, 'the sale in review');
+      const settled = await h.http().post(`/api/v1/recharges/${sale.id}/settle`).set(bearer(root)).send({ outcome: 'not_delivered', note: 'Nothing arrived.' });
+      expect(settled.status).toBe(200);
+      await waitFor(
+        async () => {
+          await worker.drain();
+          await worker.reconcile();
+          return (await row(sale.id)).payment_state === 'refund_due';
+        },
+        10_000,
+        'the payment to be paid back by hand',
+      );
+      // Taken and not yet given back: Failed, not Refunded. The refused reversal was sent once, by the worker, never again.
+      expect(await row(sale.id)).toMatchObject({ status: 'failed', payment_state: 'refund_due' });
+      const reversals = await h.knex('remote_calls').where({ recharge_id: sale.id, operation: 'API_CANCELPURCHASE' });
+      expect(reversals).toHaveLength(1);
+      const paid = await h.http().post(`/api/v1/recharges/${sale.id}/paid-back`).set(bearer(root)).send({ note: 'Sent back by EVC Plus', reference: 'EVC-1' });
+      expect(paid.status).toBe(200);
+      expect(paid.body.data).toMatchObject({ status: 'refunded', payment_state: 'paid_back' });
+      const log = (await h.knex('activity_log').where({ subject_type: 'recharge', subject_id: sale.id })).map((l: { action: string }) => l.action);
+      expect(log).toEqual(expect.arrayContaining(['recharge_failed', 'recharge_paid_back_by_hand', 'recharge_refunded']));
+      expect(await ledgerSum(h.knex, shop.walletId)).toBe(await walletBalance(h, shop.walletId));
+    } finally {
+      await purchases.close();
+    }
+  });
+
   it('two workers reconciling at the same moment ask about each due sale once (its lease)', async () => {
     const shop = await makeShop(h, root, 'cost', { balance: '50' });
     const made = await unsureInReview(shop, 20);
@@ -191,8 +278,8 @@ describe('the reconciliation cannot starve', () => {
     expect(settled.status).toBe(200);
     const worker = kit.newWorker({ checkMaxMs: 30, downVendorLookupsPerMinute: 100_000 });
     await worker.drain();
-    // The dealer has its money back; the customer's reserve is still held at the gateway.
-    expect(await row(sale.id)).toMatchObject({ status: 'refunded', payment_state: 'sent' });
+    // The dealer has its money back; the customer's reserve is still held at the gateway: Failed, not Refunded.
+    expect(await row(sale.id)).toMatchObject({ status: 'failed', payment_state: 'sent' });
     expect((await row(sale.id)).next_check_at).not.toBeNull();
     expect(kit.standIns.waafipay.byReference(sale.reference)?.state).toBe('Approved');
     // The gateway is still unreachable: asked, and asked again at its next time.
@@ -207,13 +294,14 @@ describe('the reconciliation cannot starve', () => {
     await new Promise((r) => setTimeout(r, 60));
     await worker.reconcile();
     expect(kit.standIns.waafipay.byReference(sale.reference)?.state).toBe('Cancelled');
-    expect(await row(sale.id)).toMatchObject({ status: 'refunded', payment_state: 'released', next_check_at: null });
+    // A reserve let go took nothing: still Failed (nothing to refund).
+    expect(await row(sale.id)).toMatchObject({ status: 'failed', payment_state: 'released', next_check_at: null });
     const settledLookups = await lookups([sale.id]);
     await new Promise((r) => setTimeout(r, 60));
     await worker.reconcile();
     expect(await lookups([sale.id])).toBe(settledLookups);
     const log = (await h.knex('activity_log').where({ subject_type: 'recharge', subject_id: sale.id }).orderBy('id')).map((l: { action: string }) => l.action);
-    expect(log).toEqual(['recharge_created', 'recharge_needs_review', 'recharge_settled_in_review', 'recharge_refunded', 'recharge_payment_reconciled']);
+    expect(log).toEqual(['recharge_created', 'recharge_needs_review', 'recharge_settled_in_review', 'recharge_failed', 'recharge_payment_reconciled']);
   });
 
   it('a gateway that is down gets a bounded number of lookups a minute from every worker together', async () => {

@@ -8,7 +8,7 @@ import type { OperatorAdapter } from '../../connectors/deliveries/operator-adapt
 import { creditProfitIfDue } from '../recharge.service.ts';
 import type { RechargeRow } from '../recharge-rows.ts';
 import { raiseSaleEvent } from '../sale-events.ts';
-import { paymentAwaitsCheck } from './sale-checks.ts';
+import { paymentAwaitsCheck, refusalNote, refusedBefore } from './sale-checks.ts';
 import { flowOf, MAX_CRASHES, type Sale } from './sale-steps.ts';
 import type { VendorGate } from './vendor-gate.ts';
 
@@ -141,7 +141,8 @@ export class Reconciliation {
   /** A sale in review goes back to the worker as soon as a vendor can tell its outcome. */
   private async reviewCheck(r: Sale): Promise<Checked> {
     const told = await this.canTellNow(r);
-    if (told !== true) return { settled: false, note: told };
+    // A refusal recorded by the worker stays the sale's note (the decision after it must not resend the call).
+    if (told !== true) return { settled: false, note: refusedBefore(r.last_check_note) ? r.last_check_note! : told };
     const now = toDbTime();
     await unitOfWork(async (trx) => {
       const changed = await trx('recharges')
@@ -205,10 +206,12 @@ export class Reconciliation {
     const forWhom = forWhomOf(r);
     const flow = flowOf(r, pay.flow);
     const wantCollected = r.status === 'completed';
+    // A refusal recorded earlier stays the note whatever else a check meets (a vendor down, no answer).
+    const keep = (note: string) => (refusedBefore(r.last_check_note) ? r.last_check_note! : note);
     const down = await this.askable(r, pay.system);
-    if (down) return { settled: false, note: down };
+    if (down) return { settled: false, note: keep(down) };
     const found = await pay.lookup(r.reference, forWhom, { transactionId: r.payment_reference });
-    if (found.status === 'unknown') return { settled: false, note: found.error };
+    if (found.status === 'unknown') return { settled: false, note: keep(found.error) };
     const set = async (state: string, note: string): Promise<Checked> => {
       const now = toDbTime();
       await transact(this.opts.ctx, async (tctx) => {
@@ -221,7 +224,14 @@ export class Reconciliation {
             updated_at: now,
           });
         if (!changed) return;
-        await raiseSaleEvent(tctx, { type: 'sale.payment_reconciled', rechargeId: r.id, after: { payment_state: state, note } });
+        // A failed sale whose payment was taken is refunded once the gateway confirms it gave the money back.
+        const moneyBack = state === 'refunded' || (state === 'released' && flow === 'purchase');
+        const refunded =
+          moneyBack && r.status === 'failed'
+            ? await tctx.db('recharges').where({ id: r.id, status: 'failed' }).update({ status: 'refunded', refunded_at: now, updated_at: now })
+            : 0;
+        if (refunded) await raiseSaleEvent(tctx, { type: 'sale.money_returned', rechargeId: r.id, after: { payment_state: state, note } });
+        else await raiseSaleEvent(tctx, { type: 'sale.payment_reconciled', rechargeId: r.id, after: { payment_state: state, note } });
         // Taken after the sale completed: the "Profit Only" dealer's profit is due now.
         if (state === 'collected') await creditProfitIfDue(tctx, (await tctx.db('recharges').where({ id: r.id }).first()) as RechargeRow);
       });
@@ -230,10 +240,10 @@ export class Reconciliation {
     if (found.status === 'not_found') {
       // Never confirmed: it never reached the gateway. Approved before: a contradiction, asked again (and shown).
       if (r.payment_state === 'sent') return set('absent', 'The gateway never had this payment.');
-      return { settled: false, note: 'The gateway has no record of a payment it approved before: check it at the gateway.' };
+      return { settled: false, note: keep('The gateway has no record of a payment it approved before: check it at the gateway.') };
     }
     const s = found.state;
-    if (s === 'pending') return { settled: false, note: 'The payer has not approved yet.' };
+    if (s === 'pending') return { settled: false, note: keep('The payer has not approved yet.') };
     if (s === 'committed') {
       if (wantCollected) return set('collected', 'Payment taken.');
       // Taken although nothing was delivered: the gateway's refund gives it back. The intent is
@@ -247,9 +257,12 @@ export class Reconciliation {
         await set('releasing', 'Payment taken although the bundle was not delivered: refunding it.');
         r.payment_state = 'releasing';
       }
+      // (A release refused before is no reason to hold back: the money is taken now, and a refund is another call.)
       const done = await pay.release({ referenceId: r.reference, transactionId, flow, captured: true, amount: Number(r.amount) }, forWhom);
       if (done.status === 'done') return set('refunded', 'Payment refunded: the bundle was not delivered.');
-      return { settled: false, note: done.status === 'refused' ? `Refund refused: ${done.code} ${done.message}` : done.error };
+      // Taken, and the gateway will not give it back: a person pays it back by hand.
+      if (done.status === 'refused') return set('refund_due', refusalNote('refund', `${done.code} ${done.message}`, 'to be paid back by hand'));
+      return { settled: false, note: done.error };
     }
     if (s === 'refunded') return set('refunded', 'Payment refunded.');
     if (s === 'declined' || s === 'cancelled' || s === 'reversed') return set(s === 'declined' ? 'declined' : 'released', 'Nothing taken.');
@@ -258,15 +271,27 @@ export class Reconciliation {
     if (!transactionId) return { settled: false, note: 'The gateway gave no transaction id to settle the payment with.' };
     if (wantCollected) {
       if (flow === 'purchase') return set('collected', 'Payment taken.');
+      if (refusedBefore(r.last_check_note, 'commit')) return { settled: false, note: r.last_check_note! };
       const done = await pay.commit({ referenceId: r.reference, transactionId }, forWhom);
       if (done.status === 'done') return set('collected', 'Reserved payment taken after the sale was settled.');
-      return { settled: false, note: done.status === 'refused' ? `${done.code}: ${done.message}` : done.error };
+      return {
+        settled: false,
+        note: done.status === 'refused' ? refusalNote('commit', `${done.code} ${done.message}`, 'asked until it lapses') : keep(done.error),
+      };
     }
     if (flow === 'purchase' && !pay.capabilities.refundAfterCapture)
       return set('refund_due', 'Payment taken although the bundle was not delivered: to be paid back by hand.');
+    // Refused before (by the worker, before a person decided, or by an earlier check): not sent again.
+    // A purchase it will not reverse is money taken: a person pays it back by hand.
+    if (flow === 'purchase' && refusedBefore(r.last_check_note, 'reversal')) return set('refund_due', r.last_check_note!);
+    if (flow !== 'purchase' && refusedBefore(r.last_check_note, 'release')) return { settled: false, note: r.last_check_note! };
     const done = await pay.release({ referenceId: r.reference, transactionId, flow }, forWhom);
     if (done.status === 'done')
       return set('released', flow === 'purchase' ? 'Payment reversed after the sale was settled.' : 'Reserve cancelled after the sale was settled.');
-    return { settled: false, note: done.status === 'refused' ? `${done.code}: ${done.message}` : done.error };
+    if (done.status === 'refused')
+      return flow === 'purchase'
+        ? set('refund_due', refusalNote('reversal', `${done.code} ${done.message}`, 'to be paid back by hand'))
+        : { settled: false, note: refusalNote('release', `${done.code} ${done.message}`, 'asked until it lapses') };
+    return { settled: false, note: keep(done.error) };
   }
 }

@@ -16,3 +16,29 @@ export function paymentAwaitsCheck(r: { status: RechargeStatus | string; payment
   if (r.status === 'failed' || r.status === 'refunded') return OPEN_WHEN_FAILED.includes(state);
   return false;
 }
+
+/**
+ * A commit or release the gateway refused outright while the payment stood (issue 28 item 4): the
+ * sale's `last_check_note` keeps it, so neither the worker after a person's decision nor the
+ * reconciliation sends that call again; the reconciliation only looks the payment up (a reserve
+ * lapses) or, for money taken, leaves it to be paid back by hand.
+ */
+export type RefusedCall = 'commit' | 'release' | 'reversal' | 'refund';
+const REFUSED_WORDS: Record<RefusedCall, string> = {
+  commit: 'to take the reserve',
+  release: 'to let the reserve go',
+  reversal: 'the reversal',
+  refund: 'the refund',
+};
+export const REFUSED_NOTE = 'The gateway refused';
+
+/** The note recording a refusal: `The gateway refused to let the reserve go (E10320 ...)`. */
+export function refusalNote(call: RefusedCall, said: string, then: string): string {
+  return `${REFUSED_NOTE} ${REFUSED_WORDS[call]} (${said})${then ? `: ${then}` : ''}.`.slice(0, 500);
+}
+
+/** Whether the sale's note records a refusal of this call (any call without `call`). */
+export function refusedBefore(note: string | null | undefined, call?: RefusedCall): boolean {
+  if (!note?.startsWith(REFUSED_NOTE)) return false;
+  return call ? note.startsWith(`${REFUSED_NOTE} ${REFUSED_WORDS[call]}`) : true;
+}

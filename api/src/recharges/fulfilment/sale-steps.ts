@@ -13,6 +13,7 @@ import { raiseSaleEvent } from '../sale-events.ts';
 import { enqueueRechargeEvent, hasWebhook } from '../../webhooks/webhook-events.ts';
 import { noticeFloatSale } from '../../aggregators/float.service.ts';
 
+import { refusalNote, refusedBefore, type RefusedCall } from './sale-checks.ts';
 import type { StepWrites } from './step-writes.ts';
 import type { VendorGate } from './vendor-gate.ts';
 
@@ -598,8 +599,15 @@ export class SaleSteps {
     // A committed reserve cannot be let go, only refunded (found so by the lookup after a crash too).
     let captured = action === 'release' && flow === 'preauthorize' && r.payment_state === 'collected';
     const settled = (): Promise<Next> => this.settleFromState(r);
+    // Refused outright before a person decided: the decision is carried out without sending the
+    // refused call again; the reconciliation follows the payment up (refusedBefore, sale-checks.ts).
+    if (r.review_outcome && refusedBefore(r.last_check_note)) return settled();
     // What the gateway said last, raw: the review queue shows it.
     let said = '';
+    // The gateway said no to the commit or release itself (a classified refusal, not a lost answer).
+    let refusal: string | null = null;
+    // The lookup after it found the payment standing as it was (still reserved, or still charged).
+    let stillStanding = false;
     for (let round = 0; round < 2; round++) {
       if (r.payment_state === pendingState) {
         if (!(await this.mayAsk(r, pay.system))) {
@@ -607,6 +615,7 @@ export class SaleSteps {
           break;
         }
         const found = await pay.lookup(r.reference, this.forWhom(r), { transactionId: r.payment_reference });
+        stillStanding = false;
         if (found.status !== 'found') said = found.status === 'unknown' ? found.error : 'the gateway has no record of it';
         if (found.status === 'found') {
           const s = found.state;
@@ -621,6 +630,7 @@ export class SaleSteps {
             return settled();
           }
           if (action === 'release' && flow === 'preauthorize' && s === 'committed') captured = true;
+          stillStanding = s === 'approved' || (s === 'committed' && action === 'release');
           if (s === 'pending' || round === 1) break;
           // Still reserved (or charged, for a purchase): ask once more below.
         } else break;
@@ -643,9 +653,23 @@ export class SaleSteps {
       }
       // Refused or unknown: the lookup above tells what the gateway has.
       said = done.status === 'refused' ? `refused: ${done.code} ${done.message}` : done.error;
+      refusal = done.status === 'refused' ? said : null;
+    }
+    const what = action === 'commit' ? 'taking the reserved payment' : 'returning the payment';
+    // Refused outright while the payment stands: asking again only gets the same "no" (issue 28
+    // item 4). The refusal is recorded on the sale, so nobody's process sends that call again; a
+    // person decides now; the reconciliation keeps looking (a reserve may lapse).
+    const refusedNow = refusal !== null && stillStanding;
+    if (refusedNow) {
+      const call: RefusedCall = action === 'commit' ? 'commit' : captured ? 'refund' : flow === 'purchase' ? 'reversal' : 'release';
+      r.last_check_note = refusalNote(call, (refusal ?? '').replace(/^refused: /, ''), '');
+      await this.deps.db('recharges').where({ id: r.id }).update({ last_check_note: r.last_check_note });
     }
     if (r.review_outcome) return settled();
-    const what = action === 'commit' ? 'taking the reserved payment' : 'returning the payment';
+    if (refusedNow) {
+      await toReview(this.deps, claimOf(r), Number(r.crashes), `The payment gateway refused ${what} (${refusal}).`);
+      return DONE;
+    }
     return { then: 'unsure', reason: `The payment gateway did not confirm ${what}${said ? ` (${said})` : ''}.` };
   }
 

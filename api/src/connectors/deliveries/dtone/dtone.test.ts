@@ -122,7 +122,8 @@ describe('a sale delivered through DT One', () => {
     expect(rows.map((r) => [r.status, r.operator_adapter])).toEqual([
       ['completed', 'dtone'],
       ['completed', 'dtone'],
-      ['refunded', 'dtone'],
+      // Declined by the operator: the reserve let go, nothing taken (Failed); the dealer's debit back.
+      ['failed', 'dtone'],
     ]);
     for (const r of rows) expect(kit.standIns.dtone.byExternalId(r.reference)).toBeDefined();
     expect(kit.standIns.dtone.byExternalId(rows[1].reference)?.sends).toBe(1);

@@ -332,7 +332,8 @@ describe('sales paid through a method set to `edahab`', () => {
     ]);
     expect(rows[0].status).toBe('completed');
     expect(rows[0].payment_reference).toBe(String(kit.standIns.edahab.byNumber('625552001')[0].invoiceId));
-    expect(rows[1].status).toBe('refunded');
+    // Declined: nothing taken, so Failed (the dealer's debit back all the same).
+    expect(rows[1].status).toBe('failed');
     expect(rows[2].status).toBe('needs_review');
     expect(rows[2].review_reason).toContain('eDahab');
     for (const n of ['625552001', '625550000', '625550002']) expect(kit.standIns.edahab.byNumber(n)).toHaveLength(1);

@@ -40,7 +40,7 @@ describe("the real gateway's answers", () => {
     expect(sale.status).toBe(201);
     await kit.worker.drain();
     const r = await row(sale.body.data.id);
-    expect(r).toMatchObject({ status: 'refunded', payment_state: 'absent', delivery_state: 'none' });
+    expect(r).toMatchObject({ status: 'failed', payment_state: 'absent', delivery_state: 'none' });
     expect(kit.standIns.waafipay.byReference(r.reference)).toBeUndefined();
     const ops = await operations(r.id);
     expect(ops.filter((o) => o.startsWith('API_PREAUTHORIZE:'))).toEqual(['API_PREAUTHORIZE:unknown']);
@@ -54,7 +54,7 @@ describe("the real gateway's answers", () => {
     const sale = await buy(h, shop, { payer_phone: '0617770000' });
     await kit.worker.drain();
     const r = await row(sale.body.data.id);
-    expect(r).toMatchObject({ status: 'refunded', payment_state: 'declined', delivery_state: 'none' });
+    expect(r).toMatchObject({ status: 'failed', payment_state: 'declined', delivery_state: 'none' });
     expect(await operations(r.id)).toEqual(['API_PREAUTHORIZE:refused']);
   });
 

@@ -22,6 +22,9 @@ import { drawMillis, faultQueue, type Millis, type StandInAnswer, type StandInHa
  *            REFUNDPURCHASE) for that transaction is lost (processed, then the connection is reset).
  *   ...0005  approved, but every COMMIT/CANCEL/CANCELPURCHASE/REFUNDPURCHASE for that transaction gets HTTP 503,
  *            not processed (the caller must keep retrying, then escalate to a person).
+ *   ...0006  approved, but every COMMIT/CANCEL/CANCELPURCHASE/REFUNDPURCHASE for that transaction is
+ *            refused (E10320, invalid state) while HPP_GETTRANINFO keeps saying Approved: a gateway
+ *            that will not let the money go, which only a person can settle.
  *   other    approved.
  *
  * A charge (API_PREAUTHORIZE / API_PURCHASE) is recorded as Pending at once, so a status query
@@ -90,6 +93,7 @@ export const WAAFIPAY_TEST_ACCOUNT_SUFFIXES = {
   chargeNeverArrives: '0003',
   settleAnswerLostOnce: '0004',
   settleAlways503: '0005',
+  settleAlwaysRefused: '0006',
 } as const;
 
 export type WaafiFault = 'reset-before' | 'reset-after' | 'hang-before' | 'hang-after' | '503';
@@ -365,6 +369,13 @@ export function createWaafiPayStandIn(opts: WaafiPayStandInOptions = {}): WaafiP
 
     const suffix = transaction.accountNo.slice(-4);
     if (suffix === WAAFIPAY_TEST_ACCOUNT_SUFFIXES.settleAlways503) return unavailable;
+    if (suffix === WAAFIPAY_TEST_ACCOUNT_SUFFIXES.settleAlwaysRefused && transaction.state === 'Approved')
+      return envelope(WAAFIPAY_RESULTS.invalidState, {
+        transactionId: transaction.transactionId,
+        referenceId: transaction.referenceId,
+        state: transaction.state,
+        description: `${serviceName} refused by the gateway`,
+      });
 
     const [from, to, kind] =
       serviceName === 'API_PREAUTHORIZE_COMMIT'
@@ -409,6 +420,12 @@ export function createWaafiPayStandIn(opts: WaafiPayStandInOptions = {}): WaafiP
     if (!isTransaction(transaction)) return transaction;
     const suffix = transaction.accountNo.slice(-4);
     if (suffix === WAAFIPAY_TEST_ACCOUNT_SUFFIXES.settleAlways503) return unavailable;
+    if (suffix === WAAFIPAY_TEST_ACCOUNT_SUFFIXES.settleAlwaysRefused)
+      return envelope(WAAFIPAY_RESULTS.invalidState, {
+        transactionId: transaction.transactionId,
+        referenceId: transaction.referenceId,
+        state: transaction.state,
+      });
     if (Number(amount).toFixed(2) !== Number(transaction.amount).toFixed(2))
       return invalid(`serviceParams.amount must be the transaction's amount (${transaction.amount})`);
     const captured = transaction.kind === 'preauthorize' ? transaction.state === 'Committed' : transaction.state === 'Approved';

@@ -1,0 +1,160 @@
+import crypto from 'node:crypto';
+import type { Knex } from 'knex';
+import { toDbTime } from '../database/time.ts';
+import { rootKnex } from '../database/unit-of-work.ts';
+import { serviceLog } from '../platform/logger.ts';
+import type { SmsAdapter } from '../connectors/sms/africastalking/africastalking-adapter.ts';
+
+/**
+ * Sends the SMS receipts' outbox (sms-receipts.ts), beside the API where the sales are settled
+ * (RECHARGE_WORKER), never in a request. A pending row is claimed with a conditional UPDATE
+ * (`pending` -> `sending`, with a token), so two processes never send the same receipt; then sent
+ * once and its answer recorded: `accepted` (101/102, with the vendor's message id, which the
+ * delivery reports name), `refused` (the vendor's reason), or `unknown` (no answer, a reset, a 5xx:
+ * the message may have gone). An unknown receipt is not sent again: a customer could get it twice,
+ * and the record says plainly that nobody knows. A row left `sending` by a process that stopped
+ * mid-send is marked unknown once its lease ran out, for the same reason.
+ */
+export interface SmsDispatcherOptions {
+  db?: Knex;
+  adapter: SmsAdapter;
+  concurrency?: number;
+  pollMs?: number;
+  leaseMs?: number;
+}
+
+interface MessageRow {
+  id: number;
+  recharge_id: number;
+  phone: string;
+  message: string;
+}
+
+export class SmsDispatcher {
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private again = false;
+  private stopped = true;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly opts: Required<Omit<SmsDispatcherOptions, 'db'>> & { db?: Knex };
+
+  constructor(opts: SmsDispatcherOptions) {
+    this.opts = { concurrency: 4, pollMs: 10_000, leaseMs: 120_000, ...opts };
+  }
+
+  private get db(): Knex {
+    return this.opts.db ?? rootKnex();
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.drain();
+  }
+
+  wake(): void {
+    if (!this.stopped) this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.tick(), ms);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    try {
+      await this.claimAndSend();
+    } catch (err) {
+      serviceLog.warn({ err }, 'SMS dispatch failed');
+    } finally {
+      this.running = false;
+      if (!this.stopped) this.schedule(this.again ? 0 : this.opts.pollMs);
+      this.again = false;
+    }
+  }
+
+  /** Sends everything pending, round after round, and waits for the sends (tests; a script). Returns how many were sent. */
+  async runUntilDone(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const started = await this.claimAndSend();
+      await this.drain();
+      total += started;
+      if (!started) return total;
+    }
+  }
+
+  async drain(): Promise<void> {
+    while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async claimAndSend(): Promise<number> {
+    const now = Date.now();
+    // What a stopped process left mid-send: it may have gone, so it is not sent again.
+    await this.db('sms_messages')
+      .where({ status: 'sending' })
+      .where('claimed_until', '<', toDbTime(new Date(now)))
+      .update({
+        status: 'unknown',
+        failure_reason: 'The sender stopped before the answer was recorded',
+        claim_token: null,
+        claimed_until: null,
+        updated_at: toDbTime(new Date(now)),
+      });
+    const free = this.opts.concurrency - this.inFlight.size;
+    if (free <= 0) return 0;
+    const due: MessageRow[] = await this.db('sms_messages')
+      .where({ status: 'pending' })
+      .orderBy('id')
+      .limit(free)
+      .select('id', 'recharge_id', 'phone', 'message');
+    let started = 0;
+    for (const row of due) {
+      const token = crypto.randomBytes(12).toString('hex');
+      const claimed = await this.db('sms_messages')
+        .where({ id: row.id, status: 'pending' })
+        .update({ status: 'sending', claim_token: token, claimed_until: toDbTime(new Date(now + this.opts.leaseMs)), attempts: this.db.raw('attempts + 1') });
+      if (claimed !== 1) continue;
+      started++;
+      const send: Promise<void> = this.send(row, token)
+        .catch((err: unknown) => serviceLog.warn({ err, sms: row.id }, 'SMS receipt not recorded'))
+        .finally(() => {
+          this.inFlight.delete(send);
+          this.wake();
+        });
+      this.inFlight.add(send);
+    }
+    return started;
+  }
+
+  private async send(row: MessageRow, token: string): Promise<void> {
+    const result = await this.opts.adapter.send(row.phone, row.message, { rechargeId: Number(row.recharge_id) });
+    const now = toDbTime();
+    await this.db('sms_messages')
+      .where({ id: row.id, claim_token: token })
+      .update({
+        status: result.outcome,
+        status_code: result.statusCode,
+        provider_message_id: result.messageId,
+        provider_status: result.status,
+        cost: result.cost,
+        failure_reason: result.outcome === 'accepted' ? null : (result.error ?? '').slice(0, 255) || null,
+        sent_at: now,
+        claim_token: null,
+        claimed_until: null,
+        updated_at: now,
+      });
+  }
+}
