@@ -59,7 +59,7 @@ describe('insight', () => {
     await page.waitForURL(/\/dashboard$/);
     const today = page.getByRole('link', { name: /Today/ });
     await today.getByText('0.50 USD').waitFor();
-    await today.getByText('1 sales · profit 0.10 USD').waitFor();
+    await today.getByText('1 sale · profit 0.10 USD').waitFor();
     await page.getByRole('link', { name: sale.reference }).waitFor();
 
     await page.goto('/reports');

@@ -32,6 +32,29 @@ export function useCompanyName(): string {
   return data?.company_name || translate('app.name');
 }
 
+/** Somali month names: browsers' Intl has none for 'so' ("2026 M11 27" or English), so they are kept here. */
+const SOMALI_MONTHS = ['Jannaayo', 'Febraayo', 'Maarso', 'Abriil', 'Maajo', 'Juun', 'Luuliyo', 'Ogost', 'Sebtembar', 'Oktoobar', 'Nofeembar', 'Desembar'];
+
+/** "27 Nofeembar 2026, 23:16" (with seconds when `precise`) in the company's time zone. */
+export function somaliDateTime(iso: string, timeZone: string | undefined, precise: boolean): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      ...(precise ? { second: '2-digit' } : {}),
+      hourCycle: 'h23',
+    })
+      .formatToParts(new Date(iso))
+      .map((p) => [p.type, p.value]),
+  );
+  const time = `${parts.hour}:${parts.minute}${precise ? `:${parts.second}` : ''}`;
+  return `${Number(parts.day)} ${SOMALI_MONTHS[Number(parts.month) - 1]} ${parts.year}, ${time}`;
+}
+
 /**
  * Dates and times in the user's language and the company's time zone (the zone the reports count
  * days in), so "today" on a screen is the company's today. Shares the footer's settings query.
@@ -51,6 +74,7 @@ export function useCompanyFormat() {
     dateTime: (iso: string | null | undefined) => {
       if (!iso) return '';
       try {
+        if (lang === 'so') return somaliDateTime(iso, timeZone, false);
         return new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(new Date(iso));
       } catch {
         return new Date(iso).toLocaleString();
@@ -60,6 +84,7 @@ export function useCompanyFormat() {
     preciseTime: (iso: string | null | undefined) => {
       if (!iso) return '';
       try {
+        if (lang === 'so') return somaliDateTime(iso, timeZone, true);
         return new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'medium', timeZone }).format(new Date(iso));
       } catch {
         return new Date(iso).toLocaleString();

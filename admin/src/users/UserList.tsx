@@ -56,7 +56,8 @@ export default function UserList({ userType }: { userType: Exclude<UserType, 'us
   // /dealers/create and /dealers/{id} open the slide-over; a reload keeps it open.
   const drawer = useRecordRoute<UserRecord>(base, 'users');
   const phone = useIsPhone();
-  // Dealers have the most columns: the company and the date join them on wide screens only (1366 px fits the rest).
+  // Dealers have the most columns: the date joins them on wide screens only (1366 px fits the rest;
+  // a table still wider scrolls inside its card).
   const wide = useMediaQuery((theme: Theme) => theme.breakpoints.up('xl'));
   const { canAccess: canCreate } = useCanAccess({ resource: 'users', action: 'create' });
   const { canAccess: canEdit } = useCanAccess({ resource: 'users', action: 'edit' });
@@ -142,7 +143,7 @@ export default function UserList({ userType }: { userType: Exclude<UserType, 'us
                 render={(r: { dealer_code?: string | null }) => (r.dealer_code ? <Ltr>{r.dealer_code}</Ltr> : '—')}
               />
             )}
-            {dealer && wide && <TextField source="dealer_details.company_name" label="users.fields.company_name" sortable={false} emptyText="—" />}
+            {dealer && <TextField source="dealer_details.company_name" label="users.fields.company_name" sortable={false} emptyText="—" />}
             {dealer && (
               <FunctionField
                 label="users.fields.pricing_model"

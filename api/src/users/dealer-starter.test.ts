@@ -138,9 +138,9 @@ describe("a new Cost + Profit dealer starts from the company's payment methods",
     expect(offered[0].logo).not.toBe(evc.logo);
     expect((await h.http().get(offered[0].logo!)).status).toBe(200);
     // The translations are copied (the console shows them); customers read a wallet by its own name.
-    expect((await h.knex('payment_methods').where({ id: offered[0].id }).first('translations')).translations).toContain('إي في سي بلس');
-    expect((await methodsOf('PAYS', 'ar'))[0].name).toBe('EVC Plus');
     const dealerId = (await h.knex('users').where('dealer_code', 'PAYS').first('id')).id;
+    expect((await h.knex('payment_methods').where({ dealer_id: dealerId, type: 'evc_plus' }).first('translations')).translations).toContain('إي في سي بلس');
+    expect((await methodsOf('PAYS', 'ar'))[0].name).toBe('EVC Plus');
     const logged = await h
       .knex('activity_log')
       .where({ subject_type: 'payment_method', action: 'created' })
