@@ -4,6 +4,7 @@ import { toDbTime } from '../database/time.ts';
 import { rootKnex } from '../database/unit-of-work.ts';
 import { serviceLog } from '../platform/logger.ts';
 import type { SmsAdapter } from '../connectors/sms/africastalking/africastalking-adapter.ts';
+import { PollingLoop } from '../platform/polling-loop.ts';
 
 /**
  * Sends the SMS receipts' outbox (sms-receipts.ts), beside the API where the sales are settled
@@ -31,10 +32,7 @@ interface MessageRow {
 }
 
 export class SmsDispatcher {
-  private timer: NodeJS.Timeout | null = null;
-  private running = false;
-  private again = false;
-  private stopped = true;
+  private readonly loop = new PollingLoop({ round: () => this.claimAndSend(), pollMs: () => this.opts.pollMs, what: 'SMS dispatch' });
   private readonly inFlight = new Set<Promise<void>>();
   private readonly opts: Required<Omit<SmsDispatcherOptions, 'db'>> & { db?: Knex };
 
@@ -47,42 +45,17 @@ export class SmsDispatcher {
   }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.loop.stop();
     await this.drain();
   }
 
+  /** Something was just committed: look now rather than at the next poll. */
   wake(): void {
-    if (!this.stopped) this.schedule(0);
-  }
-
-  private schedule(ms: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), ms);
-    this.timer.unref();
-  }
-
-  private async tick(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = true;
-    try {
-      await this.claimAndSend();
-    } catch (err) {
-      serviceLog.warn({ err }, 'SMS dispatch failed');
-    } finally {
-      this.running = false;
-      if (!this.stopped) this.schedule(this.again ? 0 : this.opts.pollMs);
-      this.again = false;
-    }
+    this.loop.wake();
   }
 
   /** Sends everything pending, round after round, and waits for the sends (tests; a script). Returns how many were sent. */

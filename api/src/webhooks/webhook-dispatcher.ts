@@ -11,6 +11,7 @@ import { serviceLog } from '../platform/logger.ts';
 import { openSecret } from '../settings/secret-box.ts';
 import { signatureHeader } from './webhook-events.ts';
 import { disableGone, GONE_ANSWER, tellDealerGone } from './webhook-gone.ts';
+import { PollingLoop } from '../platform/polling-loop.ts';
 
 /**
  * Delivers the webhook outbox (docs/api-conventions.md, "Webhooks"), at least once, as Standard
@@ -126,10 +127,7 @@ interface Outcome {
 }
 
 export class WebhookDispatcher {
-  private timer: NodeJS.Timeout | null = null;
-  private running = false;
-  private again = false;
-  private stopped = true;
+  private readonly loop = new PollingLoop({ round: () => this.claimAndSend(), pollMs: () => this.opts.pollMs, what: 'webhook dispatch' });
   private readonly inFlight = new Map<number, Promise<void>>();
   private readonly opts: Required<Omit<WebhookDispatcherOptions, 'db'>> & { db?: Knex };
 
@@ -152,44 +150,18 @@ export class WebhookDispatcher {
   }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   /** Stops claiming; deliveries under way finish (their leases cover a crash). */
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.loop.stop();
     await Promise.allSettled([...this.inFlight.values()]);
   }
 
-  /** An event was just committed: look now rather than at the next poll. */
+  /** Something was just committed: look now rather than at the next poll. */
   wake(): void {
-    if (!this.stopped) this.schedule(0);
-  }
-
-  private schedule(ms: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), ms);
-    this.timer.unref();
-  }
-
-  private async tick(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = true;
-    try {
-      await this.claimAndSend();
-    } catch (err) {
-      serviceLog.warn({ err }, 'webhook dispatch failed');
-    } finally {
-      this.running = false;
-      if (!this.stopped) this.schedule(this.again ? 0 : this.opts.pollMs);
-      this.again = false;
-    }
+    this.loop.wake();
   }
 
   /** Claims what is due and waits for those sends to finish (tests; a script). */
