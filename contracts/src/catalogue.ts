@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { displayNameSchema, optionalText, recordRefSchema, requiredRefSchema, sortOrderSchema, statusSchema } from './common.ts';
-import { priceSchema } from './money.ts';
+import { markupPercentSchema, priceSchema } from './money.ts';
 import { TRANSLATABLE_FIELDS, translationsSchema } from './translations.ts';
 
 /**
@@ -132,21 +132,33 @@ export const dealerSelectionSchema = z.object({
 });
 
 const nullablePrice = z.preprocess((v) => (v === '' ? null : v), priceSchema.nullable().optional());
-/** Either a selling price (null: the bundle's default) or a profit over the cost; never both. */
+
+/** A second way of setting the price sent with a markup: refused on the markup field. */
+function oneWayWithMarkup(d: { selling_price?: unknown; profit?: unknown; markup_percent?: unknown }, ctx: z.RefinementCtx) {
+  if (d.markup_percent !== undefined && (d.selling_price !== undefined || d.profit !== undefined))
+    ctx.addIssue({ code: 'custom', path: ['markup_percent'], message: 'validation:price_profit_or_markup' });
+}
+
+/**
+ * Exactly one way of setting the price: a selling price (null: the bundle's default), a profit
+ * over the cost, or a markup percentage of the cost (docs/decisions.md, "Percentage markup").
+ */
 export const dealerBundleSchema = z
   .object({
     dealer_id: recordRefSchema,
     status: statusSchema.optional(),
     selling_price: nullablePrice,
     profit: priceSchema.optional(),
+    markup_percent: markupPercentSchema.optional(),
   })
   .superRefine((d, ctx) => {
     if (d.selling_price !== undefined && d.profit !== undefined) ctx.addIssue({ code: 'custom', path: ['profit'], message: 'validation:price_or_profit' });
-    if (d.status === undefined && d.selling_price === undefined && d.profit === undefined)
+    oneWayWithMarkup(d, ctx);
+    if (d.status === undefined && d.selling_price === undefined && d.profit === undefined && d.markup_percent === undefined)
       ctx.addIssue({ code: 'custom', path: ['status'], message: 'validation:nothing_to_change' });
   });
 
-/** Bulk actions over one category's bundles (or one operator's, or all): turn on/off, or price at cost + profit. */
+/** Bulk actions over one category's bundles (or one operator's, or all): turn on/off, or price at cost + profit or cost + a markup. */
 export const dealerBundlesBulkSchema = z
   .object({
     dealer_id: recordRefSchema,
@@ -154,7 +166,10 @@ export const dealerBundlesBulkSchema = z
     provider_id: recordRefSchema,
     status: statusSchema.optional(),
     profit: priceSchema.optional(),
+    markup_percent: markupPercentSchema.optional(),
   })
   .superRefine((d, ctx) => {
-    if (d.status === undefined && d.profit === undefined) ctx.addIssue({ code: 'custom', path: ['profit'], message: 'validation:nothing_to_change' });
+    oneWayWithMarkup(d, ctx);
+    if (d.status === undefined && d.profit === undefined && d.markup_percent === undefined)
+      ctx.addIssue({ code: 'custom', path: ['profit'], message: 'validation:nothing_to_change' });
   });

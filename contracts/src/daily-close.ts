@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { csvExportParams } from './list-query.ts';
 import { amountSchema } from './money.ts';
 import { TRANSACTION_TYPES } from './wallets.ts';
 
@@ -158,4 +159,5 @@ export type ResolveDifferenceInput = z.infer<typeof resolveDifferenceSchema>;
 
 export const dailyCloseExportQuery = z.object({
   format: z.enum(['csv', 'pdf'], { message: 'validation:export_format_invalid' }).optional(),
+  ...csvExportParams,
 });

@@ -43,6 +43,19 @@ export const sortParam = <const F extends readonly [string, ...string[]]>(fields
     .optional()
     .describe(`One of: ${fields.join(', ')} (default ${defaultField})`);
 
+/**
+ * Every CSV export's `headers`: labels (default: the header row in the request's language, statuses
+ * and kinds as words, for people) or keys (the columns' keys and the values' codes, for scripts).
+ */
+export const csvExportParams = {
+  headers: z
+    .enum(['labels', 'keys'], { message: 'validation:invalid_value' })
+    .optional()
+    .describe(
+      "CSV only. labels (default): the header row and enumerated values in the request's language; keys: the column keys (created_at ...) and the codes (refunded ...), the same file in every language",
+    ),
+};
+
 export const qParam = (description: string, max = 191) => z.string().max(max, { message: 'validation:q_too_long' }).optional().describe(description);
 
 /**

@@ -133,3 +133,17 @@ export const connectorResponseSchema = z.object({
   live: z.boolean(),
   capabilities: z.record(z.string(), z.boolean()),
 });
+
+/**
+ * GET /connectors/mode: whether this server's sales are real (the console's "Sandbox" chip).
+ * payments: the gateways that take new charges (mixed: some real, some stand-ins); deliveries:
+ * the aggregators that may deliver (mixed likewise; none: no aggregator may, so no sale can be
+ * delivered); sms: where receipts go (off: none are written).
+ */
+export const CONNECTOR_MODES = ['live', 'sandbox', 'mixed'] as const;
+export const connectorModeResponseSchema = z.object({
+  payments: z.enum(CONNECTOR_MODES),
+  deliveries: z.enum([...CONNECTOR_MODES, 'none']),
+  sms: z.enum(['live', 'sandbox', 'off']),
+});
+export type ConnectorMode = z.infer<typeof connectorModeResponseSchema>;

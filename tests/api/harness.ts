@@ -52,6 +52,8 @@ export interface Harness {
   login: (email: string, password?: string) => Promise<string>;
   /** A role made through the API by the super admin; returns its id. */
   createRole: (name: string, permissions?: string[]) => Promise<number>;
+  /** A new dealer made through the API by the super admin (logo and all), signed in, with its live wallet. */
+  makeDealer: (code: string) => Promise<{ id: number; code: string; email: string; token: string; walletId: number }>;
 }
 
 export interface HarnessOptions {
@@ -168,6 +170,22 @@ export async function createHarness(opts: HarnessOptions = {}): Promise<Harness>
       const res = await request(app).post('/api/v1/roles').set(bearer(token)).send({ name, permissions });
       if (res.status !== 201) throw new Error(`role ${name} not created: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.data.id as number;
+    },
+    makeDealer: async (code) => {
+      const email = `${code.toLowerCase()}@test.example`;
+      const res = await request(app)
+        .post('/api/v1/users')
+        .set(bearer(await adminToken()))
+        .field('name', `Dealer ${code}`)
+        .field('email', email)
+        .field('password', PASSWORD)
+        .field('password_confirmation', PASSWORD)
+        .field('user_type', 'dealer')
+        .field('dealer_code', code)
+        .attach('dealer_logo', PNG_1PX, 'l.png');
+      if (res.status !== 201) throw new Error(`dealer ${code} not created: ${res.status} ${JSON.stringify(res.body)}`);
+      const wallet = await db.knex('wallets').where({ dealer_id: res.body.data.id, mode: 'live' }).first('id');
+      return { id: res.body.data.id as number, code, email, token: await login(email), walletId: Number(wallet.id) };
     },
     close: async () => {
       await db.knex.destroy();

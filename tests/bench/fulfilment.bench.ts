@@ -742,7 +742,9 @@ async function report(r: {
   for (const ref of new Set([...waafiByRef.keys(), ...reloadlyByRef.keys()])) if (!saleByRef.has(ref)) note(`${ref}: in the vendors' books, not a sale`);
   for (const p of created) if (!saleByRef.has(p.reference!)) note(`${p.reference}: answered 201, no sale`);
   if (sales.length !== created.length) note(`${sales.length} sales for ${created.length} purchases answered 201`);
-  // Each wallet equals its ledger; each sale has one debit, and a refund exactly when refunded.
+  // Each wallet equals its ledger; each sale has one debit, and its refund exactly when it did not
+  // complete (a "Cost + Profit" dealer's debit comes back whether the sale is `failed`, nothing taken
+  // from the customer, or `refunded`, the customer's money returned: docs/decisions.md, "Status words").
   const wallets: { id: number; balance: number | string }[] = await knex('wallets').select('id', 'balance');
   for (const w of wallets) {
     const row = await knex('wallet_transactions')
@@ -760,7 +762,7 @@ async function report(r: {
     const debits = moveCount.get(`${s.id}:recharge_debit`) ?? 0;
     const refunds = moveCount.get(`${s.id}:recharge_refund`) ?? 0;
     if (debits !== 1) note(`${s.reference}: ${debits} debits`);
-    if (refunds !== (s.status === 'refunded' ? 1 : 0)) note(`${s.reference}: ${s.status} with ${refunds} refunds`);
+    if (refunds !== (s.status === 'completed' ? 0 : 1)) note(`${s.reference}: ${s.status} with ${refunds} refunds`);
   }
   const exact = mismatches.length === 0 && review.length === 0 && r.settledAt !== null;
 

@@ -68,6 +68,64 @@ describe('status chips', () => {
   });
 });
 
+describe('the Sandbox chip (issue 28 item 12: the default server runs the stand-ins)', () => {
+  // On a laptop it reads "Sandbox"; on a phone it is an icon named by its words. Each: the bar
+  // keeps its buttons on screen, axe, light and dark, English and Arabic.
+  for (const viewport of [LAPTOP, PHONE]) {
+    it(`at ${viewport.width} px`, { timeout: 240_000 }, async () => {
+      const { context, page } = await at('/dashboard', viewport);
+      for (const lng of ['en', 'ae']) {
+        for (const theme of ['light', 'dark']) {
+          await page.evaluate(
+            ([l, t]) => {
+              localStorage.setItem('i18nextLng', l);
+              localStorage.setItem('theme_config', JSON.stringify({ ...JSON.parse(localStorage.getItem('theme_config') ?? '{}'), theme: t }));
+            },
+            [lng, theme],
+          );
+          await page.reload();
+          await page.locator(`[data-testid=theme-switcher][data-mode=${theme}]`).waitFor({ state: 'attached' });
+          await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe(lng === 'ae' ? 'rtl' : 'ltr');
+          const chip = page.getByTestId('sandbox-chip');
+          await chip.waitFor();
+          const name = (await chip.getAttribute('aria-label')) ?? '';
+          expect(name).toContain(lng === 'en' ? 'Payments are not real: customers are not charged' : 'المدفوعات ليست حقيقية');
+          expect((await chip.innerText()).trim()).toBe(viewport === PHONE ? '' : lng === 'en' ? 'Sandbox' : 'تجريبي');
+          // Every control of the bar on screen, the chip and the user menu included (their icons: an
+          // edge button's padding may pass the edge by design).
+          const controls = await page.locator('header :is(button, a)').evaluateAll((els) =>
+            els
+              .filter((el) => el.checkVisibility())
+              .map((el) => {
+                const box = (el.querySelector('svg, img') ?? el).getBoundingClientRect();
+                return { name: el.getAttribute('aria-label') ?? el.textContent, left: box.left, right: box.right };
+              }),
+          );
+          expect(controls.length).toBeGreaterThan(3);
+          expect(controls.filter((c) => c.left < 0 || c.right > viewport.width)).toEqual([]);
+          await expect
+            .poll(() => page.getByTestId('connector-mode-line').innerText())
+            .toContain(lng === 'en' ? 'Payments: Sandbox — nobody is charged' : 'المدفوعات: تجريبي');
+          expect(await overflow(page)).toBeLessThanOrEqual(0);
+          const axe = await new AxeBuilder({ page }).include('header').analyze();
+          expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+          const size = viewport === PHONE ? 'phone' : 'laptop';
+          await page
+            .locator('header')
+            .first()
+            .screenshot({ path: artifactPath(`console-sandbox-chip-${size}-${lng}-${theme}.png`) });
+          if (viewport === LAPTOP && lng === 'en' && theme === 'light') {
+            await chip.hover();
+            await page.getByRole('tooltip').waitFor();
+            await page.screenshot({ path: artifactPath('console-sandbox-chip-tooltip.png'), clip: { x: 0, y: 0, width: LAPTOP.width, height: 260 } });
+          }
+        }
+      }
+      await context.close();
+    });
+  }
+});
+
 describe('at 1366 px', () => {
   it('the Dealers table fits: every column in view, the row actions reachable, nothing scrolls sideways', async () => {
     const { context, page } = await at('/dealers', LAPTOP);

@@ -71,7 +71,7 @@ describe('insight', () => {
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const csv = fs.readFileSync((await (await download).path())!, 'utf8').replace(/^\uFEFF/, '');
-    expect(csv.trim().split('\r\n')).toEqual(['provider,count,revenue,cost,profit', 'Hormuud,1,0.50,0.40,0.10', 'total,1,0.50,0.40,0.10']);
+    expect(csv.trim().split('\r\n')).toEqual(['Operator,Count,Revenue,Cost,Profit', 'Hormuud,1,0.50,0.40,0.10', 'Total,1,0.50,0.40,0.10']);
 
     // An edit, then its log entry with before and after.
     await page.goto('/settings/roles/create');
@@ -111,7 +111,7 @@ describe('insight', () => {
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const csv = fs.readFileSync((await (await download).path())!, 'utf8').replace(/^\uFEFF/, '');
-    expect(csv.split('\r\n')[0]).toMatch(/^provider,bundle,count,revenue,(cost,)?profit$/);
+    expect(csv.split('\r\n')[0]).toMatch(/^Operator,Bundle,Count,Revenue,(Cost,)?Profit$/);
     for (const path of ['/dealer-providers', '/recharges', '/my-wallet', '/missed-sales', '/dashboard']) {
       await page.goto(path);
       await page.locator('h1').first().waitFor();

@@ -12,6 +12,7 @@ import {
   Grid,
   Link,
   List,
+  ListItem,
   ListItemButton,
   ListItemText,
   Stack,
@@ -37,6 +38,8 @@ import { useMyWallet } from '../wallets/myWallet';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useDaysText } from '../routing/floats';
 import type { AggregatorFloat } from '../routing/types';
+import { AttentionCards, type Attention } from './AttentionCards';
+import { ConnectorModeLine } from './ConnectorModeLine';
 
 interface Figures {
   count: number;
@@ -75,6 +78,8 @@ interface Dashboard {
    * low, it carries no below_threshold), for holders of 'view delivery routes'.
    */
   floats?: Pick<AggregatorFloat, 'name' | 'label' | 'balance' | 'currency' | 'threshold' | 'days_left'>[];
+  /** Staff: money requests waiting and dealers under their low-balance alert (null without the permission). */
+  attention?: Attention;
   /** Purchases refused today because the dealer's wallet could not pay (a dealer: its own). */
   missed_sales?: {
     today_count: number;
@@ -126,7 +131,9 @@ export default function DashboardPage() {
   return (
     <>
       <PageTitle title={translate('menu.dashboard')} />
+      <ConnectorModeLine />
       {data.missed_sales && data.missed_sales.today_count > 0 && <MissedSalesCard missed={data.missed_sales} dealer={dealer} money={money} today={today} />}
+      <AttentionCards attention={data.attention} />
       {data.low_balance && !mine.data?.wallet.low_balance && (
         <Alert
           severity="warning"
@@ -389,27 +396,30 @@ function LatestSales({ latest, money }: { latest: Dashboard['latest']; money: (a
   const fmt = useCompanyFormat();
   return (
     <List dense disablePadding data-testid="latest-sales-list">
+      {/* Each link in its own list item: a list holds only <li>s. */}
       {latest.map((r) => (
-        <ListItemButton key={r.id} component={RouterLink} to={`/recharges/${r.id}`} divider sx={{ gap: 1, alignItems: 'flex-start' }}>
-          <ListItemText
-            sx={{ minWidth: 0 }}
-            primary={`${r.provider_name} · ${r.bundle_name}`}
-            secondary={
-              <>
-                <Ltr>{r.phone}</Ltr> · <Ltr>{r.reference}</Ltr>
-                <br />
-                {fmt.dateTime(r.created_at)}
-              </>
-            }
-            slotProps={{ primary: { noWrap: true }, secondary: { component: 'span', sx: { overflowWrap: 'anywhere' } } }}
-          />
-          <Stack sx={{ alignItems: 'flex-end', gap: 0.5, flexShrink: 0 }}>
-            <Typography variant="body2" sx={{ fontWeight: 600 }}>
-              <Ltr>{money(r.amount)}</Ltr>
-            </Typography>
-            <RechargeStatus status={r.status} />
-          </Stack>
-        </ListItemButton>
+        <ListItem key={r.id} disablePadding>
+          <ListItemButton component={RouterLink} to={`/recharges/${r.id}`} divider sx={{ gap: 1, alignItems: 'flex-start' }}>
+            <ListItemText
+              sx={{ minWidth: 0 }}
+              primary={`${r.provider_name} · ${r.bundle_name}`}
+              secondary={
+                <>
+                  <Ltr>{r.phone}</Ltr> · <Ltr>{r.reference}</Ltr>
+                  <br />
+                  {fmt.dateTime(r.created_at)}
+                </>
+              }
+              slotProps={{ primary: { noWrap: true }, secondary: { component: 'span', sx: { overflowWrap: 'anywhere' } } }}
+            />
+            <Stack sx={{ alignItems: 'flex-end', gap: 0.5, flexShrink: 0 }}>
+              <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                <Ltr>{money(r.amount)}</Ltr>
+              </Typography>
+              <RechargeStatus status={r.status} />
+            </Stack>
+          </ListItemButton>
+        </ListItem>
       ))}
     </List>
   );

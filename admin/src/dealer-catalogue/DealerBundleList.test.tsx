@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import DealerBundleList from './DealerBundleList';
 import { ok, page, renderScreen } from '../test/renderScreen';
 import { serveRoutes } from '../test/fetchMock';
@@ -62,5 +62,79 @@ describe("the dealer's bundles", () => {
     expect(within(selling).queryByText('Not on sale: priced below cost')).toBeNull();
     const off = screen.getByText('2 GB Daily').closest('tr')!;
     expect((within(off).getByRole('switch', { name: 'Offer 2 GB Daily' }) as HTMLInputElement).checked).toBe(false);
+  });
+
+  const screenWith = async (patch: (body: Record<string, unknown>) => { status?: number; body: unknown }) => {
+    const calls = serveRoutes({
+      'GET /api/v1/dealer-providers/1': () => ok({ id: 1, h_id: 'p1', name: 'Hormuud' }),
+      'GET /api/v1/dealer-categories/2': () => ok({ id: 2, h_id: 'c2', name: 'Daily' }),
+      'GET /api/v1/dealer-bundles': () => page([row(1, '1 GB Daily', { cost_price: '0.70', custom_price: null, selling_price: '1.50', profit: '0.80' })]),
+      'PATCH /api/v1/dealer-bundles/b1': (call) => patch(call.body as Record<string, unknown>),
+      'POST /api/v1/dealer-bundles/bulk': () => ok({ affected: 1 }, '1 bundle updated'),
+    });
+    await renderScreen(<DealerBundleList />, {
+      path: '/dealer-providers/:id/categories/:categoryId/bundles',
+      url: '/dealer-providers/1/categories/2/bundles',
+      permissions: ['view dealer bundles', 'update dealer bundles', 'view bundles prices'],
+      userType: 'dealer',
+    });
+    return calls;
+  };
+
+  it('prices a row by a percentage markup: the unit is %, the price it gives shows as typed, and the markup is what is sent', async () => {
+    const calls = await screenWith((body) =>
+      body.markup_percent === 2000
+        ? { status: 422, body: { success: false, message: 'Validation failed.', errors: { markup_percent: ['Enter a markup above 0% and at most 1000%'] } } }
+        : ok(row(1, '1 GB Daily', { cost_price: '0.70', custom_price: '0.79', selling_price: '0.79' })),
+    );
+    const line = (await screen.findByText('1 GB Daily')).closest('tr')!;
+    const modes = within(line).getByRole('group', { name: 'How to set the price of 1 GB Daily' });
+    expect(within(modes).getByRole('button', { name: 'Price' }).getAttribute('aria-pressed')).toBe('true');
+    expect(within(line).getByText('USD')).toBeTruthy();
+    fireEvent.click(within(modes).getByRole('button', { name: 'Markup %' }));
+    expect(within(modes).getByRole('button', { name: 'Markup %' }).getAttribute('aria-pressed')).toBe('true');
+    const field = within(line).getByRole('textbox', { name: 'Markup over the cost for 1 GB Daily, in percent' });
+    expect(within(line).getByText('%')).toBeTruthy();
+    // 0.70 + 12.5% = 0.7875: 0.79, as the API rounds.
+    fireEvent.change(field, { target: { value: '12.5' } });
+    expect(within(line).getByText('Price: 0.79')).toBeTruthy();
+    fireEvent.change(field, { target: { value: '2000' } });
+    expect(within(line).queryByText(/^Price: /)).toBeNull();
+    fireEvent.click(within(line).getByRole('button', { name: 'Save the price' }));
+    expect(await within(line).findByText('Enter a markup above 0% and at most 1000%')).toBeTruthy();
+    fireEvent.change(field, { target: { value: '12.5' } });
+    fireEvent.click(within(line).getByRole('button', { name: 'Save the price' }));
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(2));
+    expect(calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([{ markup_percent: 2000 }, { markup_percent: 12.5 }]);
+  });
+
+  it('prices a row by a fixed profit, in the currency, with the price it gives', async () => {
+    const calls = await screenWith(() => ok(row(1, '1 GB Daily', { cost_price: '0.70' })));
+    const line = (await screen.findByText('1 GB Daily')).closest('tr')!;
+    fireEvent.click(within(line).getByRole('button', { name: 'Profit' }));
+    const field = within(line).getByRole('textbox', { name: 'Profit over the cost for 1 GB Daily' });
+    fireEvent.change(field, { target: { value: '0.25' } });
+    expect(within(line).getByText('Price: 0.95')).toBeTruthy();
+    expect(within(line).getByText('USD')).toBeTruthy();
+    fireEvent.keyDown(field, { key: 'Enter' });
+    await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ profit: '0.25' }));
+  });
+
+  it('applies a markup to the whole category from the dialog, saying each bundle sells at its cost + N%', async () => {
+    const calls = await screenWith(() => ok({}));
+    fireEvent.click(await screen.findByRole('button', { name: 'Apply a profit or markup to all' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Apply a profit or markup to all' });
+    const modes = within(dialog).getByRole('group', { name: 'Set the prices by' });
+    expect(within(modes).getByRole('button', { name: 'Fixed profit' }).getAttribute('aria-pressed')).toBe('true');
+    expect(within(dialog).getByText('USD')).toBeTruthy();
+    fireEvent.click(within(modes).getByRole('button', { name: 'Percentage markup' }));
+    const field = within(dialog).getByRole('textbox', { name: 'Markup' });
+    expect(within(dialog).getByText('%')).toBeTruthy();
+    expect(within(dialog).getByText('Every bundle of this category will sell at its cost plus this percentage of it, e.g. 12.5')).toBeTruthy();
+    fireEvent.change(field, { target: { value: '10' } });
+    expect(within(dialog).getByText('Each bundle will sell at its own cost + 10%, rounded to the cent (a cost of 1.00 sells at 1.10).')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
+    await waitFor(() => expect(calls.find((c) => c.path === '/api/v1/dealer-bundles/bulk')?.body).toEqual({ category_id: '2', markup_percent: 10 }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 });

@@ -16,11 +16,27 @@ import {
   useTranslate,
   useUpdate,
 } from 'react-admin';
-import { Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Stack, TextField as MuiTextField, Tooltip } from '@mui/material';
+import {
+  Button,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  IconButton,
+  InputAdornment,
+  Stack,
+  TextField as MuiTextField,
+  ToggleButton,
+  ToggleButtonGroup,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import SaveIcon from '@mui/icons-material/Check';
 import UndoIcon from '@mui/icons-material/Undo';
 import { useParams } from 'react-router';
 import { useState } from 'react';
+import { applyMarkup, formatMinor, MAX_MARKUP_BASIS_POINTS, toBasisPoints, toMinor } from '@app/contracts';
 import type { DealerBundleResponse, DealerCategoryResponse, DealerProviderResponse } from '@app/contracts';
 import type { ConsoleDataProvider } from '../providers/dataProvider';
 import { serverFieldError } from '../providers/errors';
@@ -32,11 +48,13 @@ import { DealerPicker, useDealerScope } from './useDealerScope';
 import { DealerSwitch } from './DealerSwitch';
 import { ENABLED_CHOICES } from './DealerProviderList';
 import { ListEmpty, ListError } from '../common/ListParts';
+import { useCompanyFormat } from '../common/useCompanyFormat';
 
 /**
  * /dealer-providers/{id}/categories/{categoryId}/bundles: the dealer's bundles of one category,
- * each switched on or off with its own price (blank: the default). "Offer all" and "Apply a
- * profit to all" act on the whole category at once.
+ * each switched on or off with its own price (blank: the default), typed as a price, a fixed
+ * profit or a percentage markup over the cost. "Offer all" and "Apply a profit or markup to all"
+ * act on the whole category at once.
  */
 export default function DealerBundleList() {
   const translate = useTranslate();
@@ -167,96 +185,175 @@ function OfferedCell({ dealerData }: { dealerData: Record<string, unknown> }) {
   );
 }
 
-/** The dealer's own price of a row: type and press the check; the undo returns to the default price. */
+/** How a price is typed: the price itself, a fixed profit over the cost, or a percentage of the cost added. */
+type PriceMode = 'selling_price' | 'profit' | 'markup_percent';
+
+/** A typed profit (minor units) or markup (hundredths of a percent) the API would take; null otherwise. */
+function typedAddition(mode: 'profit' | 'markup_percent', text: string): number | null {
+  if (mode === 'profit') {
+    const profit = toMinor(text);
+    return profit === null || profit < 0 ? null : profit;
+  }
+  const basisPoints = toBasisPoints(text);
+  return basisPoints === null || basisPoints <= 0 || basisPoints > MAX_MARKUP_BASIS_POINTS ? null : basisPoints;
+}
+
+/** The price a profit or markup gives on this cost, by the API's own formula (@app/contracts); null while the text is not valid. */
+function previewPrice(costMinor: number | null, mode: PriceMode, text: string): string | null {
+  if (costMinor === null || mode === 'selling_price') return null;
+  const addition = typedAddition(mode, text);
+  if (addition === null) return null;
+  const price = mode === 'profit' ? costMinor + addition : applyMarkup(costMinor, addition);
+  return price === null ? null : formatMinor(price);
+}
+
+/** The value sent for a typed field: a markup that reads as a number goes as one (12.5); anything else as typed, for the server to judge. */
+function sentValue(mode: PriceMode, text: string): string | number {
+  const basisPoints = mode === 'markup_percent' ? toBasisPoints(text) : null;
+  return basisPoints === null ? text : basisPoints / 100;
+}
+
+/** The unit after a field: the company's currency, or % for a markup. */
+function unitAdornment(mode: PriceMode, currency: string) {
+  return <InputAdornment position="end">{mode === 'markup_percent' ? '%' : currency}</InputAdornment>;
+}
+
+/**
+ * The dealer's own price of a row: type and press the check; the undo returns to the default price.
+ * With the cost in view, the price can instead be typed as a fixed profit or a percentage markup,
+ * with the price it gives shown as it is typed; the server saves that price (it does not follow a
+ * later cost change).
+ */
 function PriceEditor({ dealerData, disabled }: { dealerData: Record<string, unknown>; disabled: boolean }) {
   const record = useRecordContext<DealerBundleResponse>();
   const translate = useTranslate();
   const dataProvider = useDataProvider();
   const notify = useNotify();
   const refresh = useRefresh();
+  const { currency } = useCompanyFormat();
+  const [mode, setMode] = useState<PriceMode>('selling_price');
   const [value, setValue] = useState<string | null>(null);
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   if (!record) return null;
-  const shown = value ?? record.custom_price ?? '';
-  const save = async (price: string | null) => {
+  const shown = value ?? (mode === 'selling_price' ? (record.custom_price ?? '') : '');
+  const preview = value === null || record.cost_price === undefined ? null : previewPrice(toMinor(record.cost_price), mode, value.trim());
+  const save = async (field: PriceMode, typed: string | null) => {
     setBusy(true);
     setError(undefined);
     try {
-      await dataProvider.update('dealer-bundles', { id: record.id, data: { ...dealerData, selling_price: price }, previousData: record });
+      const data = { ...dealerData, [field]: typed === null ? null : sentValue(field, typed) };
+      await dataProvider.update('dealer-bundles', { id: record.id, data, previousData: record });
       setValue(null);
       notify('dealer_catalogue.price_saved', { type: 'success' });
       refresh();
     } catch (e) {
-      setError(serverFieldError(e, 'selling_price') ?? (e as Error).message);
+      setError(serverFieldError(e, field) ?? (e as Error).message);
     } finally {
       setBusy(false);
     }
   };
-  const label = translate('dealer_catalogue.your_price_of', { name: record.name });
+  const submit = () => {
+    if (value === null) return;
+    const typed = value.trim();
+    // A blank price is the default price; a blank profit or markup is nothing to save.
+    if (mode === 'selling_price') save(mode, typed === '' ? null : typed);
+    else if (typed !== '') save(mode, typed);
+  };
+  const label = translate(mode === 'selling_price' ? 'dealer_catalogue.your_price_of' : `dealer_catalogue.${mode}_of`, { name: record.name });
   return (
-    <Stack direction="row" sx={{ alignItems: 'flex-start', gap: 0.5, minWidth: 180 }}>
-      <MuiTextField
-        size="small"
-        value={shown}
-        placeholder={record.default_selling_price}
-        disabled={disabled || busy}
-        error={!!error}
-        helperText={error}
-        onChange={(e) => setValue(e.target.value)}
-        onKeyDown={(e) => e.key === 'Enter' && value !== null && save(value.trim() === '' ? null : value.trim())}
-        slotProps={{ htmlInput: { inputMode: 'decimal', 'aria-label': label } }}
-        sx={{ width: 110 }}
-      />
-      {value !== null && (
-        <IconButton
+    <Stack sx={{ gap: 0.5, minWidth: 180 }}>
+      {record.cost_price !== undefined && !disabled && (
+        <ToggleButtonGroup
+          exclusive
           size="small"
-          aria-label={translate('dealer_catalogue.save_price')}
+          value={mode}
           disabled={busy}
-          onClick={() => save(value.trim() === '' ? null : value.trim())}
+          aria-label={translate('dealer_catalogue.price_mode_of', { name: record.name })}
+          onChange={(_, next: PriceMode | null) => {
+            if (!next) return;
+            setMode(next);
+            setValue(null);
+            setError(undefined);
+          }}
+          sx={{ '& .MuiToggleButton-root': { textTransform: 'none', py: 0.25, px: 1 } }}
         >
-          <SaveIcon fontSize="small" />
-        </IconButton>
+          <ToggleButton value="selling_price">{translate('dealer_catalogue.mode_price_short')}</ToggleButton>
+          <ToggleButton value="profit">{translate('dealer_catalogue.mode_profit_short')}</ToggleButton>
+          <ToggleButton value="markup_percent">{translate('dealer_catalogue.mode_markup_short')}</ToggleButton>
+        </ToggleButtonGroup>
       )}
-      {value === null && record.custom_price !== null && !disabled && (
-        <Tooltip title={translate('dealer_catalogue.use_default')}>
-          <IconButton size="small" aria-label={translate('dealer_catalogue.use_default')} disabled={busy} onClick={() => save(null)}>
-            <UndoIcon fontSize="small" />
+      <Stack direction="row" sx={{ alignItems: 'flex-start', gap: 0.5 }}>
+        <MuiTextField
+          size="small"
+          value={shown}
+          placeholder={mode === 'selling_price' ? record.default_selling_price : mode === 'profit' ? '0.10' : '12.5'}
+          disabled={disabled || busy}
+          error={!!error}
+          helperText={error ?? (preview !== null ? translate('dealer_catalogue.price_preview', { price: preview }) : undefined)}
+          onChange={(e) => setValue(e.target.value)}
+          onKeyDown={(e) => e.key === 'Enter' && submit()}
+          slotProps={{ htmlInput: { inputMode: 'decimal', 'aria-label': label }, input: { endAdornment: unitAdornment(mode, currency) } }}
+          sx={{ width: 150 }}
+        />
+        {value !== null && (
+          <IconButton size="small" aria-label={translate('dealer_catalogue.save_price')} disabled={busy} onClick={submit}>
+            <SaveIcon fontSize="small" />
           </IconButton>
-        </Tooltip>
-      )}
+        )}
+        {value === null && record.custom_price !== null && !disabled && (
+          <Tooltip title={translate('dealer_catalogue.use_default')}>
+            <IconButton size="small" aria-label={translate('dealer_catalogue.use_default')} disabled={busy} onClick={() => save('selling_price', null)}>
+              <UndoIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        )}
+      </Stack>
     </Stack>
   );
 }
 
-/** "Offer all" and "Apply a profit to all" for the category shown. */
+/** "Offer all" and "Apply a profit or markup to all" for the category shown. */
 function BulkActions({ categoryId, dealerData }: { categoryId: string; dealerData: Record<string, unknown> }) {
   const translate = useTranslate();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const notify = useNotify();
   const refresh = useRefresh();
+  const { currency } = useCompanyFormat();
   const [open, setOpen] = useState(false);
-  const [profit, setProfit] = useState('');
+  const [mode, setMode] = useState<'profit' | 'markup_percent'>('profit');
+  const [amount, setAmount] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const run = async (body: Record<string, unknown>) => {
+  const run = async (body: Record<string, unknown>, field: string) => {
     setBusy(true);
     setError(undefined);
     try {
       const res = await dataProvider.dealerBundlesBulk({ ...dealerData, category_id: categoryId, ...body });
       notify(res.message ?? 'dealer_catalogue.updated', { type: 'success' });
       setOpen(false);
-      setProfit('');
+      setAmount('');
       refresh();
     } catch (e) {
-      setError(serverFieldError(e, 'profit') ?? (e as Error).message);
+      setError(serverFieldError(e, field) ?? (e as Error).message);
     } finally {
       setBusy(false);
     }
   };
+  const typed = amount.trim();
+  // Each bundle's price is its own cost plus the same amount or percentage: the line says which,
+  // with what a cost of 1.00 would sell at.
+  const help =
+    typedAddition(mode, typed) === null
+      ? translate(mode === 'profit' ? 'dealer_catalogue.apply_profit_help' : 'dealer_catalogue.apply_markup_help')
+      : translate(mode === 'profit' ? 'dealer_catalogue.each_cost_plus' : 'dealer_catalogue.each_cost_plus_percent', {
+          amount: typed,
+          currency,
+          example: previewPrice(100, mode, typed),
+        });
   return (
     <Stack direction="row" sx={{ gap: 1 }}>
-      <Button variant="outlined" disabled={busy} onClick={() => run({ status: 'active' })}>
+      <Button variant="outlined" disabled={busy} onClick={() => run({ status: 'active' }, 'status')}>
         {translate('dealer_catalogue.enable_all')}
       </Button>
       <Button variant="contained" disabled={busy} onClick={() => setOpen(true)}>
@@ -265,15 +362,36 @@ function BulkActions({ categoryId, dealerData }: { categoryId: string; dealerDat
       <Dialog open={open} onClose={() => !busy && setOpen(false)} aria-labelledby="apply-profit-title">
         <DialogTitle id="apply-profit-title">{translate('dealer_catalogue.apply_profit')}</DialogTitle>
         <DialogContent>
+          <Typography variant="body2" id="apply-profit-mode" sx={{ mb: 1 }}>
+            {translate('dealer_catalogue.price_mode')}
+          </Typography>
+          <ToggleButtonGroup
+            exclusive
+            fullWidth
+            size="small"
+            value={mode}
+            disabled={busy}
+            aria-labelledby="apply-profit-mode"
+            onChange={(_, next: 'profit' | 'markup_percent' | null) => {
+              if (!next) return;
+              setMode(next);
+              setAmount('');
+              setError(undefined);
+            }}
+            sx={{ '& .MuiToggleButton-root': { textTransform: 'none' } }}
+          >
+            <ToggleButton value="profit">{translate('dealer_catalogue.mode_profit')}</ToggleButton>
+            <ToggleButton value="markup_percent">{translate('dealer_catalogue.mode_markup')}</ToggleButton>
+          </ToggleButtonGroup>
           <MuiTextField
             autoFocus
             margin="dense"
-            label={translate('dealer_catalogue.profit')}
-            value={profit}
-            onChange={(e) => setProfit(e.target.value)}
+            label={translate(mode === 'profit' ? 'dealer_catalogue.profit' : 'dealer_catalogue.markup')}
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
             error={!!error}
-            helperText={error ?? translate('dealer_catalogue.apply_profit_help')}
-            slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+            helperText={error ?? help}
+            slotProps={{ htmlInput: { inputMode: 'decimal' }, input: { endAdornment: unitAdornment(mode, currency) } }}
             fullWidth
           />
         </DialogContent>
@@ -281,7 +399,7 @@ function BulkActions({ categoryId, dealerData }: { categoryId: string; dealerDat
           <Button onClick={() => setOpen(false)} disabled={busy}>
             {translate('common.cancel')}
           </Button>
-          <Button variant="contained" disabled={busy} onClick={() => run({ profit: profit.trim() })}>
+          <Button variant="contained" disabled={busy} onClick={() => run({ [mode]: sentValue(mode, typed) }, mode)}>
             {translate('dealer_catalogue.apply')}
           </Button>
         </DialogActions>

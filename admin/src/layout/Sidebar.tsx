@@ -131,7 +131,13 @@ export function Sidebar({ mobileOnly = false }: { mobileOnly?: boolean }) {
   };
   if (mobile) {
     return (
-      <Drawer variant="temporary" open={mobileOpen} onClose={() => setMobileOpen(false)} slotProps={{ paper: { sx: { width: SIDEBAR_WIDTH } } }}>
+      // The open drawer is a dialog (MUI gives its paper role="dialog"): named like the menu it holds.
+      <Drawer
+        variant="temporary"
+        open={mobileOpen}
+        onClose={() => setMobileOpen(false)}
+        slotProps={{ paper: { sx: { width: SIDEBAR_WIDTH }, 'aria-label': translate('layout.main_menu') } }}
+      >
         {content}
       </Drawer>
     );

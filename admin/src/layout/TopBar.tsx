@@ -6,6 +6,7 @@ import { LanguageSwitcher } from './LanguageSwitcher';
 import { ThemeSwitcher } from './ThemeSwitcher';
 import { UserDropdown } from './UserDropdown';
 import { Customizer } from './Customizer';
+import { SandboxChip } from './SandboxChip';
 import { useThemeConfig } from '../theme/themeConfig';
 import { useVisibleMenu } from './useMenu';
 import { MOBILE_QUERY } from './Sidebar';
@@ -72,6 +73,7 @@ export function TopBar() {
         </Typography>
         <SearchBox compact={small} />
         <Box sx={{ flex: 1 }} />
+        <SandboxChip />
         <LanguageSwitcher />
         <ThemeSwitcher />
         <Customizer />

@@ -9,6 +9,9 @@ import { canSeeMenuItem, type Perms } from '../permissions/permissions';
  */
 export type SectionKey = 'main' | 'management' | 'reports' | 'configuration' | 'system_monitoring';
 
+/** A live count next to a menu label: sales waiting for review, money requests waiting, wallets under their low-balance alert. */
+export type BadgeKind = 'review' | 'money_requests' | 'below_alert';
+
 export interface MenuItem {
   key: string;
   label: string;
@@ -18,8 +21,8 @@ export interface MenuItem {
   children?: MenuItem[];
   /** Only these kinds of user see the item (my-wallet: dealers; an admin has no wallet of its own). */
   userTypes?: readonly string[];
-  /** A live count shown next to the label (hidden at 0): 'review' = sales waiting for review. */
-  badge?: 'review' | 'money_requests';
+  /** Live counts shown next to the label, one pill each (hidden at 0): 'review' = sales waiting for review. */
+  badge?: BadgeKind | readonly BadgeKind[];
 }
 
 export interface MenuSection {

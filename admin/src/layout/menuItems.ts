@@ -43,8 +43,9 @@ export const MENU: MenuSection[] = [
         label: 'menu.wallets_group',
         icon: WalletIcon,
         children: [
-          // Badge: top-up and payout requests waiting (wallets/usePendingRequestCount.ts).
-          { key: 'wallets', label: 'menu.wallets', path: '/wallets', permissions: ['view wallets'], badge: 'money_requests' },
+          // Badges: top-up and payout requests waiting (wallets/usePendingRequestCount.ts) and wallets under
+          // their low-balance alert (wallets/useBelowAlertCount.ts).
+          { key: 'wallets', label: 'menu.wallets', path: '/wallets', permissions: ['view wallets'], badge: ['money_requests', 'below_alert'] },
           // A wallet of one's own is a dealer's (GET /my-wallet answers 404 for anyone else).
           { key: 'my-wallet', label: 'menu.my_wallet', path: '/my-wallet', permissions: ['view own wallet'], userTypes: ['dealer'] },
           { key: 'wallet-transactions', label: 'menu.wallet_transactions', path: '/wallet-transactions', permissions: ['view wallet transactions'] },

@@ -10,11 +10,11 @@ export const REVIEW_POLL_MS = 30_000;
  * How many sales wait for a person (GET /recharges/review-count), polled every 30 s for holders of
  * 'review recharges' only (others never call it). 0 while loading or when the call fails. A
  * dataProvider call: a 401 (the session ended elsewhere) goes through react-admin's checkError, so
- * the user lands on sign-in with the expiry message.
+ * the user lands on sign-in with the expiry message. `wanted` false: not shown here, never called.
  */
-export function useReviewCount(): number {
+export function useReviewCount(wanted = true): number {
   const { permissions } = useSession();
-  const enabled = hasPermission(permissions, 'review recharges');
+  const enabled = wanted && hasPermission(permissions, 'review recharges');
   const dataProvider = useConsoleDataProvider();
   const { data } = useQuery({
     queryKey: REVIEW_COUNT_KEY,

@@ -1,6 +1,7 @@
 import { HttpError, useDataProvider, type DataProvider, type GetListParams, type Identifier, type RaRecord } from 'react-admin';
 import { apiFetch as rawFetch, buildUrl, requestHeaders, type Query, type RequestOptions } from './http';
 import { errorText, messageForStatus } from './errors';
+import type { ConnectorMode } from '@app/contracts';
 
 /** Every dataProvider call reaches react-admin's checkError, which handles a 401 (see http.ts). */
 const apiFetch = <T>(path: string, opts: RequestOptions = {}) => rawFetch<T>(path, { ...opts, on401: 'checkError' });
@@ -98,6 +99,8 @@ export interface ConsoleDataProvider extends DataProvider {
   topUpPaymentDetails<T = unknown>(): Promise<{ data: T }>;
   /** GET /wallet-top-up-requests/pending-count: top-ups and payouts waiting (the Wallets menu badge). */
   pendingTopUpCount(): Promise<{ data: number }>;
+  /** GET /wallets/below-alert-count: live wallets under their low-balance alert (the Wallets menu's red badge). */
+  belowAlertCount(): Promise<{ data: number }>;
   /** GET and PATCH /my-shop: the signed-in dealer's own shop. */
   myShop<T = unknown>(): Promise<{ data: T }>;
   saveMyShop<T = unknown>(params: { data: Record<string, unknown> }): Promise<Said<T>>;
@@ -159,6 +162,8 @@ export interface ConsoleDataProvider extends DataProvider {
   syncAggregators<T = unknown>(params?: { aggregators?: string[] }): Promise<Said<T>>;
   /** GET /connectors: the gateways and aggregators this server talks to. */
   connectors<T = unknown>(): Promise<{ data: T }>;
+  /** GET /connectors/mode: whether payments, deliveries and SMS are live or sandbox (the top bar's chip). */
+  connectorMode(): Promise<{ data: ConnectorMode }>;
 }
 
 /** An answer with the server's message (for the toast). */
@@ -387,6 +392,10 @@ export const dataProvider: ConsoleDataProvider = {
     return { data: Number((await apiFetch<{ count: number }>('/wallet-top-up-requests/pending-count')).data?.count ?? 0) };
   },
 
+  async belowAlertCount() {
+    return { data: Number((await apiFetch<{ count: number }>('/wallets/below-alert-count')).data?.count ?? 0) };
+  },
+
   async myShop<T>() {
     return { data: (await apiFetch<T>('/my-shop')).data };
   },
@@ -459,6 +468,10 @@ export const dataProvider: ConsoleDataProvider = {
 
   async connectors<T>() {
     return { data: (await apiFetch<T>('/connectors')).data };
+  },
+
+  async connectorMode() {
+    return { data: (await apiFetch<ConnectorMode>('/connectors/mode')).data };
   },
 
   async testMail(params) {

@@ -206,7 +206,9 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
         ['recharges.fields.attempts', String(r.attempts)],
         ['recharges.fields.payment_reference', r.payment_reference ? <Ltr>{r.payment_reference}</Ltr> : null],
         ['recharges.fields.operator_reference', r.operator_reference ? <Ltr>{r.operator_reference}</Ltr> : null],
-        ['recharges.fields.failure_reason', r.failure_reason],
+        // Why it failed in the reader's words (from the sale's state); what was recorded, often the vendor's English, beside it.
+        ['recharges.fields.failure_reason', r.failure_summary],
+        ['recharges.fields.failure_words', r.failure_reason ? <Ltr>{r.failure_reason}</Ltr> : null],
       ]
     : [];
   const inReview = r?.status === 'needs_review';

@@ -1,7 +1,7 @@
 import { LinkBase as RouterLink, useTranslate } from 'react-admin';
 import { useSearchParams } from '../common/useSearchParams';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Card, CardContent, CardHeader, CircularProgress, List, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
+import { Alert, Card, CardContent, CardHeader, CircularProgress, List, ListItem, ListItemButton, ListItemText, Stack, Typography } from '@mui/material';
 import { RECHARGE_STATUSES } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
 import { useCompanyFormat } from '../common/useCompanyFormat';
@@ -74,10 +74,13 @@ export default function SearchPage() {
               <CardHeader title={translate(g.title)} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
               <CardContent>
                 <List dense>
+                  {/* Each link in its own list item: a list holds only <li>s. */}
                   {result.data![g.key].map((h) => (
-                    <ListItemButton key={h.id} component={RouterLink} to={g.path(h)}>
-                      <ListItemText primary={h.title} secondary={subtitleText(g.key, h.subtitle, translate, currency)} />
-                    </ListItemButton>
+                    <ListItem key={h.id} disablePadding>
+                      <ListItemButton component={RouterLink} to={g.path(h)}>
+                        <ListItemText primary={h.title} secondary={subtitleText(g.key, h.subtitle, translate, currency)} />
+                      </ListItemButton>
+                    </ListItem>
                   ))}
                 </List>
               </CardContent>

@@ -1,4 +1,5 @@
 import { defaultLightTheme, defaultDarkTheme, type RaThemeOptions } from 'react-admin';
+import type { Theme } from '@mui/material/styles';
 import type { Direction } from './themeConfig';
 
 export const SIDEBAR_WIDTH = 260;
@@ -17,8 +18,9 @@ export function buildTheme(dark: boolean, direction: Direction): RaThemeOptions 
         ? {
             warning: { main: '#ffb74d', contrastText: 'rgba(0, 0, 0, 0.87)' },
             info: { main: '#4fc3f7', contrastText: 'rgba(0, 0, 0, 0.87)' },
-            // MUI's dark red (#f44336) takes white text at 3.7:1; a lighter red with dark text reads.
-            error: { main: '#ef5350', contrastText: 'rgba(0, 0, 0, 0.87)' },
+            // MUI's dark red (#f44336) takes white text at 3.7:1; a lighter red with dark text reads, and
+            // red text reads on raised dark cards too (#ef5350 was 3.7:1 on a card's #313131, this is 5.5:1).
+            error: { main: '#f28b82', contrastText: 'rgba(0, 0, 0, 0.87)' },
           }
         : { primary: { main: '#1d4ed8' }, warning: { main: '#b45309', contrastText: '#ffffff' }, info: { main: '#0369a1', contrastText: '#ffffff' } }),
     },
@@ -26,6 +28,9 @@ export function buildTheme(dark: boolean, direction: Direction): RaThemeOptions 
     components: {
       ...base.components,
       MuiButtonBase: { defaultProps: { disableRipple: false } },
+      // A read-only field's helper text says why it cannot change (the currency once money exists):
+      // it must read (text.disabled is 2.7:1 on white), so it keeps the secondary text colour.
+      MuiFormHelperText: { styleOverrides: { root: ({ theme }: { theme: Theme }) => ({ '&.Mui-disabled': { color: theme.palette.text.secondary } }) } },
       // The top bar sits above the permanent sidebar (drawer + 1); every temporary drawer (slide-over
       // forms, the mobile sidebar, the customizer) opens above both, as a modal does.
       MuiDrawer: { styleOverrides: { modal: { zIndex: 1300 } } }, // theme.zIndex.modal

@@ -8,12 +8,27 @@ import {
   SimpleList,
   useCanAccess,
   useGetList,
+  useInput,
   useNotify,
   useRefresh,
   useTranslate,
   usePermissions,
 } from 'react-admin';
-import { Box, Button, Card, CardContent, CardHeader, Chip, Link as MuiLink, Stack, TextField as MuiTextField, Tooltip, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  Card,
+  CardContent,
+  CardHeader,
+  Chip,
+  FormControlLabel,
+  Link as MuiLink,
+  Stack,
+  Switch,
+  TextField as MuiTextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
 import AlertIcon from '@mui/icons-material/NotificationsActiveOutlined';
 import { Link } from 'react-router';
 import type { TopUpRequestResponse, WalletResponse } from '@app/contracts';
@@ -28,8 +43,28 @@ import { useIsPhone } from '../common/useIsPhone';
 import { ListEmpty, ListError } from '../common/ListParts';
 import { useQueryClient } from '@tanstack/react-query';
 import { PENDING_REQUESTS_KEY } from './usePendingRequestCount';
+import { MONEY_REQUESTS_ANCHOR } from './walletPaths';
 
 type Action = { kind: 'top-up' | 'adjust' | 'alert'; wallet: WalletResponse } | null;
+
+/**
+ * "Below their alert only" as a switch whose off is no filter at all (react-admin's BooleanInput
+ * would send below_alert=false, which the API reads as no filter too, but keeps it in the URL).
+ */
+function BelowAlertFilter({ source, label }: { source: string; label: string; alwaysOn?: boolean }) {
+  const translate = useTranslate();
+  const { field } = useInput({ source, defaultValue: null });
+  return (
+    <FormControlLabel
+      sx={{ ml: 0, mb: 1, alignSelf: 'center' }}
+      control={<Switch checked={field.value === true || field.value === 'true'} onChange={(e) => field.onChange(e.target.checked ? true : null)} />}
+      label={translate(label)}
+    />
+  );
+}
+
+/** The red mark of a wallet under its alert, next to its balance. */
+const BelowAlertChip = ({ label }: { label: string }) => <Chip size="small" color="error" label={label} />;
 
 /** /wallets: every dealer's balance, top-up and adjustment dialogs, and the top-up requests waiting for review. */
 export default function WalletList() {
@@ -80,7 +115,10 @@ export default function WalletList() {
       {canReview && <TopUpRequests onDecided={refresh} />}
       <List
         resource="wallets"
-        filters={[<SearchInput key="q" source="q" alwaysOn />]}
+        filters={[
+          <SearchInput key="q" source="q" alwaysOn />,
+          <BelowAlertFilter key="below_alert" source="below_alert" label="wallets.alert.filter" alwaysOn />,
+        ]}
         sort={{ field: 'dealer', order: 'ASC' }}
         perPage={25}
         actions={false}
@@ -104,11 +142,13 @@ export default function WalletList() {
             tertiaryText={(w: WalletResponse) => (
               <Box component="span" sx={{ display: 'inline-flex', gap: 0.5, alignItems: 'center' }}>
                 <strong>{`${w.balance} ${w.currency}`}</strong>
-                {w.low_balance && <Chip size="small" color="warning" label={translate('wallets.alert.low')} />}
+                {w.low_balance && <BelowAlertChip label={translate('wallets.alert.below')} />}
               </Box>
             )}
             linkType={false}
             rowClick={false}
+            // react-admin fades the tertiary text (0.54): the balance and its red mark must read at full contrast.
+            sx={{ '& .RaSimpleList-tertiary': { opacity: 1 } }}
           />
         ) : (
           <Datagrid bulkActionButtons={false} rowClick={false}>
@@ -136,7 +176,7 @@ export default function WalletList() {
                   <strong>
                     <Ltr>{`${w.balance} ${w.currency}`}</Ltr>
                   </strong>
-                  {w.low_balance && <Chip size="small" color="warning" label={translate('wallets.alert.low')} />}
+                  {w.low_balance && <BelowAlertChip label={translate('wallets.alert.below')} />}
                 </Stack>
               )}
             />
@@ -205,7 +245,7 @@ function TopUpRequests({ onDecided }: { onDecided: () => void }) {
   // Isolated left to right (U+2066..U+2069): the amount keeps its order in Arabic text.
   const amountOf = (r: TopUpRequestResponse) => `\u2066${r.amount} ${fmt.currency}\u2069`;
   return (
-    <Card sx={{ mb: 3 }}>
+    <Card sx={{ mb: 3 }} id={MONEY_REQUESTS_ANCHOR}>
       <CardHeader title={translate('wallets.money_requests_title')} subheader={translate('wallets.requests_help', { smart_count: data.length })} />
       <CardContent>
         <Stack spacing={1.5}>

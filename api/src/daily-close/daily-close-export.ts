@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { DailyCloseDifference } from '@app/contracts';
 import { formatMinor } from '@app/contracts';
-import { sendCsv, zonedIsoTime } from '../http/csv.ts';
+import { csvColumns, csvWord, csvWords, sendCsv, zonedIsoTime, type CsvHeaders } from '../http/csv.ts';
 import { renderPdf, sendPdf, type PdfSection } from '../http/pdf.ts';
 import type { ServiceContext } from '../platform/context.ts';
 import { daySales, readDay, seesCost } from './daily-close.service.ts';
@@ -22,7 +22,13 @@ import { daySales, readDay, seesCost } from './daily-close.service.ts';
 
 const view = (d: DailyCloseDifference | undefined, field: 'state' | 'amount') => (d?.theirs ? String(d.theirs[field] ?? '') : '');
 
-export async function exportDayCsv(ctx: ServiceContext, day: string, res: Response): Promise<void> {
+/** A difference's handling in the reader's words (the PDF's): "Settled: note", or "Not handled". */
+const handling = (ctx: ServiceContext, d: DailyCloseDifference) =>
+  d.handled
+    ? `${String(ctx.t(`api:daily_close.pdf.action_${d.action}`, { defaultValue: d.action ?? '' }))}: ${d.note ?? ''}`
+    : csvWord(ctx.t, 'words', 'unhandled');
+
+export async function exportDayCsv(ctx: ServiceContext, day: string, res: Response, headers?: CsvHeaders): Promise<void> {
   const close = await readDay(ctx, day);
   const { sales, cutoff, timezone, snapshot } = await daySales(ctx, day);
   const sees = seesCost(ctx);
@@ -32,7 +38,7 @@ export async function exportDayCsv(ctx: ServiceContext, day: string, res: Respon
   if (ids.length) for (const u of await ctx.db('users').whereIn('id', ids).select('id', 'name')) dealers.set(Number(u.id), u.name);
   const bySale = new Map<number, DailyCloseDifference[]>();
   for (const d of close.differences) if (d.recharge_id !== null) bySale.set(d.recharge_id, [...(bySale.get(d.recharge_id) ?? []), d]);
-  const header = [
+  const header = csvColumns(ctx.t, [
     'reference',
     'created_at',
     'dealer',
@@ -58,7 +64,8 @@ export async function exportDayCsv(ctx: ServiceContext, day: string, res: Respon
     'handling',
     'after_cutoff',
     'now',
-  ];
+  ]);
+  const word = (group: string, code: unknown) => csvWord(ctx.t, group, code);
   const compared = close.refreshed_at !== null;
   const rows: unknown[][] = sales.map((s) => {
     const diffs = bySale.get(Number(s.id)) ?? [];
@@ -69,7 +76,7 @@ export async function exportDayCsv(ctx: ServiceContext, day: string, res: Respon
     const fig = (live: unknown, frozen: number | undefined) => (snapshot ? (frozen === undefined ? '' : formatMinor(frozen)) : formatMinor(Number(live)));
     const status = snapshot ? (f?.status ?? '') : s.status;
     const settled = ['completed', 'failed', 'refunded', 'needs_review'].includes(status);
-    const match = diffs.length ? diffs.map((d) => d.kind).join(' ') : compared && settled ? 'matched' : 'not_compared';
+    const match = diffs.length ? csvWords(diffs.map((d) => word('match', d.kind))) : word('match', compared && settled ? 'matched' : 'not_compared');
     return [
       s.reference,
       s.created_at ? `${String(s.created_at).replace(' ', 'T')}Z` : '',
@@ -77,9 +84,9 @@ export async function exportDayCsv(ctx: ServiceContext, day: string, res: Respon
       s.provider_name,
       s.bundle_name,
       s.phone,
-      status,
-      snapshot ? (f?.payment_state ?? '') : s.payment_state,
-      snapshot ? (f?.delivery_state ?? '') : s.delivery_state,
+      word('statuses', status),
+      word('payment_states', snapshot ? (f?.payment_state ?? '') : s.payment_state),
+      word('delivery_states', snapshot ? (f?.delivery_state ?? '') : s.delivery_state),
       fig(s.amount, f?.amount),
       ...costly(fig(s.cost, f?.cost), fig(s.profit, f?.profit)),
       s.currency,
@@ -93,9 +100,9 @@ export async function exportDayCsv(ctx: ServiceContext, day: string, res: Respon
       aggregator ? view(aggregator, 'amount') : '',
       match,
       diffs.map((d) => d.evidence).join(' | '),
-      diffs.map((d) => (d.handled ? `${d.action}: ${d.note ?? ''}` : 'unhandled')).join(' | '),
-      (snapshot && !f) || (cutoff && String(s.created_at) >= String(cutoff)) ? 'yes' : '',
-      snapshot ? s.status : '',
+      diffs.map((d) => handling(ctx, d)).join(' | '),
+      (snapshot && !f) || (cutoff && String(s.created_at) >= String(cutoff)) ? word('words', 'yes') : '',
+      snapshot ? word('statuses', s.status) : '',
     ];
   });
   // The vendors' records that are no sale of ours.
@@ -122,14 +129,14 @@ export async function exportDayCsv(ctx: ServiceContext, day: string, res: Respon
       theirs.vendor_id ?? '',
       theirs.state ?? '',
       theirs.amount ?? '',
-      d.kind,
+      word('match', d.kind),
       d.evidence,
-      d.handled ? `${d.action}: ${d.note ?? ''}` : 'unhandled',
+      handling(ctx, d),
       '',
       '',
     ]);
   }
-  sendCsv(res, `daily-close-${day}.csv`, header, rows, { timeZone: timezone });
+  sendCsv(res, `daily-close-${day}.csv`, header, rows, { timeZone: timezone, headers });
 }
 
 export async function exportDayPdf(ctx: ServiceContext, day: string, res: Response): Promise<void> {

@@ -15,6 +15,7 @@ import type { RechargeMoney } from '../recharges/recharge-console.service.ts';
 import { PaymentGateways } from '../connectors/payments/payment-gateways.ts';
 import { closeDay, listDays, readDay, refreshDay, resolveDifference, type DailyCloseDeps } from './daily-close.service.ts';
 import { exportDayCsv, exportDayPdf } from './daily-close-export.ts';
+import type { CsvHeaders } from '../http/csv.ts';
 
 // Company days, newest first unless order is asc.
 const listQuery = z.object({ ...listParams({ sort: ['date'] }) });
@@ -75,7 +76,7 @@ export function dailyCloseRoutes(registry: OpenApiRegistry, deps: DailyCloseDeps
     async (req, ctx, res) => {
       const day = String(req.params.date);
       if ((req.query as { format?: string }).format === 'pdf') await exportDayPdf(ctx, day, res);
-      else await exportDayCsv(ctx, day, res);
+      else await exportDayCsv(ctx, day, res, (req.query as { headers?: CsvHeaders }).headers);
     },
   );
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createHarness, type Harness } from '../../../tests/api/harness.ts';
+import { parseCsv } from '../../../tests/api/csv.ts';
 import { buy, makeShop, moneyKit, walletBalance, type MoneyKit, type Shop } from '../recharges/recharge-fixtures.ts';
 import type { RechargeMoney } from '../recharges/recharge.routes.ts';
 import type { RoutingDeps } from '../routing/routing.routes.ts';
@@ -362,19 +363,35 @@ describe('a company day closed after its differences were handled', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers['content-type']).toMatch(/text\/csv/);
     expect(csv.text).toContain(sales.lost.reference);
-    expect(csv.text).toContain('only_theirs');
-    expect(csv.text).toContain('matched');
+    expect(csv.text).toContain("Only in the vendor's records");
+    expect(csv.text).toContain('Matched');
     // Closed: each sale's frozen figures; the refund of the next day shows only as "now".
     const lines = parseCsv(csv.text);
     const head = lines[0];
     const ok = lines.find((l) => l[0] === sales.ok.reference)!;
-    expect(ok[head.indexOf('status')]).toBe('completed');
-    expect(ok[head.indexOf('amount')]).toBe('0.55');
-    expect(ok[head.indexOf('profit')]).toBe('0.15');
-    expect(ok[head.indexOf('now')]).toBe('refunded');
-    const counted = lines.slice(1).filter((l) => l[head.indexOf('status')] === 'completed');
-    const sum = counted.reduce((t, l) => t + Math.round(Number(l[head.indexOf('amount')]) * 100), 0);
+    expect(ok[head.indexOf('Status')]).toBe('Completed');
+    expect(ok[head.indexOf('Amount')]).toBe('0.55');
+    expect(ok[head.indexOf('Profit')]).toBe('0.15');
+    expect(ok[head.indexOf('Status now')]).toBe('Refunded');
+    expect(ok[head.indexOf('Created at')]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+03:00$/);
+    const counted = lines.slice(1).filter((l) => l[head.indexOf('Status')] === 'Completed');
+    const sum = counted.reduce((t, l) => t + Math.round(Number(l[head.indexOf('Amount')]) * 100), 0);
     expect(sum).toBe(Math.round(Number(sales.frozen.sales.amount) * 100));
+    // In the reader's language: headers, statuses, states and matches are words; figures and times as they are.
+    const arabicCsv = parseCsv((await get(`/${D}/export?format=csv&lng=ae`)).text);
+    const ar = (l: string[], label: string) => l[arabicCsv[0].indexOf(label)];
+    const okAr = arabicCsv.find((l) => l[0] === sales.ok.reference)!;
+    expect([ar(okAr, 'الحالة'), ar(okAr, 'المبلغ'), ar(okAr, 'الحالة الآن')]).toEqual(['مكتملة', '0.55', 'مستردة']);
+    expect(ar(okAr, 'التسليم')).toBe('سُلّم');
+    expect(ar(okAr, 'تاريخ الإنشاء')).toBe(ok[head.indexOf('Created at')]);
+    expect(arabicCsv.map((l) => ar(l, 'المطابقة'))).toContain('في سجلات المورّد فقط');
+    const somali = parseCsv((await get(`/${D}/export?format=csv&lng=so`)).text);
+    const okSo = somali.find((l) => l[0] === sales.ok.reference)!;
+    expect([okSo[somali[0].indexOf('Xaaladda')], okSo[somali[0].indexOf('Xaaladda hadda')], okSo[somali[0].indexOf('Lacagta')]]).toEqual([
+      'Dhammaaday',
+      'La celiyay',
+      '0.55',
+    ]);
     const pdf = await h
       .http()
       .get(`/api/v1/daily-close/${D}/export?format=pdf&lng=so`)
@@ -487,9 +504,9 @@ describe('a company day closed after its differences were handled', () => {
     const csv = await get(`/${D}/export?format=csv`, viewer.token);
     expect(csv.status).toBe(200);
     const head = parseCsv(csv.text)[0];
-    expect(head).not.toContain('cost');
-    expect(head).not.toContain('profit');
-    expect(head).toContain('amount');
+    expect(head).not.toContain('Cost');
+    expect(head).not.toContain('Profit');
+    expect(head).toContain('Amount');
     const pdf = await get(`/${D}/export?format=pdf`, viewer.token);
     expect(pdf.status).toBe(200);
   });
@@ -633,34 +650,3 @@ describe('the schedule and the gateway; corrections of days closed long ago', ()
     expect((await post(`/${Z}/refresh`)).body.data.corrections.filter((c: any) => c.reference === old.reference)).toHaveLength(1);
   });
 });
-
-/** A CSV's rows (quoted fields, doubled quotes). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  const body = text.replace(/^\uFEFF/, '');
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i];
-    if (quoted) {
-      if (c === '"' && body[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && body[i + 1] === '\n') i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else cell += c;
-  }
-  if (cell || row.length) rows.push([...row, cell]);
-  return rows;
-}

@@ -150,7 +150,7 @@ export function dealerCatalogueRoutes(registry: OpenApiRegistry) {
   bundleApi.post(
     '/bulk',
     {
-      summary: 'Turn on/off, or price at cost + profit, all bundles of a category (or operator, or all)',
+      summary: 'Turn on/off, or price at cost + profit or cost + markup_percent, all bundles of a category (or operator, or all)',
       permission: bundles.update,
       body: dealerBundlesBulkSchema,
       response: affectedSchema,
@@ -192,7 +192,7 @@ export function dealerCatalogueRoutes(registry: OpenApiRegistry) {
   bundleApi.patch(
     '/:id',
     {
-      summary: "Turn a bundle on or off and set the dealer's price (selling_price, null for the default, or profit over cost)",
+      summary: "Turn a bundle on or off and set the dealer's price (selling_price, null for the default, profit over cost, or markup_percent of cost)",
       permission: bundles.update,
       body: dealerBundleSchema,
       response: dealerBundleResponseSchema,

@@ -1,5 +1,13 @@
 import type { Knex } from 'knex';
-import { formatMinor, type DealerBundleResponse, type DealerCategoryResponse, type DealerProviderResponse } from '@app/contracts';
+import {
+  applyMarkup,
+  formatMinor,
+  MAX_MARKUP_BASIS_POINTS,
+  toBasisPoints,
+  type DealerBundleResponse,
+  type DealerCategoryResponse,
+  type DealerProviderResponse,
+} from '@app/contracts';
 import { decodeId, encodeId } from '../http/ids.ts';
 import { fieldError, notFound } from '../http/errors.ts';
 import { toDbTime } from '../database/time.ts';
@@ -310,23 +318,38 @@ export async function switchSelection(
  * reads"): under "Cost + Profit" the dealer pays the cost from its wallet, under "Profit Only" the
  * company does; either way a price below cost would sell at a loss.
  */
-function checkPrice(price: number, cost: number, field: 'selling_price' | 'profit') {
+function checkPrice(price: number, cost: number, field: 'selling_price' | 'profit' | 'markup_percent') {
   if (price < cost) throw fieldError(field, 'validation:dealer_price_below_cost', { cost: formatMinor(cost) });
+}
+
+/**
+ * The price at cost + markup (docs/decisions.md, "Percentage markup"): computed from the cost now
+ * and kept as the dealer's fixed price, like a fixed profit; a later cost change does not move it.
+ */
+function markedUp(cost: number, percent: number) {
+  const basisPoints = toBasisPoints(percent);
+  if (basisPoints === null || basisPoints <= 0 || basisPoints > MAX_MARKUP_BASIS_POINTS) throw fieldError('markup_percent', 'validation:markup_invalid');
+  const price = applyMarkup(cost, basisPoints);
+  // A price a number cannot hold exactly is refused, never stored rounded.
+  if (price === null) throw fieldError('markup_percent', 'validation:markup_price_too_large');
+  checkPrice(price, cost, 'markup_percent');
+  return price;
 }
 
 export async function updateDealerBundle(
   ctx: ServiceContext,
   dealerId: number,
   rawId: string | number,
-  input: { status?: 'active' | 'inactive'; selling_price?: number | null; profit?: number },
+  input: { status?: 'active' | 'inactive'; selling_price?: number | null; profit?: number; markup_percent?: number },
 ) {
   const bundle = await liveItem(ctx, 'bundles', rawId);
   const cost = Number(bundle.cost_price);
   const values: Record<string, unknown> = {};
   if (input.status) values.status = input.status;
-  if (input.profit !== undefined) values.selling_price = cost + input.profit;
+  if (input.markup_percent !== undefined) values.selling_price = markedUp(cost, input.markup_percent);
+  else if (input.profit !== undefined) values.selling_price = cost + input.profit;
   else if (input.selling_price !== undefined) values.selling_price = input.selling_price;
-  if (values.selling_price !== undefined && values.selling_price !== null)
+  if (input.markup_percent === undefined && values.selling_price !== undefined && values.selling_price !== null)
     checkPrice(values.selling_price as number, cost, input.profit !== undefined ? 'profit' : 'selling_price');
   const before = await upsertOwn(ctx, 'bundles', dealerId, bundle.id, values);
   if (values.status === 'active') await enableParents(ctx, dealerId, [bundle.category_id]);
@@ -336,7 +359,16 @@ export async function updateDealerBundle(
   };
   const was = { status: before?.status ?? 'inactive', selling_price: before?.selling_price ?? null };
   if (was.status !== after.status || Number(was.selling_price ?? -1) !== Number(after.selling_price ?? -1)) {
-    await recordActivity(ctx, { action: 'updated', subjectType: 'dealer_bundle', subjectId: bundle.id, description: `dealer ${dealerId}`, before: was, after });
+    // How the price was set, beside the price it gave.
+    const how = input.markup_percent !== undefined ? { markup_percent: input.markup_percent } : {};
+    await recordActivity(ctx, {
+      action: 'updated',
+      subjectType: 'dealer_bundle',
+      subjectId: bundle.id,
+      description: `dealer ${dealerId}`,
+      before: was,
+      after: { ...after, ...how },
+    });
   }
   return bundle.id as number;
 }
@@ -355,12 +387,19 @@ async function enableParents(ctx: ServiceContext, dealerId: number, categoryIds:
 
 /**
  * Bulk over one category's bundles (or one operator's, or the whole catalogue): turn them all on
- * or off, and/or price them all at cost + profit. One transaction; one log entry.
+ * or off, and/or price them all at cost + profit or cost + a markup percentage (each bundle's own
+ * cost). One transaction; one log entry.
  */
 export async function bulkDealerBundles(
   ctx: ServiceContext,
   dealerId: number,
-  input: { category_id?: string | number | null; provider_id?: string | number | null; status?: 'active' | 'inactive'; profit?: number },
+  input: {
+    category_id?: string | number | null;
+    provider_id?: string | number | null;
+    status?: 'active' | 'inactive';
+    profit?: number;
+    markup_percent?: number;
+  },
 ): Promise<{ affected: number }> {
   const qb = ctx
     .db('bundles')
@@ -384,17 +423,23 @@ export async function bulkDealerBundles(
   // Locked like a single change would lock them: a parallel cost change waits (MySQL).
   const bundles: { id: number; category_id: number; cost_price: number | string }[] = await qb.forShare();
   const now = toDbTime();
-  const rows = bundles.map((b) => ({
-    dealer_id: dealerId,
-    bundle_id: b.id,
-    status: input.status ?? 'inactive',
-    sort_order: 0,
-    ...(input.profit !== undefined ? { selling_price: Number(b.cost_price) + input.profit } : {}),
-    created_at: now,
-    updated_at: now,
-    deleted_at: null,
-  }));
-  const merge = [...(input.status ? ['status'] : []), ...(input.profit !== undefined ? ['selling_price'] : []), 'updated_at', 'deleted_at'];
+  const priceOf = (cost: number) =>
+    input.markup_percent !== undefined ? markedUp(cost, input.markup_percent) : input.profit !== undefined ? cost + input.profit : undefined;
+  const rows = bundles.map((b) => {
+    const price = priceOf(Number(b.cost_price));
+    return {
+      dealer_id: dealerId,
+      bundle_id: b.id,
+      status: input.status ?? 'inactive',
+      sort_order: 0,
+      ...(price !== undefined ? { selling_price: price } : {}),
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    };
+  });
+  const priced = input.profit !== undefined || input.markup_percent !== undefined;
+  const merge = [...(input.status ? ['status'] : []), ...(priced ? ['selling_price'] : []), 'updated_at', 'deleted_at'];
   for (let i = 0; i < rows.length; i += 200) {
     await ctx
       .db('dealer_bundles')

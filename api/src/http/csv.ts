@@ -29,15 +29,74 @@ export function zonedIsoTime(value: unknown, timeZone: string): string {
   return `${local}${minutes < 0 ? '-' : '+'}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
+/** A CSV column: `key` names it for the code (a header key ending in `_at` is a time), `label` is the header the reader sees. */
+export interface CsvColumn {
+  key: string;
+  label: string;
+}
+
+type Translate = (key: string, opts?: Record<string, unknown>) => unknown;
+
+/** Columns whose headers are in the request's language (api:csv.columns.<key>); a key without a translation is its own header. */
+export const csvColumns = (t: Translate, keys: string[]): CsvColumn[] =>
+  keys.map((key) => ({ key, label: String(t(`api:csv.columns.${key}`, { defaultValue: key })) }));
+
+/** An enumerated value of a CSV cell: written as its word, or as its code with `headers=keys` (sendCsv). */
+export class CsvWord {
+  constructor(
+    readonly code: string,
+    readonly word: string,
+  ) {}
+  toString(): string {
+    return this.word;
+  }
+}
+
+/** Groups whose words are the wallet statement's (api:statements.<group>), written once for both. */
+const WORDS_ELSEWHERE: Record<string, string> = { kinds: 'api:statements.kinds', types: 'api:statements.types' };
+
+/**
+ * A code written as a word in the request's language (api:csv.<group>.<code>: statuses, pricing ...;
+ * kinds and types are the statement's words). Empty stays empty; an unknown code is written as
+ * itself, never as an empty cell.
+ */
+export const csvWord = (t: Translate, group: string, code: unknown): CsvWord | '' =>
+  code === null || code === undefined || code === ''
+    ? ''
+    : new CsvWord(String(code), String(t(`${WORDS_ELSEWHERE[group] ?? `api:csv.${group}`}.${String(code)}`, { defaultValue: String(code) })));
+
+/** Several values in one cell (a sale's differences: "Amount differs | Missing"), still codes with `headers=keys`. */
+export const csvWords = (words: (CsvWord | '')[], separator = ' | '): CsvWord =>
+  new CsvWord(words.map((w) => (w === '' ? '' : w.code)).join(separator), words.map(String).join(separator));
+
+/**
+ * What a CSV's header row and enumerated cells are (the exports' `headers` query parameter): labels
+ * in the request's language and words (default, for people), or the columns' keys and the values'
+ * codes (`keys`, for scripts: the same file whatever the language).
+ */
+export type CsvHeaders = 'labels' | 'keys';
+
 /**
  * Sends rows as a UTF-8 CSV download (with a BOM so spreadsheets read Arabic and Somali names right).
- * With a time zone, every column whose header ends in `_at` (created_at ...) is written in that
- * zone with its offset (zonedIsoTime): every export shows the company's clock, not UTC.
+ * The header row is the columns' labels (the request's language: csvColumns) and enumerated cells
+ * their words (csvWord); with `headers: 'keys'` (the request's `headers=keys`, passed by the route)
+ * the columns' keys and the cells' codes instead. With a time zone, every column whose key ends in
+ * `_at` (created_at ...) is written in that zone with its offset (zonedIsoTime): every export shows
+ * the company's clock, not UTC. A bare string is a column whose key is its label.
  */
-export function sendCsv(res: Response, filename: string, header: string[], rows: unknown[][], opts: { timeZone?: string } = {}): void {
-  const times = opts.timeZone ? header.map((h, i) => (h.endsWith('_at') ? i : -1)).filter((i) => i >= 0) : [];
-  const cells = (r: unknown[]) => (times.length ? r.map((v, i) => (times.includes(i) ? zonedIsoTime(v, opts.timeZone!) : v)) : r);
+export function sendCsv(
+  res: Response,
+  filename: string,
+  columns: (CsvColumn | string)[],
+  rows: unknown[][],
+  opts: { timeZone?: string; headers?: CsvHeaders } = {},
+): void {
+  const keys = opts.headers === 'keys';
+  const cols = columns.map((c) => (typeof c === 'string' ? { key: c, label: c } : c));
+  const times = opts.timeZone ? cols.map((c, i) => (c.key.endsWith('_at') ? i : -1)).filter((i) => i >= 0) : [];
+  const cell = (v: unknown, i: number) => (times.includes(i) ? zonedIsoTime(v, opts.timeZone!) : keys && v instanceof CsvWord ? v.code : v);
   res.setHeader('Content-Type', 'text/csv; charset=utf-8');
   res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
-  res.status(200).send(`\uFEFF${[header.join(','), ...rows.map((r) => cells(r).map(csvField).join(','))].join('\r\n')}\r\n`);
+  const header = cols.map((c) => csvField(keys ? c.key : c.label)).join(',');
+  res.status(200).send(`\uFEFF${[header, ...rows.map((r) => r.map(cell).map(csvField).join(','))].join('\r\n')}\r\n`);
 }

@@ -1774,6 +1774,7 @@ export interface operations {
            *           "payment_reference": null,
            *           "operator_reference": null,
            *           "failure_reason": null,
+           *           "failure_summary": null,
            *           "payment_state": "none",
            *           "payment_flow": "wallet",
            *           "delivery_state": "none",
@@ -1834,7 +1835,10 @@ export interface operations {
               /** @enum {string} */
               delivery_state: 'none' | 'sent' | 'processing' | 'delivered' | 'failed';
               failed_at: string | null;
+              /** @description What was recorded when it failed: free text, often the vendor's own words (English) */
               failure_reason: string | null;
+              /** @description Why it failed, from its state, in the request language; null unless it failed */
+              failure_summary: string | null;
               /** @description The exchange rate the aggregator applied, as it wrote it. Only staff with "view bundles prices" */
               fx_rate?: string | null;
               /** @description What the payment gateway said it took (WaafiPay txAmount), in gateway_currency; null when it did not say */
@@ -1996,7 +2000,10 @@ export interface operations {
               /** @enum {string} */
               delivery_state: 'none' | 'sent' | 'processing' | 'delivered' | 'failed';
               failed_at: string | null;
+              /** @description What was recorded when it failed: free text, often the vendor's own words (English) */
               failure_reason: string | null;
+              /** @description Why it failed, from its state, in the request language; null unless it failed */
+              failure_summary: string | null;
               /** @description The exchange rate the aggregator applied, as it wrote it. Only staff with "view bundles prices" */
               fx_rate?: string | null;
               /** @description What the payment gateway said it took (WaafiPay txAmount), in gateway_currency; null when it did not say */
@@ -2121,6 +2128,7 @@ export interface operations {
            *         "payment_reference": null,
            *         "operator_reference": null,
            *         "failure_reason": null,
+           *         "failure_summary": null,
            *         "payment_state": "none",
            *         "payment_flow": "wallet",
            *         "delivery_state": "none",
@@ -2174,7 +2182,10 @@ export interface operations {
               /** @enum {string} */
               delivery_state: 'none' | 'sent' | 'processing' | 'delivered' | 'failed';
               failed_at: string | null;
+              /** @description What was recorded when it failed: free text, often the vendor's own words (English) */
               failure_reason: string | null;
+              /** @description Why it failed, from its state, in the request language; null unless it failed */
+              failure_summary: string | null;
               /** @description The exchange rate the aggregator applied, as it wrote it. Only staff with "view bundles prices" */
               fx_rate?: string | null;
               /** @description What the payment gateway said it took (WaafiPay txAmount), in gateway_currency; null when it did not say */
@@ -2350,6 +2361,7 @@ export interface operations {
            *         "payment_reference": null,
            *         "operator_reference": "RL-88421907",
            *         "failure_reason": null,
+           *         "failure_summary": null,
            *         "payment_state": "none",
            *         "payment_flow": "wallet",
            *         "delivery_state": "delivered",
@@ -2403,7 +2415,10 @@ export interface operations {
               /** @enum {string} */
               delivery_state: 'none' | 'sent' | 'processing' | 'delivered' | 'failed';
               failed_at: string | null;
+              /** @description What was recorded when it failed: free text, often the vendor's own words (English) */
               failure_reason: string | null;
+              /** @description Why it failed, from its state, in the request language; null unless it failed */
+              failure_summary: string | null;
               /** @description The exchange rate the aggregator applied, as it wrote it. Only staff with "view bundles prices" */
               fx_rate?: string | null;
               /** @description What the payment gateway said it took (WaafiPay txAmount), in gateway_currency; null when it did not say */

@@ -94,11 +94,11 @@ describe('profit of a sale that was not delivered and kept', () => {
       .split('\r\n');
     const columns = header.split(',');
     const at = (name: string) => columns.indexOf(name);
-    const byId = new Map(lines.map((l) => l.split(',')).map((c) => [Number(c[at('id')]), c]));
-    expect(byId.get(sales.completed)![at('profit')]).toBe('0.15');
-    expect(byId.get(sales.not_delivered)![at('profit')]).toBe('0.00');
-    expect(byId.get(sales.refunded_by_hand)![at('profit')]).toBe('0.00');
-    expect([...byId.values()].reduce((sum, c) => sum + Number(c[at('profit')]), 0)).toBeCloseTo(0.15);
+    const byId = new Map(lines.map((l) => l.split(',')).map((c) => [Number(c[at('ID')]), c]));
+    expect(byId.get(sales.completed)![at('Profit')]).toBe('0.15');
+    expect(byId.get(sales.not_delivered)![at('Profit')]).toBe('0.00');
+    expect(byId.get(sales.refunded_by_hand)![at('Profit')]).toBe('0.00');
+    expect([...byId.values()].reduce((sum, c) => sum + Number(c[at('Profit')]), 0)).toBeCloseTo(0.15);
 
     const failed = await h
       .http()
@@ -110,6 +110,6 @@ describe('profit of a sale that was not delivered and kept', () => {
       .split('\r\n')
       .slice(1);
     expect(failedLines).toHaveLength(1);
-    expect(failedLines[0].split(',')[at('profit')]).toBe('0.00');
+    expect(failedLines[0].split(',')[at('Profit')]).toBe('0.00');
   });
 });

@@ -148,7 +148,7 @@ export async function findRecharge(ctx: ServiceContext, rawId: string | number):
   return row;
 }
 
-const presentOne = async (ctx: ServiceContext, id: number) => presentRecharge(await findRecharge(ctx, id), seesCost(ctx), companyView(ctx));
+const presentOne = async (ctx: ServiceContext, id: number) => presentRecharge(await findRecharge(ctx, id), seesCost(ctx), companyView(ctx), ctx.t);
 
 /** A page of the filtered sales, by `sort` (default id: newest first unless `order` is asc). */
 export async function listRecharges(ctx: ServiceContext, f: RechargeFilters, p: RechargePageRequest): Promise<Page<RechargeResponse>> {
@@ -165,7 +165,7 @@ export async function listRecharges(ctx: ServiceContext, f: RechargeFilters, p: 
     .limit(perPage)
     .offset((page - 1) * perPage);
   return {
-    data: rows.map((r) => presentRecharge(r, seesCost(ctx), companyView(ctx))),
+    data: rows.map((r) => presentRecharge(r, seesCost(ctx), companyView(ctx), ctx.t)),
     meta: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) },
   };
 }
@@ -175,7 +175,7 @@ export async function exportRecharges(ctx: ServiceContext, f: RechargeFilters, l
   const { qb, timezone } = await filtered(ctx, f);
   const rows: RechargeListRow[] = await qb.orderBy('recharges.id', 'desc').limit(limit);
   const cost = seesCost(ctx);
-  return { rows: rows.map((r) => presentRecharge(r, cost, companyView(ctx))), seesCost: cost, timezone };
+  return { rows: rows.map((r) => presentRecharge(r, cost, companyView(ctx), ctx.t)), seesCost: cost, timezone };
 }
 
 /** How many sales wait for a person (the console's badge). */
@@ -200,7 +200,7 @@ export async function rechargeDetail(ctx: ServiceContext, rawId: string | number
   // The gateway's and the aggregator's traffic is the company's: dealers see their sale, not it.
   const calls: RemoteCallRow[] = isDealer(ctx.actor) ? [] : await ctx.db('remote_calls').where('recharge_id', row.id).orderBy('id').limit(500);
   return {
-    recharge: presentRecharge(row, seesCost(ctx), companyView(ctx)),
+    recharge: presentRecharge(row, seesCost(ctx), companyView(ctx), ctx.t),
     timeline,
     transactions: transactions.map(presentTransaction),
     remote_calls: calls.map(presentRemoteCall),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   API_KEY_MODES,
+  csvExportParams,
   dateParam,
   listParams,
   rechargeResponseSchema,
@@ -14,7 +15,7 @@ import {
   type SettleRechargeInput,
 } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
-import { sendCsv } from '../http/csv.ts';
+import { csvColumns, csvWord, sendCsv, type CsvHeaders } from '../http/csv.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { zonedDay } from '../database/time.ts';
 import {
@@ -72,10 +73,16 @@ export function rechargeRoutes(registry: OpenApiRegistry, money: RechargeMoney =
 
   api.get(
     '/export',
-    { summary: 'The filtered recharges as CSV (up to 50,000 rows)', permission: 'view recharges', query: listQuery, response: null, downloads: ['text/csv'] },
+    {
+      summary: 'The filtered recharges as CSV (up to 50,000 rows)',
+      permission: 'view recharges',
+      query: listQuery.extend(csvExportParams),
+      response: null,
+      downloads: ['text/csv'],
+    },
     async (req, ctx, res) => {
       const { rows, seesCost: cost, timezone } = await exportRecharges(ctx, filtersOf(req.query), EXPORT_LIMIT);
-      const header = [
+      const header = csvColumns(ctx.t, [
         'id',
         'reference',
         'created_at',
@@ -89,8 +96,9 @@ export function rechargeRoutes(registry: OpenApiRegistry, money: RechargeMoney =
         'currency',
         'payment_reference',
         'operator_reference',
+        'failure_summary',
         'failure_reason',
-      ];
+      ]);
       const lines = rows.map((r) => [
         r.id,
         r.reference,
@@ -99,15 +107,19 @@ export function rechargeRoutes(registry: OpenApiRegistry, money: RechargeMoney =
         r.provider_name,
         r.bundle_name,
         r.phone,
-        r.status,
+        csvWord(ctx.t, 'statuses', r.status),
         r.amount,
         ...(cost ? [r.cost, r.profit] : []),
         r.currency,
         r.payment_reference,
         r.operator_reference,
+        r.failure_summary,
         r.failure_reason,
       ]);
-      sendCsv(res, `recharges-${zonedDay(new Date(), timezone)}.csv`, header, lines, { timeZone: timezone });
+      sendCsv(res, `recharges-${zonedDay(new Date(), timezone)}.csv`, header, lines, {
+        timeZone: timezone,
+        headers: (req.query as { headers?: CsvHeaders }).headers,
+      });
     },
   );
 

@@ -342,6 +342,41 @@ function outcomeOf(r: RechargeRow): { outcome: CustomerOutcome; money: CustomerM
   return { outcome: waited > 60_000 ? 'delayed' : 'delivering', money: held() };
 }
 
+/** The cases of a failed sale as staff read it (api:recharge_failures.*), one sentence each. */
+export type FailureCase =
+  | 'declined'
+  | 'payment_not_started'
+  | 'refund_due'
+  | 'settled_in_review'
+  | 'no_route'
+  | 'wallet_refunded'
+  | 'wallet_not_debited'
+  | 'returned'
+  | 'nothing_taken'
+  | 'payment_open';
+
+/**
+ * Why a sale failed, for staff, from its state (customerOutcome's, then what staff act on):
+ * failure_reason is free text, often the vendor's own English, so the console and the CSV show
+ * this sentence in the reader's language and keep that text beside it. Money still to pay back by
+ * hand comes first (someone must act); "No route can deliver this bundle" is our own text
+ * (sale-steps.ts deliver). Null when the sale did not fail (a delivered sale refunded by hand too).
+ */
+export function failureCase(r: RechargeRow): FailureCase | null {
+  if (r.status !== 'failed' && r.status !== 'refunded') return null;
+  const { outcome, money, detail } = customerOutcome(r);
+  if (outcome === 'declined') return 'declined';
+  if (outcome !== 'not_delivered') return null;
+  if (money === 'to_be_paid_back') return 'refund_due';
+  if (detail === 'payment_not_started') return 'payment_not_started';
+  if (r.review_outcome === 'not_delivered') return 'settled_in_review';
+  if (r.failure_reason?.startsWith('No route can deliver this bundle')) return 'no_route';
+  // failRecharge credits back a wallet debit and marks the sale refunded; a sale never debited (a
+  // zero-cost bundle, or one that failed before its debit) stays failed: nothing went back.
+  if (r.payment_flow === 'wallet') return r.status === 'refunded' ? 'wallet_refunded' : 'wallet_not_debited';
+  return money === 'returned' ? 'returned' : money === 'nothing_taken' ? 'nothing_taken' : 'payment_open';
+}
+
 export function presentPublic(r: RechargeRow, t: (key: string) => string): PublicRecharge {
   const { outcome, money, detail } = customerOutcome(r);
   const message = t(
@@ -416,7 +451,10 @@ export function presentRecharge(
   r: RechargeListRow,
   seesCost: boolean,
   company: { cost: boolean; margin: boolean } = { cost: false, margin: false },
+  /** The request's language: failure_summary is always a sentence, never a raw case code. */
+  t: (key: string) => unknown,
 ): RechargeResponse {
+  const failed = failureCase(r);
   return {
     id: r.id,
     h_id: encodeId(r.id),
@@ -458,6 +496,7 @@ export function presentRecharge(
     payment_reference: r.payment_reference ?? null,
     operator_reference: r.operator_reference ?? null,
     failure_reason: r.failure_reason ?? null,
+    failure_summary: failed ? String(t(`api:recharge_failures.${failed}`)) : null,
     payment_state: r.payment_state ?? 'none',
     payment_flow: r.payment_flow ?? null,
     delivery_state: r.delivery_state ?? 'none',

@@ -340,7 +340,7 @@ describe('the console: list, detail, retry, refund', () => {
     expect(byPhone.body.meta.total).toBeGreaterThanOrEqual(2);
     const csv = await h.http().get(`/api/v1/recharges/export?dealer_id=${a.dealerId}`).set(bearer(root));
     expect(csv.text.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe(
-      'id,reference,created_at,dealer,provider,bundle,phone,status,amount,cost,profit,currency,payment_reference,operator_reference,failure_reason',
+      "ID,Reference,Created at,Dealer,Operator,Bundle,Phone,Status,Amount,Cost,Profit,Currency,Payment reference,Operator reference,Failure reason,Vendor's words",
     );
     // created_at on the company's clock (Africa/Mogadishu, +03:00), the same instant as the list's UTC time.
     const [first] = csv.text

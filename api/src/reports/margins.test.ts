@@ -264,12 +264,23 @@ describe('GET /reports/margins', () => {
         .trim()
         .split('\r\n'),
     ).toEqual([
-      'route,count,revenue,list_profit,gateway_charges,aggregator_cost,margin,unknown_cost',
+      'Delivery route,Count,Revenue,List profit,Gateway charges,Aggregator cost,Margin,Sales with unknown cost',
       'reloadly,3,5.00,1.40,0.02,1.56,0.42,1',
       'dtone,1,2.00,0.50,0.02,1.50,0.48,0',
       'sandbox,1,1.50,0.30,0.01,0.00,0.00,1',
-      'total,5,8.50,2.20,0.05,3.06,0.90,2',
+      'Total,5,8.50,2.20,0.05,3.06,0.90,2',
     ]);
+    const lines = async (lng: string) =>
+      (await margins(root, `group_by=route&format=csv&lng=${lng}`)).text
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n');
+    const arabic = await lines('ae');
+    expect(arabic[0]).toBe('مسار التسليم,العدد,الإيراد,الربح حسب القائمة,رسوم بوابة الدفع,تكلفة المجمّع,الهامش,مبيعات بتكلفة غير معروفة');
+    expect(arabic.at(-1)).toBe('المجموع,5,8.50,2.20,0.05,3.06,0.90,2');
+    const somali = await lines('so');
+    expect(somali[0].split(',')[0]).toBe('Waddada gaarsiinta');
+    expect(somali.at(-1)).toBe('Wadarta,5,8.50,2.20,0.05,3.06,0.90,2');
   });
 
   it('is the company’s: a dealer is refused (even holding both permissions), so is staff without cost prices; a bad grouping is a validation error', async () => {

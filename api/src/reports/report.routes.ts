@@ -1,8 +1,8 @@
 import type { Response } from 'express';
 import { z } from 'zod';
-import { dateParam, missedSalesSummarySchema, RECHARGE_STATUSES } from '@app/contracts';
+import { csvExportParams, dateParam, missedSalesSummarySchema, RECHARGE_STATUSES } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
-import { sendCsv } from '../http/csv.ts';
+import { csvColumns, csvWord, sendCsv, type CsvHeaders } from '../http/csv.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { fieldError, forbidden } from '../http/errors.ts';
 import type { ServiceContext } from '../platform/context.ts';
@@ -22,6 +22,7 @@ const salesQuery = z.object({
   status: z.enum([...RECHARGE_STATUSES, 'all'], { message: 'validation:recharge_status_invalid' }).optional(),
   payment_method_id: z.string().optional(),
   format: z.enum(['json', 'csv'], { message: 'validation:invalid_value' }).optional(),
+  ...csvExportParams,
 });
 
 const marginFigures = {
@@ -40,10 +41,24 @@ const marginsQuery = z.object({
   dealer_id: z.string().optional(),
   provider_id: z.string().optional(),
   format: z.enum(['json', 'csv'], { message: 'validation:invalid_value' }).optional(),
+  ...csvExportParams,
 });
 
-/** The dashboard's answer: the figures below, and `missed_sales` (sales an empty wallet refused today). */
-const dashboardResponse = z.object({ currency: z.string(), timezone: z.string(), missed_sales: missedSalesSummarySchema }).catchall(z.unknown());
+/** The dashboard's answer: the figures below, `missed_sales` (sales an empty wallet refused today) and, for staff, `attention`. */
+const dashboardResponse = z
+  .object({
+    currency: z.string(),
+    timezone: z.string(),
+    missed_sales: missedSalesSummarySchema,
+    attention: z
+      .object({
+        money_requests: z.number().int().nullable().describe("Top-up and payout requests waiting for a decision; null without 'review wallet top-ups'"),
+        below_alert: z.number().int().nullable().describe("Live wallets under their low-balance alert; null without 'view wallets'"),
+      })
+      .optional()
+      .describe('Staff only (absent for a dealer): what waits for someone, as the Wallets menu badges count it'),
+  })
+  .catchall(z.unknown());
 
 /** The range asked for, in company days; by default the last 30 days. */
 function range(q: Record<string, unknown>, timeZone: string) {
@@ -109,18 +124,21 @@ export function reportRoutes(registry: OpenApiRegistry) {
       const report = await salesReport(ctx, filters, timezone);
       if (q.format === 'csv') {
         const seesCost = report.totals.cost !== undefined;
-        const header = [filters.group_by, 'count', 'revenue', ...(seesCost ? ['cost'] : []), 'profit'];
-        const line = (label: string, r: { count: number; revenue: string; cost?: string; profit: string }) => [
+        const header = csvColumns(ctx.t, [filters.group_by, 'count', 'revenue', ...(seesCost ? ['cost'] : []), 'profit']);
+        const line = (label: unknown, r: { count: number; revenue: string; cost?: string; profit: string }) => [
           label,
           r.count,
           r.revenue,
           ...(seesCost ? [r.cost] : []),
           r.profit,
         ];
-        sendCsv(res, `sales-${filters.from}-${filters.to}-by-${filters.group_by}.csv`, header, [
-          ...report.rows.map((r) => line(String(r.label), r as never)),
-          line('total', report.totals),
-        ]);
+        sendCsv(
+          res,
+          `sales-${filters.from}-${filters.to}-by-${filters.group_by}.csv`,
+          header,
+          [...report.rows.map((r) => line(String(r.label), r as never)), line(csvWord(ctx.t, 'words', 'total'), report.totals)],
+          { headers: q.headers as CsvHeaders | undefined },
+        );
         return;
       }
       return { data: { from: filters.from, to: filters.to, group_by: filters.group_by, ...report } };
@@ -157,12 +175,17 @@ export function reportRoutes(registry: OpenApiRegistry) {
       const report = await marginsReport(ctx, filters, timezone);
       if (q.format === 'csv') {
         type Figures = (typeof report)['totals'];
-        const line = (label: string, r: Figures) => [label, r.count, r.revenue, r.list_profit, r.gateway_charges, r.aggregator_cost, r.margin, r.unknown_cost];
+        const line = (label: unknown, r: Figures) => [label, r.count, r.revenue, r.list_profit, r.gateway_charges, r.aggregator_cost, r.margin, r.unknown_cost];
         sendCsv(
           res,
           `margins-${filters.from}-${filters.to}-by-${filters.group_by}.csv`,
-          [filters.group_by, 'count', 'revenue', 'list_profit', 'gateway_charges', 'aggregator_cost', 'margin', 'unknown_cost'],
-          [...report.rows.map((r) => line(r.label, r)), line('total', report.totals)],
+          csvColumns(ctx.t, [filters.group_by, 'count', 'revenue', 'list_profit', 'gateway_charges', 'aggregator_cost', 'margin', 'unknown_cost']),
+          // Sales of no dealer, provider or route are grouped as `none` (margins.service.ts).
+          [
+            ...report.rows.map((r) => line(r.key === 'none' ? csvWord(ctx.t, 'words', 'none') : r.label, r)),
+            line(csvWord(ctx.t, 'words', 'total'), report.totals),
+          ],
+          { headers: q.headers as CsvHeaders | undefined },
         );
         return;
       }
@@ -176,7 +199,7 @@ export function reportRoutes(registry: OpenApiRegistry) {
       summary:
         'Profit per dealer over a date range (a dealer: its own); with dealer_id, per bundle too; format=csv exports the rows shown (per bundle for one dealer; with "export reports")',
       permission: 'view dealer profit report',
-      query: salesQuery.pick({ from: true, to: true, dealer_id: true, format: true }),
+      query: salesQuery.pick({ from: true, to: true, dealer_id: true, format: true, headers: true }),
       downloads: ['text/csv'],
       errors: { 403: "Without the permission to read the report, or format=csv without 'export reports'" },
       response: z.record(z.string(), z.unknown()),
@@ -194,9 +217,14 @@ export function reportRoutes(registry: OpenApiRegistry) {
         const tail = ['count', 'revenue', ...(seesCost ? ['cost'] : []), 'profit'];
         const [header, rows] = report.bundles
           ? [['provider', 'bundle', ...tail], report.bundles.map((b) => [b.provider, b.name, ...sums(b)])]
-          : [['dealer', 'dealer_code', 'pricing_model', ...tail], report.rows.map((d) => [d.dealer.name, d.dealer.dealer_code, d.pricing_model, ...sums(d)])];
-        const total = ['total', ...(report.bundles ? [''] : ['', '']), ...sums(report.totals)];
-        sendCsv(res, `dealer-profit-${r.from}-${r.to}${report.bundles ? '-by-bundle' : ''}.csv`, header, [...rows, total]);
+          : [
+              ['dealer', 'dealer_code', 'pricing_model', ...tail],
+              report.rows.map((d) => [d.dealer.name, d.dealer.dealer_code, csvWord(ctx.t, 'pricing', d.pricing_model), ...sums(d)]),
+            ];
+        const total = [csvWord(ctx.t, 'words', 'total'), ...(report.bundles ? [''] : ['', '']), ...sums(report.totals)];
+        sendCsv(res, `dealer-profit-${r.from}-${r.to}${report.bundles ? '-by-bundle' : ''}.csv`, csvColumns(ctx.t, header), [...rows, total], {
+          headers: q.headers as CsvHeaders | undefined,
+        });
         return;
       }
       return { data: { ...r, ...report } };

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { formatMinor } from '@app/contracts';
+import { formatMinor, type Permission } from '@app/contracts';
 import { decodeId, encodeId } from '../http/ids.ts';
 import { fromDbTime, startOfZonedDay, toDbTime, zonedDay } from '../database/time.ts';
 import { isDealer, type ServiceContext } from '../platform/context.ts';
@@ -7,6 +7,8 @@ import { timeBucket, totalsBucket, type TimeGroup } from './time-buckets.ts';
 import { followZone, IN_FLIGHT_STATUSES, isInFlight, readDayTotalsState, totalsCover, type DayTotalsState } from './day-totals.ts';
 import { dealerRef } from '../users/dealer-ref.ts';
 import { missedSalesSummary } from '../wallets/missed-sales.ts';
+import { belowAlertCount } from '../wallets/wallet.service.ts';
+import { pendingRequestCount } from '../wallets/top-up-requests.ts';
 import { floatAlerts } from '../aggregators/float.service.ts';
 import { marginSummary, seesMargin } from './margins.service.ts';
 
@@ -345,7 +347,9 @@ export async function dashboard(ctx: ServiceContext, timeZone: string, opts: Rep
   // Live money only: a test wallet's sandbox balance is nobody's.
   const walletQuery = db('wallets').where('mode', 'live');
   if (isDealer(ctx.actor)) walletQuery.where('dealer_id', ctx.actor.id!);
-  const [monthRows, todayRows, series, latest, wallet, pricingRow, thresholdRow, missed, margin] = await Promise.all([
+  const staff = !isDealer(ctx.actor);
+  const can = (permission: Permission) => staff && ctx.actor.permissions.has(permission);
+  const [monthRows, todayRows, series, latest, wallet, pricingRow, thresholdRow, missed, margin, moneyRequests, belowAlert] = await Promise.all([
     grouped(monthStart),
     grouped(today),
     salesReport(ctx, { from: thirtyAgo, to: today, group_by: 'day' }, timeZone, { totals: false, live: opts.live, state }),
@@ -365,6 +369,9 @@ export async function dashboard(ctx: ServiceContext, timeZone: string, opts: Rep
     missedSalesSummary(ctx, timeZone),
     // The company's real margin (margins.service.ts): staff who may see it only.
     seesMargin(ctx.actor) ? marginSummary(ctx, thirtyAgo, today, timeZone) : Promise.resolve(null),
+    // What waits for staff (the same counts as the Wallets menu's badges), each for its permission only.
+    can('review wallet top-ups') ? pendingRequestCount(ctx) : Promise.resolve(null),
+    can('view wallets') ? belowAlertCount(ctx) : Promise.resolve(null),
   ]);
   type G = {
     status: string;
@@ -467,5 +474,7 @@ export async function dashboard(ctx: ServiceContext, timeZone: string, opts: Rep
     // Staff who watch the delivery routes: the aggregators whose float was last read below its threshold.
     ...(!isDealer(ctx.actor) && ctx.actor.permissions.has('view delivery routes') ? { floats: await floatAlerts(db as Knex) } : {}),
     ...(margin ? { margin: { last_30_days: margin } } : {}),
+    // Staff: requests waiting for a decision and dealers under their low-balance alert (null without the permission).
+    ...(staff ? { attention: { money_requests: moneyRequests, below_alert: belowAlert } } : {}),
   };
 }

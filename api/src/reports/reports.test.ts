@@ -137,7 +137,25 @@ describe('GET /reports/sales', () => {
         .replace(/^\uFEFF/, '')
         .trim()
         .split('\r\n'),
-    ).toEqual(['month,count,revenue,cost,profit', '2026-10,1,1.00,0.80,0.20', '2026-11,3,6.00,4.30,1.70', 'total,4,7.00,5.10,1.90']);
+    ).toEqual(['Month,Count,Revenue,Cost,Profit', '2026-10,1,1.00,0.80,0.20', '2026-11,3,6.00,4.30,1.70', 'Total,4,7.00,5.10,1.90']);
+    // In the reader's language: headers and the total's label; the figures as they are.
+    const lines = async (lng: string) =>
+      (await sales(root, `group_by=month&format=csv&lng=${lng}`)).text
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n');
+    expect(await lines('ae')).toEqual([
+      'الشهر,العدد,الإيراد,التكلفة,الربح',
+      '2026-10,1,1.00,0.80,0.20',
+      '2026-11,3,6.00,4.30,1.70',
+      'المجموع,4,7.00,5.10,1.90',
+    ]);
+    expect(await lines('so')).toEqual([
+      "Bisha,Tirada,Dakhliga,Kharashka,Faa'iidada",
+      '2026-10,1,1.00,0.80,0.20',
+      '2026-11,3,6.00,4.30,1.70',
+      'Wadarta,4,7.00,5.10,1.90',
+    ]);
     const bad = await h.http().get('/api/v1/reports/sales?from=2026-11-09&to=2026-10-31&group_by=year').set(bearer(root));
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toMatchObject({ group_by: ['Group by day, week, month, provider, bundle or dealer'] });
@@ -189,14 +207,29 @@ describe('GET /reports/dealer-profit', () => {
     expect(allCsv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(allCsv.headers['content-disposition']).toContain('dealer-profit-2026-10-31-2026-11-09.csv');
     const [header, ...rest] = csvLines(allCsv);
-    expect(header).toBe('dealer,dealer_code,pricing_model,count,revenue,cost,profit');
-    expect(rest.map((l) => [l.split(',')[0], l.split(',').at(-1)])).toEqual([
-      ['Dealer REPB', '1.50'],
-      ['Dealer REPA', '0.40'],
-      ['total', '1.90'],
+    expect(header).toBe('Dealer,Dealer code,Pricing model,Count,Revenue,Cost,Profit');
+    expect(rest.map((l) => [l.split(',')[0], l.split(',')[2], l.split(',').at(-1)])).toEqual([
+      ['Dealer REPB', expect.stringMatching(/^(Cost \+ Profit|Profit Only)$/), '1.50'],
+      ['Dealer REPA', expect.stringMatching(/^(Cost \+ Profit|Profit Only)$/), '0.40'],
+      ['Total', '', '1.90'],
     ]);
+    // The pricing model by the names of SPEC section 9, in the reader's language.
+    const inLanguage = async (lng: string) =>
+      csvLines(await h.http().get(`/api/v1/reports/dealer-profit?from=2026-10-31&to=2026-11-09&format=csv&lng=${lng}`).set(bearer(root)));
+    const arabic = await inLanguage('ae');
+    expect(arabic[0]).toBe('الوكيل,رمز الوكيل,نموذج التسعير,العدد,الإيراد,التكلفة,الربح');
+    expect(arabic.slice(1).map((l) => l.split(',')[2])).toEqual([
+      ...rest.slice(0, -1).map((l) => (l.split(',')[2] === 'Profit Only' ? 'الربح فقط' : 'التكلفة + الربح')),
+      '',
+    ]);
+    expect(arabic.at(-1)!.split(',')[0]).toBe('المجموع');
+    const somali = await inLanguage('so');
+    expect(somali[0]).toBe("Wakiilka,Koodka wakiilka,Qaabka qiimaynta,Tirada,Dakhliga,Kharashka,Faa'iidada");
+    expect(somali.slice(1, -1).map((l) => l.split(',')[2])).toEqual(
+      rest.slice(0, -1).map((l) => (l.split(',')[2] === 'Profit Only' ? "Faa'iido Kaliya" : "Kharash + Faa'iido")),
+    );
     const mineCsv = csvLines(await h.http().get('/api/v1/reports/dealer-profit?from=2026-10-31&to=2026-11-09&format=csv').set(bearer(a.token)));
-    expect(mineCsv[0]).toMatch(/^provider,bundle,count,revenue,(cost,)?profit$/);
+    expect(mineCsv[0]).toMatch(/^Operator,Bundle,Count,Revenue,(Cost,)?Profit$/);
     expect(mineCsv.slice(1).map((l) => [l.split(',')[1], l.split(',').at(-1)])).toEqual([
       ['1 GB', '0.40'],
       ['', '0.40'],

@@ -66,6 +66,7 @@ const RECHARGE_EXAMPLE = {
   payment_reference: null,
   operator_reference: null,
   failure_reason: null,
+  failure_summary: null,
   payment_state: 'none',
   payment_flow: 'wallet',
   delivery_state: 'none',

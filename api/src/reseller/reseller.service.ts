@@ -66,7 +66,7 @@ const FIELD_NAMES: Record<string, string> = { payment_method_id: 'payment.method
 
 async function presentById(ctx: ServiceContext, db: Db, id: number): Promise<RechargeResponse> {
   const row: RechargeListRow = await rechargeQuery(db).where('recharges.id', id).first();
-  return presentRecharge(row, ctx.actor.permissions.has('view bundles prices'));
+  return presentRecharge(row, ctx.actor.permissions.has('view bundles prices'), undefined, ctx.t);
 }
 
 /**
@@ -107,7 +107,7 @@ export async function resellerRechargeByReference(ctx: ServiceContext, reference
         .first()
     : undefined;
   if (!row) throw notFound('api:recharges.not_found');
-  return presentRecharge(row, ctx.actor.permissions.has('view bundles prices'));
+  return presentRecharge(row, ctx.actor.permissions.has('view bundles prices'), undefined, ctx.t);
 }
 
 /**

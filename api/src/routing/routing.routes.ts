@@ -5,7 +5,9 @@ import {
   aggregatorProductResponseSchema,
   aggregatorSyncResponseSchema,
   AGGREGATORS,
+  connectorModeResponseSchema,
   connectorResponseSchema,
+  type ConnectorMode,
   providerRoutesResponseSchema,
   providerRoutesSchema,
   type Aggregator,
@@ -19,6 +21,7 @@ import { PaymentGateways } from '../connectors/payments/payment-gateways.ts';
 import type { RechargeMoney } from '../recharges/recharge.routes.ts';
 import { listAggregatorProducts, syncAggregators, type ProductFilters } from './aggregator-catalogue.ts';
 import { readProviderRoutes, replaceProviderRoutes } from './provider-routes.ts';
+import { smsMode } from '../sms/sms-config.ts';
 
 /** What this process delivers and charges through (the routes, the sync and the connectors list read it). */
 export interface RoutingDeps {
@@ -46,7 +49,8 @@ const syncBody = z.object({ aggregators: z.array(z.enum(AGGREGATORS, { message: 
 /**
  * /internet-providers/{id}/routes, /aggregators/{aggregator}/products, /aggregators/sync and
  * /connectors (docs/integrations.md, "Routes and the aggregators' catalogues"). Staff only: routes
- * and catalogues carry wholesale prices.
+ * and catalogues carry wholesale prices; /connectors/mode (live or sandbox, nothing more) is for
+ * every dashboard reader.
  */
 export function routingRoutes(registry: OpenApiRegistry, deps: RoutingDeps, money: RechargeMoney = {}) {
   const providers = new ApiRouter(registry, '/internet-providers', 'Delivery routes');
@@ -121,6 +125,18 @@ export function routingRoutes(registry: OpenApiRegistry, deps: RoutingDeps, mone
 
   const connectors = new ApiRouter(registry, '/connectors', 'Delivery routes');
   connectors.get(
+    '/mode',
+    {
+      summary: 'Whether payments, deliveries and SMS receipts are real (live) or stand-ins (sandbox) on this server',
+      description:
+        "payments: live when every gateway that takes new charges is real, sandbox when none is, mixed otherwise (e.g. a real eDahab beside the stand-in gateway: customers paying by eDahab are charged, the others are not). deliveries: live when every aggregator that may deliver is real, sandbox when none is, mixed otherwise, none when no aggregator may deliver (real payments and no real aggregator: every sale fails undelivered). sms: live (Africa's Talking), sandbox (the embedded stand-in) or off (no receipts are written). Every console user who sees the dashboard may read it: a dealer's customers are charged or not by it.",
+      permission: 'view dashboard',
+      response: connectorModeResponseSchema,
+    },
+    // Read at each request, like the list below.
+    async () => ({ data: connectorMode({ ...deps, gateways: deps.gateways ?? (money.payment ? PaymentGateways.from(money.payment) : undefined) }) }),
+  );
+  connectors.get(
     '/',
     {
       summary: 'The payment gateways and aggregators this server talks to, with what each can do',
@@ -132,6 +148,31 @@ export function routingRoutes(registry: OpenApiRegistry, deps: RoutingDeps, mone
   );
 
   return { providers, aggregators, connectors };
+}
+
+/** Whether this process's payments, deliveries and SMS receipts are real (GET /connectors/mode); no names, URLs or settings. */
+export function connectorMode(deps: RoutingDeps, sms: ConnectorMode['sms'] = smsMode()): ConnectorMode {
+  const live = new Set(deps.live ?? []);
+  const primary = deps.gateways?.primary.name;
+  const primaryLive = primary !== undefined && live.has(primary);
+  // The gateways that take new charges: while the primary is real no stand-in does (sale-steps.ts
+  // refuses the sandbox, edahab-connector.ts builds its stand-in without charges); else every one
+  // does, a real eDahab beside the sandbox too.
+  const charging = (deps.gateways?.all() ?? []).filter((g) => !primaryLive || live.has(g.name)).map((g) => g.name);
+  // The aggregators a sale may be routed to (a stand-in is never one while payments are real).
+  const delivering = Object.keys(deps.operators ?? {}).filter((name) => deps.usableAggregator?.(name) ?? true);
+  return {
+    payments: mix(charging, live),
+    // None: real payments and no real aggregator, so no sale can be delivered (not "sandbox": no stand-in delivers either).
+    deliveries: delivering.length === 0 ? 'none' : mix(delivering, live),
+    sms,
+  };
+}
+
+/** Live when every one of these connectors is real, sandbox when none is (or there are none), mixed otherwise. */
+function mix(names: string[], live: Set<string>): 'live' | 'sandbox' | 'mixed' {
+  const real = names.filter((name) => live.has(name)).length;
+  return real === 0 ? 'sandbox' : real === names.length ? 'live' : 'mixed';
 }
 
 /** Every connector of this process with its capabilities, as data (the console reads it). */

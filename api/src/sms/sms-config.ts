@@ -64,6 +64,15 @@ export function setSmsReceipts(on: boolean, wake?: () => void): void {
   if (wake) wakeDispatcher = wake;
 }
 export const smsReceiptsOn = () => receiptsOn;
+/**
+ * Where this process's receipts go (GET /connectors/mode): Africa's Talking (live, as readSmsEnv
+ * decides: AFRICASTALKING_API_URL set), the embedded stand-in (sandbox), or nowhere (off: production
+ * without the settings, so no receipt is written).
+ */
+export function smsMode(env: NodeJS.ProcessEnv = process.env): 'live' | 'sandbox' | 'off' {
+  if (!receiptsOn) return 'off';
+  return env.AFRICASTALKING_API_URL ? 'live' : 'sandbox';
+}
 export const wakeSms = () => wakeDispatcher();
 
 /** The callbacks' secret, read per request (tests and the server set SMS_CALLBACK_SECRET). */

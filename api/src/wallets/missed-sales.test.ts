@@ -137,7 +137,7 @@ describe('what an admin sees', () => {
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\r\n');
-    expect(lines[0]).toBe('id,created_at,dealer,dealer_code,bundle_id,bundle,amount,cost');
+    expect(lines[0]).toBe('ID,Created at,Dealer,Dealer code,Bundle ID,Bundle,Amount,Cost');
     expect(lines.slice(1).map((l) => l.split(',')[1])).toEqual([
       expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+03:00$/),
       expect.stringMatching(/\+03:00$/),
@@ -148,6 +148,16 @@ describe('what an admin sees', () => {
         .map((l) => l.split(',').slice(2).join(','))
         .sort(),
     ).toEqual([`Dealer MISSA,MISSA,${bundleId},1 GB Daily,0.55,0.40`, 'Dealer MISSB,MISSB,,3 GB Weekly,1.20,1.00']);
+    // Headers in the reader's language; the times still on the company's clock.
+    const inLanguage = async (lng: string) =>
+      (await h.http().get(`/api/v1/missed-sales/export?from=${today}&lng=${lng}`).set(bearer(root))).text
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n');
+    const arabic = await inLanguage('ae');
+    expect(arabic[0]).toBe('المعرّف,تاريخ الإنشاء,الوكيل,رمز الوكيل,معرّف الباقة,الباقة,المبلغ,التكلفة');
+    expect(arabic[1].split(',')[1]).toMatch(/\+03:00$/);
+    expect((await inLanguage('so'))[0]).toBe('Aqoonsi,Waqtiga la sameeyay,Wakiilka,Koodka wakiilka,Aqoonsiga xirmada,Xirmada,Lacagta,Kharashka');
   });
 
   it('needs "view recharges"; the cost needs "view bundles prices"', async () => {
@@ -160,7 +170,7 @@ describe('what an admin sees', () => {
     expect(res.body.data).toHaveLength(3);
     expect(res.body.data.every((m: Record<string, unknown>) => !('cost' in m))).toBe(true);
     const csv = await h.http().get('/api/v1/missed-sales/export').set(bearer(viewer.token));
-    expect(csv.text.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe('id,created_at,dealer,dealer_code,bundle_id,bundle,amount');
+    expect(csv.text.replace(/^\uFEFF/, '').split('\r\n')[0]).toBe('ID,Created at,Dealer,Dealer code,Bundle ID,Bundle,Amount');
   });
 
   it('is described in the OpenAPI document', async () => {

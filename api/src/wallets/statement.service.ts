@@ -244,8 +244,9 @@ function labels(ctx: ServiceContext) {
   const t = (key: string, vars?: Record<string, unknown>) => ctx.t(`api:statements.${key}`, vars ?? {});
   return {
     t,
-    kind: (kind: string) => t(`kinds.${kind}`),
-    type: (type: string) => t(`types.${type}`),
+    // An unknown code is written as itself, never as an empty or a key-shaped cell.
+    kind: (kind: string) => t(`kinds.${kind}`, { defaultValue: kind }),
+    type: (type: string) => t(`types.${type}`, { defaultValue: type }),
   };
 }
 

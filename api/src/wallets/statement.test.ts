@@ -207,6 +207,11 @@ describe('GET /wallets/{id}/statement?format=csv|pdf', () => {
     const arabic = await statement(shop.walletId, `from=${daysAgo(60)}&to=${today}&format=csv&lng=ae`);
     expect(arabic.text).toContain('كشف حساب المحفظة');
     expect(arabic.text).toContain('شحن,دائن,2,150.00');
+    expect(arabic.text).toContain('القيد,التاريخ,دائن/مدين,النوع,المبلغ,الرصيد,المرجع,عملية البيع,ملاحظة');
+    const somali = await statement(shop.walletId, `from=${daysAgo(60)}&to=${today}&format=csv&lng=so`);
+    expect(somali.text.startsWith('\uFEFFWarbixinta boorsada')).toBe(true);
+    expect(somali.text).toContain('Kordhin,Ku dar,2,150.00');
+    expect(somali.text).toMatch(/\+03:00,Ku dar,Kordhin,100\.00,100\.00,seed,,/);
   });
 
   it('renders a PDF to keep, in any language', async () => {

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import {
+  csvExportParams,
   dateParam,
   listParams,
   myWalletResponseSchema,
@@ -23,7 +24,7 @@ import {
   walletStatementResponseSchema,
 } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
-import { sendCsv } from '../http/csv.ts';
+import { csvColumns, csvWord, sendCsv, type CsvHeaders } from '../http/csv.ts';
 import { zonedDay } from '../database/time.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { FileStorage } from '../uploads/storage.ts';
@@ -32,6 +33,7 @@ import { transact, type ServiceContext } from '../platform/context.ts';
 import {
   adjustOnce,
   exportTransactions,
+  belowAlertCount,
   findWallet,
   listTransactions,
   listWallets,
@@ -65,6 +67,10 @@ import { sendStatementCsv, sendStatementPdf, statementPage, statementWallet, typ
 const queryOf = <F>(req: Request) => req.query as F & PageRequest;
 
 const walletListQuery = z.object({
+  below_alert: z
+    .enum(['true', 'false'], { message: 'validation:true_or_false' })
+    .optional()
+    .describe('true: only the wallets under their low-balance alert (a threshold set, the balance below it); false or absent: every wallet'),
   ...listParams({ sort: ['balance', 'dealer', 'updated_at', 'id'], defaultSort: 'dealer', q: "The dealer's name or code (contains, any case)" }),
 });
 const transactionListQuery = z.object({
@@ -127,6 +133,16 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
       const q = queryOf<WalletListFilters>(req);
       return listWallets(ctx, q, q);
     },
+  );
+  // Literal path before /:id.
+  wallets.get(
+    '/below-alert-count',
+    {
+      summary: 'How many live wallets are under their low-balance alert (the Wallets menu badge, the dashboard card)',
+      permission: 'view wallets',
+      response: z.object({ count: z.number().int() }),
+    },
+    async (_req, ctx) => ({ data: { count: await belowAlertCount(ctx) } }),
   );
   wallets.get('/:id', { summary: 'One wallet', permission: 'view wallets', response: walletResponseSchema }, async (req, ctx) => ({
     data: await findWallet(ctx, String(req.params.id)),
@@ -249,13 +265,13 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     {
       summary: 'The filtered ledger as CSV (up to 50,000 rows)',
       permission: 'view wallet transactions',
-      query: transactionListQuery,
+      query: transactionListQuery.extend(csvExportParams),
       response: null,
       downloads: ['text/csv'],
     },
     async (req, ctx, res: Response) => {
       const { rows, timezone } = await exportTransactions(ctx, queryOf<TransactionFilters>(req), EXPORT_LIMIT);
-      const header = [
+      const header = csvColumns(ctx.t, [
         'id',
         'created_at',
         'dealer',
@@ -269,14 +285,14 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
         'note',
         'recharge_id',
         'actor',
-      ];
+      ]);
       const lines = rows.map((t) => [
         t.id,
         t.created_at,
         t.dealer.name,
         t.dealer.dealer_code,
-        t.type,
-        t.kind,
+        csvWord(ctx.t, 'types', t.type),
+        csvWord(ctx.t, 'kinds', t.kind),
         t.amount,
         t.balance_before,
         t.balance_after,
@@ -285,7 +301,10 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
         t.recharge_id,
         t.actor?.name,
       ]);
-      sendCsv(res, `wallet-transactions-${zonedDay(new Date(), timezone)}.csv`, header, lines, { timeZone: timezone });
+      sendCsv(res, `wallet-transactions-${zonedDay(new Date(), timezone)}.csv`, header, lines, {
+        timeZone: timezone,
+        headers: (req.query as { headers?: CsvHeaders }).headers,
+      });
     },
   );
   ledger.get(
@@ -404,13 +423,13 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     {
       summary: 'The filtered missed sales as CSV (up to 50,000 rows)',
       permission: 'view recharges',
-      query: missedListQuery,
+      query: missedListQuery.extend(csvExportParams),
       response: null,
       downloads: ['text/csv'],
     },
     async (req, ctx, res: Response) => {
       const { rows, seesCost, timezone } = await exportMissedSales(ctx, queryOf<MissedSaleFilters>(req), EXPORT_LIMIT);
-      const header = ['id', 'created_at', 'dealer', 'dealer_code', 'bundle_id', 'bundle', 'amount', ...(seesCost ? ['cost'] : [])];
+      const header = csvColumns(ctx.t, ['id', 'created_at', 'dealer', 'dealer_code', 'bundle_id', 'bundle', 'amount', ...(seesCost ? ['cost'] : [])]);
       const lines = rows.map((m) => [
         m.id,
         m.created_at,
@@ -421,7 +440,10 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
         m.amount,
         ...(seesCost ? [m.cost] : []),
       ]);
-      sendCsv(res, `missed-sales-${zonedDay(new Date(), timezone)}.csv`, header, lines, { timeZone: timezone });
+      sendCsv(res, `missed-sales-${zonedDay(new Date(), timezone)}.csv`, header, lines, {
+        timeZone: timezone,
+        headers: (req.query as { headers?: CsvHeaders }).headers,
+      });
     },
   );
   missed.get(

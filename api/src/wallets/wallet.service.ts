@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { formatMinor, MAX_MONEY_LIMIT_MINOR, type WalletResponse, type WalletTransactionResponse } from '@app/contracts';
 import { encodeId, decodeId } from '../http/ids.ts';
-import { AppError, fieldError, notFound } from '../http/errors.ts';
+import { AppError, fieldError, forbidden, notFound } from '../http/errors.ts';
 import { fromDbTime, startOfZonedDay, toDbTime, zonedDay } from '../database/time.ts';
 import { isUniqueViolation } from '../database/db-errors.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
@@ -146,12 +146,29 @@ export function applyTransactionFilters(qb: Knex.QueryBuilder, ctx: ServiceConte
 export interface WalletListFilters {
   /** A dealer's name or code. */
   q?: string;
+  /** 'true': only the wallets under their low-balance alert; 'false' or absent: no filter. */
+  below_alert?: 'true' | 'false';
   sort?: 'balance' | 'dealer' | 'updated_at' | 'id';
+}
+
+/** Keeps the wallets under their low-balance alert: a threshold is set and the balance is below it (as `low_balance` says). */
+const underAlert = (qb: Knex.QueryBuilder) => qb.whereNotNull('wallets.low_balance_threshold').whereRaw('wallets.balance < wallets.low_balance_threshold');
+
+/**
+ * How many of the wallets GET /wallets lists (live, dealers not deleted) are under their
+ * low-balance alert: the Wallets menu's red badge and the dashboard's card. Staff only.
+ */
+export async function belowAlertCount(ctx: ServiceContext): Promise<number> {
+  if (isDealer(ctx.actor)) throw forbidden();
+  const qb = ctx.db('wallets').join('users', 'users.id', 'wallets.dealer_id').where('wallets.mode', 'live').whereNull('users.deleted_at');
+  const row = await underAlert(qb).count({ n: '*' }).first();
+  return Number((row as { n: number | string } | undefined)?.n ?? 0);
 }
 
 /** A page of the live dealers' wallets, by dealer name (A to Z) unless sorted otherwise (then newest or largest first). */
 export function listWallets(ctx: ServiceContext, f: WalletListFilters, p: PageRequest): Promise<Page<WalletResponse>> {
   const qb = walletQuery(ctx.db).whereNull('users.deleted_at');
+  if (f.below_alert === 'true') underAlert(qb);
   const q = (f.q ?? '').trim();
   if (q)
     qb.where((w) =>

@@ -148,12 +148,39 @@ describe('the ledger list and export', () => {
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\r\n');
-    expect(lines[0]).toBe('id,created_at,dealer,dealer_code,type,kind,amount,balance_before,balance_after,reference,note,recharge_id,actor');
+    expect(lines[0]).toBe('ID,Created at,Dealer,Dealer code,Credit/debit,Kind,Amount,Balance before,Balance after,Reference,Note,Sale ID,By');
     expect(lines).toHaveLength(3);
-    expect(lines[2]).toContain(',credit,top_up,25.50,0.00,25.50,EVC-1001,Cash at the office,,Root Admin');
+    expect(lines[2]).toContain(',Credit,Top-up,25.50,0.00,25.50,EVC-1001,Cash at the office,,Root Admin');
     // Times on the company's clock with its offset (Africa/Mogadishu), not UTC.
     expect(lines[2].split(',')[1]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+03:00$/);
     expect(csv.headers['content-disposition']).toContain(`wallet-transactions-${today}.csv`);
+    // In the reader's language: the headers, credit/debit and the kinds are words; amounts and times stay as they are.
+    const linesOf = (res: { text: string }) =>
+      res.text
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n');
+    const exported = () => h.http().get(`/api/v1/wallet-transactions/export?dealer_id=${dealer.id}`).set(bearer(root));
+    for (const arabic of [linesOf(await exported().query({ lng: 'ae' })), linesOf(await exported().set('Accept-Language', 'ar'))]) {
+      expect(arabic[0]).toBe('المعرّف,تاريخ الإنشاء,الوكيل,رمز الوكيل,دائن/مدين,النوع,المبلغ,الرصيد قبلها,الرصيد بعدها,المرجع,ملاحظة,معرّف عملية البيع,بواسطة');
+      expect(arabic[2]).toContain(',دائن,شحن,25.50,0.00,25.50,EVC-1001,');
+      expect(arabic[2].split(',')[1]).toMatch(/\+03:00$/);
+    }
+    const somali = linesOf(await exported().query({ lng: 'so' }));
+    expect(somali[0].split(',').slice(0, 6)).toEqual(['Aqoonsi', 'Waqtiga la sameeyay', 'Wakiilka', 'Koodka wakiilka', 'Ku dar/Ka jar', 'Nooca']);
+    expect(somali[1]).toContain(',Ka jar,Sixid,5.00,');
+    expect(somali[2]).toContain(',Ku dar,Kordhin,25.50,');
+    // headers=keys, for scripts: the column keys and the codes, the same file in any language; a bad value is a 422.
+    for (const lng of ['en', 'ae']) {
+      const keyed = linesOf(await exported().query({ lng, headers: 'keys' }));
+      expect(keyed[0]).toBe('id,created_at,dealer,dealer_code,type,kind,amount,balance_before,balance_after,reference,note,recharge_id,actor');
+      expect(keyed[2]).toContain(',credit,top_up,25.50,0.00,25.50,EVC-1001,');
+      expect(keyed[1]).toContain(',debit,adjustment,5.00,');
+    }
+    expect(linesOf(await exported().query({ headers: 'labels' }))[0]).toBe(lines[0]);
+    const refused = await exported().query({ headers: 'codes' });
+    expect(refused.status).toBe(422);
+    expect(Object.keys(refused.body.errors)).toEqual(['headers']);
   });
 });
 
