@@ -34,6 +34,8 @@ interface MessageRow {
 export class SmsDispatcher {
   private readonly loop = new PollingLoop({ round: () => this.claimAndSend(), pollMs: () => this.opts.pollMs, what: 'SMS dispatch' });
   private readonly inFlight = new Set<Promise<void>>();
+  /** When rows left `sending` were last looked for (each finished send starts a round: at 200 sales a second, not each time). */
+  private lastLeaseSweep = 0;
   private readonly opts: Required<Omit<SmsDispatcherOptions, 'db'>> & { db?: Knex };
 
   constructor(opts: SmsDispatcherOptions) {
@@ -75,17 +77,21 @@ export class SmsDispatcher {
 
   private async claimAndSend(): Promise<number> {
     const now = Date.now();
-    // What a stopped process left mid-send: it may have gone, so it is not sent again.
-    await this.db('sms_messages')
-      .where({ status: 'sending' })
-      .where('claimed_until', '<', toDbTime(new Date(now)))
-      .update({
-        status: 'unknown',
-        failure_reason: 'The sender stopped before the answer was recorded',
-        claim_token: null,
-        claimed_until: null,
-        updated_at: toDbTime(new Date(now)),
-      });
+    // What a stopped process left mid-send: it may have gone, so it is not sent again. A lease
+    // lasts minutes, so a look every poll interval finds it in time.
+    if (now - this.lastLeaseSweep >= this.opts.pollMs) {
+      this.lastLeaseSweep = now;
+      await this.db('sms_messages')
+        .where({ status: 'sending' })
+        .where('claimed_until', '<', toDbTime(new Date(now)))
+        .update({
+          status: 'unknown',
+          failure_reason: 'The sender stopped before the answer was recorded',
+          claim_token: null,
+          claimed_until: null,
+          updated_at: toDbTime(new Date(now)),
+        });
+    }
     const free = this.opts.concurrency - this.inFlight.size;
     if (free <= 0) return 0;
     const due: MessageRow[] = await this.db('sms_messages')

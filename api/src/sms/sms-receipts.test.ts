@@ -1,3 +1,4 @@
+import { toDbTime } from '../database/time.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createHarness, type Harness } from '../../../tests/api/harness.ts';
 import { buy, makeShop, moneyKit, type MoneyKit, type Shop } from '../recharges/recharge-fixtures.ts';
@@ -265,6 +266,27 @@ describe("receipts on the customer's phone", () => {
     expect((await messagesOf(refused.id))[0]).toMatchObject({ status: 'refused', status_code: 403, failure_reason: 'InvalidPhoneNumber' });
     expect((await messagesOf(lost.id))[0]).toMatchObject({ status: 'unknown', failure_reason: expect.stringContaining('HTTP 500') });
     expect(await dispatcher.runUntilDone()).toBe(0);
+  });
+
+  it('a receipt a stopped process left mid-send is marked unknown once its lease ran out, and never sent again', async () => {
+    const left = await sale({ phone: '0615120010', payer: '+252 61 7000191' });
+    const sentBefore = kit.standIns.africastalking.sent().length;
+    // As a process that claimed it and stopped before the answer: `sending`, its lease over.
+    await h
+      .knex('sms_messages')
+      .where({ recharge_id: left.id })
+      .update({ status: 'sending', claim_token: 'gone', claimed_until: toDbTime(new Date(Date.now() - 1000)) });
+    const fresh = new SmsDispatcher({
+      db: h.knex,
+      adapter: africasTalkingAdapter({ ...readSmsEnv({ NODE_ENV: 'test' }, kit.standIns.africastalkingUrl).settings }, { trail: databaseTrail(h.knex) }),
+    });
+    expect(await fresh.runUntilDone()).toBe(0);
+    expect((await messagesOf(left.id))[0]).toMatchObject({
+      status: 'unknown',
+      failure_reason: 'The sender stopped before the answer was recorded',
+      claim_token: null,
+    });
+    expect(kit.standIns.africastalking.sent()).toHaveLength(sentBefore);
   });
 
   it('twenty sales delivered at once: exactly twenty receipts, none twice, no 5xx', async () => {
