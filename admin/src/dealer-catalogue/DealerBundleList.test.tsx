@@ -93,6 +93,8 @@ describe("the dealer's bundles", () => {
     expect(within(line).getByText('USD')).toBeTruthy();
     fireEvent.click(within(modes).getByRole('button', { name: 'Markup %' }));
     expect(within(modes).getByRole('button', { name: 'Markup %' }).getAttribute('aria-pressed')).toBe('true');
+    // Before anything is typed, the price a markup would replace (the row's own price).
+    expect(within(line).getByText(/^Price: \d+\.\d{2}$/)).toBeTruthy();
     const field = within(line).getByRole('textbox', { name: 'Markup over the cost for 1 GB Daily, in percent' });
     expect(within(line).getByText('%')).toBeTruthy();
     // 0.70 + 12.5% = 0.7875: 0.79, as the API rounds.
@@ -106,6 +108,9 @@ describe("the dealer's bundles", () => {
     fireEvent.click(within(line).getByRole('button', { name: 'Save the price' }));
     await waitFor(() => expect(calls.filter((c) => c.method === 'PATCH')).toHaveLength(2));
     expect(calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([{ markup_percent: 2000 }, { markup_percent: 12.5 }]);
+    // Saved: back to the price itself (the field shows the row's price, as refreshed).
+    await waitFor(() => expect(within(modes).getByRole('button', { name: 'Price' }).getAttribute('aria-pressed')).toBe('true'));
+    expect(within(line).getByRole('textbox', { name: /1 GB Daily/ })).toBeTruthy();
   });
 
   it('prices a row by a fixed profit, in the currency, with the price it gives', async () => {

@@ -245,6 +245,8 @@ function PriceEditor({ dealerData, disabled }: { dealerData: Record<string, unkn
       const data = { ...dealerData, [field]: typed === null ? null : sentValue(field, typed) };
       await dataProvider.update('dealer-bundles', { id: record.id, data, previousData: record });
       setValue(null);
+      // Back to the price itself: the saved price shows in the field, not an empty profit.
+      setMode('selling_price');
       notify('dealer_catalogue.price_saved', { type: 'success' });
       refresh();
     } catch (e) {
@@ -287,10 +289,18 @@ function PriceEditor({ dealerData, disabled }: { dealerData: Record<string, unkn
         <MuiTextField
           size="small"
           value={shown}
-          placeholder={mode === 'selling_price' ? record.default_selling_price : mode === 'profit' ? '0.10' : '12.5'}
+          placeholder={mode === 'selling_price' ? record.default_selling_price : undefined}
           disabled={disabled || busy}
           error={!!error}
-          helperText={error ?? (preview !== null ? translate('dealer_catalogue.price_preview', { price: preview }) : undefined)}
+          // Until a profit or markup is typed, the price it would replace (never an invented example).
+          helperText={
+            error ??
+            (preview !== null
+              ? translate('dealer_catalogue.price_preview', { price: preview })
+              : mode !== 'selling_price' && value === null
+                ? translate('dealer_catalogue.price_preview', { price: record.selling_price })
+                : undefined)
+          }
           onChange={(e) => setValue(e.target.value)}
           onKeyDown={(e) => e.key === 'Enter' && submit()}
           slotProps={{ htmlInput: { inputMode: 'decimal', 'aria-label': label }, input: { endAdornment: unitAdornment(mode, currency) } }}

@@ -58,14 +58,22 @@ describe('the top bar chip', () => {
     expect(await screen.findByRole('link', { name: `Sandbox: ${NOT_CHARGED}. Some deliveries go through stand-ins, not real aggregators.` })).toBeTruthy();
   });
 
-  it('shows itself for mixed payments too (a real eDahab beside the stand-in gateway), saying only some are not real', async () => {
+  it('says "Mixed" for mixed payments (a real eDahab beside the stand-in gateway), saying only some are not real', async () => {
     answering({ payments: 'mixed', deliveries: 'sandbox', sms: 'live' });
     await chip();
-    expect(
-      await screen.findByRole('link', {
-        name: 'Sandbox: Some payment methods are not real: customers who pay with them are not charged. Deliveries are not real either: no bundle reaches a phone.',
-      }),
-    ).toBeTruthy();
+    const link = await screen.findByRole('link', {
+      name: 'Mixed: Some payment methods are not real: customers who pay with them are not charged. Deliveries are not real either: no bundle reaches a phone.',
+    });
+    expect(link.textContent).toBe('Mixed');
+    expect(link.className).toContain('MuiChip-colorWarning');
+  });
+
+  it('says "No deliveries", in red, while payments are real and nothing may deliver', async () => {
+    answering({ payments: 'live', deliveries: 'none', sms: 'live' });
+    await chip();
+    const link = await screen.findByRole('link', { name: 'No deliveries: No real aggregator may deliver: no bundle can reach a phone.' });
+    expect(link.textContent).toBe('No deliveries');
+    expect(link.className).toContain('MuiChip-colorError');
   });
 
   it('shows nothing once payments are live', async () => {
@@ -104,16 +112,16 @@ describe('the top bar chip', () => {
 });
 
 describe('the dashboard line', () => {
-  it('sandbox: nobody is charged, deliveries and SMS named, the money settings linked for company-settings holders', async () => {
+  it('sandbox: nobody is charged, deliveries and SMS named, no link (the server configuration decides, no console page)', async () => {
     answering(SANDBOX);
     await renderScreen(<ConnectorModeLine />, { path: '/', url: '/', permissions: ['view dashboard', 'view company settings'] });
     expect((await screen.findByTestId('connector-mode-line')).textContent).toBe(
       'Payments: Sandbox — nobody is charged · Deliveries: Sandbox · SMS receipts: Sandbox',
     );
-    expect(screen.getByRole('link', { name: 'Money limits' }).getAttribute('href')).toBe('/settings/money');
+    expect(screen.queryByRole('link')).toBeNull();
   });
 
-  it('live: "Payments: Live" and no link without company settings', async () => {
+  it('live: "Payments: Live" and no link', async () => {
     answering(LIVE);
     await renderScreen(<ConnectorModeLine />, { path: '/', url: '/', permissions: ['view dashboard'] });
     expect((await screen.findByTestId('connector-mode-line')).textContent).toBe('Payments: Live');

@@ -6,7 +6,10 @@ import { useSession } from '../providers/useSession';
 import { hasPermission } from '../permissions/permissions';
 
 export const CONNECTOR_MODE_KEY = ['connectors', 'mode'] as const;
-/** The configuration changes only with a restart: read once in a while, not polled. */
+/**
+ * The configuration changes only with a restart: read once in a while, not polled. react-admin's
+ * refresh() invalidates every query, this one too: one small GET per refresh, accepted.
+ */
 export const CONNECTOR_MODE_STALE_MS = 5 * 60_000;
 
 /**
