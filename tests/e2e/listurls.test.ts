@@ -108,6 +108,9 @@ describe('list filters live in the URL', () => {
     await rows(page, 'Banaadir').first().waitFor();
     await page.getByRole('columnheader', { name: 'Name' }).getByRole('button').click();
     await page.waitForURL((u) => u.searchParams.get('sort') === 'name' && u.searchParams.get('order') === 'DESC');
+    // As a person does, the next change waits for the list to show the new order (under load, a
+    // page-size change made before that re-rendered from the older parameters, ascending).
+    await page.locator('.MuiTableSortLabel-directionDesc').first().waitFor();
     await page.getByRole('combobox', { name: /Rows per page/ }).click();
     await page.getByRole('option', { name: '5', exact: true }).click();
     await page.waitForURL((u) => u.searchParams.get('perPage') === '5');
@@ -175,6 +178,9 @@ describe('list filters live in the URL', () => {
     await page.goto('/trash/users');
     await page.getByRole('textbox', { name: 'Search' }).last().fill('nobody-here');
     await page.waitForURL((u) => u.pathname === '/trash/users' && filterOf(u).q === 'nobody-here');
+    // The list has asked for the filtered page (react-admin keeps a list's parameters once it has
+    // rendered with them): a tab switch before that can leave with the older parameters under load.
+    await page.waitForLoadState('networkidle');
     await page.getByRole('tab', { name: 'Banners' }).click();
     await page.waitForURL((u) => u.pathname === '/trash/banners' && filterOf(u).q === undefined);
     await page.getByRole('tab', { name: 'Users' }).click();
