@@ -1,6 +1,6 @@
 // Prints the gzip size (level 9) of the console's initial JavaScript: the entry script of
 // dist/index.html plus the chunks it preloads. Lazy chunks are not counted: the sign-in page, the
-// layout and every screen load after the entry has rendered (App.tsx, routes.tsx).
+// layout and every screen load after the entry has rendered (App.tsx, console/areas.ts).
 // Exits 1 when the total is over the budget (250 KB gzip; `--budget=<KB>` to try another), so
 // `npm run build -w admin`, which runs it after `vite build`, fails.
 import { readFileSync, existsSync } from 'node:fs';

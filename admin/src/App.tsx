@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useMemo, type ComponentType, type ReactNode } from 'react';
-import { BrowserRouter, Route } from 'react-router';
+import { BrowserRouter, Navigate, Route } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
 import { CssBaseline, useMediaQuery, type Theme } from '@mui/material';
 import { AdminContext, CoreAdminUI, CustomRoutes, localStorageStore, Notification, Resource } from 'react-admin';
@@ -11,23 +11,25 @@ import { authProvider } from './providers/authProvider';
 import { ThemeConfigProvider, useThemeConfig } from './theme/themeConfig';
 import { DirectionCache } from './theme/DirectionCache';
 import { buildTheme } from './theme/themes';
-import { CONSOLE_RESOURCES, ROUTES, RESOURCE_SCREENS } from './routes';
+import { CONSOLE_RESOURCES, PAGES, REGISTRY_LISTS, guardPath } from './console/areas';
 import { RecordRedirect } from './resources/RecordRedirect';
-import { RouteGuard } from './auth/RouteGuard';
+import { PageGuard } from './auth/PageGuard';
 import { AuthGuard } from './auth/AuthGuard';
-import { useSession } from './providers/useSession';
+import { useSignInState } from './auth/useSignInState';
+import { followSession } from './auth/sessionQueries';
 import { useBareLayout } from './layout/bare';
 import { FullPageLoader } from './common/FullPageLoader';
 
 /** Default query client: one retry, no refetch on window focus (docs/product.md section 9). */
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
+followSession(queryClient);
 const store = localStorageStore(undefined, 'console');
 const availableLocales = LANGUAGES.map((l) => ({ locale: l.locale, name: l.name }));
 
 // What the console loads first is what every screen needs: React, MUI's theme, react-admin's
 // contexts and routes, i18n and the providers. The rest loads when shown: the blank-layout pages
 // (with the form library and the shared schemas), the layout (top bar, menus, customizer; after
-// the sign-in check), every screen (routes.tsx) and the status pages. react-admin's <Admin> is
+// the sign-in check), every screen (each area's index.ts, console/areas.ts) and the status pages. react-admin's <Admin> is
 // spelled out (AdminContext + CoreAdminUI) so that its default pages (login form, layout,
 // not-found...) are not bundled.
 const LoginPage = lazy(() => import('./auth/LoginPage'));
@@ -42,7 +44,6 @@ const statusPage = (name: 'ErrorPage' | 'NotFoundPage' | 'UnauthorizedPage') => 
 const ErrorPage = statusPage('ErrorPage');
 const NotFoundPage = statusPage('NotFoundPage');
 const UnauthorizedPage = statusPage('UnauthorizedPage');
-const AccessDenied = lazy(() => import('./auth/raPages').then((m) => ({ default: m.AccessDenied })));
 const AuthenticationError = lazy(() => import('./auth/raPages').then((m) => ({ default: m.AuthenticationError })));
 
 const blank = (page: ReactNode) => <Suspense fallback={<FullPageLoader />}>{page}</Suspense>;
@@ -51,15 +52,24 @@ const suspended = (Page: ComponentType) =>
     return blank(<Page />);
   };
 
-/** Toasts at the top right on wide screens; on a phone at the bottom, off the top bar and the forms' close buttons. */
+/**
+ * Toasts at the top right on wide screens; on a phone near the bottom, off the top bar and the forms'
+ * close buttons, and raised above the Save and Cancel bar a form drawer has at its foot.
+ */
 function ConsoleNotification() {
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'));
-  return <Notification anchorOrigin={phone ? { vertical: 'bottom', horizontal: 'center' } : { vertical: 'top', horizontal: 'right' }} />;
+  return phone ? (
+    <Notification anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }} sx={{ bottom: `${PHONE_TOAST_LIFT}px` }} />
+  ) : (
+    <Notification anchorOrigin={{ vertical: 'top', horizontal: 'right' }} />
+  );
 }
+/** A form drawer's toolbar on a phone is 64 px high with its padding: the toast sits above it. */
+const PHONE_TOAST_LIFT = 88;
 
 /** Every signed-in route: the auth guard first (no layout is loaded for a visitor sent to the sign-in page), then the layout. */
 function ConsoleLayout({ children }: { children?: ReactNode }) {
-  const { isAuthenticated } = useSession();
+  const isAuthenticated = useSignInState() !== 'signed-out';
   // A signed-in visitor's layout loads while the guard checks the session, not after it.
   useEffect(() => {
     if (isAuthenticated) void loadLayout();
@@ -80,7 +90,11 @@ function CatchAll() {
 
 const Loading = () => <FullPageLoader />;
 const ConsoleError = suspended(ErrorPage);
-const ConsoleAccessDenied = suspended(AccessDenied);
+/**
+ * A list or form react-admin refuses (its canAccess said no after the page's own guard let the user
+ * in: the trash with no tab the user may read) ends where every refusal does, on /unauthorized.
+ */
+const ConsoleAccessDenied = () => <Navigate to="/unauthorized" replace />;
 const ConsoleAuthenticationError = suspended(AuthenticationError);
 
 function ConsoleAdmin() {
@@ -119,9 +133,10 @@ function ConsoleAdmin() {
             >
               {/* Every registry resource is a react-admin Resource, so references, record links and
                   breadcrumbs work; a resource shown under another path (users at /admin and /dealers,
-                  roles at /settings/roles) forwards react-admin's record URL there. */}
+                  roles at /settings/roles) forwards react-admin's record URL there. The screens and
+                  who opens them come from the areas' index.ts files (console/areas.ts). */}
               {RESOURCE_LIST.map((def) => {
-                const List = RESOURCE_SCREENS[def.name];
+                const List = REGISTRY_LISTS[def.name];
                 return (
                   <Resource
                     key={def.name}
@@ -129,35 +144,35 @@ function ConsoleAdmin() {
                     recordRepresentation={def.recordRepresentation}
                     list={
                       List ? (
-                        <RouteGuard anyOf={def.permissions.view}>
+                        <PageGuard path={`/${def.name}`}>
                           <List />
-                        </RouteGuard>
+                        </PageGuard>
                       ) : undefined
                     }
                     edit={List ? undefined : <RecordRedirect resource={def.name} />}
                   />
                 );
               })}
-              {CONSOLE_RESOURCES.map(({ name, recordRepresentation, permissions, list: List, hasRecordPage, children = [] }) => (
+              {CONSOLE_RESOURCES.map(({ name, recordRepresentation, list: List, hasRecordPage, children = [] }) => (
                 <Resource
                   key={name}
                   name={name}
                   recordRepresentation={recordRepresentation as never}
                   list={
-                    <RouteGuard permissions={permissions}>
+                    <PageGuard path={`/${name}`}>
                       <List />
-                    </RouteGuard>
+                    </PageGuard>
                   }
                   show={hasRecordPage ? <RecordRedirect resource={name} /> : undefined}
                 >
-                  {children.map(({ path, permissions: needs, screen: Screen, props }) => (
+                  {children.map(({ path, screen: Screen, props }) => (
                     <Route
                       key={path}
                       path={path}
                       element={
-                        <RouteGuard permissions={needs}>
+                        <PageGuard path={guardPath(`/${name}/${path}`)}>
                           <Screen {...props} />
-                        </RouteGuard>
+                        </PageGuard>
                       }
                     />
                   ))}
@@ -174,14 +189,14 @@ function ConsoleAdmin() {
               </CustomRoutes>
               <CustomRoutes>
                 <Route path="/" element={<HomeRedirect />} />
-                {ROUTES.map(({ path, permissions, anyOf, userTypes, screen: Screen, props }) => (
+                {PAGES.map(({ path, screen: Screen, props }) => (
                   <Route
                     key={path}
                     path={path}
                     element={
-                      <RouteGuard permissions={permissions} anyOf={anyOf} userTypes={userTypes}>
+                      <PageGuard path={guardPath(path)}>
                         <Screen {...props} />
-                      </RouteGuard>
+                      </PageGuard>
                     }
                   />
                 ))}

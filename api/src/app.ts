@@ -3,7 +3,6 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { rateLimit } from 'express-rate-limit';
 import { pinoHttp } from 'pino-http';
 import pino from 'pino';
 import type { AppConfig } from './config.ts';
@@ -11,6 +10,9 @@ import type { Database } from './database/connection.ts';
 import { OpenApiRegistry } from './openapi/registry.ts';
 import { docsRoutes } from './openapi/docs.routes.ts';
 import { healthRoutes } from './health/health.routes.ts';
+import { Readiness } from './health/readiness.ts';
+import { ServiceMetrics } from './metrics/service-metrics.ts';
+import { metricsEndpoint } from './metrics/metrics.routes.ts';
 import { authRoutes } from './auth/auth.routes.ts';
 import { userRoutes } from './users/user.routes.ts';
 import { userOptionRoutes } from './users/user-options.routes.ts';
@@ -43,7 +45,10 @@ import { aggregatorRoutes } from './aggregators/aggregator.routes.ts';
 import { dailyCloseDeps, dailyCloseRoutes } from './daily-close/daily-close.routes.ts';
 import { rechargeBatchRoutes } from './recharge-batches/recharge-batch.routes.ts';
 import { localDiskStorage, type FileStorage } from './uploads/storage.ts';
-import { apiNotFound, errorHandler, rateLimited } from './http/error-handler.ts';
+import { apiNotFound, errorHandler } from './http/error-handler.ts';
+import { createRateLimits } from './http/rate-limits.ts';
+import { warnOfOtherProcesses } from './http/process-presence.ts';
+import { storefrontLimits } from './storefront/storefront-limits.ts';
 import { consoleStatic, sendCompressedFile } from './http/console-static.ts';
 import { initServerI18n, pickLanguage, translator, LANGUAGES, LOCALES_DIR } from './i18n/server-i18n.ts';
 import { configureIds } from './http/ids.ts';
@@ -63,6 +68,13 @@ export interface AppDeps {
   rechargeMoney?: RechargeMoney;
   /** The aggregators and gateways this process talks to: routes, catalogue syncs, the connectors list. */
   routing?: RoutingDeps;
+  /**
+   * The process's metrics (server.ts makes them first, for its worker and adapters). Without them the
+   * app makes its own when METRICS_TOKEN or METRICS_PORT is set; null: none. Kept on app.locals.metrics.
+   */
+  metrics?: ServiceMetrics | null;
+  /** Draining and the loops /health/ready watches (server.ts's); without it the app makes its own. On app.locals.readiness. */
+  readiness?: Readiness;
 }
 
 const ADMIN_DIST = path.join(PROJECT_ROOT, 'admin', 'dist');
@@ -82,6 +94,8 @@ export function createApp({
   onRechargeCreated,
   rechargeMoney,
   routing = {},
+  metrics = config.metricsToken || config.metricsPort ? undefined : null,
+  readiness = new Readiness(),
 }: AppDeps): Express {
   configureIds(config.appKey);
   configureTokens(config.appKey);
@@ -93,6 +107,11 @@ export function createApp({
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'extended');
+  // One registry per app (metrics/service-metrics.ts); HTTP answers are counted from the first middleware on.
+  const serviceMetrics = metrics === undefined ? new ServiceMetrics(db.knex) : metrics;
+  app.locals.metrics = serviceMetrics;
+  app.locals.readiness = readiness;
+  if (serviceMetrics) app.use(serviceMetrics.http());
   // Cached storefront reads answer before everything else (see storefrontFastPath).
   app.use(storefrontFastPath);
 
@@ -108,7 +127,8 @@ export function createApp({
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.query.token', 'req.query.secret'],
       // A set-password link's token and the SMS callbacks' secret travel in the query: never in the logs.
       serializers: { req: (req: { url?: string }) => ({ ...req, url: typeof req.url === 'string' ? redactQuerySecrets(req.url) : req.url }) },
-      autoLogging: { ignore: (req) => req.url === '/api/v1/health' },
+      // Monitors and scrapers call these every few seconds.
+      autoLogging: { ignore: (req) => req.url === '/metrics' || /^\/api\/v1\/health(\/live|\/ready)?$/.test(req.url ?? '') },
     }),
   );
   app.use(
@@ -135,24 +155,31 @@ export function createApp({
     next();
   });
 
+  // Prometheus text: with METRICS_TOKEN for its bearer only; otherwise 404 (METRICS_PORT serves it on its own listener).
+  app.get('/metrics', metricsEndpoint(serviceMetrics, config.metricsToken));
+
   const registry = new OpenApiRegistry();
+  // Health, liveness and readiness, ahead of the API's rate limit so a monitor never gets a 429.
+  app.use('/api/v1/health', healthRoutes(registry, db.knex, db.timeouts.healthSeconds, readiness).router);
   const api = express.Router();
-  // A broad per-address ceiling against floods; sign-in has its own, stricter throttle.
-  // The memory store is per process: behind a load balancer each instance counts its own.
-  api.use(
-    rateLimit({
-      windowMs: 60_000,
-      limit: config.apiRateLimitPerMinute,
-      standardHeaders: 'draft-8',
-      legacyHeaders: false,
-      skip: (req) => req.path === '/health',
-      handler: rateLimited,
-    }),
-  );
+  // The rate ceilings (http/rate-limits.ts): counted in Redis, one count for every process, when
+  // REDIS_URL is set; otherwise in this process's memory, and a warning at start when other processes
+  // share the database (http/process-presence.ts). Sign-in and two-factor throttles are in the database.
+  const limits = createRateLimits({ redisUrl: config.redisUrl, keyPrefix: config.redisKeyPrefix, logger });
+  // Only a server process (server.ts passes its logger) watches: the tests' in-process apps do not.
+  const presence = !limits.shared && logger ? warnOfOtherProcesses({ db: db.knex, logger }) : null;
+  // The Redis connection and the heartbeat row, for whoever closes this app.
+  app.locals.closeRateLimits = async () => {
+    await presence?.stop();
+    await limits.close();
+  };
+  // A broad per-address ceiling against floods (the health checks are mounted before it, outside it);
+  // sign-in has its own, stricter throttle. The storefront
+  // (/client) has its own per session and per address instead (storefront/storefront-limits.ts).
+  api.use(limits.perMinute('address', config.apiRateLimitPerMinute, { skip: (req) => req.path.startsWith('/client/') }));
   api.use(express.json({ limit: '1mb' }));
   // Mounted paths: each ApiRouter carries its own prefix for the OpenAPI document.
   const mount = (prefix: string, r: { router: express.Router }) => api.use(prefix, r.router);
-  api.use('/health', healthRoutes(registry, db.knex, db.timeouts.healthSeconds).router);
   mount('/auth', authRoutes(registry, storage));
   mount('/users', userRoutes(registry, storage));
   mount('/user-options', userOptionRoutes(registry));
@@ -176,7 +203,14 @@ export function createApp({
   mount('/areas', areaRoutes(registry, storage));
   mount('/settings', settingsRoutes(registry, storage));
   const customer = customerSession(db.knex, `${config.appKey}:storefront-session`);
-  mount('/client', clientRoutes(registry, { onRechargeCreated, session: customer.middleware }));
+  mount(
+    '/client',
+    clientRoutes(registry, {
+      onRechargeCreated,
+      session: customer.middleware,
+      limits: storefrontLimits(limits, config.storefrontLimits, customer.sessionIdOf),
+    }),
+  );
   mount('/recharges', rechargeRoutes(registry, rechargeMoney ?? { wake: onRechargeCreated }));
   mount('/recharge-batches', rechargeBatchRoutes(registry));
   const insight = reportRoutes(registry);
@@ -207,6 +241,7 @@ export function createApp({
     resellerRoutes(registry, {
       perMinute: config.apiKeyRateLimitPerMinute,
       perAddressPerMinute: config.apiRateLimitPerMinute,
+      limits,
       logger,
       onRechargeCreated,
       webhookAllowLoopback: config.webhookAllowLoopback,

@@ -31,8 +31,26 @@ export interface AppConfig {
   apiRateLimitPerMinute: number;
   /** Calls per minute per reseller API key (API_KEY_RATE_LIMIT_PER_MINUTE). */
   apiKeyRateLimitPerMinute: number;
+  /**
+   * Where the rate limits are counted (REDIS_URL, redis:// or rediss://): unset, each process counts its own
+   * (http/rate-limits.ts); set, every process shares one count per ceiling. Keys start with `redisKeyPrefix`
+   * (REDIS_KEY_PREFIX), so two deployments (or test runs) can share one Redis.
+   */
+  redisUrl: string | null;
+  redisKeyPrefix: string;
+  /** The storefront's ceilings (storefront/storefront-limits.ts): per session, per address, per address without a session. */
+  storefrontLimits: { perSession: number; perAddress: number; perAddressWithoutSession: number };
   /** Webhook URLs may point at this machine's loopback (WEBHOOK_ALLOW_LOOPBACK; default: not in production). */
   webhookAllowLoopback: boolean;
+  /** `/metrics` on the main app, for a caller sending `Authorization: Bearer <token>` (METRICS_TOKEN; empty: 404 there). */
+  metricsToken: string;
+  /** `/metrics` on a listener of its own, without a token (METRICS_PORT; null: none), bound to metricsHost (METRICS_HOST, default 127.0.0.1). */
+  metricsPort: number | null;
+  metricsHost: string;
+  /** After SIGTERM, the longest the process takes to finish or hand back its sales and close (DRAIN_TIMEOUT_SECONDS, default 25). */
+  drainTimeoutSeconds: number;
+  /** After SIGTERM, how long it keeps answering (ready says 503) before closing its listener, at least (DRAIN_NOT_READY_SECONDS, default 0). */
+  drainNotReadySeconds: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -82,7 +100,46 @@ const envSchema = z.object({
   RECHARGE_WORKER: flag('RECHARGE_WORKER'),
   API_RATE_LIMIT_PER_MINUTE: wholeNumber('API_RATE_LIMIT_PER_MINUTE', 1, 100_000_000),
   API_KEY_RATE_LIMIT_PER_MINUTE: wholeNumber('API_KEY_RATE_LIMIT_PER_MINUTE', 1, 100_000_000),
+  REDIS_URL: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const url = (v ?? '').trim();
+      if (!url) return null;
+      let ok = false;
+      try {
+        const u = new URL(url);
+        ok = (u.protocol === 'redis:' || u.protocol === 'rediss:') && u.hostname !== '';
+      } catch {
+        ok = false;
+      }
+      if (!ok) {
+        ctx.addIssue({ code: 'custom', message: 'REDIS_URL must be a redis:// or rediss:// address such as redis://127.0.0.1:6379' });
+        return z.NEVER;
+      }
+      return url;
+    }),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || /^[\w:.-]{1,64}$/.test(v), {
+      message: 'REDIS_KEY_PREFIX must be 1 to 64 letters, digits, _ - . or :',
+    }),
+  STOREFRONT_SESSION_LIMIT_PER_MINUTE: wholeNumber('STOREFRONT_SESSION_LIMIT_PER_MINUTE', 1, 100_000_000),
+  STOREFRONT_ADDRESS_LIMIT_PER_MINUTE: wholeNumber('STOREFRONT_ADDRESS_LIMIT_PER_MINUTE', 1, 100_000_000),
+  STOREFRONT_NO_SESSION_LIMIT_PER_MINUTE: wholeNumber('STOREFRONT_NO_SESSION_LIMIT_PER_MINUTE', 1, 100_000_000),
   WEBHOOK_ALLOW_LOOPBACK: flag('WEBHOOK_ALLOW_LOOPBACK'),
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^[\x21-\x7e]{16,256}$/.test(v), { message: 'METRICS_TOKEN must be 16 to 256 printable characters without spaces' }),
+  METRICS_PORT: wholeNumber('METRICS_PORT', 1, 65535),
+  METRICS_HOST: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^[\w.:-]{1,253}$/.test(v), { message: 'METRICS_HOST must be an address to listen on, such as 127.0.0.1 or 0.0.0.0' }),
+  DRAIN_TIMEOUT_SECONDS: wholeNumber('DRAIN_TIMEOUT_SECONDS', 1, 3600),
+  DRAIN_NOT_READY_SECONDS: wholeNumber('DRAIN_NOT_READY_SECONDS', 0, 3600),
 });
 
 /** The environment checked against the schema; every problem is named in one error. */
@@ -122,6 +179,28 @@ function resolveAppKey(env: NodeJS.ProcessEnv, dir: string, nodeEnv: string): st
   return key;
 }
 
+/**
+ * The storefront's ceilings (storefront/storefront-limits.ts). Customers of carriers that put
+ * thousands of phones behind a few addresses (carrier-grade NAT) cannot be told apart by address,
+ * so a customer is counted by the session its browser holds, and the address gets a ceiling sized
+ * for a crowd:
+ * - per session, 120 a minute: a visit, a purchase and its status checks (a few a minute, with
+ *   backoff) stay far below; a script looping on one session is stopped within the minute;
+ * - per address, 30 000 a minute (never below API_RATE_LIMIT_PER_MINUTE): 1 000 customers a minute
+ *   behind one address, some 30 calls each;
+ * - per address without a session, API_RATE_LIMIT_PER_MINUTE (1 200): what every caller had before;
+ *   cookie-less scripts meet it, and opening a session (GET /client/session) is not counted in it,
+ *   so a rush of new visitors still gets in.
+ */
+function storefrontLimitsOf(e: ReturnType<typeof parseEnv>): AppConfig['storefrontLimits'] {
+  const api = e.API_RATE_LIMIT_PER_MINUTE ?? 1200;
+  return {
+    perSession: e.STOREFRONT_SESSION_LIMIT_PER_MINUTE ?? 120,
+    perAddress: e.STOREFRONT_ADDRESS_LIMIT_PER_MINUTE ?? Math.max(30_000, api),
+    perAddressWithoutSession: e.STOREFRONT_NO_SESSION_LIMIT_PER_MINUTE ?? api,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const nodeEnv = nodeEnvOf(env);
   const e = parseEnv(env);
@@ -141,6 +220,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rechargeWorker: e.RECHARGE_WORKER ?? true,
     apiRateLimitPerMinute: e.API_RATE_LIMIT_PER_MINUTE ?? 1200,
     apiKeyRateLimitPerMinute: e.API_KEY_RATE_LIMIT_PER_MINUTE ?? 120,
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX || 'bundle-reseller:',
+    storefrontLimits: storefrontLimitsOf(e),
     webhookAllowLoopback: e.WEBHOOK_ALLOW_LOOPBACK ?? nodeEnv !== 'production',
+    metricsToken: e.METRICS_TOKEN ?? '',
+    metricsPort: e.METRICS_PORT ?? null,
+    metricsHost: e.METRICS_HOST || '127.0.0.1',
+    drainTimeoutSeconds: e.DRAIN_TIMEOUT_SECONDS ?? 25,
+    drainNotReadySeconds: e.DRAIN_NOT_READY_SECONDS ?? 0,
   };
 }

@@ -10,6 +10,7 @@ import { onWebhookEvent } from './webhooks/webhook-events.ts';
 import { SmsDispatcher } from './sms/sms-dispatcher.ts';
 import { readSmsEnv, setSmsReceipts } from './sms/sms-config.ts';
 import { africasTalkingAdapter } from './connectors/sms/africastalking/africastalking-adapter.ts';
+import { vendorFetch } from './connectors/vendor-http.ts';
 import { startSqliteCheckpointer, SQLITE_SAFETY_CHECKPOINT_PAGES, type Checkpointer } from './database/sqlite-checkpointer.ts';
 import { moneyAdapters, readMoneyEnv, type MoneyAdapters } from './connectors/money-adapters.ts';
 import { databaseTrail } from './recharges/remote-calls.ts';
@@ -21,11 +22,22 @@ import { readDailyCloseEnv, scheduleDailyCloseRefresh } from './daily-close/dail
 import { dailyCloseDeps } from './daily-close/daily-close.routes.ts';
 import { BatchProcessor } from './recharge-batches/recharge-batch-processor.ts';
 import { onBatchCreated } from './recharge-batches/recharge-batch.service.ts';
+import { ServiceMetrics } from './metrics/service-metrics.ts';
+import { startMetricsListener } from './metrics/metrics.routes.ts';
+import { Readiness } from './health/readiness.ts';
+
+/** Sockets to Africa's Talking: the SMS dispatcher sends a few receipts at a time (sms-dispatcher.ts concurrency). */
+const SMS_HTTP_CONNECTIONS = 16;
+/** The worker's loop goes round every second or so; a minute without a round is a stuck loop (readiness says so). */
+const WORKER_STALLED_AFTER_MS = 60_000;
+/** Of the drain's time, what is kept for closing the listener and the pool after the worker's sales are handed back. */
+const CLOSING_MARGIN_MS = 1_000;
 
 /**
  * `npm start`: wait for the database, migrate, seed (demo data unless SEED_DEMO=false or
- * production), listen, and shut down gracefully on SIGTERM/SIGINT: stop accepting, close idle
- * keep-alive connections, let in-flight requests finish, close the pool, exit 0.
+ * production), listen, and drain on SIGTERM/SIGINT (drainOnSignal): not ready at once, no new
+ * sales claimed, the sales held finished or handed back, then the listener and the pool closed,
+ * exit 0, all within DRAIN_TIMEOUT_SECONDS.
  */
 
 /** A database that is still starting (a container, a failover) is waited for, with backoff. */
@@ -45,41 +57,93 @@ async function waitForDatabase(db: Database, logger: pino.Logger, timeoutSeconds
   }
 }
 
-function closeGracefully(
-  server: Server,
-  db: Database,
-  logger: pino.Logger,
-  worker: RechargeWorker | null,
-  money: MoneyAdapters,
-  checkpointer: Checkpointer | null,
-  webhooks: WebhookDispatcher | null,
-  sms: SmsDispatcher | null,
+/** `work`, waited for at most `ms` (a stop that hangs must not hold the exit). */
+async function within(ms: number, work: Promise<unknown> | unknown): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.resolve(work).catch(() => undefined), new Promise((r) => (timer = setTimeout(r, Math.max(0, ms))))]);
+  clearTimeout(timer);
+}
+
+interface Running {
+  server: Server;
+  metricsServer: Server | null;
+  db: Database;
+  logger: pino.Logger;
+  readiness: Readiness;
+  worker: RechargeWorker | null;
+  money: MoneyAdapters;
+  checkpointer: Checkpointer | null;
+  webhooks: WebhookDispatcher | null;
+  sms: SmsDispatcher | null;
   // The timers, and the batch processor (awaited: its current line ends before the database closes).
-  stopCatalogueSync: () => void | Promise<void>,
-) {
+  stopSchedules: () => void | Promise<void>;
+  /** What the app holds open besides its listener (its rate limits' Redis connection and heartbeat), closed after it. */
+  closeApp: () => unknown;
+  drainTimeoutMs: number;
+  notReadyMs: number;
+}
+
+/**
+ * The drain on SIGTERM/SIGINT, for rolling restarts behind a load balancer:
+ * 1. /health/ready answers 503 "draining" at once (live still answers), so the balancer stops
+ *    sending traffic; requests keep being served meanwhile (a purchase made now is claimed by
+ *    another process, or by this one's next start on SQLite);
+ * 2. the worker claims nothing more: sales waiting in memory go back to pending at once, sales in a
+ *    call finish their steps; whatever is still running near the deadline is handed back to
+ *    pending under its claim (RechargeWorker.stop), so another process takes it at once instead of
+ *    after its lease; webhooks, SMS receipts, batches and the schedules stop too;
+ * 3. after DRAIN_NOT_READY_SECONDS at least, the listener closes (idle keep-alive sockets at once,
+ *    requests in flight finish, all cut at the deadline), then the vendors' pools and the database;
+ *    exit 0, within DRAIN_TIMEOUT_SECONDS.
+ */
+function drainOnSignal(run: Running) {
   let closing = false;
+  const { server, logger } = run;
   return (signal: string) => {
     if (closing) return;
     closing = true;
-    logger.info(`${signal} received: closing`);
+    const deadline = Date.now() + run.drainTimeoutMs;
+    const left = () => Math.max(0, deadline - Date.now());
+    run.readiness.startDraining();
+    logger.info(`${signal} received: draining (not ready, no new sales claimed; at most ${run.drainTimeoutMs / 1000} s)`);
+    // A backstop only: a close that hangs past the drain's own bound.
     const force = setTimeout(() => {
-      logger.error('Requests still running after 10 s: exiting anyway');
+      logger.error('Still closing well after DRAIN_TIMEOUT_SECONDS: exiting anyway');
       process.exit(1);
-    }, 10_000);
+    }, run.drainTimeoutMs + 10_000);
     force.unref();
-    server.close(async () => {
-      // Recharges in flight finish their step; anything left is resumed by the next start.
-      await stopCatalogueSync();
-      await worker?.stop();
-      await webhooks?.stop();
-      await sms?.stop();
-      await money.close();
-      await db.knex.destroy();
-      await checkpointer?.stop();
+    void (async () => {
+      const [released] = await Promise.all([
+        run.worker ? run.worker.stop({ timeoutMs: Math.max(0, left() - CLOSING_MARGIN_MS) }) : 0,
+        within(left(), run.stopSchedules()),
+        within(left(), run.webhooks?.stop()),
+        within(left(), run.sms?.stop()),
+        sleep(Math.min(run.notReadyMs, left())),
+      ]);
+      if (released) logger.warn(`${released} sale(s) still running at the end of the drain handed back for another process`);
+      await new Promise<void>((resolve) => {
+        const cut = setTimeout(() => {
+          logger.warn('Requests still running at the end of the drain: closing their connections');
+          server.closeAllConnections();
+          resolve();
+        }, left());
+        server.close(() => {
+          clearTimeout(cut);
+          resolve();
+        });
+        // Idle keep-alive sockets would otherwise hold server.close() open until they time out.
+        server.closeIdleConnections();
+      });
+      run.metricsServer?.close();
+      await within(left() + CLOSING_MARGIN_MS, run.closeApp());
+      await run.money.close();
+      await run.db.knex.destroy();
+      await run.checkpointer?.stop();
       process.exit(0);
+    })().catch((err) => {
+      logger.error({ err }, 'drain failed');
+      process.exit(1);
     });
-    // Idle keep-alive sockets would otherwise hold server.close() open until they time out.
-    server.closeIdleConnections();
   };
 }
 
@@ -94,11 +158,16 @@ async function main() {
     ? startSqliteCheckpointer(db.sqliteFile, { onError: (message) => logger.warn({ message }, 'SQLite checkpoint failed') })
     : null;
   if (checkpointer) await db.knex.raw(`PRAGMA wal_autocheckpoint = ${SQLITE_SAFETY_CHECKPOINT_PAGES}`);
+  // One registry for the process: the worker, the vendors' calls and the app's HTTP answers all count into it.
+  const metrics = config.metricsToken || config.metricsPort ? new ServiceMetrics(db.knex) : null;
+  const readiness = new Readiness();
+  // Every vendor call is recorded through the trail: counted there on its way (metrics/service-metrics.ts).
+  const trail = () => (metrics ? metrics.observeTrail(databaseTrail(db.knex, logger)) : databaseTrail(db.knex, logger));
   const moneyEnv = readMoneyEnv();
   const routingEnv = readRoutingEnv();
   const floatEnv = readFloatEnv();
   const dailyCloseEnv = readDailyCloseEnv();
-  const money = await moneyAdapters(moneyEnv, { trail: databaseTrail(db.knex, logger), logger });
+  const money = await moneyAdapters(moneyEnv, { trail: trail(), logger });
   logger.info(`Money: ${money.describe}`);
   if (config.env === 'production' && !moneyEnv.WAAFIPAY_URL)
     logger.warn('NODE_ENV=production without WAAFIPAY_URL: payments go to the embedded stand-in, not to a real gateway');
@@ -121,6 +190,8 @@ async function main() {
         downVendorLookupsPerMinute: moneyEnv.RECHARGE_DOWN_VENDOR_LOOKUPS_PER_MINUTE,
         usableAggregator: money.usableAggregator,
         routeHealth: { threshold: routingEnv.ROUTE_UNHEALTHY_AFTER, windowMs: routingEnv.ROUTE_HEALTH_WINDOW_MS, skipMs: routingEnv.ROUTE_REST_MS },
+        observer: metrics ?? undefined,
+        handBackAfterMs: Math.max(moneyEnv.PAYMENT_CALL_TIMEOUT_MS, moneyEnv.OPERATOR_TIMEOUT_MS),
       });
   if (worker) {
     // One process owns a SQLite file, so what it left in processing is its own: resume it now.
@@ -128,6 +199,8 @@ async function main() {
     const resumed = await worker.recoverExpired(db.client === 'sqlite' ? 0 : undefined);
     if (resumed) logger.warn(`${resumed} recharge(s) left in processing by an earlier run resumed`);
     worker.start();
+    metrics?.watchWorker(worker);
+    readiness.watchLoop('recharge worker', { lastTickAt: () => worker.lastTickAt, staleAfterMs: WORKER_STALLED_AFTER_MS });
   }
   // Webhook deliveries run where the sales are settled (RECHARGE_WORKER), beside the API, never in a request.
   const webhooks = config.rechargeWorker ? new WebhookDispatcher({ db: db.knex, allowLoopback: config.webhookAllowLoopback }) : null;
@@ -141,8 +214,10 @@ async function main() {
     ? new SmsDispatcher({
         db: db.knex,
         adapter: africasTalkingAdapter(smsConfig.settings, {
-          trail: databaseTrail(db.knex, logger),
-          fetch: smsConfig.live ? undefined : (money.standIns.fetch ?? undefined),
+          trail: trail(),
+          // Africa's Talking through undici's request on a keep-alive pool, as the money vendors (vendor-http.ts):
+          // at a rush a receipt a sale, and fetch's web streams were the largest cost of a vendor call.
+          fetch: smsConfig.live ? vendorFetch({ connections: SMS_HTTP_CONNECTIONS }) : (money.standIns.fetch ?? undefined),
         }),
       })
     : null;
@@ -187,6 +262,8 @@ async function main() {
     onRechargeCreated: () => worker?.wake(),
     rechargeMoney: { payment: money.gateways, wake: () => worker?.wake() },
     routing: { operators: money.operators, gateways: money.gateways, live: money.live, usableAggregator: money.usableAggregator },
+    metrics,
+    readiness,
   });
   const server = app.listen(config.port, () => {
     const url = `http://localhost:${config.port}`;
@@ -200,11 +277,28 @@ async function main() {
     }
   });
   server.keepAliveTimeout = 65_000;
-  const shutdown = closeGracefully(server, db, logger, worker, money, checkpointer, webhooks, sms, () => {
-    stopCatalogueSync();
-    stopDailyClose();
-    stopFloatChecks();
-    return batches?.stop();
+  const metricsServer = metrics && config.metricsPort ? await startMetricsListener(metrics, { port: config.metricsPort, host: config.metricsHost }) : null;
+  if (metricsServer) logger.info(`Metrics on http://${config.metricsHost}:${config.metricsPort}/metrics`);
+  const shutdown = drainOnSignal({
+    server,
+    metricsServer,
+    db,
+    logger,
+    readiness,
+    worker,
+    money,
+    checkpointer,
+    webhooks,
+    sms,
+    stopSchedules: () => {
+      stopCatalogueSync();
+      stopDailyClose();
+      stopFloatChecks();
+      return batches?.stop();
+    },
+    closeApp: () => (app.locals.closeRateLimits as (() => Promise<void>) | undefined)?.(),
+    drainTimeoutMs: config.drainTimeoutSeconds * 1000,
+    notReadyMs: config.drainNotReadySeconds * 1000,
   });
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

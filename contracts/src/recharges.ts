@@ -58,6 +58,28 @@ export type CustomerMoney = (typeof CUSTOMER_MONEY)[number];
 export const CUSTOMER_DETAILS = ['payment_slow', 'payment_not_started'] as const;
 export type CustomerDetail = (typeof CUSTOMER_DETAILS)[number];
 
+/**
+ * Why a sale waits for a person (recharges.review_code), each told in the reader's language
+ * (review_summary; the API's words api:review_reasons.*). review_reason keeps the system's own
+ * sentence with the vendor's words, for the record.
+ */
+export const REVIEW_CODES = [
+  'payment_gateway_silent',
+  'payer_not_approved',
+  'payment_unknown',
+  'topup_not_sent',
+  'aggregator_silent',
+  'topup_lost',
+  'topup_unknown',
+  'operator_processing',
+  'commit_unconfirmed',
+  'return_unconfirmed',
+  'commit_refused',
+  'return_refused',
+  'processing_crashed',
+  'unknown_gateway',
+] as const;
+export type ReviewCode = (typeof REVIEW_CODES)[number];
 export const REVIEW_OUTCOMES = ['delivered', 'not_delivered'] as const;
 /** An admin settles a sale in review: what the operator's or the customer's evidence shows. */
 export const settleRechargeSchema = z

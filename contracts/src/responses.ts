@@ -4,7 +4,16 @@ import { PRICING_MODELS, USER_TYPES } from './users.ts';
 import { AREA_TYPES, CONTACT_TYPES, MAIL_SECURITY, PAYMENT_GATEWAYS, PAYMENT_METHOD_TYPES } from './settings.ts';
 import { TOP_UP_REQUEST_KINDS, TOP_UP_REQUEST_STATUSES, TRANSACTION_KINDS, TRANSACTION_TYPES } from './wallets.ts';
 import { translationsResponseSchema } from './translations.ts';
-import { CUSTOMER_DETAILS, CUSTOMER_MONEY, CUSTOMER_OUTCOMES, DELIVERY_STATES, PAYMENT_STATES, RECHARGE_STATUSES, REVIEW_OUTCOMES } from './recharges.ts';
+import {
+  CUSTOMER_DETAILS,
+  CUSTOMER_MONEY,
+  CUSTOMER_OUTCOMES,
+  DELIVERY_STATES,
+  PAYMENT_STATES,
+  RECHARGE_STATUSES,
+  REVIEW_CODES,
+  REVIEW_OUTCOMES,
+} from './recharges.ts';
 
 /**
  * Response bodies. The API's presenters are typed by these (z.infer), the OpenAPI document
@@ -516,7 +525,9 @@ export const rechargeResponseSchema = z.object({
     .string()
     .nullable()
     .describe('The aggregator that delivered the bundle or was last tried (`sandbox`, `reloadly`, `dtone`); null before any top-up was sent.'),
-  review_reason: z.string().nullable(),
+  review_reason: z.string().nullable().describe("Why it was sent to review, in the system's own English words with the vendor's answer (for the record)"),
+  review_code: z.enum(REVIEW_CODES).nullable().describe('Why it was sent to review, as a code to program against; null when it never was'),
+  review_summary: z.string().nullable().describe('Why it was sent to review, in the request language; null when it never was'),
   needs_review_at: isoTime.nullable(),
   reviewed_by: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   reviewed_at: isoTime.nullable(),

@@ -2,7 +2,7 @@ import { z, type ZodType } from 'zod';
 import { dealerRefSchema } from './responses.ts';
 import { API_KEY_MODES } from './common.ts';
 import { listParams } from './list-query.ts';
-import { PAYMENT_STATES, RECHARGE_STATUSES } from './recharges.ts';
+import { PAYMENT_STATES, RECHARGE_STATUSES, REVIEW_CODES } from './recharges.ts';
 import { TRANSACTION_KINDS } from './wallets.ts';
 
 /**
@@ -135,6 +135,7 @@ export const webhookRechargeDataSchema = z.object({
   operator_reference: z.string().nullable(),
   failure_reason: z.string().nullable(),
   review_reason: z.string().nullable(),
+  review_code: z.enum(REVIEW_CODES).nullable().describe('Why it was sent to review, as a code (see the recharge answer); null when it never was'),
   created_at: z.string().nullable(),
   completed_at: z.string().nullable().describe('When it was delivered'),
   failed_at: z.string().nullable(),

@@ -179,7 +179,7 @@ function Shop({ route, lang, onLanguage }: { route: Route; lang: string; onLangu
             </section>
             {mine.length > 0 && <MyRecharges code={route.code} recharges={mine} />}
             <PaymentMethods methods={payments.data ?? []} />
-            <Contacts contacts={contacts.data ?? d.contacts.map((c, i) => ({ id: i, ...c }))} />
+            <Contacts contacts={contacts.data ?? d.contacts.map((c, i) => ({ id: i, ...c }))} website={d.website} />
           </>
         )}
         {route.providerId !== null && !provider && <p className="muted">{providers.loading ? t('common.loading') : t('shop.not_offered')}</p>}

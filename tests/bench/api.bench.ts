@@ -116,6 +116,7 @@ async function bench(database: string) {
       SEED_DEMO_HISTORY: 'false',
       LOG_LEVEL: 'warn',
       API_RATE_LIMIT_PER_MINUTE: '100000000',
+      STOREFRONT_SESSION_LIMIT_PER_MINUTE: '100000000',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

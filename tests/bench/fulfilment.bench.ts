@@ -33,6 +33,7 @@ import { Agent, request } from 'undici';
 import type { WaafiBookEntry, WaafiBooks } from '../../api/src/connectors/payments/waafipay/waafipay-stand-in.ts';
 import type { ReloadlyBookEntry, ReloadlyBooks } from '../../api/src/connectors/deliveries/reloadly/reloadly-stand-in.ts';
 import { fromDbTime } from '../../api/src/database/time.ts';
+import { AFRICASTALKING_STAND_IN_CREDENTIALS } from '../../api/src/connectors/sms/africastalking/africastalking-stand-in.ts';
 import { freshDatabase } from './fresh-database.ts';
 import { recordFigure, type BenchFigure } from './results.ts';
 
@@ -145,6 +146,8 @@ interface StandIns {
   child: ChildProcess;
   waafipay: string;
   reloadly: string;
+  /** Each protocol's base (Africa's Talking: its /version1/messaging URL). */
+  api: { africastalking: string };
   exited: Promise<unknown>;
 }
 
@@ -164,7 +167,7 @@ async function startStandIns(): Promise<StandIns> {
     });
     child.once('exit', () => reject(new Error('stand-ins exited')));
   });
-  return { child, exited, ...(JSON.parse(line) as { waafipay: string; reloadly: string }) };
+  return { child, exited, ...(JSON.parse(line) as { waafipay: string; reloadly: string; api: { africastalking: string } }) };
 }
 
 /** The server's settings for the live adapters, pointed at the stand-ins with their credentials. */
@@ -179,6 +182,10 @@ const liveEnv = (s: StandIns) => ({
   RELOADLY_AUTH_URL: `${s.reloadly}/oauth/token`,
   RELOADLY_CLIENT_ID: 'standin-client',
   RELOADLY_CLIENT_SECRET: 'standin-secret',
+  // The receipts go to a vendor outside the server, as in production (not the server's embedded stand-in).
+  AFRICASTALKING_API_URL: s.api.africastalking,
+  AFRICASTALKING_USERNAME: AFRICASTALKING_STAND_IN_CREDENTIALS.username,
+  AFRICASTALKING_API_KEY: AFRICASTALKING_STAND_IN_CREDENTIALS.apiKey,
 });
 
 interface Server {
@@ -204,6 +211,7 @@ async function startServer(env: Record<string, string>, logDir: string, n: numbe
       SEED_DEMO_HISTORY: 'false',
       LOG_LEVEL: 'warn',
       API_RATE_LIMIT_PER_MINUTE: '100000000',
+      STOREFRONT_SESSION_LIMIT_PER_MINUTE: '100000000',
     },
     stdio: ['ignore', log, log],
   });
@@ -838,6 +846,9 @@ async function report(r: {
       .join('; ')}) |`,
   );
   out(`| remote calls per sale | mean ${callsPerSale.toFixed(2)} |`);
+  // The receipts each settled sale wrote (sms/): sent to Africa's Talking's stand-in, outside the server.
+  const receipts: { status: string; n: number | string }[] = await knex('sms_messages').groupBy('status').select('status', knex.raw('COUNT(*) as n'));
+  out(`| SMS receipts by status when the last sale settled | ${receipts.map((x) => `${x.status} ${Number(x.n)}`).join(', ') || 'none'} |`);
   out(`| sales by status | ${[...statusCount].map(([k, v]) => `${k} ${v}`).join(', ')} |`);
   out(`| ledger and books | ${exact ? 'exact' : `${mismatches.length} mismatches, ${review.length} in review`} |`);
   // Where the time went, every 5 s from the first arrival: the purchases tapped then, and the samples taken then.

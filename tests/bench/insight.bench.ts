@@ -215,6 +215,7 @@ for (const database of databases) {
         RECHARGE_WORKER: 'false',
         LOG_LEVEL: 'warn',
         API_RATE_LIMIT_PER_MINUTE: '100000000',
+        STOREFRONT_SESSION_LIMIT_PER_MINUTE: '100000000',
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     });

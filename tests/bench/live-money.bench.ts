@@ -73,6 +73,7 @@ async function round(database: string, transport: 'http' | 'inprocess') {
       SEED_DEMO_HISTORY: 'false',
       LOG_LEVEL: 'warn',
       API_RATE_LIMIT_PER_MINUTE: '100000000',
+      STOREFRONT_SESSION_LIMIT_PER_MINUTE: '100000000',
       STAND_INS_TRANSPORT: transport,
       PAYMENT_SANDBOX_APPROVAL_MS: '0',
       OPERATOR_SANDBOX_LATENCY_MS: '0',

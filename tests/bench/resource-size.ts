@@ -50,6 +50,28 @@ function translationLines(key: string): number {
   return n;
 }
 
+/**
+ * The files outside a resource's own folders that name it: the lines a new resource adds to shared
+ * files (the registry, the API's mount, the console's table of areas, the test fixtures, the
+ * translations). Found by what they import or declare, not by a list kept by hand.
+ */
+function touchPoints(name: string): string[] {
+  const imports = new RegExp(`from '(?:\\.\\.?/)+(?:src/)?${name}(?:/[^']*)?'`);
+  const declared = new RegExp(`^\\s{2}'?${name}'?: \\{`, 'm');
+  const found: string[] = [];
+  for (const dir of ['api/src', 'admin/src', 'contracts/src', 'tests/api']) {
+    for (const f of files(dir, /\.tsx?$/)) {
+      const rel = path.relative(PROJECT_ROOT, f);
+      if (rel.startsWith(`api/src/${name}/`) || rel.startsWith(`admin/src/${name}/`) || rel === `contracts/src/${name}.ts`) continue;
+      const text = fs.readFileSync(f, 'utf8');
+      if (imports.test(text) || declared.test(text)) found.push(rel);
+    }
+  }
+  for (const ns of ['api.json', 'admin.json'])
+    if ((JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, 'locales', 'en', ns), 'utf8')) as Record<string, unknown>)[name]) found.push(`locales/*/${ns}`);
+  return found.sort();
+}
+
 const rows: string[] = [];
 for (const name of ['banners', 'users', 'roles']) {
   const apiSide = count(files(`api/src/${name}`, /\.ts$/));
@@ -63,6 +85,11 @@ console.log('Lines of code per resource: code without blank and comment lines (a
 console.log('| resource | API (api/src/<name>) | console (admin/src/<name>) | schema (contracts/src/<name>.ts) | en translations |');
 console.log('|---|---|---|---|---|');
 for (const r of rows) console.log(r);
+console.log('\nShared files a resource touches (outside its own folders), found by what imports or declares it:\n');
+for (const name of ['banners', 'users', 'roles']) {
+  const touched = touchPoints(name);
+  console.log(`- ${name}: ${touched.length} files: ${touched.join(', ')}`);
+}
 console.log(
   '\nShared parts a new resource reuses instead: api/src/http/resource-routes.ts, admin/src/resources/ (form drawer, status toggle, registry glue), admin/src/common/useRecordRoute.ts.',
 );

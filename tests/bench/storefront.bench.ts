@@ -51,6 +51,7 @@ const real = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
     SEED_DEMO: 'true',
     LOG_LEVEL: 'warn',
     API_RATE_LIMIT_PER_MINUTE: '100000000',
+    STOREFRONT_SESSION_LIMIT_PER_MINUTE: '100000000',
   },
   stdio: ['ignore', 'ignore', 'inherit'],
 });

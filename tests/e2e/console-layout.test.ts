@@ -146,9 +146,37 @@ describe('at 1366 px', () => {
     });
     const nav = page.getByRole('navigation', { name: 'Main menu' });
     const parent = nav.getByRole('button', { name: /^Recharges/ });
-    await parent.hover();
     const child = page.getByRole('menuitem').first();
-    await child.waitFor();
+    // Each try leaves the bar and comes back: a pointer already resting on the button sends no new
+    // mouseenter, so hovering in place again could never open it (the top bar may still be settling
+    // under a first hover). What the page showed is printed if it never opens.
+    const opened = await expect
+      .poll(
+        async () => {
+          await page.mouse.move(LAPTOP.width / 2, LAPTOP.height - 20);
+          await parent.hover();
+          return child.isVisible();
+        },
+        { timeout: 20_000, interval: 300 },
+      )
+      .toBe(true)
+      .then(
+        () => true,
+        async (error: unknown) => {
+          const box = await parent.boundingBox();
+          console.error('horizontal menu never opened', {
+            expanded: await parent.getAttribute('aria-expanded'),
+            box,
+            atCentre: box
+              ? await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.outerHTML.slice(0, 200), [box.x + box.width / 2, box.y + box.height / 2])
+              : null,
+            menuItems: await page.getByRole('menuitem').evaluateAll((els) => els.map((el) => [el.textContent, el.checkVisibility()])),
+          });
+          await page.screenshot({ path: artifactPath('console-horizontal-menu-failed.png') });
+          throw error;
+        },
+      );
+    expect(opened).toBe(true);
     await parent.click();
     await page.waitForTimeout(300);
     expect(await parent.getAttribute('aria-expanded')).toBe('true');
@@ -201,6 +229,8 @@ describe('at 390 px', () => {
     const bar = (await page.locator('header').first().boundingBox())!;
     expect(box.y).toBeGreaterThan(bar.y + bar.height);
     expect(box.y + box.height).toBeGreaterThan(PHONE.height * 0.75);
+    // Above the Save and Cancel bar at the foot of a form drawer (64 px), which it covered before.
+    expect(box.y + box.height).toBeLessThanOrEqual(PHONE.height - 64);
     await context.close();
   });
 
@@ -212,6 +242,20 @@ describe('at 390 px', () => {
     await expect.poll(() => field.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.type('DEMO');
     expect(await field.inputValue()).toBe('DEMO');
+    // Enter: the results, and the floating field out of the way of their heading (it covered it).
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/search\?q=DEMO$/);
+    // The results' own heading (the dashboard's may still show while the page loads), read once it
+    // is on screen: uncovered at its start.
+    const heading = page.getByRole('heading', { level: 1, name: /DEMO/ });
+    await heading.waitFor();
+    await field.waitFor({ state: 'detached' });
+    await expect
+      .poll(async () => {
+        const box = await heading.boundingBox();
+        return box && page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('h1') !== null, [box.x + 4, box.y + box.height / 2]);
+      })
+      .toBe(true);
     await context.close();
   });
 

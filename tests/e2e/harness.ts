@@ -35,7 +35,8 @@ export function ensureAdminBuild(): void {
   }
 }
 
-const freePort = () =>
+/** A port nothing listens on now (the stand-ins a test reads from are started on one). */
+export const freePort = () =>
   new Promise<number>((res, rej) => {
     const srv = createServer();
     srv.unref();

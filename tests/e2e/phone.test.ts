@@ -141,8 +141,9 @@ describe('logs people can read', () => {
     // Arabic, right to left.
     await page.evaluate(() => localStorage.setItem('i18nextLng', 'ae'));
     await page.reload();
-    await page.getByText('أسند Super Admin صلاحيات إلى الدور Editors').first().waitFor();
-    await page.getByText('سجّل Super Admin الدخول').first().waitFor();
+    // Names isolated in their own direction (FSI … PDI), so a Latin name is not reordered.
+    await page.getByText('أسند \u2068Super Admin\u2069 صلاحيات إلى الدور \u2068Editors\u2069').first().waitFor();
+    await page.getByText('سجّل \u2068Super Admin\u2069 الدخول').first().waitFor();
     await expect(page.evaluate(() => document.documentElement.dir)).resolves.toBe('rtl');
     expect((await overflow(page)).scroll).toBeLessThanOrEqual(PHONE.width);
     expect(await page.locator('main').innerText()).not.toMatch(/permissions_assigned|recharge_completed/);

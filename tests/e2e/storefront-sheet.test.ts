@@ -133,7 +133,7 @@ describe('the buy sheet', () => {
     await dialog.getByRole('button', { name: 'ادفع من رقم آخر' }).click({ timeout: 60_000 });
     const payer = dialog.getByLabel('الرقم الذي يدفع');
     await expect(payer.inputValue()).resolves.toBe('0617770000');
-    await expect(focusedId(page)).resolves.toBe('payer');
+    await expect.poll(() => focusedId(page), { timeout: 2_000 }).toBe('payer');
     await payer.fill('0617770001');
     await dialog.getByRole('button', { name: /^ادفع/ }).click();
     await dialog.getByText('تم! باقتك مفعّلة').waitFor({ timeout: 60_000 });

@@ -57,7 +57,8 @@ describe('the DEMO storefront', () => {
   it('browses operators, categories and bundles in English, then Arabic right to left', async () => {
     const { context, page, errors } = await phone();
     await page.goto('/dealer/DEMO');
-    await expect(page.title()).resolves.toBe('Demo Dealer - Internet Services');
+    // The title is set just after the page draws (an effect): read until it is, not at the first look.
+    await expect.poll(() => page.title()).toBe('Demo Dealer - Internet Services');
     await page.getByRole('heading', { name: 'Choose your operator' }).waitFor();
     await page.getByText('Double data every Friday').waitFor();
     await page.getByRole('link', { name: '+252 61 5000000' }).first().waitFor();
@@ -68,20 +69,20 @@ describe('the DEMO storefront', () => {
     await page.getByRole('combobox', { name: 'Language' }).selectOption('ae');
     // The dealer's texts are asked again in Arabic: the bundle's translated name.
     await page.getByRole('button', { name: 'شراء 1 جيجابايت يومي' }).waitFor();
-    await expect(page.title()).resolves.toBe('Demo Dealer - خدمات الإنترنت');
+    await expect.poll(() => page.title()).toBe('Demo Dealer - خدمات الإنترنت');
     await expect(page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).resolves.toEqual(['ar', 'rtl']);
     // In Arabic, the price keeps its order (isolated left to right).
     const row = page.getByRole('listitem').filter({ hasText: '1 جيجابايت يومي' });
     await expect(row.locator('bdi[dir="ltr"]').filter({ hasText: '$0.50' }).count()).resolves.toBe(1);
     await page.getByRole('combobox', { name: 'اللغة' }).selectOption('en');
     await page.getByRole('button', { name: 'Buy 1 GB Daily' }).waitFor();
-    await expect(page.title()).resolves.toBe('Demo Dealer - Internet Services');
+    await expect.poll(() => page.title()).toBe('Demo Dealer - Internet Services');
     await expect(page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).resolves.toEqual(['en', 'ltr']);
 
     await page.goto('/dealer/DEMO?lng=ae');
     await page.getByRole('heading', { name: 'اختر المشغل' }).waitFor();
     await expect(page.evaluate(() => document.documentElement.dir)).resolves.toBe('rtl');
-    await expect(page.title()).resolves.toBe('Demo Dealer - خدمات الإنترنت');
+    await expect.poll(() => page.title()).toBe('Demo Dealer - خدمات الإنترنت');
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -192,11 +193,14 @@ describe('buying', () => {
     const reference = delivered.split('/').pop()!;
     await page.getByRole('heading', { name: `Order ${reference}` }).waitFor();
     // The shop as its header names it (the company name).
-    await expect(page.title()).resolves.toBe(`Order ${reference} – Demo Telecom Dealer`);
+    await expect.poll(() => page.title()).toBe(`Order ${reference} – Demo Telecom Dealer`);
     await page.locator('.facts').getByText('Delivered').waitFor();
     await page.locator('.facts').getByText('61****456', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Buy again' }).click();
     await page.getByRole('dialog', { name: 'Buy 1 GB Daily' }).getByRole('button', { name: 'Close' }).click();
+    // Closing takes the sheet's history entry back (history.back() is asynchronous): a page load
+    // started before that lands would be cut short by it.
+    await page.waitForFunction(() => !(history.state as { sheet?: boolean } | null)?.sheet);
     await page.goto('/dealer/DEMO/order/RC0000000000');
     await page.getByRole('heading', { name: 'This order was not found in this shop' }).waitFor();
     // A link opened later, in Arabic (which the shop then remembers for this browser).

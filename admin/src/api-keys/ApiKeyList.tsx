@@ -14,14 +14,13 @@ import {
   useTranslate,
 } from 'react-admin';
 import { Box, Button, Chip, Link as MuiLink, Stack, Typography } from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
 import type { ApiKeyResponse, ApiKeyUseResponse } from '@app/contracts';
-import { PageTitle } from '../common/PageTitle';
-import { ListEmpty, ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
+import { ListError } from '../common/ListParts';
+import { ResourceListPage } from '../common/ResourceListPage';
 import { useIsPhone } from '../common/useIsPhone';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useRecordRoute } from '../common/useRecordRoute';
-import { useSession } from '../providers/useSession';
+import { useIsDealer } from '../auth/identity';
 import { useConsoleDataProvider } from '../providers/dataProvider';
 import { serverMessage } from '../providers/errors';
 import { CreateApiKeyDialog, scopeLabel } from './CreateApiKeyDialog';
@@ -105,7 +104,7 @@ function KeyUses({ k }: { k: ApiKeyResponse }) {
   return (
     <List
       resource={`${RESOURCE}/${k.h_id}/uses`}
-      // The route's guard has checked 'view api keys' (routes.tsx); the registry's canAccess knows no such endpoint.
+      // The page's guard has checked 'view api keys' (api-keys/index.ts); the registry's canAccess knows no such endpoint.
       disableAuthentication
       disableSyncWithLocation
       sort={{ field: 'id', order: 'DESC' }}
@@ -273,13 +272,13 @@ function useDealerFilter(): string | null {
 export default function ApiKeyList() {
   const translate = useTranslate();
   const refresh = useRefresh();
-  const dealer = useSession().user?.user_type === 'dealer';
+  const dealer = useIsDealer();
   const { permissions } = usePermissions<string[]>();
   const canManage = !!permissions?.includes('manage api keys');
   const route = useRecordRoute<ApiKeyResponse>('/api-keys', RESOURCE);
   const chosenDealer = useDealerFilter();
   const [creating, setCreating] = useState(false);
-  const filters = usePhoneFilters([
+  const filters = [
     ...(dealer ? [] : [<DealerFilterInput key="dealer_id" source="dealer_id" label="api_keys.fields.dealer" alwaysOn />]),
     <SelectInput
       key="status"
@@ -292,49 +291,48 @@ export default function ApiKeyList() {
       ]}
     />,
     <SelectInput key="mode" source="mode" label="test_mode.mode" alwaysOn choices={MODE_CHOICES} />,
-  ]);
-  const title = translate('api_keys.title');
-  const newButton = canManage && (
-    <Button variant="contained" startIcon={<AddIcon />} onClick={() => setCreating(true)}>
-      {translate('api_keys.new')}
-    </Button>
-  );
+  ];
+  const rows = <KeyRows dealer={dealer} canManage={canManage} path={route.path} />;
   return (
-    <>
-      <PageTitle title={title} actions={newButton} />
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 2, maxWidth: 900 }}>
-        {/* The path is isolated left-to-right, so Arabic text around it does not reorder its slashes. */}
-        {translate(dealer ? 'api_keys.help_dealer' : 'api_keys.help_admin', { path: '\u2066/api/reseller/v1\u2069' })}{' '}
-        <MuiLink href="/api/v1/docs?urls.primaryName=Reseller%20API" target="_blank" rel="noopener">
-          {translate('api_keys.docs')}
-        </MuiLink>
-      </Typography>
-      <TestWalletCard dealerId={dealer ? null : chosenDealer} needsDealer={!dealer} canManage={canManage} />
-      <List
-        resource={RESOURCE}
-        // The route's guard has checked 'view api keys' (routes.tsx); the registry's canAccess knows no such endpoint.
-        disableAuthentication
-        filters={filters}
-        sort={{ field: 'id', order: 'DESC' }}
-        perPage={25}
-        title={title}
-        actions={<ListTopBar />}
-        empty={<ListEmpty message={translate('api_keys.empty')} action={newButton} />}
-        error={<ListError />}
-      >
-        <KeyRows dealer={dealer} canManage={canManage} path={route.path} />
-      </List>
-      <KeyDrawer
-        k={route.record}
-        open={route.open}
-        onClose={route.close}
-        canManage={canManage}
-        onChanged={() => {
-          refresh();
-          route.close();
-        }}
-      />
-      <CreateApiKeyDialog open={creating} pickDealer={!dealer} onClose={() => setCreating(false)} onDone={refresh} />
-    </>
+    <ResourceListPage
+      resource={RESOURCE}
+      // The page's guard has checked 'view api keys' (api-keys/index.ts); the registry's canAccess knows no such endpoint.
+      disableAuthentication
+      title={translate('api_keys.title')}
+      create={canManage && { label: 'api_keys.new', onClick: () => setCreating(true) }}
+      intro={
+        <>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 2, maxWidth: 900 }}>
+            {/* The path is isolated left-to-right, so Arabic text around it does not reorder its slashes. */}
+            {translate(dealer ? 'api_keys.help_dealer' : 'api_keys.help_admin', { path: '\u2066/api/reseller/v1\u2069' })}{' '}
+            <MuiLink href="/api/v1/docs?urls.primaryName=Reseller%20API" target="_blank" rel="noopener">
+              {translate('api_keys.docs')}
+            </MuiLink>
+          </Typography>
+          <TestWalletCard dealerId={dealer ? null : chosenDealer} needsDealer={!dealer} canManage={canManage} />
+        </>
+      }
+      empty="api_keys.empty"
+      filters={filters}
+      sort={{ field: 'id', order: 'DESC' }}
+      // KeyRows picks a phone's simple list or a desktop's table itself.
+      phone={rows}
+      desktop={rows}
+      after={
+        <>
+          <KeyDrawer
+            k={route.record}
+            open={route.open}
+            onClose={route.close}
+            canManage={canManage}
+            onChanged={() => {
+              refresh();
+              route.close();
+            }}
+          />
+          <CreateApiKeyDialog open={creating} pickDealer={!dealer} onClose={() => setCreating(false)} onDone={refresh} />
+        </>
+      }
+    />
   );
 }

@@ -5,7 +5,7 @@ import { AdminContext, memoryStore, TestMemoryRouter, testDataProvider } from 'r
 
 const { Routes, Route } = reactRouterProvider;
 import { AuthGuard } from './AuthGuard';
-import { RouteGuard } from './RouteGuard';
+import { PageGuard } from './PageGuard';
 import { authProvider } from '../providers/authProvider';
 import { clearSession, setLocked, startSession } from '../providers/session';
 import { testI18nProvider } from '../test/i18n';
@@ -16,19 +16,20 @@ function Where() {
   return <div data-testid="where">{`${l.pathname}${l.search}`}</div>;
 }
 
-async function renderAt(path: string, permissions?: string[]) {
+/** The page at `path` behind the sign-in check and the page's own access (`page`: its pattern in console/areas.ts). */
+async function renderAt(path: string, page = '/admin') {
   const i18nProvider = await testI18nProvider();
   return render(
     <TestMemoryRouter initialEntries={[path]}>
       <AdminContext dataProvider={testDataProvider()} authProvider={authProvider} i18nProvider={i18nProvider} store={memoryStore()}>
         <Routes>
           <Route
-            path="/admin"
+            path={path.split('?')[0]}
             element={
               <AuthGuard>
-                <RouteGuard permissions={permissions}>
+                <PageGuard path={page}>
                   <div>admin list</div>
-                </RouteGuard>
+                </PageGuard>
               </AuthGuard>
             }
           />
@@ -57,7 +58,7 @@ describe('auth guard (docs/product.md section 4)', () => {
   it('signed in: loads the user, checks the lock, then renders the page', async () => {
     startSession('t', user, false);
     const calls = mockFetch([ok({ user }), ok({ is_locked: false })]);
-    await renderAt('/admin', ['view admins']);
+    await renderAt('/admin');
     expect(await screen.findByText('admin list')).toBeTruthy();
     expect(calls.map((c) => c.url).sort()).toEqual(['/api/v1/auth/check-lock', '/api/v1/auth/me']);
   });
@@ -70,10 +71,17 @@ describe('auth guard (docs/product.md section 4)', () => {
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/auth/lock-screen'));
   });
 
-  it('missing a route permission: /unauthorized', async () => {
+  it("missing a page's permission (its area's access, through canAccess): /unauthorized", async () => {
     startSession('t', user, false);
     mockFetch([ok({ user }), ok({ is_locked: false })]);
-    await renderAt('/admin', ['view admins', 'view roles']);
+    await renderAt('/settings/roles', '/settings/roles');
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/unauthorized'));
+  });
+
+  it("a page for another kind of user (a dealer's My wallet for an admin): /unauthorized", async () => {
+    startSession('t', { ...user, user_type: 'admin', permissions: [{ name: 'view own wallet' }] }, false);
+    mockFetch([ok({ user: { ...user, user_type: 'admin', permissions: [{ name: 'view own wallet' }] } }), ok({ is_locked: false })]);
+    await renderAt('/my-wallet', '/my-wallet');
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/unauthorized'));
   });
 

@@ -1,18 +1,23 @@
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { LinkBase, useTranslate } from 'react-admin';
-import { Alert, Button, Link as MuiLink, Stack, TextField } from '@mui/material';
+import type { FieldValues } from 'react-hook-form';
+import { Form, LinkBase, TextInput, useTranslate } from 'react-admin';
+import { Alert, Link as MuiLink, Stack } from '@mui/material';
 import { apiFetch } from '../providers/http';
 import { authErrorText, serverFieldError } from '../providers/errors';
-import { muiRegister } from '../common/muiRegister';
-import { lazySharedResolver } from '../common/lazyResolver';
+import { lazySchemaResolver } from '../common/lazyResolver';
+import { typedText } from '../common/schemaResolver';
+import { FormSubmitButton } from '../common/FormParts';
 import { AuthCard } from './AuthCard';
 
 interface ForgotValues {
   email: string;
 }
+const EMPTY: ForgotValues = { email: '' };
 
-const resolver = lazySharedResolver<ForgotValues>(() => import('@app/contracts').then((m) => m.forgotPasswordSchema));
+const resolver = lazySchemaResolver<ForgotValues>(
+  () => import('@app/contracts').then((m) => m.forgotPasswordSchema),
+  (v) => typedText(v, EMPTY),
+);
 
 /**
  * "Forgot password?": asks for the account's email and says the server's one answer, the same
@@ -22,21 +27,21 @@ export default function ForgotPasswordPage() {
   const translate = useTranslate();
   const [done, setDone] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const { register, handleSubmit, formState, setError: setFieldError } = useForm<ForgotValues>({ resolver, defaultValues: { email: '' } });
   useEffect(() => resolver.preload(), []);
-  const t = (key?: string) => (key ? translate(key, { _: key }) : undefined);
 
-  const onSubmit = handleSubmit(async (values) => {
+  const submit = async (values: FieldValues) => {
     setError(null);
     try {
-      const res = await apiFetch('/auth/forgot-password', { method: 'POST', body: values, isLogin: true });
+      const res = await apiFetch('/auth/forgot-password', { method: 'POST', body: typedText(values, EMPTY), isLogin: true });
       setDone(res.message ?? '');
+      return undefined;
     } catch (e) {
       const onField = serverFieldError(e, 'email');
-      if (onField) setFieldError('email', { message: onField });
-      else setError(authErrorText(e));
+      if (onField) return { email: onField };
+      setError(authErrorText(e));
+      return undefined;
     }
-  });
+  };
 
   return (
     <AuthCard title={translate('auth.forgot_title')} subtitle={done ? undefined : translate('auth.forgot_subtitle')}>
@@ -46,28 +51,17 @@ export default function ForgotPasswordPage() {
             {done}
           </Alert>
         ) : (
-          <form onSubmit={onSubmit} noValidate>
+          <Form defaultValues={EMPTY} resolver={resolver as never} onSubmit={submit} noValidate disableInvalidFormNotification>
             <Stack spacing={2}>
               {error && (
                 <Alert severity="error" role="alert">
                   {error}
                 </Alert>
               )}
-              <TextField
-                label={translate('auth.email')}
-                type="email"
-                autoComplete="username"
-                autoFocus
-                fullWidth
-                {...muiRegister(register, 'email')}
-                error={!!formState.errors.email}
-                helperText={t(formState.errors.email?.message)}
-              />
-              <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting}>
-                {formState.isSubmitting ? translate('auth.sending') : translate('auth.send_link')}
-              </Button>
+              <TextInput source="email" label={translate('auth.email')} type="email" autoComplete="username" autoFocus helperText={false} margin="none" />
+              <FormSubmitButton size="large" label={translate('auth.send_link')} pendingLabel={translate('auth.sending')} />
             </Stack>
-          </form>
+          </Form>
         )}
         <MuiLink component={LinkBase} to="/auth/login" sx={{ alignSelf: 'center' }}>
           {translate('auth.back_to_sign_in')}

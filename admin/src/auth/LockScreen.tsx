@@ -1,19 +1,23 @@
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { Navigate, useNavigate, useLogout, useTranslate } from 'react-admin';
+import type { FieldValues } from 'react-hook-form';
+import { Form, Navigate, PasswordInput, useNavigate, useLogout, useTranslate } from 'react-admin';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Avatar, Box, Button, Stack, Typography } from '@mui/material';
 import { lockSchema } from '@app/contracts';
 import { authProvider, LOGIN_PATH } from '../providers/authProvider';
 import { authErrorText, serverFieldError } from '../providers/errors';
-import { useSession } from '../providers/useSession';
-import { muiRegister, sharedResolver } from '../common/zodForm';
+import { useSignInState } from './useSignInState';
+import { useSignedInUser, useUserPermissions } from './identity';
+import { schemaResolver, typedText } from '../common/schemaResolver';
+import { FormSubmitButton } from '../common/FormParts';
 import { resolveImage } from '../common/image';
-import { PasswordField } from '../common/PasswordField';
 import { homePath } from '../layout/menu';
 import { MENU } from '../layout/menuItems';
 import { AuthCard } from './AuthCard';
 import { authRetry, LOCK_STALE_MS } from './retry';
+
+const EMPTY = { password: '' };
+const resolver = schemaResolver<typeof EMPTY>(lockSchema, (v) => typedText(v, EMPTY));
 
 /** /auth/lock-screen: the locked user unlocks with the password (blank layout). */
 export default function LockScreen() {
@@ -21,18 +25,10 @@ export default function LockScreen() {
   const navigate = useNavigate();
   const logout = useLogout();
   const queryClient = useQueryClient();
-  const { user, isAuthenticated, permissions } = useSession();
+  const isAuthenticated = useSignInState() !== 'signed-out';
+  const user = useSignedInUser();
+  const permissions = useUserPermissions();
   const [error, setError] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    formState,
-    setError: setFieldError,
-  } = useForm<{ password: string }>({
-    resolver: sharedResolver(lockSchema),
-    mode: 'onChange',
-    defaultValues: { password: '' },
-  });
   // The server's answer decides: a session it does not hold as locked goes back in.
   const lock = useQuery({
     queryKey: ['auth', 'check-lock'],
@@ -46,20 +42,21 @@ export default function LockScreen() {
   }, [lock.data, navigate, permissions]);
   if (!isAuthenticated || !user) return <Navigate to={LOGIN_PATH} replace />;
 
-  const onSubmit = handleSubmit(async ({ password }) => {
+  const submit = async (values: FieldValues) => {
     setError(null);
     try {
-      await authProvider.unlock(password);
+      await authProvider.unlock(typedText(values, EMPTY).password);
       queryClient.setQueryData(['auth', 'check-lock'], false);
       navigate(homePath(MENU, permissions), { replace: true });
+      return undefined;
     } catch (e) {
       // A wrong password comes back as a 422 on the password field: show it there.
       const onField = serverFieldError(e, 'password');
-      if (onField) setFieldError('password', { type: 'server', message: onField });
-      else setError(authErrorText(e));
+      if (onField) return { password: onField };
+      setError(authErrorText(e));
+      return undefined;
     }
-  });
-  const err = formState.errors.password?.message;
+  };
 
   return (
     <AuthCard title={translate('lock.screen_title')} subtitle={translate('lock.screen_subtitle')}>
@@ -70,22 +67,14 @@ export default function LockScreen() {
           {user.email}
         </Typography>
       </Stack>
-      <form onSubmit={onSubmit} noValidate>
+      {/* Checked on every change, as the lock dialog is. */}
+      <Form defaultValues={EMPTY} resolver={resolver as never} mode="onChange" onSubmit={submit} noValidate disableInvalidFormNotification>
         <Stack spacing={2}>
           {error && <Alert severity="error">{error}</Alert>}
-          <PasswordField
-            label={translate('auth.password')}
-            autoComplete="current-password"
-            autoFocus
-            {...muiRegister(register, 'password')}
-            error={!!err}
-            helperText={err ? translate(err, { _: err }) : undefined}
-          />
-          <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting}>
-            {formState.isSubmitting ? translate('lock.unlocking') : translate('lock.unlock')}
-          </Button>
+          <PasswordInput source="password" label={translate('auth.password')} autoComplete="current-password" autoFocus helperText={false} margin="none" />
+          <FormSubmitButton size="large" label={translate('lock.unlock')} pendingLabel={translate('lock.unlocking')} />
         </Stack>
-      </form>
+      </Form>
       <Box sx={{ mt: 2, textAlign: 'center' }}>
         <Button size="small" onClick={() => logout()}>
           {translate('lock.other_user')}

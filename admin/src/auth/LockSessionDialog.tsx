@@ -1,13 +1,15 @@
-import { useForm } from 'react-hook-form';
-import { useNavigate, useNotify, useTranslate } from 'react-admin';
+import type { FieldValues } from 'react-hook-form';
+import { Form, PasswordInput, useNavigate, useNotify, useTranslate } from 'react-admin';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { lockSchema } from '@app/contracts';
 import { authProvider, LOCK_PATH } from '../providers/authProvider';
 import { authErrorText, serverFieldError } from '../providers/errors';
-import { muiRegister, sharedResolver } from '../common/zodForm';
-import { PasswordField } from '../common/PasswordField';
+import { schemaResolver, typedText } from '../common/schemaResolver';
+
+const EMPTY = { password: '' };
+const resolver = schemaResolver<typeof EMPTY>(lockSchema, (v) => typedText(v, EMPTY));
 
 /**
  * The Lock Session modal of docs/product.md section 2: password validated on every change; it cannot be
@@ -19,47 +21,46 @@ export default function LockSessionDialog({ open, onClose }: { open: boolean; on
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [error, setError] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    formState,
-    setError: setFieldError,
-    reset,
-  } = useForm<{ password: string }>({
-    resolver: sharedResolver(lockSchema),
-    mode: 'onChange',
-    defaultValues: { password: '' },
-  });
-  const pending = formState.isSubmitting;
+  const [pending, setPending] = useState(false);
+  const sending = useRef(false);
+  // Closed or done, the form starts again empty.
+  const [round, setRound] = useState(0);
   const close = () => {
     if (pending) return;
-    reset();
+    setRound((n) => n + 1);
     setError(null);
     onClose();
   };
 
-  const onSubmit = handleSubmit(async ({ password }) => {
+  const submit = async (values: FieldValues) => {
+    if (sending.current) return undefined;
+    sending.current = true;
+    setPending(true);
     setError(null);
     try {
-      await authProvider.lock(password);
+      await authProvider.lock(typedText(values, EMPTY).password);
       queryClient.setQueryData(['auth', 'check-lock'], true);
       notify('lock.locked_toast', { type: 'success', messageArgs: { _: 'Session locked successfully' } });
-      reset();
+      setRound((n) => n + 1);
       onClose();
       navigate(LOCK_PATH);
+      return undefined;
     } catch (e) {
       console.error('Lock failed', e);
       // A wrong password comes back as a 422 on the password field: show it there.
       const onField = serverFieldError(e, 'password');
-      if (onField) setFieldError('password', { type: 'server', message: onField });
-      else setError(authErrorText(e));
+      if (onField) return { password: onField };
+      setError(authErrorText(e));
+      return undefined;
+    } finally {
+      sending.current = false;
+      setPending(false);
     }
-  });
-  const err = formState.errors.password?.message;
+  };
 
   return (
     <Dialog open={open} onClose={close} maxWidth="xs" fullWidth aria-labelledby="lock-session-title">
-      <form onSubmit={onSubmit} noValidate>
+      <Form key={round} defaultValues={EMPTY} resolver={resolver as never} mode="onChange" onSubmit={submit} noValidate disableInvalidFormNotification>
         <DialogTitle id="lock-session-title">{translate('lock.title')}</DialogTitle>
         <DialogContent>
           <Typography color="text.secondary" sx={{ mb: 2 }}>
@@ -70,14 +71,7 @@ export default function LockSessionDialog({ open, onClose }: { open: boolean; on
               {error}
             </Alert>
           )}
-          <PasswordField
-            label={translate('auth.password')}
-            autoFocus
-            autoComplete="current-password"
-            {...muiRegister(register, 'password')}
-            error={!!err}
-            helperText={err ? translate(err, { _: err }) : undefined}
-          />
+          <PasswordInput source="password" label={translate('auth.password')} autoFocus autoComplete="current-password" helperText={false} margin="none" />
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2 }}>
           <Button onClick={close} disabled={pending}>
@@ -87,7 +81,7 @@ export default function LockSessionDialog({ open, onClose }: { open: boolean; on
             {pending ? translate('lock.locking') : translate('lock.title')}
           </Button>
         </DialogActions>
-      </form>
+      </Form>
     </Dialog>
   );
 }

@@ -75,3 +75,31 @@ describe('the sign-in page after a session ended', () => {
     expect(screen.queryByRole('status')).toBeNull();
   });
 });
+
+describe('the sign-in form', () => {
+  it('checks the email and password with the shared schema before sending, each on its field', async () => {
+    await renderLogin('/auth/login');
+    const calls = mockFetch([]);
+    const email = await screen.findByLabelText('Email');
+    fireEvent.change(email, { target: { value: 'not-an-email' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(email.closest('.MuiFormControl-root')?.textContent).toContain('Invalid email format'));
+    expect(screen.getByLabelText('Password').closest('.MuiFormControl-root')?.textContent).toContain('Password is required');
+    expect(calls).toHaveLength(0);
+  });
+
+  it('sends email, password and "Remember me" as before; a refusal is said above the form', async () => {
+    await renderLogin('/auth/login');
+    const calls = mockFetch([{ status: 401, body: { success: false, message: 'Invalid credentials' } }]);
+    const email = await screen.findByLabelText('Email');
+    expect(email.getAttribute('autocomplete')).toBe('username');
+    expect(screen.getByLabelText('Password').getAttribute('autocomplete')).toBe('current-password');
+    fireEvent.change(email, { target: { value: 'a@x.so' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'Wrong@12345' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Remember me' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Invalid credentials');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ url: '/api/v1/auth/admin/login', method: 'POST', body: { email: 'a@x.so', password: 'Wrong@12345', rememberMe: true } });
+  });
+});

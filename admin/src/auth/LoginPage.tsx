@@ -1,19 +1,19 @@
 import { useEffect, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
-import { LinkBase, useNavigate, useNotify, useTranslate } from 'react-admin';
+import type { FieldValues } from 'react-hook-form';
+import { Form, LinkBase, PasswordInput, TextInput, useInput, useNavigate, useNotify, useTranslate } from 'react-admin';
 import { useSearchParams } from '../common/useSearchParams';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Box, Button, Checkbox, FormControlLabel, Link as MuiLink, Stack, TextField } from '@mui/material';
+import { Alert, Box, Checkbox, FormControlLabel, Link as MuiLink, Stack } from '@mui/material';
 import { authProvider, isChallenge, keepChallenge, keptChallenge, TWO_FACTOR_SETUP_PATH, type TwoFactorChallenge } from '../providers/authProvider';
 import { mustEnrolTwoFactor, sessionEnd, type SessionUser } from '../providers/session';
 import { TwoFactorStep } from './TwoFactorStep';
 import { authErrorText } from '../providers/errors';
-import { muiRegister } from '../common/muiRegister';
-import { lazySharedResolver } from '../common/lazyResolver';
+import { lazySchemaResolver } from '../common/lazyResolver';
+import { typedText } from '../common/schemaResolver';
+import { FormSubmitButton } from '../common/FormParts';
 import { homePath } from '../layout/menu';
 import { userPermissions } from '../permissions/permissions';
 import { AuthCard } from './AuthCard';
-import { PasswordField } from '../common/PasswordField';
 
 interface LoginValues {
   email: string;
@@ -21,8 +21,24 @@ interface LoginValues {
   rememberMe: boolean;
 }
 
+const EMPTY: LoginValues = { email: '', password: '', rememberMe: false };
+
 // The shared login schema (and zod) load after the page shows; the menu (for the home page) with the sign-in.
-const resolver = lazySharedResolver<LoginValues>(() => import('@app/contracts').then((m) => m.loginSchema));
+const resolver = lazySchemaResolver<LoginValues>(
+  () => import('@app/contracts').then((m) => m.loginSchema),
+  (v) => typedText(v, EMPTY),
+);
+
+/** "Remember me" as a plain checkbox (react-admin's BooleanInput is a switch). */
+function RememberMeInput({ label }: { label: string }) {
+  const { field } = useInput({ source: 'rememberMe', defaultValue: false });
+  return (
+    <FormControlLabel
+      control={<Checkbox checked={Boolean(field.value)} onChange={(_e, checked) => field.onChange(checked)} onBlur={field.onBlur} name={field.name} />}
+      label={label}
+    />
+  );
+}
 
 /** Only same-site paths are followed after sign-in (no open redirect). */
 export const safeRedirect = (value: string | null): string | null =>
@@ -43,12 +59,7 @@ export default function LoginPage() {
     keepChallenge(next);
     setChallengeState(next);
   };
-  const { register, control, handleSubmit, formState } = useForm<LoginValues>({
-    resolver,
-    defaultValues: { email: '', password: '', rememberMe: false },
-  });
   useEffect(() => resolver.preload(), []);
-  const t = (key?: string) => (key ? translate(key, { _: key }) : undefined);
 
   const signedIn = async (user: SessionUser, message?: string) => {
     const { MENU } = await import('../layout/menuItems');
@@ -59,16 +70,16 @@ export default function LoginPage() {
     navigate(safeRedirect(params.get('redirect')) ?? homePath(MENU, userPermissions(user), user.user_type), { replace: true });
   };
 
-  const onSubmit = handleSubmit(async (values) => {
+  const submit = async (values: FieldValues) => {
     setError(null);
     try {
-      const outcome = await authProvider.login(values);
+      const outcome = await authProvider.login(typedText(values, EMPTY));
       if (isChallenge(outcome)) setChallenge(outcome);
       else await signedIn(outcome);
     } catch (e) {
       setError(authErrorText(e));
     }
-  });
+  };
 
   if (challenge)
     return (
@@ -84,7 +95,7 @@ export default function LoginPage() {
 
   return (
     <AuthCard title={translate('auth.sign_in_title')} subtitle={translate('auth.sign_in_subtitle')}>
-      <form onSubmit={onSubmit} noValidate>
+      <Form defaultValues={EMPTY} resolver={resolver as never} onSubmit={submit} noValidate disableInvalidFormNotification>
         <Stack spacing={2}>
           {error && (
             <Alert severity="error" role="alert">
@@ -96,46 +107,17 @@ export default function LoginPage() {
               {translate(ended === 'expired' ? 'errors.session_expired' : 'auth.session_ended')}
             </Alert>
           )}
-          <TextField
-            label={translate('auth.email')}
-            type="email"
-            autoComplete="username"
-            autoFocus
-            fullWidth
-            {...muiRegister(register, 'email')}
-            error={!!formState.errors.email}
-            helperText={t(formState.errors.email?.message)}
-          />
-          <PasswordField
-            label={translate('auth.password')}
-            autoComplete="current-password"
-            {...muiRegister(register, 'password')}
-            error={!!formState.errors.password}
-            helperText={t(formState.errors.password?.message)}
-          />
-          {/* A controlled checkbox: register() on MUI's Checkbox does not report its checked state. */}
+          <TextInput source="email" label={translate('auth.email')} type="email" autoComplete="username" autoFocus helperText={false} margin="none" />
+          <PasswordInput source="password" label={translate('auth.password')} autoComplete="current-password" helperText={false} margin="none" />
           <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', columnGap: 1 }}>
-            <Controller
-              name="rememberMe"
-              control={control}
-              render={({ field }) => (
-                <FormControlLabel
-                  control={
-                    <Checkbox checked={Boolean(field.value)} onChange={(_e, checked) => field.onChange(checked)} onBlur={field.onBlur} name={field.name} />
-                  }
-                  label={translate('auth.remember_me')}
-                />
-              )}
-            />
+            <RememberMeInput label={translate('auth.remember_me')} />
             <MuiLink component={LinkBase} to="/auth/forgot-password" variant="body2">
               {translate('auth.forgot_password')}
             </MuiLink>
           </Box>
-          <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting}>
-            {formState.isSubmitting ? translate('auth.signing_in') : translate('auth.sign_in')}
-          </Button>
+          <FormSubmitButton size="large" label={translate('auth.sign_in')} pendingLabel={translate('auth.signing_in')} />
         </Stack>
-      </form>
+      </Form>
     </AuthCard>
   );
 }

@@ -70,6 +70,22 @@ describe('forgot password', () => {
     expect(screen.queryByRole('button', { name: 'Send the link' })).toBeNull();
   });
 
+  it('puts the API’s refusal of the email on the email field', async () => {
+    await renderAt('/auth/forgot-password');
+    const calls = mockFetch([
+      {
+        status: 422,
+        body: { success: false, message: 'Validation failed. Please check your inputs.', errors: { email: ['The email is not accepted here.'] } },
+      },
+    ]);
+    const email = await screen.findByLabelText('Email');
+    fireEvent.change(email, { target: { value: 'amina@x.so' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send the link' }));
+    await waitFor(() => expect(email.closest('.MuiFormControl-root')?.textContent).toContain('The email is not accepted here.'));
+    expect(calls).toHaveLength(1);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('says the throttle’s words when asked too often', async () => {
     await renderAt('/auth/forgot-password');
     mockFetch([{ status: 429, body: { success: false, message: 'Too many attempts. Please try again in 600 seconds.' } }]);

@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { LinkBase, useNavigate, useNotify, useTranslate } from 'react-admin';
+import type { FieldValues } from 'react-hook-form';
+import { Form, LinkBase, PasswordInput, useNavigate, useNotify, useTranslate } from 'react-admin';
 import { Alert, Button, CircularProgress, Link as MuiLink, Stack } from '@mui/material';
 import { apiFetch } from '../providers/http';
 import { authErrorText, fieldErrors } from '../providers/errors';
 import { useSearchParams } from '../common/useSearchParams';
-import { muiRegister } from '../common/muiRegister';
-import { lazySharedResolver } from '../common/lazyResolver';
-import { PasswordField } from '../common/PasswordField';
+import { lazySchemaResolver } from '../common/lazyResolver';
+import { typedText } from '../common/schemaResolver';
+import { FormSubmitButton } from '../common/FormParts';
 import { AuthCard } from './AuthCard';
 
 interface ResetValues {
@@ -23,7 +23,11 @@ interface LinkInfo {
 }
 
 // The same password rules as the user form (contracts' passwordSchema), checked before sending.
-const resolver = lazySharedResolver<ResetValues>(() => import('@app/contracts').then((m) => m.resetPasswordSchema));
+const TYPED: ResetValues = { token: '', password: '', password_confirmation: '' };
+const resolver = lazySchemaResolver<ResetValues>(
+  () => import('@app/contracts').then((m) => m.resetPasswordSchema),
+  (v) => typedText(v, TYPED),
+);
 
 /**
  * The page a set-password link opens (a forgotten password, or a new account's welcome email):
@@ -38,16 +42,6 @@ export default function ResetPasswordPage() {
   const [link, setLink] = useState<LinkInfo | null>(null);
   const [invalid, setInvalid] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const {
-    register,
-    handleSubmit,
-    formState,
-    setError: setFieldError,
-  } = useForm<ResetValues>({
-    resolver,
-    defaultValues: { token, password: '', password_confirmation: '' },
-  });
-  const t = (key?: string) => (key ? translate(key, { _: key }) : undefined);
 
   useEffect(() => {
     resolver.preload();
@@ -60,20 +54,25 @@ export default function ResetPasswordPage() {
     };
   }, [token]);
 
-  const onSubmit = handleSubmit(async (values) => {
+  const submit = async (values: FieldValues) => {
     setError(null);
     try {
-      const res = await apiFetch('/auth/reset-password', { method: 'POST', body: values, isLogin: true });
+      const res = await apiFetch('/auth/reset-password', { method: 'POST', body: typedText(values, TYPED), isLogin: true });
       notify(res.message ?? translate('auth.save_password'), { type: 'success' });
       navigate('/auth/login', { replace: true });
+      return undefined;
     } catch (e) {
       const errors = fieldErrors(e);
-      if (errors.token) return setInvalid(errors.token);
-      const fields = (['password', 'password_confirmation'] as const).filter((f) => errors[f]);
-      for (const f of fields) setFieldError(f, { message: errors[f] });
-      if (!fields.length) setError(authErrorText(e));
+      if (errors.token) {
+        setInvalid(errors.token);
+        return undefined;
+      }
+      const fields = Object.fromEntries((['password', 'password_confirmation'] as const).filter((f) => errors[f]).map((f) => [f, errors[f]]));
+      if (!Object.keys(fields).length) setError(authErrorText(e));
+      // react-admin's Form puts these on their inputs.
+      return fields;
     }
-  });
+  };
 
   const title = translate(link?.purpose === 'welcome' ? 'auth.welcome_title' : 'auth.reset_title');
   return (
@@ -94,7 +93,13 @@ export default function ResetPasswordPage() {
             <span>{translate('auth.checking_link')}</span>
           </Stack>
         ) : (
-          <form onSubmit={onSubmit} noValidate>
+          <Form
+            defaultValues={{ token, password: '', password_confirmation: '' }}
+            resolver={resolver as never}
+            onSubmit={submit}
+            noValidate
+            disableInvalidFormNotification
+          >
             <Stack spacing={2}>
               {error && (
                 <Alert severity="error" role="alert">
@@ -103,26 +108,17 @@ export default function ResetPasswordPage() {
               )}
               {/* The account's email, for the browser's password manager. */}
               <input type="email" name="username" autoComplete="username" value={link.email} readOnly hidden />
-              <PasswordField
-                label={translate('auth.new_password')}
-                autoComplete="new-password"
-                autoFocus
-                {...muiRegister(register, 'password')}
-                error={!!formState.errors.password}
-                helperText={t(formState.errors.password?.message)}
-              />
-              <PasswordField
+              <PasswordInput source="password" label={translate('auth.new_password')} autoComplete="new-password" autoFocus helperText={false} margin="none" />
+              <PasswordInput
+                source="password_confirmation"
                 label={translate('auth.confirm_password')}
                 autoComplete="new-password"
-                {...muiRegister(register, 'password_confirmation')}
-                error={!!formState.errors.password_confirmation}
-                helperText={t(formState.errors.password_confirmation?.message)}
+                helperText={false}
+                margin="none"
               />
-              <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting}>
-                {formState.isSubmitting ? translate('auth.saving') : translate('auth.save_password')}
-              </Button>
+              <FormSubmitButton size="large" label={translate('auth.save_password')} pendingLabel={translate('auth.saving')} />
             </Stack>
-          </form>
+          </Form>
         )}
         <MuiLink component={LinkBase} to="/auth/login" sx={{ alignSelf: 'center' }}>
           {translate('auth.back_to_sign_in')}

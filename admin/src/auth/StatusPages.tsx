@@ -3,13 +3,13 @@ import { useNavigate, useTranslate } from 'react-admin';
 import { Box, Button, Stack, Typography } from '@mui/material';
 import { homePath } from '../layout/menu';
 import { MENU } from '../layout/menuItems';
-import { useSession } from '../providers/useSession';
+import { useUserPermissions } from './identity';
 
 /** Bare full-page status screen used by /unauthorized, the not-found page and the error page. */
 function StatusPage({ code, title, text, actions }: { code: string; title: string; text: string; actions?: ReactNode }) {
   const translate = useTranslate();
   const navigate = useNavigate();
-  const { permissions } = useSession();
+  const permissions = useUserPermissions();
   return (
     <Box component="main" sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', p: 3, bgcolor: 'background.default' }}>
       <Stack spacing={2} sx={{ alignItems: 'center', textAlign: 'center', maxWidth: 520 }}>

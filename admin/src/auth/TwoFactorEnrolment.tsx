@@ -1,11 +1,14 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useTranslate } from 'react-admin';
-import { Alert, Box, Button, CircularProgress, Stack, TextField, Typography } from '@mui/material';
+import { useEffect, useRef, useState } from 'react';
+import { useFormState, type FieldValues, type Resolver } from 'react-hook-form';
+import { Form, PasswordInput, TextInput, useTranslate } from 'react-admin';
+import { Alert, Box, Button, CircularProgress, Stack, Typography } from '@mui/material';
 import type { TwoFactorSetup } from '@app/contracts';
-import { authProvider, type RecoveryCodes } from '../providers/authProvider';
 import { authErrorText, serverFieldError } from '../providers/errors';
-import { PasswordField } from '../common/PasswordField';
-import { useSession } from '../providers/useSession';
+import { lazySchemaResolver } from '../common/lazyResolver';
+import { typedText } from '../common/schemaResolver';
+import { FormSubmitButton } from '../common/FormParts';
+import { useSignedInUser } from './identity';
+import { accountCalls, type RecoveryCodes } from '../profile/accountCalls';
 
 /**
  * The setup on screen, kept while the page lives: a language switch re-mounts the page, and a new
@@ -16,27 +19,50 @@ let shown: { account: string; setup: TwoFactorSetup } | null = null;
 /** The secret in groups of four, as authenticator apps show it when typed by hand. */
 const grouped = (secret: string) => secret.replace(/(.{4})/g, '$1 ').trim();
 
+const EMPTY = { code: '', password: '' };
+
+// The API's own schema, loaded with its first use (the setup page is a sign-in page, shown before zod loads).
+const checked = lazySchemaResolver<typeof EMPTY>(
+  () => import('@app/contracts').then((m) => m.twoFactorConfirmSchema),
+  (v) => typedText(v, EMPTY),
+);
+/** The schema calls an empty code a wrong format; this form has always said a code is needed. */
+const resolver: Resolver<typeof EMPTY> = async (values, context, options) => {
+  const result = await checked(values, context, options);
+  const errors = result.errors as Record<string, { type: string; message: string }>;
+  if (errors.code && !typedText(values, EMPTY).code.trim()) errors.code = { type: 'validation', message: 'validation:two_factor_code_required' };
+  return result;
+};
+
+/** Cancel, idle while the code is sent. */
+function CancelButton({ onCancel }: { onCancel: () => void }) {
+  const translate = useTranslate();
+  const { isSubmitting } = useFormState();
+  return (
+    <Button onClick={onCancel} disabled={isSubmitting}>
+      {translate('ra.action.cancel')}
+    </Button>
+  );
+}
+
 /**
  * Enrolment: a new secret as a QR code (and as text, to type by hand), then a code from the app
  * and the password to turn two-factor on. `onDone` gets the ten recovery codes, shown once.
  */
 export function TwoFactorEnrolment({ onDone, onCancel }: { onDone: (result: RecoveryCodes) => void; onCancel?: () => void }) {
   const translate = useTranslate();
-  const { user } = useSession();
+  const user = useSignedInUser();
   const account = user?.email ?? '';
   const [setup, setSetup] = useState<TwoFactorSetup | null>(shown?.account === account ? shown.setup : null);
   const [loadError, setLoadError] = useState<string>();
-  const [code, setCode] = useState('');
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<{ code?: string; password?: string; banner?: string }>({});
-  const [pending, setPending] = useState(false);
+  const [banner, setBanner] = useState<string>();
 
   const start = async () => {
     setLoadError(undefined);
     setSetup(null);
-    setErrors({});
+    setBanner(undefined);
     try {
-      const made = await authProvider.startTwoFactorSetup();
+      const made = await accountCalls.startTwoFactorSetup();
       shown = { account, setup: made };
       setSetup(made);
     } catch (err) {
@@ -53,24 +79,22 @@ export function TwoFactorEnrolment({ onDone, onCancel }: { onDone: (result: Reco
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const onSubmit = async (e: FormEvent) => {
-    e.preventDefault();
-    const missing = {
-      code: code.trim() ? undefined : translate('validation:two_factor_code_required'),
-      password: password ? undefined : translate('validation:password_required'),
-    };
-    setErrors(missing);
-    if (missing.code || missing.password) return;
-    setPending(true);
+  useEffect(() => checked.preload(), []);
+
+  const onSubmit = async (values: FieldValues) => {
+    setBanner(undefined);
+    const { code, password } = typedText(values, EMPTY);
     try {
-      const result = await authProvider.confirmTwoFactor({ code, password });
+      const result = await accountCalls.confirmTwoFactor({ code, password });
       shown = null;
       onDone(result);
+      return undefined;
     } catch (err) {
-      const next = { code: serverFieldError(err, 'code'), password: serverFieldError(err, 'password') };
-      setErrors(next.code || next.password ? next : { banner: authErrorText(err) });
-    } finally {
-      setPending(false);
+      // A wrong code or password comes back as a 422 on its field: shown there, anything else above the form.
+      const onFields = Object.fromEntries((['code', 'password'] as const).map((f) => [f, serverFieldError(err, f)] as const).filter(([, message]) => message));
+      if (Object.keys(onFields).length) return onFields;
+      setBanner(authErrorText(err));
+      return undefined;
     }
   };
 
@@ -92,9 +116,9 @@ export function TwoFactorEnrolment({ onDone, onCancel }: { onDone: (result: Reco
       </Box>
     );
   return (
-    <form onSubmit={onSubmit} noValidate>
+    <Form defaultValues={EMPTY} resolver={resolver as never} onSubmit={onSubmit} noValidate disableInvalidFormNotification>
       <Stack spacing={2}>
-        {errors.banner && <Alert severity="error">{errors.banner}</Alert>}
+        {banner && <Alert severity="error">{banner}</Alert>}
         <Typography variant="body2">{translate('two_factor.scan')}</Typography>
         <Box sx={{ display: 'flex', justifyContent: 'center' }}>
           <Box
@@ -123,37 +147,20 @@ export function TwoFactorEnrolment({ onDone, onCancel }: { onDone: (result: Reco
         >
           {grouped(setup.secret)}
         </Box>
-        <TextField
-          name="code"
+        <TextInput
+          source="code"
           label={translate('two_factor.code')}
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          fullWidth
           autoComplete="one-time-code"
-          error={!!errors.code}
-          helperText={errors.code}
+          helperText={false}
+          margin="none"
           slotProps={{ htmlInput: { dir: 'ltr', inputMode: 'numeric', maxLength: 7 } }}
         />
-        <PasswordField
-          name="password"
-          label={translate('two_factor.confirm_password')}
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={!!errors.password}
-          helperText={errors.password}
-        />
+        <PasswordInput source="password" label={translate('two_factor.confirm_password')} autoComplete="current-password" helperText={false} margin="none" />
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', justifyContent: 'flex-end' }}>
-          {onCancel && (
-            <Button onClick={onCancel} disabled={pending}>
-              {translate('ra.action.cancel')}
-            </Button>
-          )}
-          <Button type="submit" variant="contained" disabled={pending}>
-            {pending ? translate('two_factor.turning_on') : translate('two_factor.turn_on')}
-          </Button>
+          {onCancel && <CancelButton onCancel={onCancel} />}
+          <FormSubmitButton label={translate('two_factor.turn_on')} pendingLabel={translate('two_factor.turning_on')} />
         </Stack>
       </Stack>
-    </form>
+    </Form>
   );
 }

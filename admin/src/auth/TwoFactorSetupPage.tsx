@@ -2,9 +2,11 @@ import { useState } from 'react';
 import { Navigate, useLogout, useNavigate, useTranslate } from 'react-admin';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Box, Button, Stack } from '@mui/material';
-import { LOCK_PATH, LOGIN_PATH, type RecoveryCodes as Codes } from '../providers/authProvider';
+import { LOCK_PATH, LOGIN_PATH } from '../providers/authProvider';
+import type { RecoveryCodes as Codes } from '../profile/accountCalls';
 import { mustEnrolTwoFactor } from '../providers/session';
-import { useSession } from '../providers/useSession';
+import { useSignInState } from './useSignInState';
+import { useSignedInUser, useUserPermissions } from './identity';
 import { homePath } from '../layout/menu';
 import { MENU } from '../layout/menuItems';
 import { AuthCard } from './AuthCard';
@@ -20,12 +22,14 @@ export default function TwoFactorSetupPage() {
   const navigate = useNavigate();
   const logout = useLogout();
   const queryClient = useQueryClient();
-  const { user, isAuthenticated, isLocked, permissions } = useSession();
+  const state = useSignInState();
+  const user = useSignedInUser();
+  const permissions = useUserPermissions();
   const [codes, setCodes] = useState<Codes | null>(null);
   // Decided on arrival: once enrolled here, the page stays to show the recovery codes.
   const [needed] = useState(() => mustEnrolTwoFactor(user));
-  if (!isAuthenticated || !user) return <Navigate to={LOGIN_PATH} replace />;
-  if (isLocked) return <Navigate to={LOCK_PATH} replace />;
+  if (state === 'signed-out' || !user) return <Navigate to={LOGIN_PATH} replace />;
+  if (state === 'locked') return <Navigate to={LOCK_PATH} replace />;
   const home = homePath(MENU, permissions, user.user_type);
   if (!needed) return <Navigate to={home} replace />;
 

@@ -1,2 +1,2 @@
-// react-admin's own pages for its /access-denied and /authentication-error routes, loaded when shown.
-export { AccessDenied, AuthenticationError } from 'react-admin';
+// react-admin's own page for its /authentication-error route, loaded when shown.
+export { AuthenticationError } from 'react-admin';

@@ -2,7 +2,6 @@ import {
   AutocompleteInput,
   Datagrid,
   FunctionField,
-  List,
   NumberField,
   NumberInput,
   ReferenceInput,
@@ -16,20 +15,16 @@ import {
   useTranslate,
 } from 'react-admin';
 import { ImageUploadInput } from '../common/ImageUploadInput';
-import { Button } from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
 import { bannerSchema, updateBannerSchema, type BannerResponse } from '@app/contracts';
-import { PageTitle } from '../common/PageTitle';
 import { LocaleDateField } from '../common/LocaleDateField';
 import { resolveImage } from '../common/image';
-import { useIsPhone } from '../common/useIsPhone';
 import { useRecordRoute } from '../common/useRecordRoute';
-import { useSession } from '../providers/useSession';
+import { useIsDealer } from '../auth/identity';
 import { RecordFormDrawer } from '../resources/RecordFormDrawer';
 import { TranslationFields } from '../common/TranslationFields';
 import { StatusToggle } from '../resources/StatusToggle';
 import { TrashBulkButton, TrashButton } from '../common/DoneToast';
-import { ListEmpty, ListError } from '../common/ListParts';
+import { ResourceListPage } from '../common/ResourceListPage';
 import { USER_OPTIONS_SORT } from '../common/userOptions';
 
 const STATUS = [
@@ -46,85 +41,61 @@ const keepNewImageOnly = (d: Record<string, unknown>) => (typeof d.image === 'st
 export default function BannerList() {
   const translate = useTranslate();
   const route = useRecordRoute<BannerResponse>('/banners', 'banners');
-  const phone = useIsPhone();
-  const dealer = useSession().user?.user_type === 'dealer';
+  const dealer = useIsDealer();
   const { canAccess: canCreate } = useCanAccess({ resource: 'banners', action: 'create' });
   const { canAccess: canDelete } = useCanAccess({ resource: 'banners', action: 'delete' });
   const dealerName = (r: BannerResponse) => r.dealer?.name ?? translate('banners.all_storefronts');
   const filters = [<SearchInput key="q" source="q" alwaysOn />, <SelectInput key="status" source="status" label="banners.fields.status" choices={STATUS} />];
   return (
-    <>
-      <PageTitle
-        title={translate('menu.banners')}
-        actions={
-          canCreate && (
-            <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
-              {translate('banners.new_title')}
-            </Button>
-          )
-        }
-      />
-      <List
-        resource="banners"
-        filters={filters}
-        sort={{ field: 'sort_order', order: 'ASC' }}
-        perPage={25}
-        actions={false}
-        title={translate('menu.banners')}
-        empty={
-          <ListEmpty
-            message="empty.banners"
-            action={
-              canCreate && (
-                <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
-                  {translate('banners.new_title')}
-                </Button>
-              )
-            }
-          />
-        }
-        error={<ListError />}
-      >
-        {phone ? (
-          <SimpleList
-            primaryText={(r: BannerResponse) => r.title}
-            secondaryText={dealerName}
-            tertiaryText={(r: BannerResponse) => translate(`users.status.${r.status}`)}
-            leftAvatar={thumb}
-            rowClick={(id) => route.path(id)}
-          />
-        ) : (
-          <Datagrid rowClick={(id) => route.path(id)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
-            <FunctionField label="banners.fields.image" render={thumb} />
-            <TextField source="title" label="banners.fields.title" />
-            <TextField source="link_url" label="banners.fields.link_url" emptyText="—" sortable={false} />
-            {!dealer && <FunctionField label="banners.fields.dealer" render={dealerName} />}
-            <NumberField source="sort_order" label="banners.fields.sort_order" />
-            <FunctionField source="status" label="banners.fields.status" render={() => <StatusToggle />} />
-            <LocaleDateField source="updated_at" label="banners.fields.updated_at" />
-            {canDelete && <TrashButton />}
-          </Datagrid>
-        )}
-      </List>
-      <RecordFormDrawer
-        resource="banners"
-        route={route}
-        schemas={{ create: bannerSchema, update: updateBannerSchema }}
-        titles={{ create: 'banners.new_title', edit: 'banners.edit_title' }}
-        transform={keepNewImageOnly}
-      >
-        <TextInput source="title" label="banners.fields.title" fullWidth />
-        <TranslationFields source="title" label="banners.fields.title" />
-        <ImageUploadInput source="image" label="banners.fields.image" validate={route.mode === 'create' ? required() : undefined} />
-        <TextInput source="link_url" label="banners.fields.link_url" fullWidth type="url" />
-        <NumberInput source="sort_order" label="banners.fields.sort_order" min={0} />
-        <SelectInput source="status" label="banners.fields.status" choices={STATUS} defaultValue="active" />
-        {!dealer && (
-          <ReferenceInput source="dealer_id" reference="user-options" sort={USER_OPTIONS_SORT} filter={{ user_type: 'dealer' }}>
-            <AutocompleteInput label="banners.fields.dealer" optionText="name" helperText="banners.dealer_help" />
-          </ReferenceInput>
-        )}
-      </RecordFormDrawer>
-    </>
+    <ResourceListPage
+      resource="banners"
+      title={translate('menu.banners')}
+      create={canCreate && { label: 'banners.new_title', onClick: route.openCreate }}
+      empty="empty.banners"
+      filters={filters}
+      sort={{ field: 'sort_order', order: 'ASC' }}
+      phone={
+        <SimpleList
+          primaryText={(r: BannerResponse) => r.title}
+          secondaryText={dealerName}
+          tertiaryText={(r: BannerResponse) => translate(`users.status.${r.status}`)}
+          leftAvatar={thumb}
+          rowClick={(id) => route.path(id)}
+        />
+      }
+      desktop={
+        <Datagrid rowClick={(id) => route.path(id)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
+          <FunctionField label="banners.fields.image" render={thumb} />
+          <TextField source="title" label="banners.fields.title" />
+          <TextField source="link_url" label="banners.fields.link_url" emptyText="—" sortable={false} />
+          {!dealer && <FunctionField label="banners.fields.dealer" render={dealerName} />}
+          <NumberField source="sort_order" label="banners.fields.sort_order" />
+          <FunctionField source="status" label="banners.fields.status" render={() => <StatusToggle />} />
+          <LocaleDateField source="updated_at" label="banners.fields.updated_at" />
+          {canDelete && <TrashButton />}
+        </Datagrid>
+      }
+      after={
+        <RecordFormDrawer
+          resource="banners"
+          route={route}
+          schemas={{ create: bannerSchema, update: updateBannerSchema }}
+          titles={{ create: 'banners.new_title', edit: 'banners.edit_title' }}
+          transform={keepNewImageOnly}
+        >
+          <TextInput source="title" label="banners.fields.title" fullWidth />
+          <TranslationFields source="title" label="banners.fields.title" />
+          <ImageUploadInput source="image" label="banners.fields.image" validate={route.mode === 'create' ? required() : undefined} />
+          <TextInput source="link_url" label="banners.fields.link_url" fullWidth type="url" />
+          <NumberInput source="sort_order" label="banners.fields.sort_order" min={0} />
+          <SelectInput source="status" label="banners.fields.status" choices={STATUS} defaultValue="active" />
+          {!dealer && (
+            <ReferenceInput source="dealer_id" reference="user-options" sort={USER_OPTIONS_SORT} filter={{ user_type: 'dealer' }}>
+              <AutocompleteInput label="banners.fields.dealer" optionText="name" helperText="banners.dealer_help" />
+            </ReferenceInput>
+          )}
+        </RecordFormDrawer>
+      }
+    />
   );
 }

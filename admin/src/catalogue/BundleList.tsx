@@ -1,7 +1,6 @@
 import {
   Datagrid,
   FunctionField,
-  List,
   NumberInput,
   SearchInput,
   SelectInput,
@@ -9,25 +8,22 @@ import {
   TextField,
   TextInput,
   useCanAccess,
-  useGetOne,
   useTranslate,
   usePermissions,
 } from 'react-admin';
-import { Button, Stack } from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
+import { Stack } from '@mui/material';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { bundleSchema, updateBundleSchema, type BundleResponse, type CategoryResponse, type ProviderResponse } from '@app/contracts';
-import { PageTitle } from '../common/PageTitle';
-import { useIsPhone } from '../common/useIsPhone';
 import { useRecordRoute } from '../common/useRecordRoute';
 import { RecordFormDrawer } from '../resources/RecordFormDrawer';
 import { TranslationFields } from '../common/TranslationFields';
 import { StatusToggle } from '../resources/StatusToggle';
 import { SortArrows } from '../resources/SortArrows';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
+import { useParentRecord } from '../resources/useParentRecord';
 import { STATUS_CHOICES, volumeLabel } from './parts';
 import { TrashBulkButton, TrashButton } from '../common/DoneToast';
-import { ListEmpty, ListError } from '../common/ListParts';
+import { ResourceListPage } from '../common/ResourceListPage';
 import { RouteMappingOffer } from '../routing/RouteMappingOffer';
 import type { RouteOffer } from '../routing/CreateBundleDialog';
 import { OffSaleChip, useCostRaiseCheck } from './CostRaiseCheck';
@@ -41,11 +37,10 @@ export default function BundleList() {
   const { id: providerId, categoryId } = useParams() as { id: string; categoryId: string };
   const base = `/internet-providers/${providerId}/categories/${categoryId}/bundles`;
   const route = useRecordRoute<BundleResponse>(base, 'bundles');
-  const phone = useIsPhone();
   const { permissions } = usePermissions<string[]>();
   const seesCost = !!permissions?.includes('view bundles prices');
-  const { data: provider } = useGetOne<ProviderResponse>('internet-providers', { id: providerId as never });
-  const { data: category } = useGetOne<CategoryResponse>('internet-categories', { id: categoryId as never });
+  const { record: provider, readable: providerReadable } = useParentRecord<ProviderResponse>('internet-providers', providerId);
+  const { record: category, readable: categoryReadable } = useParentRecord<CategoryResponse>('internet-categories', categoryId);
   const { canAccess: canCreate } = useCanAccess({ resource: 'bundles', action: 'create' });
   const { canAccess: canEdit } = useCanAccess({ resource: 'bundles', action: 'edit' });
   const { canAccess: canDelete } = useCanAccess({ resource: 'bundles', action: 'delete' });
@@ -74,53 +69,31 @@ export default function BundleList() {
       <Breadcrumbs
         items={[
           { label: 'menu.internet_providers', to: canSeeProviders ? '/internet-providers' : undefined },
-          { label: provider?.name ?? '…', to: `/internet-providers/${providerId}/categories` },
-          { label: category?.name ?? '…' },
+          // The operator's categories stay one click up, named by the operator where it may be read.
+          { label: providerReadable ? (provider?.name ?? '…') : 'menu.internet_categories', to: `/internet-providers/${providerId}/categories` },
+          ...(categoryReadable ? [{ label: category?.name ?? '…' }] : []),
           { label: 'menu.bundles' },
         ]}
       />
-      <PageTitle
-        title={title}
-        actions={
-          canCreate && (
-            <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
-              {translate('catalogue.bundle.new_title')}
-            </Button>
-          )
-        }
-      />
-      {costRaise.notice}
-      <List
+      <ResourceListPage
         resource="bundles"
-        filter={{ category_id: categoryId }}
-        filters={filters}
-        sort={{ field: 'sort_order', order: 'ASC' }}
-        perPage={25}
-        actions={false}
         title={title}
+        create={canCreate && { label: 'catalogue.bundle.new_title', onClick: route.openCreate }}
+        intro={costRaise.notice}
+        empty="empty.bundle"
+        filters={filters}
+        filter={{ category_id: categoryId }}
+        sort={{ field: 'sort_order', order: 'ASC' }}
         storeKey={`bundles.${categoryId}`}
-        empty={
-          <ListEmpty
-            message="empty.bundle"
-            action={
-              canCreate && (
-                <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
-                  {translate('catalogue.bundle.new_title')}
-                </Button>
-              )
-            }
-          />
-        }
-        error={<ListError />}
-      >
-        {phone ? (
+        phone={
           <SimpleList
             primaryText={(r: BundleResponse) => r.name}
             secondaryText={(r: BundleResponse) => `${volume(r)} · ${translate('catalogue.days', { smart_count: r.validity_days })}`}
             tertiaryText={(r: BundleResponse) => r.selling_price}
             rowClick={(id) => route.path(id)}
           />
-        ) : (
+        }
+        desktop={
           <Datagrid rowClick={(id) => (canEdit ? route.path(id) : false)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <TextField source="name" label="catalogue.fields.name" />
             <FunctionField source="data_volume_mb" label="catalogue.fields.data_volume" render={volume} />
@@ -145,51 +118,62 @@ export default function BundleList() {
             <FunctionField source="status" label="catalogue.fields.status" render={() => <StatusToggle />} />
             {canDelete && <TrashButton />}
           </Datagrid>
-        )}
-      </List>
-      <RecordFormDrawer
-        resource="bundles"
-        route={route}
-        schemas={{ create: bundleSchema, update: updateBundleSchema }}
-        titles={{ create: 'catalogue.bundle.new_title', edit: 'catalogue.bundle.edit_title' }}
-        defaultValues={{ category_id: Number(categoryId) || categoryId, validity_days: 1 }}
-        stateAfterCreate={stateAfterCreate}
-        beforeSave={seesCost ? costRaise.beforeSave : undefined}
-        onSaved={costRaise.onSaved}
-      >
-        <TextInput source="name" label="catalogue.fields.name" fullWidth />
-        <TranslationFields source="name" label="catalogue.fields.name" />
-        <NumberInput source="data_volume_mb" label="catalogue.fields.data_volume_mb" helperText="catalogue.bundle.volume_help" min={1} parse={emptyIsNull} />
-        <NumberInput source="validity_days" label="catalogue.fields.validity_days" min={1} max={366} />
-        {seesCost && (
-          <TextInput
-            source="cost_price"
-            label="catalogue.fields.cost_price"
-            slotProps={{ htmlInput: { inputMode: 'decimal' } }}
-            helperText="catalogue.bundle.price_help"
-          />
-        )}
-        <TextInput
-          source="selling_price"
-          label="catalogue.fields.selling_price"
-          slotProps={{ htmlInput: { inputMode: 'decimal' } }}
-          helperText="catalogue.bundle.price_help"
-        />
-        <TextInput source="operator_product_code" label="catalogue.fields.operator_product_code" />
-        <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
-        <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
-      </RecordFormDrawer>
-      {costRaise.dialog}
-      {offer && (
-        <RouteMappingOffer
-          offer={offer.offer}
-          bundle={offer.bundle}
-          providerId={providerId}
-          providerName={provider?.name ?? ''}
-          // Answered: the list's URL without the offer (a reload or Back does not offer it again).
-          onClose={() => navigate(`${location.pathname}${location.search}`, { replace: true, state: null })}
-        />
-      )}
+        }
+        after={
+          <>
+            <RecordFormDrawer
+              resource="bundles"
+              route={route}
+              schemas={{ create: bundleSchema, update: updateBundleSchema }}
+              titles={{ create: 'catalogue.bundle.new_title', edit: 'catalogue.bundle.edit_title' }}
+              defaultValues={{ category_id: Number(categoryId) || categoryId, validity_days: 1 }}
+              stateAfterCreate={stateAfterCreate}
+              beforeSave={seesCost ? costRaise.beforeSave : undefined}
+              onSaved={costRaise.onSaved}
+              stateAfterUpdate={costRaise.stateAfterUpdate}
+            >
+              <TextInput source="name" label="catalogue.fields.name" fullWidth />
+              <TranslationFields source="name" label="catalogue.fields.name" />
+              <NumberInput
+                source="data_volume_mb"
+                label="catalogue.fields.data_volume_mb"
+                helperText="catalogue.bundle.volume_help"
+                min={1}
+                parse={emptyIsNull}
+              />
+              <NumberInput source="validity_days" label="catalogue.fields.validity_days" min={1} max={366} />
+              {seesCost && (
+                <TextInput
+                  source="cost_price"
+                  label="catalogue.fields.cost_price"
+                  slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+                  helperText="catalogue.bundle.price_help"
+                />
+              )}
+              <TextInput
+                source="selling_price"
+                label="catalogue.fields.selling_price"
+                slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+                helperText="catalogue.bundle.price_help"
+              />
+              <TextInput source="operator_product_code" label="catalogue.fields.operator_product_code" />
+              <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
+              <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
+            </RecordFormDrawer>
+            {costRaise.dialog}
+            {offer && (
+              <RouteMappingOffer
+                offer={offer.offer}
+                bundle={offer.bundle}
+                providerId={providerId}
+                providerName={provider?.name ?? ''}
+                // Answered: the list's URL without the offer (a reload or Back does not offer it again).
+                onClose={() => navigate(`${location.pathname}${location.search}`, { replace: true, state: null })}
+              />
+            )}
+          </>
+        }
+      />
     </>
   );
 }

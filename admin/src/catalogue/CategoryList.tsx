@@ -1,7 +1,6 @@
 import {
   Datagrid,
   FunctionField,
-  List,
   NumberInput,
   SearchInput,
   SelectInput,
@@ -9,27 +8,24 @@ import {
   TextField,
   TextInput,
   useCanAccess,
-  useGetOne,
   usePermissions,
   useTranslate,
 } from 'react-admin';
-import { Button, IconButton, Stack } from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
+import { Button, IconButton } from '@mui/material';
 import RouteIcon from '@mui/icons-material/AltRouteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import { useNavigate, useParams } from 'react-router';
 import { categorySchema, updateCategorySchema, type CategoryResponse, type ProviderResponse } from '@app/contracts';
-import { PageTitle } from '../common/PageTitle';
-import { useIsPhone } from '../common/useIsPhone';
 import { useRecordRoute } from '../common/useRecordRoute';
 import { RecordFormDrawer } from '../resources/RecordFormDrawer';
 import { TranslationFields } from '../common/TranslationFields';
 import { StatusToggle } from '../resources/StatusToggle';
 import { SortArrows } from '../resources/SortArrows';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
+import { useParentRecord } from '../resources/useParentRecord';
 import { STATUS_CHOICES } from './parts';
 import { TrashBulkButton, TrashButton } from '../common/DoneToast';
-import { ListEmpty, ListError } from '../common/ListParts';
+import { ResourceListPage } from '../common/ResourceListPage';
 
 /** /internet-providers/{id}/categories: one operator's categories; a row opens its bundles. */
 export default function CategoryList() {
@@ -38,8 +34,7 @@ export default function CategoryList() {
   const providerId = useParams().id!;
   const base = `/internet-providers/${providerId}/categories`;
   const route = useRecordRoute<CategoryResponse>(base, 'internet-categories');
-  const phone = useIsPhone();
-  const { data: provider } = useGetOne<ProviderResponse>('internet-providers', { id: providerId as never });
+  const { record: provider, readable: providerReadable } = useParentRecord<ProviderResponse>('internet-providers', providerId);
   const { canAccess: canCreate } = useCanAccess({ resource: 'internet-categories', action: 'create' });
   const { canAccess: canEdit } = useCanAccess({ resource: 'internet-categories', action: 'edit' });
   const { canAccess: canDelete } = useCanAccess({ resource: 'internet-categories', action: 'delete' });
@@ -57,54 +52,28 @@ export default function CategoryList() {
       <Breadcrumbs
         items={[
           { label: 'menu.internet_providers', to: canSeeProviders ? '/internet-providers' : undefined },
-          { label: provider?.name ?? '…' },
+          ...(providerReadable ? [{ label: provider?.name ?? '…' }] : []),
           { label: 'menu.internet_categories' },
         ]}
       />
-      <PageTitle
-        title={title}
-        actions={
-          (seesRoutes || canCreate) && (
-            <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>
-              {/* The operator's delivery routes: how its bundles reach the customer. */}
-              {seesRoutes && (
-                <Button variant="outlined" startIcon={<RouteIcon />} onClick={() => navigate(`/internet-providers/${providerId}/routes`)}>
-                  {translate('routing.title')}
-                </Button>
-              )}
-              {canCreate && (
-                <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
-                  {translate('catalogue.category.new_title')}
-                </Button>
-              )}
-            </Stack>
-          )
-        }
-      />
-      <List
+      <ResourceListPage
         resource="internet-categories"
-        filter={{ provider_id: providerId }}
-        filters={filters}
-        sort={{ field: 'sort_order', order: 'ASC' }}
-        perPage={25}
-        actions={false}
         title={title}
-        storeKey={`internet-categories.${providerId}`}
-        empty={
-          <ListEmpty
-            message="empty.category"
-            action={
-              canCreate && (
-                <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
-                  {translate('catalogue.category.new_title')}
-                </Button>
-              )
-            }
-          />
+        titleActions={
+          // The operator's delivery routes: how its bundles reach the customer.
+          seesRoutes ? (
+            <Button variant="outlined" startIcon={<RouteIcon />} onClick={() => navigate(`/internet-providers/${providerId}/routes`)}>
+              {translate('routing.title')}
+            </Button>
+          ) : undefined
         }
-        error={<ListError />}
-      >
-        {phone ? (
+        create={canCreate && { label: 'catalogue.category.new_title', onClick: route.openCreate }}
+        empty="empty.category"
+        filters={filters}
+        filter={{ provider_id: providerId }}
+        sort={{ field: 'sort_order', order: 'ASC' }}
+        storeKey={`internet-categories.${providerId}`}
+        phone={
           <SimpleList
             primaryText={(r: CategoryResponse) => r.name}
             secondaryText={(r: CategoryResponse) => translate('catalogue.bundles_count', { smart_count: r.bundles_count })}
@@ -112,7 +81,8 @@ export default function CategoryList() {
             linkType={false}
             rowClick={(id) => open(id)}
           />
-        ) : (
+        }
+        desktop={
           <Datagrid rowClick={(id) => open(id)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <TextField source="name" label="catalogue.fields.name" />
             <TextField source="description" label="catalogue.fields.description" emptyText="—" sortable={false} />
@@ -154,22 +124,24 @@ export default function CategoryList() {
             )}
             {canDelete && <TrashButton />}
           </Datagrid>
-        )}
-      </List>
-      <RecordFormDrawer
-        resource="internet-categories"
-        route={route}
-        schemas={{ create: categorySchema, update: updateCategorySchema }}
-        titles={{ create: 'catalogue.category.new_title', edit: 'catalogue.category.edit_title' }}
-        defaultValues={{ provider_id: Number(providerId) || providerId }}
-      >
-        <TextInput source="name" label="catalogue.fields.name" fullWidth />
-        <TranslationFields source="name" label="catalogue.fields.name" />
-        <TextInput source="description" label="catalogue.fields.description" fullWidth multiline minRows={2} />
-        <TranslationFields source="description" label="catalogue.fields.description" multiline />
-        <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
-        <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
-      </RecordFormDrawer>
+        }
+        after={
+          <RecordFormDrawer
+            resource="internet-categories"
+            route={route}
+            schemas={{ create: categorySchema, update: updateCategorySchema }}
+            titles={{ create: 'catalogue.category.new_title', edit: 'catalogue.category.edit_title' }}
+            defaultValues={{ provider_id: Number(providerId) || providerId }}
+          >
+            <TextInput source="name" label="catalogue.fields.name" fullWidth />
+            <TranslationFields source="name" label="catalogue.fields.name" />
+            <TextInput source="description" label="catalogue.fields.description" fullWidth multiline minRows={2} />
+            <TranslationFields source="description" label="catalogue.fields.description" multiline />
+            <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
+            <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
+          </RecordFormDrawer>
+        }
+      />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { Confirm, useTranslate, type RaRecord } from 'react-admin';
+import { useLocation } from 'react-router';
 import { Alert, Box, Chip, Tooltip, Typography } from '@mui/material';
 import type { BundleResponse, ShopBelowCost, ShopsBelowCostResponse } from '@app/contracts';
 import { apiFetch } from '../providers/http';
@@ -57,13 +58,24 @@ export function useCostRaiseCheck() {
   };
 
   // Said above the list until the admin closes it (a toast would pass before the shops are read).
-  const [offSale, setOffSale] = useState<ShopBelowCost[]>([]);
-  const onSaved = (_what: 'created' | 'updated', record: RaRecord) => setOffSale((record as BundleResponse).off_sale_shops ?? []);
-  const notice = offSale.length ? (
-    <Alert severity="warning" role="status" onClose={() => setOffSale([])} sx={{ mb: 2 }}>
-      {translate('catalogue.bundle.off_sale_saved', { smart_count: offSale.length, shops: shopList(offSale, translate) })}
-    </Alert>
-  ) : null;
+  // Carried in the list's location state: closing the form changes the path, and the layout
+  // mounts the page anew at each path (Layout.tsx), which would lose a state of the page's own.
+  // The page's own state says it at once, and stays when the page is not mounted anew.
+  const location = useLocation();
+  const [dismissed, setDismissed] = useState(false);
+  const [saved, setSaved] = useState<ShopBelowCost[]>([]);
+  const onSaved = (_what: 'created' | 'updated', record: RaRecord) => setSaved((record as BundleResponse).off_sale_shops ?? []);
+  const offSale = saved.length ? saved : ((location.state as { offSale?: ShopBelowCost[] } | null)?.offSale ?? []);
+  const stateAfterUpdate = (record: RaRecord) => {
+    const shops = (record as BundleResponse).off_sale_shops ?? [];
+    return shops.length ? { offSale: shops } : undefined;
+  };
+  const notice =
+    offSale.length && !dismissed ? (
+      <Alert severity="warning" role="status" onClose={() => setDismissed(true)} sx={{ mb: 2 }}>
+        {translate('catalogue.bundle.off_sale_saved', { smart_count: offSale.length, shops: shopList(offSale, translate) })}
+      </Alert>
+    ) : null;
 
   const dialog = (
     <Confirm
@@ -86,7 +98,7 @@ export function useCostRaiseCheck() {
       onClose={() => answer.current(false)}
     />
   );
-  return { beforeSave, onSaved, dialog, notice };
+  return { beforeSave, onSaved, stateAfterUpdate, dialog, notice };
 }
 
 /** In the list: a bundle some shops still offer below its cost ("Off sale in 2 shops", the shops on hover). */

@@ -1,7 +1,6 @@
 import {
   Datagrid,
   FunctionField,
-  List,
   NumberInput,
   SearchInput,
   SelectInput,
@@ -14,13 +13,10 @@ import {
 } from 'react-admin';
 import { ImageUploadInput } from '../common/ImageUploadInput';
 import { Button, Chip, IconButton, Stack, Tooltip } from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import RouteIcon from '@mui/icons-material/AltRouteOutlined';
 import { useNavigate } from 'react-router';
 import { PROVIDER_ADAPTERS, providerSchema, updateProviderSchema, type ProviderResponse } from '@app/contracts';
-import { PageTitle } from '../common/PageTitle';
-import { useIsPhone } from '../common/useIsPhone';
 import { useRecordRoute } from '../common/useRecordRoute';
 import { RecordFormDrawer } from '../resources/RecordFormDrawer';
 import { TranslationFields } from '../common/TranslationFields';
@@ -29,7 +25,7 @@ import { SortArrows } from '../resources/SortArrows';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { STATUS_CHOICES, Logo, keepNewFileOnly } from './parts';
 import { TrashBulkButton, TrashButton } from '../common/DoneToast';
-import { ListEmpty, ListError } from '../common/ListParts';
+import { ResourceListPage } from '../common/ResourceListPage';
 
 const BASE = '/internet-providers';
 const ADAPTER_CHOICES = PROVIDER_ADAPTERS.map((a) => ({ id: a, name: `catalogue.adapters.${a}` }));
@@ -39,7 +35,6 @@ export default function ProviderList() {
   const translate = useTranslate();
   const navigate = useNavigate();
   const route = useRecordRoute<ProviderResponse>(BASE, 'internet-providers');
-  const phone = useIsPhone();
   const { canAccess: canCreate } = useCanAccess({ resource: 'internet-providers', action: 'create' });
   const { canAccess: canEdit } = useCanAccess({ resource: 'internet-providers', action: 'edit' });
   const { canAccess: canDelete } = useCanAccess({ resource: 'internet-providers', action: 'delete' });
@@ -53,38 +48,14 @@ export default function ProviderList() {
   return (
     <>
       <Breadcrumbs items={[{ label: 'menu.internet_providers' }]} />
-      <PageTitle
-        title={translate('menu.internet_providers')}
-        actions={
-          canCreate && (
-            <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
-              {translate('catalogue.provider.new_title')}
-            </Button>
-          )
-        }
-      />
-      <List
+      <ResourceListPage
         resource="internet-providers"
+        title={translate('menu.internet_providers')}
+        create={canCreate && { label: 'catalogue.provider.new_title', onClick: route.openCreate }}
+        empty="empty.provider"
         filters={filters}
         sort={{ field: 'sort_order', order: 'ASC' }}
-        perPage={25}
-        actions={false}
-        title={translate('menu.internet_providers')}
-        empty={
-          <ListEmpty
-            message="empty.provider"
-            action={
-              canCreate && (
-                <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
-                  {translate('catalogue.provider.new_title')}
-                </Button>
-              )
-            }
-          />
-        }
-        error={<ListError />}
-      >
-        {phone ? (
+        phone={
           <SimpleList
             primaryText={(r: ProviderResponse) => r.name}
             secondaryText={(r: ProviderResponse) => r.phone_prefixes.join(', ')}
@@ -93,7 +64,8 @@ export default function ProviderList() {
             linkType={false}
             rowClick={(id) => open(id)}
           />
-        ) : (
+        }
+        desktop={
           <Datagrid rowClick={(id) => open(id)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <FunctionField label="catalogue.fields.logo" render={(r: ProviderResponse) => <Logo src={r.logo} />} />
             <TextField source="name" label="catalogue.fields.name" />
@@ -174,43 +146,45 @@ export default function ProviderList() {
             )}
             {canDelete && <TrashButton />}
           </Datagrid>
-        )}
-      </List>
-      <RecordFormDrawer
-        resource="internet-providers"
-        route={route}
-        schemas={{ create: providerSchema, update: updateProviderSchema }}
-        titles={{ create: 'catalogue.provider.new_title', edit: 'catalogue.provider.edit_title' }}
-        transform={keepNewFileOnly('logo')}
-      >
-        <TextInput source="name" label="catalogue.fields.name" fullWidth />
-        <TranslationFields source="name" label="catalogue.fields.name" />
-        <TextInput source="code" label="catalogue.fields.code" helperText="catalogue.provider.code_help" />
-        <TextInput
-          source="phone_prefixes"
-          label="catalogue.fields.phone_prefixes"
-          helperText="catalogue.provider.prefixes_help"
-          format={(v) => (Array.isArray(v) ? v.join(', ') : (v ?? ''))}
-          fullWidth
-        />
-        <ImageUploadInput source="logo" label="catalogue.fields.logo" />
-        <SelectInput
-          source="adapter_key"
-          label="catalogue.fields.adapter_key"
-          choices={ADAPTER_CHOICES}
-          defaultValue="sandbox"
-          helperText="catalogue.provider.adapter_help"
-        />
-        <TextInput
-          source="external_operator_id"
-          label="catalogue.fields.external_operator_id"
-          helperText="catalogue.provider.operator_id_help"
-          format={(v) => v ?? ''}
-          slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-        />
-        <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
-        <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
-      </RecordFormDrawer>
+        }
+        after={
+          <RecordFormDrawer
+            resource="internet-providers"
+            route={route}
+            schemas={{ create: providerSchema, update: updateProviderSchema }}
+            titles={{ create: 'catalogue.provider.new_title', edit: 'catalogue.provider.edit_title' }}
+            transform={keepNewFileOnly('logo')}
+          >
+            <TextInput source="name" label="catalogue.fields.name" fullWidth />
+            <TranslationFields source="name" label="catalogue.fields.name" />
+            <TextInput source="code" label="catalogue.fields.code" helperText="catalogue.provider.code_help" />
+            <TextInput
+              source="phone_prefixes"
+              label="catalogue.fields.phone_prefixes"
+              helperText="catalogue.provider.prefixes_help"
+              format={(v) => (Array.isArray(v) ? v.join(', ') : (v ?? ''))}
+              fullWidth
+            />
+            <ImageUploadInput source="logo" label="catalogue.fields.logo" />
+            <SelectInput
+              source="adapter_key"
+              label="catalogue.fields.adapter_key"
+              choices={ADAPTER_CHOICES}
+              defaultValue="sandbox"
+              helperText="catalogue.provider.adapter_help"
+            />
+            <TextInput
+              source="external_operator_id"
+              label="catalogue.fields.external_operator_id"
+              helperText="catalogue.provider.operator_id_help"
+              format={(v) => v ?? ''}
+              slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+            />
+            <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
+            <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
+          </RecordFormDrawer>
+        }
+      />
     </>
   );
 }

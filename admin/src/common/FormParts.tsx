@@ -1,4 +1,5 @@
-import { Alert, AlertTitle, Button } from '@mui/material';
+import { Alert, AlertTitle, Button, type ButtonProps } from '@mui/material';
+import { useFormState } from 'react-hook-form';
 import { useTranslate } from 'react-admin';
 
 /** The general "Error" banner of a form (docs/product.md section 8): shown when there is a message. */
@@ -25,5 +26,15 @@ export function SaveCancelButtons({ isEdit, pending, onCancel }: { isEdit: boole
         {pending ? translate(isEdit ? 'common.updating' : 'common.saving') : translate(isEdit ? 'common.update' : 'common.save')}
       </Button>
     </>
+  );
+}
+
+/** A react-admin form's submit button, with its own words ('Updating...') while the form is sent. */
+export function FormSubmitButton({ label, pendingLabel, ...props }: { label: string; pendingLabel: string } & Omit<ButtonProps, 'type' | 'children'>) {
+  const { isSubmitting } = useFormState();
+  return (
+    <Button type="submit" variant="contained" disabled={isSubmitting} {...props}>
+      {isSubmitting ? pendingLabel : label}
+    </Button>
   );
 }

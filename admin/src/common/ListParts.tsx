@@ -8,12 +8,13 @@ import { useIsPhone } from './useIsPhone';
 /**
  * On a phone a list's filters wait behind a "Filter" button (react-admin's FilterButton) instead
  * of five inputs stacked above the data: `alwaysOn` is dropped there, and a filter opens when
- * picked from the button (or shows when it already has a value).
+ * picked from the button (or shows when it already has a value). The search box (`q`) stays: one
+ * line, the filter used most, and one that has no name to be listed under in the button's menu.
  */
 export function usePhoneFilters(filters: ReactElement[]): ReactElement[] {
   const phone = useIsPhone();
   if (!phone) return filters;
-  return filters.map((f) => (isValidElement(f) ? cloneElement(f as ReactElement<{ alwaysOn?: boolean }>, { alwaysOn: false }) : f));
+  return filters.map((f) => (isValidElement<{ alwaysOn?: boolean; source?: string }>(f) && f.props.source !== 'q' ? cloneElement(f, { alwaysOn: false }) : f));
 }
 
 /** A list's top bar: the Filter button on phones (when the list has filters) and the list's own actions. */

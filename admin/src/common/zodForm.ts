@@ -14,5 +14,3 @@ export function sharedResolver<T extends FieldValues>(schema: z.ZodType): Resolv
     return Object.keys(result.errors).length ? result : { values, errors: {} };
   };
 }
-
-export { muiRegister } from './muiRegister';

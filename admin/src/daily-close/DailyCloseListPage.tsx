@@ -1,12 +1,10 @@
 import { useState, type ReactNode } from 'react';
-import { Datagrid, FunctionField, List, SimpleList, useListContext, useTranslate } from 'react-admin';
+import { Datagrid, FunctionField, SimpleList, useListContext, useTranslate } from 'react-admin';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { Button, Link, Stack, TextField } from '@mui/material';
-import { PageTitle } from '../common/PageTitle';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
-import { ListEmpty, ListError } from '../common/ListParts';
+import { ResourceListPage } from '../common/ResourceListPage';
 import { Ltr, useLtr } from '../common/Ltr';
-import { useIsPhone } from '../common/useIsPhone';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { DayStatusChip } from './DayParts';
 import type { DailyCloseDay } from './types';
@@ -20,7 +18,6 @@ export const DAILY_CLOSE_PATH = '/reports/daily-close';
  */
 export default function DailyCloseListPage() {
   const translate = useTranslate();
-  const phone = useIsPhone();
   const fmt = useCompanyFormat();
   const ltr = useLtr();
   const navigate = useNavigate();
@@ -34,9 +31,10 @@ export default function DailyCloseListPage() {
   return (
     <>
       <Breadcrumbs items={[{ label: 'menu.reports' }, { label: 'menu.daily_close' }]} />
-      <PageTitle
+      <ResourceListPage
+        resource="daily-close"
         title={translate('menu.daily_close')}
-        actions={
+        titleActions={
           <Stack
             component="form"
             direction="row"
@@ -60,17 +58,10 @@ export default function DailyCloseListPage() {
             </Button>
           </Stack>
         }
-      />
-      <List
-        resource="daily-close"
+        empty="daily_close.empty"
         perPage={31}
         sort={{ field: 'date', order: 'DESC' }}
-        actions={false}
-        title={translate('menu.daily_close')}
-        empty={<ListEmpty message="daily_close.empty" />}
-        error={<ListError />}
-      >
-        {phone ? (
+        phone={
           <SimpleList<DailyCloseDay>
             primaryText={(d) => <Ltr>{d.date}</Ltr>}
             secondaryText={(d) =>
@@ -84,7 +75,8 @@ export default function DailyCloseListPage() {
             linkType={false}
             rowClick={(_, __, d) => open(d as DailyCloseDay)}
           />
-        ) : (
+        }
+        desktop={
           <DaysGrid rowClick={open}>
             {(showMargin) => [
               <FunctionField
@@ -111,8 +103,8 @@ export default function DailyCloseListPage() {
               />,
             ]}
           </DaysGrid>
-        )}
-      </List>
+        }
+      />
     </>
   );
 }

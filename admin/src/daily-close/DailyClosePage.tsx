@@ -37,7 +37,7 @@ import { FileDownloadButton } from '../common/CsvExportButton';
 import { isolate, Ltr, useLtr } from '../common/Ltr';
 import { useIsPhone } from '../common/useIsPhone';
 import { useCompanyFormat } from '../common/useCompanyFormat';
-import { useSession } from '../providers/useSession';
+import { useUserPermissions } from '../auth/identity';
 import { hasPermission } from '../permissions/permissions';
 import { useConsoleDataProvider } from '../providers/dataProvider';
 import { serverMessage } from '../providers/errors';
@@ -75,7 +75,7 @@ export default function DailyClosePage() {
   const { date: param } = useParams();
   const today = fmt.companyDay(0);
   const date = isDay(param) ? param : today;
-  const permissions = useSession().permissions;
+  const permissions = useUserPermissions();
   const canManage = hasPermission(permissions, 'manage daily close');
   // Downloading the day is a report's export: 'export reports' (the API refuses it otherwise).
   const canExport = hasPermission(permissions, 'export reports');

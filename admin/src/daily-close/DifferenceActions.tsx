@@ -1,24 +1,11 @@
 import { useState } from 'react';
-import { useGetList, useTranslate } from 'react-admin';
-import {
-  Autocomplete,
-  Button,
-  FormControl,
-  FormControlLabel,
-  FormHelperText,
-  FormLabel,
-  Menu,
-  MenuItem,
-  Radio,
-  RadioGroup,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { AutocompleteInput, RadioButtonGroupInput, ReferenceInput, TextInput, useTranslate } from 'react-admin';
+import { Button, Menu, MenuItem, Typography } from '@mui/material';
 import MoreIcon from '@mui/icons-material/ArrowDropDown';
-import { REVIEW_OUTCOMES, type WalletResponse } from '@app/contracts';
+import { resolveDifferenceSchema, REVIEW_OUTCOMES, type WalletResponse } from '@app/contracts';
 import { MoneyDialog } from '../wallets/MoneyDialog';
 import { useConsoleDataProvider } from '../providers/dataProvider';
-import { useSession } from '../providers/useSession';
+import { useUserPermissions } from '../auth/identity';
 import { hasPermission } from '../permissions/permissions';
 import type { Difference, DifferenceAction } from './types';
 
@@ -48,7 +35,7 @@ export function DifferenceActions({ date, difference, onDone }: { date: string; 
   const dataProvider = useConsoleDataProvider();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [action, setAction] = useState<DifferenceAction | null>(null);
-  const { permissions } = useSession();
+  const permissions = useUserPermissions();
   // Settling is a review's outcome ('review recharges'); an adjustment writes to a wallet picked from
   // the wallet list ('adjust wallets' and 'view wallets'). The API refuses either without them.
   const allowed = (a: DifferenceAction) =>
@@ -59,14 +46,6 @@ export function DifferenceActions({ date, difference, onDone }: { date: string; 
         : true;
   const actions = (['reask', 'settle', 'adjust', 'accept'] as const).filter(allowed);
   const menuId = `difference-actions-${difference.id}`;
-  const validate = (v: Values) => {
-    const found: Record<string, string> = {};
-    if (!v.note.trim()) found.note = translate('validation:note_required');
-    if (action === 'settle' && !v.outcome) found.outcome = translate('validation:review_outcome_invalid');
-    if (action === 'adjust' && !v.wallet_id) found.wallet_id = translate('daily_close.actions.wallet_required');
-    if (action === 'adjust' && !v.amount?.trim()) found.amount = translate('daily_close.actions.amount_required');
-    return found;
-  };
   return (
     <>
       <Button
@@ -99,7 +78,8 @@ export function DifferenceActions({ date, difference, onDone }: { date: string; 
           title={translate(`daily_close.actions.${action}_title`)}
           initial={INITIAL[action]}
           submitLabel={translate(`daily_close.actions.${action}`)}
-          validate={validate}
+          schema={resolveDifferenceSchema}
+          toInput={(v) => ({ action, ...trimmed(v) })}
           // A re-ask whose vendor still differs answers 200 with the difference left unhandled: a warning, not a success.
           warning={(data, message) =>
             (data as { handled?: boolean } | undefined)?.handled === false ? (message ?? translate('daily_close.actions.still_unhandled')) : undefined
@@ -111,56 +91,49 @@ export function DifferenceActions({ date, difference, onDone }: { date: string; 
             onDone();
           }}
         >
-          {(v, set, e) => (
+          <Typography variant="body2">{translate(`daily_close.actions.${action}_help`)}</Typography>
+          {action === 'settle' && (
+            <RadioButtonGroupInput
+              source="outcome"
+              label="recharges.settle.outcome"
+              choices={REVIEW_OUTCOMES.map((o) => ({ id: o, name: `recharges.settle.${o}` }))}
+              helperText={false}
+            />
+          )}
+          {action === 'adjust' && (
             <>
-              <Typography variant="body2">{translate(`daily_close.actions.${action}_help`)}</Typography>
-              {action === 'settle' && (
-                <FormControl error={!!e.outcome} component="fieldset">
-                  <FormLabel component="legend">{translate('recharges.settle.outcome')}</FormLabel>
-                  <RadioGroup row value={v.outcome} onChange={(ev) => set({ outcome: ev.target.value })} name="outcome">
-                    {REVIEW_OUTCOMES.map((o) => (
-                      <FormControlLabel key={o} value={o} control={<Radio />} label={translate(`recharges.settle.${o}`)} />
-                    ))}
-                  </RadioGroup>
-                  {e.outcome && <FormHelperText>{e.outcome}</FormHelperText>}
-                </FormControl>
-              )}
-              {action === 'adjust' && (
-                <>
-                  <WalletPicker value={v.wallet_id ?? ''} onChange={(id) => set({ wallet_id: id })} error={e.wallet_id} />
-                  <FormControl error={!!e.type} component="fieldset">
-                    <FormLabel component="legend">{translate('wallets.fields.type')}</FormLabel>
-                    <RadioGroup row value={v.type} onChange={(ev) => set({ type: ev.target.value })} name="type">
-                      <FormControlLabel value="credit" control={<Radio />} label={translate('wallets.types.credit')} />
-                      <FormControlLabel value="debit" control={<Radio />} label={translate('wallets.types.debit')} />
-                    </RadioGroup>
-                    {e.type && <FormHelperText>{e.type}</FormHelperText>}
-                  </FormControl>
-                  <TextField
-                    label={translate('wallets.fields.amount')}
-                    value={v.amount}
-                    onChange={(ev) => set({ amount: ev.target.value })}
-                    error={!!e.amount}
-                    helperText={e.amount}
-                    required
-                    slotProps={{ htmlInput: { inputMode: 'decimal', dir: 'ltr' } }}
-                  />
-                </>
-              )}
-              <TextField
-                label={translate('daily_close.actions.note')}
-                value={v.note}
-                onChange={(ev) => set({ note: ev.target.value })}
-                error={!!e.note}
-                helperText={e.note ?? translate('daily_close.actions.note_help')}
-                required
-                multiline
-                minRows={2}
-                autoFocus={action !== 'adjust' && action !== 'settle'}
-                slotProps={{ htmlInput: { maxLength: 500 } }}
+              <ReferenceInput source="wallet_id" reference="wallets" sort={{ field: 'dealer', order: 'ASC' }} perPage={25}>
+                <AutocompleteInput
+                  label="daily_close.actions.wallet"
+                  optionText={walletLabel}
+                  filterToQuery={(q: string) => (q ? { q } : {})}
+                  isRequired
+                  helperText={false}
+                  fullWidth
+                />
+              </ReferenceInput>
+              <RadioButtonGroupInput source="type" label="wallets.fields.type" choices={TYPES} helperText={false} />
+              <TextInput
+                source="amount"
+                label="wallets.fields.amount"
+                isRequired
+                fullWidth
+                helperText={false}
+                slotProps={{ htmlInput: { inputMode: 'decimal', dir: 'ltr' } }}
               />
             </>
           )}
+          <TextInput
+            source="note"
+            label="daily_close.actions.note"
+            helperText="daily_close.actions.note_help"
+            isRequired
+            multiline
+            minRows={2}
+            fullWidth
+            autoFocus={action !== 'adjust' && action !== 'settle'}
+            slotProps={{ htmlInput: { maxLength: 500 } }}
+          />
         </MoneyDialog>
       )}
     </>
@@ -169,33 +142,10 @@ export function DifferenceActions({ date, difference, onDone }: { date: string; 
 
 const trimmed = (v: Values) => Object.fromEntries(Object.entries(v).map(([k, x]) => [k, typeof x === 'string' ? x.trim() : x]));
 
-/** A dealer's wallet from the wallets resource, searched by the dealer's name or code as one types. */
-function WalletPicker({ value, onChange, error }: { value: string; onChange: (id: string) => void; error?: string }) {
-  const translate = useTranslate();
-  const [q, setQ] = useState('');
-  const { data = [], isPending } = useGetList<WalletResponse>('wallets', {
-    filter: q ? { q } : {},
-    pagination: { page: 1, perPage: 25 },
-    sort: { field: 'dealer', order: 'ASC' },
-  });
-  const label = (w: WalletResponse) => `${w.dealer.name}${w.dealer.dealer_code ? ` (${w.dealer.dealer_code})` : ''} · ${w.balance} ${w.currency}`;
-  // Kept apart from the options: a new search must not drop the wallet already chosen.
-  const [picked, setPicked] = useState<WalletResponse | null>(null);
-  const selected = picked && String(picked.id) === value ? picked : null;
-  return (
-    <Autocomplete
-      options={data}
-      value={selected}
-      loading={isPending}
-      getOptionLabel={label}
-      isOptionEqualToValue={(a, b) => a.id === b.id}
-      filterOptions={(x) => x}
-      onInputChange={(_, text, reason) => reason === 'input' && setQ(text)}
-      onChange={(_, w) => {
-        setPicked(w);
-        onChange(w ? String(w.id) : '');
-      }}
-      renderInput={(params) => <TextField {...params} label={translate('daily_close.actions.wallet')} required error={!!error} helperText={error} />}
-    />
-  );
-}
+/** A wallet as the picker names it: the dealer, its code, and the balance. */
+const walletLabel = (w: WalletResponse) => `${w.dealer.name}${w.dealer.dealer_code ? ` (${w.dealer.dealer_code})` : ''} · ${w.balance} ${w.currency}`;
+
+const TYPES = [
+  { id: 'credit', name: 'wallets.types.credit' },
+  { id: 'debit', name: 'wallets.types.debit' },
+];

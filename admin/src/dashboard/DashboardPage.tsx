@@ -30,7 +30,7 @@ import { Link as RouterLink } from 'react-router';
 import { PageTitle } from '../common/PageTitle';
 import { FullPageLoader } from '../common/FullPageLoader';
 import { useConsoleDataProvider } from '../providers/dataProvider';
-import { useSession } from '../providers/useSession';
+import { useIsDealer } from '../auth/identity';
 import { Chart } from '../charts/Chart';
 import { Ltr, useLtr } from '../common/Ltr';
 import { RechargeStatus } from '../recharges/RechargeStatus';
@@ -93,7 +93,7 @@ const todayIn = (tz: string) => new Intl.DateTimeFormat('en-CA', { timeZone: tz 
 /** /dashboard: the day's and the month's sales, the last 30 days, what sells, who sells, the latest sales. */
 export default function DashboardPage() {
   const translate = useTranslate();
-  const dealer = useSession().user?.user_type === 'dealer';
+  const dealer = useIsDealer();
   const fmt = useCompanyFormat();
   const ltr = useLtr();
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('md'));

@@ -4,6 +4,7 @@ import DealerBundleList from './DealerBundleList';
 import { ok, page, renderScreen } from '../test/renderScreen';
 import { serveRoutes } from '../test/fetchMock';
 import { clearSession } from '../providers/session';
+import { stubPhoneWidth } from '../test/phoneWidth';
 
 const row = (id: number, name: string, extra: Record<string, unknown>) => ({
   id,
@@ -141,5 +142,42 @@ describe("the dealer's bundles", () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Apply' }));
     await waitFor(() => expect(calls.find((c) => c.path === '/api/v1/dealer-bundles/bulk')?.body).toEqual({ category_id: '2', markup_percent: 10 }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+  it('on a phone, prices one bundle with the same price, profit or markup editor and keeps its Offered switch', async () => {
+    // A phone's width: MUI's useMediaQuery asks matchMedia.
+    stubPhoneWidth();
+    const calls = serveRoutes({
+      'GET /api/v1/dealer-providers/1': () => ok({ id: 1, h_id: 'p1', name: 'Hormuud' }),
+      'GET /api/v1/dealer-categories/2': () => ok({ id: 2, h_id: 'c2', name: 'Daily' }),
+      'GET /api/v1/dealer-bundles': () =>
+        page([
+          row(1, '1 GB Daily', { cost_price: '0.70', custom_price: null, selling_price: '1.50', profit: '0.80' }),
+          row(2, '5 GB Weekly', { cost_price: '1.30', profit: '-0.10', below_cost: true }),
+        ]),
+      'PATCH /api/v1/dealer-bundles/b1': () => ok(row(1, '1 GB Daily', { cost_price: '0.70', custom_price: '0.77', selling_price: '0.77', profit: '0.07' })),
+    });
+    await renderScreen(<DealerBundleList />, {
+      path: '/dealer-providers/:id/categories/:categoryId/bundles',
+      url: '/dealer-providers/1/categories/2/bundles',
+      permissions: ['view dealer bundles', 'update dealer bundles', 'view bundles prices'],
+      userType: 'dealer',
+    });
+    const line = (await screen.findByText('1 GB Daily')).closest('li')!;
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(line.textContent).toContain('1.50');
+    expect(line.textContent).toContain('Profit: 0.80');
+    // Offered stays reachable: the switch, and for a bundle below its cost the way to stop offering it.
+    expect((within(line).getByRole('switch', { name: 'Stop offering 1 GB Daily' }) as HTMLInputElement).checked).toBe(true);
+    const offSale = screen.getByText('5 GB Weekly').closest('li')!;
+    expect(await within(offSale).findByRole('button', { name: 'Stop offering 5 GB Weekly' }, { timeout: 5000 })).toBeTruthy();
+    // The row's own editor: 10% over a cost of 0.70 gives 0.77, shown as typed, and the markup is sent.
+    const modes = within(line).getByRole('group', { name: 'How to set the price of 1 GB Daily' });
+    fireEvent.click(within(modes).getByRole('button', { name: 'Markup %' }));
+    const field = within(line).getByRole('textbox', { name: 'Markup over the cost for 1 GB Daily, in percent' });
+    fireEvent.change(field, { target: { value: '10' } });
+    expect(within(line).getByText('Price: 0.77')).toBeTruthy();
+    fireEvent.click(within(line).getByRole('button', { name: 'Save the price' }));
+    await waitFor(() => expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ markup_percent: 10 }));
+    expect(await screen.findByText('Price saved')).toBeTruthy();
   });
 });

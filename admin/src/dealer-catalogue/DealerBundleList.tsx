@@ -1,22 +1,24 @@
 import {
   Datagrid,
   FunctionField,
-  List,
+  ListNoResults,
+  RecordContextProvider,
   SearchInput,
   SelectInput,
-  SimpleList,
+  SimpleListLoading,
   TextField,
   useCanAccess,
   useDataProvider,
-  useGetOne,
   useNotify,
   usePermissions,
   useRecordContext,
   useRefresh,
   useTranslate,
   useUpdate,
+  WithListContext,
 } from 'react-admin';
 import {
+  Box,
   Button,
   Chip,
   Dialog,
@@ -25,6 +27,8 @@ import {
   DialogTitle,
   IconButton,
   InputAdornment,
+  List as MuiList,
+  ListItem,
   Stack,
   TextField as MuiTextField,
   ToggleButton,
@@ -41,13 +45,14 @@ import type { DealerBundleResponse, DealerCategoryResponse, DealerProviderRespon
 import type { ConsoleDataProvider } from '../providers/dataProvider';
 import { serverFieldError } from '../providers/errors';
 import { PageTitle } from '../common/PageTitle';
-import { useIsPhone } from '../common/useIsPhone';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
+import { useParentRecord } from '../resources/useParentRecord';
 import { volumeLabel } from '../catalogue/parts';
+import { useLtr } from '../common/Ltr';
 import { DealerPicker, useDealerScope } from './useDealerScope';
 import { DealerSwitch } from './DealerSwitch';
 import { ENABLED_CHOICES } from './DealerProviderList';
-import { ListEmpty, ListError } from '../common/ListParts';
+import { ResourceListPage } from '../common/ResourceListPage';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 
 /**
@@ -60,20 +65,17 @@ export default function DealerBundleList() {
   const translate = useTranslate();
   const { id: providerId, categoryId } = useParams() as { id: string; categoryId: string };
   const scope = useDealerScope();
-  const phone = useIsPhone();
   const { permissions } = usePermissions<string[]>();
   const seesCost = !!permissions?.includes('view bundles prices');
   const { canAccess: canEdit } = useCanAccess({ resource: 'dealer-bundles', action: 'edit' });
-  const { data: provider } = useGetOne<DealerProviderResponse>(
-    'dealer-providers',
-    { id: providerId as never, meta: { query: scope.filter } },
-    { enabled: !!scope.dealerId },
-  );
-  const { data: category } = useGetOne<DealerCategoryResponse>(
-    'dealer-categories',
-    { id: categoryId as never, meta: { query: scope.filter } },
-    { enabled: !!scope.dealerId },
-  );
+  const { record: provider, readable: providerReadable } = useParentRecord<DealerProviderResponse>('dealer-providers', providerId, {
+    meta: { query: scope.filter },
+    enabled: !!scope.dealerId,
+  });
+  const { record: category, readable: categoryReadable } = useParentRecord<DealerCategoryResponse>('dealer-categories', categoryId, {
+    meta: { query: scope.filter },
+    enabled: !!scope.dealerId,
+  });
   const title = category ? translate('catalogue.bundle.title_of', { name: `${provider?.name ?? ''} · ${category.name}` }) : translate('menu.dealer_bundles');
   const filters = [
     <SearchInput key="q" source="q" alwaysOn />,
@@ -84,37 +86,26 @@ export default function DealerBundleList() {
       <Breadcrumbs
         items={[
           { label: 'menu.dealer_providers', to: scope.link('/dealer-providers') },
-          { label: provider?.name ?? '…', to: scope.link(`/dealer-providers/${providerId}/categories`) },
-          { label: category?.name ?? '…' },
+          // The operator's categories stay one click up, named by the operator where it may be read.
+          { label: providerReadable ? (provider?.name ?? '…') : 'menu.dealer_categories', to: scope.link(`/dealer-providers/${providerId}/categories`) },
+          ...(categoryReadable ? [{ label: category?.name ?? '…' }] : []),
           { label: 'menu.dealer_bundles' },
         ]}
       />
-      <PageTitle title={title} actions={scope.dealerId && canEdit && <BulkActions categoryId={categoryId} dealerData={scope.filter} />} />
-      <DealerPicker scope={scope} />
-      {scope.dealerId && (
-        <List
+      {/* No dealer chosen yet (an admin): the chooser alone, no list. */}
+      {scope.dealerId ? (
+        <ResourceListPage
           resource="dealer-bundles"
           filter={{ ...scope.filter, category_id: categoryId }}
+          storeKey={`dealer-bundles.${scope.dealerId}.${categoryId}`}
+          title={title}
+          titleActions={canEdit && <BulkActions categoryId={categoryId} dealerData={scope.filter} />}
+          intro={<DealerPicker scope={scope} />}
+          empty="empty.dealer_catalogue"
           filters={filters}
           sort={{ field: 'sort_order', order: 'ASC' }}
-          perPage={25}
-          actions={false}
-          title={title}
-          storeKey={`dealer-bundles.${scope.dealerId}.${categoryId}`}
-          empty={<ListEmpty message="empty.dealer_catalogue" />}
-          error={<ListError />}
-        >
-          {phone ? (
-            <SimpleList
-              primaryText={(r: DealerBundleResponse) => r.name}
-              secondaryText={(r: DealerBundleResponse) => `${volumeLabel(r.data_volume_mb, translate)} · ${r.selling_price}`}
-              tertiaryText={(r: DealerBundleResponse) =>
-                translate(r.enabled && r.below_cost ? 'dealer_catalogue.not_on_sale_below_cost' : r.enabled ? 'dealer_catalogue.on' : 'dealer_catalogue.off')
-              }
-              linkType={false}
-              rowClick={false}
-            />
-          ) : (
+          phone={<PhoneBundles dealerData={scope.filter} canEdit={!!canEdit} seesCost={seesCost} />}
+          desktop={
             <Datagrid bulkActionButtons={false} rowClick={false}>
               <TextField source="name" label="catalogue.fields.name" />
               <FunctionField label="catalogue.fields.data_volume" render={(r: DealerBundleResponse) => volumeLabel(r.data_volume_mb, translate)} />
@@ -141,10 +132,62 @@ export default function DealerBundleList() {
               />
               <FunctionField label="dealer_catalogue.offered" render={() => <OfferedCell dealerData={scope.filter} />} />
             </Datagrid>
-          )}
-        </List>
+          }
+        />
+      ) : (
+        <>
+          <PageTitle title={title} />
+          <DealerPicker scope={scope} />
+        </>
       )}
     </>
+  );
+}
+
+/**
+ * Phones: one card per bundle, with the same price editor as a table row (price, profit or markup,
+ * the price it gives, saved with the check) and the Offered switch, so that one bundle is priced
+ * and switched from a phone as from a laptop.
+ */
+function PhoneBundles({ dealerData, canEdit, seesCost }: { dealerData: Record<string, unknown>; canEdit: boolean; seesCost: boolean }) {
+  const ltr = useLtr();
+  const translate = useTranslate();
+  return (
+    <WithListContext<DealerBundleResponse>
+      loading={<SimpleListLoading hasSecondaryText />}
+      empty={<ListNoResults />}
+      render={({ data = [] }) => (
+        <MuiList disablePadding>
+          {data.map((r) => (
+            <RecordContextProvider key={r.id} value={r}>
+              <ListItem divider sx={{ flexDirection: 'column', alignItems: 'stretch', gap: 1, py: 1.5 }}>
+                <Box>
+                  <Typography variant="body1" sx={{ fontWeight: 600 }}>
+                    <bdi>{r.name}</bdi>
+                  </Typography>
+                  <Typography variant="body2" color="text.secondary">
+                    {/* The volume and the price kept left to right in Arabic ("10 GB · 5.75", not "GB · 5.75 10"). */}
+                    {`${ltr(volumeLabel(r.data_volume_mb, translate))} · ${ltr(r.selling_price)}`}
+                    {seesCost && !r.below_cost && r.profit !== undefined && ` · ${translate('dealer_catalogue.profit_is', { profit: ltr(r.profit) })}`}
+                  </Typography>
+                  {((seesCost && r.below_cost) || !r.available) && (
+                    <Stack direction="row" sx={{ gap: 0.5, mt: 0.5, flexWrap: 'wrap' }}>
+                      {seesCost && r.below_cost && <Chip size="small" color="error" label={translate('dealer_catalogue.below_cost')} />}
+                      {!r.available && <Chip size="small" color="warning" label={translate('dealer_catalogue.unavailable')} />}
+                    </Stack>
+                  )}
+                </Box>
+                <PriceEditor dealerData={dealerData} disabled={!canEdit} wide />
+                <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 1, flexWrap: 'wrap' }}>
+                  <Typography variant="body2">{translate('dealer_catalogue.offered')}</Typography>
+                  <OfferedCell dealerData={dealerData} />
+                </Stack>
+              </ListItem>
+            </RecordContextProvider>
+          ))}
+        </MuiList>
+      )}
+    />
   );
 }
 
@@ -224,7 +267,7 @@ function unitAdornment(mode: PriceMode, currency: string) {
  * with the price it gives shown as it is typed; the server saves that price (it does not follow a
  * later cost change).
  */
-function PriceEditor({ dealerData, disabled }: { dealerData: Record<string, unknown>; disabled: boolean }) {
+function PriceEditor({ dealerData, disabled, wide = false }: { dealerData: Record<string, unknown>; disabled: boolean; wide?: boolean }) {
   const record = useRecordContext<DealerBundleResponse>();
   const translate = useTranslate();
   const dataProvider = useDataProvider();
@@ -264,13 +307,15 @@ function PriceEditor({ dealerData, disabled }: { dealerData: Record<string, unkn
   };
   const label = translate(mode === 'selling_price' ? 'dealer_catalogue.your_price_of' : `dealer_catalogue.${mode}_of`, { name: record.name });
   return (
-    <Stack sx={{ gap: 0.5, minWidth: 180 }}>
+    // `wide`: a phone's card, the whole width with buttons big enough for a thumb.
+    <Stack sx={{ gap: 0.5, minWidth: wide ? 0 : 180 }}>
       {record.cost_price !== undefined && !disabled && (
         <ToggleButtonGroup
           exclusive
           size="small"
           value={mode}
           disabled={busy}
+          fullWidth={wide}
           aria-label={translate('dealer_catalogue.price_mode_of', { name: record.name })}
           onChange={(_, next: PriceMode | null) => {
             if (!next) return;
@@ -278,7 +323,7 @@ function PriceEditor({ dealerData, disabled }: { dealerData: Record<string, unkn
             setValue(null);
             setError(undefined);
           }}
-          sx={{ '& .MuiToggleButton-root': { textTransform: 'none', py: 0.25, px: 1 } }}
+          sx={{ '& .MuiToggleButton-root': wide ? { textTransform: 'none' } : { textTransform: 'none', py: 0.25, px: 1 } }}
         >
           <ToggleButton value="selling_price">{translate('dealer_catalogue.mode_price_short')}</ToggleButton>
           <ToggleButton value="profit">{translate('dealer_catalogue.mode_profit_short')}</ToggleButton>
@@ -304,7 +349,7 @@ function PriceEditor({ dealerData, disabled }: { dealerData: Record<string, unkn
           onChange={(e) => setValue(e.target.value)}
           onKeyDown={(e) => e.key === 'Enter' && submit()}
           slotProps={{ htmlInput: { inputMode: 'decimal', 'aria-label': label }, input: { endAdornment: unitAdornment(mode, currency) } }}
-          sx={{ width: 150 }}
+          sx={wide ? { flex: 1, minWidth: 0 } : { width: 150 }}
         />
         {value !== null && (
           <IconButton size="small" aria-label={translate('dealer_catalogue.save_price')} disabled={busy} onClick={submit}>

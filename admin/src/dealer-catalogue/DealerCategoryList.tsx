@@ -1,13 +1,11 @@
 import {
   Datagrid,
   FunctionField,
-  List,
   SearchInput,
   SelectInput,
   SimpleList,
   TextField,
   useDataProvider,
-  useGetOne,
   useNotify,
   useRefresh,
   useTranslate,
@@ -19,24 +17,22 @@ import { useState } from 'react';
 import type { DealerCategoryResponse, DealerProviderResponse } from '@app/contracts';
 import type { ConsoleDataProvider } from '../providers/dataProvider';
 import { PageTitle } from '../common/PageTitle';
-import { useIsPhone } from '../common/useIsPhone';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
+import { useParentRecord } from '../resources/useParentRecord';
 import { DealerPicker, useDealerScope } from './useDealerScope';
 import { DealerSwitch } from './DealerSwitch';
 import { ENABLED_CHOICES } from './DealerProviderList';
-import { ListEmpty, ListError } from '../common/ListParts';
+import { ResourceListPage } from '../common/ResourceListPage';
 
 /** /dealer-providers/{id}/categories: an operator's categories as the dealer offers them; a row opens the bundles. */
 export default function DealerCategoryList() {
   const translate = useTranslate();
   const providerId = useParams().id!;
   const scope = useDealerScope();
-  const phone = useIsPhone();
-  const { data: provider } = useGetOne<DealerProviderResponse>(
-    'dealer-providers',
-    { id: providerId as never, meta: { query: scope.filter } },
-    { enabled: !!scope.dealerId },
-  );
+  const { record: provider, readable: providerReadable } = useParentRecord<DealerProviderResponse>('dealer-providers', providerId, {
+    meta: { query: scope.filter },
+    enabled: !!scope.dealerId,
+  });
   const open = (id: unknown) => scope.link(`/dealer-providers/${providerId}/categories/${id}/bundles`);
   const filters = [
     <SearchInput key="q" source="q" alwaysOn />,
@@ -46,24 +42,24 @@ export default function DealerCategoryList() {
   return (
     <>
       <Breadcrumbs
-        items={[{ label: 'menu.dealer_providers', to: scope.link('/dealer-providers') }, { label: provider?.name ?? '…' }, { label: 'menu.dealer_categories' }]}
+        items={[
+          { label: 'menu.dealer_providers', to: scope.link('/dealer-providers') },
+          ...(providerReadable ? [{ label: provider?.name ?? '…' }] : []),
+          { label: 'menu.dealer_categories' },
+        ]}
       />
-      <PageTitle title={title} />
-      <DealerPicker scope={scope} />
-      {scope.dealerId && (
-        <List
+      {/* No dealer chosen yet (an admin): the chooser alone, no list. */}
+      {scope.dealerId ? (
+        <ResourceListPage
           resource="dealer-categories"
           filter={{ ...scope.filter, provider_id: providerId }}
+          storeKey={`dealer-categories.${scope.dealerId}.${providerId}`}
+          title={title}
+          intro={<DealerPicker scope={scope} />}
+          empty="empty.dealer_catalogue"
           filters={filters}
           sort={{ field: 'sort_order', order: 'ASC' }}
-          perPage={25}
-          actions={false}
-          title={title}
-          storeKey={`dealer-categories.${scope.dealerId}.${providerId}`}
-          empty={<ListEmpty message="empty.dealer_catalogue" />}
-          error={<ListError />}
-        >
-          {phone ? (
+          phone={
             <SimpleList
               primaryText={(r: DealerCategoryResponse) => r.name}
               secondaryText={(r: DealerCategoryResponse) => translate('dealer_catalogue.bundles_on', { on: r.enabled_bundles_count, all: r.bundles_count })}
@@ -71,7 +67,8 @@ export default function DealerCategoryList() {
               linkType={false}
               rowClick={(id) => open(id)}
             />
-          ) : (
+          }
+          desktop={
             <Datagrid rowClick={(id) => open(id)} bulkActionButtons={false}>
               <TextField source="name" label="catalogue.fields.name" />
               <FunctionField
@@ -87,8 +84,13 @@ export default function DealerCategoryList() {
               <FunctionField label="" render={(r: DealerCategoryResponse) => <EnableAllButton category={r} dealerData={scope.filter} />} />
               <FunctionField label="dealer_catalogue.offered" render={() => <DealerSwitch resource="dealer-categories" dealerData={scope.filter} />} />
             </Datagrid>
-          )}
-        </List>
+          }
+        />
+      ) : (
+        <>
+          <PageTitle title={title} />
+          <DealerPicker scope={scope} />
+        </>
       )}
     </>
   );

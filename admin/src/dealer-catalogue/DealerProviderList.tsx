@@ -1,13 +1,12 @@
-import { Datagrid, FunctionField, List, SearchInput, SelectInput, SimpleList, TextField, useTranslate } from 'react-admin';
+import { Datagrid, FunctionField, SearchInput, SelectInput, SimpleList, TextField, useTranslate } from 'react-admin';
 import { Chip } from '@mui/material';
 import type { DealerProviderResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
-import { useIsPhone } from '../common/useIsPhone';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { Logo } from '../catalogue/parts';
 import { DealerPicker, useDealerScope } from './useDealerScope';
 import { DealerSwitch } from './DealerSwitch';
-import { ListEmpty, ListError } from '../common/ListParts';
+import { ResourceListPage } from '../common/ResourceListPage';
 
 export const ENABLED_CHOICES = [
   { id: 'true', name: 'dealer_catalogue.on' },
@@ -18,31 +17,27 @@ export const ENABLED_CHOICES = [
 export default function DealerProviderList() {
   const translate = useTranslate();
   const scope = useDealerScope();
-  const phone = useIsPhone();
   const open = (id: unknown) => scope.link(`/dealer-providers/${id}/categories`);
   const filters = [
     <SearchInput key="q" source="q" alwaysOn />,
     <SelectInput key="enabled" source="enabled" label="dealer_catalogue.offered" choices={ENABLED_CHOICES} />,
   ];
+  const title = translate('menu.dealer_providers');
   return (
     <>
       <Breadcrumbs items={[{ label: 'menu.dealer_providers' }]} />
-      <PageTitle title={translate('menu.dealer_providers')} />
-      <DealerPicker scope={scope} />
-      {scope.dealerId && (
-        <List
+      {/* No dealer chosen yet (an admin): the chooser alone, no list. */}
+      {scope.dealerId ? (
+        <ResourceListPage
           resource="dealer-providers"
           filter={scope.filter}
+          storeKey={`dealer-providers.${scope.dealerId}`}
+          title={title}
+          intro={<DealerPicker scope={scope} />}
+          empty="empty.dealer_catalogue"
           filters={filters}
           sort={{ field: 'sort_order', order: 'ASC' }}
-          perPage={25}
-          actions={false}
-          title={translate('menu.dealer_providers')}
-          storeKey={`dealer-providers.${scope.dealerId}`}
-          empty={<ListEmpty message="empty.dealer_catalogue" />}
-          error={<ListError />}
-        >
-          {phone ? (
+          phone={
             <SimpleList
               primaryText={(r: DealerProviderResponse) => r.name}
               secondaryText={(r: DealerProviderResponse) =>
@@ -53,7 +48,8 @@ export default function DealerProviderList() {
               linkType={false}
               rowClick={(id) => open(id)}
             />
-          ) : (
+          }
+          desktop={
             <Datagrid rowClick={(id) => open(id)} bulkActionButtons={false}>
               <FunctionField label="catalogue.fields.logo" render={(r: DealerProviderResponse) => <Logo src={r.logo} />} />
               <TextField source="name" label="catalogue.fields.name" />
@@ -69,8 +65,13 @@ export default function DealerProviderList() {
               />
               <FunctionField label="dealer_catalogue.offered" render={() => <DealerSwitch resource="dealer-providers" dealerData={scope.filter} />} />
             </Datagrid>
-          )}
-        </List>
+          }
+        />
+      ) : (
+        <>
+          <PageTitle title={title} />
+          <DealerPicker scope={scope} />
+        </>
       )}
     </>
   );

@@ -2,14 +2,14 @@ import { useGetList, useGetOne, useTranslate } from 'react-admin';
 import { Autocomplete, Box, TextField, Typography } from '@mui/material';
 import { useSearchParams } from 'react-router';
 import { useState } from 'react';
-import { useSession } from '../providers/useSession';
+import { useSignedInUser } from '../auth/identity';
 
 /**
  * Whose catalogue a screen shows: a dealer always its own; an admin the dealer named by the
  * `?dealer=` query parameter (kept on every link, so a reload or a shared URL shows the same).
  */
 export function useDealerScope() {
-  const user = useSession().user;
+  const user = useSignedInUser();
   const [params, setParams] = useSearchParams();
   const isDealer = user?.user_type === 'dealer';
   const dealerId = isDealer ? String(user!.id) : params.get('dealer');

@@ -6,6 +6,7 @@ import { ok, renderScreen } from '../test/renderScreen';
 import { clearSession } from '../providers/session';
 import { SandboxChip } from './SandboxChip';
 import { ConnectorModeLine } from '../dashboard/ConnectorModeLine';
+import { stubPhoneWidth } from '../test/phoneWidth';
 
 /**
  * Live or sandbox (issue 28 item 12) against the console's real dataProvider: the top bar's chip
@@ -20,21 +21,7 @@ const answering = (mode: ConnectorMode) => serveRoutes({ 'GET /api/v1/connectors
 const chip = (lng = 'en') => renderScreen(<SandboxChip />, { path: '/', url: '/', permissions: ['view dashboard'], lng });
 
 /** A phone's width: MUI's useMediaQuery asks matchMedia (every query matches). */
-const onPhone = () =>
-  vi.stubGlobal(
-    'matchMedia',
-    (query: string) =>
-      ({
-        matches: true,
-        media: query,
-        onchange: null,
-        addListener: () => undefined,
-        removeListener: () => undefined,
-        addEventListener: () => undefined,
-        removeEventListener: () => undefined,
-        dispatchEvent: () => false,
-      }) as MediaQueryList,
-  );
+const onPhone = () => stubPhoneWidth();
 
 afterEach(() => {
   cleanup();

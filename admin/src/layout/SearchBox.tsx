@@ -41,6 +41,8 @@ export function SearchBox({ compact }: { compact: boolean }) {
     e.preventDefault();
     const q = value.trim();
     navigate(q ? `/search?q=${encodeURIComponent(q)}` : '/search');
+    // On a phone the field floats over the page: once asked, it gets out of the way of the results' heading.
+    if (compact) setShown(false);
   };
 
   const visible = !compact || shown;
@@ -78,6 +80,9 @@ export function SearchBox({ compact }: { compact: boolean }) {
               if (e.target.value === '' && onSearch) navigate('/search');
             }}
             placeholder={translate('topbar.search_placeholder')}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape' && compact) setShown(false);
+            }}
             inputProps={{ 'aria-label': translate('topbar.search'), type: 'search' }}
             sx={{ flex: 1, color: 'text.primary' }}
           />

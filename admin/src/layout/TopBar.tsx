@@ -67,7 +67,12 @@ export function TopBar() {
           {company?.logo && (
             <Box component="img" src={company.logo} alt="" sx={{ height: 32, width: 'auto', maxWidth: 96, objectFit: 'contain', flexShrink: 0 }} />
           )}
-          <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', display: { xs: company?.logo ? 'none' : 'inline', sm: 'inline' } }}>
+          {/* dir=auto: a Latin company name in the Arabic console is cut at its own end, not its start. */}
+          <Box
+            component="span"
+            dir="auto"
+            sx={{ overflow: 'hidden', textOverflow: 'ellipsis', display: { xs: company?.logo ? 'none' : 'inline', sm: 'inline' } }}
+          >
             {name}
           </Box>
         </Typography>

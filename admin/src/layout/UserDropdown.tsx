@@ -4,7 +4,7 @@ import { Avatar, Box, Chip, Divider, IconButton, ListItemIcon, Menu, MenuItem, T
 import PersonIcon from '@mui/icons-material/PersonOutlined';
 import LockIcon from '@mui/icons-material/LockOutlined';
 import LogoutIcon from '@mui/icons-material/Logout';
-import { useSession } from '../providers/useSession';
+import { useSignedInUser } from '../auth/identity';
 import { resolveImage } from '../common/image';
 // Loaded when first opened: it brings the form library and the shared schemas.
 const LockSessionDialog = lazy(() => import('../auth/LockSessionDialog'));
@@ -14,7 +14,7 @@ export function UserDropdown() {
   const translate = useTranslate();
   const notify = useNotify();
   const logout = useLogout();
-  const { user } = useSession();
+  const user = useSignedInUser();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [lockOpen, setLockOpen] = useState(false);
   const [loggingOut, setLoggingOut] = useState(false);

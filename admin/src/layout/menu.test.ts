@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { activeGroupKeys, filterMenu, homePath } from './menu';
 import { MENU } from './menuItems';
+import { accessOf } from '../console/areas';
+import { canOpen } from '../permissions/permissions';
 import { ALL_PERMISSIONS, DEALER_PERMISSIONS } from '@app/contracts';
 
 const paths = (sections: ReturnType<typeof filterMenu>) =>
@@ -55,18 +57,22 @@ describe('menu filtering (docs/product.md section 2)', () => {
     expect(paths(filterMenu(MENU, ALL_PERMISSIONS, 'dealer'))).toContain('/my-shop');
   });
 
-  it("shows the review queue to holders of 'review recharges' only, and money limits with 'view company settings'", () => {
+  it("shows the review queue to holders of 'review recharges' (with 'view recharges') only, and money limits with 'view company settings'", () => {
     const admin = paths(filterMenu(MENU, ALL_PERMISSIONS));
     expect(admin).toEqual(expect.arrayContaining(['/recharges', '/recharges/review', '/missed-sales', '/settings/money']));
     expect(paths(filterMenu(MENU, ['view recharges']))).toEqual(['/recharges', '/missed-sales', '/recharge-batches']);
-    expect(paths(filterMenu(MENU, ['review recharges']))).toEqual(['/recharges/review']);
+    // The menu shows what opens: the queue needs 'view recharges' too (its route and the API's list do).
+    expect(paths(filterMenu(MENU, ['review recharges']))).toEqual([]);
+    expect(paths(filterMenu(MENU, ['view recharges', 'review recharges']))).toEqual(['/recharges', '/recharges/review', '/missed-sales', '/recharge-batches']);
     expect(activeGroupKeys(MENU, '/recharges/review/12')).toEqual(['recharges-group']);
   });
 
   it('the home page is the first visible menu path, else /dashboard', () => {
     expect(homePath(MENU, ALL_PERMISSIONS)).toBe('/dashboard');
     expect(homePath(MENU, ['view roles', 'view admins'])).toBe('/admin');
-    expect(homePath(MENU, ['view trash items'])).toBe('/trash/users');
+    expect(homePath(MENU, ['view trash items', 'view users'])).toBe('/trash/users');
+    // A trash tab needs its resource's view permission too (docs/decisions.md "Access"): none readable, no trash entry.
+    expect(homePath(MENU, ['view trash items'])).toBe('/dashboard');
     expect(homePath(MENU, [])).toBe('/dashboard');
     expect(homePath(MENU, null)).toBe('/dashboard');
   });
@@ -75,5 +81,20 @@ describe('menu filtering (docs/product.md section 2)', () => {
     expect(activeGroupKeys(MENU, '/settings/roles')).toEqual(['settings']);
     expect(activeGroupKeys(MENU, '/dealers')).toEqual(['users']);
     expect(activeGroupKeys(MENU, '/dashboard')).toEqual([]);
+  });
+
+  it('shows an entry exactly when its page opens: the same access, asked the same way (console/areas.ts)', () => {
+    const entries = (sections: ReturnType<typeof filterMenu>) => sections.flatMap((s) => s.items.flatMap((i) => i.children ?? [i]));
+    for (const [perms, type] of [
+      [ALL_PERMISSIONS, 'admin'],
+      [DEALER_PERMISSIONS, 'dealer'],
+      [['view reports'], 'admin'],
+      [['view recharges', 'view own wallet'], 'dealer'],
+    ] as const) {
+      for (const item of entries(MENU as never)) {
+        const shown = paths(filterMenu(MENU, perms, type)).includes(item.path);
+        expect(shown, `${item.path} for ${type}`).toBe(canOpen(perms, type, accessOf(item.path!)));
+      }
+    }
   });
 });

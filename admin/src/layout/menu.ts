@@ -1,11 +1,12 @@
 import type { ComponentType } from 'react';
-import { canSeeMenuItem, type Perms } from '../permissions/permissions';
+import { canOpen, type Perms } from '../permissions/permissions';
+import type { Access } from '../console/area';
 
 /**
  * The sidebar and horizontal menu of docs/product.md section 2: sections with headings (the first has
- * none), items with the permissions that show them (any of the list), groups with children.
- * Labels are keys of the admin namespace. A later screen adds its item here and its route in
- * routes.tsx.
+ * none), items shown to whoever opens their page, groups with children. Labels are keys of the
+ * admin namespace. The items come from the areas' index.ts files (console/areas.ts); menuItems.ts
+ * places them in their sections and groups.
  */
 export type SectionKey = 'main' | 'management' | 'reports' | 'configuration' | 'system_monitoring';
 
@@ -16,11 +17,10 @@ export interface MenuItem {
   key: string;
   label: string;
   path?: string;
-  permissions?: readonly string[];
+  /** Who sees it: the access of the page it opens (console/areas.ts); a group shows while a child does. */
+  access?: Access;
   icon?: ComponentType;
   children?: MenuItem[];
-  /** Only these kinds of user see the item (my-wallet: dealers; an admin has no wallet of its own). */
-  userTypes?: readonly string[];
   /** Live counts shown next to the label, one pill each (hidden at 0): 'review' = sales waiting for review. */
   badge?: BadgeKind | readonly BadgeKind[];
 }
@@ -39,8 +39,7 @@ export interface MenuSection {
 export function filterMenu(sections: readonly MenuSection[], perms: Perms, userType?: string | null): MenuSection[] {
   const filterItems = (items: readonly MenuItem[]): MenuItem[] =>
     items.flatMap((item) => {
-      if (!canSeeMenuItem(perms, item.permissions)) return [];
-      if (item.userTypes && !(userType && item.userTypes.includes(userType))) return [];
+      if (item.path && !canOpen(perms, userType, item.access)) return [];
       if (item.children) {
         const children = filterItems(item.children);
         return children.length ? [{ ...item, children }] : [];

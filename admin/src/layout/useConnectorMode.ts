@@ -2,7 +2,7 @@ import { useTranslate } from 'react-admin';
 import { useQuery } from '@tanstack/react-query';
 import type { ConnectorMode } from '@app/contracts';
 import { useConsoleDataProvider } from '../providers/dataProvider';
-import { useSession } from '../providers/useSession';
+import { useUserPermissions } from '../auth/identity';
 import { hasPermission } from '../permissions/permissions';
 
 export const CONNECTOR_MODE_KEY = ['connectors', 'mode'] as const;
@@ -18,7 +18,7 @@ export const CONNECTOR_MODE_STALE_MS = 5 * 60_000;
  * loading, when the call fails, or without the permission: the console then says nothing.
  */
 export function useConnectorMode(): ConnectorMode | undefined {
-  const { permissions } = useSession();
+  const permissions = useUserPermissions();
   const enabled = hasPermission(permissions, 'view dashboard');
   const dataProvider = useConsoleDataProvider();
   const { data } = useQuery({

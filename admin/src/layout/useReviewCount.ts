@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useConsoleDataProvider } from '../providers/dataProvider';
-import { useSession } from '../providers/useSession';
+import { useUserPermissions } from '../auth/identity';
 import { hasPermission } from '../permissions/permissions';
 
 export const REVIEW_COUNT_KEY = ['recharges', 'review-count'] as const;
@@ -13,7 +13,7 @@ export const REVIEW_POLL_MS = 30_000;
  * the user lands on sign-in with the expiry message. `wanted` false: not shown here, never called.
  */
 export function useReviewCount(wanted = true): number {
-  const { permissions } = useSession();
+  const permissions = useUserPermissions();
   const enabled = wanted && hasPermission(permissions, 'review recharges');
   const dataProvider = useConsoleDataProvider();
   const { data } = useQuery({

@@ -4,7 +4,6 @@ import {
   Datagrid,
   DateInput,
   FunctionField,
-  List,
   RecordContextProvider,
   ReferenceInput,
   SelectInput,
@@ -32,11 +31,9 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { PageTitle } from '../common/PageTitle';
 import { Ltr } from '../common/Ltr';
 import { useCompanyFormat } from '../common/useCompanyFormat';
-import { useIsPhone } from '../common/useIsPhone';
-import { ListEmpty, ListTopBar, usePhoneFilters } from '../common/ListParts';
+import { ResourceListPage } from '../common/ResourceListPage';
 import { LOG_ACTIONS, LOG_SUBJECTS, LogSentence, type LogEntry } from './logSentence';
 import { USER_OPTIONS_SORT } from '../common/userOptions';
 import { MONEY_FIELDS, fieldLabel, fieldValue } from './logFields';
@@ -53,8 +50,7 @@ export default function LogList() {
   const navigate = useNavigate();
   const openId = (useParams()['*'] ?? '').split('/')[0];
   const fmt = useCompanyFormat();
-  const phone = useIsPhone();
-  const filters = usePhoneFilters([
+  const filters = [
     <ReferenceInput key="actor_id" source="actor_id" reference="user-options" sort={USER_OPTIONS_SORT} label="logs.fields.actor" alwaysOn>
       <AutocompleteInput label="logs.fields.actor" optionText="name" />
     </ReferenceInput>,
@@ -75,42 +71,35 @@ export default function LogList() {
     <DateInput key="from" source="from" label="wallets.fields.from" alwaysOn />,
     <DateInput key="to" source="to" label="wallets.fields.to" alwaysOn />,
     <TextInput key="q" source="q" label="logs.fields.search" />,
-  ]);
+  ];
   return (
-    <>
-      <PageTitle title={translate('menu.logs')} />
-      <List
-        resource="logs"
-        filters={filters}
-        sort={{ field: 'id', order: 'DESC' }}
-        perPage={25}
-        actions={<ListTopBar />}
-        title={translate('menu.logs')}
-        empty={<ListEmpty message="logs.empty" />}
-      >
-        {phone ? (
-          <PhoneLogs />
-        ) : (
-          <Datagrid bulkActionButtons={false} rowClick="expand" expand={<Change />}>
-            <FunctionField
-              label="logs.fields.at"
-              render={(l: LogEntry) => (
-                <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
-                  {fmt.dateTime(l.created_at)}
-                </Box>
-              )}
-            />
-            <FunctionField label="logs.what" render={(l: LogEntry) => <LogSentence entry={l} />} />
-            <FunctionField
-              label="logs.fields.description"
-              render={(l: LogEntry) => (l.description ? <Box sx={{ maxWidth: 320, whiteSpace: 'normal', color: 'text.secondary' }}>{l.description}</Box> : '')}
-            />
-            <FunctionField label="logs.fields.ip" render={(l: LogEntry) => <Ltr>{l.ip}</Ltr>} />
-          </Datagrid>
-        )}
-      </List>
-      <LinkedEntry id={openId || null} onClose={() => navigate('/logs')} />
-    </>
+    <ResourceListPage
+      resource="logs"
+      title={translate('menu.logs')}
+      empty="logs.empty"
+      filters={filters}
+      sort={{ field: 'id', order: 'DESC' }}
+      phone={<PhoneLogs />}
+      desktop={
+        <Datagrid bulkActionButtons={false} rowClick="expand" expand={<Change />}>
+          <FunctionField
+            label="logs.fields.at"
+            render={(l: LogEntry) => (
+              <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+                {fmt.dateTime(l.created_at)}
+              </Box>
+            )}
+          />
+          <FunctionField label="logs.what" render={(l: LogEntry) => <LogSentence entry={l} />} />
+          <FunctionField
+            label="logs.fields.description"
+            render={(l: LogEntry) => (l.description ? <Box sx={{ maxWidth: 320, whiteSpace: 'normal', color: 'text.secondary' }}>{l.description}</Box> : '')}
+          />
+          <FunctionField label="logs.fields.ip" render={(l: LogEntry) => <Ltr>{l.ip}</Ltr>} />
+        </Datagrid>
+      }
+      after={<LinkedEntry id={openId || null} onClose={() => navigate('/logs')} />}
+    />
   );
 }
 

@@ -1,8 +1,9 @@
 import { Fragment } from 'react';
 import { useTranslate } from 'react-admin';
-import { Link as MuiLink } from '@mui/material';
+import { Link as MuiLink, useTheme } from '@mui/material';
 import { Link } from 'react-router';
 import type { LogSubject } from '@app/contracts';
+import { isolate } from '../common/Ltr';
 
 export type { LogSubject };
 
@@ -201,15 +202,18 @@ export interface Sentence {
  */
 export function useLogSentence() {
   const translate = useTranslate();
+  // In right-to-left text a name keeps its own direction (FSI … PDI): "500 MB Daily", not "MB Daily 500".
+  const rtl = useTheme().direction === 'rtl';
+  const own = (name: string) => (rtl ? isolate(name) : name);
   return (l: LogEntry): Sentence => {
-    const actor = l.actor?.name || translate('logs.someone');
+    const actor = l.actor?.name ? own(l.actor.name) : translate('logs.someone');
     const s = l.subject ?? (l.subject_type ? { type: l.subject_type, id: l.subject_id, name: null } : null);
     let subject = '';
     const sync = s?.type === 'aggregator' ? syncSummary(l) : null;
     if (s) {
       const rawName = sync
         ? translate(`catalogue.adapters.${sync.aggregator}`, { _: sync.aggregator })
-        : (s.name ?? (s.id ? `#${s.id}` : (l.description ?? '')));
+        : own(s.name ?? (s.id ? `#${s.id}` : (l.description ?? '')));
       const name = s.type === 'settings' && s.name && SETTINGS_PAGES[s.name] ? translate(`logs.settings_groups.${s.name}`) : rawName;
       subject = translate(`logs.subjects.${s.type}`, { name, _: translate('logs.subjects.other', { type: s.type.replace(/_/g, ' '), name }) }).trim();
     }

@@ -1,13 +1,11 @@
-import { Datagrid, DateInput, FunctionField, List, SimpleList, usePermissions, useTranslate } from 'react-admin';
+import { Datagrid, DateInput, FunctionField, SimpleList, usePermissions, useTranslate } from 'react-admin';
 import { Button, Typography } from '@mui/material';
 import { Link } from 'react-router';
 import type { MissedSaleResponse } from '@app/contracts';
-import { PageTitle } from '../common/PageTitle';
 import { CsvExportButton } from '../common/CsvExportButton';
-import { useSession } from '../providers/useSession';
+import { useIsDealer } from '../auth/identity';
 import { useCompanyFormat } from '../common/useCompanyFormat';
-import { useIsPhone } from '../common/useIsPhone';
-import { ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
+import { ResourceListPage } from '../common/ResourceListPage';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { usePresetFilters } from '../common/listUrl';
 import { DealerFilterInput } from '../common/userOptions';
@@ -21,59 +19,51 @@ type MissedSale = MissedSaleResponse;
  */
 export default function MissedSaleList() {
   const translate = useTranslate();
-  const dealer = useSession().user?.user_type === 'dealer';
-  const phone = useIsPhone();
+  const dealer = useIsDealer();
   const fmt = useCompanyFormat();
   const { permissions } = usePermissions<string[]>();
   const seesCost = !!permissions?.includes('view bundles prices');
   // The dashboard's links preset the days (and dealer): ?from=...&to=... moves into the list's own filter.
   const preset = usePresetFilters(dealer ? { from: 'from', to: 'to' } : { from: 'from', to: 'to', dealer_id: 'dealer_id' });
   const money = (v: string | undefined) => (v === undefined ? '—' : `${v} ${fmt.currency}`);
-  const filters = usePhoneFilters([
+  const filters = [
     ...(dealer ? [] : [<DealerFilterInput key="dealer_id" source="dealer_id" label="wallets.fields.dealer" alwaysOn />]),
     <DateInput key="from" source="from" label="wallets.fields.from" alwaysOn />,
     <DateInput key="to" source="to" label="wallets.fields.to" alwaysOn />,
-  ]);
+  ];
   if (preset) return preset;
   const title = translate('menu.missed_sales');
   return (
     <>
       <Breadcrumbs items={[{ label: 'menu.recharges', to: '/recharges' }, { label: 'menu.missed_sales' }]} />
-      <PageTitle
+      <ResourceListPage
+        resource="missed-sales"
         title={title}
-        actions={
+        titleActions={
           dealer && (
             <Button component={Link} to="/my-wallet?request=1" variant="contained">
               {translate('missed_sales.top_up')}
             </Button>
           )
         }
-      />
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 2, maxWidth: 900 }}>
-        {translate(dealer ? 'missed_sales.help_dealer' : 'missed_sales.help_admin')}
-      </Typography>
-      <List
-        resource="missed-sales"
-        filters={filters}
-        sort={{ field: 'id', order: 'DESC' }}
-        perPage={25}
-        title={title}
-        actions={
-          <ListTopBar>
-            <CsvExportButton path="/missed-sales/export" filename="missed-sales" />
-          </ListTopBar>
+        intro={
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 2, maxWidth: 900 }}>
+            {translate(dealer ? 'missed_sales.help_dealer' : 'missed_sales.help_admin')}
+          </Typography>
         }
         empty={false}
-        error={<ListError />}
-      >
-        {phone ? (
+        filters={filters}
+        sort={{ field: 'id', order: 'DESC' }}
+        actions={<CsvExportButton path="/missed-sales/export" filename="missed-sales" />}
+        phone={
           <SimpleList
             primaryText={(r: MissedSale) => r.bundle_name}
             secondaryText={(r: MissedSale) => (dealer ? money(r.amount) : `${r.dealer.name} · ${money(r.amount)}`)}
             tertiaryText={(r: MissedSale) => fmt.dateTime(r.created_at)}
             linkType={false}
           />
-        ) : (
+        }
+        desktop={
           <Datagrid bulkActionButtons={false} rowClick={false}>
             <FunctionField label="recharges.fields.created_at" render={(r: MissedSale) => fmt.dateTime(r.created_at)} />
             {!dealer && (
@@ -86,8 +76,8 @@ export default function MissedSaleList() {
             <FunctionField label="recharges.fields.amount" render={(r: MissedSale) => money(r.amount)} />
             {seesCost && <FunctionField label="recharges.fields.cost" render={(r: MissedSale) => money(r.cost)} />}
           </Datagrid>
-        )}
-      </List>
+        }
+      />
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canAccessLocally, canOpenRoute, canSeeMenuItem, hasAllPermissions, hasAnyPermission, hasPermission } from './permissions';
+import { canAccessLocally, canOpen, canOpenRoute, hasAllPermissions, hasAnyPermission, hasPermission } from './permissions';
 
 const perms = ['view users', 'view admins', 'create users'];
 
@@ -24,11 +24,16 @@ describe('permission checks by name (docs/product.md section 6)', () => {
       expect(canOpenRoute(p, [])).toBe(false);
     }
   });
-  it('routes need all, menu items need any; no list means signed in / always shown', () => {
+  it('a page needs all its permissions, one of its anyOf, and its kind of user; no list means signed in', () => {
     expect(canOpenRoute(perms, ['view users', 'view roles'])).toBe(false);
     expect(canOpenRoute(perms, undefined)).toBe(true);
-    expect(canSeeMenuItem(perms, ['view users', 'view roles'])).toBe(true);
-    expect(canSeeMenuItem(null, undefined)).toBe(true);
+    expect(canOpen(perms, 'admin', { permissions: ['view users'] })).toBe(true);
+    expect(canOpen(perms, 'admin', { permissions: ['view users', 'view roles'] })).toBe(false);
+    expect(canOpen(perms, 'admin', { anyOf: ['view roles', 'view users'] })).toBe(true);
+    expect(canOpen(perms, 'admin', { anyOf: ['view roles'] })).toBe(false);
+    expect(canOpen(perms, 'admin', { userTypes: ['dealer'] })).toBe(false);
+    expect(canOpen(perms, 'dealer', { userTypes: ['dealer'] })).toBe(true);
+    expect(canOpen(null, 'admin', {})).toBe(false);
   });
   it("answers react-admin's canAccess locally", () => {
     expect(canAccessLocally(perms, { resource: 'users', action: 'list' })).toBe(true);

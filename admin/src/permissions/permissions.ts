@@ -1,6 +1,7 @@
 import type { SessionUser } from '../providers/session';
 import { permissionNames } from '../providers/session';
 import { canAccessFromRegistry } from '../resources/registry';
+import type { Access } from '../console/area';
 
 /**
  * Permission checks by name (docs/product.md section 6): one, any of a list, all of a list.
@@ -18,9 +19,18 @@ export const hasAllPermissions = (perms: Perms, names: readonly string[]): boole
 export const canOpenRoute = (perms: Perms, required: readonly string[] | undefined): boolean =>
   !!perms && (!required || required.length === 0 || hasAllPermissions(perms, required));
 
-/** Menu items need any of their permissions; an item without a list is always shown. */
-export const canSeeMenuItem = (perms: Perms, required: readonly string[] | undefined): boolean =>
-  !required || required.length === 0 || hasAnyPermission(perms, required);
+/**
+ * Whether a signed-in user opens a page with this access (console/area.ts): all of `permissions`,
+ * any one of `anyOf`, and its kind of user among `userTypes`. The routes (authProvider.canAccess)
+ * and the menu ask the same question, so the menu shows exactly what opens.
+ */
+export function canOpen(perms: Perms, userType: string | null | undefined, access: Access | undefined): boolean {
+  if (!perms) return false;
+  if (!access) return true;
+  if (!canOpenRoute(perms, access.permissions)) return false;
+  if (access.anyOf?.length && !hasAnyPermission(perms, access.anyOf)) return false;
+  return !access.userTypes?.length || (!!userType && access.userTypes.includes(userType));
+}
 
 export const userPermissions = (user: SessionUser | null | undefined): string[] | null => permissionNames(user);
 

@@ -1,21 +1,21 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { useDataProvider, useNotify, useTranslate } from 'react-admin';
-import { Avatar, Box, Button, Card, CardContent, CardHeader, Chip, Grid, Stack, TextField, Typography } from '@mui/material';
+import type { FieldValues } from 'react-hook-form';
+import { Form, PasswordInput, TextInput, useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { Avatar, Box, Button, Card, CardContent, CardHeader, Chip, Grid, Stack, Typography } from '@mui/material';
 import PhotoCameraIcon from '@mui/icons-material/PhotoCameraOutlined';
 import { profileSchema, changePasswordSchema } from '@app/contracts';
 import { authProvider } from '../providers/authProvider';
-import { useSession } from '../providers/useSession';
+import { useSignedInUser } from '../auth/identity';
 import { resolveImage } from '../common/image';
-import { muiRegister, sharedResolver } from '../common/zodForm';
-import { ErrorBanner } from '../common/FormParts';
-import { PasswordField } from '../common/PasswordField';
+import { schemaResolver, typedText } from '../common/schemaResolver';
+import { ErrorBanner, FormSubmitButton } from '../common/FormParts';
 import { PageTitle } from '../common/PageTitle';
 import { splitServerErrors } from '../users/serverErrors';
 import { LogoUpload } from '../users/LogoUpload';
 import type { ConsoleDataProvider } from '../providers/dataProvider';
 import { TwoFactorCard } from './TwoFactorCard';
 import { SmsReceiptsCard } from './SmsReceiptsCard';
+import { accountCalls } from './accountCalls';
 
 interface ProfileValues {
   name: string;
@@ -28,11 +28,13 @@ interface PasswordValues {
   password: string;
   password_confirmation: string;
 }
+const PROFILE_FIELDS = ['name', 'email', 'phone', 'address'];
+const PASSWORD_FIELDS = ['current_password', 'password', 'password_confirmation'];
 
 /** /auth/profile: own details, profile picture, password and two-factor sign-in. */
 export default function ProfilePage() {
   const translate = useTranslate();
-  const { user } = useSession();
+  const user = useSignedInUser();
   return (
     <>
       <PageTitle title={translate('profile.title')} />
@@ -54,21 +56,16 @@ export default function ProfilePage() {
   );
 }
 
-function useT() {
-  const translate = useTranslate();
-  return (m?: unknown) => (m ? translate(String(m), { _: String(m) }) : undefined);
-}
-
 function PictureCard() {
   const translate = useTranslate();
   const notify = useNotify();
-  const { user } = useSession();
+  const user = useSignedInUser();
   const [busy, setBusy] = useState(false);
   const upload = async (file: File | undefined) => {
     if (!file) return;
     setBusy(true);
     try {
-      await authProvider.uploadProfilePicture(file);
+      await accountCalls.uploadProfilePicture(file);
       notify('profile.picture_updated', { type: 'success' });
     } catch (e) {
       notify((e as Error).message, { type: 'error' });
@@ -105,114 +102,115 @@ function PictureCard() {
 
 function DetailsCard() {
   const translate = useTranslate();
-  const t = useT();
   const notify = useNotify();
-  const { user } = useSession();
+  const user = useSignedInUser();
   const [banner, setBanner] = useState<string>();
-  const { register, handleSubmit, formState, setError } = useForm<ProfileValues>({
-    resolver: sharedResolver(profileSchema),
-    defaultValues: { name: user?.name ?? '', email: user?.email ?? '', phone: user?.phone ?? '', address: user?.address ?? '' },
-  });
-  const onSubmit = handleSubmit(async (values) => {
+  const initial: ProfileValues = { name: user?.name ?? '', email: user?.email ?? '', phone: user?.phone ?? '', address: user?.address ?? '' };
+  const submit = async (values: FieldValues) => {
     setBanner(undefined);
     try {
-      await authProvider.updateProfile(values as unknown as Record<string, unknown>);
+      await accountCalls.updateProfile({ ...typedText(values, initial) });
       notify('profile.updated', { type: 'success' });
+      return undefined;
     } catch (e) {
-      const split = splitServerErrors(e, ['name', 'email', 'phone', 'address']);
-      for (const [f, m] of Object.entries(split.fields)) setError(f as keyof ProfileValues, { type: 'server', message: m });
+      const split = splitServerErrors(e, PROFILE_FIELDS);
       setBanner(split.banner);
+      // react-admin's Form puts these on their inputs.
+      return split.fields;
     }
-  });
-  const f = (name: keyof ProfileValues, extra: object = {}) => ({
-    ...muiRegister(register, name),
-    label: translate(`users.fields.${name}`),
-    error: !!formState.errors[name],
-    helperText: t(formState.errors[name]?.message),
-    fullWidth: true,
-    ...extra,
-  });
+  };
   return (
-    <Card component="form" onSubmit={onSubmit} noValidate>
-      <CardHeader title={translate('profile.details')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
-      <CardContent>
-        <ErrorBanner message={banner} />
-        <Grid container spacing={2}>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <TextField {...f('name', { required: true })} />
+    <Form
+      defaultValues={initial}
+      resolver={schemaResolver<ProfileValues>(profileSchema, (v) => typedText(v, initial)) as never}
+      onSubmit={submit}
+      noValidate
+      disableInvalidFormNotification
+    >
+      <Card>
+        <CardHeader title={translate('profile.details')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
+        <CardContent>
+          <ErrorBanner message={banner} />
+          <Grid container spacing={2}>
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <TextInput source="name" label={translate('users.fields.name')} helperText={false} required margin="none" />
+            </Grid>
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <TextInput source="email" type="email" label={translate('users.fields.email')} helperText={false} required margin="none" />
+            </Grid>
+            <Grid size={{ xs: 12, sm: 6 }}>
+              <TextInput source="phone" label={translate('users.fields.phone')} helperText={false} margin="none" />
+            </Grid>
+            <Grid size={12}>
+              <TextInput source="address" label={translate('users.fields.address')} helperText={false} multiline minRows={2} margin="none" />
+            </Grid>
           </Grid>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <TextField {...f('email', { required: true, type: 'email' })} />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <TextField {...f('phone')} />
-          </Grid>
-          <Grid size={12}>
-            <TextField {...f('address', { multiline: true, minRows: 2 })} />
-          </Grid>
-        </Grid>
-        <Box sx={{ mt: 2, textAlign: 'end' }}>
-          <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
-            {formState.isSubmitting ? translate('common.updating') : translate('common.update')}
-          </Button>
-        </Box>
-      </CardContent>
-    </Card>
+          <Box sx={{ mt: 2, textAlign: 'end' }}>
+            <FormSubmitButton label={translate('common.update')} pendingLabel={translate('common.updating')} />
+          </Box>
+        </CardContent>
+      </Card>
+    </Form>
   );
 }
 
+const PASSWORD_EMPTY: PasswordValues = { current_password: '', password: '', password_confirmation: '' };
+
 function PasswordCard() {
   const translate = useTranslate();
-  const t = useT();
   const notify = useNotify();
   const [banner, setBanner] = useState<string>();
-  const { register, handleSubmit, formState, setError, reset } = useForm<PasswordValues>({
-    resolver: sharedResolver(changePasswordSchema),
-    defaultValues: { current_password: '', password: '', password_confirmation: '' },
-  });
-  const onSubmit = handleSubmit(async (values) => {
+  // A changed password empties the form: it starts again.
+  const [round, setRound] = useState(0);
+  const submit = async (values: FieldValues) => {
     setBanner(undefined);
     try {
-      await authProvider.changePassword(values);
+      await accountCalls.changePassword(typedText(values, PASSWORD_EMPTY));
       notify('profile.password_changed', { type: 'success' });
-      reset();
+      setRound((n) => n + 1);
+      return undefined;
     } catch (e) {
-      const split = splitServerErrors(e, ['current_password', 'password', 'password_confirmation']);
-      for (const [k, m] of Object.entries(split.fields)) setError(k as keyof PasswordValues, { type: 'server', message: m });
+      const split = splitServerErrors(e, PASSWORD_FIELDS);
       setBanner(split.banner);
+      return split.fields;
     }
-  });
-  const f = (name: keyof PasswordValues) => ({
-    ...muiRegister(register, name),
-    label: translate(`profile.fields.${name}`),
-    error: !!formState.errors[name],
-    helperText: t(formState.errors[name]?.message),
-    autoComplete: name === 'current_password' ? 'current-password' : 'new-password',
-    required: true,
-  });
+  };
+  const input = (name: keyof PasswordValues, size: object) => (
+    <Grid size={size}>
+      <PasswordInput
+        source={name}
+        label={translate(`profile.fields.${name}`)}
+        autoComplete={name === 'current_password' ? 'current-password' : 'new-password'}
+        helperText={false}
+        required
+        margin="none"
+      />
+    </Grid>
+  );
   return (
-    <Card component="form" onSubmit={onSubmit} noValidate>
-      <CardHeader title={translate('profile.change_password')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
-      <CardContent>
-        <ErrorBanner message={banner} />
-        <Grid container spacing={2}>
-          <Grid size={12}>
-            <PasswordField {...f('current_password')} />
+    <Form
+      key={round}
+      defaultValues={PASSWORD_EMPTY}
+      resolver={schemaResolver<PasswordValues>(changePasswordSchema, (v) => typedText(v, PASSWORD_EMPTY)) as never}
+      onSubmit={submit}
+      noValidate
+      disableInvalidFormNotification
+    >
+      <Card>
+        <CardHeader title={translate('profile.change_password')} slotProps={{ title: { component: 'h2', variant: 'h6' } }} />
+        <CardContent>
+          <ErrorBanner message={banner} />
+          <Grid container spacing={2}>
+            {input('current_password', { xs: 12 })}
+            {input('password', { xs: 12, sm: 6 })}
+            {input('password_confirmation', { xs: 12, sm: 6 })}
           </Grid>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <PasswordField {...f('password')} />
-          </Grid>
-          <Grid size={{ xs: 12, sm: 6 }}>
-            <PasswordField {...f('password_confirmation')} />
-          </Grid>
-        </Grid>
-        <Box sx={{ mt: 2, textAlign: 'end' }}>
-          <Button type="submit" variant="contained" disabled={formState.isSubmitting}>
-            {formState.isSubmitting ? translate('common.updating') : translate('profile.change_password')}
-          </Button>
-        </Box>
-      </CardContent>
-    </Card>
+          <Box sx={{ mt: 2, textAlign: 'end' }}>
+            <FormSubmitButton label={translate('profile.change_password')} pendingLabel={translate('common.updating')} />
+          </Box>
+        </CardContent>
+      </Card>
+    </Form>
   );
 }
 
@@ -221,7 +219,7 @@ function DealerLogoCard() {
   const translate = useTranslate();
   const notify = useNotify();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
-  const { user } = useSession();
+  const user = useSignedInUser();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const current = (user?.dealer_details as { logo_path?: string | null } | null | undefined)?.logo_path ?? null;

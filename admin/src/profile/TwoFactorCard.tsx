@@ -1,15 +1,21 @@
-import { useState, type FormEvent } from 'react';
-import { useNotify, useTranslate } from 'react-admin';
+import { useState } from 'react';
+import type { FieldValues } from 'react-hook-form';
+import { Form, PasswordInput, useNotify, useTranslate } from 'react-admin';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Box, Button, Card, CardContent, CardHeader, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Typography } from '@mui/material';
-import { authProvider, type RecoveryCodes as Codes } from '../providers/authProvider';
+import { twoFactorPasswordSchema } from '@app/contracts';
 import { authErrorText, serverFieldError } from '../providers/errors';
-import { PasswordField } from '../common/PasswordField';
+import { schemaResolver, typedText } from '../common/schemaResolver';
+import { FormSubmitButton } from '../common/FormParts';
 import { LoadError } from '../common/ListParts';
 import { TwoFactorEnrolment } from '../auth/TwoFactorEnrolment';
 import { RecoveryCodes } from '../auth/RecoveryCodes';
+import { accountCalls, type RecoveryCodes as Codes } from './accountCalls';
 
 const STATUS_KEY = ['auth', 'two-factor'];
+
+const PASSWORD_EMPTY = { password: '' };
+const passwordResolver = schemaResolver<typeof PASSWORD_EMPTY>(twoFactorPasswordSchema, (v) => typedText(v, PASSWORD_EMPTY));
 
 /**
  * The profile's two-factor sign-in: its state, turning it on (QR code, code, password, then the
@@ -20,7 +26,7 @@ export function TwoFactorCard() {
   const translate = useTranslate();
   const notify = useNotify();
   const queryClient = useQueryClient();
-  const status = useQuery({ queryKey: STATUS_KEY, queryFn: () => authProvider.twoFactorStatus() });
+  const status = useQuery({ queryKey: STATUS_KEY, queryFn: () => accountCalls.twoFactorStatus() });
   const [enrolling, setEnrolling] = useState(false);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [ask, setAsk] = useState<'codes' | 'off' | null>(null);
@@ -92,10 +98,10 @@ export function TwoFactorCard() {
         onClose={() => setAsk(null)}
         onConfirm={async (password) => {
           if (ask === 'off') {
-            queryClient.setQueryData(STATUS_KEY, await authProvider.disableTwoFactor(password));
+            queryClient.setQueryData(STATUS_KEY, await accountCalls.disableTwoFactor(password));
             notify('two_factor.now_off', { type: 'info' });
           } else {
-            const result = await authProvider.newRecoveryCodes(password);
+            const result = await accountCalls.newRecoveryCodes(password);
             queryClient.setQueryData(STATUS_KEY, result.status);
             setCodes(result.recovery_codes);
             notify('two_factor.codes_replaced', { type: 'success' });
@@ -127,63 +133,47 @@ function PasswordDialog({
   onConfirm: (password: string) => Promise<void>;
 }) {
   const translate = useTranslate();
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string>();
   const [banner, setBanner] = useState<string>();
   const [pending, setPending] = useState(false);
   const close = () => {
     if (pending) return;
-    setPassword('');
-    setError(undefined);
     setBanner(undefined);
     onClose();
   };
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = async (values: FieldValues) => {
     setBanner(undefined);
-    if (!password) return setError(translate('validation:password_required'));
     setPending(true);
     try {
-      await onConfirm(password);
-      setPassword('');
-      setError(undefined);
+      await onConfirm(typedText(values, PASSWORD_EMPTY).password);
+      return undefined;
     } catch (err) {
       const onField = serverFieldError(err, 'password');
-      if (onField) setError(onField);
-      else setBanner((err as { body?: { message?: string } }).body?.message || authErrorText(err));
+      if (onField) return { password: onField };
+      setBanner((err as { body?: { message?: string } }).body?.message || authErrorText(err));
+      return undefined;
     } finally {
       setPending(false);
     }
   };
+  // The form lives inside the dialog: closed, it is gone, so it opens empty.
   return (
     <Dialog open={open} onClose={close} fullWidth maxWidth="xs" aria-labelledby="two-factor-password-title">
-      <form onSubmit={submit} noValidate>
+      <Form defaultValues={PASSWORD_EMPTY} resolver={passwordResolver as never} onSubmit={submit} noValidate disableInvalidFormNotification>
         <DialogTitle id="two-factor-password-title">{title}</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
             <Typography variant="body2">{text}</Typography>
             {banner && <Alert severity="error">{banner}</Alert>}
-            <PasswordField
-              name="password"
-              label={translate('auth.password')}
-              autoComplete="current-password"
-              autoFocus
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              error={!!error}
-              helperText={error}
-            />
+            <PasswordInput source="password" label={translate('auth.password')} autoComplete="current-password" autoFocus helperText={false} margin="none" />
           </Stack>
         </DialogContent>
         <DialogActions>
           <Button onClick={close} disabled={pending}>
             {translate('ra.action.cancel')}
           </Button>
-          <Button type="submit" variant="contained" color={danger ? 'error' : 'primary'} disabled={pending}>
-            {confirm}
-          </Button>
+          <FormSubmitButton color={danger ? 'error' : 'primary'} label={confirm} pendingLabel={confirm} />
         </DialogActions>
-      </form>
+      </Form>
     </Dialog>
   );
 }

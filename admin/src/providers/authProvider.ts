@@ -1,5 +1,4 @@
 import type { AuthProvider } from 'react-admin';
-import type { TwoFactorSetup, TwoFactorStatus } from '@app/contracts';
 import { apiFetch } from './http';
 import {
   clearSession,
@@ -13,8 +12,19 @@ import {
   storeUser,
   type SessionUser,
 } from './session';
-import { canAccessLocally } from '../permissions/permissions';
+import { canAccessLocally, canOpen } from '../permissions/permissions';
+import { accessOf } from '../console/areas';
 import { resolveImage } from '../common/image';
+
+/** react-admin's identity of a signed-in user: its name and picture, and the user as the API sent it. */
+export const identityOf = (user: SessionUser) => ({
+  id: user.id,
+  fullName: user.name,
+  avatar: resolveImage(user.profile_image),
+  email: user.email,
+  user,
+});
+export type ConsoleIdentity = ReturnType<typeof identityOf>;
 
 export const LOGIN_PATH = '/auth/login';
 export const LOCK_PATH = '/auth/lock-screen';
@@ -70,13 +80,10 @@ export interface VerifyParams {
   remember_device: boolean;
 }
 
-export interface RecoveryCodes {
-  recovery_codes: string[];
-  status: TwoFactorStatus;
-}
-
 /**
- * Session rules of docs/product.md sections 4 and 9 on react-admin's authProvider contract.
+ * Session rules of docs/product.md sections 4 and 9 on react-admin's authProvider contract: sign-in
+ * (with its second step), lock, permissions and canAccess, redirects. One's own account (profile,
+ * password, picture, two-factor set-up) is profile/accountCalls.ts.
  * A locked session is not a failed checkAuth: that would make react-admin log out and wipe its
  * caches (admin/README.md); the auth guard and checkError send it to the lock screen instead.
  */
@@ -84,18 +91,10 @@ export interface ConsoleAuthProvider extends AuthProvider {
   login(params: LoginParams): Promise<SessionUser | TwoFactorChallenge>;
   /** The second step: a 6-digit code or a recovery code; opens the session. */
   verifyTwoFactor(params: VerifyParams): Promise<{ user: SessionUser; message?: string }>;
-  twoFactorStatus(): Promise<TwoFactorStatus>;
-  startTwoFactorSetup(): Promise<TwoFactorSetup>;
-  confirmTwoFactor(params: { code: string; password: string }): Promise<RecoveryCodes>;
-  newRecoveryCodes(password: string): Promise<RecoveryCodes>;
-  disableTwoFactor(password: string): Promise<TwoFactorStatus>;
   me(): Promise<SessionUser>;
   checkLock(): Promise<boolean>;
   lock(password: string): Promise<void>;
   unlock(password: string): Promise<void>;
-  updateProfile(data: Record<string, unknown>): Promise<SessionUser>;
-  uploadProfilePicture(file: File): Promise<SessionUser>;
-  changePassword(data: { current_password: string; password: string; password_confirmation: string }): Promise<void>;
 }
 
 export const authProvider: ConsoleAuthProvider = {
@@ -118,33 +117,6 @@ export const authProvider: ConsoleAuthProvider = {
     keepChallenge(null);
     startSession(res.data.token, res.data.user, rememberMe);
     return { user: res.data.user, message: res.message };
-  },
-
-  async twoFactorStatus() {
-    return (await apiFetch<TwoFactorStatus>('/auth/two-factor')).data;
-  },
-
-  async startTwoFactorSetup() {
-    return (await apiFetch<TwoFactorSetup>('/auth/two-factor/setup', { method: 'POST' })).data;
-  },
-
-  async confirmTwoFactor(body) {
-    const res = await apiFetch<RecoveryCodes>('/auth/two-factor/confirm', { method: 'POST', body });
-    // Enabled: the user's own record says so (the guard lets a required role's user in now).
-    const user = getStoredUser();
-    if (user) storeUser({ ...user, two_factor_enabled: true });
-    return res.data;
-  },
-
-  async newRecoveryCodes(password) {
-    return (await apiFetch<RecoveryCodes>('/auth/two-factor/recovery-codes', { method: 'POST', body: { password } })).data;
-  },
-
-  async disableTwoFactor(password) {
-    const res = await apiFetch<TwoFactorStatus>('/auth/two-factor/disable', { method: 'POST', body: { password } });
-    const user = getStoredUser();
-    if (user) storeUser({ ...user, two_factor_enabled: false });
-    return res.data;
   },
 
   async logout() {
@@ -182,7 +154,7 @@ export const authProvider: ConsoleAuthProvider = {
   async getIdentity() {
     const user = getStoredUser();
     if (!user) throw new Error('Not signed in');
-    return { id: user.id, fullName: user.name, avatar: resolveImage(user.profile_image), email: user.email, user };
+    return identityOf(user);
   },
 
   async getPermissions() {
@@ -190,7 +162,14 @@ export const authProvider: ConsoleAuthProvider = {
   },
 
   async canAccess(params) {
-    return canAccessLocally(permissionNames(getStoredUser()), params);
+    const user = getStoredUser();
+    // A console page (auth/PageGuard.tsx): who opens it, as its area declares (console/areas.ts).
+    // A path the table does not have opens for nobody (a typo must not open a page to everyone).
+    if (params.action === 'open') {
+      const access = accessOf(params.resource);
+      return !!access && canOpen(permissionNames(user), user?.user_type, access);
+    }
+    return canAccessLocally(permissionNames(user), params);
   },
 
   async me() {
@@ -214,23 +193,5 @@ export const authProvider: ConsoleAuthProvider = {
   async unlock(password) {
     await apiFetch('/auth/unlock', { method: 'POST', body: { password } });
     setLocked(false);
-  },
-
-  async updateProfile(data) {
-    const res = await apiFetch<{ user: SessionUser }>('/auth/profile', { method: 'PUT', body: data });
-    storeUser(res.data.user);
-    return res.data.user;
-  },
-
-  async uploadProfilePicture(file) {
-    const fd = new FormData();
-    fd.append('profile_image', file);
-    const res = await apiFetch<{ user: SessionUser }>('/auth/profile-picture', { method: 'POST', body: fd });
-    storeUser(res.data.user);
-    return res.data.user;
-  },
-
-  async changePassword(data) {
-    await apiFetch('/auth/change-password', { method: 'POST', body: data });
   },
 };

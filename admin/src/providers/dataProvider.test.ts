@@ -155,6 +155,33 @@ describe('dataProvider request shapes', () => {
     });
     expect(calls[0].url).toContain('role_id=3');
   });
+  it('getMany asks for every id in one list call (ids, no call per record), 100 ids a call, each id once', async () => {
+    const calls = mockFetch([list([{ id: 1 }, { id: 2 }])]);
+    const res = await dataProvider.getMany('user-options', { ids: [1, 2, 2] });
+    expect(calls).toHaveLength(1);
+    const url = new URL(calls[0].url, 'http://x');
+    expect(url.pathname).toBe('/api/v1/user-options');
+    expect(Object.fromEntries(url.searchParams)).toEqual({ ids: '1,2', page: '1', per_page: '100' });
+    expect(res.data).toEqual([{ id: 1 }, { id: 2 }]);
+
+    const many = mockFetch([list([]), list([])]);
+    await dataProvider.getMany('roles', { ids: Array.from({ length: 150 }, (_, i) => i + 1) });
+    expect(many.map((c) => new URL(c.url, 'http://x').searchParams.get('ids')!.split(',').length)).toEqual([100, 50]);
+  });
+
+  it("a resource's own reading goes through getManyReference too (the daily close is known by its date)", async () => {
+    const calls = mockFetch([list([{ id: 7, date: '2026-11-27' }])]);
+    const res = await dataProvider.getManyReference('daily-close', {
+      target: 'status',
+      id: 'open',
+      pagination: { page: 1, perPage: 10 },
+      sort: { field: 'date', order: 'DESC' },
+      filter: {},
+    });
+    expect(calls[0].url).toContain('status=open');
+    expect(res.data).toEqual([{ id: '2026-11-27', date: '2026-11-27' }]);
+  });
+
   it('reorders a page in one call: POST /{resource}/reorder with the ids in order and the first position', async () => {
     const calls = mockFetch([{ status: 200, body: { success: true, message: 'New order saved', data: { affected: 2 } } }]);
     const res = await dataProvider.reorder('internet-providers', { ids: ['h3', 'h1', 'h2'], start: 25 });

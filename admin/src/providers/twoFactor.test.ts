@@ -3,6 +3,7 @@ import { authProvider, isChallenge } from './authProvider';
 import { dataProvider } from './dataProvider';
 import { clearSession, getStoredUser, getToken, mustEnrolTwoFactor, startSession } from './session';
 import { mockFetch } from '../test/fetchMock';
+import { accountCalls } from '../profile/accountCalls';
 
 const user = { id: 1, name: 'Hodan', email: 'hodan@example.com', permissions: [{ name: 'view users' }], two_factor_enabled: true, two_factor_required: false };
 
@@ -56,7 +57,7 @@ describe('two-factor sign-in in the console', () => {
     expect(mustEnrolTwoFactor(getStoredUser())).toBe(true);
     // Confirming the setup lets the user in again.
     mockFetch([{ status: 200, body: { success: true, data: { recovery_codes: ['AAAAA-BBBBB'], status: { enabled: true } } } }]);
-    await authProvider.confirmTwoFactor({ code: '123456', password: 'Secret@1234' });
+    await accountCalls.confirmTwoFactor({ code: '123456', password: 'Secret@1234' });
     expect(mustEnrolTwoFactor(getStoredUser())).toBe(false);
   });
 

@@ -10,7 +10,7 @@ import { FullPageLoader } from '../common/FullPageLoader';
 import { Ltr } from '../common/Ltr';
 import { useIsPhone } from '../common/useIsPhone';
 import { useCompanyFormat } from '../common/useCompanyFormat';
-import { useSession } from '../providers/useSession';
+import { useSignedInUser, useUserPermissions } from '../auth/identity';
 import { hasPermission } from '../permissions/permissions';
 import { BATCHES_PATH, fetchBatches } from './batchApi';
 import { BatchProgress, BatchStatusChip } from './BatchParts';
@@ -25,7 +25,8 @@ export default function RechargeBatchListPage() {
   const translate = useTranslate();
   const phone = useIsPhone();
   const fmt = useCompanyFormat();
-  const { user, permissions } = useSession();
+  const user = useSignedInUser();
+  const permissions = useUserPermissions();
   const canSend = user?.user_type === 'dealer' && hasPermission(permissions, 'view own wallet');
   const [page, setPage] = useState(1);
   const { data, error, isPending, refetch } = useQuery({

@@ -12,7 +12,7 @@ import { FullPageLoader } from '../common/FullPageLoader';
 import { Ltr } from '../common/Ltr';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { RechargeStatus } from '../recharges/RechargeStatus';
-import { useSession } from '../providers/useSession';
+import { useSignedInUser, useUserPermissions } from '../auth/identity';
 import { hasPermission } from '../permissions/permissions';
 import { serverMessage } from '../providers/errors';
 import { BATCHES_PATH, cancelBatch, fetchBatch } from './batchApi';
@@ -54,7 +54,8 @@ export const FOLLOW_MS = 2_000;
 function CancelBatchButton({ id, onDone }: { id: string; onDone: () => void }) {
   const translate = useTranslate();
   const notify = useNotify();
-  const { user, permissions } = useSession();
+  const user = useSignedInUser();
+  const permissions = useUserPermissions();
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState(false);
   if (user?.user_type !== 'dealer' || !hasPermission(permissions, 'view own wallet')) return null;

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { useTranslate } from 'react-admin';
-import { Alert, AlertTitle, Box, Button, TextField, Typography } from '@mui/material';
-import type { RechargeResponse } from '@app/contracts';
+import { TextInput, useTranslate } from 'react-admin';
+import { Alert, AlertTitle, Box, Button, Typography } from '@mui/material';
+import { paidBackSchema, type RechargeResponse } from '@app/contracts';
 import { useConsoleDataProvider } from '../providers/dataProvider';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { isolate, ltr } from '../common/Ltr';
@@ -76,11 +76,8 @@ export function PaidBackPanel({ recharge: r, canRecord, onRecorded }: { recharge
           open
           title={translate('recharges.paid_back.dialog_title', { reference: ltr(r.reference) })}
           initial={{ note: '', reference: '' }}
-          validate={(v): Record<string, string> => {
-            const note = v.note.trim();
-            if (!note) return { note: translate('recharges.paid_back.note_required') };
-            return note.length > 500 ? { note: translate('validation:too_long', { max: 500 }) } : {};
-          }}
+          schema={paidBackSchema}
+          messages={{ note: 'recharges.paid_back.note_required' }}
           send={(v) =>
             dataProvider.rechargeAction({
               id: r.id,
@@ -95,31 +92,25 @@ export function PaidBackPanel({ recharge: r, canRecord, onRecorded }: { recharge
             onRecorded();
           }}
         >
-          {(v, set, e) => (
-            <>
-              <Typography variant="body2">{translate('recharges.paid_back.dialog_help', { amount, payer })}</Typography>
-              <TextField
-                label={translate('recharges.paid_back.note')}
-                value={v.note}
-                onChange={(ev) => set({ note: ev.target.value })}
-                error={!!e.note}
-                helperText={e.note ?? translate('recharges.paid_back.note_help')}
-                required
-                multiline
-                minRows={2}
-                autoFocus
-                slotProps={{ htmlInput: { maxLength: 500 } }}
-              />
-              <TextField
-                label={translate('recharges.paid_back.reference')}
-                value={v.reference}
-                onChange={(ev) => set({ reference: ev.target.value })}
-                error={!!e.reference}
-                helperText={e.reference ?? translate('recharges.paid_back.reference_help')}
-                slotProps={{ htmlInput: { maxLength: 120, dir: 'ltr' } }}
-              />
-            </>
-          )}
+          <Typography variant="body2">{translate('recharges.paid_back.dialog_help', { amount, payer })}</Typography>
+          <TextInput
+            source="note"
+            label="recharges.paid_back.note"
+            helperText="recharges.paid_back.note_help"
+            isRequired
+            multiline
+            minRows={2}
+            autoFocus
+            fullWidth
+            slotProps={{ htmlInput: { maxLength: 500 } }}
+          />
+          <TextInput
+            source="reference"
+            label="recharges.paid_back.reference"
+            helperText="recharges.paid_back.reference_help"
+            fullWidth
+            slotProps={{ htmlInput: { maxLength: 120, dir: 'ltr' } }}
+          />
         </MoneyDialog>
       )}
     </>

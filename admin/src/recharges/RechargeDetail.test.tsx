@@ -90,3 +90,28 @@ describe("a failed sale's reason", () => {
     expect(await rowOf("Vendor's words")).toBeUndefined();
   });
 });
+
+describe('why a sale waits for a person', () => {
+  const waiting = {
+    status: 'needs_review',
+    payment_state: 'releasing',
+    failure_reason: null,
+    failure_summary: null,
+    needs_review_at: '2026-11-26T09:01:00.000Z',
+    review_code: 'return_refused',
+    review_reason: 'The payment gateway refused returning the payment (refused: E10320 API_PREAUTHORIZE_CANCEL refused by the gateway).',
+  } as const;
+
+  it("in Arabic: the reason in Arabic from its code, the system's English sentence kept left to right beside it", async () => {
+    await renderDetail(sale({ ...waiting, review_summary: 'رفضت بوابة الدفع إعادة المبلغ. قرّر ما حدث؛ قد يلزم رده يدويًا.' }), 'ae');
+    const alert = await screen.findByText('رفضت بوابة الدفع إعادة المبلغ. قرّر ما حدث؛ قد يلزم رده يدويًا.', { exact: false });
+    expect(alert.textContent).toContain('بكلمات النظام');
+    expect(alert.querySelector('bdi[dir="ltr"]')!.textContent).toBe(waiting.review_reason);
+  });
+
+  it('a sale sent to review before codes existed shows its sentence once', async () => {
+    await renderDetail(sale({ ...waiting, review_code: null, review_summary: waiting.review_reason }));
+    const alert = await screen.findByText(waiting.review_reason, { exact: false });
+    expect(alert.textContent).not.toContain("In the system's words");
+  });
+});

@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import type { RechargeResponse, RemoteCallResponse, WalletTransactionResponse } from '@app/contracts';
 import { useConsoleDataProvider } from '../providers/dataProvider';
 import { serverMessage } from '../providers/errors';
-import { useSession } from '../providers/useSession';
+import { useIsDealer } from '../auth/identity';
 import { TransactionRows } from '../wallets/WalletTransactionList';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { Ltr } from '../common/Ltr';
@@ -128,7 +128,7 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
   const queryClient = useQueryClient();
   const fmt = useCompanyFormat();
   const { permissions } = usePermissions<string[]>();
-  const dealer = useSession().user?.user_type === 'dealer';
+  const dealer = useIsDealer();
   const [error, setError] = useState<string | null>(null);
   /** A refund moves money: asked once more, saying what goes back. */
   const [confirmRefund, setConfirmRefund] = useState(false);
@@ -281,7 +281,13 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
               <AlertTitle>
                 {translate('recharges.review.waiting', { time: fmt.duration(Date.now() - new Date(waitingSince(r) ?? Date.now()).getTime()) })}
               </AlertTitle>
-              {r.review_reason ?? translate('recharges.review.no_reason')}
+              {r.review_summary ?? r.review_reason ?? translate('recharges.review.no_reason')}
+              {/* The system's own sentence, with the vendor's code, kept for the record (often English). */}
+              {r.review_summary && r.review_reason && r.review_summary !== r.review_reason && (
+                <Box sx={{ mt: 1, color: 'text.secondary', fontSize: '0.85em' }}>
+                  {translate('recharges.review.system_words')}: <Ltr>{r.review_reason}</Ltr>
+                </Box>
+              )}
             </Alert>
           )}
           {r.reviewed_at && r.review_outcome && (
@@ -290,7 +296,7 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
                 name: r.reviewed_by?.name ?? translate('wallets.system'),
                 at: fmt.dateTime(r.reviewed_at),
               })}
-              {r.review_reason ? ` ${translate('recharges.review.was_because', { reason: r.review_reason })}` : ''}
+              {r.review_reason ? ` ${translate('recharges.review.was_because', { reason: r.review_summary ?? r.review_reason })}` : ''}
             </Alert>
           )}
           <PaidBackPanel recharge={r} canRecord={can('refund recharges')} onRecorded={reload} />

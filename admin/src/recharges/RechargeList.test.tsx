@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { AdminContext, memoryStore, type AuthProvider } from 'react-admin';
+import { AdminContext, memoryStore, useLocation as useAdminLocation, type AuthProvider } from 'react-admin';
 import type { RechargeResponse } from '@app/contracts';
 import { dataProvider } from '../providers/dataProvider';
 import { testI18nProvider } from '../test/i18n';
 import { serveRoutes, type RoutedCall } from '../test/fetchMock';
 import RechargeList from './RechargeList';
 import { RechargeDetail } from './RechargeDetail';
+import { stubPhoneWidth } from '../test/phoneWidth';
 
 /**
  * The recharges list's payment-state filter: "To pay back by hand" asks the API for
@@ -161,20 +162,7 @@ describe('the recharges list: test sales', () => {
 
   it('on a phone, a test sale’s line carries the Test chip too', async () => {
     // A phone's width: MUI's useMediaQuery asks matchMedia.
-    vi.stubGlobal(
-      'matchMedia',
-      (query: string) =>
-        ({
-          matches: true,
-          media: query,
-          onchange: null,
-          addListener: () => undefined,
-          removeListener: () => undefined,
-          addEventListener: () => undefined,
-          removeEventListener: () => undefined,
-          dispatchEvent: () => false,
-        }) as MediaQueryList,
-    );
+    stubPhoneWidth();
     const i18nProvider = await testI18nProvider();
     serveRoutes({
       'GET /api/v1/user-options': () => page([]),
@@ -222,5 +210,64 @@ describe('the recharges list: test sales', () => {
     await within(liveDrawer).findByText('RC0000000040');
     expect(within(liveDrawer).queryByTestId('test-sale')).toBeNull();
     expect(within(liveDrawer).queryByText(/Test sale/)).toBeNull();
+  });
+});
+
+describe('the recharges list on a phone: sorted by date, each line dated', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  /**
+   * Where the list's URL stands (the sort is kept there, as the desktop header keeps it), as react-admin's
+   * router sees it (under vitest react-admin keeps a router of its own beside the test's MemoryRouter).
+   */
+  function Search() {
+    return <pre data-testid="search">{useAdminLocation().search}</pre>;
+  }
+
+  it('"Kala sooc" -> Taariikhda sorts newest first, a second pick oldest first, in the URL; the line shows the date', async () => {
+    stubPhoneWidth();
+    window.history.replaceState(null, '', '/');
+    const i18nProvider = await testI18nProvider('so');
+    const calls = serveRoutes({
+      'GET /api/v1/user-options': () => page([]),
+      'GET /api/v1/recharges': () => page([sale({ status: 'completed', payment_state: 'collected' })]),
+    });
+    render(
+      <MemoryRouter initialEntries={['/recharges']}>
+        <AdminContext dataProvider={dataProvider} authProvider={authProvider} i18nProvider={i18nProvider} store={memoryStore()}>
+          <Routes>
+            <Route
+              path="/recharges/*"
+              element={
+                <>
+                  <RechargeList />
+                  <Search />
+                </>
+              }
+            />
+          </Routes>
+        </AdminContext>
+      </MemoryRouter>,
+    );
+    const [line] = await screen.findAllByRole('listitem');
+    // 09:00 UTC is 12:00 in Mogadishu (the company's zone), in Somali words.
+    await waitFor(() => expect(line.textContent).toContain('26 Nofeembar 2026, 12:00'));
+    expect(screen.queryByRole('table')).toBeNull();
+
+    const sortBy = async () => {
+      fireEvent.click(screen.getByRole('button', { name: /Kala sooc/ }));
+      fireEvent.click(await screen.findByRole('menuitem', { name: /Taariikhda/ }));
+    };
+    await sortBy();
+    await waitFor(() => expect(lists(calls).some((c) => c.query.get('sort') === 'created_at' && c.query.get('order') === 'desc')).toBe(true));
+    await waitFor(() => expect(screen.getByTestId('search').textContent).toMatch(/sort=created_at.*order=DESC|order=DESC.*sort=created_at/));
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    await sortBy();
+    await waitFor(() => expect(lists(calls).at(-1)!.query.get('order')).toBe('asc'));
+    expect(lists(calls).at(-1)!.query.get('sort')).toBe('created_at');
+    await waitFor(() => expect(screen.getByTestId('search').textContent).toContain('order=ASC'));
   });
 });

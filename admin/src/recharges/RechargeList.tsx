@@ -3,7 +3,6 @@ import {
   Datagrid,
   DateInput,
   FunctionField,
-  List,
   ReferenceInput,
   SelectInput,
   SimpleList,
@@ -11,23 +10,23 @@ import {
   usePermissions,
   useTranslate,
 } from 'react-admin';
-import { Alert, Button, Stack } from '@mui/material';
+import { Alert, Box, Button, Stack } from '@mui/material';
 import { Link, useNavigate, useParams } from 'react-router';
 import { PAYMENT_STATES, RECHARGE_STATUSES, type RechargeResponse } from '@app/contracts';
-import { PageTitle } from '../common/PageTitle';
 import { Ltr, useLtr } from '../common/Ltr';
 import { CsvExportButton } from '../common/CsvExportButton';
-import { useSession } from '../providers/useSession';
+import { useIsDealer } from '../auth/identity';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useReviewCount } from '../layout/useReviewCount';
 import { RechargeStatus, StateChip } from './RechargeStatus';
 import { RechargeDetail } from './RechargeDetail';
 import { SaleProfit } from './SaleProfit';
 import { useIsPhone } from '../common/useIsPhone';
-import { ListEmpty, ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
+import { ResourceListPage } from '../common/ResourceListPage';
 import { useListUrls, usePresetFilters } from '../common/listUrl';
 import { DealerFilterInput } from '../common/userOptions';
 import { MODE_CHOICES, ModeChip } from '../api-keys/ModeChip';
+import { SortMenuButton } from '../common/SortMenuButton';
 
 export { RechargeStatus };
 
@@ -38,7 +37,7 @@ export { RechargeStatus };
 export default function RechargeList() {
   const translate = useTranslate();
   const navigate = useNavigate();
-  const dealer = useSession().user?.user_type === 'dealer';
+  const dealer = useIsDealer();
   const fmt = useCompanyFormat();
   const { permissions } = usePermissions<string[]>();
   const seesCost = !!permissions?.includes('view bundles prices');
@@ -59,7 +58,7 @@ export default function RechargeList() {
     provider_id: 'provider_id',
     phone: 'phone',
   });
-  const filters = usePhoneFilters([
+  const filters = [
     ...(dealer ? [] : [<DealerFilterInput key="dealer_id" source="dealer_id" label="wallets.fields.dealer" alwaysOn />]),
     // Operators only for those who may read them (a dealer reads its own).
     ...(dealer || permissions?.includes('view internet providers')
@@ -95,72 +94,81 @@ export default function RechargeList() {
     <DateInput key="to" source="to" label="wallets.fields.to" alwaysOn />,
     <TextInput key="phone" source="phone" label="recharges.fields.phone" alwaysOn />,
     <TextInput key="q" source="q" label="recharges.fields.reference" />,
-  ]);
+  ];
   if (preset) return preset;
   return (
-    <>
-      <PageTitle title={translate('menu.recharges')} />
-      {waiting > 0 && (
-        <Alert
-          severity="warning"
-          sx={{ mb: 2 }}
-          action={
-            <Button component={Link} to="/recharges/review" color="inherit" size="small">
-              {translate('recharges.review.open_queue')}
-            </Button>
-          }
-        >
-          {translate('recharges.review.waiting_count', { smart_count: waiting })}
-        </Alert>
-      )}
-      <List
-        resource="recharges"
-        filters={filters}
-        sort={{ field: 'id', order: 'DESC' }}
-        perPage={25}
-        title={translate('menu.recharges')}
-        actions={
-          <ListTopBar>
-            <CsvExportButton path="/recharges/export" filename="recharges" />
-          </ListTopBar>
-        }
-        empty={<ListEmpty message={dealer ? 'empty.recharges_dealer' : 'empty.recharges'} />}
-        error={<ListError />}
-      >
-        {phone ? (
-          <SimpleList
-            // The Test chip beside the bundle: the tertiary corner is drawn faded.
-            primaryText={(r: RechargeResponse) => (
-              <Stack component="span" direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-                <span>{`${r.provider_name} · ${r.bundle_name}`}</span>
-                <ModeChip mode={r.mode} />
-              </Stack>
-            )}
-            secondaryText={(r: RechargeResponse) => `${ltr(r.phone)} · ${ltr(`${r.amount} ${r.currency}`)}${dealer ? '' : ` · ${r.dealer.name}`}`}
-            tertiaryText={(r: RechargeResponse) => <SaleState r={r} stacked />}
-            linkType={false}
-            rowClick={(id) => urls.record(id)}
+    <ResourceListPage
+      resource="recharges"
+      title={translate('menu.recharges')}
+      intro={
+        waiting > 0 && (
+          <Alert
+            severity="warning"
+            sx={{ mb: 2 }}
+            action={
+              <Button component={Link} to="/recharges/review" color="inherit" size="small">
+                {translate('recharges.review.open_queue')}
+              </Button>
+            }
+          >
+            {translate('recharges.review.waiting_count', { smart_count: waiting })}
+          </Alert>
+        )
+      }
+      empty={dealer ? 'empty.recharges_dealer' : 'empty.recharges'}
+      filters={filters}
+      sort={{ field: 'id', order: 'DESC' }}
+      actions={
+        <>
+          {/* No column headers on a phone: the Date column's sort (newest first, then turned around) is here. */}
+          {phone && <SortMenuButton fields={[{ source: 'created_at', label: 'recharges.fields.created_at', order: 'DESC' }]} />}
+          <CsvExportButton path="/recharges/export" filename="recharges" />
+        </>
+      }
+      phone={
+        <SimpleList
+          // The Test chip beside the bundle: the tertiary corner is drawn faded.
+          primaryText={(r: RechargeResponse) => (
+            <Stack component="span" direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+              <span>{`${r.provider_name} · ${r.bundle_name}`}</span>
+              <ModeChip mode={r.mode} />
+            </Stack>
+          )}
+          // The sale's date and time (the company's time zone, as the desktop column) on a line of its own.
+          secondaryText={(r: RechargeResponse) => (
+            <>
+              <Box component="span" sx={{ display: 'block' }}>
+                {`${ltr(r.phone)} · ${ltr(`${r.amount} ${r.currency}`)}${dealer ? '' : ` · ${r.dealer.name}`}`}
+              </Box>
+              <Box component="span" sx={{ display: 'block' }}>
+                {fmt.dateTime(r.created_at)}
+              </Box>
+            </>
+          )}
+          tertiaryText={(r: RechargeResponse) => <SaleState r={r} stacked />}
+          linkType={false}
+          rowClick={(id) => urls.record(id)}
+        />
+      }
+      desktop={
+        <Datagrid bulkActionButtons={false} rowClick={(id) => urls.record(id)}>
+          <FunctionField
+            label="recharges.fields.created_at"
+            sortBy="created_at"
+            sortByOrder="DESC"
+            render={(r: RechargeResponse) => fmt.dateTime(r.created_at)}
           />
-        ) : (
-          <Datagrid bulkActionButtons={false} rowClick={(id) => urls.record(id)}>
-            <FunctionField
-              label="recharges.fields.created_at"
-              sortBy="created_at"
-              sortByOrder="DESC"
-              render={(r: RechargeResponse) => fmt.dateTime(r.created_at)}
-            />
-            <FunctionField label="recharges.fields.reference" render={(r: RechargeResponse) => <Ltr>{r.reference}</Ltr>} />
-            {!dealer && <FunctionField label="wallets.fields.dealer" render={(r: RechargeResponse) => r.dealer.name} />}
-            <FunctionField label="recharges.fields.bundle" render={(r: RechargeResponse) => `${r.provider_name} · ${r.bundle_name}`} />
-            <FunctionField label="recharges.fields.phone" render={(r: RechargeResponse) => <Ltr>{r.phone}</Ltr>} />
-            <FunctionField label="recharges.fields.amount" render={(r: RechargeResponse) => <Ltr>{`${r.amount} ${r.currency}`}</Ltr>} />
-            {seesCost && <FunctionField label="recharges.fields.profit" render={(r: RechargeResponse) => <SaleProfit r={r} />} />}
-            <FunctionField label="recharges.fields.status" render={(r: RechargeResponse) => <SaleState r={r} />} />
-          </Datagrid>
-        )}
-      </List>
-      <RechargeDetail id={openId || null} onClose={() => navigate(urls.list)} />
-    </>
+          <FunctionField label="recharges.fields.reference" render={(r: RechargeResponse) => <Ltr>{r.reference}</Ltr>} />
+          {!dealer && <FunctionField label="wallets.fields.dealer" render={(r: RechargeResponse) => r.dealer.name} />}
+          <FunctionField label="recharges.fields.bundle" render={(r: RechargeResponse) => `${r.provider_name} · ${r.bundle_name}`} />
+          <FunctionField label="recharges.fields.phone" render={(r: RechargeResponse) => <Ltr>{r.phone}</Ltr>} />
+          <FunctionField label="recharges.fields.amount" render={(r: RechargeResponse) => <Ltr>{`${r.amount} ${r.currency}`}</Ltr>} />
+          {seesCost && <FunctionField label="recharges.fields.profit" render={(r: RechargeResponse) => <SaleProfit r={r} />} />}
+          <FunctionField label="recharges.fields.status" render={(r: RechargeResponse) => <SaleState r={r} />} />
+        </Datagrid>
+      }
+      after={<RechargeDetail id={openId || null} onClose={() => navigate(urls.list)} />}
+    />
   );
 }
 
@@ -169,7 +177,7 @@ export default function RechargeList() {
  * while the customer's money is owed back (refund_due), and (a table row) "Test" for a sale on the sandbox.
  */
 function SaleState({ r, stacked = false }: { r: RechargeResponse; stacked?: boolean }) {
-  const status = <RechargeStatus status={r.status} reason={r.review_reason} payment={r.payment_state} />;
+  const status = <RechargeStatus status={r.status} reason={r.review_summary ?? r.review_reason} payment={r.payment_state} />;
   const owed = r.payment_state === 'refund_due';
   const test = r.mode === 'test' && !stacked;
   if (!owed && !test) return status;

@@ -1,14 +1,12 @@
-import { AutocompleteInput, Datagrid, FunctionField, List, ReferenceInput, SimpleList, useTranslate } from 'react-admin';
+import { AutocompleteInput, Datagrid, FunctionField, ReferenceInput, SimpleList, useTranslate } from 'react-admin';
 import { Box, Typography } from '@mui/material';
 import { useNavigate, useParams } from 'react-router';
 import type { RechargeResponse } from '@app/contracts';
-import { useSession } from '../providers/useSession';
+import { useUserPermissions } from '../auth/identity';
 import { hasPermission } from '../permissions/permissions';
-import { PageTitle } from '../common/PageTitle';
 import { Ltr, useLtr } from '../common/Ltr';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
-import { useIsPhone } from '../common/useIsPhone';
-import { ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
+import { ResourceListPage } from '../common/ResourceListPage';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useListUrls } from '../common/listUrl';
 import { StateChip } from './RechargeStatus';
@@ -26,7 +24,6 @@ const BASE = '/recharges/review';
 export default function ReviewList() {
   const translate = useTranslate();
   const navigate = useNavigate();
-  const phone = useIsPhone();
   const ltr = useLtr();
   const fmt = useCompanyFormat();
   const openId = (useParams()['*'] ?? '').split('/')[0];
@@ -38,8 +35,8 @@ export default function ReviewList() {
   };
   // Each filter only for those who may read its choices (a reviewer may not read operators;
   // dealers' names come from /user-options, open to whoever reads sales).
-  const { permissions } = useSession();
-  const filters = usePhoneFilters([
+  const permissions = useUserPermissions();
+  const filters = [
     <DealerFilterInput key="dealer_id" source="dealer_id" label="wallets.fields.dealer" alwaysOn />,
     ...(hasPermission(permissions, 'view internet providers')
       ? [
@@ -48,37 +45,37 @@ export default function ReviewList() {
           </ReferenceInput>,
         ]
       : []),
-  ]);
+  ];
   const title = translate('menu.recharges_review');
   return (
     <>
       <Breadcrumbs items={[{ label: 'menu.recharges', to: '/recharges' }, { label: 'menu.recharges_review' }]} />
-      <PageTitle title={title} />
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 2, maxWidth: 900 }}>
-        {translate('recharges.review.help')}
-      </Typography>
-      <SmsCases onOpenSale={(id) => navigate(urls.record(id))} />
-      <List
+      <ResourceListPage
         resource="recharges"
         storeKey="recharges.review"
         filter={{ status: 'needs_review' }}
+        title={title}
+        intro={
+          <>
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 2, maxWidth: 900 }}>
+              {translate('recharges.review.help')}
+            </Typography>
+            <SmsCases onOpenSale={(id) => navigate(urls.record(id))} />
+          </>
+        }
+        empty={<Empty />}
         filters={filters}
         sort={{ field: 'id', order: 'ASC' }}
-        perPage={25}
-        actions={<ListTopBar />}
-        title={title}
-        empty={<Empty />}
-        error={<ListError />}
-      >
-        {phone ? (
+        phone={
           <SimpleList
             primaryText={(r: RechargeResponse) => `${ltr(r.reference)} · ${ltr(`${r.amount} ${r.currency}`)}`}
-            secondaryText={(r: RechargeResponse) => r.review_reason ?? ''}
+            secondaryText={(r: RechargeResponse) => r.review_summary ?? r.review_reason ?? ''}
             tertiaryText={(r: RechargeResponse) => translate('recharges.review.waited', { time: waited(r) })}
             linkType={false}
             rowClick={(id) => urls.record(id)}
           />
-        ) : (
+        }
+        desktop={
           <Datagrid bulkActionButtons={false} rowClick={(id) => urls.record(id)}>
             <FunctionField label="recharges.review.waited_column" render={(r: RechargeResponse) => <strong>{waited(r)}</strong>} />
             <FunctionField label="recharges.fields.reference" render={(r: RechargeResponse) => <Ltr>{r.reference}</Ltr>} />
@@ -90,12 +87,12 @@ export default function ReviewList() {
             <FunctionField label="recharges.fields.delivery_state" render={(r: RechargeResponse) => <StateChip kind="delivery" state={r.delivery_state} />} />
             <FunctionField
               label="recharges.fields.review_reason"
-              render={(r: RechargeResponse) => <Box sx={{ maxWidth: 360, whiteSpace: 'normal' }}>{r.review_reason ?? '—'}</Box>}
+              render={(r: RechargeResponse) => <Box sx={{ maxWidth: 360, whiteSpace: 'normal' }}>{r.review_summary ?? r.review_reason ?? '—'}</Box>}
             />
           </Datagrid>
-        )}
-      </List>
-      <RechargeDetail id={openId || null} onClose={() => navigate(urls.list)} />
+        }
+        after={<RechargeDetail id={openId || null} onClose={() => navigate(urls.list)} />}
+      />
     </>
   );
 }

@@ -19,7 +19,7 @@ export function SaleProfit({ r, explained = false }: { r: Pick<RechargeResponse,
   return (
     <Box component="span" title={why} data-testid="no-profit">
       <span aria-hidden="true">—</span>
-      <Box component="span" sx={explained ? { color: 'text.secondary', ms: 1 } : visuallyHidden}>
+      <Box component="span" sx={explained ? { color: 'text.secondary', marginInlineStart: 1 } : visuallyHidden}>
         {why}
       </Box>
     </Box>

@@ -5,7 +5,7 @@ import { PageTitle } from '../common/PageTitle';
 import { CsvDownloadButton } from '../common/CsvExportButton';
 import { useConsoleDataProvider } from '../providers/dataProvider';
 import { DealerFilter, ReportError, ReportFilterBar, useCanExportReports, useReportFilters } from './ReportParts';
-import { useSession } from '../providers/useSession';
+import { useIsDealer } from '../auth/identity';
 
 interface Figures {
   count: number;
@@ -22,7 +22,7 @@ interface Profit {
 /** /reports/dealer-profit: profit per dealer over a period; for one dealer (or a dealer itself), per bundle. */
 export default function DealerProfitPage() {
   const translate = useTranslate();
-  const dealer = useSession().user?.user_type === 'dealer';
+  const dealer = useIsDealer();
   // The filters live in the URL (?from=&dealer_id=), so the page can be shared and reloaded.
   const { filters, set, ready } = useReportFilters({ dealer_id: '' });
   const dataProvider = useConsoleDataProvider();

@@ -81,7 +81,13 @@ describe('the Margins report', () => {
   it("is in a staff member's Reports menu, never a dealer's", () => {
     const paths = (userType: string) =>
       filterMenu(MENU, ['view reports', 'view daily close'], userType).flatMap((s) => s.items.flatMap((i) => (i.children ?? [i]).map((c) => c.path)));
-    expect(paths('admin')).toEqual(['/reports', '/reports/margins', '/reports/daily-close']);
+    // The margins need 'view bundles prices' too (its route does): the menu shows what opens.
+    expect(paths('admin')).toEqual(['/reports', '/reports/daily-close']);
+    expect(
+      filterMenu(MENU, ['view reports', 'view bundles prices', 'view daily close'], 'admin').flatMap((s) =>
+        s.items.flatMap((i) => (i.children ?? [i]).map((c) => c.path)),
+      ),
+    ).toEqual(['/reports', '/reports/margins', '/reports/daily-close']);
     expect(paths('dealer')).not.toContain('/reports/margins');
   });
 });

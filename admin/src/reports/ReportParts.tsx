@@ -1,14 +1,16 @@
-import type { ChangeEvent, ReactNode } from 'react';
+import { useId, useState, type ChangeEvent, type ReactNode } from 'react';
 import { useGetList, useTranslate } from 'react-admin';
-import { Alert, Card, CardContent, MenuItem, Stack, TextField } from '@mui/material';
+import { Alert, Button, Card, CardContent, Collapse, MenuItem, Stack, TextField } from '@mui/material';
+import FilterListIcon from '@mui/icons-material/FilterList';
+import { useIsPhone } from '../common/useIsPhone';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { serverMessage } from '../providers/errors';
 import { useUrlFilters } from './useUrlFilters';
-import { useSession } from '../providers/useSession';
+import { useUserPermissions } from '../auth/identity';
 import { hasPermission } from '../permissions/permissions';
 
 /** Whether the reader may download reports (the API refuses a report's CSV or PDF without 'export reports'). */
-export const useCanExportReports = (): boolean => hasPermission(useSession().permissions, 'export reports');
+export const useCanExportReports = (): boolean => hasPermission(useUserPermissions(), 'export reports');
 
 type Setter<T> = (key: keyof T) => (e: ChangeEvent<HTMLInputElement>) => void;
 
@@ -24,31 +26,63 @@ export function useReportFilters<T extends Record<string, string>>(defaults: T) 
   return { filters, set: set as Setter<T & { from: string; to: string }>, ready: company.ready };
 }
 
-/** The report pages' filter bar: the period, then the page's own filters (`children`). */
+/**
+ * The report pages' filter bar: the period, then the page's own filters (`children`). On a phone the
+ * period stays in view and the page's own filters wait behind a "Filters" button, so the figures
+ * start on the first screen instead of under eight stacked inputs.
+ */
 export function ReportFilterBar({ from, to, set, children }: { from: string; to: string; set: Setter<{ from: string; to: string }>; children?: ReactNode }) {
   const translate = useTranslate();
+  const phone = useIsPhone();
+  const [more, setMore] = useState(false);
+  const moreId = useId();
+  const period = (
+    <>
+      <TextField
+        type="date"
+        label={translate('wallets.fields.from')}
+        value={from}
+        onChange={set('from')}
+        slotProps={{ inputLabel: { shrink: true } }}
+        size="small"
+      />
+      <TextField type="date" label={translate('wallets.fields.to')} value={to} onChange={set('to')} slotProps={{ inputLabel: { shrink: true } }} size="small" />
+    </>
+  );
+  if (!phone)
+    return (
+      <Card sx={{ mb: 2 }}>
+        <CardContent>
+          <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 2, '& .MuiTextField-root': { width: 'auto', minWidth: 160 } }}>
+            {period}
+            {children}
+          </Stack>
+        </CardContent>
+      </Card>
+    );
   return (
     <Card sx={{ mb: 2 }}>
-      <CardContent>
-        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 2, '& .MuiTextField-root': { width: 'auto', minWidth: 160 } }}>
-          <TextField
-            type="date"
-            label={translate('wallets.fields.from')}
-            value={from}
-            onChange={set('from')}
-            slotProps={{ inputLabel: { shrink: true } }}
-            size="small"
-          />
-          <TextField
-            type="date"
-            label={translate('wallets.fields.to')}
-            value={to}
-            onChange={set('to')}
-            slotProps={{ inputLabel: { shrink: true } }}
-            size="small"
-          />
-          {children}
+      <CardContent sx={{ '&:last-child': { pb: 2 } }}>
+        <Stack direction="row" sx={{ gap: 1, '& .MuiTextField-root': { flex: 1, minWidth: 0 } }}>
+          {period}
         </Stack>
+        {children && (
+          <>
+            <Button
+              size="small"
+              startIcon={<FilterListIcon />}
+              onClick={() => setMore((open) => !open)}
+              aria-expanded={more}
+              aria-controls={moreId}
+              sx={{ mt: 1 }}
+            >
+              {translate('reports.more_filters')}
+            </Button>
+            <Collapse in={more} id={moreId} unmountOnExit>
+              <Stack sx={{ gap: 2, pt: 1, '& .MuiTextField-root': { width: '100%' } }}>{children}</Stack>
+            </Collapse>
+          </>
+        )}
       </CardContent>
     </Card>
   );

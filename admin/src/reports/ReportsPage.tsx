@@ -7,7 +7,7 @@ import { CsvDownloadButton } from '../common/CsvExportButton';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useConsoleDataProvider } from '../providers/dataProvider';
 import { DealerFilter, GroupByFilter, ReportError, ReportFilterBar, useCanExportReports, useReportFilters } from './ReportParts';
-import { useSession } from '../providers/useSession';
+import { useIsDealer, useUserPermissions } from '../auth/identity';
 import { hasPermission } from '../permissions/permissions';
 import { Chart } from '../charts/Chart';
 import { fillPeriods, formatKey, intlLang, type Period } from '../charts/chartFormat';
@@ -41,11 +41,11 @@ const chartPoints = (data: Report) =>
 export default function ReportsPage() {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const session = useSession();
-  const dealer = session.user?.user_type === 'dealer';
+  const dealer = useIsDealer();
+  const permissions = useUserPermissions();
   // Each picker only for those who may read its choices (a dealer's operators are its own).
-  const picksOperator = dealer || hasPermission(session.permissions, 'view internet providers');
-  const picksMethod = hasPermission(session.permissions, 'view payment methods');
+  const picksOperator = dealer || hasPermission(permissions, 'view internet providers');
+  const picksMethod = hasPermission(permissions, 'view payment methods');
   const company = useCompanyFormat();
   // The filters live in the URL (?from=&group_by=provider ...), so a report's link can be shared and reloaded.
   const { filters, set, ready } = useReportFilters({ group_by: 'day', dealer_id: '', provider_id: '', category: '', payment_method_id: '', status: '' });

@@ -22,6 +22,7 @@ export function RecordFormDrawer({
   transform,
   defaultValues,
   stateAfterCreate,
+  stateAfterUpdate,
   beforeSave,
   onSaved,
   children,
@@ -38,6 +39,8 @@ export function RecordFormDrawer({
    * undefined: none. State, not the screen's own: the layout mounts the page anew at each path.
    */
   stateAfterCreate?: (record: RaRecord) => Record<string, unknown> | undefined;
+  /** The same once a record is updated (what the save did beyond itself, said above the list). */
+  stateAfterUpdate?: (record: RaRecord) => Record<string, unknown> | undefined;
   /** Asked once the form is valid, before anything is sent (false: nothing is saved, the form stays open). */
   beforeSave?: (data: Record<string, unknown>, record: RaRecord | undefined) => Promise<boolean>;
   /** The saved record as the API answered it, after the toast (a screen says what the save did beyond it). */
@@ -50,7 +53,7 @@ export function RecordFormDrawer({
   const done = (what: 'created' | 'updated') => (data: RaRecord) => {
     toast(what, resource, data);
     onSaved?.(what, data);
-    const state = what === 'created' ? stateAfterCreate?.(data) : undefined;
+    const state = what === 'created' ? stateAfterCreate?.(data) : stateAfterUpdate?.(data);
     if (state) route.closeWith(state);
     else route.close();
   };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEALER_PERMISSIONS, RESOURCES } from '@app/contracts';
 import { canAccessFromRegistry, recordPath, TRASH_TABS } from './registry';
-import { menuItemOf } from './icons';
+import { accessOf } from '../console/areas';
 
 describe('the console reads the resource registry', () => {
   it('answers canAccess with the permission the API route needs', () => {
@@ -40,8 +40,8 @@ describe('the console reads the resource registry', () => {
     expect(recordPath('payment-methods', { id: 11 })).toBe('/settings/payment-methods/11');
   });
 
-  it('builds menu items and trash tabs from the declarations', () => {
-    expect(menuItemOf('banners')).toMatchObject({ key: 'banners', label: 'menu.banners', path: '/banners', permissions: ['view banners'] });
+  it('opens a registry list with its view permissions, and builds the trash tabs from the declarations', () => {
+    expect(accessOf('/banners')).toEqual({ anyOf: RESOURCES.banners.permissions.view });
     expect(TRASH_TABS.map((t) => t.path)).toEqual([
       '/trash/users',
       '/trash/roles',

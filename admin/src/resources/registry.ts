@@ -3,8 +3,8 @@ import type { Perms } from '../permissions/permissions';
 
 /**
  * The console's reading of the resource registry (contracts/src/resources.ts): the console URL of
- * a record, the trash tab of a resource, and canAccess. Icons and menu items are in icons.ts, so
- * that the code loaded before sign-in (canAccess, routes) carries no icons.
+ * a record, the trash tab of a resource, and canAccess for its actions. Its screens and menu
+ * entries are declared by their areas (banners/index.ts ...; console/areas.ts).
  */
 export const resourceDef = (name: string): ResourceDefinition | undefined => RESOURCE_LIST.find((r) => r.name === name);
 
@@ -22,8 +22,13 @@ export function recordPath(
   return `${resourceDef(resource)?.consolePath ?? `/${resource}`}/${record.id}`;
 }
 
-/** The trash tabs: every resource that has a trash. */
-export const TRASH_TABS = TRASHABLE_RESOURCES.map((def) => ({ resource: def.name, path: `/trash/${def.name}`, label: def.labelKey }));
+/** The trash tabs: every resource that has a trash, and the permissions of which one reads it (beside `view trash items`, docs/decisions.md "Access"). */
+export const TRASH_TABS = TRASHABLE_RESOURCES.map((def) => ({
+  resource: def.name,
+  path: `/trash/${def.name}`,
+  label: def.labelKey,
+  readWith: def.permissions.view,
+}));
 
 const ACTIONS: Record<string, Operation> = {
   list: 'list',

@@ -5,7 +5,7 @@ import { RESOURCE_LIST } from '@app/contracts/resources';
 import { renderScreen, page } from '../test/renderScreen';
 import { serveRoutes } from '../test/fetchMock';
 import { testI18nProvider } from '../test/i18n';
-import { CONSOLE_RESOURCES } from '../routes';
+import { CONSOLE_RESOURCES } from '../console/areas';
 import { TrashButton } from '../common/DoneToast';
 import MissedSaleList from '../missed-sales/MissedSaleList';
 

@@ -1,27 +1,12 @@
 import { useMemo } from 'react';
-import { useController, useFormContext, useFormState } from 'react-hook-form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { CreateBase, EditBase, Form, useDataProvider, useNotify, useSaveContext, useTranslate } from 'react-admin';
-import {
-  Alert,
-  Box,
-  Checkbox,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  FormControlLabel,
-  Grid,
-  Paper,
-  Stack,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { CreateBase, EditBase, Form, TextInput, useDataProvider, useInput, useNotify, useSaveContext, useTranslate } from 'react-admin';
+import { Alert, Box, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Grid, Paper, Stack, Typography } from '@mui/material';
 import { roleSchema, updateRoleSchema } from '@app/contracts';
 import type { ConsoleDataProvider } from '../providers/dataProvider';
-import { muiRegister, sharedResolver } from '../common/zodForm';
+import { schemaResolver, typedText } from '../common/schemaResolver';
 import { SaveCancelButtons } from '../common/FormParts';
-import { useSession } from '../providers/useSession';
+import { useUserPermissions } from '../auth/identity';
 import { hasPermission } from '../permissions/permissions';
 import { groupPermissions, permissionLabel, type RoleRecord } from './types';
 import { TwoFactorRoleSwitch } from './TwoFactorRoleSwitch';
@@ -32,6 +17,10 @@ interface RoleFormValues {
   description: string;
   permissions: string[];
 }
+
+const EMPTY: RoleFormValues = { name: '', guard_name: 'web', description: '', permissions: [] };
+const createResolver = schemaResolver<RoleFormValues>(roleSchema, (v) => typedText(v, EMPTY));
+const updateResolver = schemaResolver<RoleFormValues>(updateRoleSchema, (v) => typedText(v, EMPTY));
 
 const valuesOf = (record: RoleRecord | null): RoleFormValues => ({
   name: record?.name ?? '',
@@ -51,7 +40,7 @@ const valuesOf = (record: RoleRecord | null): RoleFormValues => ({
 export function RoleFormDialog({ open, record, onClose }: { open: boolean; record: RoleRecord | null; onClose: () => void }) {
   const notify = useNotify();
   const queryClient = useQueryClient();
-  const { permissions: held } = useSession();
+  const held = useUserPermissions();
   const canAssign = hasPermission(held, 'assign permissions');
   const isEdit = !!record;
   const onSuccess = async () => {
@@ -60,7 +49,9 @@ export function RoleFormDialog({ open, record, onClose }: { open: boolean; recor
     onClose();
   };
   // What is sent: only what this user may change (a protected role keeps its name).
-  const transform = (data: RoleFormValues) => {
+  const transform = (values: RoleFormValues) => {
+    // react-admin's inputs turn an emptied field into null: the API gets the text typed ('').
+    const data = typedText(values, EMPTY);
     const out: Record<string, unknown> = record?.protected ? {} : { name: data.name, guard_name: 'web', description: data.description };
     if (canAssign || !isEdit) out.permissions = data.permissions;
     return out;
@@ -68,7 +59,7 @@ export function RoleFormDialog({ open, record, onClose }: { open: boolean; recor
   // The form edits permission names; the record carries them as objects.
   const form = (
     <Form
-      resolver={sharedResolver(isEdit ? updateRoleSchema : roleSchema)}
+      resolver={(isEdit ? updateResolver : createResolver) as never}
       defaultValues={valuesOf(record)}
       record={record ? { ...record, ...valuesOf(record) } : undefined}
       noValidate
@@ -96,10 +87,6 @@ function RoleFormBody({ record, canAssign, onClose }: { record: RoleRecord | nul
   const translate = useTranslate();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const { saving } = useSaveContext();
-  const { register } = useFormContext<RoleFormValues>();
-  const { errors } = useFormState<RoleFormValues>();
-  const { field: selectedField } = useController<RoleFormValues, 'permissions'>({ name: 'permissions' });
-  const selected = useMemo(() => new Set(selectedField.value ?? []), [selectedField.value]);
   const isEdit = !!record;
   const isProtected = !!record?.protected;
   const available = useQuery({
@@ -108,15 +95,6 @@ function RoleFormBody({ record, canAssign, onClose }: { record: RoleRecord | nul
     staleTime: 5 * 60 * 1000,
   });
   const groups = useMemo(() => groupPermissions(available.data ?? []), [available.data]);
-  const setSelected = (change: (s: Set<string>) => void) => {
-    const next = new Set(selected);
-    change(next);
-    selectedField.onChange([...next]);
-  };
-  const err = (n: keyof RoleFormValues) => {
-    const m = errors[n]?.message;
-    return m ? translate(String(m), { _: String(m) }) : undefined;
-  };
   const pending = !!saving;
   return (
     <>
@@ -130,27 +108,25 @@ function RoleFormBody({ record, canAssign, onClose }: { record: RoleRecord | nul
         <Grid container spacing={2}>
           {/* The guard ('web') is the API's business, not the user's: sent, never shown. */}
           <Grid size={12}>
-            <TextField
-              {...muiRegister(register, 'name')}
+            <TextInput
+              source="name"
               label={translate('roles.fields.name')}
               required
-              fullWidth
               disabled={isProtected}
-              error={!!errors.name}
-              helperText={err('name')}
               autoFocus={!isProtected}
+              helperText={false}
+              margin="none"
             />
           </Grid>
           <Grid size={12}>
-            <TextField
-              {...muiRegister(register, 'description')}
+            <TextInput
+              source="description"
               label={translate('roles.fields.description')}
-              fullWidth
               multiline
               minRows={2}
               disabled={isProtected}
-              error={!!errors.description}
-              helperText={err('description')}
+              helperText={false}
+              margin="none"
             />
           </Grid>
           {record && (
@@ -162,57 +138,79 @@ function RoleFormBody({ record, canAssign, onClose }: { record: RoleRecord | nul
             </Grid>
           )}
         </Grid>
-        <Typography variant="subtitle1" sx={{ fontWeight: 600, mt: 3, mb: 1 }}>
-          {translate('roles.fields.permissions')} ({selected.size})
-        </Typography>
-        {errors.permissions && <Alert severity="error">{err('permissions')}</Alert>}
+        <PermissionsInput groups={groups} disabled={!canAssign && isEdit} />
         {available.isError && <Alert severity="error">{(available.error as Error).message}</Alert>}
-        <Grid container spacing={2}>
-          {groups.map(([group, perms]) => {
-            const names = perms.map((p) => p.name);
-            const count = names.filter((n) => selected.has(n)).length;
-            const groupLabel = translate(`roles.groups.${group.replace(/ /g, '_')}`, { _: group });
-            return (
-              <Grid key={group} size={{ xs: 12, sm: 6, md: 4 }}>
-                <Paper variant="outlined" sx={{ p: 1.5, height: '100%' }}>
-                  <FormControlLabel
-                    label={<Typography sx={{ fontWeight: 600, textTransform: 'capitalize' }}>{groupLabel}</Typography>}
-                    control={
-                      <Checkbox
-                        checked={count === names.length && names.length > 0}
-                        indeterminate={count > 0 && count < names.length}
-                        disabled={!canAssign && isEdit}
-                        onChange={(e) => setSelected((s) => names.forEach((x) => (e.target.checked ? s.add(x) : s.delete(x))))}
-                        slotProps={{ input: { 'aria-label': translate('roles.select_all_group', { group: groupLabel }) } }}
-                      />
-                    }
-                  />
-                  <Stack sx={{ pl: 2 }}>
-                    {perms.map((p) => (
-                      <FormControlLabel
-                        key={p.name}
-                        label={<Typography variant="body2">{permissionLabel(translate, p.name)}</Typography>}
-                        control={
-                          <Checkbox
-                            size="small"
-                            checked={selected.has(p.name)}
-                            disabled={!canAssign && isEdit}
-                            onChange={(e) => setSelected((s) => void (e.target.checked ? s.add(p.name) : s.delete(p.name)))}
-                          />
-                        }
-                      />
-                    ))}
-                  </Stack>
-                </Paper>
-              </Grid>
-            );
-          })}
-        </Grid>
         <Box sx={{ height: 4 }} />
       </DialogContent>
       <DialogActions sx={{ px: 3, py: 2 }}>
         <SaveCancelButtons isEdit={isEdit} pending={pending} onCancel={onClose} />
       </DialogActions>
+    </>
+  );
+}
+
+/**
+ * The role's permissions (react-admin input 'permissions': their names), grouped by area with a
+ * select-all per group; the schema's or the API's refusal of them shows above the groups.
+ */
+function PermissionsInput({ groups, disabled }: { groups: ReturnType<typeof groupPermissions>; disabled: boolean }) {
+  const translate = useTranslate();
+  const { field, fieldState } = useInput<string[]>({ source: 'permissions' });
+  const selected = useMemo(() => new Set<string>(field.value ?? []), [field.value]);
+  const setSelected = (change: (s: Set<string>) => void) => {
+    const next = new Set(selected);
+    change(next);
+    field.onChange([...next]);
+  };
+  const message = fieldState.error?.message;
+  const error = message ? translate(message, { _: message }) : undefined;
+  return (
+    <>
+      <Typography variant="subtitle1" sx={{ fontWeight: 600, mt: 3, mb: 1 }}>
+        {translate('roles.fields.permissions')} ({selected.size})
+      </Typography>
+      {error && <Alert severity="error">{error}</Alert>}
+      <Grid container spacing={2}>
+        {groups.map(([group, perms]) => {
+          const names = perms.map((p) => p.name);
+          const count = names.filter((n) => selected.has(n)).length;
+          const groupLabel = translate(`roles.groups.${group.replace(/ /g, '_')}`, { _: group });
+          return (
+            <Grid key={group} size={{ xs: 12, sm: 6, md: 4 }}>
+              <Paper variant="outlined" sx={{ p: 1.5, height: '100%' }}>
+                <FormControlLabel
+                  label={<Typography sx={{ fontWeight: 600, textTransform: 'capitalize' }}>{groupLabel}</Typography>}
+                  control={
+                    <Checkbox
+                      checked={count === names.length && names.length > 0}
+                      indeterminate={count > 0 && count < names.length}
+                      disabled={disabled}
+                      onChange={(e) => setSelected((s) => names.forEach((x) => (e.target.checked ? s.add(x) : s.delete(x))))}
+                      slotProps={{ input: { 'aria-label': translate('roles.select_all_group', { group: groupLabel }) } }}
+                    />
+                  }
+                />
+                <Stack sx={{ pl: 2 }}>
+                  {perms.map((p) => (
+                    <FormControlLabel
+                      key={p.name}
+                      label={<Typography variant="body2">{permissionLabel(translate, p.name)}</Typography>}
+                      control={
+                        <Checkbox
+                          size="small"
+                          checked={selected.has(p.name)}
+                          disabled={disabled}
+                          onChange={(e) => setSelected((s) => void (e.target.checked ? s.add(p.name) : s.delete(p.name)))}
+                        />
+                      }
+                    />
+                  ))}
+                </Stack>
+              </Paper>
+            </Grid>
+          );
+        })}
+      </Grid>
     </>
   );
 }

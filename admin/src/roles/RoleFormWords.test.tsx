@@ -48,3 +48,36 @@ describe('role form words', () => {
     await waitFor(() => expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ name: 'Support', permissions: ['view dashboard'] }));
   });
 });
+
+describe('the role form', () => {
+  const open = async (post: () => { status?: number; body: unknown }) => {
+    const calls = serveRoutes({ 'GET /api/v1/roles/permissions/available': () => ok(available), 'POST /api/v1/roles': post });
+    await renderScreen(<RoleFormDialog open record={null} onClose={() => undefined} />, {
+      path: '/settings/roles/*',
+      url: '/settings/roles/create',
+      permissions: ['view roles', 'create roles', 'assign permissions'],
+    });
+    await screen.findByText('View dashboard');
+    return calls;
+  };
+  const helper = (input: HTMLElement) => input.closest('.MuiFormControl-root')?.textContent ?? '';
+
+  it('refuses a role without a name before sending, on the name field', async () => {
+    const calls = await open(() => ok({}));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(helper(screen.getByLabelText(/^Name/))).toContain('Name is required'));
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+  });
+
+  it('puts the API’s refusal of the name on the name field', async () => {
+    const calls = await open(() => ({
+      status: 422,
+      body: { success: false, message: 'Validation failed. Please check your inputs.', errors: { name: ['The name has already been taken.'] } },
+    }));
+    fireEvent.change(screen.getByLabelText(/^Name/), { target: { value: 'Dealer' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(helper(screen.getByLabelText(/^Name/))).toContain('The name has already been taken.'));
+    // Sent as before: the guard, an empty description as an empty text, no permissions.
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ name: 'Dealer', guard_name: 'web', description: '', permissions: [] });
+  });
+});

@@ -3,7 +3,7 @@ import { useNotify, useRefresh, useTranslate } from 'react-admin';
 import { useQueryClient } from '@tanstack/react-query';
 import { FormControlLabel, Switch } from '@mui/material';
 import { useConsoleDataProvider } from '../providers/dataProvider';
-import { useSession } from '../providers/useSession';
+import { useUserPermissions } from '../auth/identity';
 import { hasPermission } from '../permissions/permissions';
 import { serverMessage } from '../providers/errors';
 import type { RoleRecord } from './types';
@@ -18,7 +18,7 @@ export function TwoFactorRoleSwitch({ role, withLabel = false }: { role: RoleRec
   const refresh = useRefresh();
   const queryClient = useQueryClient();
   const dataProvider = useConsoleDataProvider();
-  const { permissions } = useSession();
+  const permissions = useUserPermissions();
   const [pending, setPending] = useState(false);
   const [value, setValue] = useState(Boolean(role.requires_two_factor));
   const canChange = hasPermission(permissions, 'require two-factor');

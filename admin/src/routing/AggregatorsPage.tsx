@@ -9,7 +9,7 @@ import { FullPageLoader } from '../common/FullPageLoader';
 import { ListEmpty, LoadError } from '../common/ListParts';
 import { isolate, Ltr, useLtr } from '../common/Ltr';
 import { useCompanyFormat } from '../common/useCompanyFormat';
-import { useSession } from '../providers/useSession';
+import { useUserPermissions } from '../auth/identity';
 import { hasPermission } from '../permissions/permissions';
 import { useConsoleDataProvider } from '../providers/dataProvider';
 import { fieldErrors, serverMessage } from '../providers/errors';
@@ -24,7 +24,7 @@ import type { AggregatorFloat } from './types';
 export default function AggregatorsPage() {
   const translate = useTranslate();
   const { data, error, isPending, refetch } = useAggregatorFloats(60_000);
-  const canManage = hasPermission(useSession().permissions, 'manage delivery routes');
+  const canManage = hasPermission(useUserPermissions(), 'manage delivery routes');
   const { canAccess: canSeeProviders } = useCanAccess({ resource: 'internet-providers', action: 'list' });
   return (
     <>

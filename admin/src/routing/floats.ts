@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useLocaleState, useTranslate } from 'react-admin';
 import { useConsoleDataProvider } from '../providers/dataProvider';
-import { useSession } from '../providers/useSession';
+import { useSignedInUser, useUserPermissions } from '../auth/identity';
 import { hasPermission } from '../permissions/permissions';
 import { useLtr } from '../common/Ltr';
 import type { AggregatorFloat } from './types';
@@ -11,7 +11,8 @@ export const FLOATS_PATH = '/aggregators';
 
 /** Only staff holding 'view delivery routes' read the floats (the API refuses dealers): anyone else makes no call at all. */
 export function useCanSeeFloats(): boolean {
-  const { permissions, user } = useSession();
+  const user = useSignedInUser();
+  const permissions = useUserPermissions();
   return user?.user_type !== 'dealer' && hasPermission(permissions, 'view delivery routes');
 }
 

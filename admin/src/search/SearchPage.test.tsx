@@ -32,8 +32,9 @@ describe('search results', () => {
     await renderScreen(<SearchPage />, { path: '/search', url: '/search?q=615', permissions: ['view recharges', 'view bundles'], lng });
     await waitFor(() => expect(document.body.textContent).toContain('RC7Q2M4K8P1Z'));
     const text = document.body.textContent ?? '';
-    expect(text).toContain(`1 GB Daily · \u20660.50 USD\u2069 · ${refunded}`);
-    expect(text).toContain('Hormuud · Daily · \u20660.50 USD\u2069');
+    // Each name isolated in its own direction (FSI … PDI), the amount left to right (LRI … PDI).
+    expect(text).toContain(`\u20681 GB Daily\u2069 · \u20660.50 USD\u2069 · ${refunded}`);
+    expect(text).toContain('\u2068Hormuud\u2069 · \u2068Daily\u2069 · \u20660.50 USD\u2069');
     if (lng !== 'en') expect(text).not.toMatch(/\brefunded\b/);
     expect(screen.getByText('1 GB Daily')).toBeTruthy();
   });

@@ -33,7 +33,9 @@ export function subtitleText(group: keyof Results, subtitle: string | null, tran
         return translate(`recharges.status.${part}`, { _: part });
       // The amount (the sale's second part, the bundle's last): in major units already, with the company's currency.
       const isAmount = group === 'recharges' ? i === 1 : i === parts.length - 1;
-      return isAmount && /^-?\d+\.\d{2}$/.test(part) ? `\u2066${part} ${currency}\u2069` : part;
+      if (isAmount && /^-?\d+\.\d{2}$/.test(part)) return `\u2066${part} ${currency}\u2069`;
+      // Each name in its own direction (an English bundle name in Arabic: "1 GB Daily", not "GB Daily 1").
+      return `\u2068${part}\u2069`;
     })
     .join(' · ');
 }

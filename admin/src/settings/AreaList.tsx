@@ -2,7 +2,6 @@ import {
   AutocompleteInput,
   Datagrid,
   FunctionField,
-  List,
   ReferenceInput,
   SearchInput,
   SelectInput,
@@ -12,18 +11,14 @@ import {
   useCanAccess,
   useTranslate,
 } from 'react-admin';
-import { Button } from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
 import { areaSchema, updateAreaSchema, AREA_TYPES, type AreaResponse } from '@app/contracts';
-import { PageTitle } from '../common/PageTitle';
-import { useIsPhone } from '../common/useIsPhone';
 import { useRecordRoute } from '../common/useRecordRoute';
 import { RecordFormDrawer } from '../resources/RecordFormDrawer';
 import { StatusToggle } from '../resources/StatusToggle';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { STATUS_CHOICES } from '../catalogue/parts';
 import { TrashBulkButton, TrashButton } from '../common/DoneToast';
-import { ListEmpty, ListError } from '../common/ListParts';
+import { ResourceListPage } from '../common/ResourceListPage';
 
 const BASE = '/settings/areas';
 const TYPE_CHOICES = AREA_TYPES.map((t) => ({ id: t, name: `settings.area_types.${t}` }));
@@ -32,7 +27,6 @@ const TYPE_CHOICES = AREA_TYPES.map((t) => ({ id: t, name: `settings.area_types.
 export default function AreaList() {
   const translate = useTranslate();
   const route = useRecordRoute<AreaResponse>(BASE, 'areas');
-  const phone = useIsPhone();
   const { canAccess: canCreate } = useCanAccess({ resource: 'areas', action: 'create' });
   const { canAccess: canEdit } = useCanAccess({ resource: 'areas', action: 'edit' });
   const { canAccess: canDelete } = useCanAccess({ resource: 'areas', action: 'delete' });
@@ -44,45 +38,22 @@ export default function AreaList() {
   return (
     <>
       <Breadcrumbs items={[{ label: 'menu.settings', to: '/settings' }, { label: 'menu.settings_areas' }]} />
-      <PageTitle
-        title={translate('menu.settings_areas')}
-        actions={
-          canCreate && (
-            <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
-              {translate('settings.area.new_title')}
-            </Button>
-          )
-        }
-      />
-      <List
+      <ResourceListPage
         resource="areas"
+        title={translate('menu.settings_areas')}
+        create={canCreate && { label: 'settings.area.new_title', onClick: route.openCreate }}
+        empty="empty.area"
         filters={filters}
         sort={{ field: 'name', order: 'ASC' }}
-        perPage={25}
-        actions={false}
-        title={translate('menu.settings_areas')}
-        empty={
-          <ListEmpty
-            message="empty.area"
-            action={
-              canCreate && (
-                <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
-                  {translate('settings.area.new_title')}
-                </Button>
-              )
-            }
-          />
-        }
-        error={<ListError />}
-      >
-        {phone ? (
+        phone={
           <SimpleList
             primaryText={(r: AreaResponse) => r.name}
             secondaryText={(r: AreaResponse) => [translate(`settings.area_types.${r.type}`), r.parent?.name].filter(Boolean).join(' · ')}
             tertiaryText={(r: AreaResponse) => r.code ?? ''}
             rowClick={(id) => route.path(id)}
           />
-        ) : (
+        }
+        desktop={
           <Datagrid rowClick={(id) => (canEdit ? route.path(id) : false)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <TextField source="name" label="catalogue.fields.name" />
             <TextField source="code" label="catalogue.fields.code" emptyText="—" />
@@ -92,23 +63,25 @@ export default function AreaList() {
             <FunctionField source="status" label="catalogue.fields.status" render={() => <StatusToggle />} />
             {canDelete && <TrashButton />}
           </Datagrid>
-        )}
-      </List>
-      <RecordFormDrawer
-        resource="areas"
-        route={route}
-        schemas={{ create: areaSchema, update: updateAreaSchema }}
-        titles={{ create: 'settings.area.new_title', edit: 'settings.area.edit_title' }}
-        defaultValues={{ type: 'city' }}
-      >
-        <TextInput source="name" label="catalogue.fields.name" fullWidth />
-        <TextInput source="code" label="catalogue.fields.code" helperText="settings.area.code_help" />
-        <SelectInput source="type" label="settings.fields.type" choices={TYPE_CHOICES} />
-        <ReferenceInput source="parent_id" reference="areas">
-          <AutocompleteInput label="settings.fields.parent" optionText="name" helperText="settings.area.parent_help" />
-        </ReferenceInput>
-        <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
-      </RecordFormDrawer>
+        }
+        after={
+          <RecordFormDrawer
+            resource="areas"
+            route={route}
+            schemas={{ create: areaSchema, update: updateAreaSchema }}
+            titles={{ create: 'settings.area.new_title', edit: 'settings.area.edit_title' }}
+            defaultValues={{ type: 'city' }}
+          >
+            <TextInput source="name" label="catalogue.fields.name" fullWidth />
+            <TextInput source="code" label="catalogue.fields.code" helperText="settings.area.code_help" />
+            <SelectInput source="type" label="settings.fields.type" choices={TYPE_CHOICES} />
+            <ReferenceInput source="parent_id" reference="areas">
+              <AutocompleteInput label="settings.fields.parent" optionText="name" helperText="settings.area.parent_help" />
+            </ReferenceInput>
+            <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
+          </RecordFormDrawer>
+        }
+      />
     </>
   );
 }

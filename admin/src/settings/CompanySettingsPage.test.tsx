@@ -104,6 +104,21 @@ describe('the Company settings currency', () => {
     expect(await screen.findByText('Company settings saved')).toBeTruthy();
   });
 
+  it('checks the form with the shared schema before sending: a name, a valid phone, each refusal on its field', async () => {
+    const calls = serveRoutes({ 'GET /api/v1/settings/company': () => ok(settings()) });
+    await renderPage();
+    const name = (await screen.findByLabelText(/^Company name/)) as HTMLInputElement;
+    await waitFor(() => expect(name.value).toBe('Somali Data Co'));
+    fireEvent.change(name, { target: { value: '' } });
+    const phone = screen.getByLabelText(/^Phone/);
+    fireEvent.change(phone, { target: { value: 'call me' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    const helper = (input: HTMLElement) => input.closest('.MuiFormControl-root')?.textContent ?? '';
+    await waitFor(() => expect(helper(name)).toContain('Company name is required'));
+    expect(helper(phone)).toContain('Enter a phone number such as +252 61 5123456');
+    expect(calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
+  });
+
   it('says so in Somali and Arabic', async () => {
     for (const [lng, title] of [
       ['so', 'Nooca lacagta ma u beddeshaa SOS?'],

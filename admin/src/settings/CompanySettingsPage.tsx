@@ -7,13 +7,15 @@ import { PageTitle } from '../common/PageTitle';
 import { FullPageLoader } from '../common/FullPageLoader';
 import { LoadError } from '../common/ListParts';
 import { ImageUploadInput } from '../common/ImageUploadInput';
-import { sharedResolver } from '../common/zodForm';
+import { schemaResolver } from '../common/schemaResolver';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { useSettingsGroup } from './useSettingsForm';
 
 const TIME_ZONES = ['Africa/Mogadishu', 'Africa/Nairobi', 'Africa/Djibouti', 'Africa/Addis_Ababa', 'Asia/Dubai', 'Europe/London', 'UTC'];
 
 type Values = Record<string, unknown>;
+
+const companyResolver = schemaResolver<Values>(companySettingsSchema);
 
 /**
  * The currency is the currency of every wallet and sale (docs/decisions.md, "One currency"): once
@@ -131,7 +133,7 @@ export default function CompanySettingsPage() {
       <PageTitle title={translate('menu.settings_company')} />
       <Card>
         <CardContent>
-          <Form record={data} resolver={sharedResolver(companySettingsSchema)} onSubmit={submit} disabled={!canUpdate}>
+          <Form record={data} resolver={companyResolver} onSubmit={submit} disabled={!canUpdate}>
             <Stack sx={{ maxWidth: 640 }}>
               <TextInput source="company_name" label="settings.company.company_name" fullWidth />
               <ImageUploadInput source="logo" label="settings.company.logo" />

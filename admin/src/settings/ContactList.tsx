@@ -2,7 +2,6 @@ import {
   AutocompleteInput,
   Datagrid,
   FunctionField,
-  List,
   NumberInput,
   ReferenceInput,
   SearchInput,
@@ -13,13 +12,9 @@ import {
   useCanAccess,
   useTranslate,
 } from 'react-admin';
-import { Button } from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
 import { contactSchema, updateContactSchema, CONTACT_TYPES, type ContactResponse } from '@app/contracts';
-import { PageTitle } from '../common/PageTitle';
-import { useIsPhone } from '../common/useIsPhone';
 import { useRecordRoute } from '../common/useRecordRoute';
-import { useSession } from '../providers/useSession';
+import { useIsDealer } from '../auth/identity';
 import { RecordFormDrawer } from '../resources/RecordFormDrawer';
 import { TranslationFields } from '../common/TranslationFields';
 import { StatusToggle } from '../resources/StatusToggle';
@@ -27,7 +22,7 @@ import { SortArrows } from '../resources/SortArrows';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { STATUS_CHOICES } from '../catalogue/parts';
 import { TrashBulkButton, TrashButton } from '../common/DoneToast';
-import { ListEmpty, ListError } from '../common/ListParts';
+import { ResourceListPage } from '../common/ResourceListPage';
 import { USER_OPTIONS_SORT } from '../common/userOptions';
 
 const BASE = '/settings/contacts';
@@ -37,8 +32,7 @@ const TYPE_CHOICES = CONTACT_TYPES.map((t) => ({ id: t, name: `settings.contact_
 export default function ContactList() {
   const translate = useTranslate();
   const route = useRecordRoute<ContactResponse>(BASE, 'contacts');
-  const phone = useIsPhone();
-  const dealer = useSession().user?.user_type === 'dealer';
+  const dealer = useIsDealer();
   const { canAccess: canCreate } = useCanAccess({ resource: 'contacts', action: 'create' });
   const { canAccess: canEdit } = useCanAccess({ resource: 'contacts', action: 'edit' });
   const { canAccess: canDelete } = useCanAccess({ resource: 'contacts', action: 'delete' });
@@ -47,45 +41,22 @@ export default function ContactList() {
   return (
     <>
       <Breadcrumbs items={[{ label: 'menu.settings', to: '/settings' }, { label: 'menu.settings_contacts' }]} />
-      <PageTitle
-        title={translate('menu.settings_contacts')}
-        actions={
-          canCreate && (
-            <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
-              {translate('settings.contact.new_title')}
-            </Button>
-          )
-        }
-      />
-      <List
+      <ResourceListPage
         resource="contacts"
+        title={translate('menu.settings_contacts')}
+        create={canCreate && { label: 'settings.contact.new_title', onClick: route.openCreate }}
+        empty="empty.contact"
         filters={filters}
         sort={{ field: 'sort_order', order: 'ASC' }}
-        perPage={25}
-        actions={false}
-        title={translate('menu.settings_contacts')}
-        empty={
-          <ListEmpty
-            message="empty.contact"
-            action={
-              canCreate && (
-                <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
-                  {translate('settings.contact.new_title')}
-                </Button>
-              )
-            }
-          />
-        }
-        error={<ListError />}
-      >
-        {phone ? (
+        phone={
           <SimpleList
             primaryText={(r: ContactResponse) => r.value}
             secondaryText={(r: ContactResponse) => `${translate(`settings.contact_types.${r.type}`)}${r.label ? ` · ${r.label}` : ''}`}
             tertiaryText={(r: ContactResponse) => translate(`users.status.${r.status}`)}
             rowClick={(id) => route.path(id)}
           />
-        ) : (
+        }
+        desktop={
           <Datagrid rowClick={(id) => (canEdit ? route.path(id) : false)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <FunctionField source="type" label="settings.fields.type" render={(r: ContactResponse) => translate(`settings.contact_types.${r.type}`)} />
             <TextField source="label" label="settings.fields.label" emptyText="—" />
@@ -95,27 +66,29 @@ export default function ContactList() {
             <FunctionField source="status" label="catalogue.fields.status" render={() => <StatusToggle />} />
             {canDelete && <TrashButton />}
           </Datagrid>
-        )}
-      </List>
-      <RecordFormDrawer
-        resource="contacts"
-        route={route}
-        schemas={{ create: contactSchema, update: updateContactSchema }}
-        titles={{ create: 'settings.contact.new_title', edit: 'settings.contact.edit_title' }}
-        defaultValues={{ type: 'phone' }}
-      >
-        <SelectInput source="type" label="settings.fields.type" choices={TYPE_CHOICES} />
-        <TextInput source="label" label="settings.fields.label" helperText="settings.contact.label_help" fullWidth />
-        <TranslationFields source="label" label="settings.fields.label" />
-        <TextInput source="value" label="settings.fields.value" helperText="settings.contact.value_help" fullWidth />
-        <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
-        <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
-        {!dealer && (
-          <ReferenceInput source="dealer_id" reference="user-options" sort={USER_OPTIONS_SORT} filter={{ user_type: 'dealer' }}>
-            <AutocompleteInput label="settings.fields.dealer" optionText="name" helperText="settings.contact.dealer_help" />
-          </ReferenceInput>
-        )}
-      </RecordFormDrawer>
+        }
+        after={
+          <RecordFormDrawer
+            resource="contacts"
+            route={route}
+            schemas={{ create: contactSchema, update: updateContactSchema }}
+            titles={{ create: 'settings.contact.new_title', edit: 'settings.contact.edit_title' }}
+            defaultValues={{ type: 'phone' }}
+          >
+            <SelectInput source="type" label="settings.fields.type" choices={TYPE_CHOICES} />
+            <TextInput source="label" label="settings.fields.label" helperText="settings.contact.label_help" fullWidth />
+            <TranslationFields source="label" label="settings.fields.label" />
+            <TextInput source="value" label="settings.fields.value" helperText="settings.contact.value_help" fullWidth />
+            <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
+            <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
+            {!dealer && (
+              <ReferenceInput source="dealer_id" reference="user-options" sort={USER_OPTIONS_SORT} filter={{ user_type: 'dealer' }}>
+                <AutocompleteInput label="settings.fields.dealer" optionText="name" helperText="settings.contact.dealer_help" />
+              </ReferenceInput>
+            )}
+          </RecordFormDrawer>
+        }
+      />
     </>
   );
 }

@@ -10,7 +10,7 @@ import { sharedResolver } from '../common/zodForm';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { useConsoleDataProvider } from '../providers/dataProvider';
 import { fieldErrors, serverMessage } from '../providers/errors';
-import { useSession } from '../providers/useSession';
+import { useSignedInUser } from '../auth/identity';
 import { useSettingsGroup } from './useSettingsForm';
 
 /** /settings/mail: the SMTP server (the password is write-only) and a "Send test mail" action. */
@@ -74,7 +74,7 @@ export default function MailSettingsPage() {
 function TestMailCard({ configured }: { configured: boolean }) {
   const translate = useTranslate();
   const notify = useNotify();
-  const [to, setTo] = useState(useSession().user?.email ?? '');
+  const [to, setTo] = useState(useSignedInUser()?.email ?? '');
   const dataProvider = useConsoleDataProvider();
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);

@@ -2,7 +2,6 @@ import {
   AutocompleteInput,
   Datagrid,
   FunctionField,
-  List,
   NumberInput,
   ReferenceInput,
   SearchInput,
@@ -14,14 +13,10 @@ import {
   useTranslate,
 } from 'react-admin';
 import { ImageUploadInput } from '../common/ImageUploadInput';
-import { Button } from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
 import PaymentsIcon from '@mui/icons-material/PaymentsOutlined';
 import { paymentMethodSchema, updatePaymentMethodSchema, PAYMENT_GATEWAYS, PAYMENT_METHOD_TYPES, type PaymentMethodResponse } from '@app/contracts';
-import { PageTitle } from '../common/PageTitle';
-import { useIsPhone } from '../common/useIsPhone';
 import { useRecordRoute } from '../common/useRecordRoute';
-import { useSession } from '../providers/useSession';
+import { useIsDealer } from '../auth/identity';
 import { RecordFormDrawer } from '../resources/RecordFormDrawer';
 import { TranslationFields } from '../common/TranslationFields';
 import { StatusToggle } from '../resources/StatusToggle';
@@ -29,7 +24,7 @@ import { SortArrows } from '../resources/SortArrows';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { Logo, STATUS_CHOICES, keepNewFileOnly } from '../catalogue/parts';
 import { TrashBulkButton, TrashButton } from '../common/DoneToast';
-import { ListEmpty, ListError } from '../common/ListParts';
+import { ResourceListPage } from '../common/ResourceListPage';
 import { USER_OPTIONS_SORT } from '../common/userOptions';
 
 const BASE = '/settings/payment-methods';
@@ -41,8 +36,7 @@ const GATEWAY_CHOICES = PAYMENT_GATEWAYS.map((g) => ({ id: g, name: `settings.pa
 export default function PaymentMethodList() {
   const translate = useTranslate();
   const route = useRecordRoute<PaymentMethodResponse>(BASE, 'payment-methods');
-  const phone = useIsPhone();
-  const dealer = useSession().user?.user_type === 'dealer';
+  const dealer = useIsDealer();
   const { canAccess: canCreate } = useCanAccess({ resource: 'payment-methods', action: 'create' });
   const { canAccess: canEdit } = useCanAccess({ resource: 'payment-methods', action: 'edit' });
   const { canAccess: canDelete } = useCanAccess({ resource: 'payment-methods', action: 'delete' });
@@ -55,38 +49,14 @@ export default function PaymentMethodList() {
   return (
     <>
       <Breadcrumbs items={[{ label: 'menu.settings', to: '/settings' }, { label: 'menu.settings_payment_methods' }]} />
-      <PageTitle
-        title={translate('menu.settings_payment_methods')}
-        actions={
-          canCreate && (
-            <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
-              {translate('settings.payment_method.new_title')}
-            </Button>
-          )
-        }
-      />
-      <List
+      <ResourceListPage
         resource="payment-methods"
+        title={translate('menu.settings_payment_methods')}
+        create={canCreate && { label: 'settings.payment_method.new_title', onClick: route.openCreate }}
+        empty="empty.payment_method"
         filters={filters}
         sort={{ field: 'sort_order', order: 'ASC' }}
-        perPage={25}
-        actions={false}
-        title={translate('menu.settings_payment_methods')}
-        empty={
-          <ListEmpty
-            message="empty.payment_method"
-            action={
-              canCreate && (
-                <Button variant="contained" startIcon={<AddIcon />} onClick={route.openCreate}>
-                  {translate('settings.payment_method.new_title')}
-                </Button>
-              )
-            }
-          />
-        }
-        error={<ListError />}
-      >
-        {phone ? (
+        phone={
           <SimpleList
             primaryText={(r: PaymentMethodResponse) => r.name}
             secondaryText={(r: PaymentMethodResponse) =>
@@ -96,7 +66,8 @@ export default function PaymentMethodList() {
             leftAvatar={(r: PaymentMethodResponse) => <Logo src={r.logo} icon={PaymentsIcon} />}
             rowClick={(id) => route.path(id)}
           />
-        ) : (
+        }
+        desktop={
           <Datagrid rowClick={(id) => (canEdit ? route.path(id) : false)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <FunctionField label="catalogue.fields.logo" render={(r: PaymentMethodResponse) => <Logo src={r.logo} icon={PaymentsIcon} />} />
             <TextField source="name" label="catalogue.fields.name" />
@@ -116,38 +87,40 @@ export default function PaymentMethodList() {
             <FunctionField source="status" label="catalogue.fields.status" render={() => <StatusToggle />} />
             {canDelete && <TrashButton />}
           </Datagrid>
-        )}
-      </List>
-      <RecordFormDrawer
-        resource="payment-methods"
-        route={route}
-        schemas={{ create: paymentMethodSchema, update: updatePaymentMethodSchema }}
-        titles={{ create: 'settings.payment_method.new_title', edit: 'settings.payment_method.edit_title' }}
-        transform={keepNewFileOnly('logo')}
-      >
-        <TextInput source="name" label="catalogue.fields.name" fullWidth />
-        <TranslationFields source="name" label="catalogue.fields.name" />
-        <SelectInput source="type" label="settings.fields.type" choices={PAYMENT_TYPE_CHOICES} />
-        <SelectInput source="gateway" label="settings.fields.gateway" choices={GATEWAY_CHOICES} helperText="settings.payment_method.gateway_help" />
-        <TextInput source="account_number" label="settings.fields.account_number" helperText="settings.payment_method.account_help" />
-        <TextInput
-          source="instructions"
-          label="settings.fields.instructions"
-          helperText="settings.payment_method.instructions_help"
-          fullWidth
-          multiline
-          minRows={2}
-        />
-        <TranslationFields source="instructions" label="settings.fields.instructions" multiline />
-        <ImageUploadInput source="logo" label="catalogue.fields.logo" />
-        <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
-        <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
-        {!dealer && (
-          <ReferenceInput source="dealer_id" reference="user-options" sort={USER_OPTIONS_SORT} filter={{ user_type: 'dealer' }}>
-            <AutocompleteInput label="settings.fields.dealer" optionText="name" helperText="settings.payment_method.dealer_help" />
-          </ReferenceInput>
-        )}
-      </RecordFormDrawer>
+        }
+        after={
+          <RecordFormDrawer
+            resource="payment-methods"
+            route={route}
+            schemas={{ create: paymentMethodSchema, update: updatePaymentMethodSchema }}
+            titles={{ create: 'settings.payment_method.new_title', edit: 'settings.payment_method.edit_title' }}
+            transform={keepNewFileOnly('logo')}
+          >
+            <TextInput source="name" label="catalogue.fields.name" fullWidth />
+            <TranslationFields source="name" label="catalogue.fields.name" />
+            <SelectInput source="type" label="settings.fields.type" choices={PAYMENT_TYPE_CHOICES} />
+            <SelectInput source="gateway" label="settings.fields.gateway" choices={GATEWAY_CHOICES} helperText="settings.payment_method.gateway_help" />
+            <TextInput source="account_number" label="settings.fields.account_number" helperText="settings.payment_method.account_help" />
+            <TextInput
+              source="instructions"
+              label="settings.fields.instructions"
+              helperText="settings.payment_method.instructions_help"
+              fullWidth
+              multiline
+              minRows={2}
+            />
+            <TranslationFields source="instructions" label="settings.fields.instructions" multiline />
+            <ImageUploadInput source="logo" label="catalogue.fields.logo" />
+            <NumberInput source="sort_order" label="catalogue.fields.sort_order" min={0} />
+            <SelectInput source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} defaultValue="active" />
+            {!dealer && (
+              <ReferenceInput source="dealer_id" reference="user-options" sort={USER_OPTIONS_SORT} filter={{ user_type: 'dealer' }}>
+                <AutocompleteInput label="settings.fields.dealer" optionText="name" helperText="settings.payment_method.dealer_help" />
+              </ReferenceInput>
+            )}
+          </RecordFormDrawer>
+        }
+      />
     </>
   );
 }

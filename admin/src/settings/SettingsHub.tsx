@@ -10,8 +10,8 @@ import ContactsIcon from '@mui/icons-material/ContactPhoneOutlined';
 import SavingsIcon from '@mui/icons-material/SavingsOutlined';
 import type { ComponentType } from 'react';
 import { PageTitle } from '../common/PageTitle';
-import { useSession } from '../providers/useSession';
-import { userPermissions, hasPermission } from '../permissions/permissions';
+import { useUserPermissions } from '../auth/identity';
+import { hasPermission } from '../permissions/permissions';
 
 /** The /settings children of docs/product.md section 2, each with the permission that opens it. */
 export const SETTINGS_PAGES: { path: string; label: string; help: string; permission: string; icon: ComponentType }[] = [
@@ -33,7 +33,7 @@ export const SETTINGS_PAGES: { path: string; label: string; help: string; permis
 /** /settings: a card per settings page the user may open. */
 export default function SettingsHub() {
   const translate = useTranslate();
-  const perms = userPermissions(useSession().user);
+  const perms = useUserPermissions();
   const pages = SETTINGS_PAGES.filter((p) => hasPermission(perms, p.permission));
   return (
     <>

@@ -3,7 +3,10 @@ import { render } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { AdminContext, memoryStore, Notification, type AuthProvider } from 'react-admin';
 import { dataProvider } from '../providers/dataProvider';
-import { startSession } from '../providers/session';
+import { QueryClient } from '@tanstack/react-query';
+import { getStoredUser, startSession } from '../providers/session';
+import { identityOf } from '../providers/authProvider';
+import { followSession } from '../auth/sessionQueries';
 import { canAccessLocally } from '../permissions/permissions';
 import { testI18nProvider } from './i18n';
 
@@ -15,8 +18,8 @@ function ShowLocation() {
 
 /**
  * A screen at `url` (matched by `path`) against the console's real dataProvider (fetch mocked with
- * serveRoutes), signed in as a user of `userType` holding `permissions`: both the session (what
- * useSession reads) and react-admin's authProvider answer them.
+ * serveRoutes), signed in as a user of `userType` holding `permissions`: the session and react-admin's
+ * authProvider answer them, its identity and permissions already in the query cache as in the console.
  */
 export async function renderScreen(
   element: ReactElement,
@@ -29,12 +32,15 @@ export async function renderScreen(
     checkAuth: async () => undefined,
     checkError: async () => undefined,
     getPermissions: async () => permissions,
+    getIdentity: async () => identityOf(getStoredUser()!),
     canAccess: async ({ action, resource }) => canAccessLocally(permissions, { action, resource }),
   };
   const i18nProvider = await testI18nProvider(lng);
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  followSession(queryClient);
   return render(
     <MemoryRouter initialEntries={[url]}>
-      <AdminContext dataProvider={dataProvider} authProvider={authProvider} i18nProvider={i18nProvider} store={memoryStore()}>
+      <AdminContext dataProvider={dataProvider} authProvider={authProvider} i18nProvider={i18nProvider} store={memoryStore()} queryClient={queryClient}>
         <Routes>
           <Route path={path} element={element} />
           <Route path="*" element={<ShowLocation />} />

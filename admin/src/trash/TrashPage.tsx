@@ -1,23 +1,34 @@
 import { LinkBase as RouterLink, Datagrid, FunctionField, List, SearchInput, SimpleList, TextField, useTranslate } from 'react-admin';
 import { Tab, Tabs } from '@mui/material';
+import { Navigate } from 'react-router';
 import { PageTitle } from '../common/PageTitle';
 import { LocaleDateField } from '../common/LocaleDateField';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useIsPhone } from '../common/useIsPhone';
 import { resourceDef, TRASH_TABS } from '../resources/registry';
 import { TrashBulkActions, TrashRowActions } from './TrashActions';
+import { useUserPermissions } from '../auth/identity';
+import { hasAnyPermission } from '../permissions/permissions';
 
-/** /trash and /trash/{resource}: soft-deleted records with restore and force delete, one tab per resource with a trash. */
-export default function TrashPage({ resource }: { resource: string }) {
+/**
+ * /trash and /trash/{resource}: soft-deleted records with restore and force delete, one tab per
+ * resource with a trash that the user may read (/trash opens the first of them; the page guard has
+ * checked the tab asked for).
+ */
+export default function TrashPage({ resource: asked }: { resource?: string }) {
   const translate = useTranslate();
   const phone = useIsPhone();
   const fmt = useCompanyFormat();
-  const name = resourceDef(resource)?.recordRepresentation ?? 'name';
+  const permissions = useUserPermissions();
+  const tabs = TRASH_TABS.filter((tab) => hasAnyPermission([...permissions], tab.readWith));
+  const resource = asked ?? tabs[0]?.resource;
+  const name = resourceDef(resource ?? '')?.recordRepresentation ?? 'name';
+  if (!resource) return <Navigate to="/unauthorized" replace />;
   return (
     <>
       <PageTitle title={translate('menu.trash')} />
       <Tabs value={resource} sx={{ mb: 2 }} aria-label={translate('menu.trash')} variant="scrollable">
-        {TRASH_TABS.map((tab) => (
+        {tabs.map((tab) => (
           <Tab key={tab.resource} value={tab.resource} label={translate(tab.label)} component={RouterLink} to={tab.path} />
         ))}
       </Tabs>

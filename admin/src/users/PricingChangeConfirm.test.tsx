@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { AdminContext, memoryStore, testDataProvider } from 'react-admin';
+import { AdminContext, ResourceContextProvider, memoryStore, testDataProvider } from 'react-admin';
 import { UserFormDrawer } from './UserFormDrawer';
 import { DealerDeleteQuestion } from './UserTrashButton';
 import { testI18nProvider } from '../test/i18n';
@@ -81,12 +81,17 @@ describe("a dealer's pricing model and its wallet", () => {
         i18nProvider={await testI18nProvider()}
         store={memoryStore()}
       >
-        <DealerDeleteQuestion dealer={dealer as never} />
+        <ResourceContextProvider value="dealers">
+          <DealerDeleteQuestion dealer={dealer as never} />
+        </ResourceContextProvider>
       </AdminContext>,
     );
     expect((await screen.findByTestId('dealer-balance-warning')).textContent?.replace(/[\u2066\u2069]/g, '')).toBe(
       'The wallet of Hodan Shop holds 12.50 USD. The money stays in the wallet while the dealer is in the trash, and the dealer cannot sell or use it.',
     );
     expect(getList.mock.calls[0]).toMatchObject(['wallets', { filter: { q: 'HODAN' } }]);
+    // The question names the kind of record: no raw {{name}} placeholder.
+    expect(screen.getByText('Are you sure you want to delete this dealer?')).toBeTruthy();
+    expect(document.body.textContent).not.toContain('{{');
   });
 });

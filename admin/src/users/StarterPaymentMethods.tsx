@@ -2,7 +2,7 @@ import { useFormContext, useFormState } from 'react-hook-form';
 import { useGetList, useTranslate } from 'react-admin';
 import { Alert, Box, Checkbox, FormControlLabel, FormHelperText, Stack, TextField, Typography } from '@mui/material';
 import { hasPermission } from '../permissions/permissions';
-import { useSession } from '../providers/useSession';
+import { useUserPermissions } from '../auth/identity';
 
 /** The form value: a company method's id → this dealer's own number for it ('' until typed). */
 export type StarterPaymentMethodsValue = Record<string, string>;
@@ -21,7 +21,7 @@ interface CompanyMethod {
  */
 export function StarterPaymentMethods({ pricingModel }: { pricingModel: 'cost' | 'profit' }) {
   const translate = useTranslate();
-  const { permissions } = useSession();
+  const permissions = useUserPermissions();
   const canRead = hasPermission(permissions, 'view payment methods');
   const { data: methods = [] } = useGetList<CompanyMethod>(
     'payment-methods',

@@ -3,7 +3,7 @@ import { Confirm, useNotify, useRefresh, useTranslate } from 'react-admin';
 import { Button, Chip, Stack, Typography } from '@mui/material';
 import LockResetIcon from '@mui/icons-material/LockReset';
 import { useConsoleDataProvider } from '../providers/dataProvider';
-import { useSession } from '../providers/useSession';
+import { useSignedInUser, useUserPermissions } from '../auth/identity';
 import { hasPermission } from '../permissions/permissions';
 import { serverMessage } from '../providers/errors';
 import type { UserRecord } from './types';
@@ -25,7 +25,8 @@ export function TwoFactorResetButton({ user }: { user: UserRecord }) {
   const notify = useNotify();
   const refresh = useRefresh();
   const dataProvider = useConsoleDataProvider();
-  const { user: me, permissions } = useSession();
+  const me = useSignedInUser();
+  const permissions = useUserPermissions();
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState(false);
   if (!user.two_factor_enabled || !hasPermission(permissions, 'reset two-factor') || me?.id === user.id) return null;

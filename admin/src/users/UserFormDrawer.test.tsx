@@ -4,6 +4,8 @@ import { AdminContext, memoryStore, testDataProvider } from 'react-admin';
 import { UserFormDrawer } from './UserFormDrawer';
 import { testI18nProvider } from '../test/i18n';
 import { clearSession, startSession } from '../providers/session';
+// The console's own: it answers permissions and identity from the session the tests start.
+import { authProvider } from '../providers/authProvider';
 
 async function renderForm(
   userType: 'admin' | 'dealer',
@@ -13,7 +15,7 @@ async function renderForm(
   const i18nProvider = await testI18nProvider(lng);
   startSession('t', { id: 1, name: 'A', email: 'a@x.so', permissions: [{ name: 'create users' }] }, false);
   return render(
-    <AdminContext dataProvider={dataProvider} i18nProvider={i18nProvider} store={memoryStore()}>
+    <AdminContext authProvider={authProvider} dataProvider={dataProvider} i18nProvider={i18nProvider} store={memoryStore()}>
       <UserFormDrawer open userType={userType} record={null} onClose={() => undefined} />
     </AdminContext>,
   );
@@ -105,6 +107,7 @@ describe('user slide-over form', () => {
     startSession('t', { id: 1, name: 'A', email: 'a@x.so', permissions: [{ name: 'update users' }] }, false);
     render(
       <AdminContext
+        authProvider={authProvider}
         dataProvider={testDataProvider({ update, getOne: async () => ({ data: record }) as never, getList: async () => ({ data: [], total: 0 }) as never })}
         i18nProvider={i18nProvider}
         store={memoryStore()}
@@ -149,7 +152,7 @@ describe('user slide-over form', () => {
     const i18nProvider = await testI18nProvider();
     startSession('t', { id: 1, name: 'A', email: 'a@x.so', permissions: [{ name: 'create users' }, { name: 'view payment methods' }] }, false);
     const { container } = render(
-      <AdminContext dataProvider={testDataProvider({ create, getList })} i18nProvider={i18nProvider} store={memoryStore()}>
+      <AdminContext authProvider={authProvider} dataProvider={testDataProvider({ create, getList })} i18nProvider={i18nProvider} store={memoryStore()}>
         <UserFormDrawer open userType="dealer" record={null} onClose={() => undefined} />
       </AdminContext>,
     );
@@ -175,6 +178,7 @@ describe('user slide-over form', () => {
     startSession('t', { id: 1, name: 'A', email: 'a@x.so', permissions: [{ name: 'create users' }, { name: 'view payment methods' }] }, false);
     render(
       <AdminContext
+        authProvider={authProvider}
         dataProvider={testDataProvider({ getList: async () => ({ data: [{ id: 3, h_id: 'm3', name: 'EVC Plus', type: 'evc_plus' }], total: 1 }) as never })}
         i18nProvider={i18nProvider}
         store={memoryStore()}

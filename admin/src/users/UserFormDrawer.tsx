@@ -23,7 +23,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import KeyIcon from '@mui/icons-material/Key';
 import { createUserSchema, updateUserSchema, PRICING_MODELS, STATUSES } from '@app/contracts';
 import type { ConsoleDataProvider } from '../providers/dataProvider';
-import { sharedResolver } from '../common/zodForm';
+import { schemaResolver } from '../common/schemaResolver';
 import { ErrorBanner, SaveCancelButtons } from '../common/FormParts';
 import { generatePassword } from './password';
 import { splitServerErrors } from './serverErrors';
@@ -150,7 +150,8 @@ export function UserFormDrawer({ open, userType, record, onClose }: { open: bool
   }, [open, record]);
 
   const resolver = useMemo(() => {
-    const shared = sharedResolver<UserFormValues>(isEdit ? updateUserSchema : createUserSchema);
+    // Whole paths: the translations' and starter payment methods' inputs sit below the top level.
+    const shared = schemaResolver<UserFormValues>(isEdit ? updateUserSchema : createUserSchema, undefined, undefined, { nested: true });
     // A new dealer needs a logo: said on Save with the other messages, before any call.
     return (async (values, context, options) => {
       const result = await shared(values, context, options);

@@ -1,23 +1,20 @@
 import {
   BulkUpdateButton,
   Datagrid,
+  Empty,
   FunctionField,
-  List,
   SearchInput,
   SelectInput,
   TextField,
-  TopToolbar,
   FilterButton,
   SimpleList,
   ReferenceInput,
   useTranslate,
   useCanAccess,
 } from 'react-admin';
-import { Avatar, Button, Chip, Stack, Typography, useMediaQuery, type Theme } from '@mui/material';
-import AddIcon from '@mui/icons-material/Add';
+import { Avatar, Chip, Stack, Typography, useMediaQuery, type Theme } from '@mui/material';
 import CheckCircleIcon from '@mui/icons-material/CheckCircleOutlined';
 import BlockIcon from '@mui/icons-material/Block';
-import { PageTitle } from '../common/PageTitle';
 import { Ltr } from '../common/Ltr';
 import { LocaleDateField } from '../common/LocaleDateField';
 import { resolveImage } from '../common/image';
@@ -28,6 +25,7 @@ import type { UserRecord, UserType } from './types';
 import { TrashBulkButton } from '../common/DoneToast';
 import { UserTrashButton } from './UserTrashButton';
 import { TwoFactorChip, TwoFactorResetButton } from './TwoFactorReset';
+import { ResourceListPage } from '../common/ResourceListPage';
 
 const statusChoices = [
   { id: 'active', name: 'users.status.active' },
@@ -78,103 +76,87 @@ export default function UserList({ userType }: { userType: Exclude<UserType, 'us
   ];
 
   return (
-    <>
-      <PageTitle
-        title={title}
-        actions={
-          canCreate && (
-            <Button variant="contained" startIcon={<AddIcon />} onClick={drawer.openCreate}>
-              {translate(`users.new_title.${userType}`)}
-            </Button>
-          )
-        }
-      />
-      <List
-        resource="users"
-        storeKey={`users.${userType}`}
-        filter={{ user_type: userType }}
-        filters={filters}
-        sort={{ field: 'created_at', order: 'DESC' }}
-        perPage={10}
-        title={title}
-        actions={
-          <TopToolbar>
-            <FilterButton />
-          </TopToolbar>
-        }
-      >
-        {phone ? (
-          <SimpleList
-            primaryText={(r: UserRecord) => r.name}
-            secondaryText={(r: UserRecord) => r.email}
-            tertiaryText={(r: UserRecord) => translate(`users.status.${r.status}`)}
-            leftAvatar={(r: UserRecord) => <Avatar src={resolveImage(dealer ? (r.dealer_details?.logo_path ?? r.profile_image) : r.profile_image)} alt="" />}
-            rowClick={(id) => (canEdit ? drawer.path(id) : false)}
+    <ResourceListPage
+      resource="users"
+      storeKey={`users.${userType}`}
+      filter={{ user_type: userType }}
+      title={title}
+      create={canCreate && { label: `users.new_title.${userType}`, onClick: drawer.openCreate }}
+      // react-admin's own empty page: this list has never had a sentence of its own.
+      empty={<Empty />}
+      filters={filters}
+      // The status and role filters are picked from the Filter button on a desktop too (phones get theirs from the page).
+      actions={!phone && <FilterButton />}
+      sort={{ field: 'created_at', order: 'DESC' }}
+      perPage={10}
+      phone={
+        <SimpleList
+          primaryText={(r: UserRecord) => r.name}
+          secondaryText={(r: UserRecord) => r.email}
+          tertiaryText={(r: UserRecord) => translate(`users.status.${r.status}`)}
+          leftAvatar={(r: UserRecord) => <Avatar src={resolveImage(dealer ? (r.dealer_details?.logo_path ?? r.profile_image) : r.profile_image)} alt="" />}
+          rowClick={(id) => (canEdit ? drawer.path(id) : false)}
+        />
+      }
+      desktop={
+        <Datagrid bulkActionButtons={<BulkActions />} rowClick={(id) => (canEdit ? drawer.path(id) : false)}>
+          <FunctionField
+            source="name"
+            label="users.fields.name"
+            render={(r: UserRecord) => (
+              <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+                <Avatar src={resolveImage(dealer ? (r.dealer_details?.logo_path ?? r.profile_image) : r.profile_image)} alt="" sx={{ width: 32, height: 32 }} />
+                <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                  {r.name}
+                </Typography>
+              </Stack>
+            )}
           />
-        ) : (
-          <Datagrid bulkActionButtons={<BulkActions />} rowClick={(id) => (canEdit ? drawer.path(id) : false)}>
+          <TextField source="email" label="users.fields.email" />
+          {/* Phone numbers read left to right in Arabic too ("+252..." not "252...+"). */}
+          <FunctionField
+            source="phone"
+            label="users.fields.phone"
+            render={(record: { phone?: string | null }) => (record.phone ? <Ltr>{record.phone}</Ltr> : '—')}
+          />
+          {dealer && (
             <FunctionField
-              source="name"
-              label="users.fields.name"
-              render={(r: UserRecord) => (
-                <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
-                  <Avatar
-                    src={resolveImage(dealer ? (r.dealer_details?.logo_path ?? r.profile_image) : r.profile_image)}
-                    alt=""
-                    sx={{ width: 32, height: 32 }}
-                  />
-                  <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                    {r.name}
-                  </Typography>
-                </Stack>
-              )}
+              source="dealer_code"
+              label="users.fields.dealer_code"
+              render={(r: { dealer_code?: string | null }) => (r.dealer_code ? <Ltr>{r.dealer_code}</Ltr> : '—')}
             />
-            <TextField source="email" label="users.fields.email" />
-            {/* Phone numbers read left to right in Arabic too ("+252..." not "252...+"). */}
+          )}
+          {dealer && <TextField source="dealer_details.company_name" label="users.fields.company_name" sortable={false} emptyText="—" />}
+          {dealer && (
             <FunctionField
-              source="phone"
-              label="users.fields.phone"
-              render={(record: { phone?: string | null }) => (record.phone ? <Ltr>{record.phone}</Ltr> : '—')}
-            />
-            {dealer && (
-              <FunctionField
-                source="dealer_code"
-                label="users.fields.dealer_code"
-                render={(r: { dealer_code?: string | null }) => (r.dealer_code ? <Ltr>{r.dealer_code}</Ltr> : '—')}
-              />
-            )}
-            {dealer && <TextField source="dealer_details.company_name" label="users.fields.company_name" sortable={false} emptyText="—" />}
-            {dealer && (
-              <FunctionField
-                label="users.fields.pricing_model"
-                sortable={false}
-                render={(r: UserRecord) => (r.dealer_details?.pricing_model ? translate(`users.pricing.${r.dealer_details.pricing_model}`) : '—')}
-              />
-            )}
-            {!dealer && <FunctionField label="users.fields.role" sortable={false} render={(r: UserRecord) => r.roles?.map((x) => x.name).join(', ') || '—'} />}
-            <FunctionField
-              source="status"
-              label="users.fields.status"
-              render={(r: UserRecord) => (
-                <Chip size="small" color={r.status === 'active' ? 'success' : 'default'} label={translate(`users.status.${r.status}`)} />
-              )}
-            />
-            <FunctionField
-              label="two_factor.column"
+              label="users.fields.pricing_model"
               sortable={false}
-              render={(r: UserRecord) => (
-                <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                  <TwoFactorChip user={r} />
-                  <TwoFactorResetButton user={r} />
-                </Stack>
-              )}
+              render={(r: UserRecord) => (r.dealer_details?.pricing_model ? translate(`users.pricing.${r.dealer_details.pricing_model}`) : '—')}
             />
-            {(wide || !dealer) && <LocaleDateField source="created_at" label="users.fields.created_at" />}
-            {canDelete && <UserTrashButton />}
-          </Datagrid>
-        )}
-      </List>
-      <UserFormDrawer open={drawer.open} userType={userType} record={drawer.record} onClose={drawer.close} />
-    </>
+          )}
+          {!dealer && <FunctionField label="users.fields.role" sortable={false} render={(r: UserRecord) => r.roles?.map((x) => x.name).join(', ') || '—'} />}
+          <FunctionField
+            source="status"
+            label="users.fields.status"
+            render={(r: UserRecord) => (
+              <Chip size="small" color={r.status === 'active' ? 'success' : 'default'} label={translate(`users.status.${r.status}`)} />
+            )}
+          />
+          <FunctionField
+            label="two_factor.column"
+            sortable={false}
+            render={(r: UserRecord) => (
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+                <TwoFactorChip user={r} />
+                <TwoFactorResetButton user={r} />
+              </Stack>
+            )}
+          />
+          {(wide || !dealer) && <LocaleDateField source="created_at" label="users.fields.created_at" />}
+          {canDelete && <UserTrashButton />}
+        </Datagrid>
+      }
+      after={<UserFormDrawer open={drawer.open} userType={userType} record={drawer.record} onClose={drawer.close} />}
+    />
   );
 }

@@ -1,4 +1,4 @@
-import { DeleteButton, useGetList, usePermissions, useRecordContext, useResourceContext, useTranslate } from 'react-admin';
+import { DeleteButton, useGetList, useGetResourceLabel, usePermissions, useRecordContext, useResourceContext, useTranslate } from 'react-admin';
 import { Alert, Box, DialogContentText } from '@mui/material';
 import type { WalletResponse } from '@app/contracts';
 import { useDoneToast } from '../common/DoneToast';
@@ -26,10 +26,13 @@ export function UserTrashButton() {
 /** The question's text for a dealer: the usual one, then its balance when the wallet holds money. */
 export function DealerDeleteQuestion({ dealer }: { dealer: UserRecord }) {
   const translate = useTranslate();
+  const resourceLabel = useGetResourceLabel();
+  const resource = useResourceContext() ?? 'dealers';
   const balance = useDealerBalance(dealer);
   return (
     <Box>
-      <DialogContentText>{translate('ra.message.delete_content')}</DialogContentText>
+      {/* The usual question, naming the kind of record as react-admin's own does. */}
+      <DialogContentText>{translate('ra.message.delete_content', { name: resourceLabel(resource, 1).toLocaleLowerCase(), smart_count: 1 })}</DialogContentText>
       {balance && (
         <Alert severity="warning" sx={{ mt: 2 }} data-testid="dealer-balance-warning">
           {translate('users.delete_dealer_balance', { name: dealer.name, balance: `\u2066${balance}\u2069` })}

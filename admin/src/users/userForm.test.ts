@@ -6,12 +6,12 @@ import { pickableRoles } from './RolePicker';
 import { createUserSchema } from '@app/contracts';
 import { roleSchema } from '@app/contracts';
 import { lockSchema } from '@app/contracts';
-import { sharedResolver } from '../common/zodForm';
+import { schemaResolver } from '../common/schemaResolver';
 import { testI18nProvider } from '../test/i18n';
 
-async function messages(schema: Parameters<typeof sharedResolver>[0], values: Record<string, unknown>) {
+async function messages(schema: Parameters<typeof schemaResolver>[0], values: Record<string, unknown>) {
   const i18n = await testI18nProvider('en');
-  const result = await sharedResolver(schema)(values, undefined, { fields: {}, shouldUseNativeValidation: false });
+  const result = await schemaResolver(schema, undefined, undefined, { nested: true })(values, undefined, { fields: {}, shouldUseNativeValidation: false });
   return Object.fromEntries(Object.entries(result.errors).map(([k, v]) => [k, i18n.translate(String((v as { message: string }).message))]));
 }
 

@@ -1,7 +1,10 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useNotify, useTranslate } from 'react-admin';
+import { useRef, useState, type ReactNode } from 'react';
+import { Form, useNotify, useTranslate } from 'react-admin';
+import { useFormState, type FieldValues } from 'react-hook-form';
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
+import type { z } from 'zod';
 import { fieldErrors, serverMessage } from '../providers/errors';
+import { schemaResolver, typedText } from '../common/schemaResolver';
 import type { Said } from '../providers/dataProvider';
 
 /**
@@ -15,26 +18,37 @@ export function newIdempotencyKey(): string {
   return `console-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
+const NO_MESSAGES: Record<string, string> = {};
+
 /**
- * A dialog that sends one money action (top-up, adjustment, top-up request, rejection, alert
- * threshold, a payment paid back by hand) and shows the API's field errors, whole, on its fields. `children` renders the
- * inputs from the current values; a field error for a field the dialog does not have (or an
- * error with no field) shows above them.
+ * A dialog that sends one money action (top-up, adjustment, top-up request, payout request,
+ * rejection, alert threshold, a payment paid back by hand, a daily-close difference): a react-admin
+ * form checked by the API's own zod schema before anything is sent, whose inputs (react-admin's,
+ * as children) show the schema's and the API's field errors, whole. An error for a field the dialog
+ * does not have (or an error with no field) shows above them.
  */
-export function MoneyDialog<T extends Record<string, unknown>>({
+export function MoneyDialog<T extends FieldValues>({
   open,
   title,
+  schema,
+  toInput = (v) => v,
+  messages = NO_MESSAGES,
   send,
   initial,
   submitLabel,
   onClose,
   onDone,
-  validate,
   warning,
   children,
 }: {
   open: boolean;
   title: string;
+  /** The API's schema for this action (contracts). */
+  schema: z.ZodType;
+  /** What the schema is asked about (default: the values as typed). */
+  toInput?: (values: T) => unknown;
+  /** This dialog's own words (translation keys) for a field the schema refuses, where the schema's are too general. */
+  messages?: Record<string, string>;
   /**
    * The dataProvider call that sends it; `idempotencyKey` is made once per opening (the top-up and
    * the adjustment send it as their Idempotency-Key).
@@ -44,67 +58,59 @@ export function MoneyDialog<T extends Record<string, unknown>>({
   submitLabel: string;
   onClose: () => void;
   onDone: (data: unknown) => void;
-  /** Messages per field found before anything is sent (a required note left empty); none: it is sent. */
-  validate?: (values: T) => Record<string, string>;
   /**
    * A 200 that did not do what was asked (a re-ask whose vendor still differs): the text to warn
    * with instead of a success (the server's message first); undefined: a success.
    */
   warning?: (data: unknown, message: string | undefined) => string | undefined;
-  children: (values: T, set: (patch: Partial<T>) => void, errors: Record<string, string>) => ReactNode;
+  /** The dialog's inputs (react-admin inputs whose `source` is a key of `initial`) and its words. */
+  children: ReactNode;
 }) {
   const translate = useTranslate();
   const notify = useNotify();
-  const [values, setValues] = useState<T>(initial);
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [general, setGeneral] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const sending = useRef(false);
-  // One key per opening: a new one each time the dialog opens, the same for every try within it.
-  const key = useRef<string>(newIdempotencyKey());
-  const wasOpen = useRef(open);
-  useEffect(() => {
-    if (open && !wasOpen.current) {
-      key.current = newIdempotencyKey();
-      setValues(initial);
-      setErrors({});
+  // One key per opening: a new one each time the dialog opens, the same for every try within it;
+  // the form starts again from `initial` too.
+  const [key, setKey] = useState(newIdempotencyKey);
+  const [opening, setOpening] = useState(0);
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (open) {
+      setKey(newIdempotencyKey());
+      setOpening((n) => n + 1);
       setGeneral(null);
     }
-    wasOpen.current = open;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open]);
+  }
 
-  const submit = async () => {
+  const known = Object.keys(initial);
+  const submit = async (values: FieldValues): Promise<Record<string, string> | undefined> => {
     // A second click while the first is on its way sends nothing (and would carry the same key).
-    if (sending.current) return;
-    const found = validate?.(values) ?? {};
-    if (Object.keys(found).length) {
-      setErrors(found);
-      setGeneral(null);
-      return;
-    }
+    if (sending.current) return undefined;
     sending.current = true;
     setBusy(true);
-    setErrors({});
     setGeneral(null);
     try {
-      const res = await send(values, key.current);
+      // react-admin's inputs turn an emptied field into null: the action gets the text typed ('').
+      const res = await send(typedText(values, initial) as T, key);
       // A replay (the same key again: a double click, a retry after a lost answer) answers the first
       // result: a success, said to be one.
       const replayed = !!(res.data as { replayed?: boolean } | undefined)?.replayed;
       const warned = warning?.(res.data, res.message);
       if (warned) notify(warned, { type: 'warning' });
       else notify(replayed ? `${res.message ?? ''} ${translate('wallets.replayed')}`.trim() : (res.message ?? 'ra.notification.updated'), { type: 'success' });
-      setValues(initial);
       onDone(res.data);
+      return undefined;
     } catch (e) {
       const fields = fieldErrors(e);
-      const known = Object.keys(initial);
-      setErrors(Object.fromEntries(Object.entries(fields).filter(([k]) => known.includes(k))));
       const others = Object.entries(fields)
         .filter(([k]) => !known.includes(k))
         .map(([, m]) => m);
       setGeneral(others.length ? others.join(' ') : Object.keys(fields).length ? null : serverMessage(e));
+      // react-admin's Form puts these on their inputs (server-side validation).
+      return Object.fromEntries(Object.entries(fields).filter(([k]) => known.includes(k)));
     } finally {
       sending.current = false;
       setBusy(false);
@@ -113,24 +119,51 @@ export function MoneyDialog<T extends Record<string, unknown>>({
   return (
     <Dialog open={open} onClose={() => !busy && onClose()} fullWidth maxWidth="xs" aria-labelledby="money-dialog-title">
       <DialogTitle id="money-dialog-title">{title}</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          {general && (
-            <Alert severity="error" role="alert">
-              {general}
-            </Alert>
-          )}
-          {children(values, (patch) => setValues((v) => ({ ...v, ...patch })), errors)}
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} disabled={busy}>
-          {translate('common.cancel')}
-        </Button>
-        <Button variant="contained" onClick={submit} disabled={busy}>
-          {submitLabel}
-        </Button>
-      </DialogActions>
+      {/* The refusals show on their fields: no "the form is not valid" toast on top (it would hold back the success's). */}
+      <Form
+        key={opening}
+        defaultValues={initial}
+        resolver={schemaResolver<T>(schema, toInput, messages) as never}
+        onSubmit={submit}
+        noValidate
+        disableInvalidFormNotification
+      >
+        <DialogContent sx={{ pt: 0 }}>
+          <Stack spacing={1} sx={{ pt: 1 }}>
+            {general && (
+              <Alert severity="error" role="alert">
+                {general}
+              </Alert>
+            )}
+            <UnplacedErrors known={known} />
+            {children}
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={busy}>
+            {translate('common.cancel')}
+          </Button>
+          <Button type="submit" variant="contained" disabled={busy}>
+            {submitLabel}
+          </Button>
+        </DialogActions>
+      </Form>
     </Dialog>
+  );
+}
+
+/** The schema's findings about no input of the dialog (a rule over the whole form), in the reader's words. */
+function UnplacedErrors({ known }: { known: string[] }) {
+  const translate = useTranslate();
+  const { errors } = useFormState();
+  const messages = Object.entries(errors)
+    .filter(([name]) => !known.includes(name))
+    .map(([, e]) => (typeof e?.message === 'string' ? translate(e.message, { _: e.message }) : null))
+    .filter(Boolean);
+  if (!messages.length) return null;
+  return (
+    <Alert severity="error" role="alert">
+      {messages.join(' ')}
+    </Alert>
   );
 }

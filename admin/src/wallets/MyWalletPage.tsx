@@ -1,37 +1,22 @@
 import { useState } from 'react';
-import { useTranslate, useGetList } from 'react-admin';
-import {
-  Alert,
-  Button,
-  Card,
-  CardContent,
-  CardHeader,
-  Chip,
-  Grid,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { TextInput, useGetList, useInput, useTranslate } from 'react-admin';
+import { Alert, Button, Card, CardContent, CardHeader, Chip, Grid, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { Link, useSearchParams } from 'react-router';
-import type { TopUpRequestResponse } from '@app/contracts';
+import { payoutRequestSchema, topUpRequestSchema, type TopUpRequestResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
 import { Ltr, useLtr } from '../common/Ltr';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { FullPageLoader } from '../common/FullPageLoader';
 import { serverMessage } from '../providers/errors';
 import { MoneyDialog } from './MoneyDialog';
+import { decimal } from './WalletDialogs';
 import { Chart } from '../charts/Chart';
 import { TransactionRows } from './WalletTransactionList';
 import { LowBalanceAlertForm } from './LowBalanceAlertForm';
 import { WalletStatement } from './WalletStatement';
 import { useMyWallet } from './myWallet';
 import { useConsoleDataProvider } from '../providers/dataProvider';
-import { useSession } from '../providers/useSession';
+import { useHasPermission, useSignedInUser } from '../auth/identity';
 import { WhereToPay } from './WhereToPay';
 
 /**
@@ -46,11 +31,18 @@ export default function MyWalletPage() {
   const ltr = useLtr();
   const dataProvider = useConsoleDataProvider();
   const { data, isPending, error, refetch } = useMyWallet(15_000);
-  const requests = useGetList<TopUpRequestResponse>('wallet-top-up-requests', { pagination: { page: 1, perPage: 5 }, sort: { field: 'id', order: 'DESC' } });
+  // Asking for money (a top-up or a payout) and the list of what was asked are their own permission:
+  // a role with only "view own wallet" sees its balance and ledger, and is asked nothing it may not read.
+  const canAsk = useHasPermission('request wallet top-ups');
+  const requests = useGetList<TopUpRequestResponse>(
+    'wallet-top-up-requests',
+    { pagination: { page: 1, perPage: 5 }, sort: { field: 'id', order: 'DESC' } },
+    { enabled: canAsk },
+  );
   const [params, setParams] = useSearchParams();
   const [asking, setAskingState] = useState(params.get('request') === '1');
   const [payingOut, setPayingOut] = useState(false);
-  const { user } = useSession();
+  const user = useSignedInUser();
   const setAsking = (open: boolean) => {
     setAskingState(open);
     if (!open && params.has('request')) setParams({}, { replace: true });
@@ -66,7 +58,7 @@ export default function MyWalletPage() {
       <PageTitle
         title={translate('menu.my_wallet')}
         actions={
-          isProfit ? (
+          !canAsk ? undefined : isProfit ? (
             <Button variant="contained" onClick={() => setPayingOut(true)}>
               {translate('wallets.request_payout')}
             </Button>
@@ -202,8 +194,9 @@ export default function MyWalletPage() {
         )}
       </Grid>
       <MoneyDialog
-        open={asking}
+        open={asking && canAsk}
         title={translate('wallets.request_top_up')}
+        schema={topUpRequestSchema}
         initial={{ amount: '', reference: '', note: '', receipt: null as File | null }}
         submitLabel={translate('wallets.send_request')}
         // Multipart when a receipt is attached (the dataProvider sends any file that way).
@@ -217,49 +210,17 @@ export default function MyWalletPage() {
           void requests.refetch();
         }}
       >
-        {(v, set, e) => (
-          <>
-            <Typography variant="body2">{translate('wallets.request_help')}</Typography>
-            <WhereToPay enabled={asking} />
-            <TextField
-              label={translate('wallets.fields.amount')}
-              value={v.amount}
-              onChange={(ev) => set({ amount: ev.target.value })}
-              error={!!e.amount}
-              helperText={e.amount}
-              slotProps={{ htmlInput: { inputMode: 'decimal' } }}
-              autoFocus
-            />
-            <TextField
-              label={translate('wallets.fields.reference')}
-              value={v.reference}
-              onChange={(ev) => set({ reference: ev.target.value })}
-              error={!!e.reference}
-              helperText={e.reference ?? translate('wallets.reference_help')}
-            />
-            <TextField
-              label={translate('wallets.fields.note')}
-              value={v.note}
-              onChange={(ev) => set({ note: ev.target.value })}
-              error={!!e.note}
-              helperText={e.note}
-              multiline
-            />
-            <Button component="label" variant="outlined">
-              {v.receipt ? v.receipt.name : translate('wallets.attach_receipt')}
-              <input hidden type="file" accept="image/*" onChange={(ev) => set({ receipt: ev.target.files?.[0] ?? null })} />
-            </Button>
-            {e.receipt && (
-              <Typography color="error" variant="body2">
-                {e.receipt}
-              </Typography>
-            )}
-          </>
-        )}
+        <Typography variant="body2">{translate('wallets.request_help')}</Typography>
+        <WhereToPay enabled={asking && canAsk} />
+        <TextInput source="amount" label="wallets.fields.amount" slotProps={decimal} autoFocus fullWidth helperText={false} />
+        <TextInput source="reference" label="wallets.fields.reference" helperText="wallets.reference_help" fullWidth />
+        <TextInput source="note" label="wallets.fields.note" multiline fullWidth helperText={false} />
+        <ReceiptInput />
       </MoneyDialog>
       <MoneyDialog
-        open={payingOut}
+        open={payingOut && canAsk}
         title={translate('wallets.request_payout')}
+        schema={payoutRequestSchema}
         initial={{ amount: '', phone: user?.phone ?? '', note: '' }}
         submitLabel={translate('wallets.send_request')}
         send={(v) => dataProvider.requestPayout({ data: { amount: v.amount, phone: v.phone, note: v.note } })}
@@ -270,38 +231,37 @@ export default function MyWalletPage() {
           void requests.refetch();
         }}
       >
-        {(v, set, e) => (
-          <>
-            <Typography variant="body2">{translate('wallets.payout_help', { available: ltr(`${wallet.balance} ${wallet.currency}`) })}</Typography>
-            <TextField
-              label={translate('wallets.fields.amount')}
-              value={v.amount}
-              onChange={(ev) => set({ amount: ev.target.value })}
-              error={!!e.amount}
-              helperText={e.amount}
-              slotProps={{ htmlInput: { inputMode: 'decimal' } }}
-              autoFocus
-            />
-            <TextField
-              label={translate('wallets.payout_phone')}
-              value={v.phone}
-              onChange={(ev) => set({ phone: ev.target.value })}
-              error={!!e.phone}
-              helperText={e.phone ?? translate('wallets.payout_phone_help', { example: ltr('61 5123456') })}
-              type="tel"
-              slotProps={{ htmlInput: { inputMode: 'tel', dir: 'ltr' } }}
-            />
-            <TextField
-              label={translate('wallets.fields.note')}
-              value={v.note}
-              onChange={(ev) => set({ note: ev.target.value })}
-              error={!!e.note}
-              helperText={e.note}
-              multiline
-            />
-          </>
-        )}
+        <Typography variant="body2">{translate('wallets.payout_help', { available: ltr(`${wallet.balance} ${wallet.currency}`) })}</Typography>
+        <TextInput source="amount" label="wallets.fields.amount" slotProps={decimal} autoFocus fullWidth helperText={false} />
+        <TextInput
+          source="phone"
+          label="wallets.payout_phone"
+          helperText={<>{translate('wallets.payout_phone_help', { example: ltr('61 5123456') })}</>}
+          type="tel"
+          slotProps={{ htmlInput: { inputMode: 'tel', dir: 'ltr' } }}
+          fullWidth
+        />
+        <TextInput source="note" label="wallets.fields.note" multiline fullWidth helperText={false} />
       </MoneyDialog>
+    </>
+  );
+}
+
+/** The top-up request's receipt: an image picked from the phone, its name shown once picked; the API's word on it below. */
+function ReceiptInput() {
+  const translate = useTranslate();
+  const { field, fieldState } = useInput<File | null>({ source: 'receipt', parse: (v) => v, format: (v) => v });
+  return (
+    <>
+      <Button component="label" variant="outlined">
+        {field.value ? field.value.name : translate('wallets.attach_receipt')}
+        <input hidden type="file" accept="image/*" onChange={(ev) => field.onChange(ev.target.files?.[0] ?? null)} />
+      </Button>
+      {fieldState.error?.message && (
+        <Typography color="error" variant="body2">
+          {translate(fieldState.error.message, { _: fieldState.error.message })}
+        </Typography>
+      )}
     </>
   );
 }

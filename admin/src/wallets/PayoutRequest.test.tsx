@@ -130,7 +130,8 @@ describe('a dealer’s money requests', () => {
     await openMyWallet('so');
     fireEvent.click(await screen.findByRole('button', { name: 'Codso lacag bixin' }, { timeout: 5000 }));
     const dialog = await screen.findByRole('dialog');
-    fireEvent.change(within(dialog).getByLabelText('Lambarka mobilka lacagta qaadanaya'), { target: { value: '0615123456' } });
+    fireEvent.change(within(dialog).getByLabelText(/^Lacagta/), { target: { value: '500' } });
+    fireEvent.change(within(dialog).getByLabelText(/^Lambarka mobilka lacagta qaadanaya/), { target: { value: '0615123456' } });
     fireEvent.click(within(dialog).getByRole('button', { name: /Dir/ }));
     expect(await within(dialog).findByText('Waxaad codsan kartaa ugu badnaan 80.00 USD')).toBeTruthy();
   });

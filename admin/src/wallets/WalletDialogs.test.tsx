@@ -69,6 +69,10 @@ describe('wallet money dialogs', () => {
     const button = within(dialog).getByRole('button', { name: 'Top up' });
     fireEvent.click(button);
     fireEvent.click(button);
+    // The form checks the values (the shared schema) before it sends: the request leaves a moment later.
+    await waitFor(() => expect(calls).toHaveLength(1));
+    // A click while it is on its way sends nothing either.
+    fireEvent.click(button);
     release(new Response(JSON.stringify(posted.body)));
     await waitFor(() => expect(onDone).toHaveBeenCalledTimes(1));
     expect(calls).toHaveLength(1);
@@ -101,6 +105,8 @@ describe('wallet money dialogs', () => {
     render(await wrap(<AdjustDialog wallet={wallet} onClose={() => undefined} onDone={() => undefined} />));
     const dialog = screen.getByRole('dialog', { name: 'Adjust the wallet of Demo Dealer' });
     fireEvent.change(within(dialog).getByLabelText(/^Amount/), { target: { value: '200000' } });
+    fireEvent.change(within(dialog).getByLabelText(/^Reference/), { target: { value: 'ADJ-1' } });
+    fireEvent.change(within(dialog).getByLabelText(/^Reason/), { target: { value: 'Counted twice' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Adjust' }));
     expect(await within(dialog).findByText(`${ceiling} The balance would go above the highest balance (10000000.00).`)).toBeTruthy();
     expect(within(dialog).getByText('Write down why')).toBeTruthy();

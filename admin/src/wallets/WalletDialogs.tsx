@@ -1,6 +1,6 @@
-import { useTranslate } from 'react-admin';
-import { InputAdornment, MenuItem, TextField, Typography } from '@mui/material';
-import type { WalletResponse } from '@app/contracts';
+import { SelectInput, TextInput, useTranslate } from 'react-admin';
+import { InputAdornment, Typography } from '@mui/material';
+import { lowBalanceAlertSchema, walletAdjustSchema, walletTopUpSchema, type WalletResponse } from '@app/contracts';
 import { MoneyDialog } from './MoneyDialog';
 import { useConsoleDataProvider } from '../providers/dataProvider';
 
@@ -12,7 +12,13 @@ interface Props {
   onDone: (data: unknown) => void;
 }
 
-const decimal = { htmlInput: { inputMode: 'decimal' as const } };
+/** An amount typed on a phone: the keypad with the decimal point. */
+export const decimal = { htmlInput: { inputMode: 'decimal' as const } };
+
+const TYPES = [
+  { id: 'credit', name: 'wallets.types.credit' },
+  { id: 'debit', name: 'wallets.types.debit' },
+];
 
 /**
  * POST /wallets/{id}/top-up with an Idempotency-Key made once per opening: a double click or a
@@ -26,42 +32,16 @@ export function TopUpDialog({ wallet, open = true, onClose, onDone }: Props) {
       open={open}
       title={translate('wallets.top_up_title', { name: wallet.dealer.name })}
       send={(data, idempotencyKey) => dataProvider.topUp({ id: wallet.id, data, idempotencyKey })}
+      schema={walletTopUpSchema}
       initial={{ amount: '', reference: '', note: '' }}
       submitLabel={translate('wallets.top_up')}
       onClose={onClose}
       onDone={onDone}
     >
-      {(v, set, e) => (
-        <>
-          <Typography variant="body2">{translate('wallets.current_balance', { balance: `${wallet.balance} ${wallet.currency}` })}</Typography>
-          <TextField
-            label={translate('wallets.fields.amount')}
-            value={v.amount}
-            onChange={(ev) => set({ amount: ev.target.value })}
-            error={!!e.amount}
-            helperText={e.amount}
-            slotProps={decimal}
-            autoFocus
-            required
-          />
-          <TextField
-            label={translate('wallets.fields.reference')}
-            value={v.reference}
-            onChange={(ev) => set({ reference: ev.target.value })}
-            error={!!e.reference}
-            helperText={e.reference ?? translate('wallets.reference_help')}
-            required
-          />
-          <TextField
-            label={translate('wallets.fields.note')}
-            value={v.note}
-            onChange={(ev) => set({ note: ev.target.value })}
-            error={!!e.note}
-            helperText={e.note}
-            multiline
-          />
-        </>
-      )}
+      <Typography variant="body2">{translate('wallets.current_balance', { balance: `${wallet.balance} ${wallet.currency}` })}</Typography>
+      <TextInput source="amount" label="wallets.fields.amount" slotProps={decimal} autoFocus isRequired fullWidth />
+      <TextInput source="reference" label="wallets.fields.reference" helperText="wallets.reference_help" isRequired fullWidth />
+      <TextInput source="note" label="wallets.fields.note" multiline fullWidth helperText={false} />
     </MoneyDialog>
   );
 }
@@ -75,53 +55,17 @@ export function AdjustDialog({ wallet, open = true, onClose, onDone }: Props) {
       open={open}
       title={translate('wallets.adjust_title', { name: wallet.dealer.name })}
       send={(data, idempotencyKey) => dataProvider.adjustWallet({ id: wallet.id, data, idempotencyKey })}
+      schema={walletAdjustSchema}
       initial={{ type: 'credit', amount: '', reference: '', note: '' }}
       submitLabel={translate('wallets.adjust')}
       onClose={onClose}
       onDone={onDone}
     >
-      {(v, set, e) => (
-        <>
-          <Typography variant="body2">{translate('wallets.current_balance', { balance: `${wallet.balance} ${wallet.currency}` })}</Typography>
-          <TextField
-            select
-            label={translate('wallets.fields.type')}
-            value={v.type}
-            onChange={(ev) => set({ type: ev.target.value })}
-            error={!!e.type}
-            helperText={e.type}
-          >
-            <MenuItem value="credit">{translate('wallets.types.credit')}</MenuItem>
-            <MenuItem value="debit">{translate('wallets.types.debit')}</MenuItem>
-          </TextField>
-          <TextField
-            label={translate('wallets.fields.amount')}
-            value={v.amount}
-            onChange={(ev) => set({ amount: ev.target.value })}
-            error={!!e.amount}
-            helperText={e.amount}
-            slotProps={decimal}
-            required
-          />
-          <TextField
-            label={translate('wallets.fields.reference')}
-            value={v.reference}
-            onChange={(ev) => set({ reference: ev.target.value })}
-            error={!!e.reference}
-            helperText={e.reference}
-            required
-          />
-          <TextField
-            label={translate('wallets.fields.reason')}
-            value={v.note}
-            onChange={(ev) => set({ note: ev.target.value })}
-            error={!!e.note}
-            helperText={e.note ?? translate('wallets.reason_help')}
-            multiline
-            required
-          />
-        </>
-      )}
+      <Typography variant="body2">{translate('wallets.current_balance', { balance: `${wallet.balance} ${wallet.currency}` })}</Typography>
+      <SelectInput source="type" label="wallets.fields.type" choices={TYPES} helperText={false} fullWidth />
+      <TextInput source="amount" label="wallets.fields.amount" slotProps={decimal} isRequired fullWidth helperText={false} />
+      <TextInput source="reference" label="wallets.fields.reference" isRequired fullWidth helperText={false} />
+      <TextInput source="note" label="wallets.fields.reason" helperText="wallets.reason_help" multiline isRequired fullWidth />
     </MoneyDialog>
   );
 }
@@ -140,26 +84,22 @@ export function LowBalanceDialog({ wallet, mine = false, open = true, onClose, o
       send={(v) =>
         dataProvider.setLowBalanceAlert({ id: mine ? 'me' : wallet.id, threshold: String(v.threshold).trim() === '' ? null : String(v.threshold).trim() })
       }
+      schema={lowBalanceAlertSchema}
       initial={{ threshold: wallet.low_balance_threshold ?? '' }}
       submitLabel={translate('common.save')}
       onClose={onClose}
       onDone={onDone}
     >
-      {(v, set, e) => (
-        <>
-          <Typography variant="body2">{translate('wallets.alert.help')}</Typography>
-          <Typography variant="body2">{translate('wallets.current_balance', { balance: `${wallet.balance} ${wallet.currency}` })}</Typography>
-          <TextField
-            label={translate('wallets.alert.threshold')}
-            value={v.threshold}
-            onChange={(ev) => set({ threshold: ev.target.value })}
-            error={!!e.threshold}
-            helperText={e.threshold ?? translate('wallets.alert.threshold_help')}
-            slotProps={{ ...decimal, input: { endAdornment: <InputAdornment position="end">{wallet.currency}</InputAdornment> } }}
-            autoFocus
-          />
-        </>
-      )}
+      <Typography variant="body2">{translate('wallets.alert.help')}</Typography>
+      <Typography variant="body2">{translate('wallets.current_balance', { balance: `${wallet.balance} ${wallet.currency}` })}</Typography>
+      <TextInput
+        source="threshold"
+        label="wallets.alert.threshold"
+        helperText="wallets.alert.threshold_help"
+        slotProps={{ ...decimal, input: { endAdornment: <InputAdornment position="end">{wallet.currency}</InputAdornment> } }}
+        autoFocus
+        fullWidth
+      />
     </MoneyDialog>
   );
 }

@@ -3,9 +3,9 @@ import {
   Confirm,
   Datagrid,
   FunctionField,
-  List,
   SearchInput,
   SimpleList,
+  TextInput,
   useCanAccess,
   useGetList,
   useInput,
@@ -14,33 +14,17 @@ import {
   useTranslate,
   usePermissions,
 } from 'react-admin';
-import {
-  Box,
-  Button,
-  Card,
-  CardContent,
-  CardHeader,
-  Chip,
-  FormControlLabel,
-  Link as MuiLink,
-  Stack,
-  Switch,
-  TextField as MuiTextField,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Box, Button, Card, CardContent, CardHeader, Chip, FormControlLabel, Link as MuiLink, Stack, Switch, Tooltip, Typography } from '@mui/material';
 import AlertIcon from '@mui/icons-material/NotificationsActiveOutlined';
 import { Link } from 'react-router';
-import type { TopUpRequestResponse, WalletResponse } from '@app/contracts';
-import { PageTitle } from '../common/PageTitle';
+import { rejectTopUpSchema, type TopUpRequestResponse, type WalletResponse } from '@app/contracts';
 import { Ltr, useLtr } from '../common/Ltr';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { resolveImage } from '../common/image';
 import { useConsoleDataProvider } from '../providers/dataProvider';
 import { MoneyDialog } from './MoneyDialog';
 import { AdjustDialog, LowBalanceDialog, TopUpDialog } from './WalletDialogs';
-import { useIsPhone } from '../common/useIsPhone';
-import { ListEmpty, ListError } from '../common/ListParts';
+import { ResourceListPage } from '../common/ResourceListPage';
 import { useQueryClient } from '@tanstack/react-query';
 import { PENDING_REQUESTS_KEY } from './usePendingRequestCount';
 import { MONEY_REQUESTS_ANCHOR } from './walletPaths';
@@ -75,7 +59,6 @@ export default function WalletList() {
   const canAdjust = !!permissions?.includes('adjust wallets');
   const canReview = !!permissions?.includes('review wallet top-ups');
   const [action, setAction] = useState<Action>(null);
-  const phone = useIsPhone();
   const close = () => setAction(null);
   const done = () => {
     setAction(null);
@@ -110,95 +93,90 @@ export default function WalletList() {
     </>
   );
   return (
-    <>
-      <PageTitle title={translate('menu.wallets')} />
-      {canReview && <TopUpRequests onDecided={refresh} />}
-      <List
-        resource="wallets"
-        filters={[
-          <SearchInput key="q" source="q" alwaysOn />,
-          <BelowAlertFilter key="below_alert" source="below_alert" label="wallets.alert.filter" alwaysOn />,
-        ]}
-        sort={{ field: 'dealer', order: 'ASC' }}
-        perPage={25}
-        actions={false}
-        title={translate('menu.wallets')}
-        empty={<ListEmpty message="empty.wallets" />}
-        error={<ListError />}
-      >
-        {phone ? (
-          <SimpleList
-            primaryText={(w: WalletResponse) => `${w.dealer.name}${w.dealer.dealer_code ? ` (${w.dealer.dealer_code})` : ''}`}
-            secondaryText={(w: WalletResponse) => (
+    <ResourceListPage
+      resource="wallets"
+      title={translate('menu.wallets')}
+      intro={canReview && <TopUpRequests onDecided={refresh} />}
+      empty="empty.wallets"
+      filters={[<SearchInput key="q" source="q" alwaysOn />, <BelowAlertFilter key="below_alert" source="below_alert" label="wallets.alert.filter" alwaysOn />]}
+      sort={{ field: 'dealer', order: 'ASC' }}
+      phone={
+        <SimpleList
+          primaryText={(w: WalletResponse) => `${w.dealer.name}${w.dealer.dealer_code ? ` (${w.dealer.dealer_code})` : ''}`}
+          secondaryText={(w: WalletResponse) => (
+            <Box component="span" sx={{ display: 'block' }}>
               <Box component="span" sx={{ display: 'block' }}>
-                <Box component="span" sx={{ display: 'block' }}>
-                  {translate(`wallets.pricing.${w.pricing_model}`)}
-                </Box>
-                <Box component="span" sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, mt: 0.5 }} onClick={(e) => e.stopPropagation()}>
-                  {actions(w)}
-                </Box>
+                {translate(`wallets.pricing.${w.pricing_model}`)}
               </Box>
-            )}
-            tertiaryText={(w: WalletResponse) => (
-              <Box component="span" sx={{ display: 'inline-flex', gap: 0.5, alignItems: 'center' }}>
-                <strong>{`${w.balance} ${w.currency}`}</strong>
-                {w.low_balance && <BelowAlertChip label={translate('wallets.alert.below')} />}
+              <Box component="span" sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, mt: 0.5 }} onClick={(e) => e.stopPropagation()}>
+                {actions(w)}
               </Box>
+            </Box>
+          )}
+          tertiaryText={(w: WalletResponse) => (
+            <Box component="span" sx={{ display: 'inline-flex', gap: 0.5, alignItems: 'center' }}>
+              <strong>{`${w.balance} ${w.currency}`}</strong>
+              {w.low_balance && <BelowAlertChip label={translate('wallets.alert.below')} />}
+            </Box>
+          )}
+          linkType={false}
+          rowClick={false}
+          // react-admin fades the tertiary text (0.54): the balance and its red mark must read at full contrast.
+          sx={{ '& .RaSimpleList-tertiary': { opacity: 1 } }}
+        />
+      }
+      desktop={
+        <Datagrid bulkActionButtons={false} rowClick={false}>
+          <FunctionField
+            source="dealer"
+            label="wallets.fields.dealer"
+            render={(w: WalletResponse) => (
+              <>
+                {w.dealer.name}
+                {w.dealer.dealer_code ? (
+                  <>
+                    {' '}
+                    (<Ltr>{w.dealer.dealer_code}</Ltr>)
+                  </>
+                ) : null}
+              </>
             )}
-            linkType={false}
-            rowClick={false}
-            // react-admin fades the tertiary text (0.54): the balance and its red mark must read at full contrast.
-            sx={{ '& .RaSimpleList-tertiary': { opacity: 1 } }}
           />
-        ) : (
-          <Datagrid bulkActionButtons={false} rowClick={false}>
-            <FunctionField
-              source="dealer"
-              label="wallets.fields.dealer"
-              render={(w: WalletResponse) => (
-                <>
-                  {w.dealer.name}
-                  {w.dealer.dealer_code ? (
-                    <>
-                      {' '}
-                      (<Ltr>{w.dealer.dealer_code}</Ltr>)
-                    </>
-                  ) : null}
-                </>
-              )}
-            />
-            <FunctionField label="wallets.fields.pricing_model" render={(w: WalletResponse) => translate(`wallets.pricing.${w.pricing_model}`)} />
-            <FunctionField
-              source="balance"
-              label="wallets.fields.balance"
-              render={(w: WalletResponse) => (
-                <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
-                  <strong>
-                    <Ltr>{`${w.balance} ${w.currency}`}</Ltr>
-                  </strong>
-                  {w.low_balance && <BelowAlertChip label={translate('wallets.alert.below')} />}
-                </Stack>
-              )}
-            />
-            <FunctionField
-              label="wallets.alert.threshold"
-              render={(w: WalletResponse) => (w.low_balance_threshold ? <Ltr>{`${w.low_balance_threshold} ${w.currency}`}</Ltr> : '—')}
-            />
-            <FunctionField
-              label=""
-              render={(w: WalletResponse) => (
-                <Stack direction="row" sx={{ gap: 1, justifyContent: 'flex-end', flexWrap: 'wrap' }}>
-                  {actions(w)}
-                </Stack>
-              )}
-            />
-          </Datagrid>
-        )}
-      </List>
-      {action?.kind === 'top-up' && <TopUpDialog wallet={action.wallet} onClose={close} onDone={done} />}
-      {action?.kind === 'adjust' && <AdjustDialog wallet={action.wallet} onClose={close} onDone={done} />}
-      {action?.kind === 'alert' && <LowBalanceDialog wallet={action.wallet} onClose={close} onDone={done} />}
-    </>
+          <FunctionField label="wallets.fields.pricing_model" render={(w: WalletResponse) => translate(`wallets.pricing.${w.pricing_model}`)} />
+          <FunctionField
+            source="balance"
+            label="wallets.fields.balance"
+            render={(w: WalletResponse) => (
+              <Stack direction="row" sx={{ gap: 1, alignItems: 'center' }}>
+                <strong>
+                  <Ltr>{`${w.balance} ${w.currency}`}</Ltr>
+                </strong>
+                {w.low_balance && <BelowAlertChip label={translate('wallets.alert.below')} />}
+              </Stack>
+            )}
+          />
+          <FunctionField
+            label="wallets.alert.threshold"
+            render={(w: WalletResponse) => (w.low_balance_threshold ? <Ltr>{`${w.low_balance_threshold} ${w.currency}`}</Ltr> : '—')}
+          />
+          <FunctionField
+            label=""
+            render={(w: WalletResponse) => (
+              <Stack direction="row" sx={{ gap: 1, justifyContent: 'flex-end', flexWrap: 'wrap' }}>
+                {actions(w)}
+              </Stack>
+            )}
+          />
+        </Datagrid>
+      }
+      after={
+        <>
+          {action?.kind === 'top-up' && <TopUpDialog wallet={action.wallet} onClose={close} onDone={done} />}
+          {action?.kind === 'adjust' && <AdjustDialog wallet={action.wallet} onClose={close} onDone={done} />}
+          {action?.kind === 'alert' && <LowBalanceDialog wallet={action.wallet} onClose={close} onDone={done} />}
+        </>
+      }
+    />
   );
 }
 
@@ -298,6 +276,7 @@ function TopUpRequests({ onDecided }: { onDecided: () => void }) {
           open
           title={translate('wallets.reject_title', { name: rejecting.dealer.name })}
           send={(v) => dataProvider.rejectTopUp({ id: rejecting.id, data: v })}
+          schema={rejectTopUpSchema}
           initial={{ reason: '' }}
           submitLabel={translate('wallets.reject')}
           onClose={() => setRejecting(null)}
@@ -306,17 +285,7 @@ function TopUpRequests({ onDecided }: { onDecided: () => void }) {
             await decided();
           }}
         >
-          {(v, set, e) => (
-            <MuiTextField
-              label={translate('wallets.fields.reason')}
-              value={v.reason}
-              onChange={(ev) => set({ reason: ev.target.value })}
-              error={!!e.reason}
-              helperText={e.reason}
-              multiline
-              autoFocus
-            />
-          )}
+          <TextInput source="reason" label="wallets.fields.reason" multiline autoFocus fullWidth helperText={false} />
         </MoneyDialog>
       )}
     </Card>

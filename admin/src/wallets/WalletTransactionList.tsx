@@ -1,28 +1,28 @@
-import { Datagrid, DateInput, FunctionField, List, SelectInput, SimpleList, TextInput, useTranslate } from 'react-admin';
+import { Datagrid, DateInput, FunctionField, SelectInput, SimpleList, TextInput, useTranslate } from 'react-admin';
 import { Box, Chip, Divider, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { TRANSACTION_KINDS, type WalletTransactionResponse } from '@app/contracts';
-import { PageTitle } from '../common/PageTitle';
 import { CsvExportButton } from '../common/CsvExportButton';
-import { useSession } from '../providers/useSession';
+import { useIsDealer } from '../auth/identity';
 import { useCompanyFormat } from '../common/useCompanyFormat';
 import { useIsPhone } from '../common/useIsPhone';
-import { ListEmpty, ListError, ListTopBar, usePhoneFilters } from '../common/ListParts';
+import { ResourceListPage } from '../common/ResourceListPage';
 import { Ltr } from '../common/Ltr';
 import { usePresetFilters } from '../common/listUrl';
 import { DealerFilterInput } from '../common/userOptions';
+import { SortMenuButton } from '../common/SortMenuButton';
 
 /**
  * /wallet-transactions: the ledger, filtered by dealer, type, kind and date range, with its CSV.
- * Phones get one line per movement (kind, signed amount, balance after) and filters behind a button.
+ * Phones get one line per movement (kind, signed amount, balance after), filters behind a button and a Sort button (by date).
  */
 export default function WalletTransactionList() {
   const translate = useTranslate();
   const { dateTime: when } = useCompanyFormat();
-  const dealer = useSession().user?.user_type === 'dealer';
+  const dealer = useIsDealer();
   // A wallet's ledger link (/wallet-transactions?dealer=5) presets the dealer filter; the list's filters live in the URL.
   const preset = usePresetFilters(dealer ? {} : { dealer: 'dealer_id' });
   const phone = useIsPhone();
-  const filters = usePhoneFilters([
+  const filters = [
     ...(dealer ? [] : [<DealerFilterInput key="dealer_id" source="dealer_id" label="wallets.fields.dealer" alwaysOn />]),
     <SelectInput
       key="type"
@@ -44,48 +44,45 @@ export default function WalletTransactionList() {
     <DateInput key="from" source="from" label="wallets.fields.from" alwaysOn />,
     <DateInput key="to" source="to" label="wallets.fields.to" alwaysOn />,
     <TextInput key="q" source="q" label="wallets.fields.reference" />,
-  ]);
+  ];
   if (preset) return preset;
   return (
-    <>
-      <PageTitle title={translate('menu.wallet_transactions')} />
-      <List
-        resource="wallet-transactions"
-        filters={filters}
-        sort={{ field: 'id', order: 'DESC' }}
-        perPage={25}
-        title={translate('menu.wallet_transactions')}
-        actions={
-          <ListTopBar>
-            <CsvExportButton path="/wallet-transactions/export" filename="wallet-transactions" />
-          </ListTopBar>
-        }
-        empty={<ListEmpty message={dealer ? 'empty.transactions_dealer' : 'empty.transactions'} />}
-        error={<ListError />}
-      >
-        {phone ? (
-          <SimpleList
-            primaryText={(t: WalletTransactionResponse) =>
-              dealer ? translate(`wallets.kinds.${t.kind}`) : `${t.dealer.name} · ${translate(`wallets.kinds.${t.kind}`)}`
-            }
-            secondaryText={(t: WalletTransactionResponse) => `${when(t.created_at)}${t.reference ? ` · ${t.reference}` : ''}`}
-            tertiaryText={(t: WalletTransactionResponse) => <Amount t={t} />}
-            linkType={false}
-          />
-        ) : (
-          <Datagrid bulkActionButtons={false} rowClick={false}>
-            <FunctionField label="wallets.fields.date" sortBy="created_at" sortByOrder="DESC" render={(t: WalletTransactionResponse) => when(t.created_at)} />
-            {!dealer && <FunctionField label="wallets.fields.dealer" render={(t: WalletTransactionResponse) => t.dealer.name} />}
-            <FunctionField label="wallets.fields.kind" render={(t: WalletTransactionResponse) => translate(`wallets.kinds.${t.kind}`)} />
-            <FunctionField label="wallets.fields.amount" render={(t: WalletTransactionResponse) => <Amount t={t} />} />
-            <FunctionField label="wallets.fields.balance_after" render={(t: WalletTransactionResponse) => <Ltr>{t.balance_after}</Ltr>} />
-            <FunctionField label="wallets.fields.reference" render={(t: WalletTransactionResponse) => (t.reference ? <Ltr>{t.reference}</Ltr> : '—')} />
-            <FunctionField label="wallets.fields.note" render={(t: WalletTransactionResponse) => t.note ?? '—'} />
-            <FunctionField label="wallets.fields.by" render={(t: WalletTransactionResponse) => t.actor?.name ?? translate('wallets.system')} />
-          </Datagrid>
-        )}
-      </List>
-    </>
+    <ResourceListPage
+      resource="wallet-transactions"
+      title={translate('menu.wallet_transactions')}
+      empty={dealer ? 'empty.transactions_dealer' : 'empty.transactions'}
+      filters={filters}
+      sort={{ field: 'id', order: 'DESC' }}
+      actions={
+        <>
+          {/* No column headers on a phone: the Date column's sort (newest first, then turned around) is here. */}
+          {phone && <SortMenuButton fields={[{ source: 'created_at', label: 'wallets.fields.date', order: 'DESC' }]} />}
+          <CsvExportButton path="/wallet-transactions/export" filename="wallet-transactions" />
+        </>
+      }
+      phone={
+        <SimpleList
+          primaryText={(t: WalletTransactionResponse) =>
+            dealer ? translate(`wallets.kinds.${t.kind}`) : `${t.dealer.name} · ${translate(`wallets.kinds.${t.kind}`)}`
+          }
+          secondaryText={(t: WalletTransactionResponse) => `${when(t.created_at)}${t.reference ? ` · ${t.reference}` : ''}`}
+          tertiaryText={(t: WalletTransactionResponse) => <Amount t={t} />}
+          linkType={false}
+        />
+      }
+      desktop={
+        <Datagrid bulkActionButtons={false} rowClick={false}>
+          <FunctionField label="wallets.fields.date" sortBy="created_at" sortByOrder="DESC" render={(t: WalletTransactionResponse) => when(t.created_at)} />
+          {!dealer && <FunctionField label="wallets.fields.dealer" render={(t: WalletTransactionResponse) => t.dealer.name} />}
+          <FunctionField label="wallets.fields.kind" render={(t: WalletTransactionResponse) => translate(`wallets.kinds.${t.kind}`)} />
+          <FunctionField label="wallets.fields.amount" render={(t: WalletTransactionResponse) => <Amount t={t} />} />
+          <FunctionField label="wallets.fields.balance_after" render={(t: WalletTransactionResponse) => <Ltr>{t.balance_after}</Ltr>} />
+          <FunctionField label="wallets.fields.reference" render={(t: WalletTransactionResponse) => (t.reference ? <Ltr>{t.reference}</Ltr> : '—')} />
+          <FunctionField label="wallets.fields.note" render={(t: WalletTransactionResponse) => t.note ?? '—'} />
+          <FunctionField label="wallets.fields.by" render={(t: WalletTransactionResponse) => t.actor?.name ?? translate('wallets.system')} />
+        </Datagrid>
+      }
+    />
   );
 }
 

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { HttpError } from 'react-admin';
 import type { WalletResponse, WalletTransactionResponse } from '@app/contracts';
 import { useConsoleDataProvider } from '../providers/dataProvider';
-import { useSession } from '../providers/useSession';
+import { useSignedInUser, useUserPermissions } from '../auth/identity';
 import { hasPermission } from '../permissions/permissions';
 import { errorText } from '../providers/errors';
 
@@ -19,7 +19,8 @@ export const MY_WALLET_KEY = ['my-wallet'] as const;
 
 /** Only a dealer has a wallet of its own: anyone else never calls /my-wallet. */
 export function useIsWalletOwner(): boolean {
-  const { user, permissions } = useSession();
+  const user = useSignedInUser();
+  const permissions = useUserPermissions();
   return user?.user_type === 'dealer' && hasPermission(permissions, 'view own wallet');
 }
 

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useConsoleDataProvider } from '../providers/dataProvider';
-import { useSession } from '../providers/useSession';
+import { useUserPermissions } from '../auth/identity';
 import { hasPermission } from '../permissions/permissions';
 
 export const PENDING_REQUESTS_KEY = ['wallet-top-up-requests', 'pending-count'] as const;
@@ -13,7 +13,7 @@ const POLL_MS = 30_000;
  * `wanted` false: not shown here, never called.
  */
 export function usePendingRequestCount(wanted = true): number {
-  const { permissions } = useSession();
+  const permissions = useUserPermissions();
   const enabled = wanted && hasPermission(permissions, 'review wallet top-ups');
   const dataProvider = useConsoleDataProvider();
   const { data } = useQuery({

@@ -276,7 +276,7 @@ export function WebhookDeliveryLog({ showDealer, path }: { showDealer: boolean; 
       </Typography>
       <List
         resource={DELIVERIES}
-        // The route's guard has checked 'view webhooks' (routes.tsx); the registry's canAccess knows no such endpoint.
+        // The page's guard has checked 'view webhooks' (webhooks/index.ts); the registry's canAccess knows no such endpoint.
         disableAuthentication
         filters={filters}
         sort={{ field: 'id', order: 'DESC' }}

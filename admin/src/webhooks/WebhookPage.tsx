@@ -4,7 +4,7 @@ import { Autocomplete, Card, CardContent, TextField, Typography } from '@mui/mat
 import type { WebhookDeliveryResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
 import { useRecordRoute } from '../common/useRecordRoute';
-import { useSession } from '../providers/useSession';
+import { useIsDealer } from '../auth/identity';
 import { WebhookSettingsCard } from './WebhookSettingsCard';
 import { DeliveryDrawer, DELIVERIES, WebhookDeliveryLog } from './WebhookDeliveryLog';
 
@@ -85,7 +85,7 @@ function DealerPicker({ dealerId, onChange }: { dealerId: Identifier | null; onC
 export default function WebhookPage() {
   const translate = useTranslate();
   const refresh = useRefresh();
-  const dealer = useSession().user?.user_type === 'dealer';
+  const dealer = useIsDealer();
   const { permissions } = usePermissions<string[]>();
   const canManage = !!permissions?.includes('manage webhooks');
   const route = useRecordRoute<WebhookDeliveryResponse>('/webhooks', DELIVERIES);

@@ -1,6 +1,5 @@
 import net from 'node:net';
 import type { Request, Response } from 'express';
-import { rateLimit } from 'express-rate-limit';
 import type pino from 'pino';
 import type { ApiKeyScope } from '@app/contracts';
 import { AppError, unauthorized } from '../http/errors.ts';
@@ -13,6 +12,7 @@ import { userActor, type Actor, type ServiceContext } from '../platform/context.
 import { parseApiKey, secretMatches } from './api-key-secrets.ts';
 import { parseList, type ApiKeyRow } from './api-key.service.ts';
 import { modeOf, type SaleMode } from '../platform/sale-mode.ts';
+import { createRateLimits, type RateLimits } from '../http/rate-limits.ts';
 
 /**
  * The reseller API's authentication (docs/api-conventions.md, "Reseller API"): the Bearer key is
@@ -102,6 +102,8 @@ export function ipAllowed(entries: string[], ip: string | null | undefined, list
 export interface KeyAuthOptions {
   /** Calls per minute per key (API_KEY_RATE_LIMIT_PER_MINUTE). */
   perMinute: number;
+  /** Where the calls are counted (http/rate-limits.ts: shared through Redis when REDIS_URL is set); default: this process's memory. */
+  limits?: RateLimits;
   logger?: pino.Logger;
 }
 
@@ -110,13 +112,9 @@ export function apiKeyAuthenticator(opts: KeyAuthOptions) {
   const dealers = new AccessCache(1_000);
   const blockLists = new Map<string, net.BlockList>();
   const touched = new Map<number, number>();
-  // Counted per key, in this process's memory (as the per-address ceiling is): behind a load
-  // balancer each instance counts its own share.
-  const limiter = rateLimit({
-    windowMs: 60_000,
-    limit: opts.perMinute,
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
+  // Counted per key where the API's other ceilings are (one count for every process with REDIS_URL).
+  const limits = opts.limits ?? createRateLimits({ redisUrl: null, keyPrefix: '' });
+  const limiter = limits.perMinute('api-key', opts.perMinute, {
     keyGenerator: (req) => `api-key:${req.apiKey!.id}`,
     handler: (_req, res, next) => next(new AppError(429, 'api:api_keys.rate_limited', undefined, { seconds: res.getHeader('Retry-After') })),
   });

@@ -14,6 +14,7 @@ import {
 import { ApiRouter } from '../http/api-router.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { decodeId } from '../http/ids.ts';
+import { idsParam } from '../http/resource-routes.ts';
 import { fieldError, notFound } from '../http/errors.ts';
 import { MAX_PER_PAGE, DEFAULT_PER_PAGE } from '../http/list-query.ts';
 import { transact, type ServiceContext } from '../platform/context.ts';
@@ -34,6 +35,8 @@ const listQuery = z.object({
   ...listQueryParams({ sort: ['sort_order', 'name'], q: 'The name (contains, any case)' }),
   provider_id: z.string().optional(),
   category_id: z.string().optional(),
+  // The rows behind a list of ids in one call (react-admin getMany: the Operator filter's chosen value).
+  ids: idsParam,
 });
 
 function listParams(req: Request): ListQuery {
@@ -45,8 +48,13 @@ function listParams(req: Request): ListQuery {
     enabled: q.enabled === undefined ? undefined : q.enabled === 'true',
     sort: q.sort === 'name' ? 'name' : 'sort_order',
     order: (q.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc',
+    ...(req.query.ids === undefined ? {} : { ids: idList(req.query.ids) }),
   };
 }
+
+/** `ids` as the generic lists read it: comma-separated or repeated, numbers or h_ids; an unknown one matches nothing. */
+const idList = (raw: unknown): number[] =>
+  (Array.isArray(raw) ? raw : String(raw).split(',')).map((v) => decodeId(String(v).trim())).filter((v): v is number => v !== null);
 
 /** A parent named in the query: must be given and decode (an unknown id lists nothing). */
 function parentParam(req: Request, name: 'provider_id' | 'category_id', required: boolean): number | null | undefined {

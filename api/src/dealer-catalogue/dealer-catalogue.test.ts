@@ -83,6 +83,15 @@ describe('the dealer catalogue', () => {
     ]);
   });
 
+  it("reads the rows behind a list of ids in one call (react-admin getMany: the sales list's Operator filter)", async () => {
+    const byIds = await h.http().get(`/api/v1/dealer-providers?ids=${providerId},999999`).set(bearer(dealerA.token));
+    expect(byIds.status).toBe(200);
+    expect(byIds.body.data.map((p: { id: number }) => p.id)).toEqual([providerId]);
+    const bundles = await h.http().get(`/api/v1/dealer-bundles?category_id=${categoryId}&ids=${bundleIds[1]}`).set(bearer(dealerA.token));
+    expect(bundles.body.data.map((b: { id: number }) => b.id)).toEqual([bundleIds[1]]);
+    expect((await h.http().get('/api/v1/dealer-providers?ids=nonsense').set(bearer(dealerA.token))).body.data).toEqual([]);
+  });
+
   it('turns a bundle on with its own price, which turns its category and operator on', async () => {
     const res = await h.http().patch(`/api/v1/dealer-bundles/${bundleIds[1]}`).set(bearer(dealerA.token)).send({ status: 'active', selling_price: '0.60' });
     expect(res.status).toBe(200);

@@ -88,7 +88,14 @@ describe('PATCH /my-shop', () => {
     });
 
     const after = await h.http().get('/api/v1/client/dealer?dealer_code=SHOPA');
-    expect(after.body.data.dealer).toMatchObject({ company_name: 'Hodan Data', brand_color: '#12AB9f' });
+    expect(after.body.data.dealer).toMatchObject({ company_name: 'Hodan Data', brand_color: '#12AB9f', website: 'https://hodan.example' });
+    // The phone and email typed here are the shop's first contacts, on the shop and its contacts call.
+    expect(after.body.data.dealer.contacts.slice(0, 2)).toEqual([
+      { type: 'phone', label: null, value: '+252 61 5123456' },
+      { type: 'email', label: null, value: 'shop@hodan.example' },
+    ]);
+    const contacts = await h.http().get('/api/v1/client/contacts?dealer_code=SHOPA');
+    expect(contacts.body.data.slice(0, 2).map((c: { value: string }) => c.value)).toEqual(['+252 61 5123456', 'shop@hodan.example']);
     // The other dealer's shop is untouched.
     expect((await h.knex('dealer_details').where({ user_id: other.id }).first()).company_name).toBe('SHOPB Ltd');
 
@@ -140,5 +147,44 @@ describe('PATCH /my-shop', () => {
     const sneaky = await h.http().patch('/api/v1/my-shop').set(bearer(dealer.token)).send({ pricing_model: 'profit' });
     expect(sneaky.status).toBe(422);
     expect((await h.knex('dealer_details').where({ user_id: dealer.id }).first()).brand_color).toBe('#12AB9f');
+  });
+
+  it("a contact listed already (the same kind, the same number however written) is not shown twice; a WhatsApp on the shop's number still is", async () => {
+    await h.http().patch('/api/v1/my-shop').set(bearer(dealer.token)).send({ contact_phone: '+252 61 5123456' });
+    for (const [type, value] of [
+      ['phone', '061 5123456'],
+      ['whatsapp', '+252 61 5123456'],
+    ])
+      expect((await h.http().post('/api/v1/contacts').set(bearer(dealer.token)).send({ type, value })).status).toBe(201);
+    const contacts = (await h.http().get('/api/v1/client/contacts?dealer_code=SHOPA')).body.data as { type: string; value: string }[];
+    expect(contacts.filter((c) => c.type === 'phone').map((c) => c.value)).toEqual(['061 5123456']);
+    expect(contacts.filter((c) => c.type === 'whatsapp').map((c) => c.value)).toEqual(['+252 61 5123456']);
+  });
+
+  it('ten saves of the same shop at once: each answers 200, one after another (each log entry starts where the one before ended), the last one kept', async () => {
+    const start = Number((await h.knex('activity_log').max({ id: 'id' }).first())!.id ?? 0);
+    const names = Array.from({ length: 10 }, (_, i) => `Rush Shop ${i}`);
+    const answers = await Promise.all(
+      names.map((company_name, i) =>
+        h
+          .http()
+          .patch('/api/v1/my-shop')
+          .set(bearer(other.token))
+          .send({ company_name, brand_color: `#00000${i}` }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(names.map(() => 200));
+    const logs: { before: string; after: string }[] = await h
+      .knex('activity_log')
+      .where('id', '>', start)
+      .where({ action: 'updated', subject_type: 'user', subject_id: other.id })
+      .orderBy('id')
+      .select('before', 'after');
+    expect(logs).toHaveLength(10);
+    // Serialised by the dealer's row lock: no save read a name another was replacing at the same moment.
+    for (let i = 1; i < logs.length; i++) expect(JSON.parse(logs[i].before).company_name).toBe(JSON.parse(logs[i - 1].after).company_name);
+    const kept = await h.knex('dealer_details').where({ user_id: other.id }).first();
+    expect(kept.company_name).toBe(JSON.parse(logs[9].after).company_name);
+    expect(kept.brand_color).toBe(JSON.parse(logs[9].after).brand_color);
   });
 });

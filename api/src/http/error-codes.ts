@@ -137,6 +137,11 @@ export const ERROR_CODES: readonly ErrorCodeInfo[] = [
   { code: 'server.error', status: 500, description: 'An unexpected error; it was logged with the request id.' },
   { code: 'database.busy', status: 503, description: 'The database is busy; retry after the Retry-After seconds.' },
   { code: 'database.unavailable', status: 503, description: 'The database is unreachable; retry after the Retry-After seconds.' },
+  {
+    code: 'health.not_ready',
+    status: 503,
+    description: 'GET /health/ready: the process should not get traffic now (draining, a stalled worker loop, or its database down); data.reasons says why.',
+  },
 ];
 
 /**

@@ -220,7 +220,7 @@ export function resourceRoutes<M extends SoftModel, R extends ZodType>(
   return api;
 }
 
-const idsParam = z
+export const idsParam = z
   .union([z.string(), z.array(z.string())])
   .optional()
   .describe('Only these records: ids or h_ids, comma-separated or repeated (ids[]=…)');

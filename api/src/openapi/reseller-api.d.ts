@@ -619,7 +619,8 @@ export interface components {
         | 'daily_close.settle_forbidden'
         | 'server.error'
         | 'database.busy'
-        | 'database.unavailable';
+        | 'database.unavailable'
+        | 'health.not_ready';
       /** @description Field (or query parameter) -> its messages, in the request’s language */
       errors?: {
         [key: string]: string[];
@@ -748,7 +749,8 @@ export interface components {
         | 'daily_close.settle_forbidden'
         | 'server.error'
         | 'database.busy'
-        | 'database.unavailable';
+        | 'database.unavailable'
+        | 'health.not_ready';
       detail?: string;
       /** @description Field (or query parameter) -> its messages, in the request’s language */
       errors?: {
@@ -1782,6 +1784,8 @@ export interface operations {
            *           "payment_gateway": null,
            *           "route": null,
            *           "review_reason": null,
+           *           "review_code": null,
+           *           "review_summary": null,
            *           "needs_review_at": null,
            *           "reviewed_by": null,
            *           "reviewed_at": null,
@@ -1899,8 +1903,30 @@ export interface operations {
               provider_name: string;
               reference: string;
               refunded_at: string | null;
+              /** @description Why it was sent to review, as a code to program against; null when it never was */
+              review_code:
+                | (
+                    | 'payment_gateway_silent'
+                    | 'payer_not_approved'
+                    | 'payment_unknown'
+                    | 'topup_not_sent'
+                    | 'aggregator_silent'
+                    | 'topup_lost'
+                    | 'topup_unknown'
+                    | 'operator_processing'
+                    | 'commit_unconfirmed'
+                    | 'return_unconfirmed'
+                    | 'commit_refused'
+                    | 'return_refused'
+                    | 'processing_crashed'
+                    | 'unknown_gateway'
+                  )
+                | null;
               review_outcome: ('delivered' | 'not_delivered') | null;
+              /** @description Why it was sent to review, in the system's own English words with the vendor's answer (for the record) */
               review_reason: string | null;
+              /** @description Why it was sent to review, in the request language; null when it never was */
+              review_summary: string | null;
               reviewed_at: string | null;
               reviewed_by: {
                 id: number;
@@ -2064,8 +2090,30 @@ export interface operations {
               provider_name: string;
               reference: string;
               refunded_at: string | null;
+              /** @description Why it was sent to review, as a code to program against; null when it never was */
+              review_code:
+                | (
+                    | 'payment_gateway_silent'
+                    | 'payer_not_approved'
+                    | 'payment_unknown'
+                    | 'topup_not_sent'
+                    | 'aggregator_silent'
+                    | 'topup_lost'
+                    | 'topup_unknown'
+                    | 'operator_processing'
+                    | 'commit_unconfirmed'
+                    | 'return_unconfirmed'
+                    | 'commit_refused'
+                    | 'return_refused'
+                    | 'processing_crashed'
+                    | 'unknown_gateway'
+                  )
+                | null;
               review_outcome: ('delivered' | 'not_delivered') | null;
+              /** @description Why it was sent to review, in the system's own English words with the vendor's answer (for the record) */
               review_reason: string | null;
+              /** @description Why it was sent to review, in the request language; null when it never was */
+              review_summary: string | null;
               reviewed_at: string | null;
               reviewed_by: {
                 id: number;
@@ -2136,6 +2184,8 @@ export interface operations {
            *         "payment_gateway": null,
            *         "route": null,
            *         "review_reason": null,
+           *         "review_code": null,
+           *         "review_summary": null,
            *         "needs_review_at": null,
            *         "reviewed_by": null,
            *         "reviewed_at": null,
@@ -2246,8 +2296,30 @@ export interface operations {
               provider_name: string;
               reference: string;
               refunded_at: string | null;
+              /** @description Why it was sent to review, as a code to program against; null when it never was */
+              review_code:
+                | (
+                    | 'payment_gateway_silent'
+                    | 'payer_not_approved'
+                    | 'payment_unknown'
+                    | 'topup_not_sent'
+                    | 'aggregator_silent'
+                    | 'topup_lost'
+                    | 'topup_unknown'
+                    | 'operator_processing'
+                    | 'commit_unconfirmed'
+                    | 'return_unconfirmed'
+                    | 'commit_refused'
+                    | 'return_refused'
+                    | 'processing_crashed'
+                    | 'unknown_gateway'
+                  )
+                | null;
               review_outcome: ('delivered' | 'not_delivered') | null;
+              /** @description Why it was sent to review, in the system's own English words with the vendor's answer (for the record) */
               review_reason: string | null;
+              /** @description Why it was sent to review, in the request language; null when it never was */
+              review_summary: string | null;
               reviewed_at: string | null;
               reviewed_by: {
                 id: number;
@@ -2369,6 +2441,8 @@ export interface operations {
            *         "payment_gateway": null,
            *         "route": null,
            *         "review_reason": null,
+           *         "review_code": null,
+           *         "review_summary": null,
            *         "needs_review_at": null,
            *         "reviewed_by": null,
            *         "reviewed_at": null,
@@ -2479,8 +2553,30 @@ export interface operations {
               provider_name: string;
               reference: string;
               refunded_at: string | null;
+              /** @description Why it was sent to review, as a code to program against; null when it never was */
+              review_code:
+                | (
+                    | 'payment_gateway_silent'
+                    | 'payer_not_approved'
+                    | 'payment_unknown'
+                    | 'topup_not_sent'
+                    | 'aggregator_silent'
+                    | 'topup_lost'
+                    | 'topup_unknown'
+                    | 'operator_processing'
+                    | 'commit_unconfirmed'
+                    | 'return_unconfirmed'
+                    | 'commit_refused'
+                    | 'return_refused'
+                    | 'processing_crashed'
+                    | 'unknown_gateway'
+                  )
+                | null;
               review_outcome: ('delivered' | 'not_delivered') | null;
+              /** @description Why it was sent to review, in the system's own English words with the vendor's answer (for the record) */
               review_reason: string | null;
+              /** @description Why it was sent to review, in the request language; null when it never was */
+              review_summary: string | null;
               reviewed_at: string | null;
               reviewed_by: {
                 id: number;
@@ -3330,6 +3426,25 @@ export interface operations {
             /** @description The sale's reference */
             reference: string;
             refunded_at: string | null;
+            /** @description Why it was sent to review, as a code (see the recharge answer); null when it never was */
+            review_code:
+              | (
+                  | 'payment_gateway_silent'
+                  | 'payer_not_approved'
+                  | 'payment_unknown'
+                  | 'topup_not_sent'
+                  | 'aggregator_silent'
+                  | 'topup_lost'
+                  | 'topup_unknown'
+                  | 'operator_processing'
+                  | 'commit_unconfirmed'
+                  | 'return_unconfirmed'
+                  | 'commit_refused'
+                  | 'return_refused'
+                  | 'processing_crashed'
+                  | 'unknown_gateway'
+                )
+              | null;
             review_reason: string | null;
             /** @enum {string} */
             status: 'pending' | 'processing' | 'completed' | 'failed' | 'refunded' | 'needs_review';
@@ -3414,6 +3529,25 @@ export interface operations {
             /** @description The sale's reference */
             reference: string;
             refunded_at: string | null;
+            /** @description Why it was sent to review, as a code (see the recharge answer); null when it never was */
+            review_code:
+              | (
+                  | 'payment_gateway_silent'
+                  | 'payer_not_approved'
+                  | 'payment_unknown'
+                  | 'topup_not_sent'
+                  | 'aggregator_silent'
+                  | 'topup_lost'
+                  | 'topup_unknown'
+                  | 'operator_processing'
+                  | 'commit_unconfirmed'
+                  | 'return_unconfirmed'
+                  | 'commit_refused'
+                  | 'return_refused'
+                  | 'processing_crashed'
+                  | 'unknown_gateway'
+                )
+              | null;
             review_reason: string | null;
             /** @enum {string} */
             status: 'pending' | 'processing' | 'completed' | 'failed' | 'refunded' | 'needs_review';
@@ -3498,6 +3632,25 @@ export interface operations {
             /** @description The sale's reference */
             reference: string;
             refunded_at: string | null;
+            /** @description Why it was sent to review, as a code (see the recharge answer); null when it never was */
+            review_code:
+              | (
+                  | 'payment_gateway_silent'
+                  | 'payer_not_approved'
+                  | 'payment_unknown'
+                  | 'topup_not_sent'
+                  | 'aggregator_silent'
+                  | 'topup_lost'
+                  | 'topup_unknown'
+                  | 'operator_processing'
+                  | 'commit_unconfirmed'
+                  | 'return_unconfirmed'
+                  | 'commit_refused'
+                  | 'return_refused'
+                  | 'processing_crashed'
+                  | 'unknown_gateway'
+                )
+              | null;
             review_reason: string | null;
             /** @enum {string} */
             status: 'pending' | 'processing' | 'completed' | 'failed' | 'refunded' | 'needs_review';
@@ -3582,6 +3735,25 @@ export interface operations {
             /** @description The sale's reference */
             reference: string;
             refunded_at: string | null;
+            /** @description Why it was sent to review, as a code (see the recharge answer); null when it never was */
+            review_code:
+              | (
+                  | 'payment_gateway_silent'
+                  | 'payer_not_approved'
+                  | 'payment_unknown'
+                  | 'topup_not_sent'
+                  | 'aggregator_silent'
+                  | 'topup_lost'
+                  | 'topup_unknown'
+                  | 'operator_processing'
+                  | 'commit_unconfirmed'
+                  | 'return_unconfirmed'
+                  | 'commit_refused'
+                  | 'return_refused'
+                  | 'processing_crashed'
+                  | 'unknown_gateway'
+                )
+              | null;
             review_reason: string | null;
             /** @enum {string} */
             status: 'pending' | 'processing' | 'completed' | 'failed' | 'refunded' | 'needs_review';
@@ -3666,6 +3838,25 @@ export interface operations {
             /** @description The sale's reference */
             reference: string;
             refunded_at: string | null;
+            /** @description Why it was sent to review, as a code (see the recharge answer); null when it never was */
+            review_code:
+              | (
+                  | 'payment_gateway_silent'
+                  | 'payer_not_approved'
+                  | 'payment_unknown'
+                  | 'topup_not_sent'
+                  | 'aggregator_silent'
+                  | 'topup_lost'
+                  | 'topup_unknown'
+                  | 'operator_processing'
+                  | 'commit_unconfirmed'
+                  | 'return_unconfirmed'
+                  | 'commit_refused'
+                  | 'return_refused'
+                  | 'processing_crashed'
+                  | 'unknown_gateway'
+                )
+              | null;
             review_reason: string | null;
             /** @enum {string} */
             status: 'pending' | 'processing' | 'completed' | 'failed' | 'refunded' | 'needs_review';
@@ -3750,6 +3941,25 @@ export interface operations {
             /** @description The sale's reference */
             reference: string;
             refunded_at: string | null;
+            /** @description Why it was sent to review, as a code (see the recharge answer); null when it never was */
+            review_code:
+              | (
+                  | 'payment_gateway_silent'
+                  | 'payer_not_approved'
+                  | 'payment_unknown'
+                  | 'topup_not_sent'
+                  | 'aggregator_silent'
+                  | 'topup_lost'
+                  | 'topup_unknown'
+                  | 'operator_processing'
+                  | 'commit_unconfirmed'
+                  | 'return_unconfirmed'
+                  | 'commit_refused'
+                  | 'return_refused'
+                  | 'processing_crashed'
+                  | 'unknown_gateway'
+                )
+              | null;
             review_reason: string | null;
             /** @enum {string} */
             status: 'pending' | 'processing' | 'completed' | 'failed' | 'refunded' | 'needs_review';

@@ -237,6 +237,7 @@ export async function retryRecharge(ctx: ServiceContext, money: RechargeMoney, r
         reviewed_by: null,
         reviewed_at: null,
         review_reason: null,
+        review_code: null,
         needs_review_at: null,
         // A new try: the reconciliation's questions were about the old one.
         next_check_at: null,

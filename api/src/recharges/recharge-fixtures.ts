@@ -160,6 +160,8 @@ export async function moneyKit(
       paymentTimeoutMs: opts.paymentTimeoutMs ?? 300,
       reviewAfterMs: opts.reviewAfterMs ?? 1200,
       reconcileMs: 60_000,
+      // As server.ts: a sale handed back at a drain is due once a call still in the air has landed.
+      handBackAfterMs: Math.max(env.PAYMENT_CALL_TIMEOUT_MS, env.OPERATOR_TIMEOUT_MS),
       ...opts.worker,
       ...overrides,
     });

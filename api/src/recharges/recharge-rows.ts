@@ -71,6 +71,8 @@ export interface RechargeRow {
   unsure_since: string | null;
   next_attempt_at: string | null;
   review_reason: string | null;
+  /** Why it went to review, as a code (contracts REVIEW_CODES); null before migration 20261128D. */
+  review_code?: string | null;
   needs_review_at: string | null;
   reviewed_by: number | null;
   reviewed_at: string | null;

@@ -17,6 +17,7 @@ import { StepWrites } from './fulfilment/step-writes.ts';
 import { VendorGate } from './fulfilment/vendor-gate.ts';
 import { RouteChooser } from '../routing/route-choice.ts';
 import type { RouteHealthOptions } from '../routing/route-health.ts';
+import type { FulfilmentObserver } from './fulfilment/fulfilment-observer.ts';
 
 export { MAX_CRASHES, MAX_SENDS } from './fulfilment/sale-steps.ts';
 
@@ -67,6 +68,14 @@ export interface WorkerOptions {
   routeHealth?: Partial<RouteHealthOptions>;
   /** Which aggregators may deliver (default: every one in `operators`); money-adapters.ts's usableAggregator. */
   usableAggregator?: (name: string) => boolean;
+  /** Told of prompts, deliveries and status lookups (metrics/service-metrics.ts). */
+  observer?: FulfilmentObserver;
+  /**
+   * A sale handed back at the end of a drain is due again only after this: longer than any vendor
+   * call's own timeout, so a call still in the air has landed before another process asks about it
+   * (a lookup cannot see a request the vendor has not processed yet). Default 30 s.
+   */
+  handBackAfterMs?: number;
 }
 
 export class RechargeWorker {
@@ -92,7 +101,13 @@ export class RechargeWorker {
   private reconcileTimer: NodeJS.Timeout | null = null;
   private running = false;
   private reconciling: Promise<unknown> | null = null;
+  /** The polling loop's round in progress (a claim may be on its way): a stop waits for it. */
+  private ticking: Promise<void> | null = null;
   private inFlight = new Set<Promise<void>>();
+  /** The sales this worker holds (claimed, not yet settled or handed back), by id: what a drain releases. */
+  private readonly held = new Map<number, Sale>();
+  /** When the polling loop last went round (Date.now()); readiness calls the loop dead when this is old. */
+  lastTickAt = 0;
   private stopped = true;
   private lastRecovery = 0;
   private stopListening: (() => void) | null = null;
@@ -123,6 +138,7 @@ export class RechargeWorker {
       writes: this.writes,
       gate: this.gate,
       stopping: () => this.stopping.signal,
+      observer: opts.observer,
       timing: {
         paymentTimeoutMs: opts.paymentTimeoutMs ?? 90_000,
         leaseMs: this.leaseMs,
@@ -142,6 +158,7 @@ export class RechargeWorker {
       batch: opts.reconcileBatch,
       baseMs: Math.min(Math.max(this.retryBaseMs, 5_000), opts.checkMaxMs ?? 180_000),
       maxMs: opts.checkMaxMs ?? 180_000,
+      observer: opts.observer,
     });
     this.listen();
   }
@@ -163,19 +180,60 @@ export class RechargeWorker {
     if (this.stopping.signal.aborted) this.stopping = RechargeWorker.stopSignal();
     this.listen();
     this.stopped = false;
+    this.lastTickAt = Date.now();
     this.schedule(0);
     this.scheduleReconcile(this.reconcileMs);
   }
 
-  /** Stops taking new work; sales waiting in memory go back to pending, calls in progress finish (graceful shutdown). */
-  async stop(): Promise<void> {
+  /**
+   * Stops taking new work; sales waiting in memory go back to pending, calls in progress finish
+   * (graceful shutdown). With `timeoutMs`, sales still running after it are released: handed back
+   * to pending under their claim, so another process takes them at once instead of after the lease
+   * (safe: each step recorded its intent before its call, so whoever takes a sale over asks about
+   * a call still in the air, never makes it again; this worker's late answer then finds the claim
+   * gone and stops, LeaseLost). Returns how many were released.
+   */
+  async stop(opts: { timeoutMs?: number } = {}): Promise<number> {
     this.stopped = true;
     this.stopping.abort();
     if (this.timer) clearTimeout(this.timer);
     if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
-    await Promise.allSettled([...this.inFlight, this.reconciling]);
+    // The round in progress first: a claim on its way hands its rows straight back (tick()).
+    await this.ticking;
+    const settled = Promise.allSettled([...this.inFlight, this.reconciling]);
+    let released = 0;
+    if (opts.timeoutMs === undefined) await settled;
+    else {
+      let timer: NodeJS.Timeout | undefined;
+      const late = await Promise.race([settled.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), opts.timeoutMs)))]);
+      clearTimeout(timer);
+      if (late) released = await this.release([...this.held.values()], this.opts.handBackAfterMs ?? 30_000);
+    }
     this.stopListening?.();
     this.stopListening = null;
+    return released;
+  }
+
+  /** Sales this worker holds right now (claimed and in memory). */
+  get holding(): number {
+    return this.held.size;
+  }
+
+  /**
+   * Hands these sales back to pending where this worker's claim still holds: due now when nothing
+   * was started (`dueInMs` 0), else once a call still in the air has surely landed.
+   */
+  private async release(sales: Sale[], dueInMs = 0): Promise<number> {
+    let released = 0;
+    const due = dueInMs > 0 ? toDbTime(new Date(Date.now() + dueInMs)) : null;
+    for (const r of sales) {
+      released += await this.opts
+        .db('recharges')
+        .where(claimOf(r))
+        .update({ status: 'pending', next_attempt_at: due, updated_at: toDbTime() })
+        .catch(() => 0);
+    }
+    return released;
   }
 
   wake(): void {
@@ -184,7 +242,9 @@ export class RechargeWorker {
 
   private schedule(ms: number) {
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), ms);
+    this.timer = setTimeout(() => {
+      this.ticking = this.tick().finally(() => (this.ticking = null));
+    }, ms);
     this.timer.unref();
   }
 
@@ -212,6 +272,11 @@ export class RechargeWorker {
       const free = Math.min(this.limit.value, this.maxInFlight - this.inFlight.size);
       if (free > 0) {
         const rows = await this.claim(free);
+        // Stopped while the claim was on its way: nothing is started, the rows go straight back.
+        if (this.stopped) {
+          await this.release(rows);
+          return;
+        }
         for (const row of rows) this.track(this.process(row));
         // A full batch: more may be waiting, take them at once.
         more = rows.length === free;
@@ -221,6 +286,7 @@ export class RechargeWorker {
       this.opts.logger?.error({ err }, 'recharge worker tick failed');
     } finally {
       this.running = false;
+      this.lastTickAt = Date.now();
       if (!this.stopped) this.schedule(more ? 0 : this.pollMs);
     }
   }
@@ -303,7 +369,7 @@ export class RechargeWorker {
       const crashes = Number(r.crashes) + 1;
       const claim = claimOf(r);
       if (crashes >= MAX_CRASHES) {
-        await toReview(this.stepDeps(), claim, crashes, `Processing stopped unexpectedly ${crashes} times (the worker's lease ran out).`);
+        await toReview(this.stepDeps(), claim, crashes, `Processing stopped unexpectedly ${crashes} times (the worker's lease ran out).`, 'processing_crashed');
       } else {
         resumed += await this.opts.db('recharges').where(claim).update({ status: 'pending', crashes, next_attempt_at: null, updated_at: toDbTime() });
       }
@@ -316,6 +382,7 @@ export class RechargeWorker {
   }
 
   private async process(r: Sale): Promise<void> {
+    this.held.set(Number(r.id), r);
     try {
       await this.steps.run(r);
     } catch (err) {
@@ -331,6 +398,8 @@ export class RechargeWorker {
       this.opts.logger?.error({ err, recharge: r.id }, 'recharge processing failed');
       // Counted and retried later; if even this fails (the database is gone), the lease brings it back.
       await this.crashed(r, err).catch(() => undefined);
+    } finally {
+      this.held.delete(Number(r.id));
     }
   }
 
@@ -339,7 +408,7 @@ export class RechargeWorker {
     const claim = claimOf(r);
     const message = err instanceof Error ? err.message : String(err);
     if (crashes >= MAX_CRASHES) {
-      await toReview(this.stepDeps(), claim, crashes, `Processing failed unexpectedly ${crashes} times: ${message}`);
+      await toReview(this.stepDeps(), claim, crashes, `Processing failed unexpectedly ${crashes} times: ${message}`, 'processing_crashed');
       return;
     }
     await this.opts

@@ -4,12 +4,14 @@ import {
   formatMinor,
   PAYER_NETWORKS,
   promptsPayer,
+  REVIEW_CODES,
   type CustomerDetail,
   type CustomerMoney,
   type CustomerOutcome,
   type PublicRecharge,
   type RechargeRequest,
   type RechargeResponse,
+  type ReviewCode,
 } from '@app/contracts';
 import { decodeId, encodeId } from '../http/ids.ts';
 import { AppError, fieldError, notFound } from '../http/errors.ts';
@@ -447,6 +449,9 @@ const vendorMoney = (v: number | string | null | undefined) => (v === null || v 
  * `company`: what only the company's staff may see of a sale: the gateway's charges and the
  * aggregator's cost and rate (those who see cost prices) and the real margin (margins.service.ts, seesMargin). A dealer never gets either.
  */
+const reviewCodeOf = (code: string | null | undefined): ReviewCode | null =>
+  (REVIEW_CODES as readonly string[]).includes(code ?? '') ? (code as ReviewCode) : null;
+
 export function presentRecharge(
   r: RechargeListRow,
   seesCost: boolean,
@@ -504,6 +509,9 @@ export function presentRecharge(
     payment_gateway: r.payment_flow === 'wallet' ? null : (r.payment_adapter ?? null),
     route: r.operator_adapter ?? null,
     review_reason: r.review_reason ?? null,
+    review_code: reviewCodeOf(r.review_code),
+    // Why it waits for a person, in the request's language; a sale sent before codes existed keeps its sentence.
+    review_summary: r.review_reason ? (reviewCodeOf(r.review_code) ? String(t(`api:review_reasons.${r.review_code}`)) : r.review_reason) : null,
     needs_review_at: fromDbTime(r.needs_review_at),
     reviewed_by: r.reviewed_by ? { id: r.reviewed_by, name: r.reviewer_name ?? '' } : null,
     reviewed_at: fromDbTime(r.reviewed_at),

@@ -1,5 +1,4 @@
 import express from 'express';
-import { rateLimit } from 'express-rate-limit';
 import { z } from 'zod';
 import {
   idempotencyKeySchema,
@@ -15,7 +14,8 @@ import {
 } from '@app/contracts';
 import { ApiRouter } from '../http/api-router.ts';
 import { refuseWhileInFlight } from '../http/idempotency-in-flight.ts';
-import { apiNotFound, rateLimited } from '../http/error-handler.ts';
+import { apiNotFound } from '../http/error-handler.ts';
+import { createRateLimits } from '../http/rate-limits.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import { openApiHandler } from '../openapi/docs.routes.ts';
 import { apiKeyAuthenticator, keyContext, type KeyAuthOptions } from '../api-keys/api-key-auth.ts';
@@ -74,6 +74,8 @@ const RECHARGE_EXAMPLE = {
   payment_gateway: null,
   route: null,
   review_reason: null,
+  review_code: null,
+  review_summary: null,
   needs_review_at: null,
   reviewed_by: null,
   reviewed_at: null,
@@ -109,7 +111,9 @@ export function resellerRoutes(
     RESELLER_TAG,
     'For dealers\u2019 own systems (a point of sale, a website, a bot): base URL /api/reseller/v1, authenticated with `Authorization: Bearer rk_live_\u2026` (or `rk_test_\u2026`), a key made on the console\u2019s API keys page with the scopes each call needs. Answers use the same envelope and error shapes as /api/v1. A revoked key (or a key whose dealer is inactive, or a live key sent under the test mark) is a 401; a missing scope or an address outside the key\u2019s allow-list a 403; more calls than the per-key limit a 429 with Retry-After. Every call is logged on the key\u2019s page. An `rk_test_\u2026` key acts on the sandbox only: its sales are paid from the dealer\u2019s test wallet (1,000.00, reset from the console) or through the sandbox gateway and delivered by the sandbox aggregator, never a real vendor; it reads its own mode\u2019s sales, wallet and events only. Test numbers, by their last four digits. The payer (sandbox gateway): 0000 declined, 0001 approved but the answer lost, 0002 HTTP 503 not processed (fails, nothing taken), 0003 never arrives (the same), 0004 the first commit\u2019s (or cancel\u2019s) answer lost, 0005 every commit and cancel 503 (review), any other approved. The number topped up (sandbox aggregator, its operator from the prefix: 61/77 Hormuud, 62/65/66 Somtel, 63 Telesom, 90 Golis, 71 Amtel): 9999 refused, 8888 delivered but the answer lost, 7777 HTTP 503 once, 6666 processing then delivered, 5555 processing then refunded, 4444 never arrives (review), 3333 processing for ever (review), any other delivered.',
   );
-  const api = new ApiRouter(registry, '', RESELLER_TAG, { keyAuth: apiKeyAuthenticator(opts), audience: 'reseller' });
+  // Counted in process memory unless the app passes its limits (shared through Redis with REDIS_URL).
+  const limits = opts.limits ?? createRateLimits({ redisUrl: null, keyPrefix: '' });
+  const api = new ApiRouter(registry, '', RESELLER_TAG, { keyAuth: apiKeyAuthenticator({ ...opts, limits }), audience: 'reseller' });
 
   api.get(
     '/catalogue',
@@ -242,16 +246,8 @@ export function resellerRoutes(
   registerResellerWebhookRoutes(api, { allowLoopback: opts.webhookAllowLoopback ?? false });
 
   const router = express.Router();
-  // The same per-address ceiling as /api/v1, so unknown keys cannot flood the key lookups.
-  router.use(
-    rateLimit({
-      windowMs: 60_000,
-      limit: opts.perAddressPerMinute,
-      standardHeaders: 'draft-8',
-      legacyHeaders: false,
-      handler: rateLimited,
-    }),
-  );
+  // The same per-address ceiling as /api/v1 (counted apart), so unknown keys cannot flood the key lookups.
+  router.use(limits.perMinute('reseller-address', opts.perAddressPerMinute));
   // A retry under a key whose first request is still running: 409 idempotency.in_progress.
   router.post('/recharges', refuseWhileInFlight());
   router.use(express.json({ limit: '1mb' }));

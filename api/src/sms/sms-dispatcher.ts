@@ -15,6 +15,11 @@ import { PollingLoop } from '../platform/polling-loop.ts';
  * the message may have gone). An unknown receipt is not sent again: a customer could get it twice,
  * and the record says plainly that nobody knows. A row left `sending` by a process that stopped
  * mid-send is marked unknown once its lease ran out, for the same reason.
+ *
+ * At field load (200 sales a second settling) the receipts share the database with the sales: the
+ * pending rows are claimed in batches (one UPDATE for all free slots), and a commit's wake waits
+ * `batchMs` so the receipts committed meanwhile go in the same batch. A receipt a fraction of a
+ * second later costs nobody anything; a write per receipt more costs every sale.
  */
 export interface SmsDispatcherOptions {
   db?: Knex;
@@ -22,6 +27,8 @@ export interface SmsDispatcherOptions {
   concurrency?: number;
   pollMs?: number;
   leaseMs?: number;
+  /** How long a wake waits for more receipts before a round (milliseconds). */
+  batchMs?: number;
 }
 
 interface MessageRow {
@@ -36,10 +43,11 @@ export class SmsDispatcher {
   private readonly inFlight = new Set<Promise<void>>();
   /** When rows left `sending` were last looked for (each finished send starts a round: at 200 sales a second, not each time). */
   private lastLeaseSweep = 0;
+  private wakeTimer: NodeJS.Timeout | null = null;
   private readonly opts: Required<Omit<SmsDispatcherOptions, 'db'>> & { db?: Knex };
 
   constructor(opts: SmsDispatcherOptions) {
-    this.opts = { concurrency: 4, pollMs: 10_000, leaseMs: 120_000, ...opts };
+    this.opts = { concurrency: 8, pollMs: 10_000, leaseMs: 120_000, batchMs: 200, ...opts };
   }
 
   private get db(): Knex {
@@ -51,13 +59,20 @@ export class SmsDispatcher {
   }
 
   async stop(): Promise<void> {
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.wakeTimer = null;
     this.loop.stop();
     await this.drain();
   }
 
-  /** Something was just committed: look now rather than at the next poll. */
+  /** Something was just committed: look in `batchMs` (with whatever else commits by then) rather than at the next poll. */
   wake(): void {
-    this.loop.wake();
+    if (this.wakeTimer) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = null;
+      this.loop.wake();
+    }, this.opts.batchMs);
+    this.wakeTimer.unref();
   }
 
   /** Sends everything pending, round after round, and waits for the sends (tests; a script). Returns how many were sent. */
@@ -94,28 +109,37 @@ export class SmsDispatcher {
     }
     const free = this.opts.concurrency - this.inFlight.size;
     if (free <= 0) return 0;
-    const due: MessageRow[] = await this.db('sms_messages')
-      .where({ status: 'pending' })
-      .orderBy('id')
-      .limit(free)
-      .select('id', 'recharge_id', 'phone', 'message');
-    let started = 0;
-    for (const row of due) {
-      const token = crypto.randomBytes(12).toString('hex');
-      const claimed = await this.db('sms_messages')
-        .where({ id: row.id, status: 'pending' })
-        .update({ status: 'sending', claim_token: token, claimed_until: toDbTime(new Date(now + this.opts.leaseMs)), attempts: this.db.raw('attempts + 1') });
-      if (claimed !== 1) continue;
-      started++;
+    const ids: number[] = await this.db('sms_messages').where({ status: 'pending' }).orderBy('id').limit(free).pluck('id');
+    if (!ids.length) return 0;
+    // One claim for the batch: a row another process claimed first is no longer pending and is left
+    // out. The claim and the read of what it claimed are one transaction: a read that fails gives the
+    // rows back (pending) instead of leaving them `sending` under a token nobody holds, which the lease
+    // sweep would mark unknown and never send.
+    const token = crypto.randomBytes(12).toString('hex');
+    const claimed = await this.db.transaction<MessageRow[]>(async (trx) => {
+      await trx('sms_messages')
+        .whereIn('id', ids)
+        .where({ status: 'pending' })
+        .update({ status: 'sending', claim_token: token, claimed_until: toDbTime(new Date(now + this.opts.leaseMs)), attempts: trx.raw('attempts + 1') });
+      return (await trx('sms_messages')
+        .whereIn('id', ids)
+        .where({ claim_token: token })
+        .orderBy('id')
+        .select('id', 'recharge_id', 'phone', 'message')) as MessageRow[];
+    });
+    // Another process took some of these first: look again for the next pending ones rather than wait for the poll.
+    if (claimed.length < ids.length) this.loop.wake();
+    for (const row of claimed) {
       const send: Promise<void> = this.send(row, token)
         .catch((err: unknown) => serviceLog.warn({ err, sms: row.id }, 'SMS receipt not recorded'))
         .finally(() => {
           this.inFlight.delete(send);
-          this.wake();
+          // The next batch once half the slots are free, not a round per finished send.
+          if (this.inFlight.size <= this.opts.concurrency / 2) this.loop.wake();
         });
       this.inFlight.add(send);
     }
-    return started;
+    return claimed.length;
   }
 
   private async send(row: MessageRow, token: string): Promise<void> {

@@ -4,6 +4,7 @@ import { bearer, createHarness, type Harness } from '../../../tests/api/harness.
 import { buy, makeShop, moneyKit, type MoneyKit, type Shop } from '../recharges/recharge-fixtures.ts';
 import type { RechargeMoney } from '../recharges/recharge.routes.ts';
 import { databaseTrail } from '../recharges/remote-calls.ts';
+import { vendorFetch } from '../connectors/vendor-http.ts';
 import { africasTalkingAdapter } from '../connectors/sms/africastalking/africastalking-adapter.ts';
 import { readSmsEnv, setSmsReceipts } from './sms-config.ts';
 import { SmsDispatcher } from './sms-dispatcher.ts';
@@ -32,7 +33,11 @@ beforeAll(async () => {
   kit = await moneyKit(h, { money });
   const config = readSmsEnv({ NODE_ENV: 'test' }, kit.standIns.africastalkingUrl);
   expect(config).toMatchObject({ enabled: true, live: false });
-  dispatcher = new SmsDispatcher({ db: h.knex, adapter: africasTalkingAdapter({ ...config.settings, timeoutMs: 500 }, { trail: databaseTrail(h.knex) }) });
+  // Through undici's request on a pool, as the server sends to Africa's Talking (server.ts, vendor-http.ts).
+  dispatcher = new SmsDispatcher({
+    db: h.knex,
+    adapter: africasTalkingAdapter({ ...config.settings, timeoutMs: 500 }, { trail: databaseTrail(h.knex), fetch: vendorFetch({ connections: 4 }) }),
+  });
   setSmsReceipts(true);
   shop = await makeShop(h, root, 'cost', { balance: '50.00' });
 });
@@ -75,7 +80,18 @@ async function sale(opts: { phone: string; payer?: string; lng?: string; shop?: 
 
 describe("receipts on the customer's phone", () => {
   it("a delivered sale: one receipt in the language the customer bought in, with the reference, the bundle and the order link, in the sale's trail", async () => {
+    // The names the customer saw on the storefront: the shop's company name and the bundle's Somali name.
+    await h
+      .knex('bundles')
+      .where({ name: `1 GB ${shop.code}` })
+      .update({ translations: JSON.stringify({ so: { name: `1 GB Maalinle ${shop.code}` } }) });
+    const details = await h.knex('dealer_details').where({ user_id: shop.dealerId }).first('company_name', 'translations');
+    await h
+      .knex('dealer_details')
+      .where({ user_id: shop.dealerId })
+      .update({ company_name: 'Hodan Data', translations: JSON.stringify({ so: { company_name: 'Hodan Xog' } }) });
     const r = await sale({ phone: '0615120001', payer: '+252 61 7000121', lng: 'so' });
+    await h.knex('dealer_details').where({ user_id: shop.dealerId }).update(details);
     expect(r.status).toBe('completed');
     expect(r.language).toBe('so');
     const [written] = await messagesOf(r.id);
@@ -86,7 +102,8 @@ describe("receipts on the customer's phone", () => {
     expect(msg.provider_message_id).toMatch(/^ATXid_/);
     const [got] = sentTo('+252617000121');
     expect(got.message).toContain(r.reference);
-    expect(got.message).toContain(`1 GB ${shop.code}`);
+    expect(got.message).toContain(`1 GB Maalinle ${shop.code}`);
+    expect(got.message).toContain('Hodan Xog');
     expect(got.message).toContain(`${APP_URL}/dealer/${shop.code}/order/${r.reference}`);
     expect(got.message).toContain('waxaa la gaarsiiyay');
     // The send is a line of the sale's trail, as staff read it.

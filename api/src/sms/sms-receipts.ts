@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { nationalNumber } from '@app/contracts';
+import { nationalNumber, parseTranslations, translatedText } from '@app/contracts';
 import { appUrlOf } from '../config.ts';
 import { toDbTime } from '../database/time.ts';
 import { onCommit } from '../database/unit-of-work.ts';
@@ -62,14 +62,37 @@ export function receiptText(kind: ReceiptKind, r: RechargeRow, shop: { name: str
 export async function enqueueReceipt(db: Db, rechargeId: number, event: string): Promise<void> {
   const kind = RECEIPT_OF[event];
   if (!kind || !smsReceiptsOn()) return;
-  const r: (RechargeRow & { shop_name: string; dealer_code: string; sms_receipts: unknown; language?: string | null }) | undefined = await db('recharges')
+  const r:
+    | (RechargeRow & {
+        account_name: string;
+        company_name: string | null;
+        shop_translations: unknown;
+        bundle_translations: unknown;
+        dealer_code: string;
+        sms_receipts: unknown;
+        language?: string | null;
+      })
+    | undefined = await db('recharges')
     .join('users', 'users.id', 'recharges.dealer_id')
+    .leftJoin('dealer_details', 'dealer_details.user_id', 'users.id')
+    .leftJoin('bundles', 'bundles.id', 'recharges.bundle_id')
     .where('recharges.id', rechargeId)
-    .first('recharges.*', 'users.name as shop_name', 'users.dealer_code', 'users.sms_receipts');
+    .first(
+      'recharges.*',
+      'users.name as account_name',
+      'dealer_details.company_name',
+      'dealer_details.translations as shop_translations',
+      'bundles.translations as bundle_translations',
+      'users.dealer_code',
+      'users.sms_receipts',
+    );
   if (!r || r.mode === 'test' || !r.sms_receipts || Number(r.sms_receipts) === 0) return;
   const phone = internationalNumber(r.payer_phone) ?? internationalNumber(r.phone);
   if (!phone) return;
   const language = languageOf(r.language);
+  // The names the customer saw on the storefront: the shop's and the bundle's, in its language.
+  const shopName = translatedText(parseTranslations(r.shop_translations), language, 'company_name', r.company_name || r.account_name);
+  const bundleName = translatedText(parseTranslations(r.bundle_translations), language, 'name', r.bundle_name);
   const now = toDbTime();
   await db('sms_messages')
     .insert({
@@ -78,7 +101,7 @@ export async function enqueueReceipt(db: Db, rechargeId: number, event: string):
       kind,
       phone,
       language,
-      message: receiptText(kind, r, { name: r.shop_name, dealer_code: r.dealer_code }, language),
+      message: receiptText(kind, { ...r, bundle_name: bundleName }, { name: shopName, dealer_code: r.dealer_code }, language),
       status: 'pending',
       attempts: 0,
       created_at: now,

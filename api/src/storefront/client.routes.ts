@@ -92,8 +92,10 @@ export function storefrontFastPath(req: Request, res: Response, next: NextFuncti
 const dealerCodeQuery = z.object({ dealer_code: z.string().optional().describe('Also accepted as the dealer_code or X-Dealer-Code header') });
 
 /** GET /client/dealer, /client/dealer/providers, /client/contacts, /client/payment-methods: public, cached. */
-export function clientRoutes(registry: OpenApiRegistry, hooks: { onRechargeCreated?: () => void; session?: RequestHandler } = {}) {
+export function clientRoutes(registry: OpenApiRegistry, hooks: { onRechargeCreated?: () => void; session?: RequestHandler; limits?: RequestHandler[] } = {}) {
   const api = new ApiRouter(registry, '/client', 'Storefront');
+  // The storefront's own ceilings (storefront-limits.ts), before anything reads the session or the database.
+  if (hooks.limits?.length) api.router.use(hooks.limits);
   // The customer's session (cookie + database row) for the calls below that use it.
   if (hooks.session) {
     const session = hooks.session;

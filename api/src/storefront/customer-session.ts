@@ -72,8 +72,39 @@ declare module 'express-session' {
 
 export const CUSTOMER_SESSION_COOKIE = 'storefront.sid';
 
+/**
+ * The session id that a request's cookie names, when this server signed the cookie (express-session's
+ * `s:<id>.<HMAC-SHA256>`); otherwise null. Read without the database, for counting calls per
+ * session (storefront-limits.ts): a made-up cookie is no session.
+ */
+export function signedSessionIdOf(cookieHeader: string | undefined, secret: string): string | null {
+  if (!cookieHeader) return null;
+  const start = `${CUSTOMER_SESSION_COOKIE}=`;
+  const raw = cookieHeader
+    .split(';')
+    .map((part) => part.trim())
+    .find((part) => part.startsWith(start))
+    ?.slice(start.length);
+  if (!raw) return null;
+  let value: string;
+  try {
+    value = decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+  const dot = value.lastIndexOf('.');
+  if (!value.startsWith('s:') || dot < 3) return null;
+  const id = value.slice(2, dot);
+  const given = Buffer.from(value.slice(dot + 1));
+  const expected = Buffer.from(crypto.createHmac('sha256', secret).update(id).digest('base64').replace(/=+$/, ''));
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected) ? id : null;
+}
+
 /** The session middleware for the storefront calls; the cookie is HttpOnly, SameSite=Lax, 30 days. */
-export function customerSession(db: Knex, secret: string): { middleware: RequestHandler; store: KnexSessionStore } {
+export function customerSession(
+  db: Knex,
+  secret: string,
+): { middleware: RequestHandler; store: KnexSessionStore; sessionIdOf: (req: Request) => string | null } {
   const store = new KnexSessionStore(db);
   const middleware = session({
     name: CUSTOMER_SESSION_COOKIE,
@@ -86,7 +117,7 @@ export function customerSession(db: Knex, secret: string): { middleware: Request
     // Secure whenever the request came over HTTPS (behind a proxy: set TRUST_PROXY).
     cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: THIRTY_DAYS_MS, path: '/' },
   });
-  return { middleware, store };
+  return { middleware, store, sessionIdOf: (req) => signedSessionIdOf(req.headers.cookie, secret) };
 }
 
 /** The session's CSRF token, made on first use. */

@@ -1,5 +1,14 @@
 import type { Knex } from 'knex';
-import { formatMinor, gatewayOf, parseTranslations, promptsPayer, translatedText, type StorefrontDealer, type StorefrontProviders } from '@app/contracts';
+import {
+  formatMinor,
+  gatewayOf,
+  nationalNumber,
+  parseTranslations,
+  promptsPayer,
+  translatedText,
+  type StorefrontDealer,
+  type StorefrontProviders,
+} from '@app/contracts';
 import { encodeId } from '../http/ids.ts';
 import { notFound } from '../http/errors.ts';
 import { readRoutingView, undeliverableReason } from '../routing/delivery-routes.ts';
@@ -60,8 +69,15 @@ export async function findStorefrontDealer(db: Db, code: string): Promise<Storef
   return row as StorefrontDealerRow;
 }
 
-/** Contacts a storefront shows: the dealer's own first, then the company's (dealer_id null). */
+/**
+ * Contacts a storefront shows: the phone and email the dealer typed on My shop first, then the
+ * dealer's own contact entries, then the company's (dealer_id null). A value already listed is not
+ * shown twice.
+ */
 export async function storefrontContacts(db: Db, dealerId: number, lang?: string) {
+  const shop: { contact_phone: string | null; contact_email: string | null } | undefined = await db('dealer_details')
+    .where({ user_id: dealerId })
+    .first('contact_phone', 'contact_email');
   const rows: {
     id: number;
     type: StorefrontDealer['dealer']['contacts'][number]['type'];
@@ -76,7 +92,17 @@ export async function storefrontContacts(db: Db, dealerId: number, lang?: string
     .orderByRaw('CASE WHEN dealer_id IS NULL THEN 1 ELSE 0 END')
     .orderBy([{ column: 'sort_order' }, { column: 'id' }])
     .select('id', 'type', 'label', 'value', 'dealer_id', 'translations');
-  return rows.map((r) => ({ id: r.id, type: r.type, label: inLanguage(r, lang, 'label', r.label ?? null), value: r.value }));
+  const listed = rows.map((r) => ({ id: r.id, type: r.type, label: inLanguage(r, lang, 'label', r.label ?? null), value: r.value }));
+  // Already listed: the same kind of contact with the same value (a number however it is written).
+  const sameAs = (type: string, value: string) =>
+    `${type}:${type === 'phone' ? (nationalNumber(value) ?? value.replace(/\s+/g, '')) : value.trim().toLowerCase()}`;
+  const known = new Set(listed.map((c) => sameAs(c.type, c.value)));
+  // The shop's own (no row of the contacts table: negative ids keep them apart).
+  const own = [
+    { id: -1, type: 'phone' as const, label: null, value: shop?.contact_phone ?? '' },
+    { id: -2, type: 'email' as const, label: null, value: shop?.contact_email ?? '' },
+  ].filter((c) => c.value.trim() !== '' && !known.has(sameAs(c.type, c.value)));
+  return [...own, ...listed];
 }
 
 export async function storefrontDealer(db: Db, dealer: StorefrontDealerRow, lang?: string): Promise<StorefrontDealer> {

@@ -70,11 +70,15 @@ describe('GET /client/dealer', () => {
       brand_color: '#0A7D32',
       description: 'Bundles in Hodan',
       website: null,
-      contacts: [{ type: 'whatsapp', label: 'Orders', value: '+252 61 5000000' }],
+      // The shop's contact email (My shop, "What customers see") first, then its contact entries.
+      contacts: [
+        { type: 'email', label: null, value: 'owner@xamar.so' },
+        { type: 'whatsapp', label: 'Orders', value: '+252 61 5000000' },
+      ],
       currency: 'USD',
     });
     expect(res.body.data.banners.map((b: { title: string }) => b.title).sort()).toEqual(['For every shop', 'Weekend offer']);
-    expect(JSON.stringify(res.body)).not.toMatch(/owner@xamar|shop@test|pricing_model|615000000"/);
+    expect(JSON.stringify(res.body)).not.toMatch(/shop@test|pricing_model|615000000"/);
   });
 
   it('takes the code from X-Dealer-Code or the query too, and says 404 for an unknown or inactive dealer', async () => {
@@ -144,7 +148,10 @@ describe('GET /client/dealer/providers', () => {
 describe('GET /client/contacts and /client/payment-methods', () => {
   it('list the contacts, and the payment methods the pricing model sends the customer to', async () => {
     const contacts = await h.http().get('/api/v1/client/contacts').set('dealer_code', 'XAMAR');
-    expect(contacts.body.data).toEqual([{ id: expect.any(Number), type: 'whatsapp', label: 'Orders', value: '+252 61 5000000' }]);
+    expect(contacts.body.data).toEqual([
+      { id: -2, type: 'email', label: null, value: 'owner@xamar.so' },
+      { id: expect.any(Number), type: 'whatsapp', label: 'Orders', value: '+252 61 5000000' },
+    ]);
     // "Cost + Profit": the customer pays the dealer.
     const cost = await h.http().get('/api/v1/client/payment-methods').set('dealer_code', 'XAMAR');
     expect(cost.body.data.map((m: { name: string }) => m.name)).toEqual(['EVC Plus']);

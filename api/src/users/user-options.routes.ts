@@ -5,6 +5,7 @@ import { ApiRouter } from '../http/api-router.ts';
 import { encodeId, decodeId } from '../http/ids.ts';
 import { notFound } from '../http/errors.ts';
 import { likePattern, pageOf } from '../http/list-query.ts';
+import { idsParam } from '../http/resource-routes.ts';
 import type { OpenApiRegistry } from '../openapi/registry.ts';
 import type { ServiceContext } from '../platform/context.ts';
 
@@ -46,6 +47,8 @@ const optionsQuery = z.object({
   user_type: z.enum(['admin', 'dealer'], { message: 'validation:user_type_invalid' }).optional(),
   // By name only (a picker); order applies.
   ...listParams({ sort: ['name'], q: 'Part of the name or dealer code (any case)' }),
+  // The names behind the ids a list shows (react-admin's getMany): one call, not one per id.
+  ids: idsParam,
 });
 
 type Row = z.infer<typeof userOptionSchema>;
@@ -86,6 +89,11 @@ export function userOptionRoutes(registry: OpenApiRegistry): ApiRouter {
         qb.where((w) =>
           w.whereRaw("LOWER(name) LIKE LOWER(?) ESCAPE '!'", [likePattern(q)]).orWhereRaw("LOWER(dealer_code) LIKE LOWER(?) ESCAPE '!'", [likePattern(q)]),
         );
+      const ids = req.query.ids;
+      if (ids !== undefined) {
+        const list = (Array.isArray(ids) ? ids : String(ids).split(',')).map((v) => decodeId(String(v).trim())).filter((v): v is number => v !== null);
+        qb.whereIn('id', list.length ? list : [0]);
+      }
       // By name, A to Z unless order says desc.
       const { page, per_page, order } = req.query as { page?: string; per_page?: string; order?: string };
       return pageOf(qb, { page, per_page, order: order ?? 'asc' }, 'name', present, 'id');

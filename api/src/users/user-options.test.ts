@@ -44,6 +44,19 @@ describe('user options for pickers', () => {
     expect((await h.http().get(`/api/v1/user-options/${root.id}`).set(bearer(token))).status).toBe(404);
   });
 
+  it('names the users behind a list of ids in one call (react-admin getMany), still only those the caller may name', async () => {
+    const { token } = await h.userWith(['view recharges']);
+    const dealers = await h.http().get('/api/v1/user-options').set(bearer(token)).query({ user_type: 'dealer' });
+    const [bakaro, qaran] = dealers.body.data as { id: number; h_id: string }[];
+    const root = await h.knex('users').where('email', 'root@test.example').first('id');
+    // By number or public id, comma-separated or repeated; an admin's id is not named to a sales reader.
+    const byIds = await h.http().get(`/api/v1/user-options?ids=${bakaro.id},${qaran.h_id},${root.id}`).set(bearer(token));
+    expect(byIds.status).toBe(200);
+    expect(names(byIds)).toEqual(['Bakaro Mobile', 'Qaran Shop']);
+    expect(names(await h.http().get(`/api/v1/user-options?ids=${qaran.id}&ids=${bakaro.h_id}`).set(bearer(token)))).toEqual(['Bakaro Mobile', 'Qaran Shop']);
+    expect(names(await h.http().get('/api/v1/user-options?ids=nonsense').set(bearer(token)))).toEqual([]);
+  });
+
   it('names admins to a log reader (actors), and refuses a caller with no reason to know any name', async () => {
     const logs = await h.userWith(['view logs']);
     expect(names(await h.http().get('/api/v1/user-options').set(bearer(logs.token)).query({ user_type: 'admin' }))).toContain('Root Admin');

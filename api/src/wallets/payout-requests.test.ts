@@ -114,6 +114,8 @@ describe('deciding a payout', () => {
     const res = await approve(asked.body.data.id);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ kind: 'payout', status: 'approved', reviewed_by: { name: 'Root Admin' } });
+    // Money went out: the toast says so, never "credited".
+    expect(res.body.message).toBe('Payout approved: the amount was taken from the wallet. Send the money to the dealer as the request says.');
     expect(await balance(shop.walletId)).toBe(2500);
     const row = await h.knex('wallet_transactions').where({ wallet_id: shop.walletId, kind: 'payout' }).first();
     expect(row).toMatchObject({ type: 'debit', reference: '615123456' });
@@ -135,6 +137,7 @@ describe('deciding a payout', () => {
     const res = await h.http().post(`/api/v1/wallet-top-up-requests/${asked.body.data.id}/reject`).set(bearer(root)).send({ reason: 'Wrong number' });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ status: 'rejected', reason: 'Wrong number' });
+    expect(res.body.message).toBe('Payout request rejected: the money stays in the wallet.');
     expect(await balance(shop.walletId)).toBe(1000);
     expect(await h.knex('activity_log').where({ action: 'payout_rejected', subject_id: asked.body.data.id })).toHaveLength(1);
   });

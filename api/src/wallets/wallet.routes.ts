@@ -400,7 +400,9 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     },
     async (req, ctx) => {
       await approveRequestOnce(ctx, String(req.params.id));
-      return { message: 'api:wallets.request_approved', data: await findRequest(ctx, String(req.params.id)) };
+      const decided = await findRequest(ctx, String(req.params.id));
+      // A payout takes the money out: its toast must not say "credited".
+      return { message: decided.kind === 'payout' ? 'api:wallets.payout_approved' : 'api:wallets.request_approved', data: decided };
     },
   );
   requests.post(
@@ -414,7 +416,8 @@ export function walletRoutes(registry: OpenApiRegistry, storage: FileStorage) {
     },
     async (req, ctx) => {
       await transact(ctx, (tctx) => rejectRequest(tctx, String(req.params.id), req.body.reason));
-      return { message: 'api:wallets.request_rejected', data: await findRequest(ctx, String(req.params.id)) };
+      const decided = await findRequest(ctx, String(req.params.id));
+      return { message: decided.kind === 'payout' ? 'api:wallets.payout_rejected' : 'api:wallets.request_rejected', data: decided };
     },
   );
 

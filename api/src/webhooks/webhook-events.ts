@@ -132,6 +132,7 @@ export function rechargeEventData(r: RechargeRow): Record<string, unknown> {
     operator_reference: r.operator_reference ?? null,
     failure_reason: r.failure_reason ?? null,
     review_reason: r.review_reason ?? null,
+    review_code: r.review_code ?? null,
     created_at: fromDbTime(r.created_at),
     completed_at: fromDbTime(r.completed_at),
     failed_at: fromDbTime(r.failed_at),

@@ -4,9 +4,11 @@ import { Ltr } from '../outcome';
 
 const digits = (v: string) => v.replace(/[^\d+]/g, '');
 
-/** How to reach the shop: call and WhatsApp links, email, address. */
-export function Contacts({ contacts }: { contacts: Contact[] }) {
-  if (!contacts.length) return null;
+/** How to reach the shop: call and WhatsApp links, email, address, and its website (My shop). */
+export function Contacts({ contacts, website = null }: { contacts: Contact[]; website?: string | null }) {
+  // Only a web address is a link (the API accepts http(s) only; checked again here).
+  const site = website && /^https?:\/\//i.test(website) ? website : null;
+  if (!contacts.length && !site) return null;
   return (
     <section aria-labelledby="contacts-title" className="card">
       <h2 id="contacts-title">{t('shop.contacts')}</h2>
@@ -37,6 +39,14 @@ export function Contacts({ contacts }: { contacts: Contact[] }) {
             </li>
           );
         })}
+        {site && (
+          <li>
+            <span className="muted">{t('contact.website')}: </span>
+            <a href={site} rel="noopener noreferrer" target="_blank">
+              <Ltr>{site.replace(/^https?:\/\//i, '').replace(/\/$/, '')}</Ltr>
+            </a>
+          </li>
+        )}
       </ul>
     </section>
   );

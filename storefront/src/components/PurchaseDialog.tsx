@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { checkPhone } from '@app/contracts/phone';
 import { ApiError, call, ensureSession, type Bundle, type PaymentMethod, type Provider, type Recharge } from '../api';
 import { PurchaseSubmitter, type PurchaseInput } from '../purchase';
@@ -194,7 +194,9 @@ export function PurchaseDialog({
   const dialog = useRef<HTMLDivElement>(null);
   // The field (or the outcome) to focus once drawn: the number on opening, a field to correct, the payer to change.
   const focusNext = useRef<string | null>('phone');
-  useEffect(() => {
+  // In the commit that draws it (not after paint): the button that was tapped is gone by then, and
+  // focus must not rest on the page behind in between.
+  useLayoutEffect(() => {
     const id = focusNext.current;
     const el = id ? dialog.current?.querySelector<HTMLElement>(`#${id}`) : null;
     if (!el) return;

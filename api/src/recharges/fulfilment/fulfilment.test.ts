@@ -200,6 +200,16 @@ describe('the reconciliation cannot starve', () => {
     const log = (await h.knex('activity_log').where({ subject_type: 'recharge', subject_id: sale.id })).map((l: { action: string }) => l.action);
     expect(log.filter((a: string) => a === 'recharge_needs_review')).toHaveLength(1);
     expect(log).not.toContain('recharge_resumed');
+    // Why it waits, as a code and in the reader's language; the system's sentence with the gateway's code kept beside it.
+    expect(await row(sale.id)).toMatchObject({ review_code: 'return_refused' });
+    const inArabic = await h.http().get(`/api/v1/recharges/${sale.id}?lng=ae`).set(bearer(root));
+    expect(inArabic.body.data.recharge ?? inArabic.body.data).toMatchObject({
+      review_code: 'return_refused',
+      review_summary: 'رفضت بوابة الدفع إعادة المبلغ. قرّر ما حدث؛ قد يلزم رده يدويًا.',
+      review_reason: expect.stringContaining('E10320'),
+    });
+    const inSomali = await h.http().get(`/api/v1/recharges?status=needs_review&lng=so`).set(bearer(root));
+    expect(inSomali.body.data.find((r: { id: number }) => r.id === sale.id)?.review_summary).toMatch(/^Adeegga lacag bixintu wuu diiday celinta lacagta/);
     // A person settles it as not delivered: the refused cancel is not sent again, the payment only looked up.
     // Nothing was taken (a reserve): the sale is Failed, never Refunded, while the reserve stands.
     const settled = await h.http().post(`/api/v1/recharges/${sale.id}/settle`).set(bearer(root)).send({ outcome: 'not_delivered', note: 'Nothing arrived.' });

@@ -11,6 +11,7 @@ import { raiseSaleEvent } from '../sale-events.ts';
 import { paymentAwaitsCheck, refusalNote, refusedBefore } from './sale-checks.ts';
 import { flowOf, MAX_CRASHES, type Sale } from './sale-steps.ts';
 import type { VendorGate } from './vendor-gate.ts';
+import type { FulfilmentObserver } from './fulfilment-observer.ts';
 
 /**
  * The reconciliation (docs/architecture.md, "Reconciliation"): asks the vendors about sales whose
@@ -44,6 +45,8 @@ export interface ReconciliationOptions {
   maxMs?: number;
   /** How long one process holds a sale it is asking about. */
   leaseMs?: number;
+  /** Told of every status lookup (metrics). */
+  observer?: FulfilmentObserver;
 }
 
 /** Who a call is for: a test sale's go to the sandbox and never tell the live vendors' health (remote-call.ts). */
@@ -167,6 +170,7 @@ export class Reconciliation {
       const down = await this.askable(r, pay.system);
       if (down) return down;
       const found = await pay.lookup(r.reference, forWhom, { transactionId: r.payment_reference });
+      this.opts.observer?.lookedUp(pay.system, found.status);
       if (found.status === 'found') {
         // Only an answer that settles the step it is on: a commit or a cancel the gateway refused
         // leaves the payment approved, and resuming it would only send the refused call again.
@@ -189,10 +193,12 @@ export class Reconciliation {
       if (down) return down;
       if (r.delivery_state === 'sent') {
         const found = await operator.lookup(r.reference, forWhom);
+        this.opts.observer?.lookedUp(operator.system, found.status);
         if (found.status === 'not_found') return 'The aggregator has no record of the top-up.';
         return found.status === 'unknown' ? found.error : true;
       }
       const polled = await operator.poll(r.delivery_id!, forWhom);
+      this.opts.observer?.lookedUp(operator.system, polled.status);
       if (polled.status === 'delivered' || polled.status === 'failed') return true;
       return polled.status === 'unknown' ? polled.error : 'The operator is still processing the top-up.';
     }
@@ -211,6 +217,7 @@ export class Reconciliation {
     const down = await this.askable(r, pay.system);
     if (down) return { settled: false, note: keep(down) };
     const found = await pay.lookup(r.reference, forWhom, { transactionId: r.payment_reference });
+    this.opts.observer?.lookedUp(pay.system, found.status);
     if (found.status === 'unknown') return { settled: false, note: keep(found.error) };
     const set = async (state: string, note: string): Promise<Checked> => {
       const now = toDbTime();

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { fromDbTime, toDbTime } from '../../database/time.ts';
 import { unitOfWork } from '../../database/unit-of-work.ts';
 import type { ServiceContext } from '../../platform/context.ts';
+import type { ReviewCode } from '@app/contracts';
 import type { PaymentAdapter, PaymentFlow, PaymentMoney } from '../../connectors/payments/payment-adapter.ts';
 import { unknownGatewayReason, type PaymentGateways } from '../../connectors/payments/payment-gateways.ts';
 import type { DeliveryMoney, DeliveryResult, OperatorAdapter } from '../../connectors/deliveries/operator-adapter.ts';
@@ -16,6 +17,7 @@ import { noticeFloatSale } from '../../aggregators/float.service.ts';
 import { refusalNote, refusedBefore, type RefusedCall } from './sale-checks.ts';
 import type { StepWrites } from './step-writes.ts';
 import type { VendorGate } from './vendor-gate.ts';
+import type { FulfilmentObserver } from './fulfilment-observer.ts';
 
 /** A test key's sale: charged and delivered through the sandbox only (docs/api-conventions.md, "Test mode"). */
 const isTestSale = (r: Pick<RechargeRow, 'mode'>) => r.mode === 'test';
@@ -64,7 +66,7 @@ type Claim = Pick<RechargeRow, 'id' | 'status' | 'processing_started_at'>;
 
 export type Stage = 'pay' | 'confirm_payment' | 'record_decision' | 'deliver' | 'confirm_delivery' | 'poll_delivery' | 'commit' | 'release' | 'settle';
 
-type Next = { then: 'continue' } | { then: 'retry'; inMs: number } | { then: 'unsure'; reason: string } | { then: 'done' };
+type Next = { then: 'continue' } | { then: 'retry'; inMs: number } | { then: 'unsure'; reason: string; code: ReviewCode } | { then: 'done' };
 const CONTINUE: Next = { then: 'continue' };
 const DONE: Next = { then: 'done' };
 
@@ -90,6 +92,8 @@ export interface StepDeps {
   timing: StepTiming;
   /** Aborted when the worker stops: a sale waiting in memory goes back to pending at once. */
   stopping: () => AbortSignal;
+  /** Told of prompts, deliveries and status lookups (metrics). */
+  observer?: FulfilmentObserver;
 }
 
 /** This worker's hold on a sale: it is still processing under the lease it was claimed with. */
@@ -159,7 +163,7 @@ export function deliveryFacts(m: DeliveryMoney): Fields {
 }
 
 /** Hands a sale to a person (needs_review) while `where` still holds; the reconciliation then keeps asking. */
-export async function toReview(deps: Pick<StepDeps, 'db' | 'ctx'>, where: Claim, crashes: number, reason: string): Promise<boolean> {
+export async function toReview(deps: Pick<StepDeps, 'db' | 'ctx'>, where: Claim, crashes: number, reason: string, code: ReviewCode): Promise<boolean> {
   return unitOfWork(async (trx) => {
     const now = toDbTime();
     const changed = await trx('recharges')
@@ -168,6 +172,7 @@ export async function toReview(deps: Pick<StepDeps, 'db' | 'ctx'>, where: Claim,
         status: 'needs_review',
         crashes,
         review_reason: reason.slice(0, 500),
+        review_code: code,
         needs_review_at: now,
         next_attempt_at: null,
         next_check_at: now,
@@ -203,7 +208,7 @@ export class SaleSteps {
     // A sale whose payment went through a gateway this process does not know is never asked about
     // (let alone charged again) anywhere else: it waits for a person.
     if (!this.deps.gateways.of(r)) {
-      await toReview(this.deps, claimOf(r), Number(r.crashes), unknownGatewayReason(r.payment_adapter));
+      await toReview(this.deps, claimOf(r), Number(r.crashes), unknownGatewayReason(r.payment_adapter), 'unknown_gateway');
       return;
     }
     for (let moves = 0; ; moves++) {
@@ -213,7 +218,7 @@ export class SaleSteps {
       // must never outlive it, or another worker would take the sale over while this one still asks).
       if (elapsedSince(r.processing_started_at) > this.deps.timing.leaseMs / 3) await this.step(r, { processing_started_at: toDbTime() });
       let next = await this.steps[stageOf(r, this.gatewayOf(r).flow)](r);
-      if (next.then === 'unsure') next = await this.unsure(r, next.reason);
+      if (next.then === 'unsure') next = await this.unsure(r, next.reason, next.code);
       if (next.then === 'done') return;
       if (next.then === 'retry') {
         // Kept in memory (a timer, no database write, no claim) while the lease has room; else back to pending.
@@ -264,12 +269,12 @@ export class SaleSteps {
   }
 
   /** An unknown outcome: ask again after a wait that grows with the time waited, or hand it to a person. */
-  private async unsure(r: Sale, reason: string): Promise<Next> {
+  private async unsure(r: Sale, reason: string, code: ReviewCode): Promise<Next> {
     const t = this.deps.timing;
     if (!r.unsure_since) await this.step(r, { unsure_since: toDbTime() });
     const waited = elapsedSince(r.unsure_since);
     if (waited >= t.reviewAfterMs) {
-      await toReview(this.deps, claimOf(r), Number(r.crashes), reason);
+      await toReview(this.deps, claimOf(r), Number(r.crashes), reason, code);
       return DONE;
     }
     return { then: 'retry', inMs: Math.min(t.maxRetryMs, Math.max(t.retryBaseMs, Math.floor(waited / 4))) };
@@ -306,6 +311,7 @@ export class SaleSteps {
       return this.settle(r, false, 'This payment method is set to the sandbox gateway, which takes no payments while a real gateway is configured.');
     const flow = flowOf(r, pay.flow);
     await this.step(r, { payment_state: 'sent', payment_flow: flow, payment_adapter: pay.name, unsure_since: toDbTime() });
+    if (!isTestSale(r)) this.deps.observer?.prompted(r.created_at);
     const charged = await pay.charge(
       {
         referenceId: r.reference,
@@ -340,14 +346,15 @@ export class SaleSteps {
     if (!(await this.mayAsk(r, pay.system))) {
       if (decided)
         return this.settle(r, decided === 'delivered', "The payment's outcome was unknown when the sale was settled; the reconciliation keeps asking.");
-      return { then: 'unsure', reason: 'The payment gateway is not answering; it is asked again when it does.' };
+      return { then: 'unsure', reason: 'The payment gateway is not answering; it is asked again when it does.', code: 'payment_gateway_silent' };
     }
     const found = await pay.lookup(r.reference, this.forWhom(r), { transactionId: r.payment_reference });
+    this.deps.observer?.lookedUp(pay.system, found.status);
     if (found.status === 'found') {
       if (found.state === 'pending')
         return decided
           ? this.settle(r, decided === 'delivered', 'The payer had not approved when the sale was settled.')
-          : { then: 'unsure', reason: 'The payer has not approved the payment yet.' };
+          : { then: 'unsure', reason: 'The payer has not approved the payment yet.', code: 'payer_not_approved' };
       if (found.state === 'declined') {
         await this.step(r, { payment_state: 'declined', unsure_since: null });
         return this.settle(r, false, 'Payment declined: the payer did not approve.');
@@ -379,7 +386,7 @@ export class SaleSteps {
         decided === 'delivered',
         `The payment's outcome was unknown when the sale was settled (${found.error}); the reconciliation keeps asking.`,
       );
-    return { then: 'unsure', reason: `The payment gateway cannot say what became of the payment: ${found.error}` };
+    return { then: 'unsure', reason: `The payment gateway cannot say what became of the payment: ${found.error}`, code: 'payment_unknown' };
   }
 
   /** A person's decision in review settles the delivery question; the payment follows it. */
@@ -507,7 +514,7 @@ export class SaleSteps {
     if (sent.status === 'not_sent' || sent.status === 'unknown') await this.routeFailed(r, operator.name, sent.error);
     if (sent.status === 'not_sent') {
       await this.step(r, { delivery_state: 'none' });
-      return { then: 'unsure', reason: `The top-up could not be sent yet: ${sent.error}` };
+      return { then: 'unsure', reason: `The top-up could not be sent yet: ${sent.error}`, code: 'topup_not_sent' };
     }
     // Unknown: stays `sent`, and confirm_delivery asks by our reference.
     if (sent.status !== 'unknown') await this.applyDelivery(r, sent);
@@ -516,8 +523,10 @@ export class SaleSteps {
 
   private async confirmDelivery(r: Sale): Promise<Next> {
     const operator = this.operatorOf(r)!;
-    if (!(await this.mayAsk(r, operator.system))) return { then: 'unsure', reason: 'The aggregator is not answering; it is asked again when it does.' };
+    if (!(await this.mayAsk(r, operator.system)))
+      return { then: 'unsure', reason: 'The aggregator is not answering; it is asked again when it does.', code: 'aggregator_silent' };
     const found = await operator.lookup(r.reference, this.forWhom(r));
+    this.deps.observer?.lookedUp(operator.system, found.status);
     if (found.status === 'not_found') {
       // The aggregator never got it. Sending again under the same customIdentifier is safe (it
       // refuses a duplicate, so it can never deliver twice), a bounded number of times.
@@ -526,21 +535,29 @@ export class SaleSteps {
         await this.step(r, { delivery_state: 'none' });
         return { then: 'retry', inMs: this.deps.timing.retryBaseMs };
       }
-      return { then: 'unsure', reason: `The aggregator has no record of the top-up after ${MAX_SENDS} sends whose answers were lost.` };
+      return { then: 'unsure', reason: `The aggregator has no record of the top-up after ${MAX_SENDS} sends whose answers were lost.`, code: 'topup_lost' };
     }
-    if (found.status === 'unknown') return { then: 'unsure', reason: `The aggregator cannot say what became of the top-up: ${found.error}` };
+    if (found.status === 'unknown')
+      return { then: 'unsure', reason: `The aggregator cannot say what became of the top-up: ${found.error}`, code: 'topup_unknown' };
     await this.applyDelivery(r, found);
-    return r.delivery_state === 'processing' ? { then: 'unsure', reason: 'The operator is still processing the top-up.' } : CONTINUE;
+    return r.delivery_state === 'processing'
+      ? { then: 'unsure', reason: 'The operator is still processing the top-up.', code: 'operator_processing' }
+      : CONTINUE;
   }
 
   private async pollDelivery(r: Sale): Promise<Next> {
     const operator = this.operatorOf(r)!;
-    if (!(await this.mayAsk(r, operator.system))) return { then: 'unsure', reason: 'The aggregator is not answering; it is asked again when it does.' };
+    if (!(await this.mayAsk(r, operator.system)))
+      return { then: 'unsure', reason: 'The aggregator is not answering; it is asked again when it does.', code: 'aggregator_silent' };
     // In processing the operator has answered with its delivery id.
     const polled = await operator.poll(r.delivery_id!, this.forWhom(r));
-    if (polled.status === 'unknown') return { then: 'unsure', reason: `The aggregator cannot say what became of the top-up: ${polled.error}` };
+    this.deps.observer?.lookedUp(operator.system, polled.status);
+    if (polled.status === 'unknown')
+      return { then: 'unsure', reason: `The aggregator cannot say what became of the top-up: ${polled.error}`, code: 'topup_unknown' };
     await this.applyDelivery(r, polled);
-    return r.delivery_state === 'processing' ? { then: 'unsure', reason: 'The operator is still processing the top-up.' } : CONTINUE;
+    return r.delivery_state === 'processing'
+      ? { then: 'unsure', reason: 'The operator is still processing the top-up.', code: 'operator_processing' }
+      : CONTINUE;
   }
 
   /**
@@ -560,6 +577,7 @@ export class SaleSteps {
       });
       // The float it came out of: counted, and read again every few sales (never awaited, never fails the sale).
       if (!isTestSale(r)) noticeFloatSale(this.deps.db, this.deps.operators[aggregator]);
+      if (!isTestSale(r)) this.deps.observer?.delivered(r.created_at);
       return;
     }
     // Taken in, not delivered: the route's health waits for the outcome.
@@ -615,6 +633,7 @@ export class SaleSteps {
           break;
         }
         const found = await pay.lookup(r.reference, this.forWhom(r), { transactionId: r.payment_reference });
+        this.deps.observer?.lookedUp(pay.system, found.status);
         stillStanding = false;
         if (found.status !== 'found') said = found.status === 'unknown' ? found.error : 'the gateway has no record of it';
         if (found.status === 'found') {
@@ -663,14 +682,25 @@ export class SaleSteps {
     if (refusedNow) {
       const call: RefusedCall = action === 'commit' ? 'commit' : captured ? 'refund' : flow === 'purchase' ? 'reversal' : 'release';
       r.last_check_note = refusalNote(call, (refusal ?? '').replace(/^refused: /, ''), '');
-      await this.deps.db('recharges').where({ id: r.id }).update({ last_check_note: r.last_check_note });
+      // Under the claim: a process that lost the sale (handed back at a drain) writes nothing on it.
+      await this.deps.db('recharges').where(claimOf(r)).update({ last_check_note: r.last_check_note });
     }
     if (r.review_outcome) return settled();
     if (refusedNow) {
-      await toReview(this.deps, claimOf(r), Number(r.crashes), `The payment gateway refused ${what} (${refusal}).`);
+      await toReview(
+        this.deps,
+        claimOf(r),
+        Number(r.crashes),
+        `The payment gateway refused ${what} (${refusal}).`,
+        action === 'commit' ? 'commit_refused' : 'return_refused',
+      );
       return DONE;
     }
-    return { then: 'unsure', reason: `The payment gateway did not confirm ${what}${said ? ` (${said})` : ''}.` };
+    return {
+      then: 'unsure',
+      reason: `The payment gateway did not confirm ${what}${said ? ` (${said})` : ''}.`,
+      code: action === 'commit' ? 'commit_unconfirmed' : 'return_unconfirmed',
+    };
   }
 
   /** Settles a sale whose remote questions are over, from what its row says. */
