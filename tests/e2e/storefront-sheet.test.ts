@@ -74,7 +74,7 @@ describe('the buy sheet', () => {
       }
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
-      await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe('Buy 1 GB Daily');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), { timeout: 5000 }).toBe('Buy 1 GB Daily');
 
       // The phone's back button: the sheet closes, the page stays.
       await buy.click();
