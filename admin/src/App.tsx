@@ -111,8 +111,15 @@ function ConsoleAdmin() {
       document.documentElement.lang = lng === 'ae' ? 'ar' : lng;
     };
     apply(i18n.language);
+    // Answers carry words in the reader's language (a dealer's catalogue names, the server's
+    // messages): what is on screen is asked again in the new one.
+    const askAgain = () => void queryClient.invalidateQueries();
     i18n.on('languageChanged', apply);
-    return () => i18n.off('languageChanged', apply);
+    i18n.on('languageChanged', askAgain);
+    return () => {
+      i18n.off('languageChanged', apply);
+      i18n.off('languageChanged', askAgain);
+    };
   }, [i18nProvider, followLanguage]);
 
   if (!i18nProvider) return <FullPageLoader />;

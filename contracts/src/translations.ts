@@ -122,3 +122,8 @@ export function translatedText<T extends string | null>(translations: Translatio
   const text = translations?.[lang as ContentLanguage]?.[field];
   return typeof text === 'string' && text.trim() !== '' ? text : original;
 }
+
+/** `field` in `lang` from a record's stored `translations` (JSON text or object), falling back to the original. */
+export function translatedStoredText<T extends string | null>(stored: unknown, lang: string, field: string, original: T): T | string {
+  return translatedText(parseTranslations(stored), lang, field, original);
+}

@@ -387,6 +387,44 @@ describe('menus in the reader’s language (item 9)', () => {
   }
 });
 
+describe('catalogue names in the reader’s language (item 9)', () => {
+  for (const viewport of SIZES) {
+    it(`operators, categories and bundles read in Arabic and Somali where translated, as staff and as the dealer, at ${sizeName(viewport)}`, async () => {
+      const [hormuud] = await api<{ id: number }[]>('/internet-providers?q=Hormuud', { token: rootToken });
+      const [daily] = await api<{ id: number }[]>(`/internet-categories?provider_id=${hormuud.id}&q=Daily`, { token: rootToken });
+      // Staff: the company's catalogue, in Arabic.
+      const staff = await consoleAt(ADMIN, '/internet-providers', viewport, 'ae');
+      await staff.page.getByText('هرمود', { exact: true }).first().waitFor();
+      expect(await mainText(staff.page)).not.toContain('Hormuud');
+      await staff.page.goto(`/internet-providers/${hormuud.id}/categories/${daily.id}/bundles`);
+      await staff.page.getByRole('heading', { level: 1, name: /هرمود · يومي/ }).waitFor();
+      await staff.page.getByText('1 جيجابايت يومي', { exact: true }).first().waitFor();
+      // The name keeps its own direction inside the right-to-left row.
+      await expect(staff.page.locator('main bdi').filter({ hasText: '1 جيجابايت يومي' }).count()).resolves.toBeGreaterThan(0);
+      expect(await mainText(staff.page)).not.toContain('1 GB Daily');
+      // Not translated into Somali: the operator as typed, the bundle in Somali.
+      await setLanguage(staff.page, 'so', `/internet-providers/${hormuud.id}/categories/${daily.id}/bundles`);
+      await staff.page.getByText('1 GB Maalinle', { exact: true }).first().waitFor();
+      await staff.page.getByRole('heading', { level: 1, name: /Hormuud · Maalinle/ }).waitFor();
+      expect(staff.errors).toEqual([]);
+      await staff.close();
+
+      // The dealer: its own catalogue, as its customers read it; the switcher asks again in the new language.
+      const dealer = await consoleAt(DEALER, `/dealer-providers/${hormuud.id}/categories/${daily.id}/bundles`, viewport, 'ae');
+      await dealer.page.getByText('1 جيجابايت يومي', { exact: true }).first().waitFor();
+      await dealer.page.getByRole('heading', { level: 1, name: /هرمود · يومي/ }).waitFor();
+      expect(await mainText(dealer.page)).not.toContain('1 GB Daily');
+      if (viewport === PHONE) await dealer.page.screenshot({ path: artifactPath('console-words-dealer-bundles-390-ae.png'), fullPage: true });
+      await dealer.page.getByTestId('language-switcher').click();
+      await dealer.page.getByRole('menuitem', { name: /Soomaali/ }).click();
+      await dealer.page.getByText('1 GB Maalinle', { exact: true }).first().waitFor();
+      await expect.poll(() => mainText(dealer.page)).not.toContain('1 جيجابايت يومي');
+      expect(dealer.errors).toEqual([]);
+      await dealer.close();
+    });
+  }
+});
+
 describe('My wallet when the session ends (item 8)', () => {
   for (const viewport of SIZES) {
     it(`a dealer is taken to sign-in, never to the 500 page, at ${sizeName(viewport)}`, async () => {

@@ -24,6 +24,7 @@ import { useParentRecord } from '../resources/useParentRecord';
 import { STATUS_CHOICES, volumeLabel } from './parts';
 import { TrashBulkButton, TrashButton } from '../common/DoneToast';
 import { ResourceListPage } from '../common/ResourceListPage';
+import { ContentTextField, useContentText } from '../common/ContentText';
 import { RouteMappingOffer } from '../routing/RouteMappingOffer';
 import type { RouteOffer } from '../routing/CreateBundleDialog';
 import { OffSaleChip, useCostRaiseCheck } from './CostRaiseCheck';
@@ -34,6 +35,7 @@ const emptyIsNull = (v: unknown) => (v === '' || v === undefined ? null : v);
 /** /internet-providers/{id}/categories/{categoryId}/bundles: a category's bundles and their prices. */
 export default function BundleList() {
   const translate = useTranslate();
+  const text = useContentText();
   const { id: providerId, categoryId } = useParams() as { id: string; categoryId: string };
   const base = `/internet-providers/${providerId}/categories/${categoryId}/bundles`;
   const route = useRecordRoute<BundleResponse>(base, 'bundles');
@@ -45,7 +47,9 @@ export default function BundleList() {
   const { canAccess: canEdit } = useCanAccess({ resource: 'bundles', action: 'edit' });
   const { canAccess: canDelete } = useCanAccess({ resource: 'bundles', action: 'delete' });
   const { canAccess: canSeeProviders } = useCanAccess({ resource: 'internet-providers', action: 'list' });
-  const title = category ? translate('catalogue.bundle.title_of', { name: `${provider?.name ?? ''} · ${category.name}` }) : translate('menu.bundles');
+  const title = category
+    ? translate('catalogue.bundle.title_of', { name: `${text(provider, 'name', provider?.name) ?? ''} · ${text(category, 'name', category.name)}` })
+    : translate('menu.bundles');
   const filters = [
     <SearchInput key="q" source="q" alwaysOn />,
     <SelectInput key="status" source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} />,
@@ -70,8 +74,11 @@ export default function BundleList() {
         items={[
           { label: 'menu.internet_providers', to: canSeeProviders ? '/internet-providers' : undefined },
           // The operator's categories stay one click up, named by the operator where it may be read.
-          { label: providerReadable ? (provider?.name ?? '…') : 'menu.internet_categories', to: `/internet-providers/${providerId}/categories` },
-          ...(categoryReadable ? [{ label: category?.name ?? '…' }] : []),
+          {
+            label: providerReadable ? (text(provider, 'name', provider?.name) ?? '…') : 'menu.internet_categories',
+            to: `/internet-providers/${providerId}/categories`,
+          },
+          ...(categoryReadable ? [{ label: text(category, 'name', category?.name) ?? '…' }] : []),
           { label: 'menu.bundles' },
         ]}
       />
@@ -87,7 +94,7 @@ export default function BundleList() {
         storeKey={`bundles.${categoryId}`}
         phone={
           <SimpleList
-            primaryText={(r: BundleResponse) => r.name}
+            primaryText={(r: BundleResponse) => <bdi>{text(r, 'name', r.name)}</bdi>}
             secondaryText={(r: BundleResponse) => `${volume(r)} · ${translate('catalogue.days', { smart_count: r.validity_days })}`}
             tertiaryText={(r: BundleResponse) => r.selling_price}
             rowClick={(id) => route.path(id)}
@@ -95,7 +102,7 @@ export default function BundleList() {
         }
         desktop={
           <Datagrid rowClick={(id) => (canEdit ? route.path(id) : false)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
-            <TextField source="name" label="catalogue.fields.name" />
+            <ContentTextField source="name" label="catalogue.fields.name" />
             <FunctionField source="data_volume_mb" label="catalogue.fields.data_volume" render={volume} />
             <FunctionField
               source="validity_days"

@@ -1,16 +1,4 @@
-import {
-  Datagrid,
-  FunctionField,
-  NumberInput,
-  SearchInput,
-  SelectInput,
-  SimpleList,
-  TextField,
-  TextInput,
-  useCanAccess,
-  usePermissions,
-  useTranslate,
-} from 'react-admin';
+import { Datagrid, FunctionField, NumberInput, SearchInput, SelectInput, SimpleList, TextInput, useCanAccess, usePermissions, useTranslate } from 'react-admin';
 import { Button, IconButton } from '@mui/material';
 import RouteIcon from '@mui/icons-material/AltRouteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
@@ -26,10 +14,12 @@ import { useParentRecord } from '../resources/useParentRecord';
 import { STATUS_CHOICES } from './parts';
 import { TrashBulkButton, TrashButton } from '../common/DoneToast';
 import { ResourceListPage } from '../common/ResourceListPage';
+import { ContentTextField, useContentText } from '../common/ContentText';
 
 /** /internet-providers/{id}/categories: one operator's categories; a row opens its bundles. */
 export default function CategoryList() {
   const translate = useTranslate();
+  const text = useContentText();
   const navigate = useNavigate();
   const providerId = useParams().id!;
   const base = `/internet-providers/${providerId}/categories`;
@@ -42,7 +32,7 @@ export default function CategoryList() {
   const { permissions } = usePermissions<string[]>();
   const seesRoutes = !!permissions?.includes('view delivery routes');
   const open = (id: unknown) => `${base}/${id}/bundles`;
-  const title = provider ? translate('catalogue.category.title_of', { name: provider.name }) : translate('menu.internet_categories');
+  const title = provider ? translate('catalogue.category.title_of', { name: text(provider, 'name', provider.name) }) : translate('menu.internet_categories');
   const filters = [
     <SearchInput key="q" source="q" alwaysOn />,
     <SelectInput key="status" source="status" label="catalogue.fields.status" choices={STATUS_CHOICES} />,
@@ -52,7 +42,7 @@ export default function CategoryList() {
       <Breadcrumbs
         items={[
           { label: 'menu.internet_providers', to: canSeeProviders ? '/internet-providers' : undefined },
-          ...(providerReadable ? [{ label: provider?.name ?? '…' }] : []),
+          ...(providerReadable ? [{ label: text(provider, 'name', provider?.name) ?? '…' }] : []),
           { label: 'menu.internet_categories' },
         ]}
       />
@@ -75,7 +65,7 @@ export default function CategoryList() {
         storeKey={`internet-categories.${providerId}`}
         phone={
           <SimpleList
-            primaryText={(r: CategoryResponse) => r.name}
+            primaryText={(r: CategoryResponse) => <bdi>{text(r, 'name', r.name)}</bdi>}
             secondaryText={(r: CategoryResponse) => translate('catalogue.bundles_count', { smart_count: r.bundles_count })}
             tertiaryText={(r: CategoryResponse) => translate(`users.status.${r.status}`)}
             linkType={false}
@@ -84,8 +74,8 @@ export default function CategoryList() {
         }
         desktop={
           <Datagrid rowClick={(id) => open(id)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
-            <TextField source="name" label="catalogue.fields.name" />
-            <TextField source="description" label="catalogue.fields.description" emptyText="—" sortable={false} />
+            <ContentTextField source="name" label="catalogue.fields.name" />
+            <ContentTextField source="description" label="catalogue.fields.description" sortable={false} />
             <FunctionField
               label="catalogue.fields.bundles"
               render={(r: CategoryResponse) => (
@@ -111,7 +101,7 @@ export default function CategoryList() {
                 label=""
                 render={(r: CategoryResponse) => (
                   <IconButton
-                    aria-label={translate('catalogue.edit_named', { name: r.name })}
+                    aria-label={translate('catalogue.edit_named', { name: text(r, 'name', r.name) })}
                     onClick={(e) => {
                       e.stopPropagation();
                       route.openEdit(r);

@@ -26,6 +26,7 @@ import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { STATUS_CHOICES, Logo, keepNewFileOnly } from './parts';
 import { TrashBulkButton, TrashButton } from '../common/DoneToast';
 import { ResourceListPage } from '../common/ResourceListPage';
+import { ContentTextField, useContentText } from '../common/ContentText';
 
 const BASE = '/internet-providers';
 const ADAPTER_CHOICES = PROVIDER_ADAPTERS.map((a) => ({ id: a, name: `catalogue.adapters.${a}` }));
@@ -33,6 +34,7 @@ const ADAPTER_CHOICES = PROVIDER_ADAPTERS.map((a) => ({ id: a, name: `catalogue.
 /** /internet-providers: operators with their logos and number prefixes; a row opens its categories. */
 export default function ProviderList() {
   const translate = useTranslate();
+  const text = useContentText();
   const navigate = useNavigate();
   const route = useRecordRoute<ProviderResponse>(BASE, 'internet-providers');
   const { canAccess: canCreate } = useCanAccess({ resource: 'internet-providers', action: 'create' });
@@ -57,7 +59,7 @@ export default function ProviderList() {
         sort={{ field: 'sort_order', order: 'ASC' }}
         phone={
           <SimpleList
-            primaryText={(r: ProviderResponse) => r.name}
+            primaryText={(r: ProviderResponse) => <bdi>{text(r, 'name', r.name)}</bdi>}
             secondaryText={(r: ProviderResponse) => r.phone_prefixes.join(', ')}
             tertiaryText={(r: ProviderResponse) => translate(`users.status.${r.status}`)}
             leftAvatar={(r: ProviderResponse) => <Logo src={r.logo} />}
@@ -68,7 +70,7 @@ export default function ProviderList() {
         desktop={
           <Datagrid rowClick={(id) => open(id)} bulkActionButtons={canDelete ? <TrashBulkButton /> : false}>
             <FunctionField label="catalogue.fields.logo" render={(r: ProviderResponse) => <Logo src={r.logo} />} />
-            <TextField source="name" label="catalogue.fields.name" />
+            <ContentTextField source="name" label="catalogue.fields.name" />
             <TextField source="code" label="catalogue.fields.code" />
             <FunctionField
               label="catalogue.fields.phone_prefixes"
@@ -109,7 +111,7 @@ export default function ProviderList() {
                     <Tooltip title={translate('routing.title')}>
                       <IconButton
                         size="small"
-                        aria-label={translate('routing.title_of', { name: r.name })}
+                        aria-label={translate('routing.title_of', { name: text(r, 'name', r.name) })}
                         onClick={(e) => {
                           e.stopPropagation();
                           navigate(`${BASE}/${r.id}/routes`);
@@ -133,7 +135,7 @@ export default function ProviderList() {
                 label=""
                 render={(r: ProviderResponse) => (
                   <IconButton
-                    aria-label={translate('catalogue.edit_named', { name: r.name })}
+                    aria-label={translate('catalogue.edit_named', { name: text(r, 'name', r.name) })}
                     onClick={(e) => {
                       e.stopPropagation();
                       route.openEdit(r);

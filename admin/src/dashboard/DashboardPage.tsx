@@ -40,6 +40,7 @@ import { useDaysText } from '../routing/floats';
 import type { AggregatorFloat } from '../routing/types';
 import { AttentionCards, type Attention } from './AttentionCards';
 import { ConnectorModeLine } from './ConnectorModeLine';
+import { SoldItem } from '../common/ContentText';
 
 interface Figures {
   count: number;
@@ -271,7 +272,9 @@ export default function DashboardPage() {
                             <Ltr>{r.reference}</Ltr>
                           </Link>
                         </TableCell>
-                        <TableCell>{`${r.provider_name} · ${r.bundle_name}`}</TableCell>
+                        <TableCell>
+                          <SoldItem names={[r.provider_name, r.bundle_name]} />
+                        </TableCell>
                         <TableCell>
                           <Ltr>{r.phone}</Ltr>
                         </TableCell>
@@ -402,7 +405,7 @@ function LatestSales({ latest, money }: { latest: Dashboard['latest']; money: (a
           <ListItemButton component={RouterLink} to={`/recharges/${r.id}`} divider sx={{ gap: 1, alignItems: 'flex-start' }}>
             <ListItemText
               sx={{ minWidth: 0 }}
-              primary={`${r.provider_name} · ${r.bundle_name}`}
+              primary={<SoldItem names={[r.provider_name, r.bundle_name]} />}
               secondary={
                 <>
                   <Ltr>{r.phone}</Ltr> · <Ltr>{r.reference}</Ltr>

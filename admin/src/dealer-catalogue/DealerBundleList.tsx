@@ -54,6 +54,7 @@ import { DealerSwitch } from './DealerSwitch';
 import { ENABLED_CHOICES } from './DealerProviderList';
 import { ResourceListPage } from '../common/ResourceListPage';
 import { useCompanyFormat } from '../common/useCompanyFormat';
+import { ContentTextField } from '../common/ContentText';
 
 /**
  * /dealer-providers/{id}/categories/{categoryId}/bundles: the dealer's bundles of one category,
@@ -107,7 +108,7 @@ export default function DealerBundleList() {
           phone={<PhoneBundles dealerData={scope.filter} canEdit={!!canEdit} seesCost={seesCost} />}
           desktop={
             <Datagrid bulkActionButtons={false} rowClick={false}>
-              <TextField source="name" label="catalogue.fields.name" />
+              <ContentTextField source="name" label="catalogue.fields.name" />
               <FunctionField label="catalogue.fields.data_volume" render={(r: DealerBundleResponse) => volumeLabel(r.data_volume_mb, translate)} />
               <FunctionField
                 label="catalogue.fields.validity"

@@ -1,16 +1,4 @@
-import {
-  Datagrid,
-  FunctionField,
-  SearchInput,
-  SelectInput,
-  SimpleList,
-  TextField,
-  useDataProvider,
-  useNotify,
-  useRefresh,
-  useTranslate,
-  useCanAccess,
-} from 'react-admin';
+import { Datagrid, FunctionField, SearchInput, SelectInput, SimpleList, useDataProvider, useNotify, useRefresh, useTranslate, useCanAccess } from 'react-admin';
 import { Button, Chip } from '@mui/material';
 import { useParams } from 'react-router';
 import { useState } from 'react';
@@ -23,6 +11,7 @@ import { DealerPicker, useDealerScope } from './useDealerScope';
 import { DealerSwitch } from './DealerSwitch';
 import { ENABLED_CHOICES } from './DealerProviderList';
 import { ResourceListPage } from '../common/ResourceListPage';
+import { ContentTextField } from '../common/ContentText';
 
 /** /dealer-providers/{id}/categories: an operator's categories as the dealer offers them; a row opens the bundles. */
 export default function DealerCategoryList() {
@@ -61,7 +50,7 @@ export default function DealerCategoryList() {
           sort={{ field: 'sort_order', order: 'ASC' }}
           phone={
             <SimpleList
-              primaryText={(r: DealerCategoryResponse) => r.name}
+              primaryText={(r: DealerCategoryResponse) => <bdi>{r.name}</bdi>}
               secondaryText={(r: DealerCategoryResponse) => translate('dealer_catalogue.bundles_on', { on: r.enabled_bundles_count, all: r.bundles_count })}
               tertiaryText={(r: DealerCategoryResponse) => translate(r.enabled ? 'dealer_catalogue.on' : 'dealer_catalogue.off')}
               linkType={false}
@@ -70,7 +59,7 @@ export default function DealerCategoryList() {
           }
           desktop={
             <Datagrid rowClick={(id) => open(id)} bulkActionButtons={false}>
-              <TextField source="name" label="catalogue.fields.name" />
+              <ContentTextField source="name" label="catalogue.fields.name" />
               <FunctionField
                 label="dealer_catalogue.bundles"
                 render={(r: DealerCategoryResponse) => translate('dealer_catalogue.bundles_on', { on: r.enabled_bundles_count, all: r.bundles_count })}

@@ -1,4 +1,4 @@
-import { Datagrid, FunctionField, SearchInput, SelectInput, SimpleList, TextField, useTranslate } from 'react-admin';
+import { Datagrid, FunctionField, SearchInput, SelectInput, SimpleList, useTranslate } from 'react-admin';
 import { Chip } from '@mui/material';
 import type { DealerProviderResponse } from '@app/contracts';
 import { PageTitle } from '../common/PageTitle';
@@ -7,6 +7,7 @@ import { Logo } from '../catalogue/parts';
 import { DealerPicker, useDealerScope } from './useDealerScope';
 import { DealerSwitch } from './DealerSwitch';
 import { ResourceListPage } from '../common/ResourceListPage';
+import { ContentTextField } from '../common/ContentText';
 
 export const ENABLED_CHOICES = [
   { id: 'true', name: 'dealer_catalogue.on' },
@@ -39,7 +40,7 @@ export default function DealerProviderList() {
           sort={{ field: 'sort_order', order: 'ASC' }}
           phone={
             <SimpleList
-              primaryText={(r: DealerProviderResponse) => r.name}
+              primaryText={(r: DealerProviderResponse) => <bdi>{r.name}</bdi>}
               secondaryText={(r: DealerProviderResponse) =>
                 translate('dealer_catalogue.categories_on', { on: r.enabled_categories_count, all: r.categories_count })
               }
@@ -52,7 +53,7 @@ export default function DealerProviderList() {
           desktop={
             <Datagrid rowClick={(id) => open(id)} bulkActionButtons={false}>
               <FunctionField label="catalogue.fields.logo" render={(r: DealerProviderResponse) => <Logo src={r.logo} />} />
-              <TextField source="name" label="catalogue.fields.name" />
+              <ContentTextField source="name" label="catalogue.fields.name" />
               <FunctionField
                 label="dealer_catalogue.categories"
                 render={(r: DealerProviderResponse) => translate('dealer_catalogue.categories_on', { on: r.enabled_categories_count, all: r.categories_count })}

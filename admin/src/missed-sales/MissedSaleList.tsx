@@ -9,6 +9,7 @@ import { ResourceListPage } from '../common/ResourceListPage';
 import { Breadcrumbs } from '../resources/Breadcrumbs';
 import { usePresetFilters } from '../common/listUrl';
 import { DealerFilterInput } from '../common/userOptions';
+import { SoldItem } from '../common/ContentText';
 
 /** One purchase refused because the dealer's wallet could not pay (GET /missed-sales). */
 type MissedSale = MissedSaleResponse;
@@ -57,7 +58,7 @@ export default function MissedSaleList() {
         actions={<CsvExportButton path="/missed-sales/export" filename="missed-sales" />}
         phone={
           <SimpleList
-            primaryText={(r: MissedSale) => r.bundle_name}
+            primaryText={(r: MissedSale) => <SoldItem names={[r.bundle_name]} />}
             secondaryText={(r: MissedSale) => (dealer ? money(r.amount) : `${r.dealer.name} · ${money(r.amount)}`)}
             tertiaryText={(r: MissedSale) => fmt.dateTime(r.created_at)}
             linkType={false}
@@ -72,7 +73,7 @@ export default function MissedSaleList() {
                 render={(r: MissedSale) => (r.dealer ? `${r.dealer.name}${r.dealer.dealer_code ? ` (${r.dealer.dealer_code})` : ''}` : '—')}
               />
             )}
-            <FunctionField label="recharges.fields.bundle" render={(r: MissedSale) => r.bundle_name} />
+            <FunctionField label="recharges.fields.bundle" render={(r: MissedSale) => <SoldItem names={[r.bundle_name]} />} />
             <FunctionField label="recharges.fields.amount" render={(r: MissedSale) => money(r.amount)} />
             {seesCost && <FunctionField label="recharges.fields.cost" render={(r: MissedSale) => money(r.cost)} />}
           </Datagrid>

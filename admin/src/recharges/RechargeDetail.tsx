@@ -19,6 +19,7 @@ import { SettlePanel } from './SettlePanel';
 import { SaleProfit } from './SaleProfit';
 import { ModeChip } from '../api-keys/ModeChip';
 import { saleActions } from './saleActions';
+import { SoldItem } from '../common/ContentText';
 
 export interface RechargeDetailData {
   recharge: RechargeResponse;
@@ -184,7 +185,7 @@ export function RechargeDetail({ id, onClose }: { id: string | null; onClose: ()
             ) : null}
           </>,
         ],
-        ['recharges.fields.bundle', `${r.provider_name} · ${r.category_name} · ${r.bundle_name}`],
+        ['recharges.fields.bundle', <SoldItem names={[r.provider_name, r.category_name, r.bundle_name]} />],
         ['recharges.fields.phone', <Ltr>{r.phone}</Ltr>],
         ['recharges.fields.payer_phone', r.payer_phone ? <Ltr>{r.payer_phone}</Ltr> : null],
         ['recharges.fields.payment_method', r.payment_method],

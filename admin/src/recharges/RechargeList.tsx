@@ -27,6 +27,7 @@ import { useListUrls, usePresetFilters } from '../common/listUrl';
 import { DealerFilterInput } from '../common/userOptions';
 import { MODE_CHOICES, ModeChip } from '../api-keys/ModeChip';
 import { SortMenuButton } from '../common/SortMenuButton';
+import { SoldItem } from '../common/ContentText';
 
 export { RechargeStatus };
 
@@ -130,7 +131,9 @@ export default function RechargeList() {
           // The Test chip beside the bundle: the tertiary corner is drawn faded.
           primaryText={(r: RechargeResponse) => (
             <Stack component="span" direction="row" sx={{ gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-              <span>{`${r.provider_name} · ${r.bundle_name}`}</span>
+              <span>
+                <SoldItem names={[r.provider_name, r.bundle_name]} />
+              </span>
               <ModeChip mode={r.mode} />
             </Stack>
           )}
@@ -160,7 +163,7 @@ export default function RechargeList() {
           />
           <FunctionField label="recharges.fields.reference" render={(r: RechargeResponse) => <Ltr>{r.reference}</Ltr>} />
           {!dealer && <FunctionField label="wallets.fields.dealer" render={(r: RechargeResponse) => r.dealer.name} />}
-          <FunctionField label="recharges.fields.bundle" render={(r: RechargeResponse) => `${r.provider_name} · ${r.bundle_name}`} />
+          <FunctionField label="recharges.fields.bundle" render={(r: RechargeResponse) => <SoldItem names={[r.provider_name, r.bundle_name]} />} />
           <FunctionField label="recharges.fields.phone" render={(r: RechargeResponse) => <Ltr>{r.phone}</Ltr>} />
           <FunctionField label="recharges.fields.amount" render={(r: RechargeResponse) => <Ltr>{`${r.amount} ${r.currency}`}</Ltr>} />
           {seesCost && <FunctionField label="recharges.fields.profit" render={(r: RechargeResponse) => <SaleProfit r={r} />} />}

@@ -13,6 +13,7 @@ import { StateChip } from './RechargeStatus';
 import { RechargeDetail, waitingSince } from './RechargeDetail';
 import { DealerFilterInput } from '../common/userOptions';
 import { SmsCases } from './SmsCases';
+import { SoldItem } from '../common/ContentText';
 
 const BASE = '/recharges/review';
 
@@ -80,7 +81,7 @@ export default function ReviewList() {
             <FunctionField label="recharges.review.waited_column" render={(r: RechargeResponse) => <strong>{waited(r)}</strong>} />
             <FunctionField label="recharges.fields.reference" render={(r: RechargeResponse) => <Ltr>{r.reference}</Ltr>} />
             <FunctionField label="wallets.fields.dealer" render={(r: RechargeResponse) => r.dealer.name} />
-            <FunctionField label="recharges.fields.bundle" render={(r: RechargeResponse) => `${r.provider_name} · ${r.bundle_name}`} />
+            <FunctionField label="recharges.fields.bundle" render={(r: RechargeResponse) => <SoldItem names={[r.provider_name, r.bundle_name]} />} />
             <FunctionField label="recharges.fields.phone" render={(r: RechargeResponse) => <Ltr>{r.phone}</Ltr>} />
             <FunctionField label="recharges.fields.amount" render={(r: RechargeResponse) => <Ltr>{`${r.amount} ${r.currency}`}</Ltr>} />
             <FunctionField label="recharges.fields.payment_state" render={(r: RechargeResponse) => <StateChip kind="payment" state={r.payment_state} />} />

@@ -4,6 +4,7 @@ import { Alert, Box, Button, Card, CardContent, Chip, Stack, Typography } from '
 import { apiFetch } from '../providers/http';
 import { Ltr } from '../common/Ltr';
 import { useCompanyFormat } from '../common/useCompanyFormat';
+import { SoldItem } from '../common/ContentText';
 
 interface SaleCase {
   id: number;
@@ -70,7 +71,7 @@ export function SmsCases({ onOpenSale }: { onOpenSale: (rechargeId: number) => v
                 </Button>
                 <Typography variant="body2">{c.dealer.name}</Typography>
                 <Typography variant="body2">
-                  {c.recharge.provider_name} · {c.recharge.bundle_name}
+                  <SoldItem names={[c.recharge.provider_name, c.recharge.bundle_name]} />
                 </Typography>
                 <Typography variant="body2">
                   <Ltr>{c.recharge.phone}</Ltr>

@@ -4,6 +4,7 @@ import {
   formatMinor,
   MAX_MARKUP_BASIS_POINTS,
   toBasisPoints,
+  translatedStoredText,
   type DealerBundleResponse,
   type DealerCategoryResponse,
   type DealerProviderResponse,
@@ -21,6 +22,13 @@ import { isDealer, type ServiceContext } from '../platform/context.ts';
  * category and operator on too (the dealer plainly wants to sell it).
  */
 type Db = Knex | Knex.Transaction;
+
+/**
+ * Names (and a category's description) in the reader's language when translated, else as typed:
+ * a dealer reads its catalogue as its customers do (docs/data-model.md, "Content translations").
+ */
+const inReaderLanguage = <T extends string | null>(ctx: ServiceContext, stored: unknown, field: string, original: T) =>
+  translatedStoredText(stored, ctx.language, field, original);
 export type Level = 'providers' | 'categories' | 'bundles';
 const TABLE: Record<Level, { own: string; company: string; key: string }> = {
   providers: { own: 'dealer_providers', company: 'providers', key: 'provider_id' },
@@ -115,6 +123,7 @@ export async function listDealerProviders(ctx: ServiceContext, dealerId: number,
     .select(
       'providers.id',
       'providers.name',
+      'providers.translations',
       'providers.code',
       'providers.logo_path',
       'providers.status as company_status',
@@ -136,7 +145,7 @@ export async function listDealerProviders(ctx: ServiceContext, dealerId: number,
       id: r.id,
       h_id: encodeId(r.id),
       dealer_id: dealerId,
-      name: r.name,
+      name: inReaderLanguage(ctx, r.translations, 'name', r.name),
       code: r.code,
       logo: r.logo_path ?? null,
       available: r.company_status === 'active',
@@ -159,12 +168,14 @@ export async function listDealerCategories(ctx: ServiceContext, dealerId: number
     .select(
       'categories.id',
       'categories.name',
+      'categories.translations',
       'categories.description',
       'categories.provider_id',
       'categories.sort_order',
       'categories.status as company_status',
       'providers.status as provider_status',
       'providers.name as provider_name',
+      'providers.translations as provider_translations',
       'own.status as own_status',
     );
   if (query.parentId !== undefined) qb.where('categories.provider_id', query.parentId ?? 0);
@@ -183,10 +194,10 @@ export async function listDealerCategories(ctx: ServiceContext, dealerId: number
       id: r.id,
       h_id: encodeId(r.id),
       dealer_id: dealerId,
-      name: r.name,
-      description: r.description ?? null,
+      name: inReaderLanguage(ctx, r.translations, 'name', r.name),
+      description: inReaderLanguage(ctx, r.translations, 'description', r.description ?? null),
       provider_id: r.provider_id,
-      provider: { id: r.provider_id, h_id: encodeId(r.provider_id), name: r.provider_name },
+      provider: { id: r.provider_id, h_id: encodeId(r.provider_id), name: inReaderLanguage(ctx, r.provider_translations, 'name', r.provider_name) },
       available: r.company_status === 'active' && r.provider_status === 'active',
       enabled: on(r.own_status),
       status: on(r.own_status) ? 'active' : 'inactive',
@@ -213,6 +224,7 @@ export async function listDealerBundles(
     .select(
       'bundles.id',
       'bundles.name',
+      'bundles.translations',
       'bundles.category_id',
       'bundles.data_volume_mb',
       'bundles.validity_days',
@@ -223,8 +235,10 @@ export async function listDealerBundles(
       'categories.status as category_status',
       'providers.status as provider_status',
       'categories.name as category_name',
+      'categories.translations as category_translations',
       'providers.id as provider_id',
       'providers.name as provider_name',
+      'providers.translations as provider_translations',
       'own.status as own_status',
       'own.selling_price as own_price',
     );
@@ -243,10 +257,10 @@ export async function listDealerBundles(
         id: r.id,
         h_id: encodeId(r.id),
         dealer_id: dealerId,
-        name: r.name,
+        name: inReaderLanguage(ctx, r.translations, 'name', r.name),
         category_id: r.category_id,
-        category: { id: r.category_id, h_id: encodeId(r.category_id), name: r.category_name },
-        provider: { id: r.provider_id, h_id: encodeId(r.provider_id), name: r.provider_name },
+        category: { id: r.category_id, h_id: encodeId(r.category_id), name: inReaderLanguage(ctx, r.category_translations, 'name', r.category_name) },
+        provider: { id: r.provider_id, h_id: encodeId(r.provider_id), name: inReaderLanguage(ctx, r.provider_translations, 'name', r.provider_name) },
         data_volume_mb: r.data_volume_mb ?? null,
         validity_days: r.validity_days,
         available: r.company_status === 'active' && r.category_status === 'active' && r.provider_status === 'active',

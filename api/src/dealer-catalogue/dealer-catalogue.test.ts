@@ -200,6 +200,34 @@ describe('the dealer catalogue', () => {
     expect((await h.http().get('/api/v1/dealer-bundles/zzzz').set(bearer(dealerA.token))).status).toBe(404);
   });
 
+  it("answers names in the reader's language where translated, as typed elsewhere, and still finds them by the typed name", async () => {
+    const translate = (path: string, translations: object) => h.http().patch(path).set(bearer(root)).send({ translations });
+    expect((await translate(`/api/v1/internet-providers/${providerId}`, { ae: { name: 'هرمود' }, so: { name: 'Hormuud Telecom' } })).status).toBe(200);
+    expect((await translate(`/api/v1/internet-categories/${categoryId}`, { ae: { name: 'يومي', description: 'يوم واحد' } })).status).toBe(200);
+    expect((await translate(`/api/v1/bundles/${bundleIds[1]}`, { ae: { name: '1 غيغابايت' } })).status).toBe(200);
+    try {
+      const ar = await h.http().get(`/api/v1/dealer-bundles?category_id=${categoryId}&lng=ae`).set(bearer(dealerA.token));
+      expect(ar.status).toBe(200);
+      const oneGb = ar.body.data.find((b: { id: number }) => b.id === bundleIds[1]);
+      expect(oneGb).toMatchObject({ name: '1 غيغابايت', category: { name: 'يومي' }, provider: { name: 'هرمود' } });
+      // Not translated: as typed.
+      expect(ar.body.data.find((b: { id: number }) => b.id === bundleIds[0]).name).toBe('500 MB');
+      const categories = await h.http().get(`/api/v1/dealer-categories?provider_id=${providerId}`).set(bearer(dealerA.token)).set('Accept-Language', 'ar');
+      expect(categories.body.data[0]).toMatchObject({ name: 'يومي', description: 'يوم واحد', provider: { name: 'هرمود' } });
+      const so = await h.http().get('/api/v1/dealer-providers?lng=so').set(bearer(dealerA.token));
+      expect(so.body.data[0].name).toBe('Hormuud Telecom');
+      const en = await h.http().get('/api/v1/dealer-providers?lng=en').set(bearer(dealerA.token));
+      expect(en.body.data[0].name).toBe('Hormuud');
+      // The search reads the name as typed, whatever the reader's language.
+      const found = await h.http().get('/api/v1/dealer-providers?q=hormuud&lng=ae').set(bearer(dealerA.token));
+      expect(found.body.data.map((p: { name: string }) => p.name)).toEqual(['هرمود']);
+    } finally {
+      await translate(`/api/v1/internet-providers/${providerId}`, null as unknown as object);
+      await translate(`/api/v1/internet-categories/${categoryId}`, null as unknown as object);
+      await translate(`/api/v1/bundles/${bundleIds[1]}`, null as unknown as object);
+    }
+  });
+
   it('lets two switches of the same bundle race without a 5xx, one row per dealer and bundle', async () => {
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>

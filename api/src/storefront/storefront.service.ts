@@ -1,14 +1,5 @@
 import type { Knex } from 'knex';
-import {
-  formatMinor,
-  gatewayOf,
-  nationalNumber,
-  parseTranslations,
-  promptsPayer,
-  translatedText,
-  type StorefrontDealer,
-  type StorefrontProviders,
-} from '@app/contracts';
+import { formatMinor, gatewayOf, nationalNumber, promptsPayer, translatedStoredText, type StorefrontDealer, type StorefrontProviders } from '@app/contracts';
 import { encodeId } from '../http/ids.ts';
 import { notFound } from '../http/errors.ts';
 import { readRoutingView, undeliverableReason } from '../routing/delivery-routes.ts';
@@ -28,7 +19,7 @@ type Db = Knex | Knex.Transaction;
 
 /** `row[field]` in `lang` (row.translations is the stored JSON text), falling back to the original. */
 const inLanguage = <T extends string | null>(row: { translations?: unknown }, lang: string | undefined, field: string, original: T): T | string =>
-  lang ? translatedText(parseTranslations(row.translations), lang, field, original) : original;
+  lang ? translatedStoredText(row.translations, lang, field, original) : original;
 
 export interface StorefrontDealerRow {
   id: number;
