@@ -24,7 +24,7 @@ export default function DealerProfitPage() {
   const translate = useTranslate();
   const dealer = useIsDealer();
   // The filters live in the URL (?from=&dealer_id=), so the page can be shared and reloaded.
-  const { filters, set, ready } = useReportFilters({ dealer_id: '' });
+  const { filters, set, ready, changed } = useReportFilters({ dealer_id: '' });
   const dataProvider = useConsoleDataProvider();
   const canExport = useCanExportReports();
   const { data, error } = useQuery({
@@ -46,7 +46,7 @@ export default function DealerProfitPage() {
           )
         }
       />
-      <ReportFilterBar from={filters.from} to={filters.to} set={set}>
+      <ReportFilterBar from={filters.from} to={filters.to} set={set} changed={changed}>
         {!dealer && <DealerFilter value={filters.dealer_id} onChange={set('dealer_id')} minWidth={200} />}
       </ReportFilterBar>
       <ReportError error={error} />

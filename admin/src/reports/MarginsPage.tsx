@@ -41,7 +41,7 @@ export default function MarginsPage() {
   const phone = useIsPhone();
   const company = useCompanyFormat();
   const canExport = useCanExportReports();
-  const { filters, set, ready } = useReportFilters({ group_by: 'day' });
+  const { filters, set, ready, changed } = useReportFilters({ group_by: 'day' });
   const dataProvider = useConsoleDataProvider();
   const { data, error, isPending } = useQuery({
     queryKey: ['reports', 'margins', filters],
@@ -74,7 +74,7 @@ export default function MarginsPage() {
           )
         }
       />
-      <ReportFilterBar from={filters.from} to={filters.to} set={set}>
+      <ReportFilterBar from={filters.from} to={filters.to} set={set} changed={changed}>
         <GroupByFilter value={filters.group_by} onChange={set('group_by')} groups={GROUPS} />
       </ReportFilterBar>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2, maxWidth: 900 }}>

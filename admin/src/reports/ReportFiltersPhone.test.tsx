@@ -42,4 +42,13 @@ describe('the sales report on a phone', () => {
     fireEvent.click(button);
     await waitFor(() => expect(screen.queryByLabelText('Group by')).toBeNull());
   });
+
+  it('says how many of its filters are set while they are hidden (a shared link with a dealer and an operator)', async () => {
+    stubPhoneWidth();
+    serveRoutes(routes);
+    await renderScreen(<ReportsPage />, { path: '/reports', url: '/reports?dealer_id=7&provider_id=2&group_by=day', permissions: ['view reports'] });
+    await screen.findByRole('table', { name: 'Sales report' });
+    // group_by=day is the default: two filters set, not three.
+    expect(screen.getByRole('button', { name: 'Filters (2)' })).toBeTruthy();
+  });
 });

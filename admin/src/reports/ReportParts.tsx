@@ -23,15 +23,30 @@ export function useReportFilters<T extends Record<string, string>>(defaults: T) 
   const company = useCompanyFormat();
   const [picked, set] = useUrlFilters({ from: '', to: '', ...defaults });
   const filters = { ...picked, from: picked.from || company.companyDay(29), to: picked.to || company.companyDay(0) };
-  return { filters, set: set as Setter<T & { from: string; to: string }>, ready: company.ready };
+  // The page's own filters moved from their defaults (the period aside): the phone's Filters button says how many.
+  const changed = Object.keys(defaults).filter((k) => (picked as Record<string, string>)[k] && (picked as Record<string, string>)[k] !== defaults[k]).length;
+  return { filters, set: set as Setter<T & { from: string; to: string }>, ready: company.ready, changed };
 }
 
 /**
  * The report pages' filter bar: the period, then the page's own filters (`children`). On a phone the
- * period stays in view and the page's own filters wait behind a "Filters" button, so the figures
- * start on the first screen instead of under eight stacked inputs.
+ * period stays in view and the page's own filters wait behind a "Filters" button (with how many are
+ * set), so the figures start on the first screen instead of under eight stacked inputs.
  */
-export function ReportFilterBar({ from, to, set, children }: { from: string; to: string; set: Setter<{ from: string; to: string }>; children?: ReactNode }) {
+export function ReportFilterBar({
+  from,
+  to,
+  set,
+  changed = 0,
+  children,
+}: {
+  from: string;
+  to: string;
+  set: Setter<{ from: string; to: string }>;
+  /** How many of the page's own filters are set (useReportFilters): shown on the phone's Filters button while they are hidden. */
+  changed?: number;
+  children?: ReactNode;
+}) {
   const translate = useTranslate();
   const phone = useIsPhone();
   const [more, setMore] = useState(false);
@@ -76,7 +91,7 @@ export function ReportFilterBar({ from, to, set, children }: { from: string; to:
               aria-controls={moreId}
               sx={{ mt: 1 }}
             >
-              {translate('reports.more_filters')}
+              {changed ? translate('reports.more_filters_set', { smart_count: changed }) : translate('reports.more_filters')}
             </Button>
             <Collapse in={more} id={moreId} unmountOnExit>
               <Stack sx={{ gap: 2, pt: 1, '& .MuiTextField-root': { width: '100%' } }}>{children}</Stack>

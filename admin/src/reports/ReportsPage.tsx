@@ -11,6 +11,7 @@ import { useIsDealer, useUserPermissions } from '../auth/identity';
 import { hasPermission } from '../permissions/permissions';
 import { Chart } from '../charts/Chart';
 import { fillPeriods, formatKey, intlLang, type Period } from '../charts/chartFormat';
+import { useContentText } from '../common/ContentText';
 
 interface Row {
   key: string;
@@ -40,6 +41,7 @@ const chartPoints = (data: Report) =>
 /** /reports: sales over a date range, filtered and grouped, with totals, a chart and the CSV of exactly what is shown. */
 export default function ReportsPage() {
   const translate = useTranslate();
+  const text = useContentText();
   const [locale] = useLocaleState();
   const dealer = useIsDealer();
   const permissions = useUserPermissions();
@@ -48,7 +50,14 @@ export default function ReportsPage() {
   const picksMethod = hasPermission(permissions, 'view payment methods');
   const company = useCompanyFormat();
   // The filters live in the URL (?from=&group_by=provider ...), so a report's link can be shared and reloaded.
-  const { filters, set, ready } = useReportFilters({ group_by: 'day', dealer_id: '', provider_id: '', category: '', payment_method_id: '', status: '' });
+  const { filters, set, ready, changed } = useReportFilters({
+    group_by: 'day',
+    dealer_id: '',
+    provider_id: '',
+    category: '',
+    payment_method_id: '',
+    status: '',
+  });
   const dataProvider = useConsoleDataProvider();
   const { data, error, isPending } = useQuery({
     queryKey: ['reports', 'sales', filters],
@@ -78,7 +87,7 @@ export default function ReportsPage() {
           )
         }
       />
-      <ReportFilterBar from={filters.from} to={filters.to} set={set}>
+      <ReportFilterBar from={filters.from} to={filters.to} set={set} changed={changed}>
         <GroupByFilter value={filters.group_by} onChange={set('group_by')} groups={GROUPS.filter((g) => !(dealer && g === 'dealer'))} />
         {!dealer && <DealerFilter value={filters.dealer_id} onChange={set('dealer_id')} />}
         {picksOperator && (
@@ -94,7 +103,7 @@ export default function ReportsPage() {
             <MenuItem value="">{translate('reports.all')}</MenuItem>
             {(providers.data ?? []).map((p) => (
               <MenuItem key={p.id} value={String(p.id)}>
-                {p.name}
+                <bdi>{text(p, 'name', p.name)}</bdi>
               </MenuItem>
             ))}
           </TextField>
