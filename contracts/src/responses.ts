@@ -259,7 +259,7 @@ const dealerSelection = {
   id: z.number().int().describe("The operator's, category's or bundle's own id"),
   h_id: z.string(),
   dealer_id: z.number().int(),
-  name: z.string(),
+  name: z.string().describe("In the reader's language (?lng=, else Accept-Language) where translated, else as typed; so are the nested names"),
   available: z.boolean().describe('Active in the company catalogue (an inactive item never reaches a storefront)'),
   enabled: z.boolean().describe('Offered by this dealer'),
   status: z.enum(STATUSES).describe("The dealer's switch: active = enabled"),
