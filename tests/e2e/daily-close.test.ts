@@ -1,7 +1,6 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { ADMIN, apiData, artifactPath, buyFromDemoShop, ensureAdminBuild, launchBrowser, signedInAt, startServer, type Server } from './harness';
+import { ADMIN, apiData, artifactPath, buyFromDemoShop, ensureAdminBuild, freePort, launchBrowser, signedInAt, startServer, type Server } from './harness';
 
 /**
  * The finance desk closes a day in the console. A customer buys a bundle; then the aggregator's
@@ -11,16 +10,6 @@ import { ADMIN, apiData, artifactPath, buyFromDemoShop, ensureAdminBuild, launch
  * note, closes the day and downloads its CSV; the API then serves the day closed and frozen.
  * Then the same day at 390 px in Arabic.
  */
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-
 const env = {} as { server: Server; browser: Browser; standIn: string };
 beforeAll(async () => {
   ensureAdminBuild();

@@ -1,7 +1,6 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN, apiData, artifactPath, buyFromDemoShop, ensureAdminBuild, launchBrowser, signedInAt, startServer, type Server } from './harness';
+import { ADMIN, apiData, artifactPath, buyFromDemoShop, ensureAdminBuild, freePort, launchBrowser, signedInAt, startServer, type Server } from './harness';
 
 /**
  * Issue 28 item 13, a receipt on the customer's phone, and item 4, a release the gateway keeps
@@ -23,16 +22,6 @@ const SIZES = [
   ['1366 px', DESKTOP],
 ] as const;
 type Size = (typeof SIZES)[number];
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 
 const env = {} as { server: Server; browser: Browser; standIn: string; token: string };
 beforeAll(async () => {
