@@ -12,8 +12,8 @@ import { TEST_DATABASE } from './harness.ts';
 /**
  * Real server processes on a database of their own, with the stand-ins as a process of their own
  * (a gateway and an aggregator that outlive the servers, as real ones do), and the money checks
- * made in the database and in the vendors' books. Used by the tests that kill, back up and
- * restore servers (the same steps as tests/api/recharge-processes.test.ts).
+ * made in the database and in the vendors' books. Used by every test that starts, kills, drains,
+ * backs up or restores server processes.
  */
 const MYSQL_URL = process.env.TEST_MYSQL_URL || 'mysql://root@127.0.0.1:3306/test';
 
@@ -78,21 +78,15 @@ export interface ServerProcess {
   output: () => string;
 }
 
-export async function startServer(db: ProcessDatabase, env: Record<string, string>): Promise<ServerProcess> {
+/**
+ * A server process (`node --import tsx api/src/server.ts`) with the demo data and warnings logged,
+ * on the settings in `env` (its database's among them); resolves once `healthPath` answers.
+ */
+export async function spawnServer(env: Record<string, string>, { healthPath = '/api/v1/health' }: { healthPath?: string } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
     cwd: PROJECT_ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      SEED_DEMO: 'true',
-      SEED_DEMO_HISTORY: 'false',
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
-      ...databaseEnv(db),
-      API_RATE_LIMIT_PER_MINUTE: '1000000',
-      ...env,
-    },
+    env: { ...process.env, NODE_ENV: 'test', SEED_DEMO: 'true', SEED_DEMO_HISTORY: 'false', LOG_LEVEL: 'warn', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -105,7 +99,7 @@ export async function startServer(db: ProcessDatabase, env: Record<string, strin
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
     try {
-      if ((await fetch(`${url}/api/v1/health`)).ok) return { child, url, exited, output: () => output };
+      if ((await fetch(`${url}${healthPath}`)).ok) return { child, url, exited, output: () => output };
     } catch {
       /* starting */
     }
@@ -114,6 +108,10 @@ export async function startServer(db: ProcessDatabase, env: Record<string, strin
   child.kill('SIGKILL');
   throw new Error(`server did not start:\n${output}`);
 }
+
+/** A server on `db`, its API limits out of the way (the tests here count money, not calls). */
+export const startServer = (db: ProcessDatabase, env: Record<string, string>, options?: { healthPath?: string }): Promise<ServerProcess> =>
+  spawnServer({ ...databaseEnv(db), API_RATE_LIMIT_PER_MINUTE: '1000000', ...env }, options);
 
 export async function stopServer(server: ServerProcess, signal: NodeJS.Signals = 'SIGTERM') {
   if (server.child.exitCode === null) server.child.kill(signal);

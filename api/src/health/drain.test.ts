@@ -1,14 +1,18 @@
 import { fromDbTime } from '../database/time.ts';
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../../db/config.ts';
 import { TEST_DATABASE } from '../../../tests/api/harness.ts';
+import {
+  freePort,
+  liveEnv,
+  processDatabase,
+  startServer as startProcess,
+  startStandIns,
+  type ProcessDatabase,
+  type ServerProcess,
+  type StandIns,
+} from '../../../tests/api/server-processes.ts';
 
 /**
  * The SIGTERM drain of a real server process (server.ts drainOnSignal), on the engine named by
@@ -16,133 +20,18 @@ import { TEST_DATABASE } from '../../../tests/api/harness.ts';
  * not ready at once while live still answers, the sales it holds finished, or handed back at the
  * deadline and taken at once by the next process (charged once), and exit 0 in bounded time.
  */
-const MYSQL_URL = process.env.TEST_MYSQL_URL || 'mysql://root@127.0.0.1:3306/test';
 const APP_KEY = crypto.randomBytes(32).toString('hex');
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-
-interface Place {
-  dataDir: string;
-  databaseUrl: string;
-  knex: Knex;
-  cleanup: () => Promise<void>;
-}
-
-/** A fresh database: a SQLite file in a temp dir, or a new MariaDB database (dropped after). */
-async function freshDatabase(): Promise<Place> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drain-'));
-  if (TEST_DATABASE !== 'mysql') {
-    const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: path.join(dataDir, 'app.sqlite') }, useNullAsDefault: true });
-    return {
-      dataDir,
-      databaseUrl: '',
-      knex,
-      cleanup: async () => {
-        await knex.destroy();
-        fs.rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
-  }
-  const name = `drain_${crypto.randomBytes(4).toString('hex')}`;
-  const u = new URL(MYSQL_URL);
-  const connection = { host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) };
-  const admin = knexFactory({ client: 'mysql2', connection });
-  await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  u.pathname = `/${name}`;
-  const knex = knexFactory({ client: 'mysql2', connection: { ...connection, database: name, timezone: 'Z', dateStrings: true }, pool: { min: 0, max: 2 } });
-  return {
-    dataDir,
-    databaseUrl: u.toString(),
-    knex,
-    cleanup: async () => {
-      await knex.destroy();
-      await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
-      await admin.destroy();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** The stand-ins as a process of their own; the payer takes `approvalMs` to approve each PIN prompt. */
-async function startStandIns(approvalMs: number): Promise<{ child: ChildProcess; waafipay: string; reloadly: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/connectors/stand-ins/serve.ts'], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, PAYMENT_SANDBOX_APPROVAL_MS: `${approvalMs}-${approvalMs}`, OPERATOR_SANDBOX_LATENCY_MS: '50' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.split('\n')[0]);
-    });
-    child.on('exit', () => reject(new Error('stand-ins exited')));
-  });
-  return { child, ...(JSON.parse(line) as { waafipay: string; reloadly: string }) };
-}
-
-interface Server {
-  child: ChildProcess;
-  url: string;
+interface Server extends ServerProcess {
   metricsUrl: string;
-  exited: Promise<number | null>;
-  output: () => string;
 }
 
-async function startServer(place: Place, standIns: { waafipay: string; reloadly: string }, extra: Record<string, string>): Promise<Server> {
-  const [port, metricsPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
-    cwd: PROJECT_ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      SEED_DEMO: 'true',
-      SEED_DEMO_HISTORY: 'false',
-      LOG_LEVEL: 'warn',
-      APP_KEY,
-      PORT: String(port),
-      DATA_DIR: place.dataDir,
-      DATABASE_URL: place.databaseUrl,
-      API_RATE_LIMIT_PER_MINUTE: '1000000',
-      METRICS_PORT: String(metricsPort),
-      WAAFIPAY_URL: `${standIns.waafipay}/asm`,
-      WAAFIPAY_MERCHANT_UID: 'M0910291',
-      WAAFIPAY_API_USER_ID: '1000416',
-      WAAFIPAY_API_KEY: 'API-STANDIN-KEY',
-      WAAFIPAY_STORE_ID: '1000201',
-      WAAFIPAY_HPP_KEY: 'HPP-STANDIN-KEY',
-      RELOADLY_API_URL: standIns.reloadly,
-      RELOADLY_AUTH_URL: `${standIns.reloadly}/oauth/token`,
-      RELOADLY_CLIENT_ID: 'standin-client',
-      RELOADLY_CLIENT_SECRET: 'standin-secret',
-      RECHARGE_RETRY_BASE_MS: '100',
-      PAYMENT_TIMEOUT_MS: '30000',
-      ...extra,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
-    try {
-      if ((await fetch(`${url}/api/v1/health/ready`)).ok)
-        return { child, url, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, exited, output: () => output };
-    } catch {
-      /* starting */
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server did not start:\n${output}`);
+/** A server on the live adapters to the stand-ins, with its metrics on a port of their own; resolves once ready. */
+async function startServer(place: ProcessDatabase, standIns: StandIns, extra: Record<string, string>): Promise<Server> {
+  const metricsPort = await freePort();
+  const env = { APP_KEY, METRICS_PORT: String(metricsPort), ...liveEnv(standIns), PAYMENT_TIMEOUT_MS: '30000', ...extra };
+  const server = await startProcess(place, env, { healthPath: '/api/v1/health/ready' });
+  return { ...server, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` };
 }
 
 /** The demo shop, selling through the out-of-process aggregator, with money in its wallet (once per database). */
@@ -208,12 +97,12 @@ async function chargeRequests(waafipay: string, references: string[]): Promise<n
 }
 
 describe(`the SIGTERM drain of a server process (${TEST_DATABASE})`, () => {
-  let place: Place;
-  let standIns: Awaited<ReturnType<typeof startStandIns>>;
+  let place: ProcessDatabase;
+  let standIns: StandIns;
   beforeAll(async () => {
-    place = await freshDatabase();
+    place = await processDatabase('drain');
     // Each payer takes 4 s to approve: the sales are held by the worker through their PIN prompts.
-    standIns = await startStandIns(4_000);
+    standIns = await startStandIns({ PAYMENT_SANDBOX_APPROVAL_MS: '4000-4000', OPERATOR_SANDBOX_LATENCY_MS: '50' });
   }, 60_000);
   afterAll(async () => {
     standIns?.child.kill('SIGTERM');
