@@ -132,12 +132,17 @@ function checkSqliteFile(file: string, what: string): void {
   }
 }
 
-/** The client's `--defaults-extra-file`: the password never appears in the process list. */
-function withOptionFile<T>(password: string, run: (optionFile: string) => Promise<T>): Promise<T> {
+/**
+ * The client's connection options, the first a `--defaults-extra-file` holding the password: the
+ * password never appears in the process list (nor in a logged command, which leaves the first out).
+ */
+function withConnectionArgs<T>(m: NonNullable<DatabaseTarget['mysql']>, run: (connection: string[]) => Promise<T>): Promise<T> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'databundles-mysql-'));
   const file = path.join(dir, 'client.cnf');
-  fs.writeFileSync(file, `[client]\npassword="${password.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"\n`, { mode: 0o600 });
-  return run(file).finally(() => fs.rmSync(dir, { recursive: true, force: true }));
+  fs.writeFileSync(file, `[client]\npassword="${m.password.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"\n`, { mode: 0o600 });
+  return run([`--defaults-extra-file=${file}`, `--host=${m.host}`, `--port=${m.port}`, `--user=${m.user}`]).finally(() =>
+    fs.rmSync(dir, { recursive: true, force: true }),
+  );
 }
 
 function requireProgram(name: 'mysqldump' | 'mysql'): string {
@@ -178,12 +183,9 @@ function oracleClientOptions(version: string): string[] {
 
 async function backupMysql(m: NonNullable<DatabaseTarget['mysql']>, partial: string, log?: (line: string) => void): Promise<void> {
   const version = requireProgram('mysqldump');
-  await withOptionFile(m.password, async (optionFile) => {
+  await withConnectionArgs(m, async (connection) => {
     const args = [
-      `--defaults-extra-file=${optionFile}`,
-      `--host=${m.host}`,
-      `--port=${m.port}`,
-      `--user=${m.user}`,
+      ...connection,
       '--single-transaction',
       '--routines',
       '--triggers',
@@ -310,15 +312,8 @@ async function restoreMysql(from: string, target: DatabaseTarget, force: boolean
   } finally {
     await admin.destroy();
   }
-  await withOptionFile(m.password, async (optionFile) => {
-    const args = [
-      `--defaults-extra-file=${optionFile}`,
-      `--host=${m.host}`,
-      `--port=${m.port}`,
-      `--user=${m.user}`,
-      '--default-character-set=utf8mb4',
-      m.database,
-    ];
+  await withConnectionArgs(m, async (connection) => {
+    const args = [...connection, '--default-character-set=utf8mb4', m.database];
     log?.(`mysql ${args.slice(1).join(' ')} < ${from}`);
     const child = spawn('mysql', args, { stdio: ['pipe', 'inherit', 'pipe'] });
     let stderr = '';
