@@ -10,6 +10,7 @@ import { fieldErrors, serverMessage } from '../providers/errors';
 import { schemaResolver } from '../common/schemaResolver';
 import { USER_OPTIONS_SORT } from '../common/userOptions';
 import { ModeChip } from './ModeChip';
+import { CancelSubmitButtons } from '../common/FormParts';
 
 interface Values {
   dealer_id: number | null;
@@ -207,12 +208,7 @@ export function CreateApiKeyDialog({ open, pickDealer, onClose, onDone }: { open
           </Stack>
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose} disabled={busy}>
-            {translate('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            {translate('api_keys.create')}
-          </Button>
+          <CancelSubmitButtons label={translate('api_keys.create')} busy={busy} onCancel={onClose} />
         </DialogActions>
       </Form>
     </Dialog>

@@ -14,19 +14,26 @@ export function ErrorBanner({ message }: { message?: string }) {
   );
 }
 
-/** Cancel and Save / Update, with 'Saving...' / 'Updating...' while pending (docs/product.md section 2). */
-export function SaveCancelButtons({ isEdit, pending, onCancel }: { isEdit: boolean; pending: boolean; onCancel: () => void }) {
+/** Cancel, and a submit button with its own label; both off while the form is sent. */
+export function CancelSubmitButtons({ label, busy, onCancel }: { label: string; busy: boolean; onCancel: () => void }) {
   const translate = useTranslate();
   return (
     <>
-      <Button onClick={onCancel} disabled={pending}>
+      <Button onClick={onCancel} disabled={busy}>
         {translate('common.cancel')}
       </Button>
-      <Button type="submit" variant="contained" disabled={pending}>
-        {pending ? translate(isEdit ? 'common.updating' : 'common.saving') : translate(isEdit ? 'common.update' : 'common.save')}
+      <Button type="submit" variant="contained" disabled={busy}>
+        {label}
       </Button>
     </>
   );
+}
+
+/** Cancel and Save / Update, with 'Saving...' / 'Updating...' while pending (docs/product.md section 2). */
+export function SaveCancelButtons({ isEdit, pending, onCancel }: { isEdit: boolean; pending: boolean; onCancel: () => void }) {
+  const translate = useTranslate();
+  const label = pending ? translate(isEdit ? 'common.updating' : 'common.saving') : translate(isEdit ? 'common.update' : 'common.save');
+  return <CancelSubmitButtons label={label} busy={pending} onCancel={onCancel} />;
 }
 
 /** A react-admin form's submit button, with its own words ('Updating...') while the form is sent. */

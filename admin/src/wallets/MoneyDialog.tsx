@@ -1,11 +1,12 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { Form, useNotify, useTranslate } from 'react-admin';
 import { useFormState, type FieldValues } from 'react-hook-form';
-import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
+import { Alert, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
 import type { z } from 'zod';
 import { fieldErrors, serverMessage } from '../providers/errors';
 import { schemaResolver, typedText } from '../common/schemaResolver';
 import type { Said } from '../providers/dataProvider';
+import { CancelSubmitButtons } from '../common/FormParts';
 
 /**
  * A key for one money action: made once per dialog opening and sent with every try of it, so a
@@ -140,12 +141,7 @@ export function MoneyDialog<T extends FieldValues>({
           </Stack>
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose} disabled={busy}>
-            {translate('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            {submitLabel}
-          </Button>
+          <CancelSubmitButtons label={submitLabel} busy={busy} onCancel={onClose} />
         </DialogActions>
       </Form>
     </Dialog>
