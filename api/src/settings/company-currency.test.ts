@@ -150,3 +150,46 @@ describe('a sale alone', () => {
     expect(await walletCurrencies(h)).toEqual(['live:USD']);
   });
 });
+
+describe('a currency change and the first top-ups at the same moment', () => {
+  let h: Harness;
+  let root: string;
+
+  beforeAll(async () => {
+    h = await createHarness();
+    root = await h.adminToken();
+  });
+  afterAll(() => h.close());
+
+  it('no 5xx; every top-up lands, and the wallets, their ledger and the company stay in one currency', async () => {
+    const shop = await makeShop(h, root, 'cost');
+    const changes = ['SOS', 'USD', 'SOS', 'USD', 'SOS'].map((c) => h.http().put('/api/v1/settings/company').set(bearer(root)).send(company(c)));
+    const topUps = Array.from({ length: 5 }, (_, i) =>
+      h
+        .http()
+        .post(`/api/v1/wallets/${shop.walletId}/top-up`)
+        .set(bearer(root))
+        .send({ amount: '1.00', reference: `race ${i}` }),
+    );
+    const answers = await Promise.all([...changes, ...topUps]);
+    for (const a of answers) expect(a.status, JSON.stringify(a.body)).toBeLessThan(500);
+    const changed = answers.slice(0, 5);
+    for (const a of changed) expect([200, 422]).toContain(a.status);
+    for (const a of answers.slice(5)) expect(a.status, JSON.stringify(a.body)).toBe(200);
+
+    // One currency: the company's, every wallet's; the money is all there and the currency now locked.
+    const settings = (await h.http().get('/api/v1/settings/company').set(bearer(root))).body.data;
+    expect(settings.currency_locked).toBe(true);
+    expect(await walletCurrencies(h)).toEqual([`live:${settings.currency}`]);
+    const wallet = await h.knex('wallets').where({ id: shop.walletId }).first('balance');
+    expect(Number(wallet.balance)).toBe(500);
+    expect(await h.knex('wallet_transactions').where({ wallet_id: shop.walletId }).count({ n: '*' })).toEqual([{ n: 5 }]);
+    // Never relabelled: every change of currency that was saved was logged before the first money.
+    const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as { currency?: string } | null;
+    const firstMoney = (await h.knex('activity_log').where({ action: 'wallet_topped_up' }).min({ id: 'id' }).first())!.id;
+    const moves = (await h.knex('activity_log').where({ subject_type: 'settings', description: 'company' }).select('id', 'before', 'after')).filter(
+      (r: { before: unknown; after: unknown }) => json(r.before)?.currency !== json(r.after)?.currency,
+    );
+    for (const m of moves) expect(m.id).toBeLessThan(firstMoney);
+  });
+});

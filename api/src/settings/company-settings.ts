@@ -69,13 +69,22 @@ export async function presentCompanySettings(ctx: ServiceContext): Promise<Compa
 }
 
 /**
+ * The first statement of a company save: the wallets' rows, taken for update. A top-up or a second
+ * save waits for it, and what the save reads next (the current currency, the money) is what was
+ * committed before it; read before the lock, MariaDB's snapshot could be older than the lock and a
+ * save could compare against a currency another save had already changed.
+ */
+export async function holdWallets(db: Knex | Knex.Transaction): Promise<void> {
+  await db('wallets').forUpdate().select('id');
+}
+
+/**
  * Moves the company currency to `next`, with every wallet, before any money exists; refused (422 on
  * `currency`) once it does, since the amounts would be relabelled, not converted. Call inside the
- * transaction that saves the settings: the wallets' rows are taken first, so a ledger row written
- * at the same moment is either seen (refused) or waits for the new currency.
+ * transaction that saves the settings, after holdWallets: a ledger row written at the same moment
+ * is either seen (refused) or waits for the new currency.
  */
 export async function changeCompanyCurrency(db: Knex | Knex.Transaction, next: string): Promise<void> {
-  await db('wallets').forUpdate().select('id');
   const money = await moneyCurrencies(db, { lock: true });
   if (money.length) throw fieldError('currency', 'validation:currency_locked', { currency: money.join(', ') });
   await db('wallets').update({ currency: next, updated_at: toDbTime() });

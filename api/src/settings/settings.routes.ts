@@ -17,7 +17,7 @@ import { AppError, fieldError } from '../http/errors.ts';
 import { onCommit } from '../database/unit-of-work.ts';
 import { recordActivity } from '../activity-log/activity-log.ts';
 import { transact } from '../platform/context.ts';
-import { changeCompanyCurrency, presentCompanySettings, readCompanySettings, writeCompanySettings } from './company-settings.ts';
+import { changeCompanyCurrency, holdWallets, presentCompanySettings, readCompanySettings, writeCompanySettings } from './company-settings.ts';
 import { readMailServer, readMailSettings, sendMail, writeMailSettings } from './mail-settings.ts';
 import { presentMoneyLimits, writeMoneyLimits } from './money-settings.ts';
 
@@ -62,6 +62,7 @@ export function settingsRoutes(registry: OpenApiRegistry, storage: FileStorage) 
       const logo = image ? await storage.put('company', image.extension, image.bytes) : undefined;
       try {
         await transact(ctx, async (tctx) => {
+          await holdWallets(tctx.db);
           const before = await readCompanySettings(tctx.db);
           const input = req.body as z.infer<typeof companySettingsSchema>;
           if (input.currency !== before.currency) await changeCompanyCurrency(tctx.db, input.currency);
