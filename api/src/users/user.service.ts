@@ -258,6 +258,8 @@ async function assertPricingChangeMeant(ctx: ServiceContext, user: User, input: 
   const wallet: { balance: number | string; currency: string } | undefined = await ctx
     .db('wallets')
     .where({ dealer_id: user.id, mode: 'live' })
+    // Locked: a top-up at the same moment is either seen here (refused) or waits for the switch.
+    .forUpdate()
     .first('balance', 'currency');
   if (!wallet || Number(wallet.balance) === 0) return;
   throw new AppError(409, 'api:users.pricing_change_needs_confirmation', undefined, {

@@ -69,4 +69,29 @@ describe('switching the pricing model of a dealer whose wallet holds money', () 
     const same = await h.http().patch(`/api/v1/users/${funded}`).set(bearer(admin)).send({ pricing_model: 'cost', company_name: 'Same Model' });
     expect(same.status).toBe(200);
   });
+
+  it('a switch and a first top-up at the same moment: no 5xx, and the switch never lands after the money without its confirmation', async () => {
+    for (let round = 0; round < 5; round++) {
+      const id = await dealerWith(`RACE${round}`, 0);
+      const walletId = (await h.knex('wallets').where({ dealer_id: id }).first('id')).id;
+      const [switched, topUp] = await Promise.all([
+        h.http().patch(`/api/v1/users/${id}`).set(bearer(admin)).send({ pricing_model: 'profit' }),
+        h
+          .http()
+          .post(`/api/v1/wallets/${walletId}/top-up`)
+          .set(bearer(admin))
+          .send({ amount: '3.00', reference: `pricing race ${round}` }),
+      ]);
+      expect(topUp.status, JSON.stringify(topUp.body)).toBe(200);
+      expect([200, 409], JSON.stringify(switched.body)).toContain(switched.status);
+      if (switched.status === 409) expect(await modelOf(id)).toBe('cost');
+      else {
+        // Switched while the wallet was still empty: logged before the money came.
+        const switchLog = await h.knex('activity_log').where({ subject_type: 'user', subject_id: id, action: 'updated' }).max({ id: 'id' }).first();
+        const moneyLog = await h.knex('activity_log').where({ action: 'wallet_topped_up', subject_id: walletId }).min({ id: 'id' }).first();
+        expect(await modelOf(id)).toBe('profit');
+        expect(switchLog!.id).toBeLessThan(moneyLog!.id);
+      }
+    }
+  });
 });
